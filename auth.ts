@@ -4,9 +4,9 @@ import { z } from "zod";
 import { authConfig } from "./auth.config";
 import { getDb } from "./db/client";
 import { ensureUserByEmail, getUserByEmail } from "./db/queries/users";
-import { verifyPassword } from "./lib/auth/password";
-import { oauthProviders } from "./lib/auth/providers";
-import { getAuthSecret } from "./lib/auth/secret";
+import { verifyPassword } from "./server/auth/password";
+import { oauthProviders } from "./server/auth/providers";
+import { getAuthSecret } from "./server/auth/secret";
 
 const credentialsSchema = z.object({ email: z.email(), password: z.string().min(1).max(1000) });
 

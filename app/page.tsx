@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { getDb } from "@/db/client";
 import { listPapersForUser } from "@/db/queries/papers";
-import { getCurrentUser } from "@/lib/auth/session";
+import { getCurrentUser } from "@/server/auth/session";
 import { buttonClass } from "@/components/ui/button";
 
 export default async function HomePage() {

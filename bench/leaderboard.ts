@@ -18,7 +18,7 @@ import { openDatabase } from "@/db/client";
 import { insertSyntheticGradings, type SyntheticGrading } from "@/db/leaderboard-fixture.testutil";
 import { LEADERBOARD_MAX_STALE_MS } from "@/db/queries/leaderboard";
 import { readSplits } from "@/lib/grading/splits";
-import { mulberry32 } from "@/db/seed-gradings";
+import { mulberry32 } from "@/server/seed/seed-gradings";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import { createTestPostgresDatabase } from "@/test/databases";
 import { assertBuilt, freePort, startStudio, type Studio } from "@/test/server/harness";

@@ -18,9 +18,9 @@ import { createUser, getUserByEmail, setUserPassword } from "@/db/queries/users"
 import { readServerEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { evaluateGradedFiles, formatJudgeEvalSummary } from "@/lib/grading/judge-eval";
-import { exportRubricJson } from "@/lib/papers/export";
-import { readPaperFolder } from "@/lib/papers/folder-reader";
-import { importPaperFolder } from "@/lib/papers/import";
+import { exportRubricJson } from "@/server/papers/export";
+import { readPaperFolder } from "@/server/papers/folder-reader";
+import { importPaperFolder } from "@/server/papers/import";
 import { formatIssue } from "@/lib/rubric/paperbench";
 import type { RubricIssue } from "@/lib/rubric/types";
 import { importGradingCommand } from "./grading-import";

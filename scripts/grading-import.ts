@@ -10,7 +10,7 @@ import { importGrading } from "@/db/queries/gradings";
 import { AppError } from "@/lib/errors";
 import { formatGradingIssue } from "@/lib/grading/graded-tree";
 import type { GradingIssue } from "@/lib/grading/types";
-import { readSubmissionArchive } from "@/lib/submissions/archive";
+import { readSubmissionArchive } from "@/server/submissions/archive";
 import { gradingImportFieldsSchema } from "@/lib/submissions/schemas";
 
 export interface GradingImportFlags {

@@ -2,7 +2,7 @@
 // paper's rubric on the given PostgreSQL database and announces it, then exits.
 import { openDatabase } from "@/db/client";
 import { applyRubricOperation } from "@/db/queries/rubric-operations";
-import { announceRubricRevision } from "@/lib/live/rubric-feed";
+import { announceRubricRevision } from "@/server/live/rubric-feed";
 
 const [databaseUrl, paperId, opJson] = process.argv.slice(2);
 const handle = await openDatabase({ databaseUrl });

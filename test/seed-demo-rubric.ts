@@ -3,8 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { DbHandle } from "@/db/client";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
-import { readPaperFolder } from "@/lib/papers/folder-reader";
-import { importPaperFolder } from "@/lib/papers/import";
+import { readPaperFolder } from "@/server/papers/folder-reader";
+import { importPaperFolder } from "@/server/papers/import";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 
 export const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");

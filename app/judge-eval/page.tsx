@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { JudgeEvalWorkbench } from "@/components/judge-eval/judge-eval-workbench";
 import { AccessDenied } from "@/components/layout/access-denied";
 import { getDb } from "@/db/client";
-import { judgeEvalPaperScope } from "@/lib/api/judge-eval-access";
-import { getCurrentUser } from "@/lib/auth/session";
+import { judgeEvalPaperScope } from "@/server/access/judge-eval-access";
+import { getCurrentUser } from "@/server/auth/session";
 import { redirect } from "next/navigation";
 
 export const metadata: Metadata = { title: "JudgeEval" };

@@ -3,7 +3,7 @@ import { ZodError } from "zod";
 import { LeaderboardBoard } from "@/components/leaderboard/leaderboard-board";
 import { getDb } from "@/db/client";
 import { getLeaderboard, LEADERBOARD_MAX_STALE_MS } from "@/db/queries/leaderboard";
-import { getCurrentUser } from "@/lib/auth/session";
+import { getCurrentUser } from "@/server/auth/session";
 import { AppError } from "@/lib/errors";
 import { parseLeaderboardParams, type LeaderboardQueryParams } from "@/lib/leaderboard/query";
 

@@ -5,7 +5,7 @@ import { EyeOff } from "lucide-react";
 import { getDb } from "@/db/client";
 import { listReviewQueue, type ReviewQueueItem } from "@/db/queries/grading-reviews";
 import { formatDuration } from "@/components/review/score-style";
-import { getCurrentUser } from "@/lib/auth/session";
+import { getCurrentUser } from "@/server/auth/session";
 
 export const metadata: Metadata = { title: "My reviews" };
 

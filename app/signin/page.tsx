@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { signIn } from "@/auth";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
-import { oauthProviders } from "@/lib/auth/providers";
+import { oauthProviders } from "@/server/auth/providers";
 
 export const metadata = { title: "Sign in" };
 

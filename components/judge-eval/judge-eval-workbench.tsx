@@ -5,7 +5,7 @@ import { Download } from "lucide-react";
 import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { fetchJson, jsonInit } from "@/lib/api/client";
+import { fetchJson, jsonInit } from "@/components/api/client";
 import type { JudgeEvalCandidate, JudgeEvalStudioReport } from "@/lib/judge-eval/types";
 import { JudgeEvalReportView } from "./judge-eval-report";
 

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { fetchJson } from "@/lib/api/client";
+import { fetchJson } from "@/components/api/client";
 import { formatMeanSe, formatPercent, plural } from "@/lib/leaderboard/format";
 import type { LeaderboardAgentGradings, LeaderboardAgentRow, LeaderboardView } from "@/lib/leaderboard/types";
 

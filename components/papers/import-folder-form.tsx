@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
-import { ApiClientError, fetchJson } from "@/lib/api/client";
+import { ApiClientError, fetchJson } from "@/components/api/client";
 import type { ErrorDetail } from "@/lib/errors";
 import { IssueList } from "./import-result";
 import { uploadFormFromFiles } from "./upload-files";

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
-import { fetchJson, jsonInit } from "@/lib/api/client";
+import { fetchJson, jsonInit } from "@/components/api/client";
 
 interface Member {
   userId: string;

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Textarea } from "@/components/ui/field";
-import { ApiClientError, fetchJson, jsonInit } from "@/lib/api/client";
+import { ApiClientError, fetchJson, jsonInit } from "@/components/api/client";
 
 interface PaperFormValues {
   id: string;

@@ -6,7 +6,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { fetchJson, jsonInit } from "@/lib/api/client";
+import { fetchJson, jsonInit } from "@/components/api/client";
 import type { ReviewModel } from "@/lib/review/review-model";
 import { formatDuration } from "./score-style";
 

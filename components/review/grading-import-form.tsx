@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Upload } from "lucide-react";
 import Link from "next/link";
 import { useRef, useState, type FormEvent } from "react";
-import { ApiClientError, fetchJson } from "@/lib/api/client";
+import { ApiClientError, fetchJson } from "@/components/api/client";
 import { buttonClass } from "@/components/ui/button";
 
 interface ImportResult {

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { fetchJson } from "@/lib/api/client";
+import { fetchJson } from "@/components/api/client";
 import { GradingImportForm } from "./grading-import-form";
 
 interface GradingRow {

@@ -7,7 +7,7 @@ import { CategoryChip } from "@/components/rubric-editor/categories";
 import { formatWeight } from "@/components/rubric-editor/editor-tree";
 import { Button } from "@/components/ui/button";
 import { Markdown } from "@/components/ui/markdown";
-import { fetchJson } from "@/lib/api/client";
+import { fetchJson } from "@/components/api/client";
 import type { ReviewModel } from "@/lib/review/review-model";
 import type { ReviewLeafDetail } from "@/lib/review/types";
 import { LeafBadges, ScoreChip } from "./review-tree";

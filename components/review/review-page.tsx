@@ -10,7 +10,7 @@ import { toast } from "sonner";
 import { fullBleed } from "@/components/rubric-editor/editor-states";
 import { IconButton } from "@/components/rubric-editor/toolbar-controls";
 import { Button, buttonClass } from "@/components/ui/button";
-import { fetchJson, jsonInit } from "@/lib/api/client";
+import { fetchJson, jsonInit } from "@/components/api/client";
 import { NO_CATEGORY, NO_REVIEW_FILTERS, ReviewModel, reviewFiltersActive, type ReviewFilters } from "@/lib/review/review-model";
 import type { ReviewCommitResult, ReviewPayload } from "@/lib/review/types";
 import { AssignmentsDialog, assignmentsQueryKey } from "./assignments-dialog";

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { FileCode2, FileWarning, FolderOpen, ScrollText, Search } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
-import { fetchJson } from "@/lib/api/client";
+import { fetchJson } from "@/components/api/client";
 import { highlightCode } from "./highlight";
 
 interface FileItem {

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { downloadRubricExport } from "@/lib/api/export-download";
+import { downloadRubricExport } from "@/components/api/export-download";
 import type { ErrorDetail } from "@/lib/errors";
 
 /**

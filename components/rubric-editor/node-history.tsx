@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { History } from "lucide-react";
 import { useState } from "react";
-import { fetchJson } from "@/lib/api/client";
+import { fetchJson } from "@/components/api/client";
 import { describeOperationFor } from "@/lib/rubric/describe-operation";
 import type { RubricOperation } from "@/lib/rubric/operations";
 

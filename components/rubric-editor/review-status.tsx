@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { BadgeCheck } from "lucide-react";
 import { useEffect, useRef } from "react";
 import { toast } from "sonner";
-import { fetchJson, jsonInit } from "@/lib/api/client";
+import { fetchJson, jsonInit } from "@/components/api/client";
 import type { RubricStore } from "./rubric-store";
 
 type Status = "draft" | "in_review" | "signed_off";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiClientError } from "@/lib/api/client";
+import { ApiClientError } from "@/components/api/client";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { RubricStore, type NodesResponse } from "./rubric-store";
@@ -38,7 +38,7 @@ function fakeServer(initial: NodesResponse) {
     return new Promise((resolve, reject) => {
       calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : null, resolve, reject });
     });
-  }) as unknown as typeof import("@/lib/api/client").fetchJson;
+  }) as unknown as typeof import("@/components/api/client").fetchJson;
   return { server, calls, fetchImpl };
 }
 

@@ -5,7 +5,7 @@
  * it is dropped and the shown rows are recomputed (a rollback). Undo and redo replay the inverse
  * operations the server hands back. Framework-free (a `subscribe`/`getSnapshot` pair for React).
  */
-import { ApiClientError, fetchJson, jsonInit } from "@/lib/api/client";
+import { ApiClientError, fetchJson, jsonInit } from "@/components/api/client";
 import { applyOperation } from "@/lib/rubric/apply-operation";
 import { OperationError, type OperationResult, type RubricOperation, type SimpleOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";

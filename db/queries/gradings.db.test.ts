@@ -8,8 +8,8 @@ import { HUMAN_GRADINGS, readGradingText, type HumanGradingPaper } from "@/lib/g
 import { parseGradedJson, preorder } from "@/lib/grading/graded-tree";
 import { serializeGradedTree } from "@/lib/grading/serialize";
 import type { GradedNode } from "@/lib/grading/types";
-import { readPaperFolder } from "@/lib/papers/folder-reader";
-import { importPaperFolder, importRubricIntoPaper } from "@/lib/papers/import";
+import { readPaperFolder } from "@/server/papers/folder-reader";
+import { importPaperFolder, importRubricIntoPaper } from "@/server/papers/import";
 import { toCodeDevTree } from "@/lib/rubric/code-dev";
 import { paperFile, skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
 import type { RubricNode } from "@/lib/rubric/types";

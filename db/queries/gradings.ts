@@ -7,7 +7,7 @@ import { gradingLeavesCsv, serializeGradedTree, serializeJudgeOutput } from "@/l
 import type { GradedNode, GradedStats, GradingWarning, JsonValue } from "@/lib/grading/types";
 import { buildPinnedGradedTree, isSameRubric, viewRows, type PinnedGradedTree, type RubricView, type StoredVerdict } from "@/lib/review/pinned-tree";
 import { treeToRows, type NodeRow } from "@/lib/rubric/tree-rows";
-import type { SubmissionArchive } from "@/lib/submissions/archive";
+import type { SubmissionArchive } from "@/server/submissions/archive";
 import { agentNameSchema, runIndexSchema, submissionVariantSchema } from "@/lib/submissions/schemas";
 import type { Executor } from "../client";
 import {

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { AppError } from "@/lib/errors";
-import { importRubricIntoPaper } from "@/lib/papers/import";
+import { importRubricIntoPaper } from "@/server/papers/import";
 import { OperationError, type RubricOperation } from "@/lib/rubric/operations";
 import { readPaperText, skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
 import { canonicalRows, randomOperation, seededRandom, type Random } from "@/lib/rubric/random-ops.testutil";

@@ -1,6 +1,6 @@
 import "server-only";
 import { count, eq } from "drizzle-orm";
-import { hashPassword } from "@/lib/auth/password";
+import { hashPassword } from "@/server/auth/password";
 import type { Executor } from "../client";
 import { users, type User } from "../schema";
 

@@ -9,7 +9,7 @@
  * either applied (a revision) or refused with a reason — none lost, none a server error.
  */
 import { RubricStore } from "@/components/rubric-editor/rubric-store";
-import { ApiClientError, fetchJson } from "@/lib/api/client";
+import { ApiClientError, fetchJson } from "@/components/api/client";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { LiveFeed, postOperation, sleep, type FeedEvent } from "./harness";

@@ -11,8 +11,8 @@ import { BLIND_REVIEW_REASON, INVALID_VERDICT_REASON } from "@/db/queries/gradin
 import { parseGradedJson } from "@/lib/grading/graded-tree";
 import { serializeGradedTree } from "@/lib/grading/serialize";
 import type { GradedNode } from "@/lib/grading/types";
-import { readPaperFolder } from "@/lib/papers/folder-reader";
-import { importPaperFolder } from "@/lib/papers/import";
+import { readPaperFolder } from "@/server/papers/folder-reader";
+import { importPaperFolder } from "@/server/papers/import";
 import type { ReviewCommitResult, ReviewLeafDetail, ReviewPayload } from "@/lib/review/types";
 import type { RubricNode } from "@/lib/rubric/types";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
@@ -29,7 +29,7 @@ import { GET as getGrading } from "./[gradingId]/route";
 
 // The session is the only thing mocked: the wrapper, access checks and queries run for real.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/lib/auth/session", () => ({ getSessionUserId: async () => session.userId }));
+vi.mock("@/server/auth/session", () => ({ getSessionUserId: async () => session.userId }));
 
 const globalForDb = globalThis as unknown as { __rubricStudioDb?: Promise<DbHandle> };
 const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");

@@ -11,10 +11,10 @@ import { gradingAssignments } from "@/db/schema";
 import { parseGradedJson } from "@/lib/grading/graded-tree";
 import { serializeGradedTree } from "@/lib/grading/serialize";
 import type { GradedNode } from "@/lib/grading/types";
-import { readPaperFolder } from "@/lib/papers/folder-reader";
-import { importPaperFolder } from "@/lib/papers/import";
+import { readPaperFolder } from "@/server/papers/folder-reader";
+import { importPaperFolder } from "@/server/papers/import";
 import type { RubricNode } from "@/lib/rubric/types";
-import { makeTarGz } from "@/lib/submissions/archive.testutil";
+import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { GET as getPaperGradings, POST as postPaperGrading } from "../papers/[paperId]/gradings/route";
 import { GET as getExport } from "./[gradingId]/export/route";
@@ -24,7 +24,7 @@ import { GET as getGrading } from "./[gradingId]/route";
 
 // The session is the only thing mocked: the wrapper, access checks and queries run for real.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/lib/auth/session", () => ({ getSessionUserId: async () => session.userId }));
+vi.mock("@/server/auth/session", () => ({ getSessionUserId: async () => session.userId }));
 
 const globalForDb = globalThis as unknown as { __rubricStudioDb?: Promise<DbHandle> };
 const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");

@@ -1,7 +1,7 @@
-import { apiRoute } from "@/lib/api/route";
-import { announceRubricRevision } from "@/lib/live/rubric-feed";
-import { importPaperFolder } from "@/lib/papers/import";
-import { readRubricUpload } from "@/lib/papers/upload";
+import { apiRoute } from "@/server/http/route";
+import { announceRubricRevision } from "@/server/live/rubric-feed";
+import { importPaperFolder } from "@/server/papers/import";
+import { readRubricUpload } from "@/server/papers/upload";
 
 /**
  * Staff import of a PaperBench paper folder: creates the paper when it does not exist (id from the

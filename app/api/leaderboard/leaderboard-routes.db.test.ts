@@ -5,9 +5,9 @@ import type { DbHandle } from "@/db/client";
 import { addPaperMember } from "@/db/queries/papers";
 import { createUser } from "@/db/queries/users";
 import { gradingAssignments } from "@/db/schema";
-import { DEMO_AGENTS, DEMO_RUNS, seedDemoGradings } from "@/db/seed-gradings";
-import { readPaperFolder } from "@/lib/papers/folder-reader";
-import { importPaperFolder } from "@/lib/papers/import";
+import { DEMO_AGENTS, DEMO_RUNS, seedDemoGradings } from "@/server/seed/seed-gradings";
+import { readPaperFolder } from "@/server/papers/folder-reader";
+import { importPaperFolder } from "@/server/papers/import";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { GET as getGrading } from "../gradings/[gradingId]/route";
 import { GET as getCandidates, POST as postEvaluate } from "../judge-eval/route";
@@ -17,7 +17,7 @@ import { GET as getLeaderboard } from "./route";
 
 // The session is the only thing mocked: the wrapper, access checks and queries run for real.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/lib/auth/session", () => ({ getSessionUserId: async () => session.userId }));
+vi.mock("@/server/auth/session", () => ({ getSessionUserId: async () => session.userId }));
 
 const globalForDb = globalThis as unknown as { __rubricStudioDb?: Promise<DbHandle> };
 const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");

@@ -1,5 +1,5 @@
 import { getLeaderboardJson, LEADERBOARD_MAX_STALE_MS } from "@/db/queries/leaderboard";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute } from "@/server/http/route";
 import { parseLeaderboardParams } from "@/lib/leaderboard/query";
 
 /**

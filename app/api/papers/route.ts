@@ -1,6 +1,6 @@
 import { createPaper, listPapersForUser } from "@/db/queries/papers";
-import { parseJsonBody } from "@/lib/api/body";
-import { apiRoute } from "@/lib/api/route";
+import { parseJsonBody } from "@/server/http/body";
+import { apiRoute } from "@/server/http/route";
 import { paperCreateSchema } from "@/lib/papers/schemas";
 
 export const GET = apiRoute({}, async ({ db, user }) => ({ papers: await listPapersForUser(db, user) }));

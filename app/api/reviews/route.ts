@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { listReviewQueue } from "@/db/queries/grading-reviews";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute } from "@/server/http/route";
 import { AppError } from "@/lib/errors";
 
 const querySchema = z.object({ all: z.enum(["1"], { error: "must be 1" }).optional() });

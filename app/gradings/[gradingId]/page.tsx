@@ -4,8 +4,8 @@ import { preload } from "react-dom";
 import { getDb } from "@/db/client";
 import { AccessDenied } from "@/components/layout/access-denied";
 import { ReviewPage } from "@/components/review/review-page";
-import { requireGradingAccess } from "@/lib/api/grading-access";
-import { getCurrentUser } from "@/lib/auth/session";
+import { requireGradingAccess } from "@/server/access/grading-access";
+import { getCurrentUser } from "@/server/auth/session";
 import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Review" };

@@ -5,7 +5,7 @@ import { RubricPanel } from "@/components/papers/rubric-panel";
 import { GradingsPanel } from "@/components/review/gradings-panel";
 import { buttonClass } from "@/components/ui/button";
 import { Markdown } from "@/components/ui/markdown";
-import { requirePaperPage } from "@/lib/auth/page-access";
+import { requirePaperPage } from "@/server/auth/page-access";
 
 export default async function PaperPage({ params }: { params: Promise<{ paperId: string }> }) {
   const { paperId } = await params;

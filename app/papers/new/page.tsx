@@ -1,7 +1,7 @@
 import { AccessDenied } from "@/components/layout/access-denied";
 import { ImportFolderForm } from "@/components/papers/import-folder-form";
 import { PaperForm } from "@/components/papers/paper-form";
-import { requireStaffPage } from "@/lib/auth/page-access";
+import { requireStaffPage } from "@/server/auth/page-access";
 
 export const metadata = { title: "New paper" };
 

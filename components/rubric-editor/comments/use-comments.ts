@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
-import { fetchJson, jsonInit } from "@/lib/api/client";
+import { fetchJson, jsonInit } from "@/components/api/client";
 import { countOpenThreadsByNode } from "@/lib/comments/threads";
 import type { RubricStore } from "../rubric-store";
 

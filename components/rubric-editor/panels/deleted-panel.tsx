@@ -5,7 +5,7 @@ import { ArchiveRestore, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { toast } from "sonner";
 import { buttonClass } from "@/components/ui/button";
-import { fetchJson } from "@/lib/api/client";
+import { fetchJson } from "@/components/api/client";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import type { SubmitOptions, SubmitResult } from "../rubric-store";

@@ -6,7 +6,7 @@ import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type For
 import { toast } from "sonner";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
-import { fetchJson, jsonInit } from "@/lib/api/client";
+import { fetchJson, jsonInit } from "@/components/api/client";
 import { diffRubrics } from "@/lib/rubric/diff";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";

@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { fetchJson, jsonInit } from "@/lib/api/client";
-import type { PresencePerson } from "@/lib/live/presence";
+import { fetchJson, jsonInit } from "@/components/api/client";
+import type { PresencePerson } from "@/server/live/presence";
 import type { RubricStore } from "../rubric-store";
 
 export type { PresencePerson };

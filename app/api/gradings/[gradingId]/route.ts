@@ -1,6 +1,6 @@
 import { getGradingById, getPinnedGradedTree, listEffectiveLeafScores, listGradingOverrides } from "@/db/queries/gradings";
-import { requireGradingAccess } from "@/lib/api/grading-access";
-import { apiRoute } from "@/lib/api/route";
+import { requireGradingAccess } from "@/server/access/grading-access";
+import { apiRoute } from "@/server/http/route";
 import { hiddenReason, maskGradedTree } from "@/lib/review/visibility";
 
 type Params = { gradingId: string };

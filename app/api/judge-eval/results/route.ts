@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { judgeEvalResultsFile } from "@/db/queries/judge-eval";
-import { parseJsonBody } from "@/lib/api/body";
-import { judgeEvalCandidatesOf, judgeEvalPapers, judgeEvalSelection, submissionIdsSchema } from "@/lib/api/judge-eval-access";
-import { apiRoute } from "@/lib/api/route";
+import { parseJsonBody } from "@/server/http/body";
+import { judgeEvalCandidatesOf, judgeEvalPapers, judgeEvalSelection, submissionIdsSchema } from "@/server/access/judge-eval-access";
+import { apiRoute } from "@/server/http/route";
 import { AppError } from "@/lib/errors";
 
 function download(file: { body: string; fileName: string }): Response {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getLeaderboardAgentGradings, getLeaderboardGradingAccess, LEADERBOARD_MAX_STALE_MS } from "@/db/queries/leaderboard";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute } from "@/server/http/route";
 import { AppError } from "@/lib/errors";
 import { parseLeaderboardParams } from "@/lib/leaderboard/query";
 

@@ -1,6 +1,6 @@
 import { updatePaper } from "@/db/queries/papers";
-import { parseJsonBody } from "@/lib/api/body";
-import { apiRoute } from "@/lib/api/route";
+import { parseJsonBody } from "@/server/http/body";
+import { apiRoute } from "@/server/http/route";
 import { paperUpdateSchema } from "@/lib/papers/schemas";
 
 type Params = { paperId: string };

@@ -1,6 +1,6 @@
 import { AccessDenied } from "@/components/layout/access-denied";
 import { PaperForm } from "@/components/papers/paper-form";
-import { requirePaperPage } from "@/lib/auth/page-access";
+import { requirePaperPage } from "@/server/auth/page-access";
 
 export default async function EditPaperPage({ params }: { params: Promise<{ paperId: string }> }) {
   const { paperId } = await params;

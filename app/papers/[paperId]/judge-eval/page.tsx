@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { JudgeEvalWorkbench } from "@/components/judge-eval/judge-eval-workbench";
 import { AccessDenied } from "@/components/layout/access-denied";
-import { requirePaperPage } from "@/lib/auth/page-access";
+import { requirePaperPage } from "@/server/auth/page-access";
 
 export const metadata: Metadata = { title: "JudgeEval" };
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { preload } from "react-dom";
 import { AccessDenied } from "@/components/layout/access-denied";
 import { RubricEditor } from "@/components/rubric-editor/rubric-editor";
-import { requirePaperPage } from "@/lib/auth/page-access";
+import { requirePaperPage } from "@/server/auth/page-access";
 
 export const metadata: Metadata = { title: "Rubric editor" };
 

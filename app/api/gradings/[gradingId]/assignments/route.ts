@@ -1,7 +1,7 @@
 import { assignGrading, listGradingAssignments } from "@/db/queries/grading-reviews";
-import { parseJsonBody } from "@/lib/api/body";
-import { requireGradingAccess } from "@/lib/api/grading-access";
-import { apiRoute } from "@/lib/api/route";
+import { parseJsonBody } from "@/server/http/body";
+import { requireGradingAccess } from "@/server/access/grading-access";
+import { apiRoute } from "@/server/http/route";
 import { AppError } from "@/lib/errors";
 import { assignmentSchema } from "@/lib/review/schemas";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getGradingExport } from "@/db/queries/gradings";
-import { requireFullVisibility, requireGradingAccess } from "@/lib/api/grading-access";
-import { apiRoute } from "@/lib/api/route";
+import { requireFullVisibility, requireGradingAccess } from "@/server/access/grading-access";
+import { apiRoute } from "@/server/http/route";
 
 type Params = { gradingId: string };
 

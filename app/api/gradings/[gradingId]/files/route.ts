@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getSubmissionById, getSubmissionFileContent, getSubmissionReproduceLog, listSubmissionFiles } from "@/db/queries/submissions";
-import { requireGradingAccess } from "@/lib/api/grading-access";
-import { apiRoute } from "@/lib/api/route";
+import { requireGradingAccess } from "@/server/access/grading-access";
+import { apiRoute } from "@/server/http/route";
 
 type Params = { gradingId: string };
 

@@ -1,7 +1,7 @@
 import { addGradingOverride, listGradingOverrides } from "@/db/queries/gradings";
-import { parseJsonBody } from "@/lib/api/body";
-import { requireGradingAccess } from "@/lib/api/grading-access";
-import { apiRoute } from "@/lib/api/route";
+import { parseJsonBody } from "@/server/http/body";
+import { requireGradingAccess } from "@/server/access/grading-access";
+import { apiRoute } from "@/server/http/route";
 import { AppError } from "@/lib/errors";
 import { hiddenReason } from "@/lib/review/visibility";
 import { gradingOverrideSchema } from "@/lib/submissions/schemas";

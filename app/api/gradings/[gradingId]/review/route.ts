@@ -1,6 +1,6 @@
 import { getReviewPayload } from "@/db/queries/grading-reviews";
-import { requireGradingAccess } from "@/lib/api/grading-access";
-import { apiRoute } from "@/lib/api/route";
+import { requireGradingAccess } from "@/server/access/grading-access";
+import { apiRoute } from "@/server/http/route";
 
 type Params = { gradingId: string };
 

@@ -1,8 +1,8 @@
 import { listAssignedGradings } from "@/db/queries/grading-reviews";
 import { importGrading, listGradingsByPaperId } from "@/db/queries/gradings";
-import { apiRoute } from "@/lib/api/route";
-import { readSubmissionArchive } from "@/lib/submissions/archive";
-import { readGradingUpload } from "@/lib/submissions/upload";
+import { apiRoute } from "@/server/http/route";
+import { readSubmissionArchive } from "@/server/submissions/archive";
+import { readGradingUpload } from "@/server/submissions/upload";
 
 type Params = { paperId: string };
 

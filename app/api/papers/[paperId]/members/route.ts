@@ -1,6 +1,6 @@
 import { addPaperMember, listPaperMembers } from "@/db/queries/papers";
-import { parseJsonBody } from "@/lib/api/body";
-import { apiRoute } from "@/lib/api/route";
+import { parseJsonBody } from "@/server/http/body";
+import { apiRoute } from "@/server/http/route";
 import { memberAddSchema } from "@/lib/papers/schemas";
 
 type Params = { paperId: string };

@@ -7,13 +7,13 @@ import { addPaperMember } from "@/db/queries/papers";
 import { applyRubricOperation } from "@/db/queries/rubric-operations";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import { createUser } from "@/db/queries/users";
-import { importPaperFolder } from "@/lib/papers/import";
-import { readPaperFolder } from "@/lib/papers/folder-reader";
+import { importPaperFolder } from "@/server/papers/import";
+import { readPaperFolder } from "@/server/papers/folder-reader";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 
 // The session is the cookie's business (next-auth); here each request says who sends it.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/lib/auth/session", () => ({ getSessionUserId: async () => session.userId }));
+vi.mock("@/server/auth/session", () => ({ getSessionUserId: async () => session.userId }));
 
 const tree = await import("./tree/route");
 const treeRestore = await import("./tree/restore/route");

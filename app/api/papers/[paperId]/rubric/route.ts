@@ -1,8 +1,8 @@
 import { getRubricByPaperId, getRubricTree } from "@/db/queries/rubrics";
-import { apiRoute } from "@/lib/api/route";
-import { announceRubricRevision } from "@/lib/live/rubric-feed";
-import { importPaperFolder } from "@/lib/papers/import";
-import { readRubricUpload } from "@/lib/papers/upload";
+import { apiRoute } from "@/server/http/route";
+import { announceRubricRevision } from "@/server/live/rubric-feed";
+import { importPaperFolder } from "@/server/papers/import";
+import { readRubricUpload } from "@/server/papers/upload";
 import { lintPaperBenchRules } from "@/lib/rubric/lint";
 import { rubricStats } from "@/lib/rubric/walk";
 

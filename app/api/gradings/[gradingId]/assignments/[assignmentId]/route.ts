@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { removeGradingAssignment } from "@/db/queries/grading-reviews";
-import { requireGradingAccess } from "@/lib/api/grading-access";
-import { apiRoute } from "@/lib/api/route";
+import { requireGradingAccess } from "@/server/access/grading-access";
+import { apiRoute } from "@/server/http/route";
 import { AppError } from "@/lib/errors";
 
 type Params = { gradingId: string; assignmentId: string };

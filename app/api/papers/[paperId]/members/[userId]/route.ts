@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { removePaperMember } from "@/db/queries/papers";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute } from "@/server/http/route";
 import { AppError } from "@/lib/errors";
 
 type Params = { paperId: string; userId: string };

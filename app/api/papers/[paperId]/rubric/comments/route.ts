@@ -1,9 +1,9 @@
 import { requireRubricByPaperId } from "@/db/queries/rubrics";
 import { createCommentThread, listCommentThreads, listMentionablePeople } from "@/db/queries/rubric-comments";
-import { parseJsonBody } from "@/lib/api/body";
-import { apiRoute } from "@/lib/api/route";
+import { parseJsonBody } from "@/server/http/body";
+import { apiRoute } from "@/server/http/route";
 import { newThreadSchema } from "@/lib/comments/schemas";
-import { announceLive } from "@/lib/live/rubric-feed";
+import { announceLive } from "@/server/live/rubric-feed";
 
 type Params = { paperId: string };
 

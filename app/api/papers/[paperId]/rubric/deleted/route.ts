@@ -1,6 +1,6 @@
 import { listDeletedSubtrees } from "@/db/queries/rubric-deleted";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute } from "@/server/http/route";
 
 type Params = { paperId: string };
 

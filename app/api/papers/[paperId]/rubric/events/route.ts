@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute } from "@/server/http/route";
 import { readServerEnv } from "@/lib/env";
 import { presenceSessionSchema } from "@/lib/live/presence-schemas";
-import { rubricEventStream } from "@/lib/live/sse";
+import { rubricEventStream } from "@/server/live/sse";
 import { userDisplayName } from "@/lib/users/display-name";
 
 type Params = { paperId: string };

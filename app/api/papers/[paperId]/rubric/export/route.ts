@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { apiRoute } from "@/lib/api/route";
-import { exportRubricJson } from "@/lib/papers/export";
+import { apiRoute } from "@/server/http/route";
+import { exportRubricJson } from "@/server/papers/export";
 
 type Params = { paperId: string };
 

@@ -1,5 +1,5 @@
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute } from "@/server/http/route";
 
 type Params = { paperId: string };
 

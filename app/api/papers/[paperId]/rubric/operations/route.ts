@@ -1,7 +1,7 @@
 import { applyRubricOperation } from "@/db/queries/rubric-operations";
-import { parseJsonBody } from "@/lib/api/body";
-import { apiRoute } from "@/lib/api/route";
-import { announceRubricRevision } from "@/lib/live/rubric-feed";
+import { parseJsonBody } from "@/server/http/body";
+import { apiRoute } from "@/server/http/route";
+import { announceRubricRevision } from "@/server/live/rubric-feed";
 import { RUBRIC_LIMITS } from "@/lib/rubric/limits";
 import { operationRequestSchema } from "@/lib/rubric/operations";
 

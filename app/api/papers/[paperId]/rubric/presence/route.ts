@@ -1,7 +1,7 @@
-import { parseJsonBody } from "@/lib/api/body";
-import { apiRoute } from "@/lib/api/route";
+import { parseJsonBody } from "@/server/http/body";
+import { apiRoute } from "@/server/http/route";
 import { AppError } from "@/lib/errors";
-import { updatePresence } from "@/lib/live/presence";
+import { updatePresence } from "@/server/live/presence";
 import { presenceUpdateSchema } from "@/lib/live/presence-schemas";
 
 type Params = { paperId: string };

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { changeRubricStatus, getRubricReview } from "@/db/queries/rubric-review";
 import { requireRubricByPaperId } from "@/db/queries/rubrics";
-import { parseJsonBody } from "@/lib/api/body";
-import { apiRoute } from "@/lib/api/route";
-import { announceLive } from "@/lib/live/rubric-feed";
+import { parseJsonBody } from "@/server/http/body";
+import { apiRoute } from "@/server/http/route";
+import { announceLive } from "@/server/live/rubric-feed";
 
 type Params = { paperId: string };
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { listRubricRevisions } from "@/db/queries/rubric-revisions";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
-import { revisionParam } from "@/lib/api/revision-param";
-import { apiRoute } from "@/lib/api/route";
+import { revisionParam } from "@/server/http/revision-param";
+import { apiRoute } from "@/server/http/route";
 
 type Params = { paperId: string };
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { getRubricRowsAtRevision } from "@/db/queries/rubric-at-revision";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
-import { revisionParam } from "@/lib/api/revision-param";
-import { apiRoute } from "@/lib/api/route";
+import { revisionParam } from "@/server/http/revision-param";
+import { apiRoute } from "@/server/http/route";
 import { AppError } from "@/lib/errors";
 
 type Params = { paperId: string };

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { createRubricVersion, listRubricVersions } from "@/db/queries/rubric-versions";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
-import { parseJsonBody } from "@/lib/api/body";
-import { apiRoute } from "@/lib/api/route";
+import { parseJsonBody } from "@/server/http/body";
+import { apiRoute } from "@/server/http/route";
 import { AppError } from "@/lib/errors";
 
 type Params = { paperId: string };

@@ -2,11 +2,11 @@ import { z } from "zod";
 import type { Executor } from "@/db/client";
 import { requireRubricByPaperId } from "@/db/queries/rubrics";
 import { addCommentReply, setCommentThreadResolved } from "@/db/queries/rubric-comments";
-import { parseJsonBody } from "@/lib/api/body";
-import { apiRoute } from "@/lib/api/route";
+import { parseJsonBody } from "@/server/http/body";
+import { apiRoute } from "@/server/http/route";
 import { replySchema, threadStatusSchema } from "@/lib/comments/schemas";
 import { AppError } from "@/lib/errors";
-import { announceLive } from "@/lib/live/rubric-feed";
+import { announceLive } from "@/server/live/rubric-feed";
 
 type Params = { paperId: string; threadId: string };
 

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { restoreRubricRevision } from "@/db/queries/rubric-restore";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
-import { parseJsonBody } from "@/lib/api/body";
-import { revisionParam } from "@/lib/api/revision-param";
-import { apiRoute } from "@/lib/api/route";
+import { parseJsonBody } from "@/server/http/body";
+import { revisionParam } from "@/server/http/revision-param";
+import { apiRoute } from "@/server/http/route";
 import { AppError } from "@/lib/errors";
-import { announceRubricRevision } from "@/lib/live/rubric-feed";
+import { announceRubricRevision } from "@/server/live/rubric-feed";
 
 type Params = { paperId: string };
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getRubricVersion } from "@/db/queries/rubric-versions";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute } from "@/server/http/route";
 import { AppError } from "@/lib/errors";
 
 type Params = { paperId: string; versionId: string };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getNodeHistory } from "@/db/queries/rubric-history";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
-import { apiRoute } from "@/lib/api/route";
+import { apiRoute } from "@/server/http/route";
 
 type Params = { paperId: string; key: string };
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { restoreRubricVersion } from "@/db/queries/rubric-versions";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
-import { apiRoute } from "@/lib/api/route";
-import { announceRubricRevision } from "@/lib/live/rubric-feed";
+import { apiRoute } from "@/server/http/route";
+import { announceRubricRevision } from "@/server/live/rubric-feed";
 import { AppError } from "@/lib/errors";
 
 type Params = { paperId: string; versionId: string };

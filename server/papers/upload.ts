@@ -1,6 +1,6 @@
 import "server-only";
-import { readBodyText } from "@/lib/api/body";
-import { assertEntrySize, readMultipartForm, uploadKind } from "@/lib/api/upload";
+import { readBodyText } from "@/server/http/body";
+import { assertEntrySize, readMultipartForm, uploadKind } from "@/server/http/upload";
 import { AppError } from "@/lib/errors";
 import { RUBRIC_LIMITS } from "@/lib/rubric/limits";
 import type { PaperFolderFiles } from "./import";

@@ -1,11 +1,11 @@
 import "server-only";
 import { z } from "zod";
-import { readBodyText } from "@/lib/api/body";
-import { assertEntrySize, readMultipartForm, uploadKind } from "@/lib/api/upload";
+import { readBodyText } from "@/server/http/body";
+import { assertEntrySize, readMultipartForm, uploadKind } from "@/server/http/upload";
 import { AppError } from "@/lib/errors";
 import { GRADED_LIMITS } from "@/lib/grading/graded-tree";
 import { ARCHIVE_LIMITS } from "./archive";
-import { gradingImportFieldsSchema, type GradingImportFields } from "./schemas";
+import { gradingImportFieldsSchema, type GradingImportFields } from "@/lib/submissions/schemas";
 
 export interface GradingUpload extends GradingImportFields {
   fileText: string;

@@ -4,7 +4,7 @@ import { ZodError } from "zod";
 import { getDb, type Database } from "@/db/client";
 import { getUserWithPaperAccess } from "@/db/queries/papers";
 import type { Paper, User } from "@/db/schema";
-import { getSessionUserId } from "@/lib/auth/session";
+import { getSessionUserId } from "@/server/auth/session";
 import { canAccessPaper, effectiveRole, type EffectiveRole, type PaperAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { OperationError } from "@/lib/rubric/operations";

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { parseBlacklist, parsePaperConfig } from "@/lib/rubric/paper-folder";
 import { formatIssue, parseRubricJson } from "@/lib/rubric/paperbench";
 import type { RubricStats, RubricWarning } from "@/lib/rubric/types";
-import { paperIdSchema } from "./schemas";
+import { paperIdSchema } from "@/lib/papers/schemas";
 
 /** A PaperBench paper folder as uploaded or read from disk; only the rubric is required. */
 export interface PaperFolderFiles {

@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
 import * as yauzl from "yauzl";
-import { formatBytes } from "@/lib/api/body";
+import { formatBytes } from "@/server/http/body";
 import { AppError } from "@/lib/errors";
 
 /**

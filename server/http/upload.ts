@@ -1,5 +1,5 @@
 import "server-only";
-import { formatBytes } from "@/lib/api/body";
+import { formatBytes } from "@/server/http/body";
 import { AppError } from "@/lib/errors";
 
 /**

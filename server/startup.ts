@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/db/client";
-import { DEMO_USERS, seedDemo } from "@/db/seed";
-import { getAuthSecret } from "@/lib/auth/secret";
+import { DEMO_USERS, seedDemo } from "@/server/seed/seed";
+import { getAuthSecret } from "@/server/auth/secret";
 
 /**
  * Runs once when the studio process starts: opens the database (which migrates it), and in the

@@ -5,11 +5,11 @@ import { serializeJudgeOutput } from "@/lib/grading/serialize";
 import type { GradedNode } from "@/lib/grading/types";
 import { rowsToTree } from "@/lib/rubric/tree-rows";
 import type { RubricNode } from "@/lib/rubric/types";
-import type { Executor } from "./client";
-import { createAgent } from "./queries/agents";
-import { addGradingOverride, importGrading } from "./queries/gradings";
-import { getLiveNodeRows, getRubricByPaperId } from "./queries/rubrics";
-import { gradingVerdicts } from "./schema";
+import type { Executor } from "@/db/client";
+import { createAgent } from "@/db/queries/agents";
+import { addGradingOverride, importGrading } from "@/db/queries/gradings";
+import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
+import { gradingVerdicts } from "@/db/schema";
 
 /**
  * Synthetic demo gradings for the embedded mode's first start, so the leaderboard and the review

@@ -1,12 +1,12 @@
 import "server-only";
 import path from "node:path";
-import { addPaperMember } from "./queries/papers";
-import { countUsers, createUser } from "./queries/users";
+import { addPaperMember } from "@/db/queries/papers";
+import { countUsers, createUser } from "@/db/queries/users";
 import { DEMO_AGENTS, seedDemoGradings } from "./seed-gradings";
 import { seedDemoAssignments } from "./seed-reviews";
-import type { Database } from "./client";
-import { readPaperFolder } from "@/lib/papers/folder-reader";
-import { importPaperFolder } from "@/lib/papers/import";
+import type { Database } from "@/db/client";
+import { readPaperFolder } from "@/server/papers/folder-reader";
+import { importPaperFolder } from "@/server/papers/import";
 
 /** Demo accounts of the embedded mode, one per role. Printed at every start; never on PostgreSQL. */
 export const DEMO_USERS = [

@@ -1,8 +1,8 @@
 import "server-only";
-import type { Executor } from "./client";
-import { listGradingsByPaperId } from "./queries/gradings";
-import { getGradingRows } from "./queries/grading-reviews";
-import { gradingAssignments } from "./schema";
+import type { Executor } from "@/db/client";
+import { listGradingsByPaperId } from "@/db/queries/gradings";
+import { getGradingRows } from "@/db/queries/grading-reviews";
+import { gradingAssignments } from "@/db/schema";
 
 /**
  * Demo review assignments for the embedded mode's first start, so "My reviews" has a queue: the

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { openTestDatabase } from "@/test/databases";
-import { listAgents } from "./queries/agents";
-import { getGradingById, getPinnedGradedTree, listGradingOverrides, listGradingsByPaperId } from "./queries/gradings";
-import { getLeaderboard } from "./queries/leaderboard";
+import { listAgents } from "@/db/queries/agents";
+import { getGradingById, getPinnedGradedTree, listGradingOverrides, listGradingsByPaperId } from "@/db/queries/gradings";
+import { getLeaderboard } from "@/db/queries/leaderboard";
 import { seedDemo } from "./seed";
 import { DEMO_AGENTS, DEMO_RUNS } from "./seed-gradings";
 

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getPaperById, getPaperRole } from "@/db/queries/papers";
 import type { Paper, User } from "@/db/schema";
-import { canAccessPaper, effectiveRole, type EffectiveRole, type PaperAccess } from "./access";
+import { canAccessPaper, effectiveRole, type EffectiveRole, type PaperAccess } from "@/lib/auth/access";
 import { getCurrentUser } from "./session";
 
 export type PaperPageAccess =
