@@ -1,6 +1,8 @@
 import type { InferInsertModel, InferSelectModel } from "drizzle-orm";
 import { sql } from "drizzle-orm";
+import { PAPER_ROLES, type PaperRole } from "@/lib/auth/access";
 import type { JudgeOutputMeta } from "@/lib/grading/types";
+import { VARIANTS, type Variant } from "@/lib/grading/variant";
 import {
   bigint,
   boolean,
@@ -39,8 +41,8 @@ export const users = pgTable(
 export type User = InferSelectModel<typeof users>;
 export type NewUser = InferInsertModel<typeof users>;
 
-export const paperRole = pgEnum("paper_role", ["author", "grader"]);
-export type PaperRole = (typeof paperRole.enumValues)[number];
+export const paperRole = pgEnum("paper_role", PAPER_ROLES);
+export type { PaperRole };
 
 export const papers = pgTable("papers", {
   // The PaperBench paper id, a slug (`pinn`, `all-in-one`).
@@ -244,8 +246,8 @@ export const agents = pgTable(
 export type Agent = InferSelectModel<typeof agents>;
 
 /** PaperBench's two variants: the full task, or Code-Dev (only `Code Development` leaves). */
-export const submissionVariant = pgEnum("submission_variant", ["full", "code-dev"]);
-export type SubmissionVariant = (typeof submissionVariant.enumValues)[number];
+export const submissionVariant = pgEnum("submission_variant", VARIANTS);
+export type SubmissionVariant = Variant;
 
 /** One run of an agent on a paper: what it submitted (the repository files, its reproduce.log). */
 export const submissions = pgTable(

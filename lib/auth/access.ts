@@ -1,4 +1,6 @@
-import type { PaperRole } from "@/db/schema";
+/** A member's role on one paper (staff is global, not a membership). */
+export const PAPER_ROLES = ["author", "grader"] as const;
+export type PaperRole = (typeof PAPER_ROLES)[number];
 
 /** What a request needs on a paper. */
 export type PaperAccess = "view" | "edit-rubric" | "manage";
@@ -21,4 +23,9 @@ export function effectiveRole(isStaff: boolean, membership: PaperRole | null): E
 
 export function canAccessPaper(role: EffectiveRole, access: PaperAccess): boolean {
   return ALLOWED[access].includes(role);
+}
+
+/** Whether this role may change the paper's rubric (authors and staff; graders read it). */
+export function canEditRubric(role: EffectiveRole): boolean {
+  return canAccessPaper(role, "edit-rubric");
 }
