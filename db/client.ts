@@ -20,9 +20,16 @@ export type Database = NodePgDatabase<typeof schema>;
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type Executor = Database | Transaction;
 
-export interface DbHandle {
+/**
+ * What a service needs of the database: the drizzle handle and which kind it is (live
+ * announcements also go out as NOTIFY on PostgreSQL). Routes, pages and the CLI pass it on.
+ */
+export interface Store {
   db: Database;
   kind: "pglite" | "postgres";
+}
+
+export interface DbHandle extends Store {
   /** Where the data is, for messages: a data directory or the server's host/database. */
   location: string;
   close(): Promise<void>;
