@@ -1,9 +1,9 @@
-// Adds up the JSON reports of vitest (unit and integration), Playwright and vitest's server suite
+// Adds up the layer check (one check: imports follow ARCHITECTURE.md), the JSON reports of vitest (unit and integration), Playwright and vitest's server suite
 // (run only after a build) into the one line CI reads: "N passed, N failed, N skipped". A suite that
 // left no report counts as one failure (the server suite and Playwright: once for a failed build).
 import fs from "node:fs";
 
-const [vitestFile, playwrightFile, buildRc, serverFile] = process.argv.slice(2);
+const [vitestFile, playwrightFile, buildRc, serverFile, layersRc] = process.argv.slice(2);
 const read = (file) => {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8"));
@@ -22,6 +22,14 @@ const addVitest = (report) => {
   // A test file that failed to load has no tests but is a failure.
   failed += report.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
 };
+
+if (layersRc !== undefined) {
+  if (layersRc === "0") passed += 1;
+  else {
+    console.log("the layer rules failed (npm run lint:layers lists each import that breaks them)");
+    failed += 1;
+  }
+}
 
 const vitest = read(vitestFile);
 if (vitest) addVitest(vitest);

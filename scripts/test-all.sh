@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: vitest (unit + integration on PGlite, and on PostgreSQL when DATABASE_URL is
+# The whole test suite: the layer rules (dependency-cruiser), vitest (unit + integration on PGlite, and on PostgreSQL when DATABASE_URL is
 # set), then a production build (into NEXT_DIST_DIR, default .next), the server suite against that
 # build over HTTP (vitest.server.config.ts: live co-editing, two instances on PostgreSQL) and the
 # Playwright suite in Chromium. Ends with one line adding up every suite: "N passed, N failed, N skipped".
@@ -7,6 +7,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 results=$(mktemp -d)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+echo "── layers (dependency-cruiser: imports follow ARCHITECTURE.md, no cycles) ──"
+npm run --silent lint:layers
+layers_rc=$?
 
 echo "── vitest (unit and integration${DATABASE_URL:+, PGlite and PostgreSQL}) ──"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
@@ -32,7 +36,7 @@ if [ $build_rc -eq 0 ]; then
   e2e_rc=$?
 fi
 
-node scripts/sum-test-results.mjs "$results/vitest.json" "$results/playwright.json" "$build_rc" "$results/server.json"
+node scripts/sum-test-results.mjs "$results/vitest.json" "$results/playwright.json" "$build_rc" "$results/server.json" "$layers_rc"
 sum_rc=$?
 rm -rf "$results"
-[ $vitest_rc -eq 0 ] && [ $server_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $build_rc -eq 0 ] && [ $sum_rc -eq 0 ]
+[ $layers_rc -eq 0 ] && [ $vitest_rc -eq 0 ] && [ $server_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $build_rc -eq 0 ] && [ $sum_rc -eq 0 ]
