@@ -166,7 +166,7 @@ describe("parseGradedJson", () => {
     expect(result.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
       "sub_tasks[0].explanation: is required",
       "sub_tasks[0].sub_tasks[1].score: expected a number, got a string",
-      "sub_tasks[1].weight: expected a number >= 0, got -1",
+      "sub_tasks[1].weight: must be a number >= 0, got -1",
       'sub_tasks[1].valid_score: expected a boolean, got a string',
     ]);
   });

@@ -19,13 +19,21 @@
  *
  * Pure; no Node built-ins.
  */
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
-import { lineColumn, utf8ByteLength } from "@/lib/rubric/paperbench";
+import { readJsonText } from "@/lib/rubric/json-text";
 import { effectiveShares } from "@/lib/rubric/shares";
 import { buildTreeIndex } from "@/lib/rubric/tree-index";
 import { treeToRows } from "@/lib/rubric/tree-rows";
 import type { RubricNode } from "@/lib/rubric/types";
-import { describeJsonValue as describe, hasOwn, isPlainObject } from "@/lib/rubric/validate";
+import {
+  describeJsonValue as describe,
+  describeNumberish,
+  hasOwn,
+  isPlainObject,
+  MAX_REPORTED_ERRORS,
+  readTree,
+  TreeIssues,
+  type NodeKind,
+} from "@/lib/rubric/tree-reader";
 import { childKeyPath, ROOT_PATH, subTaskPath } from "@/lib/rubric/walk";
 import type {
   GradedNode,
@@ -53,9 +61,6 @@ export const GRADED_LIMITS = {
   maxExplanationLength: 1_000_000,
 } as const;
 export type GradedLimits = { readonly [K in keyof typeof GRADED_LIMITS]: number };
-
-/** At most this many errors, and this many warnings of one code, are reported for one file. */
-export const MAX_REPORTED_ISSUES = 50;
 
 /** The node keys PaperBench's `GradedTaskNode.to_dict` writes, in its order. */
 export const GRADED_NODE_KEYS = [
@@ -266,67 +271,31 @@ export function formatGradingIssue(issue: GradingIssue): string {
   return `${issue.path}: ${issue.message}`;
 }
 
-function syntaxError(text: string, nativeError: unknown): GradingIssue {
-  let errors: ParseError[] = [];
-  try {
-    parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  } catch {
-    errors = [];
-  }
-  if (errors.length > 0) {
-    const { line, column } = lineColumn(text, errors[0].offset);
-    const what = printParseErrorCode(errors[0].error).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-    return { path: ROOT_PATH, message: `not valid JSON: ${what} at line ${line}, column ${column}` };
-  }
-  const message = nativeError instanceof Error ? nativeError.message : String(nativeError);
-  return { path: ROOT_PATH, message: `not valid JSON: ${message}` };
-}
-
 /**
  * Parse the text of a graded tree or a judge output. Refused (`ok: false`, nothing built) when
  * over the size limit, not JSON (with line and column), or malformed (every problem, up to
- * `MAX_REPORTED_ISSUES`, with its JSON path). A leading byte-order mark is ignored.
+ * `MAX_REPORTED_ERRORS`, with its JSON path). A leading byte-order mark is ignored.
  */
 export function parseGradedJson(text: string, limits: GradedLimits = GRADED_LIMITS): ParseGradedResult {
-  if (text.length * 3 > limits.maxBytes) {
-    const bytes = utf8ByteLength(text);
-    if (bytes > limits.maxBytes) {
-      return {
-        ok: false,
-        errors: [{ path: ROOT_PATH, message: `the file is ${bytes} bytes; the limit is ${limits.maxBytes} bytes` }],
-      };
-    }
-  }
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let value: unknown;
-  try {
-    value = JSON.parse(source);
-  } catch (err) {
-    return { ok: false, errors: [syntaxError(source, err)] };
-  }
-  return parseGradedValue(value, limits);
+  const read = readJsonText(text, limits.maxBytes);
+  if (!read.ok) return { ok: false, errors: [read.issue] };
+  return parseGradedValue(read.value, limits);
 }
 
 /** Validate an already-parsed JSON value as a graded tree or a judge output (see `parseGradedJson`). */
 export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_LIMITS): ParseGradedResult {
-  const errors: GradingIssue[] = [];
+  const issues = new TreeIssues();
   const warnings: GradingWarning[] = [];
   const warningCounts = new Map<string, number>();
-  let stopped = false;
-
-  const fail = (path: string, message: string): void => {
-    if (errors.length < MAX_REPORTED_ISSUES) errors.push({ path, message });
-    if (errors.length >= MAX_REPORTED_ISSUES) stopped = true;
-  };
   const warn = (code: GradingWarning["code"], path: string, message: string): void => {
     const n = (warningCounts.get(code) ?? 0) + 1;
     warningCounts.set(code, n);
-    if (n <= MAX_REPORTED_ISSUES) warnings.push({ code, path, message });
+    if (n <= MAX_REPORTED_ERRORS) warnings.push({ code, path, message });
   };
 
   if (!isPlainObject(value)) {
-    fail(ROOT_PATH, `expected an object (a graded tree or a judge output), got ${describe(value)}`);
-    return { ok: false, errors };
+    issues.fail(ROOT_PATH, `expected an object (a graded tree or a judge output), got ${describe(value)}`);
+    return { ok: false, errors: issues.errors };
   }
 
   // The wrapper.
@@ -337,136 +306,60 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
   if (isWrapper) {
     treeValue = value.graded_task_tree;
     treePath = "graded_task_tree";
-    meta = parseWrapper(value, fail);
+    meta = parseWrapper(value, issues);
   }
 
   // The tree.
-  let nodes = 0;
-  let maxDepth = 0;
   const fileScores = new Map<GradedNode, number>();
   const pathOf = new Map<GradedNode, string>();
+  const gradedNode: NodeKind<GradedNode> = {
+    keys: KNOWN_NODE_KEYS,
+    build: (raw, path, common, sub_tasks) => {
+      const score = readScore(raw, path, issues);
+      let valid = false;
+      let validScoreNumber: number | undefined;
+      if (!hasOwn(raw, "valid_score")) issues.fail(childKeyPath(path, "valid_score"), "is required");
+      else if (typeof raw.valid_score === "boolean") valid = raw.valid_score;
+      else if (raw.valid_score === 0 || raw.valid_score === 1) {
+        // Python reads `1.0` as true (`not 1.0` is False); keep the number for the export.
+        valid = raw.valid_score === 1;
+        validScoreNumber = raw.valid_score;
+      } else issues.fail(childKeyPath(path, "valid_score"), `expected a boolean, got ${describeNumberish(raw.valid_score)}`);
 
-  const stringField = (obj: Record<string, unknown>, path: string, key: string, max?: number): string => {
-    if (!hasOwn(obj, key)) {
-      fail(childKeyPath(path, key), "is required");
-      return "";
-    }
-    const v = obj[key];
-    if (typeof v !== "string") {
-      fail(childKeyPath(path, key), `expected a string, got ${describe(v)}`);
-      return "";
-    }
-    if (max !== undefined && v.length > max) {
-      fail(childKeyPath(path, key), `is ${v.length} characters long; the limit is ${max}`);
-    }
-    return v;
-  };
-  const categoryField = (obj: Record<string, unknown>, path: string, key: string): string | null => {
-    if (!hasOwn(obj, key)) return null;
-    const v = obj[key];
-    if (v === null || typeof v === "string") return v;
-    fail(childKeyPath(path, key), `expected null or a string, got ${describe(v)}`);
-    return null;
-  };
-
-  const visit = (raw: unknown, path: string, depth: number): GradedNode | null => {
-    if (stopped) return null;
-    if (!isPlainObject(raw)) {
-      fail(path, `expected an object (a graded node), got ${describe(raw)}`);
-      return null;
-    }
-    if (depth > limits.maxDepth) {
-      fail(path, `is nested deeper than the limit of ${limits.maxDepth} levels`);
-      return null;
-    }
-    nodes++;
-    if (nodes > limits.maxNodes) {
-      fail(treePath, `the tree has more than ${limits.maxNodes} nodes, the limit`);
-      stopped = true;
-      return null;
-    }
-    if (depth > maxDepth) maxDepth = depth;
-
-    const id = stringField(raw, path, "id");
-    const requirements = stringField(raw, path, "requirements", limits.maxRequirementsLength);
-
-    let weight = 0;
-    if (!hasOwn(raw, "weight")) fail(childKeyPath(path, "weight"), "is required");
-    else if (typeof raw.weight === "number" && Number.isFinite(raw.weight) && raw.weight >= 0) weight = raw.weight;
-    else fail(childKeyPath(path, "weight"), `expected a number >= 0, got ${describeNumberish(raw.weight)}`);
-
-    let score = 0;
-    if (!hasOwn(raw, "score")) fail(childKeyPath(path, "score"), "is required");
-    else if (typeof raw.score !== "number") fail(childKeyPath(path, "score"), `expected a number, got ${describe(raw.score)}`);
-    else if (!(raw.score >= 0 && raw.score <= 1)) {
-      fail(childKeyPath(path, "score"), `expected a number between 0 and 1, got ${raw.score}`);
-    } else score = raw.score;
-
-    let valid = false;
-    let validScoreNumber: number | undefined;
-    if (!hasOwn(raw, "valid_score")) fail(childKeyPath(path, "valid_score"), "is required");
-    else if (typeof raw.valid_score === "boolean") valid = raw.valid_score;
-    else if (raw.valid_score === 0 || raw.valid_score === 1) {
-      // Python reads `1.0` as true (`not 1.0` is False); keep the number for the export.
-      valid = raw.valid_score === 1;
-      validScoreNumber = raw.valid_score;
-    } else fail(childKeyPath(path, "valid_score"), `expected a boolean, got ${describeNumberish(raw.valid_score)}`);
-
-    const task_category = categoryField(raw, path, "task_category");
-    const finegrained_task_category = categoryField(raw, path, "finegrained_task_category");
-    const explanation = stringField(raw, path, "explanation", limits.maxExplanationLength);
-    const judge_metadata = hasOwn(raw, "judge_metadata") ? (raw.judge_metadata as JsonValue) : null;
-
-    const sub_tasks: GradedNode[] = [];
-    const node: GradedNode = {
-      id,
-      requirements,
-      weight,
-      score,
-      valid_score: valid,
-      task_category,
-      finegrained_task_category,
-      explanation,
-      judge_metadata,
-      sub_tasks,
-    };
-    const hasFinegrained = hasOwn(raw, "finegrained_task_category");
-    if (validScoreNumber !== undefined || hasFinegrained) {
-      node.file = {};
-      if (validScoreNumber !== undefined) node.file.validScoreNumber = validScoreNumber;
-      if (hasFinegrained) node.file.hasFinegrained = true;
-    }
-    fileScores.set(node, score);
-    pathOf.set(node, path);
-
-    for (const key in raw) {
-      if (!KNOWN_NODE_KEYS.has(key) && hasOwn(raw, key)) {
-        warn("unknown_key", childKeyPath(path, key), "is not a key of a PaperBench graded node; dropped");
+      const node: GradedNode = {
+        id: common.id,
+        requirements: common.requirements,
+        weight: common.weight,
+        score,
+        valid_score: valid,
+        task_category: common.task_category,
+        finegrained_task_category: common.finegrained_task_category,
+        explanation: issues.string(raw, path, "explanation", limits.maxExplanationLength),
+        judge_metadata: hasOwn(raw, "judge_metadata") ? (raw.judge_metadata as JsonValue) : null,
+        sub_tasks,
+      };
+      const hasFinegrained = hasOwn(raw, "finegrained_task_category");
+      if (validScoreNumber !== undefined || hasFinegrained) {
+        node.file = {};
+        if (validScoreNumber !== undefined) node.file.validScoreNumber = validScoreNumber;
+        if (hasFinegrained) node.file.hasFinegrained = true;
       }
-    }
-
-    if (!hasOwn(raw, "sub_tasks")) fail(childKeyPath(path, "sub_tasks"), "is required");
-    else if (!Array.isArray(raw.sub_tasks)) fail(childKeyPath(path, "sub_tasks"), `expected an array, got ${describe(raw.sub_tasks)}`);
-    else {
-      const kids = raw.sub_tasks;
-      for (let i = 0; i < kids.length && !stopped; i++) {
-        const child = visit(kids[i], subTaskPath(path, i), depth + 1);
-        if (child) sub_tasks.push(child);
-      }
-    }
-    return node;
+      fileScores.set(node, score);
+      pathOf.set(node, path);
+      return node;
+    },
+    unknownKey: (_node, key, path) =>
+      warn("unknown_key", childKeyPath(path, key), "is not a key of a PaperBench graded node; dropped"),
   };
-
-  const tree = isWrapper && !isPlainObject(treeValue)
-    ? (fail(treePath, `expected an object (a graded node), got ${describe(treeValue)}`), null)
-    : visit(treeValue, treePath, 1);
-  if (errors.length > 0 || tree === null || (isWrapper && meta === null)) return { ok: false, errors };
+  const { tree, stats: read } = readTree(treeValue, treePath, limits, gradedNode, issues);
+  if (issues.errors.length > 0 || tree === null || (isWrapper && meta === null)) return { ok: false, errors: issues.errors };
 
   // Consistency: recompute the internal scores and say where the file differs.
   const fileRootScore = tree.score;
   const order = preorder(tree);
   const seen = new Set<string>();
   const reported = new Set<string>();
+  let invalidLeaves = 0;
   for (const node of order) {
     if (seen.has(node.id)) {
       if (!reported.has(node.id)) {
@@ -474,8 +367,11 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
         warn("duplicate_id", pathOf.get(node)!, `the id ${JSON.stringify(node.id)} is used by several nodes; a lookup by id finds the first`);
       }
     } else seen.add(node.id);
-    if (node.sub_tasks.length === 0 && !node.valid_score && node.score !== 0) {
-      warn("invalid_leaf_scored", childKeyPath(pathOf.get(node)!, "score"), `is ${node.score} on an invalid leaf, which counts 0`);
+    if (node.sub_tasks.length === 0 && !node.valid_score) {
+      invalidLeaves++;
+      if (node.score !== 0) {
+        warn("invalid_leaf_scored", childKeyPath(pathOf.get(node)!, "score"), `is ${node.score} on an invalid leaf, which counts 0`);
+      }
     }
   }
   recomputeScoresInPlace(tree);
@@ -485,7 +381,7 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
       warn("score_mismatch", childKeyPath(pathOf.get(node)!, "score"), `is ${written} in the file; the children give ${node.score}`);
     }
   }
-  const stats = gradedStats(tree);
+  const stats: GradedStats = { nodes: read.nodes, leaves: read.leaves, invalidLeaves, depth: read.depth };
   if (meta) {
     if (meta.score !== fileRootScore) {
       warn("wrapper_score_mismatch", "score", `is ${meta.score}; the tree's root score is ${fileRootScore}`);
@@ -502,8 +398,8 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
     }
   }
   for (const [code, n] of warningCounts) {
-    if (n > MAX_REPORTED_ISSUES) {
-      warnings.push({ code: code as GradingWarning["code"], path: treePath, message: `… and ${n - MAX_REPORTED_ISSUES} more like this` });
+    if (n > MAX_REPORTED_ERRORS) {
+      warnings.push({ code: code as GradingWarning["code"], path: treePath, message: `… and ${n - MAX_REPORTED_ERRORS} more like this` });
     }
   }
 
@@ -521,38 +417,32 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
   };
 }
 
-function describeNumberish(v: unknown): string {
-  return typeof v === "number" ? String(v) : describe(v);
+/** A `score` (a node's, or a judge output's at `path` `(root)`): a number in [0, 1] (0 after an error). */
+function readScore(obj: Record<string, unknown>, path: string, issues: TreeIssues, range = true): number {
+  const at = childKeyPath(path, "score");
+  if (!hasOwn(obj, "score")) issues.fail(at, "is required");
+  else if (typeof obj.score !== "number") issues.fail(at, `expected a number, got ${describe(obj.score)}`);
+  else if (range && !(obj.score >= 0 && obj.score <= 1)) issues.fail(at, `expected a number between 0 and 1, got ${obj.score}`);
+  else return obj.score;
+  return 0;
 }
 
-function parseWrapper(value: Record<string, unknown>, fail: (path: string, message: string) => void): JudgeOutputMeta | null {
-  let ok = true;
-  const bad = (key: string, message: string) => {
-    ok = false;
-    fail(key, message);
-  };
-  const str = (key: string): string => {
-    if (!hasOwn(value, key)) return (bad(key, "is required"), "");
-    const v = value[key];
-    if (typeof v !== "string") return (bad(key, `expected a string, got ${describe(v)}`), "");
-    return v;
-  };
+/** The judge output's fields around its tree; `null` when one is missing or malformed. */
+function parseWrapper(value: Record<string, unknown>, issues: TreeIssues): JudgeOutputMeta | null {
+  const errorsBefore = issues.errors.length;
   const count = (key: string): number => {
-    if (!hasOwn(value, key)) return (bad(key, "is required"), 0);
+    if (!hasOwn(value, key)) return (issues.fail(key, "is required"), 0);
     const v = value[key];
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
-      return (bad(key, `expected a whole number >= 0, got ${describeNumberish(v)}`), 0);
+      return (issues.fail(key, `expected a whole number >= 0, got ${describeNumberish(v)}`), 0);
     }
     return v;
   };
-  const judge_type = str("judge_type");
-  let score = 0;
-  if (!hasOwn(value, "score")) bad("score", "is required");
-  else if (typeof value.score !== "number") bad("score", `expected a number, got ${describe(value.score)}`);
-  else score = value.score;
+  const judge_type = issues.string(value, ROOT_PATH, "judge_type");
+  const score = readScore(value, ROOT_PATH, issues, false);
   const num_leaf_nodes = count("num_leaf_nodes");
   const num_invalid_leaf_nodes = count("num_invalid_leaf_nodes");
-  const graded_at = str("graded_at");
+  const graded_at = issues.string(value, ROOT_PATH, "graded_at");
   const extra: Record<string, JsonValue> = {};
   const known = new Set<string>(JUDGE_OUTPUT_KEYS);
   const keyOrder: string[] = [];
@@ -561,7 +451,7 @@ function parseWrapper(value: Record<string, unknown>, fail: (path: string, messa
     keyOrder.push(key);
     if (!known.has(key)) extra[key] = value[key] as JsonValue;
   }
-  if (!ok) return null;
+  if (issues.errors.length > errorsBefore) return null;
   return {
     judge_type,
     score,

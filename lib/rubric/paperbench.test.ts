@@ -8,10 +8,10 @@ import {
   RUBRIC_LIMITS,
   rubricStats,
   serializeRubric,
-  utf8ByteLength,
   walkRubric,
   type ParseRubricResult,
 } from "./paperbench";
+import { utf8ByteLength } from "./json-text";
 import {
   ALL_PAPERS,
   readPaperBuffer,
@@ -306,38 +306,39 @@ describe("parseRubricJson refuses", () => {
     at(tree, 0).requirements = 7;
     at(tree, 2, 1).id = 12;
     expect(refused(parseValue(tree))).toEqual([
-      "sub_tasks[0].requirements: must be a string",
-      "sub_tasks[2].sub_tasks[1].id: must be a string",
+      "sub_tasks[0].requirements: must be a string, got a number",
+      "sub_tasks[2].sub_tasks[1].id: must be a string, got a number",
     ]);
   });
 
   it("a weight given as a string", () => {
     const tree = craftedTree();
     at(tree, 0).weight = "2";
-    expect(refused(parseValue(tree))).toEqual(["sub_tasks[0].weight: must be a number >= 0"]);
+    expect(refused(parseValue(tree))).toEqual(["sub_tasks[0].weight: must be a number >= 0, got a string"]);
   });
 
   it("a negative weight", () => {
     const tree = craftedTree();
     at(tree, 2, 0).weight = -1;
     const result = parseValue(tree);
-    expect(refused(result)).toEqual(["sub_tasks[2].sub_tasks[0].weight: must be a number >= 0"]);
+    expect(refused(result)).toEqual(["sub_tasks[2].sub_tasks[0].weight: must be a number >= 0, got -1"]);
     expect(!result.ok && result.errors).toEqual([
-      { path: "sub_tasks[2].sub_tasks[0].weight", message: "must be a number >= 0" },
+      { path: "sub_tasks[2].sub_tasks[0].weight", message: "must be a number >= 0, got -1" },
     ]);
   });
 
   it("weights that are null, booleans or not finite", () => {
-    for (const bad of ["null", "true", "1e999", "-1e999", "[1]"]) {
+    const got = { null: "null", true: "a boolean", "1e999": "Infinity", "-1e999": "-Infinity", "[1]": "an array" };
+    for (const [bad, described] of Object.entries(got)) {
       const text = JSON.stringify(craftedTree()).replace('"weight":1', `"weight":${bad}`);
-      expect(refused(parseRubricJson(text))).toEqual(["weight: must be a number >= 0"]);
+      expect(refused(parseRubricJson(text))).toEqual([`weight: must be a number >= 0, got ${described}`]);
     }
   });
 
   it("sub_tasks that is not an array", () => {
     const tree = craftedTree();
     at(tree, 1).sub_tasks = {};
-    expect(refused(parseValue(tree))).toEqual(["sub_tasks[1].sub_tasks: must be an array"]);
+    expect(refused(parseValue(tree))).toEqual(["sub_tasks[1].sub_tasks: must be an array, got an object"]);
   });
 
   it("a category that is neither null nor a string", () => {
@@ -345,8 +346,8 @@ describe("parseRubricJson refuses", () => {
     at(tree, 0).task_category = 3;
     at(tree, 2).finegrained_task_category = ["Method Implementation"];
     expect(refused(parseValue(tree))).toEqual([
-      "sub_tasks[0].task_category: must be null or a string",
-      "sub_tasks[2].finegrained_task_category: must be null or a string",
+      "sub_tasks[0].task_category: must be null or a string, got a number",
+      "sub_tasks[2].finegrained_task_category: must be null or a string, got an array",
     ]);
   });
 
@@ -356,15 +357,15 @@ describe("parseRubricJson refuses", () => {
     delete at(tree, 1).requirements;
     at(tree, 2, 1).sub_tasks = null;
     expect(refused(parseValue(tree))).toEqual([
-      "sub_tasks[0].weight: must be a number >= 0",
+      "sub_tasks[0].weight: must be a number >= 0, got -1",
       "sub_tasks[1].requirements: is required",
-      "sub_tasks[2].sub_tasks[1].sub_tasks: must be an array",
+      "sub_tasks[2].sub_tasks[1].sub_tasks: must be an array, got null",
     ]);
 
     const many = inner(UUIDS[0], Array.from({ length: 200 }, (_, i) => leaf(`n${i}`, { weight: -i - 1 })));
     const errors = refused(parseValue(many));
     expect(errors).toHaveLength(50);
-    expect(errors[49]).toBe("sub_tasks[49].weight: must be a number >= 0");
+    expect(errors[49]).toBe("sub_tasks[49].weight: must be a number >= 0, got -50");
   });
 
   it("a file over the size limit, with its size and the limit", () => {
@@ -412,7 +413,7 @@ describe("parseRubricJson refuses", () => {
       /^\(root\): not valid JSON: .*line 1, column 100001\)?$/,
     );
     const deepId = JSON.stringify(leaf(UUIDS[0])).replace(`"${UUIDS[0]}"`, "[".repeat(levels) + "]".repeat(levels));
-    expect(refused(parseRubricJson(deepId))).toEqual(["id: must be a string"]);
+    expect(refused(parseRubricJson(deepId))).toEqual(["id: must be a string, got an array"]);
   });
 
   it("more nodes than the limit", () => {
@@ -421,7 +422,7 @@ describe("parseRubricJson refuses", () => {
     // Validated as values: 50k nodes of JSON text would also hit the size limit.
     expect(accepted(parseRubricValue(wide(RUBRIC_LIMITS.maxNodes - 1))).stats.nodes).toBe(50_000);
     expect(refused(parseRubricValue(wide(RUBRIC_LIMITS.maxNodes)))).toEqual([
-      "(root): the rubric has more than 50000 nodes, the limit",
+      "(root): the tree has more than 50000 nodes, the limit",
     ]);
   });
 
