@@ -9,7 +9,6 @@ import {
   preorder,
   preorderPaths,
   recomputeScores,
-  scoreFromChildren,
   toRubricTree,
   ungradedTree,
 } from "./graded-tree";
@@ -135,7 +134,9 @@ describe.skipIf(skipWithoutData)("the shipped human gradings", () => {
   });
 });
 
-describe("scoreFromChildren", () => {
+describe("the weighted mean of a node's children", () => {
+  const scoreFromChildren = (kids: GradedNode[]) => recomputeScores(node("parent", 1, kids)).score;
+
   it("is Σ w·s / Σ w, left to right, and 0 when the weights sum to 0", () => {
     const kids = [leaf("a", 1, 1), leaf("b", 2, 0), leaf("c", 3, 1)];
     expect(scoreFromChildren(kids)).toBe((0 + 1 * 1 + 0 * 2 + 1 * 3) / 6);

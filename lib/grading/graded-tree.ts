@@ -1,21 +1,10 @@
 /**
  * PaperBench graded trees: parse a bare graded tree (`expected_result.json`) or a judge output
  * (`grader_output.json`, detected by its `graded_task_tree` key) into `GradedNode`s, with every
- * problem reported by JSON path and nothing half-built; and the score aggregation, computed in
- * exactly PaperBench's floating-point order so that a recomputed root equals the file's root to
- * the last bit.
- *
- * PaperBench (`paperbench/judge/graded_task_node.py`, `score_from_children`):
- *
- *     total_weight = sum(child.weight for child in children)
- *     if total_weight == 0: return 0.0
- *     return sum(child.score * child.weight for child in children) / total_weight
- *
- * Python's `sum` before 3.12 (PaperBench runs on 3.11) adds left to right with plain double
- * additions, starting from the int 0; so does `scoreFromChildren`. (Python 3.12's compensated
- * `sum` gives other last bits: it would not reproduce the shipped human gradings, see the tests.)
- * An invalid leaf (`valid_score` false: a judge error) counts 0, as DESIGN.md says; PaperBench's
- * judge writes 0 for those anyway.
+ * problem reported by JSON path and nothing half-built (the node checks are the rubric's, in
+ * `lib/rubric/tree-reader.ts`); recompute the internal scores from the leaves (the aggregation is
+ * `GradingScores`'s, in PaperBench's floating-point order, so that a recomputed root equals the
+ * file's root to the last bit); walk and convert graded trees.
  *
  * Pure; no Node built-ins.
  */
@@ -34,7 +23,8 @@ import {
   TreeIssues,
   type NodeKind,
 } from "@/lib/rubric/tree-reader";
-import { childKeyPath, ROOT_PATH, subTaskPath } from "@/lib/rubric/walk";
+import { childKeyPath, preorder, ROOT_PATH, subTaskPath } from "@/lib/rubric/walk";
+import { GradingScores } from "./recompute";
 import type {
   GradedNode,
   GradedStats,
@@ -44,7 +34,7 @@ import type {
   JudgeOutputMeta,
 } from "./types";
 
-export { ROOT_PATH } from "@/lib/rubric/walk";
+export { preorder, ROOT_PATH } from "@/lib/rubric/walk";
 
 /**
  * Limits of an imported graded file, far above PaperBench's largest (`pinn`'s human grading:
@@ -90,36 +80,16 @@ export const JUDGE_OUTPUT_KEYS = [
 ] as const;
 
 // ---------------------------------------------------------------------------------------------
-// Aggregation
-
-/** What a node contributes to its parent: a leaf its score when valid, else 0; an internal node its score. */
-export function aggregateValue(node: Pick<GradedNode, "score" | "valid_score" | "sub_tasks">): number {
-  return node.sub_tasks.length === 0 && !node.valid_score ? 0 : node.score;
-}
-
-/**
- * PaperBench's `score_from_children`, bit for bit: Σ wᵢ·sᵢ / Σ wᵢ, each sum left to right from 0,
- * and 0 when the weights sum to 0. `sᵢ` is `aggregateValue(child)`.
- */
-export function scoreFromChildren(children: readonly GradedNode[]): number {
-  let totalWeight = 0;
-  for (const child of children) totalWeight += child.weight;
-  if (totalWeight === 0) return 0;
-  let weighted = 0;
-  for (const child of children) weighted += aggregateValue(child) * child.weight;
-  return weighted / totalWeight;
-}
+// Aggregation (the weighted mean itself is `GradingScores`'s, in `recompute.ts`)
 
 /**
  * Recomputes every internal node's score from the leaves, in place, bottom-up (PaperBench's
- * `update_all_grades`); returns the root's score. Iterative: no recursion on deep trees.
+ * `update_all_grades`); returns the root's score.
  */
 export function recomputeScoresInPlace(tree: GradedNode): number {
-  const order = preorder(tree);
-  for (let i = order.length - 1; i >= 0; i--) {
-    const node = order[i];
-    if (node.sub_tasks.length > 0) node.score = scoreFromChildren(node.sub_tasks);
-  }
+  const scores = GradingScores.fromTree(tree);
+  const nodes = scores.nodes;
+  for (let i = 0; i < nodes.length; i++) if (!scores.isLeaf(i)) nodes[i].score = scores.scoreOf(i);
   return tree.score;
 }
 
@@ -142,18 +112,6 @@ export function cloneGradedTree(tree: GradedNode): GradedNode {
 
 // ---------------------------------------------------------------------------------------------
 // Walking
-
-/** Every node in depth-first pre-order (the order of the file; PaperBench resolves ids in it). */
-export function preorder(tree: GradedNode): GradedNode[] {
-  const out: GradedNode[] = [];
-  const stack: GradedNode[] = [tree];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    out.push(node);
-    for (let i = node.sub_tasks.length - 1; i >= 0; i--) stack.push(node.sub_tasks[i]);
-  }
-  return out;
-}
 
 /** The JSON path of every node, in pre-order (`(root)`, `sub_tasks[0]`, `sub_tasks[0].sub_tasks[1]`, …). */
 export function preorderPaths(tree: GradedNode, rootPath: string = ROOT_PATH): string[] {

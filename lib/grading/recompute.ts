@@ -1,11 +1,24 @@
 /**
- * Scores of a grading under change: set a leaf's verdict (a human override, a new judge verdict)
- * and its ancestors and the root are recomputed at once, along the path to the root only, with
- * the same floating-point order as a full recomputation (`scoreFromChildren`), so an incremental
- * root is bit-identical to `recomputeScores` of the same leaves. Pure; no Node built-ins; the
- * same code runs in the browser (review page) and on the server.
+ * Scores of a grading, and the one aggregation of a graded tree: an internal node scores the
+ * weighted mean of its children, PaperBench's `score_from_children`
+ * (`paperbench/judge/graded_task_node.py`):
+ *
+ *     total_weight = sum(child.weight for child in children)
+ *     if total_weight == 0: return 0.0
+ *     return sum(child.score * child.weight for child in children) / total_weight
+ *
+ * Python's `sum` before 3.12 (PaperBench runs on 3.11) adds left to right with plain double
+ * additions, starting from the int 0; so does `computeInternal`. (Python 3.12's compensated `sum`
+ * gives other last bits: it would not reproduce the shipped human gradings, see the tests.) An
+ * invalid leaf (`valid_score` false: a judge error) counts 0, as DESIGN.md says; PaperBench's
+ * judge writes 0 for those anyway.
+ *
+ * Set a leaf's verdict (a human override, a new judge verdict) and its ancestors and the root are
+ * recomputed at once, along the path to the root only, in the same order as a full
+ * recomputation, so an incremental root is bit-identical to `recomputeScores` of the same leaves.
+ * Pure; no Node built-ins; the same code runs in the browser (review page) and on the server.
  */
-import { preorder } from "./graded-tree";
+import { preorder } from "@/lib/rubric/walk";
 import type { GradedNode } from "./types";
 
 /** A leaf override, or a verdict: `valid` defaults to true (a person's verdict is valid). */
@@ -189,7 +202,7 @@ export class GradingScores {
     return copies[0];
   }
 
-  /** `scoreFromChildren` on the current values, weights summed once at construction. */
+  /** The weighted mean of the children's current values (see above), weights summed once at construction. */
   private computeInternal(index: number): number {
     const total = this.totalWeight[index];
     if (total === 0) return 0;

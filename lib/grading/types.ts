@@ -17,7 +17,7 @@ export interface GradedNode {
   /**
    * In [0, 1]. For a leaf: the verdict (an invalid leaf counts 0 in the aggregate whatever is
    * written here). For an internal node: the weighted mean of its children, recomputed by the
-   * parser and by `recomputeScores` (see `scoreFromChildren`).
+   * parser and by `recomputeScores` (see `GradingScores`).
    */
   score: number;
   /** `false` when the judge could not grade (a judge error); PaperBench's `valid_score`. */

@@ -47,6 +47,18 @@ export function walkRubric(tree: RubricNode, visit: RubricVisitor): void {
   }
 }
 
+/** Every node in depth-first pre-order (the order of the file; PaperBench resolves ids in it). */
+export function preorder<T extends { sub_tasks: readonly T[] }>(tree: T): T[] {
+  const out: T[] = [];
+  const stack: T[] = [tree];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    out.push(node);
+    for (let i = node.sub_tasks.length - 1; i >= 0; i--) stack.push(node.sub_tasks[i]);
+  }
+  return out;
+}
+
 /** Nodes, leaves and depth of a tree (a root alone has depth 1). */
 export function rubricStats(tree: RubricNode): RubricStats {
   let nodes = 0;
