@@ -5,7 +5,8 @@ import { AppError } from "@/lib/errors";
 import { formatGradingIssue, parseGradedJson, preorder, toRubricTree } from "@/lib/grading/graded-tree";
 import { gradingLeavesCsv, serializeGradedTree, serializeJudgeOutput } from "@/lib/grading/serialize";
 import type { GradedNode, GradedStats, GradingWarning, JsonValue } from "@/lib/grading/types";
-import { buildPinnedGradedTree, isSameRubric, viewRows, type PinnedGradedTree, type RubricView, type StoredVerdict } from "@/lib/review/pinned-tree";
+import type { Variant } from "@/lib/grading/variant";
+import { buildPinnedGradedTree, isSameRubric, viewRows, type PinnedGradedTree, type StoredVerdict } from "@/lib/review/pinned-tree";
 import { treeToRows, type NodeRow } from "@/lib/rubric/tree-rows";
 import type { SubmissionArchive } from "@/server/submissions/archive";
 import { agentNameSchema, runIndexSchema, submissionVariantSchema } from "@/lib/submissions/schemas";
@@ -63,7 +64,7 @@ export interface ImportGradingResult {
    */
   pinned: "live" | "graded_tree";
   reusedVersion: boolean;
-  rubricView: RubricView;
+  rubricView: Variant;
   /** The root score recomputed from the stored verdicts, and the one written in the file. */
   score: number;
   importedScore: number;
@@ -131,7 +132,7 @@ export async function importGrading(db: Executor, input: ImportGradingInput): Pr
 
     const fingerprint = rubricFingerprint(file.tree);
     let pinned: ImportGradingResult["pinned"];
-    let rubricView: RubricView;
+    let rubricView: Variant;
     let versionId: string;
     let reusedVersion = false;
     let pinnedRows: readonly NodeRow[];
@@ -287,7 +288,7 @@ async function findGradedVersion(
   rubricId: string,
   fingerprint: string,
   tree: GradedNode,
-): Promise<{ versionId: string; rubricView: RubricView; rows: readonly NodeRow[] } | null> {
+): Promise<{ versionId: string; rubricView: Variant; rows: readonly NodeRow[] } | null> {
   const candidates = await tx
     .select({ versionId: gradings.rubricVersionId, rubricView: gradings.rubricView, snapshot: rubricVersions.snapshot })
     .from(gradings)

@@ -10,5 +10,13 @@ export interface LeafVerdictScore {
  */
 export function effectiveLeafScore(override: number | null | undefined, verdict: LeafVerdictScore | null | undefined): number {
   if (override !== null && override !== undefined) return override;
-  return verdict?.valid ? verdict.score : 0;
+  return verdict ? verdictLeafScore(verdict.score, verdict.valid) : 0;
+}
+
+/**
+ * `effectiveLeafScore` of a verdict without an override, from its two fields (no object to
+ * build: the aggregation calls it for every leaf).
+ */
+export function verdictLeafScore(score: number, valid: boolean): number {
+  return valid ? score : 0;
 }

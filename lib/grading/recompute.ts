@@ -19,6 +19,7 @@
  * Pure; no Node built-ins; the same code runs in the browser (review page) and on the server.
  */
 import { preorder } from "@/lib/rubric/walk";
+import { verdictLeafScore } from "./effective-score";
 import type { GradedNode } from "./types";
 
 /** A leaf override, or a verdict: `valid` defaults to true (a person's verdict is valid). */
@@ -209,7 +210,7 @@ export class GradingScores {
     let weighted = 0;
     for (let k = this.childOffsets[index]; k < this.childOffsets[index + 1]; k++) {
       const c = this.childList[k];
-      const value = this.isLeaf(c) && this.valid[c] === 0 ? 0 : this.score[c];
+      const value = this.isLeaf(c) ? verdictLeafScore(this.score[c], this.valid[c] === 1) : this.score[c];
       weighted += value * this.weight[c];
     }
     return weighted / total;

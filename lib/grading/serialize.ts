@@ -11,6 +11,7 @@
  * is written as an int (the distinction is lost by `JSON.parse`).
  */
 import { PyFloat, pythonJsonDumps } from "@/lib/rubric/python-json";
+import { verdictLeafScore } from "./effective-score";
 import { gradedShares, gradedStats, JUDGE_OUTPUT_KEYS, preorder, preorderPaths } from "./graded-tree";
 import type { GradedNode, JudgeOutputMeta } from "./types";
 
@@ -160,7 +161,7 @@ export function gradingLeavesCsv(
         csvField(shares[i]),
         csvField(node.valid_score),
         csvField(judgeScore),
-        csvField(node.valid_score ? node.score : 0),
+        csvField(verdictLeafScore(node.score, node.valid_score)),
         csvField(source, true),
         csvField(node.explanation, true),
       ].join(","),

@@ -7,12 +7,11 @@
  */
 import { GradingScores } from "@/lib/grading/recompute";
 import type { GradedNode, JsonValue } from "@/lib/grading/types";
-import { preorder } from "@/lib/grading/graded-tree";
+import type { Variant } from "@/lib/grading/variant";
 import { toCodeDevRows } from "@/lib/rubric/code-dev";
 import { buildTreeIndex } from "@/lib/rubric/tree-index";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
-
-export type RubricView = "full" | "code-dev";
+import { preorder } from "@/lib/rubric/walk";
 
 /** PaperBench's explanation of an internal node (`GradedTaskNode` aggregation). */
 export const AGGREGATED_EXPLANATION = "Aggregated score from sub-tasks.";
@@ -37,7 +36,7 @@ export interface StoredOverride {
 }
 
 /** The rows of the view of a version that a grading graded, in pre-order. */
-export function viewRows(rows: readonly NodeRow[], view: RubricView): readonly NodeRow[] {
+export function viewRows(rows: readonly NodeRow[], view: Variant): readonly NodeRow[] {
   return buildTreeIndex(view === "code-dev" ? toCodeDevRows(rows) : rows).preorder;
 }
 
