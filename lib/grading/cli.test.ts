@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
 import { cloneGradedTree, parseGradedJson, preorder, recomputeScores } from "./graded-tree";
-import { gradingFile, readGradingText } from "./grading-data.testutil";
+import { gradingFile, readGradingText, referenceMetrics } from "./grading-data.testutil";
+import type { MetricSummary } from "./judge-eval";
 import { serializeGradedTree, serializeJudgeOutput } from "./serialize";
 import type { GradedNode } from "./types";
 
@@ -18,30 +19,11 @@ const runCli = (...args: string[]) =>
 
 const KEYS = ["accuracy", "precision", "recall", "f1", "num_samples", "num_positives", "num_negatives"];
 
-/** Counted from first principles: y_true, y_pred of one category (or all). */
-function expected(samples: { t: number; p: number }[]) {
-  const n = samples.length;
-  const labels = [0, 1].filter((l) => samples.some((s) => s.t === l || s.p === l));
-  const per = labels.map((l) => {
-    const tp = samples.filter((s) => s.t === l && s.p === l).length;
-    const predicted = samples.filter((s) => s.p === l).length;
-    const actual = samples.filter((s) => s.t === l).length;
-    const p = predicted ? tp / predicted : 0;
-    const r = actual ? tp / actual : 0;
-    return { p, r, f: p + r ? (2 * p * r) / (p + r) : 0 };
-  });
-  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const positives = samples.filter((s) => s.t === 1).length;
-  return {
-    accuracy: samples.filter((s) => s.t === s.p).length / n,
-    precision: avg(per.map((x) => x.p)),
-    recall: avg(per.map((x) => x.r)),
-    f1: avg(per.map((x) => x.f)),
-    num_samples: n,
-    num_positives: positives,
-    num_negatives: n - positives,
-  };
-}
+const expected = (samples: { t: number; p: number }[]) =>
+  referenceMetrics(
+    samples.map((s) => s.t),
+    samples.map((s) => s.p),
+  );
 
 describe.skipIf(skipWithoutData)("npm run grading -- eval", () => {
   let dir: string;
@@ -87,8 +69,8 @@ describe.skipIf(skipWithoutData)("npm run grading -- eval", () => {
     const samples = preorder(judge)
       .filter((n) => n.sub_tasks.length === 0 && n.valid_score)
       .map((n) => ({ category: n.task_category, t: humanLeaves.get(n.id)!.score, p: n.score }));
-    const close = (actual: Record<string, number>, wanted: Record<string, number>) => {
-      for (const key of KEYS) expect(actual[key]).toBeCloseTo(wanted[key], 12);
+    const close = (actual: Record<string, number>, wanted: MetricSummary) => {
+      for (const key of KEYS) expect(actual[key]).toBeCloseTo(wanted[key as keyof MetricSummary], 12);
     };
     close(json.overall, expected(samples));
     expect(Object.keys(json.stratified)).toEqual(["Code Development", "Code Execution", "Result Analysis"]);

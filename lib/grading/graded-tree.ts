@@ -9,6 +9,7 @@
  * Pure; no Node built-ins.
  */
 import { readJsonText } from "@/lib/rubric/json-text";
+import { RUBRIC_LIMITS } from "@/lib/rubric/limits";
 import { effectiveShares } from "@/lib/rubric/shares";
 import { buildTreeIndex } from "@/lib/rubric/tree-index";
 import { treeToRows } from "@/lib/rubric/tree-rows";
@@ -23,7 +24,7 @@ import {
   TreeIssues,
   type NodeKind,
 } from "@/lib/rubric/tree-reader";
-import { childKeyPath, preorder, ROOT_PATH, subTaskPath } from "@/lib/rubric/walk";
+import { childKeyPath, preorder, ROOT_PATH, rubricStats } from "@/lib/rubric/walk";
 import { GradingScores } from "./recompute";
 import type {
   GradedNode,
@@ -34,19 +35,17 @@ import type {
   JudgeOutputMeta,
 } from "./types";
 
-export { preorder, ROOT_PATH } from "@/lib/rubric/walk";
+export { preorder, preorderPaths, ROOT_PATH } from "@/lib/rubric/walk";
 
 /**
  * Limits of an imported graded file, far above PaperBench's largest (`pinn`'s human grading:
  * 3.1 MB, 2,551 nodes, depth 9; a judge output adds the judge's answers in `judge_metadata`).
  */
 export const GRADED_LIMITS = {
+  /** The rubric's limits on nodes, depth and `requirements`: a graded tree is a rubric, scored. */
+  ...RUBRIC_LIMITS,
   /** Size of the file, in UTF-8 bytes (64 MiB). */
   maxBytes: 64 * 1024 * 1024,
-  maxNodes: 50_000,
-  maxDepth: 64,
-  /** Length of one `requirements` text, in UTF-16 code units. */
-  maxRequirementsLength: 100_000,
   /** Length of one `explanation`, in UTF-16 code units. */
   maxExplanationLength: 1_000_000,
 } as const;
@@ -113,18 +112,6 @@ export function cloneGradedTree(tree: GradedNode): GradedNode {
 // ---------------------------------------------------------------------------------------------
 // Walking
 
-/** The JSON path of every node, in pre-order (`(root)`, `sub_tasks[0]`, `sub_tasks[0].sub_tasks[1]`, …). */
-export function preorderPaths(tree: GradedNode, rootPath: string = ROOT_PATH): string[] {
-  const out: string[] = [];
-  const stack: [GradedNode, string][] = [[tree, rootPath]];
-  while (stack.length > 0) {
-    const [node, path] = stack.pop()!;
-    out.push(path);
-    for (let i = node.sub_tasks.length - 1; i >= 0; i--) stack.push([node.sub_tasks[i], subTaskPath(path, i)]);
-  }
-  return out;
-}
-
 /** The first node with this id in pre-order (PaperBench's `find`), or `null`. */
 export function findGradedNode(tree: GradedNode, id: string): GradedNode | null {
   const stack: GradedNode[] = [tree];
@@ -137,21 +124,9 @@ export function findGradedNode(tree: GradedNode, id: string): GradedNode | null 
 }
 
 export function gradedStats(tree: GradedNode): GradedStats {
-  let nodes = 0;
-  let leaves = 0;
   let invalidLeaves = 0;
-  let depth = 0;
-  const stack: [GradedNode, number][] = [[tree, 1]];
-  while (stack.length > 0) {
-    const [node, d] = stack.pop()!;
-    nodes++;
-    if (d > depth) depth = d;
-    if (node.sub_tasks.length === 0) {
-      leaves++;
-      if (!node.valid_score) invalidLeaves++;
-    }
-    for (const child of node.sub_tasks) stack.push([child, d + 1]);
-  }
+  for (const node of preorder(tree)) if (node.sub_tasks.length === 0 && !node.valid_score) invalidLeaves++;
+  const { nodes, leaves, depth } = rubricStats(tree);
   return { nodes, leaves, invalidLeaves, depth };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
-import { cloneGradedTree, parseGradedJson, preorder, recomputeScores } from "./graded-tree";
-import { leaf, node, readGradingText } from "./grading-data.testutil";
+import { cloneGradedTree, preorder, recomputeScores } from "./graded-tree";
+import { leaf, node, parseTree, readGradingText, referenceMetrics } from "./grading-data.testutil";
 import {
   computeMetrics,
   evaluateGradedFiles,
@@ -13,41 +13,6 @@ import {
 import { GradingInputError } from "./recompute";
 import { serializeJudgeOutput } from "./serialize";
 import type { GradedNode } from "./types";
-
-// ---------------------------------------------------------------------------------------------
-// A reference written from the definitions, independent of the module: per class, precision =
-// TP / (TP + FP), recall = TP / (TP + FN), F1 = 2PR / (P + R), each 0 when undefined; the macro
-// average over the classes that occur in y_true or y_pred (sklearn's default labels).
-
-function reference(yTrue: number[], yPred: number[]): MetricSummary {
-  const n = yTrue.length;
-  const labels = [0, 1].filter((l) => yTrue.includes(l) || yPred.includes(l));
-  const per = labels.map((l) => {
-    let tp = 0;
-    let fp = 0;
-    let fn = 0;
-    for (let i = 0; i < n; i++) {
-      if (yPred[i] === l && yTrue[i] === l) tp++;
-      else if (yPred[i] === l) fp++;
-      else if (yTrue[i] === l) fn++;
-    }
-    const p = tp + fp === 0 ? 0 : tp / (tp + fp);
-    const r = tp + fn === 0 ? 0 : tp / (tp + fn);
-    const f = p + r === 0 ? 0 : (2 * p * r) / (p + r);
-    return { p, r, f };
-  });
-  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const positives = yTrue.filter((y) => y === 1).length;
-  return {
-    accuracy: yTrue.filter((y, i) => y === yPred[i]).length / n,
-    precision: avg(per.map((x) => x.p)),
-    recall: avg(per.map((x) => x.r)),
-    f1: avg(per.map((x) => x.f)),
-    num_samples: n,
-    num_positives: positives,
-    num_negatives: n - positives,
-  };
-}
 
 function expectMetrics(actual: MetricSummary, expected: MetricSummary): void {
   expect(actual.num_samples).toBe(expected.num_samples);
@@ -98,12 +63,6 @@ function fakeJudge(human: GradedNode, { flip, invalid, invalidInternal }: { flip
     } else if (k % flip === 0) n.score = 1 - n.score;
   }
   return recomputeScores(judge);
-}
-
-function parseTree(text: string): GradedNode {
-  const result = parseGradedJson(text);
-  if (!result.ok) throw new Error(result.errors[0].message);
-  return result.file.tree;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -189,10 +148,10 @@ describe("evaluateJudge on hand-made trees", () => {
       ["c", 0],
     ]);
     expect(report.disagreements[0]).toMatchObject({ human: 1, judge: 0, path: "sub_tasks[0].sub_tasks[2]", category: "Code Development" });
-    expectMetrics(report.overall, reference([1, 0, 1, 1, 0, 1], [1, 1, 0, 1, 1, 0]));
+    expectMetrics(report.overall, referenceMetrics([1, 0, 1, 1, 0, 1], [1, 1, 0, 1, 1, 0]));
     expect(Object.keys(report.stratified)).toEqual(["Code Development", "Code Execution", "Result Analysis"]);
     expect(report.stratifiedConfusion["Result Analysis"]).toEqual({ tn: 0, fp: 1, fn: 0, tp: 0 });
-    expectMetrics(report.stratified["Code Development"], reference([1, 0, 1, 1], [1, 1, 0, 0]));
+    expectMetrics(report.stratified["Code Development"], referenceMetrics([1, 0, 1, 1], [1, 1, 0, 0]));
   });
 
   it("pools samples across pairs per category (not an average of per-pair metrics)", () => {
@@ -206,11 +165,11 @@ describe("evaluateJudge on hand-made trees", () => {
       { label: "two", human, judge: recomputeScores(j2) },
     ]);
     // Code Development samples (a1, a2, a3, c), pooled: truth 1,0,1,1 | 1,0,1,1 ; judge 0,0,1,1 | 1,1,1,1
-    expectMetrics(report.stratified["Code Development"], reference([1, 0, 1, 1, 1, 0, 1, 1], [0, 0, 1, 1, 1, 1, 1, 1]));
-    expectMetrics(report.stratified["Code Execution"], reference([1, 1], [1, 0]));
+    expectMetrics(report.stratified["Code Development"], referenceMetrics([1, 0, 1, 1, 1, 0, 1, 1], [0, 0, 1, 1, 1, 1, 1, 1]));
+    expectMetrics(report.stratified["Code Execution"], referenceMetrics([1, 1], [1, 0]));
     expect(report.overall.num_samples).toBe(12);
     expect(report.perPair.map((p) => p.label)).toEqual(["one", "two"]);
-    expectMetrics(report.perPair[1].overall, reference([1, 0, 1, 1, 0, 1], [1, 1, 1, 0, 0, 1]));
+    expectMetrics(report.perPair[1].overall, referenceMetrics([1, 0, 1, 1, 0, 1], [1, 1, 1, 0, 0, 1]));
     const averaged = (report.perPair[0].overall.f1 + report.perPair[1].overall.f1) / 2;
     expect(report.overall.f1).not.toBeCloseTo(averaged, 6);
   });
@@ -251,10 +210,10 @@ describe.skipIf(skipWithoutData)("evaluateJudge on the shipped human gradings", 
       const report = evaluateJudge([{ label: papers[i], human: humans[i], judge: judges[i] }]);
       const samples = referenceSamples(humans[i], judges[i]);
       expect(report.samples.length).toBe(samples.length);
-      expectMetrics(report.overall, reference(samples.map((s) => s.t), samples.map((s) => s.p)));
+      expectMetrics(report.overall, referenceMetrics(samples.map((s) => s.t), samples.map((s) => s.p)));
       for (const category of ["Code Development", "Code Execution", "Result Analysis"]) {
         const mine = samples.filter((s) => s.category === category);
-        expectMetrics(report.stratified[category], reference(mine.map((s) => s.t), mine.map((s) => s.p)));
+        expectMetrics(report.stratified[category], referenceMetrics(mine.map((s) => s.t), mine.map((s) => s.p)));
       }
       const invalid = report.excluded.filter((e) => e.reason === "invalid_judge").length;
       expect(invalid).toBeGreaterThan(0);
@@ -265,10 +224,10 @@ describe.skipIf(skipWithoutData)("evaluateJudge on the shipped human gradings", 
   it("pools the three papers per category", () => {
     const report = evaluateJudge(papers.map((p, i) => ({ label: p, human: humans[i], judge: judges[i] })));
     const all = papers.flatMap((_, i) => referenceSamples(humans[i], judges[i]));
-    expectMetrics(report.overall, reference(all.map((s) => s.t), all.map((s) => s.p)));
+    expectMetrics(report.overall, referenceMetrics(all.map((s) => s.t), all.map((s) => s.p)));
     for (const category of ["Code Development", "Code Execution", "Result Analysis"]) {
       const mine = all.filter((s) => s.category === category);
-      expectMetrics(report.stratified[category], reference(mine.map((s) => s.t), mine.map((s) => s.p)));
+      expectMetrics(report.stratified[category], referenceMetrics(mine.map((s) => s.t), mine.map((s) => s.p)));
     }
     // Disagreements: every flipped, valid leaf; largest share first.
     expect(report.disagreements.length).toBe(all.filter((s) => s.t !== s.p).length);

@@ -149,12 +149,8 @@ export interface JudgeEvalSample {
   share: number;
 }
 
-export interface ExcludedLeaf {
-  pair: number;
-  label: string;
-  index: number;
-  id: string;
-  path: string;
+/** A leaf left out of the samples, and why. */
+export interface ExcludedLeaf extends Pick<JudgeEvalSample, "pair" | "label" | "index" | "id" | "path"> {
   reason: "invalid_judge" | "invalid_human" | "unmatched";
 }
 

@@ -1,16 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
-import { parseGradedJson, preorder, recomputeScores } from "./graded-tree";
-import { HUMAN_GRADINGS, leaf, node, readGradingText } from "./grading-data.testutil";
+import { preorder, recomputeScores } from "./graded-tree";
+import { HUMAN_GRADINGS, leaf, node, parseTree, readGradingText } from "./grading-data.testutil";
 import { applyOverrides, GradingInputError, GradingScores } from "./recompute";
 import type { GradedNode } from "./types";
-
-function parseTree(text: string): GradedNode {
-  const result = parseGradedJson(text);
-  if (!result.ok) throw new Error(result.errors[0].message);
-  return result.file.tree;
-}
 
 describe("GradingScores on a small tree", () => {
   // root: a (w1) [a1 w1 = 1, a2 w3 = 0], b (w3) [b1 w1 = 1]

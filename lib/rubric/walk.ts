@@ -1,4 +1,4 @@
-/** Tree walking and JSON paths for rubric trees. Pure; no Node built-ins. */
+/** Tree walking and JSON paths for PaperBench trees (rubrics and graded trees). Pure; no Node built-ins. */
 import type { RubricNode, RubricStats } from "./types";
 
 /** The path of the root node. */
@@ -22,19 +22,21 @@ export function subTaskPath(parent: string, index: number): string {
   return parent === ROOT_PATH ? `sub_tasks[${index}]` : `${parent}.sub_tasks[${index}]`;
 }
 
-export type RubricVisitor = (
-  node: RubricNode,
-  path: string,
-  depth: number,
-  parent: RubricNode | null,
-) => void;
+/** A node of any PaperBench tree: a rubric node, a graded node. */
+export interface TreeNode<T> {
+  sub_tasks: readonly T[];
+}
+
+export type TreeVisitor<T> = (node: T, path: string, depth: number, parent: T | null) => void;
+export type RubricVisitor = TreeVisitor<RubricNode>;
 
 /**
- * Depth-first pre-order walk (the order of the file, and the order PaperBench resolves ids in).
- * Iterative, so deep trees cannot overflow the stack. `depth` is 1 for the root.
+ * Depth-first pre-order walk (the order of the file, and the order PaperBench resolves ids in) of
+ * a rubric or a graded tree. Iterative, so deep trees cannot overflow the stack. `depth` is 1 for
+ * the root.
  */
-export function walkRubric(tree: RubricNode, visit: RubricVisitor): void {
-  const stack: { node: RubricNode; path: string; depth: number; parent: RubricNode | null }[] = [
+export function walkRubric<T extends TreeNode<T>>(tree: T, visit: TreeVisitor<T>): void {
+  const stack: { node: T; path: string; depth: number; parent: T | null }[] = [
     { node: tree, path: ROOT_PATH, depth: 1, parent: null },
   ];
   while (stack.length > 0) {
@@ -48,7 +50,7 @@ export function walkRubric(tree: RubricNode, visit: RubricVisitor): void {
 }
 
 /** Every node in depth-first pre-order (the order of the file; PaperBench resolves ids in it). */
-export function preorder<T extends { sub_tasks: readonly T[] }>(tree: T): T[] {
+export function preorder<T extends TreeNode<T>>(tree: T): T[] {
   const out: T[] = [];
   const stack: T[] = [tree];
   while (stack.length > 0) {
@@ -59,12 +61,19 @@ export function preorder<T extends { sub_tasks: readonly T[] }>(tree: T): T[] {
   return out;
 }
 
+/** The JSON path of every node, in pre-order (`(root)`, `sub_tasks[0]`, `sub_tasks[0].sub_tasks[1]`, …). */
+export function preorderPaths<T extends TreeNode<T>>(tree: T): string[] {
+  const out: string[] = [];
+  walkRubric(tree, (_node, path) => out.push(path));
+  return out;
+}
+
 /** Nodes, leaves and depth of a tree (a root alone has depth 1). */
-export function rubricStats(tree: RubricNode): RubricStats {
+export function rubricStats<T extends TreeNode<T>>(tree: T): RubricStats {
   let nodes = 0;
   let leaves = 0;
   let depth = 0;
-  const stack: [RubricNode, number][] = [[tree, 1]];
+  const stack: [T, number][] = [[tree, 1]];
   while (stack.length > 0) {
     const [node, d] = stack.pop()!;
     nodes++;
