@@ -26,13 +26,14 @@ import {
 } from "@/lib/rubric/tree-reader";
 import { childKeyPath, preorder, ROOT_PATH, rubricStats } from "@/lib/rubric/walk";
 import { GradingScores } from "./recompute";
-import type {
-  GradedNode,
-  GradedStats,
-  GradingIssue,
-  GradingWarning,
-  JsonValue,
-  JudgeOutputMeta,
+import {
+  UNGRADED_EXPLANATION,
+  type GradedNode,
+  type GradedStats,
+  type GradingIssue,
+  type GradingWarning,
+  type JsonValue,
+  type JudgeOutputMeta,
 } from "./types";
 
 export { preorder, preorderPaths, ROOT_PATH } from "@/lib/rubric/walk";
@@ -159,7 +160,7 @@ export function toRubricTree(tree: GradedNode): RubricNode {
 
 /**
  * An ungraded tree for a rubric, as PaperBench's `GradedTaskNode` defaults it: score 0, not valid,
- * "not yet graded". Scores then come from verdicts (`GradingScores.setLeaf`).
+ * `UNGRADED_EXPLANATION`. Scores then come from verdicts (`GradingScores.setLeaf`).
  */
 export function ungradedTree(rubric: RubricNode): GradedNode {
   const convert = (node: RubricNode): GradedNode => ({
@@ -170,7 +171,7 @@ export function ungradedTree(rubric: RubricNode): GradedNode {
     valid_score: false,
     task_category: node.task_category,
     finegrained_task_category: node.finegrained_task_category,
-    explanation: "not yet graded",
+    explanation: UNGRADED_EXPLANATION,
     judge_metadata: null,
     sub_tasks: node.sub_tasks.map(convert),
   });

@@ -7,7 +7,7 @@ import path from "node:path";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import { parseGradedJson } from "./graded-tree";
 import type { MetricSummary } from "./judge-eval";
-import type { GradedNode } from "./types";
+import { AGGREGATED_EXPLANATION, type GradedNode } from "./types";
 
 /** The three human gradings shipped with PaperBench's JudgeEval, and their root scores. */
 export const HUMAN_GRADINGS = {
@@ -41,7 +41,7 @@ export function leaf(id: string, weight: number, score: number, category: string
 }
 
 export function node(id: string, weight: number, kids: GradedNode[], valid = true): GradedNode {
-  return { ...leaf(id, weight, 0, null, valid), explanation: "Aggregated score from sub-tasks.", sub_tasks: kids };
+  return { ...leaf(id, weight, 0, null, valid), explanation: AGGREGATED_EXPLANATION, sub_tasks: kids };
 }
 
 /** The tree of a graded file that must parse (the first error thrown otherwise). */

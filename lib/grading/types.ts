@@ -8,6 +8,11 @@
 /** Any JSON value (as `JSON.parse` returns it). */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
+/** PaperBench's explanation of an internal node (`GradedTaskNode` aggregation). */
+export const AGGREGATED_EXPLANATION = "Aggregated score from sub-tasks.";
+/** PaperBench's default explanation of a leaf nobody graded. */
+export const UNGRADED_EXPLANATION = "not yet graded";
+
 /** One node of a graded tree. */
 export interface GradedNode {
   id: string;

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { leaf, node } from "@/lib/grading/grading-data.testutil";
 import { recomputeScores, toRubricTree } from "@/lib/grading/graded-tree";
 import { treeToRows } from "@/lib/rubric/tree-rows";
-import { buildPinnedGradedTree, isSameRubric, UNGRADED_EXPLANATION, viewRows } from "./pinned-tree";
+import { UNGRADED_EXPLANATION } from "@/lib/grading/types";
+import { buildPinnedGradedTree, isSameRubric, viewRows } from "./pinned-tree";
 
 const graded = recomputeScores(
   node("root", 1, [

@@ -6,17 +6,12 @@
  * review page builds the same tree in the browser.
  */
 import { GradingScores } from "@/lib/grading/recompute";
-import type { GradedNode, JsonValue } from "@/lib/grading/types";
+import { AGGREGATED_EXPLANATION, UNGRADED_EXPLANATION, type GradedNode, type JsonValue } from "@/lib/grading/types";
 import type { Variant } from "@/lib/grading/variant";
 import { toCodeDevRows } from "@/lib/rubric/code-dev";
 import { buildTreeIndex } from "@/lib/rubric/tree-index";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { preorder } from "@/lib/rubric/walk";
-
-/** PaperBench's explanation of an internal node (`GradedTaskNode` aggregation). */
-export const AGGREGATED_EXPLANATION = "Aggregated score from sub-tasks.";
-/** PaperBench's default explanation of a leaf nobody graded. */
-export const UNGRADED_EXPLANATION = "not yet graded";
 
 /** The verdict on a leaf as stored (`grading_verdicts`). */
 export interface StoredVerdict {
