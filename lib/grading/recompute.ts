@@ -18,7 +18,6 @@
  * recomputation, so an incremental root is bit-identical to `recomputeScores` of the same leaves.
  * Pure; no Node built-ins; the same code runs in the browser (review page) and on the server.
  */
-import { preorder } from "@/lib/rubric/walk";
 import { verdictLeafScore } from "./effective-score";
 import type { GradedNode } from "./types";
 
@@ -59,13 +58,28 @@ export class GradingScores {
   /** A leaf: its score as set; an internal node: its computed score. */
   private readonly score: Float64Array;
   private readonly valid: Uint8Array;
-  private readonly firstIndexOfId = new Map<string, number>();
+  /** Built on the first lookup by id (the review page never needs it). */
+  private firstIndexOfId: Map<string, number> | null = null;
 
   private constructor(tree: GradedNode) {
-    const nodes = preorder(tree);
+    // Pre-order with each node's parent index (no map from node to index: a node may also be
+    // shared between two places of a hand-built tree).
+    const nodes: GradedNode[] = [];
+    const parents: number[] = [];
+    const stack: GradedNode[] = [tree];
+    const stackParents: number[] = [-1];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      parents.push(stackParents.pop()!);
+      const index = nodes.push(node) - 1;
+      for (let c = node.sub_tasks.length - 1; c >= 0; c--) {
+        stack.push(node.sub_tasks[c]);
+        stackParents.push(index);
+      }
+    }
     const n = nodes.length;
     this.nodes = nodes;
-    this.parent = new Int32Array(n);
+    this.parent = Int32Array.from(parents);
     this.childOffsets = new Int32Array(n + 1);
     this.childList = new Int32Array(Math.max(0, n - 1));
     this.weight = new Float64Array(n);
@@ -73,29 +87,21 @@ export class GradingScores {
     this.score = new Float64Array(n);
     this.valid = new Uint8Array(n);
 
-    const indexOf = new Map<GradedNode, number>();
     for (let i = 0; i < n; i++) {
       const node = nodes[i];
-      indexOf.set(node, i);
-      if (!this.firstIndexOfId.has(node.id)) this.firstIndexOfId.set(node.id, i);
+      this.childOffsets[i + 1] = this.childOffsets[i] + node.sub_tasks.length;
       this.weight[i] = node.weight;
       this.score[i] = node.score;
       this.valid[i] = node.valid_score ? 1 : 0;
     }
-    this.parent[0] = -1;
-    let k = 0;
-    for (let i = 0; i < n; i++) {
-      this.childOffsets[i] = k;
-      let total = 0;
-      for (const child of nodes[i].sub_tasks) {
-        const c = indexOf.get(child)!;
-        this.childList[k++] = c;
-        this.parent[c] = i;
-        total += child.weight;
-      }
-      this.totalWeight[i] = total;
+    // Siblings come in pre-order left to right: each child list fills in order, and each total
+    // is summed left to right from 0.
+    const next = this.childOffsets.slice(0, n);
+    for (let i = 1; i < n; i++) {
+      const p = this.parent[i];
+      this.childList[next[p]++] = i;
+      this.totalWeight[p] += this.weight[i];
     }
-    this.childOffsets[n] = k;
     // Internal scores from the leaves, bottom-up (children come after their parent in pre-order).
     for (let i = n - 1; i >= 0; i--) if (!this.isLeaf(i)) this.score[i] = this.computeInternal(i);
   }
@@ -115,6 +121,11 @@ export class GradingScores {
 
   /** The first node with this id in pre-order, or -1. */
   indexOfId(id: string): number {
+    if (!this.firstIndexOfId) {
+      const first = new Map<string, number>();
+      for (let i = 0; i < this.nodes.length; i++) if (!first.has(this.nodes[i].id)) first.set(this.nodes[i].id, i);
+      this.firstIndexOfId = first;
+    }
     return this.firstIndexOfId.get(id) ?? -1;
   }
 
