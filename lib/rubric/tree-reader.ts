@@ -111,10 +111,11 @@ export interface NodeKind<N extends { sub_tasks: N[] }> {
   /** The keys a node of this kind may have; any other is passed to `unknownKey`. */
   readonly keys: ReadonlySet<string>;
   /**
-   * Reads the node's own fields from `raw` (reporting problems to `issues`) and builds the node
-   * around `sub_tasks` (filled afterwards). `common` is reused from node to node: copy its fields.
+   * Reads the node's own fields from `raw` (reporting problems to the reader's `TreeIssues`) and
+   * builds the node around `sub_tasks` (filled afterwards). `common` is reused from node to node:
+   * copy its fields.
    */
-  build(raw: Record<string, unknown>, path: string, common: Readonly<CommonFields>, sub_tasks: N[], issues: TreeIssues): N;
+  build(raw: Record<string, unknown>, path: string, common: Readonly<CommonFields>, sub_tasks: N[]): N;
   /** A key not in `keys` (dropped from the node). */
   unknownKey(node: N, key: string, path: string): void;
 }
@@ -159,7 +160,7 @@ export function readTree<N extends { sub_tasks: N[] }>(
     common.task_category = issues.category(raw, path, "task_category");
     common.finegrained_task_category = issues.category(raw, path, "finegrained_task_category");
     const sub_tasks: N[] = [];
-    const node = kind.build(raw, path, common, sub_tasks, issues);
+    const node = kind.build(raw, path, common, sub_tasks);
 
     for (const key in raw) {
       if (!kind.keys.has(key) && hasOwn(raw, key)) kind.unknownKey(node, key, path);
