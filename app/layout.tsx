@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { signOut } from "@/auth";
 import { SiteHeader } from "@/components/layout/site-header";
 import { Providers } from "@/components/providers";
+import { getCurrentUser } from "@/server/auth/session";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -9,12 +11,18 @@ export const metadata: Metadata = {
   description: "Build, weight and review PaperBench-style grading rubrics together.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+async function signOutAction() {
+  "use server";
+  await signOut({ redirectTo: "/" });
+}
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const user = await getCurrentUser();
   return (
     <html lang="en">
       <body className="min-h-screen bg-zinc-50 font-sans text-zinc-900 antialiased">
         <Providers>
-          <SiteHeader />
+          <SiteHeader user={user && { name: user.name, email: user.email, isStaff: user.isStaff }} signOutAction={signOutAction} />
           <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
         </Providers>
       </body>

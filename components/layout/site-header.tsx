@@ -1,10 +1,18 @@
 import Link from "next/link";
-import { signOut } from "@/auth";
-import { getCurrentUser } from "@/server/auth/session";
 import { buttonClass } from "@/components/ui/button";
 
-export async function SiteHeader() {
-  const user = await getCurrentUser();
+/** What the header shows of the signed-in user. */
+export interface HeaderUser {
+  name: string | null;
+  email: string;
+  isStaff: boolean;
+}
+
+/**
+ * The site's header. The page reads the session (components never import the server) and hands
+ * over the user and the sign-out server action.
+ */
+export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; signOutAction: () => Promise<void> }) {
   return (
     <header className="border-b border-zinc-200 bg-white">
       <div className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3">
@@ -25,12 +33,7 @@ export async function SiteHeader() {
                 {user.name ?? user.email}
                 {user.isStaff && <span className="ml-1.5 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700">staff</span>}
               </span>
-              <form
-                action={async () => {
-                  "use server";
-                  await signOut({ redirectTo: "/" });
-                }}
-              >
+              <form action={signOutAction}>
                 <button type="submit" className={buttonClass("ghost")}>
                   Sign out
                 </button>

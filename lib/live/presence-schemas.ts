@@ -12,3 +12,13 @@ export const presenceUpdateSchema = z.strictObject({
   editingKey: nodeKey,
 });
 export type PresenceUpdate = z.infer<typeof presenceUpdateSchema>;
+
+/** What an editor is told about another open editor (a browser tab): who, and where in the tree. */
+export interface PresencePerson {
+  /** One open editor (a browser tab): a person with two tabs is two sessions. */
+  sessionId: string;
+  userId: string;
+  name: string;
+  selectedKey: string | null;
+  editingKey: string | null;
+}

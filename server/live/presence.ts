@@ -1,5 +1,6 @@
 import "server-only";
 import type { Executor } from "@/db/client";
+import type { PresencePerson } from "@/lib/live/presence-schemas";
 import { INSTANCE_ID, announceLive, onRemoteSignal, type LiveSignal, type PresenceEntry } from "./rubric-feed";
 
 /**
@@ -13,8 +14,7 @@ import { INSTANCE_ID, announceLive, onRemoteSignal, type LiveSignal, type Presen
 /** An entry not vouched for within this long is gone (the owner refreshes every 15 s). */
 const TTL_MS = 45_000;
 
-/** What followers are told about a session. */
-export type PresencePerson = Omit<PresenceEntry, "owner" | "seenAt" | "connectionId">;
+export type { PresencePerson };
 
 type Announcer = (paperId: string, signal: LiveSignal) => Promise<void>;
 

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { fetchJson, jsonInit } from "@/components/api/client";
-import type { PresencePerson } from "@/server/live/presence";
+import type { PresencePerson } from "@/lib/live/presence-schemas";
 import type { RubricStore } from "../rubric-store";
 
 export type { PresencePerson };
