@@ -151,6 +151,14 @@ export class GradingScores {
   }
 
   /**
+   * What a node counts in its parent's mean: a leaf its effective score (`verdictLeafScore`: 0
+   * when invalid; an override is a valid verdict), an internal node its computed score.
+   */
+  effectiveScoreOf(index: number): number {
+    return this.isLeaf(index) ? verdictLeafScore(this.score[index], this.valid[index] === 1) : this.score[index];
+  }
+
+  /**
    * Sets a leaf's verdict and recomputes its ancestors; returns the indices whose score changed
    * (the leaf first, then up towards the root). O(depth × siblings).
    */
@@ -221,8 +229,7 @@ export class GradingScores {
     let weighted = 0;
     for (let k = this.childOffsets[index]; k < this.childOffsets[index + 1]; k++) {
       const c = this.childList[k];
-      const value = this.isLeaf(c) ? verdictLeafScore(this.score[c], this.valid[c] === 1) : this.score[c];
-      weighted += value * this.weight[c];
+      weighted += this.effectiveScoreOf(c) * this.weight[c];
     }
     return weighted / total;
   }
