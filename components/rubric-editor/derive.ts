@@ -148,3 +148,26 @@ export function filterKeys(derived: Derived, f: Filters): Set<string> {
   }
   return out;
 }
+
+/** React-arborist's open state with the nodes above `depth` open (the root is at depth 0). */
+export function openToDepth(index: TreeIndex, depth: number): Record<string, boolean> {
+  const open: Record<string, boolean> = {};
+  for (const row of index.preorder) if (index.depthOf(row.key) < depth) open[row.key] = true;
+  return open;
+}
+
+export interface RubricStats {
+  nodes: number;
+  leaves: number;
+  errors: number;
+  warnings: number;
+}
+
+/** Counts for the tree's footer and the lint tab's badge. */
+export function rubricStats(derived: Derived): RubricStats {
+  let leaves = 0;
+  for (const r of derived.index.preorder) if (derived.index.isLeaf(r.key)) leaves++;
+  let errors = 0;
+  for (const f of derived.findings) if (f.severity === "error") errors++;
+  return { nodes: derived.index.preorder.length, leaves, errors, warnings: derived.findings.length - errors };
+}

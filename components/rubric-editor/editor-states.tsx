@@ -2,10 +2,10 @@
 
 import { ArrowLeft, Plus } from "lucide-react";
 import Link from "next/link";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClass } from "@/components/ui/button";
 import type { RubricStore } from "./rubric-store";
 import { INDENT, ROW_HEIGHT } from "./editor-tree";
-import { uuid4 } from "./ids";
+import { newNode } from "./rubric-edits";
 
 /** The editor spans the window, out of the layout's centred column. */
 export const fullBleed = { marginInline: "calc(50% - 50vw)" } as const;
@@ -57,24 +57,7 @@ export function EmptyRubric({
 }) {
   function start() {
     onStart();
-    store.submit(
-      {
-        kind: "create",
-        nodes: [
-          {
-            key: uuid4(),
-            parentKey: null,
-            position: "a0",
-            nodeId: uuid4(),
-            requirements: "",
-            weight: 1,
-            taskCategory: null,
-            finegrainedTaskCategory: null,
-          },
-        ],
-      },
-      { label: "Start a rubric" },
-    );
+    store.submit({ kind: "create", nodes: [newNode(null, "a0")] }, { label: "Start a rubric" });
   }
   return (
     <div className="mx-auto mt-8 max-w-xl space-y-6" data-testid="editor-empty">
@@ -102,6 +85,32 @@ export function EmptyRubric({
         ) : (
           <p className="mt-2 text-sm text-zinc-600">The paper&apos;s authors have not written one yet.</p>
         )}
+      </div>
+    </div>
+  );
+}
+
+/** The rubric could not be loaded (or read): why, and a way to try again. */
+export function EditorLoadError({
+  paperId,
+  message,
+  onRetry,
+  rootRef,
+}: {
+  paperId: string;
+  message: string | null;
+  onRetry(): void;
+  rootRef: React.RefObject<HTMLDivElement | null>;
+}) {
+  return (
+    <div ref={rootRef} className="mx-auto mt-10 max-w-lg rounded-lg border border-red-200 bg-red-50 p-6" role="alert" data-testid="editor-error">
+      <h1 className="text-lg font-semibold text-red-900">The rubric could not be loaded</h1>
+      <p className="mt-2 text-sm text-red-800">{message}</p>
+      <div className="mt-4 flex gap-2">
+        <Button onClick={onRetry}>Try again</Button>
+        <Link href={`/papers/${paperId}`} className={buttonClass("secondary")}>
+          Back to the paper
+        </Link>
       </div>
     </div>
   );

@@ -1,0 +1,102 @@
+"use client";
+
+import { ArrowLeft, Code2, Keyboard, Redo2, Undo2 } from "lucide-react";
+import Link from "next/link";
+import { buttonClass } from "@/components/ui/button";
+import type { TreeIndex } from "@/lib/rubric/tree-index";
+import type { PresencePerson } from "@/lib/live/presence-schemas";
+import { ExportButton } from "./export-button";
+import { PresenceAvatars } from "./presence/presence-avatars";
+import { ReviewStatus } from "./review-status";
+import type { RubricSnapshot, RubricStore } from "./rubric-store";
+import { IconButton, SaveState } from "./toolbar-controls";
+
+/** The editor's header: title, revision and save state, review status, who else is here, undo/redo, the Code-Dev view, export, help. */
+export function EditorHeader({
+  paperId,
+  title,
+  canEdit,
+  store,
+  snap,
+  others,
+  index,
+  onSelect,
+  codeDev,
+  onToggleCodeDev,
+  onHelp,
+}: {
+  paperId: string;
+  title: string;
+  canEdit: boolean;
+  store: RubricStore;
+  snap: RubricSnapshot;
+  others: PresencePerson[];
+  index: TreeIndex;
+  onSelect(key: string): void;
+  codeDev: boolean;
+  onToggleCodeDev(): void;
+  onHelp(): void;
+}) {
+  return (
+    <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
+      <div className="flex min-w-0 items-center gap-2">
+        <Link href={`/papers/${paperId}`} className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900" aria-label="Back to the paper">
+          <ArrowLeft size={16} />
+        </Link>
+        <div className="min-w-0">
+          <h1 className="truncate text-base font-semibold leading-tight text-zinc-900" data-testid="editor-title">
+            {title}
+          </h1>
+          <p className="flex items-center gap-2 text-xs text-zinc-500">
+            <span>Rubric editor</span>
+            <span className="text-zinc-300">·</span>
+            <span data-testid="editor-revision">revision {snap.revision}</span>
+            <span className="text-zinc-300">·</span>
+            <SaveState pending={snap.pendingCount} offline={snap.offline} />
+            {!canEdit && (
+              <>
+                <span className="text-zinc-300">·</span>
+                <span className="rounded bg-zinc-200 px-1.5 py-px text-[11px] font-medium text-zinc-700" data-testid="read-only-badge">
+                  Read-only
+                </span>
+              </>
+            )}
+          </p>
+        </div>
+        <ReviewStatus paperId={paperId} revision={snap.revision} canEdit={canEdit} store={store} />
+      </div>
+      <div className="ml-auto flex items-center gap-2">
+        <PresenceAvatars people={others} index={index} onSelect={onSelect} />
+        {canEdit && (
+          <div className="flex items-center rounded-md border border-zinc-300 bg-white">
+            <IconButton label={snap.undoLabel ? `Undo: ${snap.undoLabel}` : "Undo"} onClick={() => store.undo()} disabled={!snap.canUndo} testId="undo-button">
+              <Undo2 size={15} />
+            </IconButton>
+            <span className="h-5 w-px bg-zinc-200" />
+            <IconButton label={snap.redoLabel ? `Redo: ${snap.redoLabel}` : "Redo"} onClick={() => store.redo()} disabled={!snap.canRedo} testId="redo-button">
+              <Redo2 size={15} />
+            </IconButton>
+          </div>
+        )}
+        <button
+          type="button"
+          aria-pressed={codeDev}
+          onClick={onToggleCodeDev}
+          data-testid="code-dev-toggle"
+          className={buttonClass(
+            "secondary",
+            codeDev ? "border-sky-400 bg-sky-50 text-sky-900 hover:bg-sky-100" : "",
+          )}
+          title="Show the Code-Dev variant: only Code Development leaves"
+        >
+          <Code2 size={15} aria-hidden />
+          Code-Dev view
+        </button>
+        <ExportButton paperId={paperId} codeDev={codeDev} beforeExport={() => store.whenIdle()} />
+        <IconButton label="Keyboard shortcuts (?)" onClick={onHelp} testId="help-button" bordered>
+          <Keyboard size={15} />
+        </IconButton>
+      </div>
+    </header>
+  );
+}

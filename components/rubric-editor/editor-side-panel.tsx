@@ -1,0 +1,128 @@
+"use client";
+
+import { useMemo } from "react";
+import type { NodeRow } from "@/lib/rubric/tree-rows";
+import { CommentsPanel } from "./comments/comments-panel";
+import { NodeComments } from "./comments/node-comments";
+import type { CommentsApi } from "./comments/use-comments";
+import type { Derived, RubricStats } from "./derive";
+import { Inspector } from "./inspector";
+import { NodeHistory } from "./node-history";
+import { DeletedPanel } from "./panels/deleted-panel";
+import { LintPanel } from "./panels/lint-panel";
+import { SummaryPanel } from "./panels/summary-panel";
+import { VersionsPanel } from "./panels/versions-panel";
+import { MultiSelection, NothingSelected } from "./selection-summary";
+import type { EditorOperations } from "./use-editor-operations";
+
+export type Tab = "inspector" | "comments" | "lint" | "summary" | "versions" | "deleted";
+
+/** The editor's side panel: the selected node (inspector, its comments and history), comments, lint, summary, versions, deleted nodes. */
+export function EditorSidePanel({
+  tab,
+  onTab,
+  paperId,
+  canEdit,
+  rows,
+  revision,
+  derived,
+  stats,
+  comments,
+  selectedRow,
+  liveSelection,
+  ops,
+  onSelect,
+}: {
+  tab: Tab;
+  onTab(tab: Tab): void;
+  paperId: string;
+  canEdit: boolean;
+  rows: readonly NodeRow[];
+  revision: number;
+  derived: Derived;
+  stats: RubricStats;
+  comments: CommentsApi;
+  selectedRow: NodeRow | undefined;
+  liveSelection: string[];
+  ops: EditorOperations;
+  onSelect(key: string): void;
+}) {
+  const selectedFindings = useMemo(
+    () => (selectedRow ? derived.findings.filter((f) => f.key === selectedRow.key) : []),
+    [derived.findings, selectedRow],
+  );
+  return (
+    <aside className="flex w-[24rem] shrink-0 flex-col 2xl:w-[28rem] overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" aria-label="Details">
+      <div role="tablist" aria-label="Side panel" className="flex shrink-0 overflow-x-auto border-b border-zinc-200 px-2">
+        {(
+          [
+            ["inspector", "Node", null],
+            ["comments", "Comments", comments.threads.filter((t) => !t.resolvedAt).length || null],
+            ["lint", "Lint", stats.errors + stats.warnings || null],
+            ["summary", "Summary", null],
+            ["versions", "Versions", null],
+            ["deleted", "Deleted", null],
+          ] as [Tab, string, number | null][]
+        ).map(([id, label, badge]) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            id={`tab-${id}`}
+            aria-selected={tab === id}
+            aria-controls={`panel-${id}`}
+            data-testid={`tab-${id}`}
+            onClick={() => onTab(id)}
+            className={`-mb-px flex shrink-0 items-center gap-1 border-b-2 px-1.5 py-2 text-[13px] font-medium transition-colors ${
+              tab === id ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900"
+            }`}
+          >
+            {label}
+            {badge !== null && (
+              <span
+                data-testid={`tab-${id}-badge`}
+                className={`rounded-full px-1.5 text-[10px] tabular-nums ${
+                  id === "comments" ? "bg-sky-100 text-sky-800" : stats.errors ? "bg-red-100 text-red-700" : "bg-amber-100 text-amber-800"
+                }`}
+              >
+                {badge.toLocaleString("en")}
+              </span>
+            )}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="min-h-0 flex-1 overflow-y-auto p-4">
+        {tab === "inspector" &&
+          (liveSelection.length > 1 ? (
+            <MultiSelection keys={liveSelection} derived={derived} canEdit={canEdit} onDelete={() => ops.deleteKeys(liveSelection)} />
+          ) : selectedRow ? (
+            <>
+              <Inspector
+                key={selectedRow.key}
+                row={selectedRow}
+                index={derived.index}
+                shares={derived.shares}
+                findings={selectedFindings}
+                canEdit={canEdit}
+                submit={ops.submit}
+                onSelect={onSelect}
+              />
+              <NodeComments nodeKey={selectedRow.key} comments={comments} />
+              <NodeHistory key={`history-${selectedRow.key}`} paperId={paperId} nodeKey={selectedRow.key} revision={revision} />
+            </>
+          ) : (
+            <NothingSelected canEdit={canEdit} />
+          ))}
+        {tab === "comments" && <CommentsPanel comments={comments} index={derived.index} onSelect={onSelect} />}
+        {tab === "lint" && <LintPanel findings={derived.findings} index={derived.index} onSelect={onSelect} />}
+        {tab === "summary" && <SummaryPanel index={derived.index} shares={derived.shares} />}
+        {tab === "versions" && (
+          <VersionsPanel paperId={paperId} canEdit={canEdit} liveRows={rows} revision={revision} onRestored={ops.onRestored} onSelect={onSelect} />
+        )}
+        {tab === "deleted" && (
+          <DeletedPanel paperId={paperId} canEdit={canEdit} liveRows={rows} revision={revision} submit={ops.submit} onSelect={onSelect} />
+        )}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,39 @@
+"use client";
+
+import { useDeferredValue, useMemo, useRef } from "react";
+import type { NodeRow } from "@/lib/rubric/tree-rows";
+import { derive, deriveCore, deriveLint, type Derived, type DerivedCore, type DerivedLint } from "./derive";
+
+const EMPTY_DERIVED: Derived = derive([]);
+
+/**
+ * What the editor shows of the rows: the core (index, shares, tree data) at once, the lint a frame
+ * later (React's deferred value), so an edit shows before the rubric is linted again. `error` says
+ * why the rows could not be read (the core is then empty).
+ */
+export function useDerivedRubric(rows: readonly NodeRow[]): { derived: Derived; error: string | null } {
+  // Cores by rows: the previous one lets a field edit keep react-arborist's data (see `deriveCore`),
+  // and the deferred lint finds the core of the rows it lags on.
+  const cores = useRef(new WeakMap<readonly NodeRow[], DerivedCore>());
+  const previous = useRef<DerivedCore | null>(null);
+  const coreResult = useMemo((): { core: DerivedCore; error: string | null } => {
+    try {
+      const core = deriveCore(rows, previous.current);
+      previous.current = core;
+      cores.current.set(rows, core);
+      return { core, error: null };
+    } catch (err) {
+      return { core: EMPTY_DERIVED, error: err instanceof Error ? err.message : String(err) };
+    }
+  }, [rows]);
+  const lintRows = useDeferredValue(rows);
+  const lint = useMemo((): DerivedLint => {
+    try {
+      return deriveLint(cores.current.get(lintRows) ?? deriveCore(lintRows));
+    } catch {
+      return EMPTY_DERIVED;
+    }
+  }, [lintRows]);
+  const derived = useMemo((): Derived => ({ ...coreResult.core, ...lint }), [coreResult.core, lint]);
+  return { derived, error: coreResult.error };
+}
