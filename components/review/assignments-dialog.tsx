@@ -1,11 +1,13 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { EyeOff, Trash2 } from "lucide-react";
+import { Trash2 } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
+import { HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
+import { ProgressBar } from "@/components/ui/progress-bar";
 import { fetchJson, jsonInit } from "@/components/api/client";
 import type { ReviewModel } from "@/lib/review/review-model";
 import { formatDuration } from "./score-style";
@@ -135,15 +137,13 @@ export function AssignmentsDialog({
                   {scopeText(a.nodeKeys)}
                   {a.blind && (
                     <span className="ml-1.5 inline-flex items-center gap-0.5 rounded bg-zinc-100 px-1 text-[10px] font-medium text-zinc-600" data-testid="assignment-blind">
-                      <EyeOff size={10} aria-hidden /> blind
+                      <HiddenVerdictIcon blind size={10} /> blind
                     </span>
                   )}
                 </td>
                 <td className="py-1.5 pr-2">
                   <div className="flex items-center gap-2">
-                    <span className="h-1.5 w-20 overflow-hidden rounded-full bg-zinc-200">
-                      <span className="block h-full bg-emerald-500" style={{ width: `${a.progress.total ? (a.progress.reviewed / a.progress.total) * 100 : 0}%` }} />
-                    </span>
+                    <ProgressBar value={a.progress.reviewed} total={a.progress.total} className="h-1.5 w-20 bg-zinc-200" barClassName="bg-emerald-500" />
                     <span className="font-mono text-xs tabular-nums" data-testid="assignment-progress">
                       {a.progress.reviewed}/{a.progress.total}
                     </span>

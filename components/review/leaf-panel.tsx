@@ -1,11 +1,12 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { EyeOff, History, Lock } from "lucide-react";
+import { History } from "lucide-react";
 import type { RefObject } from "react";
 import { CategoryChip } from "@/components/rubric-editor/categories";
 import { formatWeight } from "@/components/rubric-editor/editor-tree";
 import { Button } from "@/components/ui/button";
+import { BLIND_REVIEW_HINT, HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
 import { Markdown } from "@/components/ui/markdown";
 import { fetchJson } from "@/components/api/client";
 import type { ReviewModel } from "@/lib/review/review-model";
@@ -97,9 +98,9 @@ function LeafView({ model, gradingId, selectedKey, canReview, draft, reason, rea
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm" data-testid="leaf-scores">
         {leaf.hidden ? (
           <span className="flex items-center gap-1.5 text-zinc-600" data-testid="verdict-hidden">
-            {leaf.hidden === "blind" ? <EyeOff size={14} aria-hidden /> : <Lock size={14} aria-hidden />}
+            <HiddenVerdictIcon blind={leaf.hidden === "blind"} size={14} />
             {leaf.hidden === "blind"
-              ? "Blind review: the verdict shows once you commit your score."
+              ? `${BLIND_REVIEW_HINT}.`
               : "This leaf is outside the part of the grading assigned to you."}
           </span>
         ) : (

@@ -1,11 +1,11 @@
 "use client";
 
 import { categoryStyle } from "@/components/rubric-editor/categories";
+import { ProgressBar } from "@/components/ui/progress-bar";
 import type { ReviewProgress } from "@/lib/review/review-model";
 
 /** Reviewed / total leaves, overall and per task category: always in the review page's header. */
 export function ReviewProgressBar({ progress, own }: { progress: ReviewProgress; own: boolean }) {
-  const pct = progress.total ? (progress.reviewed / progress.total) * 100 : 0;
   return (
     <div className="flex min-w-0 items-center gap-3 text-xs" data-testid="review-progress" title={own ? "Leaves you have reviewed" : "Leaves anyone has reviewed"}>
       <div className="flex items-center gap-2">
@@ -13,9 +13,7 @@ export function ReviewProgressBar({ progress, own }: { progress: ReviewProgress;
         <span className="font-mono font-semibold tabular-nums text-zinc-900" data-testid="progress-count">
           {progress.reviewed.toLocaleString("en")} / {progress.total.toLocaleString("en")}
         </span>
-        <span className="h-1.5 w-24 overflow-hidden rounded-full bg-zinc-200" aria-hidden>
-          <span className="block h-full rounded-full bg-emerald-500 transition-[width]" style={{ width: `${pct}%` }} />
-        </span>
+        <ProgressBar value={progress.reviewed} total={progress.total} className="h-1.5 w-24 bg-zinc-200" barClassName="rounded-full bg-emerald-500 transition-[width]" />
       </div>
       <div className="hidden items-center gap-2 lg:flex">
         {progress.byCategory.map((c) => (

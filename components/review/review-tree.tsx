@@ -1,7 +1,8 @@
 "use client";
 
+import { Check, TriangleAlert, UserPen } from "lucide-react";
+import { BLIND_REVIEW_HINT, HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
 import { TreeToggle } from "@/components/ui/tree-toggle";
-import { Check, EyeOff, Lock, TriangleAlert, UserPen } from "lucide-react";
 import { createContext, memo, useContext, type RefObject } from "react";
 import { Tree, type NodeApi, type NodeRendererProps, type RowRendererProps, type TreeApi } from "react-arborist";
 import { CategoryChip } from "@/components/rubric-editor/categories";
@@ -132,9 +133,9 @@ export function LeafBadges({ model, leafKey, large = false }: { model: ReviewMod
       <span
         data-testid="badge-hidden"
         className={`flex shrink-0 items-center gap-0.5 rounded bg-zinc-100 font-medium text-zinc-500 ${size}`}
-        title={leaf.hidden === "blind" ? "Blind review: the verdict shows once you commit your score" : "Outside your assignment"}
+        title={leaf.hidden === "blind" ? BLIND_REVIEW_HINT : "Outside your assignment"}
       >
-        {leaf.hidden === "blind" ? <EyeOff size={10} aria-hidden /> : <Lock size={10} aria-hidden />}
+        <HiddenVerdictIcon blind={leaf.hidden === "blind"} size={10} />
         {leaf.hidden === "blind" ? "blind" : "not assigned"}
       </span>
     );

@@ -1,0 +1,88 @@
+"use client";
+
+import { ArrowLeft, Keyboard, Users } from "lucide-react";
+import Link from "next/link";
+import { IconButton } from "@/components/rubric-editor/toolbar-controls";
+import { Button } from "@/components/ui/button";
+import { HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
+import type { ReviewModel, ReviewProgress } from "@/lib/review/review-model";
+import { GradingExportMenu } from "./grading-export-menu";
+import { ReviewProgressBar } from "./review-progress";
+import { scoreChipStyle } from "./score-style";
+
+/** The review page's header: which grading, its root scores, the reviewer's assignment and progress, save state, graders, export, help. */
+export function ReviewHeader({
+  model,
+  progress,
+  pending,
+  onAssign,
+  onHelp,
+}: {
+  model: ReviewModel;
+  progress: ReviewProgress;
+  pending: number;
+  onAssign(): void;
+  onHelp(): void;
+}) {
+  const { grading, viewer } = model.payload;
+  const root = model.nodes[0]?.key;
+  const rootScore = model.rootScore;
+  const rootVerdict = root ? model.verdictScoreOf(root) : null;
+  const assignment = viewer.assignment;
+  return (
+    <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
+      <Link href={`/papers/${grading.paperId}`} className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200" aria-label="Back to the paper">
+        <ArrowLeft size={16} />
+      </Link>
+      <div className="min-w-0">
+        <h1 className="truncate text-base font-semibold leading-tight text-zinc-900" data-testid="review-title">
+          {grading.agentName} · run {grading.runIndex}
+          {grading.variant === "code-dev" && <span className="ml-1.5 rounded bg-sky-50 px-1.5 text-xs font-medium text-sky-800">Code-Dev</span>}
+        </h1>
+        <p className="truncate text-xs text-zinc-500">
+          {grading.paperTitle} · {grading.kind === "human" ? "human grading" : `judge grading${grading.judgeModel ? ` (${grading.judgeModel})` : ""}`} ·{" "}
+          {grading.rubricVersionName}
+        </p>
+      </div>
+      <div className="flex items-center gap-2 rounded-md border border-zinc-200 bg-white px-2.5 py-1" data-testid="root-scores">
+        <span className="text-xs text-zinc-500">{grading.kind === "human" ? "Imported" : "Judge"}</span>
+        <span className="rounded px-1.5 font-mono text-sm font-semibold tabular-nums" style={scoreChipStyle(rootVerdict)} data-testid="root-judge-score">
+          {rootVerdict === null ? "—" : `${(rootVerdict * 100).toFixed(2)}%`}
+        </span>
+        <span className="text-zinc-300">→</span>
+        <span className="text-xs text-zinc-500">Human-adjusted</span>
+        <span className="rounded px-1.5 font-mono text-sm font-semibold tabular-nums" style={scoreChipStyle(rootScore)} data-testid="root-score" data-score={rootScore ?? ""}>
+          {rootScore === null ? "—" : `${(rootScore * 100).toFixed(2)}%`}
+        </span>
+        {rootScore === null && (
+          <span className="text-[11px] text-zinc-500" title="Some verdicts are hidden from you">
+            hidden
+          </span>
+        )}
+      </div>
+      {assignment && (
+        <span className="flex items-center gap-1 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600" data-testid="assignment-badge">
+          {assignment.blind && <HiddenVerdictIcon blind size={12} />}
+          {assignment.nodeKeys && <HiddenVerdictIcon blind={false} size={12} />}
+          {assignment.blind ? "Blind review" : "Assigned to you"}
+          {assignment.nodeKeys ? ` · ${assignment.nodeKeys.length === 1 ? "one subtree" : `${assignment.nodeKeys.length} subtrees`}` : ""}
+        </span>
+      )}
+      <div className="ml-auto flex items-center gap-3">
+        <ReviewProgressBar progress={progress} own={model.countsOwnReviews} />
+        <span className={`text-xs ${pending ? "text-amber-700" : "text-emerald-700"}`} data-testid="review-save-state" role="status">
+          {pending ? "Saving…" : "Saved"}
+        </span>
+        {viewer.canAssign && (
+          <Button variant="secondary" onClick={onAssign} data-testid="assign-button">
+            <Users size={15} aria-hidden /> Graders
+          </Button>
+        )}
+        {model.payload.rootScore !== null && <GradingExportMenu gradingId={grading.id} />}
+        <IconButton label="Keyboard shortcuts (?)" onClick={onHelp} testId="review-help" bordered>
+          <Keyboard size={15} />
+        </IconButton>
+      </div>
+    </header>
+  );
+}
