@@ -1,0 +1,228 @@
+/**
+ * The rules of rubric operations, written once (DESIGN.md, co-editing model): which operations are
+ * refused and why, in which order the checks run, how a requirement text edited from a stale base
+ * is merged, and which inverse undoes what was applied. The browser runs them on its live rows
+ * (`apply-operation.ts`, optimistic and synchronous); the server runs them on the database in one
+ * transaction (`server/rubrics/apply-rubric-operation.ts`). Both answer the same questions through
+ * `RuleRows`, so an operation both refuse is refused with the same code and message.
+ * Pure; no framework, no Node built-ins.
+ */
+import { mergeText } from "./text-merge";
+import { OperationError, type NewNode, type NodeFields, type NodePlacement, type RubricOperation, type SimpleOperation } from "./operations";
+import type { NodeRow } from "./tree-rows";
+
+/** A row as the rules see it: deleted rows are kept, with the revision that deleted them. */
+export type RuleRow = NodeRow & { deletedRevision: number | null };
+
+/**
+ * What the rules read and write. `revision` in deletes is the revision being written: a restore
+ * brings back exactly what that delete removed.
+ */
+export interface RuleRows {
+  /** The row with this key in this rubric, deleted or not; null when there is none. */
+  row(key: string): RuleRow | null;
+  /** The first of these keys that any node already has (keys are unique across rubrics). */
+  takenKey(keys: string[]): string | null;
+  hasLiveNodes(): boolean;
+  /** Whether `ancestor` is `key` or on the path from `key` up to the root. */
+  isAncestor(ancestor: string, key: string): boolean;
+  update(key: string, fields: Partial<NodeFields>): void;
+  insert(nodes: NewNode[]): void;
+  place(key: string, parentKey: string, position: string): void;
+  /** Marks the node and its live descendants deleted in `revision`. */
+  deleteSubtree(key: string, revision: number): void;
+  /** Brings back the node and the descendants deleted with it; the keys brought back. */
+  restoreSubtree(key: string, deletedRevision: number): string[];
+}
+
+/** The same questions answered asynchronously (the server's database). */
+export type AsyncRuleRows = {
+  [K in keyof RuleRows]: (...args: Parameters<RuleRows[K]>) => Promise<ReturnType<RuleRows[K]>>;
+};
+
+export interface AppliedOperation {
+  /** The operation that undoes it. */
+  inverse: RubricOperation;
+  /** The operation as applied: merged texts in place of the ones sent (followers replay this). */
+  applied: RubricOperation;
+  /** Whether a requirement text was merged with someone else's change. */
+  merged: boolean;
+}
+
+/** Applies `op` to `rows` by the rules, throwing OperationError for a refused operation. */
+export function runOperationRules(rows: RuleRows, op: RubricOperation, revision: number): AppliedOperation {
+  const steps = operationSteps(op, revision);
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value;
+    const method = rows[step.value.method] as (...args: unknown[]) => unknown;
+    step = steps.next(method.apply(rows, step.value.args));
+  }
+}
+
+export async function runOperationRulesAsync(rows: AsyncRuleRows, op: RubricOperation, revision: number): Promise<AppliedOperation> {
+  const steps = operationSteps(op, revision);
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value;
+    const method = rows[step.value.method] as (...args: unknown[]) => Promise<unknown>;
+    step = steps.next(await method.apply(rows, step.value.args));
+  }
+}
+
+// The rules are one generator: each question to the rows is yielded, and the driver (sync or async)
+// sends the answer back in.
+type Call = { [K in keyof RuleRows]: { method: K; args: Parameters<RuleRows[K]> } }[keyof RuleRows];
+type Steps<T> = Generator<Call, T, unknown>;
+
+function* call<K extends keyof RuleRows>(method: K, ...args: Parameters<RuleRows[K]>): Steps<ReturnType<RuleRows[K]>> {
+  return (yield { method, args } as Call) as ReturnType<RuleRows[K]>;
+}
+
+function* operationSteps(op: RubricOperation, revision: number): Steps<AppliedOperation> {
+  const ctx: Context = { revision, mergedTexts: new Map() };
+  let inverse: RubricOperation;
+  if (op.kind === "batch") {
+    const inverses: SimpleOperation[] = [];
+    for (const sub of op.ops) {
+      const undo = yield* simpleSteps(ctx, sub);
+      inverses.push(...(undo.kind === "batch" ? undo.ops : [undo]));
+    }
+    inverse = { kind: "batch", ops: inverses.reverse() };
+  } else {
+    inverse = yield* simpleSteps(ctx, op);
+  }
+  const merged = ctx.mergedTexts.size > 0;
+  return { inverse, applied: merged ? effective(ctx, op) : op, merged };
+}
+
+interface Context {
+  revision: number;
+  /** Requirement texts merged three-way, by node key: the operation as applied differs from the one sent. */
+  mergedTexts: Map<string, string>;
+}
+
+/** The operation with merged texts in place of the ones sent (and without the merge bases). */
+function effective(ctx: Context, op: RubricOperation): RubricOperation {
+  if (op.kind === "batch") return { kind: "batch", ops: op.ops.map((o) => effective(ctx, o) as SimpleOperation) };
+  if (op.kind !== "update" || !ctx.mergedTexts.has(op.key)) return op;
+  return { kind: "update", key: op.key, fields: { ...op.fields, requirements: ctx.mergedTexts.get(op.key)! } };
+}
+
+function simpleSteps(ctx: Context, op: SimpleOperation): Steps<RubricOperation> {
+  switch (op.kind) {
+    case "update":
+      return updateSteps(ctx, op.key, op.fields, op.base?.requirements);
+    case "create":
+      return createSteps(op.nodes);
+    case "move":
+      return moveSteps(op.moves);
+    case "delete":
+      return deleteSteps(ctx, op.keys);
+    case "restore":
+      return restoreSteps(op.keys);
+    default: {
+      const unknown: { kind?: unknown } = op;
+      throw new OperationError("invalid", `Unknown operation ${JSON.stringify(unknown.kind)}`);
+    }
+  }
+}
+
+function* liveRow(key: string, what = "The node"): Steps<RuleRow> {
+  const row = yield* call("row", key);
+  if (!row) throw new OperationError("node_not_found", `${what} ${key} is not in this rubric`);
+  if (row.deletedRevision !== null) {
+    throw new OperationError("node_deleted", `${what} was deleted (in revision ${row.deletedRevision}); restore it first`);
+  }
+  return row;
+}
+
+function* updateSteps(ctx: Context, key: string, fields: Partial<NodeFields>, baseText?: string): Steps<RubricOperation> {
+  const row = yield* liveRow(key);
+  if (fields.requirements !== undefined && baseText !== undefined && row.requirements !== baseText) {
+    // Someone else changed this text since the editor read it: keep both people's words.
+    const text = mergeText(baseText, fields.requirements, row.requirements).text;
+    ctx.mergedTexts.set(key, text);
+    fields = { ...fields, requirements: text };
+  }
+  const old = Object.fromEntries(Object.keys(fields).map((f) => [f, row[f as keyof NodeFields]])) as Partial<NodeFields>;
+  yield* call("update", key, fields);
+  return { kind: "update", key, fields: old };
+}
+
+function* createSteps(nodes: NewNode[]): Steps<RubricOperation> {
+  if (nodes.length === 0) throw new OperationError("invalid", "A create needs at least one node");
+  const [first, ...rest] = nodes;
+  const listed = new Set<string>();
+  for (const node of nodes) {
+    if (listed.has(node.key)) throw new OperationError("duplicate_key", `The key ${node.key} appears twice in the new nodes`);
+    listed.add(node.key);
+  }
+  // One subtree: every later node hangs under an earlier node of the list.
+  const seen = new Set([first.key]);
+  for (const node of rest) {
+    if (!node.parentKey || !seen.has(node.parentKey)) {
+      throw new OperationError("invalid", "New nodes must form one subtree listed in pre-order");
+    }
+    seen.add(node.key);
+  }
+  const taken = yield* call("takenKey", [...listed]);
+  if (taken !== null) throw new OperationError("duplicate_key", `A node with key ${taken} already exists`);
+  if (first.parentKey === null) {
+    // A node without a parent is the root, which only an empty rubric accepts.
+    if (yield* call("hasLiveNodes")) throw new OperationError("root", "The rubric already has a root; add the node under it");
+  } else {
+    yield* liveRow(first.parentKey, "The parent");
+  }
+  yield* call("insert", nodes);
+  return { kind: "delete", keys: [first.key] };
+}
+
+function* moveSteps(moves: NodePlacement[]): Steps<RubricOperation> {
+  if (moves.length === 0) throw new OperationError("invalid", "A move needs at least one node");
+  const undo: NodePlacement[] = [];
+  // One at a time, each checked against the tree as the earlier moves left it.
+  for (const move of moves) {
+    const row = yield* liveRow(move.key);
+    if (row.parentKey === null) throw new OperationError("root", "The root cannot be moved");
+    if (move.parentKey === null || move.parentKey === undefined) {
+      throw new OperationError("root", "A moved node needs a parent; a rubric has one root");
+    }
+    yield* liveRow(move.parentKey, "The new parent");
+    if (yield* call("isAncestor", move.key, move.parentKey)) {
+      throw new OperationError("cycle", "Cannot move a node under its own subtree");
+    }
+    undo.push({ key: move.key, parentKey: row.parentKey, position: row.position });
+    yield* call("place", move.key, move.parentKey, move.position);
+  }
+  return { kind: "move", moves: undo.reverse() };
+}
+
+function* deleteSteps(ctx: Context, keys: string[]): Steps<RubricOperation> {
+  if (keys.length === 0) throw new OperationError("invalid", "A delete needs at least one node");
+  const deleted: string[] = [];
+  for (const key of keys) {
+    const row = yield* call("row", key);
+    if (!row) throw new OperationError("node_not_found", `The node ${key} is not in this rubric`);
+    // Already gone with an ancestor listed before it in this operation.
+    if (row.deletedRevision === ctx.revision) continue;
+    if (row.deletedRevision !== null) throw new OperationError("node_deleted", "The node was already deleted");
+    if (row.parentKey === null) throw new OperationError("root", "The root cannot be deleted");
+    yield* call("deleteSubtree", key, ctx.revision);
+    deleted.push(key);
+  }
+  return { kind: "restore", keys: deleted.reverse() };
+}
+
+function* restoreSteps(keys: string[]): Steps<RubricOperation> {
+  const restored = new Set<string>();
+  for (const key of keys) {
+    const row = yield* call("row", key);
+    if (!row) throw new OperationError("node_not_found", `The node ${key} is not in this rubric`);
+    // Already back with an ancestor listed before it (the undo of a delete that listed both).
+    if (row.deletedRevision === null && restored.has(key)) continue;
+    if (row.deletedRevision === null) throw new OperationError("invalid", "The node is not deleted");
+    if (row.parentKey !== null) yield* liveRow(row.parentKey, "Its parent");
+    // Exactly what that delete removed: descendants deleted earlier or later stay deleted.
+    for (const back of yield* call("restoreSubtree", key, row.deletedRevision)) restored.add(back);
+  }
+  return { kind: "delete", keys: [...keys].reverse() };
+}
