@@ -2,11 +2,10 @@ import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { authConfig } from "./auth.config";
-import { getDb } from "./db/client";
-import { ensureUserByEmail, getUserByEmail } from "./db/queries/users";
-import { verifyPassword } from "./server/auth/password";
 import { oauthProviders } from "./server/auth/providers";
 import { getAuthSecret } from "./server/auth/secret";
+import { getStore } from "./server/store";
+import { userForIdentity, verifyCredentials } from "./server/users/accounts";
 
 const credentialsSchema = z.object({ email: z.email(), password: z.string().min(1).max(1000) });
 
@@ -31,11 +30,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       async authorize(raw) {
         const parsed = credentialsSchema.safeParse(raw);
         if (!parsed.success) throw new InvalidCredentials();
-        const { db } = await getDb();
-        const user = await getUserByEmail(db, parsed.data.email);
-        // Verify even without a user so that timing does not tell which emails exist.
-        const ok = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, parsed.data.password);
-        if (!user?.passwordHash || !ok) throw new InvalidCredentials();
+        const user = await verifyCredentials(await getStore(), parsed.data.email, parsed.data.password);
+        if (!user) throw new InvalidCredentials();
         return { id: user.id, email: user.email, name: user.name };
       },
     }),
@@ -50,15 +46,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
         } else {
           // GitHub/OIDC: the account is matched to a studio user by email (invites are by email).
           if (!user.email) throw new Error("The identity provider did not share an email address");
-          const { db } = await getDb();
-          token.uid = (await ensureUserByEmail(db, user.email, user.name)).id;
+          token.uid = (await userForIdentity(await getStore(), user.email, user.name)).id;
         }
       }
       return token;
     },
   },
 }));
-
-// argon2id hash of a random string, used to spend the same time on unknown emails.
-const DUMMY_HASH =
-  "$argon2id$v=19$m=19456,t=2,p=1$l9TvX1lZZD5ovOE1Z3YQLA$nVpbnkJAK04nnJNR8vMO/rJMjkyTyB8/VkvoIxMbbjY";

@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { getDb } from "@/db/client";
-import { listPapersForUser } from "@/db/queries/papers";
 import { getCurrentUser } from "@/server/auth/session";
+import { listPapers } from "@/server/papers/papers";
+import { getStore } from "@/server/store";
 import { buttonClass } from "@/components/ui/button";
 
 export default async function HomePage() {
@@ -20,8 +20,7 @@ export default async function HomePage() {
       </section>
     );
   }
-  const { db } = await getDb();
-  const papers = await listPapersForUser(db, user);
+  const papers = await listPapers(await getStore(), user);
   return (
     <section>
       <div className="mb-4 flex items-center justify-between">

@@ -14,7 +14,7 @@ import { exportRubricJson } from "@/server/papers/export";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { ALL_PAPERS, PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
-import { applyRubricOperation } from "@/db/queries/rubric-operations";
+import { applyRubricOperation } from "@/server/rubrics/apply-rubric-operation";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import { buildTreeIndex } from "@/lib/rubric/tree-index";
@@ -32,17 +32,17 @@ async function importAll20(handle: DbHandle): Promise<{ seconds: number; nodes: 
   const started = performance.now();
   let nodes = 0;
   for (const { files, folderName } of folders) {
-    nodes += (await importPaperFolder(handle.db, { files, folderName, userId: null, source: "bench" })).stats.nodes;
+    nodes += (await importPaperFolder(handle, { files, folderName, userId: null, source: "bench" })).stats.nodes;
   }
   return { seconds: (performance.now() - started) / 1000, nodes };
 }
 
 async function exportPinnMs(handle: DbHandle): Promise<number> {
-  await exportRubricJson(handle.db, "pinn"); // warm-up
+  await exportRubricJson(handle, "pinn"); // warm-up
   const times: number[] = [];
   for (let i = 0; i < 15; i++) {
     const started = performance.now();
-    await exportRubricJson(handle.db, "pinn");
+    await exportRubricJson(handle, "pinn");
     times.push(performance.now() - started);
   }
   return median(times);
@@ -70,7 +70,7 @@ async function moveSubtreeMs(handle: DbHandle): Promise<number> {
   }
   let n = 0;
   const apply = (op: RubricOperation) =>
-    applyRubricOperation(handle.db, { paperId: "pinn", userId: null, request: { clientOpId: `bench-${Date.now()}-${n++}`, baseRevision: 0, op } });
+    applyRubricOperation(handle, { paperId: "pinn", userId: null, request: { clientOpId: `bench-${Date.now()}-${n++}`, baseRevision: 0, op } });
   await apply({ kind: "create", nodes });
   const times: number[] = [];
   for (let i = 0; i < 21; i++) {

@@ -14,13 +14,13 @@ import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { DataDirLockedError } from "@/db/data-dir-lock";
 import { openDatabase, type DbHandle } from "@/db/client";
-import { createUser, getUserByEmail, setUserPassword } from "@/db/queries/users";
 import { readServerEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { evaluateGradedFiles, formatJudgeEvalSummary } from "@/lib/grading/judge-eval";
 import { exportRubricJson } from "@/server/papers/export";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
+import { addPasswordUser } from "@/server/users/accounts";
 import { formatIssue } from "@/lib/rubric/paperbench";
 import type { RubricIssue } from "@/lib/rubric/types";
 import { importGradingCommand } from "./grading-import";
@@ -79,12 +79,13 @@ async function importCommand(targets: string[], paperId: string | undefined): Pr
   // Read and parse every target before opening the database, so a typo costs nothing.
   const sources = targets.map((target) => ({ target, ...readPaperFolder(target) }));
   let failures = 0;
-  await withDatabase(async ({ db, location }) => {
+  await withDatabase(async (store) => {
     const started = performance.now();
     let nodes = 0;
     for (const { target, files, folderName } of sources) {
       try {
-        const result = await importPaperFolder(db, { files, folderName, paperId, userId: null, source: `cli:${target}` });
+        // The same service as the studio's upload: editors following the rubric hear of the import.
+        const result = await importPaperFolder(store, { files, folderName, paperId, userId: null, source: `cli:${target}` });
         nodes += result.stats.nodes;
         const verb = result.createdPaper ? "created paper" : result.replaced ? "replaced rubric of" : "imported into";
         console.log(
@@ -101,7 +102,7 @@ async function importCommand(targets: string[], paperId: string | undefined): Pr
       }
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
-    console.log(`${sources.length - failures} of ${sources.length} imported (${nodes} nodes) into ${location} in ${seconds} s`);
+    console.log(`${sources.length - failures} of ${sources.length} imported (${nodes} nodes) into ${store.location} in ${seconds} s`);
   });
   return failures > 0 ? 1 : 0;
 }
@@ -110,7 +111,7 @@ async function exportCommand(positionals: string[], out: string | undefined, for
   const [paperId] = positionals;
   if (!paperId || positionals.length > 1) throw new UsageError("export takes one paper id");
   try {
-    const json = await withDatabase(({ db }) => exportRubricJson(db, paperId, { force }));
+    const json = await withDatabase((store) => exportRubricJson(store, paperId, { force }));
     if (out) {
       fs.writeFileSync(out, json);
       console.error(`wrote ${out} (${Buffer.byteLength(json)} bytes)`);
@@ -132,17 +133,13 @@ async function addUserCommand(positionals: string[], staff: boolean, name: strin
   if (!email || positionals.length > 1) throw new UsageError("user add takes one email");
   const password = process.env.STUDIO_PASSWORD ?? fs.readFileSync(0, "utf8").trim();
   if (password.length < 8) throw new UsageError("the password must have at least 8 characters");
-  const verb = await withDatabase(async ({ db }) => {
-    const existing = await getUserByEmail(db, email);
-    if (existing?.passwordHash) throw new UsageError(`a user with email ${email} already exists and has a password`);
-    // A member invited by email has a row but no password yet: give it one.
-    if (existing) {
-      await setUserPassword(db, existing.id, password, { isStaff: staff || existing.isStaff, name: name ?? existing.name });
-      return "set the password of invited";
-    }
-    await createUser(db, { email, name, password, isStaff: staff });
-    return "added";
+  const added = await withDatabase((store) => addPasswordUser(store, { email, name, password, isStaff: staff })).catch((err: unknown) => {
+    // An email that already has a password is a usage mistake (exit 2), as before.
+    if (err instanceof AppError && err.code === "conflict") throw new UsageError(err.message);
+    throw err;
   });
+  // A member invited by email has a row but no password yet: they got one.
+  const verb = added === "invited" ? "set the password of invited" : "added";
   console.log(`${verb} ${staff ? "staff user" : "user"} ${email}`);
   return 0;
 }

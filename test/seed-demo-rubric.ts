@@ -16,7 +16,7 @@ export const DEMO_RUBRIC = fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "
  */
 export async function seedDemoRubric(handle: DbHandle, paperId: string, rubricText?: string): Promise<{ paperId: string; rubricId: string; rows: NodeRow[] }> {
   const { files } = readPaperFolder(DEMO_DIR);
-  await importPaperFolder(handle.db, { files: rubricText === undefined ? files : { ...files, rubric: rubricText }, paperId, userId: null, source: "t" });
+  await importPaperFolder(handle, { files: rubricText === undefined ? files : { ...files, rubric: rubricText }, paperId, userId: null, source: "t" });
   const rubricId = (await getRubricByPaperId(handle.db, paperId))!.id;
   return { paperId, rubricId, rows: await getLiveNodeRows(handle.db, rubricId) };
 }

@@ -82,7 +82,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     handle = await openTestDatabase(kind);
     staffId = (await createUser(handle.db, { email: "staff@example.org", isStaff: true })).id;
     const { files, folderName } = readPaperFolder(DEMO_DIR);
-    await importPaperFolder(handle.db, { files, folderName, userId: staffId, source: "test" });
+    await importPaperFolder(handle, { files, folderName, userId: staffId, source: "test" });
   });
   afterAll(async () => {
     await handle?.close();
@@ -92,7 +92,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     beforeAll(async () => {
       for (const paper of Object.keys(HUMAN_GRADINGS)) {
         const { files, folderName } = readPaperFolder(path.dirname(paperFile(paper, "rubric.json")));
-        await importPaperFolder(handle.db, { files, folderName, userId: null, source: "test" });
+        await importPaperFolder(handle, { files, folderName, userId: null, source: "test" });
       }
     });
 
@@ -194,7 +194,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     // The rubric changes: the same file no longer matches and pins its own tree.
     const edited = structuredClone(rubric);
     edited.sub_tasks[0].weight += 1;
-    await importRubricIntoPaper(handle.db, { paperId: DEMO_PAPER, rubricText: JSON.stringify(edited), userId: null, source: "test" });
+    await importRubricIntoPaper(handle, { paperId: DEMO_PAPER, rubricText: JSON.stringify(edited), userId: null, source: "test" });
     const second = await importGrading(handle.db, {
       paperId: DEMO_PAPER,
       agentName: "demo agent",
@@ -207,7 +207,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     expect(second.pinned).toBe("graded_tree");
     expect(Object.is(second.score, graded.score)).toBe(true);
     // Put the rubric back for the tests below.
-    await importRubricIntoPaper(handle.db, { paperId: DEMO_PAPER, rubricText: JSON.stringify(rubric), userId: null, source: "test" });
+    await importRubricIntoPaper(handle, { paperId: DEMO_PAPER, rubricText: JSON.stringify(rubric), userId: null, source: "test" });
   });
 
   it("a Code-Dev grading pins the live rubric in its Code-Dev view", async () => {

@@ -65,7 +65,7 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
   beforeAll(async () => {
     handle = await openTestDatabase(kind);
     const { files, folderName } = readPaperFolder(DEMO_DIR);
-    await importPaperFolder(handle.db, { files, folderName, userId: null, source: "test" });
+    await importPaperFolder(handle, { files, folderName, userId: null, source: "test" });
     // A: a human grading and two judge gradings (the latest is compared).
     await grade("A", false, gradedDemo(() => 0));
     ids.aHuman = (await grade("A", true, humanTree)).gradingId;
@@ -177,7 +177,7 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
   it.skipIf(!hasPaperBenchData)("agrees with the command line on a real PaperBench human grading", async () => {
     const paper = "stay-on-topic-with-classifier-free-guidance";
     const { files, folderName } = readPaperFolder(path.join(PAPERBENCH_DATA_DIR, "papers", paper));
-    await importPaperFolder(handle.db, { files, folderName, userId: null, source: "test" });
+    await importPaperFolder(handle, { files, folderName, userId: null, source: "test" });
     const humanText = fs.readFileSync(path.join(PAPERBENCH_DATA_DIR, "judge_eval", paper, "expected_result.json"), "utf8");
     const judge = parse(humanText);
     preorder(judge)

@@ -1,6 +1,5 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { AppError } from "@/lib/errors";
 import type { PaperCreateInput, PaperUpdateInput } from "@/lib/papers/schemas";
 import type { Executor } from "../client";
 import { paperMembers, papers, rubricNodes, rubrics, users, type Paper, type PaperRole, type User } from "../schema";
@@ -53,24 +52,24 @@ export async function listPapersForUser(db: Executor, user: User): Promise<Paper
   return rows.map((r) => ({ ...r, nodeCount: Number(r.nodeCount ?? 0) }));
 }
 
-export async function createPaper(db: Executor, input: PaperCreateInput, createdBy: string | null): Promise<Paper> {
+/** The new paper; null when the id is taken. */
+export async function createPaper(db: Executor, input: PaperCreateInput, createdBy: string | null): Promise<Paper | null> {
   const [paper] = await db
     .insert(papers)
     .values({ ...input, createdBy })
     .onConflictDoNothing({ target: papers.id })
     .returning();
-  if (!paper) throw new AppError("conflict", `A paper with id "${input.id}" already exists`, [{ path: "id", message: "is taken" }]);
-  return paper;
+  return paper ?? null;
 }
 
-export async function updatePaper(db: Executor, id: string, patch: PaperUpdateInput): Promise<Paper> {
+/** The updated paper; null when there is none with this id. */
+export async function updatePaper(db: Executor, id: string, patch: PaperUpdateInput): Promise<Paper | null> {
   const [paper] = await db
     .update(papers)
     .set({ ...patch, updatedAt: new Date() })
     .where(eq(papers.id, id))
     .returning();
-  if (!paper) throw new AppError("not_found", `No paper with id "${id}"`);
-  return paper;
+  return paper ?? null;
 }
 
 export interface PaperMemberItem {

@@ -9,7 +9,7 @@ import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { addPaperMember } from "./papers";
-import { applyRubricOperation } from "./rubric-operations";
+import { applyRubricOperation } from "@/server/rubrics/apply-rubric-operation";
 import { addCommentReply, createCommentThread, listCommentThreads, listMentionablePeople, setCommentThreadResolved } from "./rubric-comments";
 import { getLiveNodeRows, getRubricByPaperId } from "./rubrics";
 import { createUser } from "./users";
@@ -26,7 +26,7 @@ describe.each(testDatabaseKinds())("rubric comments on %s", (kind) => {
   beforeAll(async () => {
     handle = await openTestDatabase(kind);
     const { files } = readPaperFolder(path.join(process.cwd(), "rubrics", "demo"));
-    await importPaperFolder(handle.db, { files, paperId: "talk", userId: null, source: "t" });
+    await importPaperFolder(handle, { files, paperId: "talk", userId: null, source: "t" });
     rubricId = (await getRubricByPaperId(handle.db, "talk"))!.id;
     nodeKeys = (await getLiveNodeRows(handle.db, rubricId)).filter((r) => r.parentKey !== null).map((r) => r.key);
     staff = (await createUser(handle.db, { email: "staff@t.org", name: "Sam Staff", isStaff: true })).id;
@@ -98,7 +98,7 @@ describe.each(testDatabaseKinds())("rubric comments on %s", (kind) => {
   });
 
   it("refuses a thread on a deleted node or another rubric's node, and a reply to an unknown thread", async () => {
-    await applyRubricOperation(handle.db, {
+    await applyRubricOperation(handle, {
       paperId: "talk",
       userId: author,
       request: { clientOpId: "del-1", baseRevision: 1, op: { kind: "delete", keys: [nodeKeys[2]] } },

@@ -9,8 +9,9 @@ import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { rubricNodes } from "../schema";
 import { listDeletedSubtrees } from "./rubric-deleted";
-import { applyRubricOperation } from "./rubric-operations";
-import { createRubricVersion, restoreRubricVersion } from "./rubric-versions";
+import { applyRubricOperation } from "@/server/rubrics/apply-rubric-operation";
+import { restoreRubricVersion } from "@/server/rubrics/restore-rubric";
+import { saveRubricVersion } from "@/server/rubrics/save-rubric-version";
 import { getLiveNodeRows } from "./rubrics";
 import { createUser } from "./users";
 
@@ -33,7 +34,7 @@ describe.each(testDatabaseKinds())("deleted subtrees on %s", (kind) => {
     return seedDemoRubric(handle, `del-${++paperNo}`);
   }
   const apply = (paperId: string, op: RubricOperation, userId: string | null = null) =>
-    applyRubricOperation(handle.db, { paperId, userId, request: { clientOpId: `d-${++opNo}`, baseRevision: 0, op } });
+    applyRubricOperation(handle, { paperId, userId, request: { clientOpId: `d-${++opNo}`, baseRevision: 0, op } });
   const deletedCount = async (rubricId: string) =>
     Number(
       (
@@ -87,9 +88,9 @@ describe.each(testDatabaseKinds())("deleted subtrees on %s", (kind) => {
     expect((await listDeletedSubtrees(handle.db, rubricId)).map((d) => d.key)).toEqual([b.key]);
 
     // A version restore deletes too, as a batch.
-    const version = await createRubricVersion(handle.db, { rubricId, name: "v", userId: null });
+    const version = await saveRubricVersion(handle, { paperId, name: "v", userId: null });
     await apply(paperId, { kind: "restore", keys: [b.key] });
-    await restoreRubricVersion(handle.db, { paperId, rubricId, versionId: version.id, userId: ada.id, clientOpId: `v-${paperNo}` });
+    await restoreRubricVersion(handle, { paperId, versionId: version.id, userId: ada.id });
     expect(await listDeletedSubtrees(handle.db, rubricId)).toMatchObject([{ key: b.key, kind: "batch", deletedBy: { name: "Ada" } }]);
   });
 

@@ -1,23 +1,29 @@
 import "server-only";
-import { and, eq, isNull, sql } from "drizzle-orm";
-import type { RubricNode } from "@/lib/rubric/types";
-import { rowsToTree, treeToRows, type NodeRow } from "@/lib/rubric/tree-rows";
-import { AppError } from "@/lib/errors";
-import type { Database, Executor } from "../client";
+import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import type { NodeRow } from "@/lib/rubric/tree-rows";
+import type { Executor } from "../client";
 import { rubricNodes, rubricOperations, rubrics, type Rubric } from "../schema";
-import { getRubricRowsAtRevision } from "./rubric-at-revision";
-import { returnToDraftAfterChange } from "./rubric-review";
 
 export async function getRubricByPaperId(db: Executor, paperId: string): Promise<Rubric | null> {
   const [rubric] = await db.select().from(rubrics).where(eq(rubrics.paperId, paperId)).limit(1);
   return rubric ?? null;
 }
 
-/** The paper's rubric, or a 404 saying it has none yet (for routes that need one). */
-export async function requireRubricByPaperId(db: Executor, paperId: string): Promise<Rubric> {
-  const rubric = await getRubricByPaperId(db, paperId);
-  if (!rubric) throw new AppError("not_found", "The paper has no rubric yet");
+/** The rubric row, locked for the rest of the transaction (`update`: writers take turns; `share`: a consistent read). */
+export async function lockRubricById(tx: Executor, rubricId: string, mode: "update" | "share"): Promise<Rubric> {
+  const [rubric] = await tx.select().from(rubrics).where(eq(rubrics.id, rubricId)).for(mode);
   return rubric;
+}
+
+/** The paper's rubric row, created empty when it has none, locked for update. */
+export async function lockOrCreateRubric(tx: Executor, paperId: string): Promise<Rubric> {
+  await tx.insert(rubrics).values({ paperId }).onConflictDoNothing({ target: rubrics.paperId });
+  const [rubric] = await tx.select().from(rubrics).where(eq(rubrics.paperId, paperId)).for("update");
+  return rubric;
+}
+
+export async function setRubricRevision(tx: Executor, rubricId: string, revision: number): Promise<void> {
+  await tx.update(rubrics).set({ revision, updatedAt: new Date() }).where(eq(rubrics.id, rubricId));
 }
 
 export const nodeRowColumns = {
@@ -39,9 +45,26 @@ export async function getLiveNodeRows(db: Executor, rubricId: string): Promise<N
     .where(and(eq(rubricNodes.rubricId, rubricId), isNull(rubricNodes.deletedRevision)));
 }
 
-/** The live tree of a rubric, or null when it has no nodes. */
-export async function getRubricTree(db: Executor, rubricId: string): Promise<RubricNode | null> {
-  return rowsToTree(await getLiveNodeRows(db, rubricId));
+/** The keys of a rubric's deleted rows. */
+export async function getDeletedNodeKeys(db: Executor, rubricId: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ key: rubricNodes.key })
+    .from(rubricNodes)
+    .where(and(eq(rubricNodes.rubricId, rubricId), isNotNull(rubricNodes.deletedRevision)));
+  return new Set(rows.map((r) => r.key));
+}
+
+/** How many rows (live or deleted) a rubric has. */
+export async function countNodeRows(db: Executor, rubricId: string): Promise<number> {
+  const [{ n }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(rubricNodes)
+    .where(eq(rubricNodes.rubricId, rubricId));
+  return Number(n);
+}
+
+export async function deleteNodeRows(tx: Executor, rubricId: string): Promise<void> {
+  await tx.delete(rubricNodes).where(eq(rubricNodes.rubricId, rubricId));
 }
 
 /**
@@ -72,54 +95,10 @@ export async function insertNodeRows(tx: Executor, rubricId: string, rows: reado
   `);
 }
 
-export interface ReplaceRubricResult {
-  rubricId: string;
-  revision: number;
-  nodeCount: number;
-  replaced: boolean;
-}
-
-/**
- * Replaces a paper's rubric tree as one new revision, in one transaction. The import operation in
- * the log carries the whole tree, so the tree it replaced stays in history (see
- * getRubricTreeAtRevision) and a failure leaves the old tree untouched.
- */
-export async function replaceRubricTree(
-  db: Database | Executor,
-  input: { paperId: string; tree: RubricNode; userId: string | null; source: string },
-): Promise<ReplaceRubricResult> {
-  const rows = treeToRows(input.tree);
-  return db.transaction(async (tx) => {
-    await tx.insert(rubrics).values({ paperId: input.paperId }).onConflictDoNothing({ target: rubrics.paperId });
-    // Row lock: concurrent imports and edits of one rubric take turns on the revision counter.
-    const [rubric] = await tx.select().from(rubrics).where(eq(rubrics.paperId, input.paperId)).for("update");
-    const [{ n: previousNodes }] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(rubricNodes)
-      .where(eq(rubricNodes.rubricId, rubric.id));
-    const revision = rubric.revision + 1;
-    await returnToDraftAfterChange(tx, { ...rubric, revision });
-    await tx.delete(rubricNodes).where(eq(rubricNodes.rubricId, rubric.id));
-    await insertNodeRows(tx, rubric.id, rows);
-    await tx.update(rubrics).set({ revision, updatedAt: new Date() }).where(eq(rubrics.id, rubric.id));
-    await tx.insert(rubricOperations).values({
-      rubricId: rubric.id,
-      revision,
-      userId: input.userId,
-      kind: "import",
-      // The keys (in pre-order) let the edits after the import, which name nodes by key, be replayed.
-      payload: { source: input.source, nodeCount: rows.length, tree: input.tree, keys: rows.map((r) => r.key) },
-    });
-    return { rubricId: rubric.id, revision, nodeCount: rows.length, replaced: Number(previousNodes) > 0 };
-  });
-}
-
-/**
- * The tree as it was at a revision (the log replayed: see getRubricRowsAtRevision). Throws a
- * not_found AppError when the rubric was empty then, and bad_request for a revision it never had.
- */
-export async function getRubricTreeAtRevision(db: Executor, rubricId: string, revision: number): Promise<RubricNode> {
-  const tree = rowsToTree(await getRubricRowsAtRevision(db, rubricId, revision));
-  if (!tree) throw new AppError("not_found", `The rubric was empty at revision ${revision}`);
-  return tree;
+/** Logs one applied operation (or import) at its revision. */
+export async function insertRubricOperation(
+  tx: Executor,
+  values: { rubricId: string; revision: number; clientOpId?: string; userId: string | null; kind: string; payload: unknown },
+): Promise<void> {
+  await tx.insert(rubricOperations).values(values);
 }

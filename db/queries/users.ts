@@ -1,6 +1,5 @@
 import "server-only";
 import { count, eq } from "drizzle-orm";
-import { hashPassword } from "@/server/auth/password";
 import type { Executor } from "../client";
 import { users, type User } from "../schema";
 
@@ -34,14 +33,14 @@ export async function countUsers(db: Executor): Promise<number> {
 
 export async function createUser(
   db: Executor,
-  input: { email: string; name?: string | null; password?: string; isStaff?: boolean },
+  input: { email: string; name?: string | null; passwordHash?: string | null; isStaff?: boolean },
 ): Promise<User> {
   const [user] = await db
     .insert(users)
     .values({
       email: normalizeEmail(input.email),
       name: input.name ?? null,
-      passwordHash: input.password ? await hashPassword(input.password) : null,
+      passwordHash: input.passwordHash ?? null,
       isStaff: input.isStaff ?? false,
     })
     .returning();
@@ -60,14 +59,14 @@ export async function ensureUserByEmail(db: Executor, email: string, name?: stri
   return user;
 }
 
-export async function setUserPassword(
+export async function setUserPasswordHash(
   db: Executor,
   id: string,
-  password: string,
+  passwordHash: string,
   fields: { isStaff?: boolean; name?: string | null } = {},
 ): Promise<void> {
   await db
     .update(users)
-    .set({ passwordHash: await hashPassword(password), ...fields })
+    .set({ passwordHash, ...fields })
     .where(eq(users.id, id));
 }

@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
-import { applyRubricOperation } from "@/db/queries/rubric-operations";
 import type { RubricOperation } from "@/lib/rubric/operations";
+import { applyRubricOperation } from "@/server/rubrics/apply-rubric-operation";
 import { openTestDatabase, openTestPostgresDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { SseReader } from "@/test/sse-frames";
-import { announceRubricRevision, stopRubricFeed, type FeedOperation } from "./rubric-feed";
+import { stopRubricFeed, type FeedOperation } from "./rubric-feed";
 import { rubricEventStream } from "./sse";
 
 
@@ -37,7 +37,7 @@ describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
   it("catches up from the log, then streams each new operation as it is announced", async () => {
     const [a, b] = await seedPaper(handle, "live");
     const update: RubricOperation = { kind: "update", key: a.key, fields: { weight: 5 } };
-    await applyRubricOperation(handle.db, { paperId: "live", userId: null, request: { clientOpId: "before", baseRevision: 1, op: update } });
+    await applyRubricOperation(handle, { paperId: "live", userId: null, request: { clientOpId: "before", baseRevision: 1, op: update } });
 
     const abort = new AbortController();
     const stream = rubricEventStream({ db: handle.db, dbKind: kind, paperId: "live", since: 0, signal: abort.signal });
@@ -45,8 +45,8 @@ describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
     // Give the follower time to subscribe, then change the rubric as another client would.
     await new Promise((r) => setTimeout(r, 200));
     const move: RubricOperation = { kind: "move", moves: [{ key: b.key, parentKey: a.key, position: "a0" }] };
-    const result = await applyRubricOperation(handle.db, { paperId: "live", userId: null, request: { clientOpId: "live-move", baseRevision: 2, op: move } });
-    await announceRubricRevision(handle.db, kind, "live", result.revision);
+    // The service announces the new revision itself.
+    await applyRubricOperation(handle, { paperId: "live", userId: null, request: { clientOpId: "live-move", baseRevision: 2, op: move } });
     const ops = await reading;
     abort.abort();
 

@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { getPaperById } from "@/db/queries/papers";
-import { getRubricByPaperId, getRubricTreeAtRevision } from "@/db/queries/rubrics";
+import { getRubricByPaperId } from "@/db/queries/rubrics";
+import { getRubricTreeAtRevision } from "@/server/rubrics/rubric-at-revision";
 import { AppError } from "@/lib/errors";
 import { ALL_PAPERS, paperFile, readPaperText, skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
 import { serializeRubric } from "@/lib/rubric/paperbench";
@@ -19,7 +20,7 @@ const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");
 async function snapshot(handle: DbHandle, paperId: string) {
   const rubric = await getRubricByPaperId(handle.db, paperId);
   return {
-    json: rubric ? await exportRubricJson(handle.db, paperId, { force: true }) : null,
+    json: rubric ? await exportRubricJson(handle, paperId, { force: true }) : null,
     revision: rubric?.revision ?? null,
     paper: await getPaperById(handle.db, paperId),
   };
@@ -48,10 +49,10 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
   it.skipIf(skipWithoutData)("round-trips all 20 PaperBench rubrics byte for byte", async () => {
     for (const paper of ALL_PAPERS) {
       const { files, folderName } = readPaperFolder(path.dirname(paperFile(paper, "rubric.json")));
-      const result = await importPaperFolder(handle.db, { files, folderName, userId: null, source: "test" });
+      const result = await importPaperFolder(handle, { files, folderName, userId: null, source: "test" });
       // The id comes from config.yaml, which may differ from the folder (stochastic-interpolants).
       expect(result.paperId).toBe(readPaperText(paper, "config.yaml").match(/^id: (.+)$/m)![1]);
-      const exported = await exportRubricJson(handle.db, result.paperId, { force: true });
+      const exported = await exportRubricJson(handle, result.paperId, { force: true });
       expect(Buffer.from(exported, "utf8").equals(fs.readFileSync(paperFile(paper, "rubric.json"))), paper).toBe(true);
     }
     // config.yaml gave the titles and blacklist.txt the URLs.
@@ -62,22 +63,22 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
 
   it("creates the paper from config.yaml, then replaces its rubric as a new revision that keeps the old tree", async () => {
     const { files, folderName } = readPaperFolder(DEMO_DIR);
-    const first = await importPaperFolder(handle.db, { files, folderName, userId: null, source: "test" });
+    const first = await importPaperFolder(handle, { files, folderName, userId: null, source: "test" });
     expect(first).toMatchObject({ paperId: "demo-adaptive-clipping", createdPaper: true, replaced: false, revision: 1 });
-    const original = await exportRubricJson(handle.db, first.paperId);
+    const original = await exportRubricJson(handle, first.paperId);
     expect(original).toBe(files.rubric);
 
     const edited = JSON.parse(files.rubric);
     edited.sub_tasks[0].weight = 7;
     edited.sub_tasks.pop();
-    const second = await importRubricIntoPaper(handle.db, {
+    const second = await importRubricIntoPaper(handle, {
       paperId: first.paperId,
       rubricText: JSON.stringify(edited),
       userId: null,
       source: "test",
     });
     expect(second).toMatchObject({ replaced: true, revision: 2 });
-    expect(await exportRubricJson(handle.db, first.paperId)).toBe(serializeRubric(edited));
+    expect(await exportRubricJson(handle, first.paperId)).toBe(serializeRubric(edited));
 
     const rubric = await getRubricByPaperId(handle.db, first.paperId);
     expect(serializeRubric(await getRubricTreeAtRevision(handle.db, rubric!.id, 1))).toBe(original);
@@ -85,13 +86,13 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
 
   it("names the paper from --paper, else config.yaml, else the folder name", async () => {
     const { files } = readPaperFolder(DEMO_DIR);
-    const byFlag = await importPaperFolder(handle.db, { files, paperId: "from-flag", folderName: "x", userId: null, source: "t" });
+    const byFlag = await importPaperFolder(handle, { files, paperId: "from-flag", folderName: "x", userId: null, source: "t" });
     expect(byFlag.paperId).toBe("from-flag");
-    const byFolder = await importPaperFolder(handle.db, { files: { rubric: files.rubric }, folderName: "from-folder", userId: null, source: "t" });
+    const byFolder = await importPaperFolder(handle, { files: { rubric: files.rubric }, folderName: "from-folder", userId: null, source: "t" });
     expect(byFolder.paperId).toBe("from-folder");
     expect((await getPaperById(handle.db, "from-folder"))?.title).toBe("from-folder");
     await expectRefused(
-      importPaperFolder(handle.db, { files: { rubric: files.rubric }, folderName: "Bad Name!", userId: null, source: "t" }),
+      importPaperFolder(handle, { files: { rubric: files.rubric }, folderName: "Bad Name!", userId: null, source: "t" }),
       "bad_request",
       /paper id "Bad Name!" \(from the folder name\) must be a slug/,
     );
@@ -146,16 +147,16 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
     it.each(cases)("refuses %s with a message naming the place", async (_name, make, message) => {
       const { files } = readPaperFolder(DEMO_DIR);
       if (!(await getPaperById(handle.db, paperId))) {
-        await importPaperFolder(handle.db, { files, paperId, userId: null, source: "t" });
+        await importPaperFolder(handle, { files, paperId, userId: null, source: "t" });
       }
       const before = await snapshot(handle, paperId);
       await expectRefused(
-        importRubricIntoPaper(handle.db, { paperId, rubricText: make(), userId: null, source: "t" }),
+        importRubricIntoPaper(handle, { paperId, rubricText: make(), userId: null, source: "t" }),
         "invalid_rubric",
         message,
       );
       await expectRefused(
-        importPaperFolder(handle.db, { files: { ...files, rubric: make() }, paperId, userId: null, source: "t" }),
+        importPaperFolder(handle, { files: { ...files, rubric: make() }, paperId, userId: null, source: "t" }),
         "invalid_rubric",
         message,
       );
@@ -165,12 +166,12 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
     it("refuses a broken config.yaml before writing anything", async () => {
       const { files } = readPaperFolder(DEMO_DIR);
       await expectRefused(
-        importPaperFolder(handle.db, { files: { ...files, config: "id: [unclosed" }, userId: null, source: "t" }),
+        importPaperFolder(handle, { files: { ...files, config: "id: [unclosed" }, userId: null, source: "t" }),
         "invalid_rubric",
         /config\.yaml/,
       );
       await expectRefused(
-        importPaperFolder(handle.db, { files: { ...files, config: "id: new-paper\ntitle: 5" }, userId: null, source: "t" }),
+        importPaperFolder(handle, { files: { ...files, config: "id: new-paper\ntitle: 5" }, userId: null, source: "t" }),
         "invalid_rubric",
         /title/,
       );
@@ -190,7 +191,7 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
       task_category: null,
       finegrained_task_category: null,
     };
-    const result = await importPaperFolder(handle.db, {
+    const result = await importPaperFolder(handle, {
       files: { rubric: JSON.stringify(draft) },
       paperId: "draft",
       userId: null,
@@ -198,9 +199,9 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
     });
     const codes = result.warnings.map((w) => w.code).sort();
     expect(codes).toEqual(expect.arrayContaining(["duplicate_id", "leaf_without_category", "non_uuid_id", "unknown_category"]));
-    const blocked = await expectRefused(exportRubricJson(handle.db, "draft"), "export_blocked", /breaks 2 PaperBench rules/);
+    const blocked = await expectRefused(exportRubricJson(handle, "draft"), "export_blocked", /breaks 2 PaperBench rules/);
     expect(blocked.details).toHaveLength(2);
-    expect(await exportRubricJson(handle.db, "draft", { force: true })).toBe(serializeRubric(draft));
+    expect(await exportRubricJson(handle, "draft", { force: true })).toBe(serializeRubric(draft));
   });
 });
 
@@ -220,8 +221,8 @@ describe("Code-Dev export", () => {
     const handle = await openTestDatabase("pglite");
     try {
       const { files } = readPaperFolder(DEMO_DIR);
-      await importPaperFolder(handle.db, { files, paperId: "cd", userId: null, source: "t" });
-      const codeDev = JSON.parse(await exportRubricJson(handle.db, "cd", { variant: "code-dev" }));
+      await importPaperFolder(handle, { files, paperId: "cd", userId: null, source: "t" });
+      const codeDev = JSON.parse(await exportRubricJson(handle, "cd", { variant: "code-dev" }));
       const leaves: { task_category: string }[] = [];
       const walk = (n: { sub_tasks: unknown[]; task_category: string }) => {
         if (n.sub_tasks.length === 0) leaves.push(n);
@@ -230,7 +231,7 @@ describe("Code-Dev export", () => {
       walk(codeDev);
       expect(leaves.length).toBe(13);
       expect(leaves.every((l) => l.task_category === "Code Development")).toBe(true);
-      expect(await exportRubricJson(handle.db, "cd", { variant: "code-dev" })).toBe(serializeRubric(codeDev));
+      expect(await exportRubricJson(handle, "cd", { variant: "code-dev" })).toBe(serializeRubric(codeDev));
     } finally {
       await handle.close();
     }

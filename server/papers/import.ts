@@ -1,12 +1,14 @@
 import "server-only";
-import type { Executor } from "@/db/client";
-import { createPaper, getPaperById, updatePaper } from "@/db/queries/papers";
-import { replaceRubricTree } from "@/db/queries/rubrics";
+import type { Executor, Store } from "@/db/client";
+import { getPaperById } from "@/db/queries/papers";
 import { AppError } from "@/lib/errors";
 import { parseBlacklist, parsePaperConfig } from "@/lib/rubric/paper-folder";
 import { formatIssue, parseRubricJson } from "@/lib/rubric/paperbench";
 import type { RubricStats, RubricWarning } from "@/lib/rubric/types";
 import { paperIdSchema } from "@/lib/papers/schemas";
+import { announceRubricRevision } from "@/server/live/rubric-feed";
+import { replaceRubricTree } from "@/server/rubrics/replace-rubric-tree";
+import { addPaper, editPaper } from "./papers";
 
 /** A PaperBench paper folder as uploaded or read from disk; only the rubric is required. */
 export interface PaperFolderFiles {
@@ -38,18 +40,19 @@ export function parseRubricOrThrow(text: string, fileLabel = "rubric.json") {
   return parsed;
 }
 
-/** Replaces the rubric of an existing paper with an uploaded rubric.json, as one new revision. */
+/**
+ * Replaces the rubric of an existing paper with an uploaded rubric.json, as one new revision, and
+ * tells everyone following the rubric.
+ */
 export async function importRubricIntoPaper(
-  db: Executor,
+  store: Store,
   input: { paperId: string; rubricText: string; userId: string | null; source: string },
 ): Promise<ImportResult> {
   const parsed = parseRubricOrThrow(input.rubricText);
-  const result = await replaceRubricTree(db, {
-    paperId: input.paperId,
-    tree: parsed.tree,
-    userId: input.userId,
-    source: input.source,
-  });
+  const result = await store.db.transaction((tx) =>
+    replaceRubricTree(tx, { paperId: input.paperId, tree: parsed.tree, userId: input.userId, source: input.source }),
+  );
+  await announceRubricRevision(store.db, store.kind, input.paperId, result.revision);
   return {
     paperId: input.paperId,
     createdPaper: false,
@@ -60,15 +63,28 @@ export async function importRubricIntoPaper(
   };
 }
 
+export interface PaperFolderImport {
+  files: PaperFolderFiles;
+  paperId?: string;
+  folderName?: string;
+  userId: string | null;
+  source: string;
+}
+
 /**
  * Imports a paper folder: creates the paper when it does not exist (id from `paperId`, else
  * config.yaml, else the folder name), updates the fields the folder carries, and replaces the
  * rubric. Every file is parsed before anything is written, and the writes share one transaction.
+ * Everyone following the rubric hears of the new revision (the studio's upload and the CLI alike).
  */
-export async function importPaperFolder(
-  db: Executor,
-  input: { files: PaperFolderFiles; paperId?: string; folderName?: string; userId: string | null; source: string },
-): Promise<ImportResult> {
+export async function importPaperFolder(store: Store, input: PaperFolderImport): Promise<ImportResult> {
+  const result = await store.db.transaction((tx) => importPaperFolderInTransaction(tx, input));
+  await announceRubricRevision(store.db, store.kind, result.paperId, result.revision);
+  return result;
+}
+
+/** The import inside the caller's transaction (the demo seed), announcing nothing. */
+export async function importPaperFolderInTransaction(tx: Executor, input: PaperFolderImport): Promise<ImportResult> {
   const parsed = parseRubricOrThrow(input.files.rubric);
   const config = input.files.config !== undefined ? parseConfigOrThrow(input.files.config) : {};
   const blacklist = input.files.blacklist !== undefined ? parseBlacklist(input.files.blacklist) : undefined;
@@ -90,27 +106,25 @@ export async function importPaperFolder(
     ...(input.files.judgeAddendum !== undefined ? { judgeAddendum: input.files.judgeAddendum } : {}),
   };
 
-  return db.transaction(async (tx) => {
-    const existing = await getPaperById(tx, paperId);
-    if (existing) {
-      if (Object.keys(fields).length > 0) await updatePaper(tx, paperId, fields);
-    } else {
-      await createPaper(
-        tx,
-        { id: paperId, title: paperId, paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [], ...fields },
-        input.userId,
-      );
-    }
-    const result = await replaceRubricTree(tx, { paperId, tree: parsed.tree, userId: input.userId, source: input.source });
-    return {
-      paperId,
-      createdPaper: !existing,
-      replaced: result.replaced,
-      revision: result.revision,
-      stats: parsed.stats,
-      warnings: parsed.warnings,
-    };
-  });
+  const existing = await getPaperById(tx, paperId);
+  if (existing) {
+    if (Object.keys(fields).length > 0) await editPaper(tx, paperId, fields);
+  } else {
+    await addPaper(
+      tx,
+      { id: paperId, title: paperId, paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [], ...fields },
+      input.userId,
+    );
+  }
+  const result = await replaceRubricTree(tx, { paperId, tree: parsed.tree, userId: input.userId, source: input.source });
+  return {
+    paperId,
+    createdPaper: !existing,
+    replaced: result.replaced,
+    revision: result.revision,
+    stats: parsed.stats,
+    warnings: parsed.warnings,
+  };
 }
 
 function parseConfigOrThrow(text: string) {

@@ -42,7 +42,7 @@ describe("studio start-up", () => {
       const paper = await getPaperById(db, "demo-adaptive-clipping");
       expect(paper?.paperMarkdown).toContain("#");
       expect((await listPaperMembers(db, paper!.id)).map((m) => m.role).sort()).toEqual(["author", "grader"]);
-      expect(await exportRubricJson(db, paper!.id)).toBe(fs.readFileSync("rubrics/demo/rubric.json", "utf8"));
+      expect(await exportRubricJson(await getDb(), paper!.id)).toBe(fs.readFileSync("rubrics/demo/rubric.json", "utf8"));
       // The secret was generated into the data directory, never committed.
       expect(fs.readFileSync(path.join(dataDir, "auth-secret"), "utf8").length).toBeGreaterThan(30);
 

@@ -1,12 +1,13 @@
 import "server-only";
 import path from "node:path";
 import { addPaperMember } from "@/db/queries/papers";
-import { countUsers, createUser } from "@/db/queries/users";
+import { countUsers } from "@/db/queries/users";
 import { DEMO_AGENTS, seedDemoGradings } from "./seed-gradings";
 import { seedDemoAssignments } from "./seed-reviews";
 import type { Database } from "@/db/client";
 import { readPaperFolder } from "@/server/papers/folder-reader";
-import { importPaperFolder } from "@/server/papers/import";
+import { importPaperFolderInTransaction } from "@/server/papers/import";
+import { createAccount } from "@/server/users/accounts";
 
 /** Demo accounts of the embedded mode, one per role. Printed at every start; never on PostgreSQL. */
 export const DEMO_USERS = [
@@ -27,11 +28,11 @@ export async function seedDemo(db: Database): Promise<boolean> {
   await db.transaction(async (tx) => {
     const created = new Map<string, string>();
     for (const u of DEMO_USERS) {
-      const user = await createUser(tx, { email: u.email, name: u.name, password: u.password, isStaff: u.role === "staff" });
+      const user = await createAccount(tx, { email: u.email, name: u.name, password: u.password, isStaff: u.role === "staff" });
       created.set(u.role, user.id);
     }
     const staffId = created.get("staff")!;
-    const result = await importPaperFolder(tx, {
+    const result = await importPaperFolderInTransaction(tx, {
       files,
       folderName,
       userId: staffId,

@@ -15,7 +15,8 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { openDatabase } from "@/db/client";
 import { addPaperMember } from "@/db/queries/papers";
-import { createUser, getUserByEmail } from "@/db/queries/users";
+import { getUserByEmail } from "@/db/queries/users";
+import { createAccount } from "@/server/users/accounts";
 import { seedDemo } from "@/server/seed/seed";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import { createTestPostgresDatabase } from "@/test/databases";
@@ -127,7 +128,7 @@ export async function prepareDatabase(kind: "pglite" | "postgres", extraUsers: n
       const staff = await getUserByEmail(handle.db, STAFF.email);
       if (!staff) throw new Error("the demo seed made no staff user");
       for (const u of users) {
-        await createUser(handle.db, { email: u.email, name: u.email.split("@")[0], password: u.password, isStaff: u.staff });
+        await createAccount(handle.db, { email: u.email, name: u.email.split("@")[0], password: u.password, isStaff: u.staff });
         if (!u.staff) await addPaperMember(handle.db, { paperId: DEMO_PAPER_ID, email: u.email, role: "author", addedBy: staff.id });
       }
     } finally {

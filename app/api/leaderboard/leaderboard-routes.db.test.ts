@@ -60,7 +60,7 @@ describe.each(testDatabaseKinds())("leaderboard and JudgeEval routes on %s", (ki
       users[who] = (await createUser(handle.db, { email: `${who}@example.org`, isStaff: who === "staff" })).id;
     }
     const { files, folderName } = readPaperFolder(DEMO_DIR);
-    await importPaperFolder(handle.db, { files, folderName, userId: users.staff, source: "test" });
+    await importPaperFolder(handle, { files, folderName, userId: users.staff, source: "test" });
     await addPaperMember(handle.db, { paperId: PAPER, email: "author@example.org", role: "author", addedBy: users.staff });
     await addPaperMember(handle.db, { paperId: PAPER, email: "grader@example.org", role: "grader", addedBy: users.staff });
     await seedDemoGradings(handle.db, { paperIds: [PAPER], staffId: users.staff, reviewerId: users.grader });

@@ -6,13 +6,14 @@ import { GradingsPanel } from "@/components/review/gradings-panel";
 import { buttonClass } from "@/components/ui/button";
 import { Markdown } from "@/components/ui/markdown";
 import { requirePaperPage } from "@/server/auth/page-access";
+import { canEditRubric } from "@/lib/auth/access";
 
 export default async function PaperPage({ params }: { params: Promise<{ paperId: string }> }) {
   const { paperId } = await params;
   const access = await requirePaperPage(paperId, "view", `/papers/${paperId}`);
   if (!access.ok) return <AccessDenied reason={access.reason} />;
   const { paper, role } = access;
-  const canEditRubric = role === "staff" || role === "author";
+  const canEdit = canEditRubric(role);
 
   return (
     <article className="space-y-6">
@@ -25,7 +26,7 @@ export default async function PaperPage({ params }: { params: Promise<{ paperId:
             {paper.id} · you are <span data-testid="paper-role">{role}</span>
           </p>
         </div>
-        {canEditRubric && (
+        {canEdit && (
           <Link href={`/papers/${paper.id}/judge-eval`} className={buttonClass("secondary")}>
             JudgeEval
           </Link>
@@ -37,7 +38,7 @@ export default async function PaperPage({ params }: { params: Promise<{ paperId:
         )}
       </header>
 
-      <RubricPanel paperId={paper.id} canEdit={canEditRubric} />
+      <RubricPanel paperId={paper.id} canEdit={canEdit} />
       <GradingsPanel paperId={paper.id} role={role} />
 
       <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">

@@ -4,10 +4,10 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { addPaperMember } from "@/db/queries/papers";
-import { applyRubricOperation } from "@/db/queries/rubric-operations";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import { createUser } from "@/db/queries/users";
 import { importPaperFolder } from "@/server/papers/import";
+import { applyRubricOperation } from "@/server/rubrics/apply-rubric-operation";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 
@@ -33,14 +33,14 @@ describe.each(testDatabaseKinds())("history routes on %s", (kind) => {
     (globalThis as { __rubricStudioDb?: Promise<DbHandle> }).__rubricStudioDb = Promise.resolve(handle);
     const { files } = readPaperFolder(path.join(process.cwd(), "rubrics", "demo"));
     const staff = await createUser(handle.db, { email: "staff@example.org", isStaff: true });
-    await importPaperFolder(handle.db, { files, paperId, userId: staff.id, source: "t" });
+    await importPaperFolder(handle, { files, paperId, userId: staff.id, source: "t" });
     for (const role of ["author", "grader", "outsider"] as const) {
       users[role] = (await createUser(handle.db, { email: `${role}@example.org`, name: role })).id;
       if (role !== "outsider") await addPaperMember(handle.db, { paperId, email: `${role}@example.org`, role, addedBy: staff.id });
     }
     const rubricId = (await getRubricByPaperId(handle.db, paperId))!.id;
     const leaf = (await getLiveNodeRows(handle.db, rubricId)).find((r) => r.parentKey !== null)!;
-    await applyRubricOperation(handle.db, { paperId, userId: users.author, request: { clientOpId: "del", baseRevision: 1, op: { kind: "delete", keys: [leaf.key] } } });
+    await applyRubricOperation(handle, { paperId, userId: users.author, request: { clientOpId: "del", baseRevision: 1, op: { kind: "delete", keys: [leaf.key] } } });
   });
   afterAll(async () => {
     (globalThis as { __rubricStudioDb?: Promise<DbHandle> }).__rubricStudioDb = undefined;

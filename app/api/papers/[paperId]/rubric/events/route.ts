@@ -16,12 +16,12 @@ const sessionSchema = presenceSessionSchema.optional();
  * studio instance. With `?session=<id>` (one per open editor) the stream also puts its user on
  * the rubric's presence list for as long as it is open.
  */
-export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, db, dbKind, paper, user }) => {
+export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, store, paper, user }) => {
   const since = sinceSchema.parse(req.headers.get("last-event-id") ?? req.nextUrl.searchParams.get("since") ?? 0);
   const sessionId = sessionSchema.parse(req.nextUrl.searchParams.get("session") ?? undefined);
   const stream = rubricEventStream({
-    db,
-    dbKind,
+    db: store.db,
+    dbKind: store.kind,
     presence: sessionId ? { sessionId, userId: user.id, name: userDisplayName(user) } : undefined,
     paperId: paper.id,
     since,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { apiRoute } from "@/server/http/route";
 import { exportRubricJson } from "@/server/papers/export";
+import { VARIANTS } from "@/lib/grading/variant";
 
 type Params = { paperId: string };
 
@@ -9,16 +10,16 @@ const exportQuerySchema = z.object({
     .enum(["0", "1", "true", "false"], { error: "must be 1 or 0" })
     .optional()
     .transform((v) => v === "1" || v === "true"),
-  variant: z.enum(["full", "code-dev"], { error: "must be full or code-dev" }).default("full"),
+  variant: z.enum(VARIANTS, { error: "must be full or code-dev" }).default("full"),
 });
 
 /**
  * rubric.json exactly as PaperBench writes it (`?variant=code-dev` for the Code-Dev variant);
  * 409 with the rule breaks unless `?force=1`.
  */
-export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, db, paper }) => {
+export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, store, paper }) => {
   const { force, variant } = exportQuerySchema.parse(Object.fromEntries(req.nextUrl.searchParams));
-  const json = await exportRubricJson(db, paper.id, { force, variant });
+  const json = await exportRubricJson(store, paper.id, { force, variant });
   return new Response(json, {
     headers: {
       "content-type": "application/json; charset=utf-8",

@@ -1,15 +1,11 @@
-import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import { apiRoute } from "@/server/http/route";
+import { getLiveRubricRows } from "@/server/rubrics/read-rubric";
+import { canEditRubric } from "@/lib/auth/access";
 
 type Params = { paperId: string };
 
 /** The live rubric as rows with their internal keys: what the editor works on. */
-export const GET = apiRoute<Params>({ paper: "view" }, async ({ db, paper, role }) => {
-  const rubric = await getRubricByPaperId(db, paper.id);
-  return {
-    rubricId: rubric?.id ?? null,
-    revision: rubric?.revision ?? 0,
-    canEdit: role === "staff" || role === "author",
-    nodes: rubric ? await getLiveNodeRows(db, rubric.id) : [],
-  };
+export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper, role }) => {
+  const { rubricId, revision, nodes } = await getLiveRubricRows(store, paper.id);
+  return { rubricId, revision, canEdit: canEditRubric(role), nodes };
 });

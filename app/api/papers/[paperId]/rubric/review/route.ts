@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { changeRubricStatus, getRubricReview } from "@/db/queries/rubric-review";
-import { requireRubricByPaperId } from "@/db/queries/rubrics";
 import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";
-import { announceLive } from "@/server/live/rubric-feed";
+import { changeRubricStatus } from "@/server/rubrics/change-rubric-status";
+import { getReview } from "@/server/rubrics/read-rubric";
 
 type Params = { paperId: string };
 
@@ -14,19 +13,13 @@ const reviewActionSchema = z.object({
 });
 
 /** The rubric's review status (draft, in review, signed off) and its history. */
-export const GET = apiRoute<Params>({ paper: "view" }, async ({ db, paper }) => {
-  const rubric = await requireRubricByPaperId(db, paper.id);
-  return getRubricReview(db, rubric.id);
-});
+export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper }) => getReview(store, paper.id));
 
 /**
  * Authors and staff request review, sign off a revision (saved as a named version), or return to
  * draft; everyone on the rubric hears of it.
  */
-export const POST = apiRoute<Params>({ paper: "edit-rubric" }, async ({ req, db, dbKind, paper, user }) => {
+export const POST = apiRoute<Params>({ paper: "edit-rubric" }, async ({ req, store, paper, user }) => {
   const { action, revision } = await parseJsonBody(req, reviewActionSchema);
-  const rubric = await requireRubricByPaperId(db, paper.id);
-  const review = await changeRubricStatus(db, { rubricId: rubric.id, action, revision, userId: user.id, userLabel: user.name ?? user.email });
-  await announceLive(db, dbKind, paper.id, { type: "review" });
-  return review;
+  return changeRubricStatus(store, { paperId: paper.id, action, revision, userId: user.id, userLabel: user.name ?? user.email });
 });

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { listRubricRevisions } from "@/db/queries/rubric-revisions";
-import { getRubricByPaperId } from "@/db/queries/rubrics";
 import { revisionParam } from "@/server/http/revision-param";
 import { apiRoute } from "@/server/http/route";
+import { listRevisions } from "@/server/rubrics/read-rubric";
 
 type Params = { paperId: string };
 
@@ -12,12 +11,8 @@ const querySchema = z.object({
 });
 
 /** The operation log, newest first, one line per revision (`?before=N` pages back, `?limit=` up to 200). */
-export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, db, paper }) => {
+export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, store, paper }) => {
   const params = req.nextUrl.searchParams;
   const query = querySchema.parse({ before: params.get("before") ?? undefined, limit: params.get("limit") ?? undefined });
-  const rubric = await getRubricByPaperId(db, paper.id);
-  return {
-    currentRevision: rubric?.revision ?? 0,
-    revisions: rubric ? await listRubricRevisions(db, rubric.id, query) : [],
-  };
+  return listRevisions(store, paper.id, query);
 });

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { createRubricVersion, listRubricVersions } from "@/db/queries/rubric-versions";
-import { getRubricByPaperId } from "@/db/queries/rubrics";
 import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";
-import { AppError } from "@/lib/errors";
+import { listVersions } from "@/server/rubrics/read-rubric";
+import { saveRubricVersion } from "@/server/rubrics/save-rubric-version";
 
 type Params = { paperId: string };
 
@@ -11,16 +10,11 @@ const versionCreateSchema = z.object({
   name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
 });
 
-export const GET = apiRoute<Params>({ paper: "view" }, async ({ db, paper }) => {
-  const rubric = await getRubricByPaperId(db, paper.id);
-  return { versions: rubric ? await listRubricVersions(db, rubric.id) : [] };
-});
+export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper }) => ({ versions: await listVersions(store, paper.id) }));
 
 /** Saves the live tree as a named version. */
-export const POST = apiRoute<Params>({ paper: "edit-rubric" }, async ({ req, db, paper, user }) => {
+export const POST = apiRoute<Params>({ paper: "edit-rubric" }, async ({ req, store, paper, user }) => {
   const { name } = await parseJsonBody(req, versionCreateSchema);
-  const rubric = await getRubricByPaperId(db, paper.id);
-  if (!rubric) throw new AppError("conflict", "The paper has no rubric yet: there is nothing to save");
-  const version = await createRubricVersion(db, { rubricId: rubric.id, name, userId: user.id });
+  const version = await saveRubricVersion(store, { paperId: paper.id, name, userId: user.id });
   return Response.json({ version }, { status: 201 });
 });

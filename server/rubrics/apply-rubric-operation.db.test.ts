@@ -10,13 +10,15 @@ import { OperationError, type RubricOperation } from "@/lib/rubric/operations";
 import { compareSiblings, type NodeRow } from "@/lib/rubric/tree-rows";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { getOperationsSince } from "@/server/live/rubric-feed";
-import { createPaper } from "./papers";
-import { getNodeHistory } from "./rubric-history";
-import { changeRubricStatus, getRubricReview } from "./rubric-review";
-import { createUser } from "./users";
-import { applyRubricOperation } from "./rubric-operations";
-import { createRubricVersion, restoreRubricVersion } from "./rubric-versions";
-import { getLiveNodeRows, getRubricByPaperId } from "./rubrics";
+import { createPaper } from "@/db/queries/papers";
+import { getNodeHistory } from "@/db/queries/rubric-history";
+import { getRubricReview } from "@/db/queries/rubric-review";
+import { createUser } from "@/db/queries/users";
+import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
+import { applyRubricOperation } from "./apply-rubric-operation";
+import { changeRubricStatus } from "./change-rubric-status";
+import { restoreRubricVersion } from "./restore-rubric";
+import { saveRubricVersion } from "./save-rubric-version";
 
 const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");
 const DEMO_RUBRIC = fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8");
@@ -38,15 +40,15 @@ describe.each(testDatabaseKinds())("rubric operations on %s", (kind) => {
   beforeEach(async () => {
     paperId = `ops-${++paperNo}`;
     const { files } = readPaperFolder(DEMO_DIR);
-    await importPaperFolder(handle.db, { files, paperId, userId: null, source: "t" });
+    await importPaperFolder(handle, { files, paperId, userId: null, source: "t" });
     rubricId = (await getRubricByPaperId(handle.db, paperId))!.id;
     rows = await getLiveNodeRows(handle.db, rubricId);
   });
 
   let opNo = 0;
   const apply = (op: RubricOperation) =>
-    applyRubricOperation(handle.db, { paperId, userId: null, request: { clientOpId: `op-${++opNo}`, baseRevision: 1, op } });
-  const exported = () => exportRubricJson(handle.db, paperId, { force: true });
+    applyRubricOperation(handle, { paperId, userId: null, request: { clientOpId: `op-${++opNo}`, baseRevision: 1, op } });
+  const exported = () => exportRubricJson(handle, paperId, { force: true });
   const revision = async () => (await getRubricByPaperId(handle.db, paperId))!.revision;
   const root = () => rows.find((r) => r.parentKey === null)!;
   const childrenOf = (key: string) => rows.filter((r) => r.parentKey === key).sort(compareSiblings);
@@ -154,11 +156,11 @@ describe.each(testDatabaseKinds())("rubric operations on %s", (kind) => {
   it("signs off a revision as a named version, and a later change returns the rubric to draft", async () => {
     const user = await createUser(handle.db, { email: `reviewer-${paperId}@example.org`, name: "Rita" });
     const rev = await revision();
-    await expect(changeRubricStatus(handle.db, { rubricId, action: "sign_off", revision: rev - 1, userId: user.id, userLabel: "Rita" })).rejects.toThrow(
+    await expect(changeRubricStatus(handle, { paperId, action: "sign_off", revision: rev - 1, userId: user.id, userLabel: "Rita" })).rejects.toThrow(
       /changed since you looked/,
     );
-    await changeRubricStatus(handle.db, { rubricId, action: "request_review", revision: rev, userId: user.id, userLabel: "Rita" });
-    const signed = await changeRubricStatus(handle.db, { rubricId, action: "sign_off", revision: rev, userId: user.id, userLabel: "Rita" });
+    await changeRubricStatus(handle, { paperId, action: "request_review", revision: rev, userId: user.id, userLabel: "Rita" });
+    const signed = await changeRubricStatus(handle, { paperId, action: "sign_off", revision: rev, userId: user.id, userLabel: "Rita" });
     expect(signed.status).toBe("signed_off");
     expect(signed.history[0]).toMatchObject({ status: "signed_off", revision: rev, user: { name: "Rita" } });
     expect(signed.history[0].versionId).toBeTruthy();
@@ -174,8 +176,8 @@ describe.each(testDatabaseKinds())("rubric operations on %s", (kind) => {
   it("applies a retried operation once", async () => {
     const [a] = childrenOf(root().key);
     const request = { clientOpId: "retry-me", baseRevision: 1, op: { kind: "update", key: a.key, fields: { weight: 9 } } as RubricOperation };
-    const first = await applyRubricOperation(handle.db, { paperId, userId: null, request });
-    const second = await applyRubricOperation(handle.db, { paperId, userId: null, request });
+    const first = await applyRubricOperation(handle, { paperId, userId: null, request });
+    const second = await applyRubricOperation(handle, { paperId, userId: null, request });
     expect(second).toEqual(first);
     expect(await revision()).toBe(2);
   });
@@ -207,7 +209,7 @@ describe.each(testDatabaseKinds())("rubric operations on %s", (kind) => {
   });
 
   it("saves a version, restores it as one undoable operation, also across a re-import", async () => {
-    const version = await createRubricVersion(handle.db, { rubricId, name: "v1", userId: null });
+    const version = await saveRubricVersion(handle, { paperId, name: "v1", userId: null });
     expect(version).toMatchObject({ name: "v1", revision: 1 });
     const [a, b] = childrenOf(root().key);
     await apply({ kind: "update", key: a.key, fields: { requirements: "edited" } });
@@ -220,7 +222,7 @@ describe.each(testDatabaseKinds())("rubric operations on %s", (kind) => {
     });
     const edited = await exported();
 
-    const restored = await restoreRubricVersion(handle.db, { paperId, rubricId, versionId: version.id, userId: null, clientOpId: "r1" });
+    const restored = await restoreRubricVersion(handle, { paperId, versionId: version.id, userId: null });
     expect(await exported()).toBe(DEMO_RUBRIC);
     await apply(restored.inverse);
     expect(await exported()).toBe(edited);
@@ -228,8 +230,8 @@ describe.each(testDatabaseKinds())("rubric operations on %s", (kind) => {
     // A re-import replaces every key; the version still restores (matched onto the new root).
     const changed = JSON.parse(DEMO_RUBRIC);
     changed.sub_tasks.reverse();
-    await importRubricIntoPaper(handle.db, { paperId, rubricText: JSON.stringify(changed), userId: null, source: "t" });
-    await restoreRubricVersion(handle.db, { paperId, rubricId, versionId: version.id, userId: null, clientOpId: "r2" });
+    await importRubricIntoPaper(handle, { paperId, rubricText: JSON.stringify(changed), userId: null, source: "t" });
+    await restoreRubricVersion(handle, { paperId, versionId: version.id, userId: null });
     expect(await exported()).toBe(DEMO_RUBRIC);
   });
 

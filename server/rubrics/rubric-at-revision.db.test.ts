@@ -10,14 +10,14 @@ import { canonicalRows, randomOperation, seededRandom, type Random } from "@/lib
 import { parseRubricJson, serializeRubric } from "@/lib/rubric/paperbench";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { DEMO_RUBRIC, seedDemoRubric } from "@/test/seed-demo-rubric";
-import { rubricNodes } from "../schema";
-import { getRubricRowsAtRevision } from "./rubric-at-revision";
-import { applyRubricOperation } from "./rubric-operations";
-import { restoreRubricRevision } from "./rubric-restore";
-import { listRubricRevisions } from "./rubric-revisions";
-import { createRubricVersion, restoreRubricVersion } from "./rubric-versions";
-import { getLiveNodeRows, getRubricByPaperId, getRubricTreeAtRevision } from "./rubrics";
-import { createUser } from "./users";
+import { rubricNodes } from "@/db/schema";
+import { listRubricRevisions } from "@/db/queries/rubric-revisions";
+import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
+import { createUser } from "@/db/queries/users";
+import { applyRubricOperation } from "./apply-rubric-operation";
+import { restoreRubricRevision, restoreRubricVersion } from "./restore-rubric";
+import { getRubricRowsAtRevision, getRubricTreeAtRevision } from "./rubric-at-revision";
+import { saveRubricVersion } from "./save-rubric-version";
 
 // More runs to hunt for rare failures: HISTORY_PROPERTY_RUNS=200 npx vitest run <this file>.
 const PROPERTY_RUNS = process.env.HISTORY_PROPERTY_RUNS ? Number(process.env.HISTORY_PROPERTY_RUNS) : undefined;
@@ -41,7 +41,7 @@ describe.each(testDatabaseKinds())("the rubric as of a revision on %s", (kind) =
   }
 
   const apply = (paperId: string, op: RubricOperation, userId: string | null = null) =>
-    applyRubricOperation(handle.db, { paperId, userId, request: { clientOpId: `h-${++opNo}`, baseRevision: 0, op } });
+    applyRubricOperation(handle, { paperId, userId, request: { clientOpId: `h-${++opNo}`, baseRevision: 0, op } });
 
   async function deletedRows(rubricId: string) {
     const rows = await handle.db
@@ -70,19 +70,19 @@ describe.each(testDatabaseKinds())("the rubric as of a revision on %s", (kind) =
       try {
         const roll = r.next();
         if (roll < 0.04) {
-          versions.push((await createRubricVersion(handle.db, { rubricId, name: `v${i}`, userId: null })).id);
+          versions.push((await saveRubricVersion(handle, { paperId, name: `v${i}`, userId: null })).id);
           continue;
         } else if (roll < 0.08 && versions.length > 0) {
-          lastInverse = (await restoreRubricVersion(handle.db, { paperId, rubricId, versionId: r.pick(versions), userId: null, clientOpId: `h-${++opNo}` })).inverse;
+          lastInverse = (await restoreRubricVersion(handle, { paperId, versionId: r.pick(versions), userId: null })).inverse;
         } else if (roll < 0.12) {
           const now = (await getRubricByPaperId(handle.db, paperId))!.revision;
           const target = 1 + r.int(now);
-          lastInverse = (await restoreRubricRevision(handle.db, { paperId, rubricId, revision: target, userId: null, clientOpId: `h-${++opNo}` })).inverse;
+          lastInverse = (await restoreRubricRevision(handle, { paperId, revision: target, userId: null })).inverse;
         } else if (roll < 0.16 && lastInverse) {
           // Undo of the last change (a batch when that was a restore).
           lastInverse = (await apply(paperId, lastInverse)).inverse;
         } else if (roll < 0.18) {
-          await importRubricIntoPaper(handle.db, { paperId, rubricText: DEMO_RUBRIC, userId: null, source: "again" });
+          await importRubricIntoPaper(handle, { paperId, rubricText: DEMO_RUBRIC, userId: null, source: "again" });
           lastInverse = null;
         } else {
           const op = randomOperation(r, live, await deletedRows(rubricId));
@@ -135,16 +135,16 @@ describe.each(testDatabaseKinds())("the rubric as of a revision on %s", (kind) =
     const leaf = rows.find((n) => !rows.some((c) => c.parentKey === n.key))!;
     await apply(paperId, { kind: "update", key: leaf.key, fields: { requirements: "Changed" } });
     await apply(paperId, { kind: "delete", keys: [leaf.key] });
-    const result = await restoreRubricRevision(handle.db, { paperId, rubricId, revision: 1, userId: null, clientOpId: "restore-rev-1" });
+    const result = await restoreRubricRevision(handle, { paperId, revision: 1, userId: null });
     expect(result.inverse.kind).toBe("batch");
     const restored = await getLiveNodeRows(handle.db, rubricId);
     // The deleted leaf comes back under a fresh key (a key is never reused); everything else is as it was.
     expect(restored.filter((n) => n.key !== leaf.key && !rows.some((o) => o.key === n.key))).toHaveLength(1);
     expect(serializeRubric(await getRubricTreeAtRevision(handle.db, rubricId, result.revision))).toBe(DEMO_RUBRIC);
     await expect(
-      restoreRubricRevision(handle.db, { paperId, rubricId, revision: result.revision, userId: null, clientOpId: "again" }),
+      restoreRubricRevision(handle, { paperId, revision: result.revision, userId: null }),
     ).rejects.toMatchObject({ code: "conflict", message: `The live rubric already equals revision ${result.revision}` });
-    await expect(restoreRubricRevision(handle.db, { paperId, rubricId, revision: 0, userId: null, clientOpId: "zero" })).rejects.toMatchObject({
+    await expect(restoreRubricRevision(handle, { paperId, revision: 0, userId: null })).rejects.toMatchObject({
       code: "conflict",
     });
     await apply(paperId, result.inverse);
@@ -168,7 +168,7 @@ describe.each(testDatabaseKinds())("the rubric as of a revision on %s", (kind) =
 
     // Once a later import replaced its rows, the edits after it can no longer be replayed: said so.
     const before = (await getRubricByPaperId(handle.db, paperId))!.revision;
-    await importRubricIntoPaper(handle.db, { paperId, rubricText: DEMO_RUBRIC, userId: null, source: "again" });
+    await importRubricIntoPaper(handle, { paperId, rubricText: DEMO_RUBRIC, userId: null, source: "again" });
     await handle.db.execute(sql`UPDATE rubric_operations SET payload = payload - 'keys' WHERE kind = 'import'`);
     await expect(getRubricRowsAtRevision(handle.db, rubricId, before)).rejects.toMatchObject({ code: "conflict" });
     expect(serializeRubric(await getRubricTreeAtRevision(handle.db, rubricId, 1))).toBe(DEMO_RUBRIC);
@@ -182,9 +182,9 @@ describe.each(testDatabaseKinds())("the rubric as of a revision on %s", (kind) =
     const leaf = rows.find((n) => !rows.some((c) => c.parentKey === n.key))!;
     await apply(paperId, { kind: "update", key: leaf.key, fields: { weight: 3 } }, user.id);
     await apply(paperId, { kind: "delete", keys: [leaf.key] }, user.id);
-    const version = await createRubricVersion(handle.db, { rubricId, name: "v", userId: null });
+    const version = await saveRubricVersion(handle, { paperId, name: "v", userId: null });
     await apply(paperId, { kind: "restore", keys: [leaf.key] }, user.id);
-    await restoreRubricVersion(handle.db, { paperId, rubricId, versionId: version.id, userId: null, clientOpId: `v-${paperNo}` });
+    await restoreRubricVersion(handle, { paperId, versionId: version.id, userId: null });
     const log = await listRubricRevisions(handle.db, rubricId);
     expect(log.map((l) => l.revision)).toEqual([5, 4, 3, 2, 1]);
     expect(log[4].summary).toBe("Imported the rubric (33 nodes)");
@@ -204,7 +204,7 @@ describe.each(testDatabaseKinds())("the rubric as of a revision on %s", (kind) =
     expect(parsed.ok && nodes === countNodes(parsed.tree)).toBe(true);
     const r = seededRandom(2024);
     let applied = 0;
-    const version = await createRubricVersion(handle.db, { rubricId, name: "start", userId: null });
+    const version = await saveRubricVersion(handle, { paperId, name: "start", userId: null });
     let live = await getLiveNodeRows(handle.db, rubricId);
     let deleted = await deletedRows(rubricId);
     for (let i = 0; i < 300; i++) {
@@ -218,7 +218,7 @@ describe.each(testDatabaseKinds())("the rubric as of a revision on %s", (kind) =
       }
     }
     // A restore of the starting version: one big batch.
-    await restoreRubricVersion(handle.db, { paperId, rubricId, versionId: version.id, userId: null, clientOpId: `pinn-${paperNo}` });
+    await restoreRubricVersion(handle, { paperId, versionId: version.id, userId: null });
     const latest = (await getRubricByPaperId(handle.db, paperId))!.revision;
     const started = performance.now();
     const rows = await getRubricRowsAtRevision(handle.db, rubricId, latest);

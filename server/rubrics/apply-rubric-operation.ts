@@ -1,0 +1,88 @@
+import "server-only";
+import type { Executor, Store } from "@/db/client";
+import {
+  bumpRubricRevision,
+  findAppliedOperation,
+  findTakenNodeKey,
+  getNodeRow,
+  hasLiveNodes,
+  isAncestorNode,
+  isUniqueViolation,
+  restoreSubtree,
+  setNodePlacement,
+  softDeleteSubtree,
+  updateNodeFields,
+} from "@/db/queries/rubric-operations";
+import { insertNodeRows, insertRubricOperation } from "@/db/queries/rubrics";
+import { runOperationRulesAsync, type AsyncRuleRows } from "@/lib/rubric/operation-rules";
+import { OperationError, type OperationRequest, type OperationResult } from "@/lib/rubric/operations";
+import { announceRubricRevision } from "@/server/live/rubric-feed";
+import { returnToDraftAfterChange } from "./return-to-draft";
+
+export interface ApplyOperationInput {
+  paperId: string;
+  userId: string | null;
+  request: OperationRequest;
+}
+
+/**
+ * Applies one operation to a paper's rubric in one transaction and tells everyone following the
+ * rubric. The rubric row is locked, the operation touches only the rows it changes (by the rules
+ * of lib/rubric/operation-rules.ts), the revision is bumped and the operation is logged with its
+ * inverse (which the caller gets back for undo). A retried request (same client op id) is answered
+ * from the log without applying it again. A refused operation throws OperationError and leaves
+ * everything as it was.
+ */
+export async function applyRubricOperation(store: Store, input: ApplyOperationInput): Promise<OperationResult> {
+  const result = await applyOperationOnce(store.db, input);
+  await announceRubricRevision(store.db, store.kind, input.paperId, result.revision);
+  return result;
+}
+
+async function applyOperationOnce(db: Executor, input: ApplyOperationInput): Promise<OperationResult> {
+  try {
+    return await db.transaction((tx) => applyOperationInTransaction(tx, input));
+  } catch (err) {
+    // A retried request: its client op id is already in the log (the unique index said so).
+    // A retry may also be refused (a create of keys that now exist, a delete of nodes already
+    // deleted): it is still a retry when the log has its client op id.
+    const previous =
+      isUniqueViolation(err) || err instanceof OperationError ? await findAppliedOperation(db, input.paperId, input.request.clientOpId) : null;
+    if (previous) return previous;
+    throw err;
+  }
+}
+
+/** The operation applied and logged inside the caller's transaction (a restore plans and applies in one); nothing is announced. */
+export async function applyOperationInTransaction(tx: Executor, input: ApplyOperationInput): Promise<OperationResult> {
+  const { request } = input;
+  // Bumping the revision locks the rubric row: operations on one rubric take turns.
+  const rubric = await bumpRubricRevision(tx, input.paperId);
+  await returnToDraftAfterChange(tx, rubric);
+  const { inverse, applied, merged } = await runOperationRulesAsync(databaseRows(tx, rubric.id), request.op, rubric.revision);
+  // The log keeps the operation as applied (merged texts included): followers replay it.
+  await insertRubricOperation(tx, {
+    rubricId: rubric.id,
+    revision: rubric.revision,
+    clientOpId: request.clientOpId,
+    userId: input.userId,
+    kind: request.op.kind,
+    payload: { op: applied, inverse, baseRevision: request.baseRevision, ...(merged ? { merged: true } : {}) },
+  });
+  return { revision: rubric.revision, inverse, ...(merged ? { merged: true as const } : {}) };
+}
+
+/** The rubric's rows in the database, as the operation rules ask for them. */
+function databaseRows(tx: Executor, rubricId: string): AsyncRuleRows {
+  return {
+    row: (key) => getNodeRow(tx, rubricId, key),
+    takenKey: (keys) => findTakenNodeKey(tx, keys),
+    hasLiveNodes: () => hasLiveNodes(tx, rubricId),
+    isAncestor: (ancestor, key) => isAncestorNode(tx, ancestor, key),
+    update: (key, fields) => updateNodeFields(tx, key, fields),
+    insert: (nodes) => insertNodeRows(tx, rubricId, nodes),
+    place: (key, parentKey, position) => setNodePlacement(tx, key, parentKey, position),
+    deleteSubtree: (key, revision) => softDeleteSubtree(tx, key, revision),
+    restoreSubtree: (key, deletedRevision) => restoreSubtree(tx, key, deletedRevision),
+  };
+}
