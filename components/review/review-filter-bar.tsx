@@ -2,7 +2,7 @@
 
 import { ChevronsDownUp, ChevronsUpDown } from "lucide-react";
 import type { Dispatch, SetStateAction } from "react";
-import { IconButton } from "@/components/rubric-editor/toolbar-controls";
+import { IconButton } from "@/components/ui/icon-button";
 import { NO_CATEGORY, NO_REVIEW_FILTERS, type ReviewFilters } from "@/lib/review/review-model";
 
 /** Above the graded tree: the leaf filters, how many leaves they keep, expand and collapse all. */

@@ -2,7 +2,7 @@
 
 import { ArrowLeft, Keyboard, Users } from "lucide-react";
 import Link from "next/link";
-import { IconButton } from "@/components/rubric-editor/toolbar-controls";
+import { IconButton } from "@/components/ui/icon-button";
 import { Button } from "@/components/ui/button";
 import { HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
 import type { ReviewModel, ReviewProgress } from "@/lib/review/review-model";

@@ -9,7 +9,8 @@ import { ExportButton } from "./export-button";
 import { PresenceAvatars } from "./presence/presence-avatars";
 import { ReviewStatus } from "./review-status";
 import type { RubricSnapshot, RubricStore } from "./rubric-store";
-import { IconButton, SaveState } from "./toolbar-controls";
+import { IconButton } from "@/components/ui/icon-button";
+import { SaveState } from "./toolbar-controls";
 
 /** The editor's header: title, revision and save state, review status, who else is here, undo/redo, the Code-Dev view, export, help. */
 export function EditorHeader({

@@ -1,7 +1,6 @@
 "use client";
 
 import { ChevronDown, ChevronUp, CircleAlert, Search, X } from "lucide-react";
-import type { ReactNode } from "react";
 
 /** Small controls of the editor's header and toolbar. */
 
@@ -17,40 +16,6 @@ export function SaveState({ pending, offline }: { pending: number; offline: stri
     <span data-testid="save-state" role="status" className={pending ? "text-amber-700" : "text-emerald-700"}>
       {pending === 0 ? "Saved" : pending === 1 ? "Saving…" : `${pending} pending`}
     </span>
-  );
-}
-
-export function IconButton({
-  label,
-  onClick,
-  disabled,
-  children,
-  testId,
-  bordered,
-  danger,
-}: {
-  label: string;
-  onClick(): void;
-  disabled?: boolean;
-  children: ReactNode;
-  testId?: string;
-  bordered?: boolean;
-  danger?: boolean;
-}) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      title={label}
-      onClick={onClick}
-      disabled={disabled}
-      data-testid={testId}
-      className={`inline-flex size-8 items-center justify-center rounded-md text-zinc-600 transition-colors hover:bg-zinc-100 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 disabled:cursor-not-allowed disabled:text-zinc-300 disabled:hover:bg-transparent ${
-        bordered ? "border border-zinc-300 bg-white" : ""
-      } ${danger ? "hover:bg-red-50 hover:text-red-700" : ""}`}
-    >
-      {children}
-    </button>
   );
 }
 

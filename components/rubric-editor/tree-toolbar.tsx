@@ -8,7 +8,8 @@ import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { FINEGRAINED_TASK_CATEGORIES, TASK_CATEGORIES } from "@/lib/rubric/types";
 import { NO_FILTERS, NONE, type Derived, type TreeItem } from "./derive";
 import { lintCodeLabel } from "./panels/lint-panel";
-import { FilterSelect, IconButton, SearchBox } from "./toolbar-controls";
+import { IconButton } from "@/components/ui/icon-button";
+import { FilterSelect, SearchBox } from "./toolbar-controls";
 import type { EditorOperations } from "./use-editor-operations";
 import type { TreeSearch } from "./use-tree-search";
 

@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
 import { RotateCcw } from "lucide-react";
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
+import { useDeferredValue, useId, useMemo, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
@@ -12,6 +12,7 @@ import type { RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { DiffView } from "./diff-view";
 import { relativeTime, useNow } from "./panel-ui";
+import { RestoreConfirm } from "./restore-confirm";
 
 interface RevisionItem {
   revision: number;
@@ -219,10 +220,6 @@ function RevisionDiff({
   const diff = useMemo(() => (rows ? diffRubrics(rows, live) : null), [rows, live]);
 
   const [confirming, setConfirming] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
   const restore = useMutation({
     mutationFn: () => fetchJson<{ revision: number; inverse: RubricOperation }>(`${base}/tree/restore`, jsonInit("POST", { revision: at })),
     onSuccess: (result) => {
@@ -256,40 +253,18 @@ function RevisionDiff({
         )}
       </div>
       {confirming && (
-        <div
-          role="alertdialog"
-          aria-label={`Restore revision ${at}?`}
-          className="rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-950"
-          onKeyDown={(e) => {
-            if (e.key === "Escape") setConfirming(false);
-          }}
+        <RestoreConfirm
+          label={`Restore revision ${at}?`}
+          error={restore.isError ? restore.error.message : null}
+          restoring={restore.isPending}
+          confirmText={`Restore revision ${at}`}
+          testId="revision-restore-confirm"
+          onRestore={() => restore.mutate()}
+          onCancel={() => setConfirming(false)}
         >
-          <p>
-            The live rubric becomes what it was at revision {at}, as one change everyone sees at once. Nodes deleted since come back
-            as new nodes. Undo with Ctrl+Z.
-          </p>
-          {restore.isError && (
-            <p role="alert" className="mt-1 text-red-800">
-              {restore.error.message}
-            </p>
-          )}
-          <div className="mt-2 flex gap-1.5">
-            <button
-              ref={confirmRef}
-              type="button"
-              className={buttonClass("danger", "px-2 py-1 text-xs")}
-              disabled={restore.isPending}
-              onClick={() => restore.mutate()}
-              data-testid="revision-restore-confirm"
-            >
-              <RotateCcw size={13} aria-hidden />
-              {restore.isPending ? "Restoring…" : `Restore revision ${at}`}
-            </button>
-            <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => setConfirming(false)} disabled={restore.isPending}>
-              Cancel
-            </Button>
-          </div>
-        </div>
+          The live rubric becomes what it was at revision {at}, as one change everyone sees at once. Nodes deleted since come back as
+          new nodes. Undo with Ctrl+Z.
+        </RestoreConfirm>
       )}
       {tree.isError ? (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800">

@@ -1,34 +1,21 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeftRight, GitCompareArrows, History, RotateCcw, Save } from "lucide-react";
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { GitCompareArrows, History, RotateCcw, Save } from "lucide-react";
+import { useId, useMemo, useState, type FormEvent } from "react";
 import { toast } from "sonner";
-import { Button, buttonClass } from "@/components/ui/button";
+import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
+import { IconButton } from "@/components/ui/icon-button";
 import { fetchJson, jsonInit } from "@/components/api/client";
-import { diffRubrics } from "@/lib/rubric/diff";
 import type { RubricOperation } from "@/lib/rubric/operations";
-import type { NodeRow } from "@/lib/rubric/tree-rows";
-import { DiffView } from "./diff-view";
 import { RevisionHistory, type HistoryPanelProps } from "./revision-history";
 import { EmptyState, LoadError, PanelFrame, relativeTime, useNow } from "./panel-ui";
-
-export interface RubricVersion {
-  id: string;
-  name: string;
-  revision: number;
-  createdAt: string;
-  createdBy: { name: string | null; email: string } | null;
-}
-
-export const rubricVersionsQueryKey = (paperId: string) => ["rubric-versions", paperId] as const;
-const rubricVersionQueryKey = (paperId: string, versionId: string) => ["rubric-version", paperId, versionId] as const;
+import { CompareSection } from "./compare-versions";
+import { LIVE, rubricVersionsQueryKey, type RubricVersion, type Side } from "./rubric-versions";
+import { RestoreConfirm } from "./restore-confirm";
 
 const NAME_MAX = 200;
-/** A side of a comparison: a version id, or the live tree. */
-const LIVE = "live";
-type Side = string;
 
 /**
  * Named versions of the rubric: save one (authors and staff), list them, compare any two of them
@@ -237,10 +224,6 @@ function VersionItem({
   onCancelRestore(): void;
   onRestore(): void;
 }) {
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
   const created = new Date(v.createdAt);
   return (
     <li data-testid="version-item" data-version-id={v.id} className={`px-2.5 py-2 ${role_ ? "bg-indigo-50/50" : ""}`}>
@@ -269,11 +252,11 @@ function VersionItem({
         </div>
         {!confirming && (
           <div className="flex shrink-0 items-center gap-0.5">
-            <IconButton label={`Compare ${v.name} with the live rubric`} onClick={onCompare}>
+            <IconButton small label={`Compare ${v.name} with the live rubric`} onClick={onCompare}>
               <GitCompareArrows size={14} aria-hidden />
             </IconButton>
             {canEdit && (
-              <IconButton label={`Restore ${v.name}`} onClick={onAskRestore} testId="version-restore">
+              <IconButton small label={`Restore ${v.name}`} onClick={onAskRestore} testId="version-restore">
                 <RotateCcw size={14} aria-hidden />
               </IconButton>
             )}
@@ -281,168 +264,19 @@ function VersionItem({
         )}
       </div>
       {confirming && (
-        <div
-          role="alertdialog"
-          aria-label={`Restore ${v.name}?`}
-          className="mt-2 rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-950"
-          onKeyDown={(e) => {
-            if (e.key === "Escape") {
-              e.stopPropagation();
-              onCancelRestore();
-            }
-          }}
+        <RestoreConfirm
+          label={`Restore ${v.name}?`}
+          className="mt-2"
+          error={restoreError}
+          restoring={restoring}
+          confirmText="Restore this version"
+          testId="version-restore-confirm"
+          onRestore={onRestore}
+          onCancel={onCancelRestore}
         >
-          <p>
-            Make the live rubric equal to <strong>{v.name}</strong>? Everyone editing sees the change at once; Ctrl+Z undoes it.
-          </p>
-          {restoreError && (
-            <p role="alert" className="mt-1.5 text-red-700">
-              {restoreError}
-            </p>
-          )}
-          <div className="mt-2 flex gap-1.5">
-            <button
-              ref={confirmRef}
-              type="button"
-              className={buttonClass("danger", "px-2 py-1 text-xs")}
-              disabled={restoring}
-              onClick={onRestore}
-              data-testid="version-restore-confirm"
-            >
-              <RotateCcw size={13} aria-hidden />
-              {restoring ? "Restoring…" : "Restore this version"}
-            </button>
-            <Button variant="ghost" className="px-2 py-1 text-xs" onClick={onCancelRestore} disabled={restoring}>
-              Cancel
-            </Button>
-          </div>
-        </div>
+          Make the live rubric equal to <strong>{v.name}</strong>? Everyone editing sees the change at once; Ctrl+Z undoes it.
+        </RestoreConfirm>
       )}
     </li>
-  );
-}
-
-function IconButton({ label, onClick, children, testId }: { label: string; onClick(): void; children: ReactNode; testId?: string }) {
-  return (
-    <button
-      type="button"
-      aria-label={label}
-      title={label}
-      onClick={onClick}
-      data-testid={testId}
-      className="rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-500"
-    >
-      {children}
-    </button>
-  );
-}
-
-/** The rows of one side of a comparison: the live rows, or a version's snapshot (fetched once). */
-function useSideRows(paperId: string, side: Side, liveRows: readonly NodeRow[]) {
-  const isLive = side === LIVE;
-  const query = useQuery({
-    queryKey: rubricVersionQueryKey(paperId, side),
-    queryFn: () => fetchJson<{ version: RubricVersion; nodes: NodeRow[] }>(`/api/papers/${paperId}/rubric/versions/${side}`),
-    enabled: !isLive,
-    staleTime: Infinity, // a saved version never changes
-  });
-  if (isLive) return { rows: liveRows, pending: false, error: null as Error | null };
-  return { rows: query.data?.nodes ?? null, pending: query.isPending, error: query.error };
-}
-
-function CompareSection({
-  paperId,
-  versions,
-  from,
-  to,
-  revision,
-  liveRows,
-  onFrom,
-  onTo,
-  onSwap,
-  onSelect,
-}: {
-  paperId: string;
-  versions: RubricVersion[];
-  from: Side;
-  to: Side;
-  revision: number;
-  liveRows: readonly NodeRow[];
-  onFrom(side: Side): void;
-  onTo(side: Side): void;
-  onSwap(): void;
-  onSelect(key: string): void;
-}) {
-  // Typing in the tree must not wait for the diff: the live side follows at low priority.
-  const deferredLive = useDeferredValue(liveRows);
-  const before = useSideRows(paperId, from, deferredLive);
-  const after = useSideRows(paperId, to, deferredLive);
-  const liveKeys = useMemo(() => new Set(liveRows.map((r) => r.key)), [liveRows]);
-  const beforeRows = before.rows;
-  const afterRows = after.rows;
-  const diff = useMemo(
-    () => (beforeRows && afterRows && from !== to ? diffRubrics(beforeRows, afterRows) : null),
-    [beforeRows, afterRows, from, to],
-  );
-
-  const options = (
-    <>
-      <option value={LIVE}>Live (rev {revision})</option>
-      {versions.map((v) => (
-        <option key={v.id} value={v.id}>
-          {v.name} · rev {v.revision}
-        </option>
-      ))}
-    </>
-  );
-  const select =
-    "min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-1.5 py-1 text-xs focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200";
-  const error = before.error ?? after.error;
-
-  return (
-    <section aria-label="Compare versions" className="space-y-2">
-      <h3 className="text-xs font-semibold text-zinc-700">Compare</h3>
-      <div className="flex items-center gap-1.5">
-        <span className="shrink-0 rounded bg-indigo-100 px-1 text-[11px] font-medium text-indigo-700" aria-hidden>
-          A
-        </span>
-        <select aria-label="Compare from" className={select} value={from} onChange={(e) => onFrom(e.target.value)} data-testid="diff-from">
-          {options}
-        </select>
-        <button
-          type="button"
-          onClick={onSwap}
-          aria-label="Swap the two sides"
-          title="Swap"
-          className="shrink-0 rounded p-1 text-zinc-500 hover:bg-zinc-100 hover:text-indigo-700"
-        >
-          <ArrowLeftRight size={13} aria-hidden />
-        </button>
-        <span className="shrink-0 rounded bg-indigo-100 px-1 text-[11px] font-medium text-indigo-700" aria-hidden>
-          B
-        </span>
-        <select aria-label="Compare to" className={select} value={to} onChange={(e) => onTo(e.target.value)} data-testid="diff-to">
-          {options}
-        </select>
-      </div>
-
-      {from === to ? (
-        <p className="text-xs text-zinc-500">Pick two different sides to see what changed.</p>
-      ) : error ? (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800">
-          {error.message}
-        </p>
-      ) : before.pending || after.pending || !diff ? (
-        <p className="text-xs text-zinc-500">Loading the version…</p>
-      ) : (
-        <DiffView
-          diff={diff}
-          beforeRows={beforeRows!}
-          afterRows={afterRows!}
-          liveKeys={liveKeys}
-          onSelect={onSelect}
-        />
-      )}
-    </section>
   );
 }
