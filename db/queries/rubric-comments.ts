@@ -1,7 +1,5 @@
 import "server-only";
 import { aliasedTable, and, asc, eq, isNull, or } from "drizzle-orm";
-import { findMentionedEmails } from "@/lib/comments/mentions";
-import { AppError } from "@/lib/errors";
 import type { Executor } from "../client";
 import { paperMembers, rubricCommentThreads, rubricComments, rubricNodes, users } from "../schema";
 import { toUserRef, type UserRef } from "./users";
@@ -86,78 +84,40 @@ export async function listCommentThreads(db: Executor, rubricId: string): Promis
   }));
 }
 
-/** The ids of the people `body` mentions; a mention of someone who is not on the paper is refused. */
-async function resolveMentions(db: Executor, paperId: string, body: string): Promise<string[]> {
-  const emails = findMentionedEmails(body);
-  if (emails.length === 0) return [];
-  const people = await listMentionablePeople(db, paperId);
-  const byEmail = new Map(people.map((p) => [p.email, p.id]));
-  const unknown = emails.filter((e) => !byEmail.has(e));
-  if (unknown.length > 0) {
-    const list = unknown.map((e) => `@${e}`).join(", ");
-    throw new AppError("bad_request", `Only people on this paper can be mentioned: ${list} ${unknown.length === 1 ? "is" : "are"} not`, [
-      { path: "body", message: `mentions ${list}, who ${unknown.length === 1 ? "is" : "are"} not on this paper` },
-    ]);
-  }
-  return emails.map((e) => byEmail.get(e)!);
+/** The node's PaperBench id when the node is live in the rubric; null otherwise. */
+export async function getLiveNodeId(db: Executor, rubricId: string, nodeKey: string): Promise<string | null> {
+  const [node] = await db
+    .select({ nodeId: rubricNodes.nodeId })
+    .from(rubricNodes)
+    .where(and(eq(rubricNodes.key, nodeKey), eq(rubricNodes.rubricId, rubricId), isNull(rubricNodes.deletedRevision)));
+  return node?.nodeId ?? null;
 }
 
-/** Starts a thread on a live node of the rubric with its first comment. */
-export async function createCommentThread(
-  db: Executor,
-  input: { paperId: string; rubricId: string; nodeKey: string; body: string; userId: string },
-): Promise<{ threadId: string }> {
-  const mentions = await resolveMentions(db, input.paperId, input.body);
-  return db.transaction(async (tx) => {
-    const [node] = await tx
-      .select({ nodeId: rubricNodes.nodeId })
-      .from(rubricNodes)
-      .where(and(eq(rubricNodes.key, input.nodeKey), eq(rubricNodes.rubricId, input.rubricId), isNull(rubricNodes.deletedRevision)));
-    if (!node) throw new AppError("not_found", `No node with key "${input.nodeKey}" in this rubric (it may have been deleted)`);
-    const [thread] = await tx
-      .insert(rubricCommentThreads)
-      .values({ rubricId: input.rubricId, nodeKey: input.nodeKey, nodeId: node.nodeId, createdBy: input.userId })
-      .returning({ id: rubricCommentThreads.id });
-    await tx.insert(rubricComments).values({ threadId: thread.id, authorId: input.userId, body: input.body, mentions });
-    return { threadId: thread.id };
-  });
+export async function insertCommentThread(
+  tx: Executor,
+  input: { rubricId: string; nodeKey: string; nodeId: string; createdBy: string },
+): Promise<string> {
+  const [thread] = await tx.insert(rubricCommentThreads).values(input).returning({ id: rubricCommentThreads.id });
+  return thread.id;
 }
 
-async function requireThread(db: Executor, rubricId: string, threadId: string) {
+export async function insertComment(tx: Executor, input: { threadId: string; authorId: string; body: string; mentions: string[] }): Promise<void> {
+  await tx.insert(rubricComments).values(input);
+}
+
+/** A thread of the rubric; null when the rubric has none with this id. */
+export async function getCommentThread(db: Executor, rubricId: string, threadId: string): Promise<{ id: string; resolvedAt: Date | null } | null> {
   const [thread] = await db
     .select({ id: rubricCommentThreads.id, resolvedAt: rubricCommentThreads.resolvedAt })
     .from(rubricCommentThreads)
     .where(and(eq(rubricCommentThreads.id, threadId), eq(rubricCommentThreads.rubricId, rubricId)));
-  if (!thread) throw new AppError("not_found", `No comment thread "${threadId}" on this rubric`);
-  return thread;
+  return thread ?? null;
 }
 
-/** Adds a reply to a thread; a reply to a resolved thread reopens it (the discussion goes on). */
-export async function addCommentReply(
-  db: Executor,
-  input: { paperId: string; rubricId: string; threadId: string; body: string; userId: string },
-): Promise<void> {
-  const mentions = await resolveMentions(db, input.paperId, input.body);
-  await db.transaction(async (tx) => {
-    const thread = await requireThread(tx, input.rubricId, input.threadId);
-    await tx.insert(rubricComments).values({ threadId: thread.id, authorId: input.userId, body: input.body, mentions });
-    if (thread.resolvedAt) {
-      await tx.update(rubricCommentThreads).set({ resolvedAt: null, resolvedBy: null }).where(eq(rubricCommentThreads.id, thread.id));
-    }
-  });
-}
-
-/** Resolves or reopens a thread. */
-export async function setCommentThreadResolved(
-  db: Executor,
-  input: { rubricId: string; threadId: string; resolved: boolean; userId: string },
-): Promise<void> {
-  const thread = await requireThread(db, input.rubricId, input.threadId);
-  if (!!thread.resolvedAt === input.resolved) {
-    throw new AppError("conflict", `The thread is already ${input.resolved ? "resolved" : "open"}`);
-  }
+/** Marks the thread resolved by `resolvedBy` now, or open again when `resolvedBy` is null. */
+export async function setCommentThreadResolution(db: Executor, threadId: string, resolvedBy: string | null): Promise<void> {
   await db
     .update(rubricCommentThreads)
-    .set(input.resolved ? { resolvedAt: new Date(), resolvedBy: input.userId } : { resolvedAt: null, resolvedBy: null })
-    .where(eq(rubricCommentThreads.id, thread.id));
+    .set(resolvedBy ? { resolvedAt: new Date(), resolvedBy } : { resolvedAt: null, resolvedBy: null })
+    .where(eq(rubricCommentThreads.id, threadId));
 }

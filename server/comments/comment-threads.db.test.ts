@@ -8,11 +8,12 @@ import { AppError } from "@/lib/errors";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
-import { addPaperMember } from "./papers";
+import { addPaperMember } from "@/db/queries/papers";
+import { listCommentThreads, listMentionablePeople } from "@/db/queries/rubric-comments";
+import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
+import { createUser } from "@/db/queries/users";
 import { applyRubricOperation } from "@/server/rubrics/apply-rubric-operation";
-import { addCommentReply, createCommentThread, listCommentThreads, listMentionablePeople, setCommentThreadResolved } from "./rubric-comments";
-import { getLiveNodeRows, getRubricByPaperId } from "./rubrics";
-import { createUser } from "./users";
+import { replyToCommentThread, resolveCommentThread, startCommentThread } from "./comment-threads";
 
 describe.each(testDatabaseKinds())("rubric comments on %s", (kind) => {
   let handle: DbHandle;
@@ -50,14 +51,13 @@ describe.each(testDatabaseKinds())("rubric comments on %s", (kind) => {
   });
 
   it("keeps a thread with its replies and mentions, resolves and reopens it", async () => {
-    const { threadId } = await createCommentThread(handle.db, {
+    const { threadId } = await startCommentThread(handle, {
       paperId: "talk",
-      rubricId,
       nodeKey: nodeKeys[0],
       body: "Is the weight right, @grader@t.org?",
       userId: author,
     });
-    await addCommentReply(handle.db, { paperId: "talk", rubricId, threadId, body: "Looks high to me. @AUTHOR@t.org", userId: grader });
+    await replyToCommentThread(handle, { paperId: "talk", threadId, body: "Looks high to me. @AUTHOR@t.org", userId: grader });
     let [thread] = (await listCommentThreads(handle.db, rubricId)).filter((t) => t.id === threadId);
     expect(thread.nodeKey).toBe(nodeKeys[0]);
     expect(thread.comments.map((c) => [c.author?.email, c.mentions])).toEqual([
@@ -68,15 +68,15 @@ describe.each(testDatabaseKinds())("rubric comments on %s", (kind) => {
     expect(mentionsUser(thread, staff)).toBe(false);
     expect(countOpenThreadsByNode([thread]).get(nodeKeys[0])).toBe(1);
 
-    await setCommentThreadResolved(handle.db, { rubricId, threadId, resolved: true, userId: grader });
+    await resolveCommentThread(handle, { paperId: "talk", threadId, resolved: true, userId: grader });
     [thread] = (await listCommentThreads(handle.db, rubricId)).filter((t) => t.id === threadId);
     expect(thread.resolvedAt).not.toBeNull();
     expect(thread.resolvedBy?.email).toBe("grader@t.org");
     expect(countOpenThreadsByNode([thread]).size).toBe(0);
-    await expect(setCommentThreadResolved(handle.db, { rubricId, threadId, resolved: true, userId: grader })).rejects.toMatchObject({ code: "conflict" });
+    await expect(resolveCommentThread(handle, { paperId: "talk", threadId, resolved: true, userId: grader })).rejects.toMatchObject({ code: "conflict" });
 
     // A reply reopens a resolved thread.
-    await addCommentReply(handle.db, { paperId: "talk", rubricId, threadId, body: "Reopening: changed my mind", userId: author });
+    await replyToCommentThread(handle, { paperId: "talk", threadId, body: "Reopening: changed my mind", userId: author });
     [thread] = (await listCommentThreads(handle.db, rubricId)).filter((t) => t.id === threadId);
     expect(thread.resolvedAt).toBeNull();
     expect(thread.comments).toHaveLength(3);
@@ -84,9 +84,8 @@ describe.each(testDatabaseKinds())("rubric comments on %s", (kind) => {
 
   it("refuses a mention of someone not on the paper, and writes nothing", async () => {
     const before = await rowCounts();
-    const err = await createCommentThread(handle.db, {
+    const err = await startCommentThread(handle, {
       paperId: "talk",
-      rubricId,
       nodeKey: nodeKeys[1],
       body: "cc @outsider@t.org and @nobody@t.org",
       userId: author,
@@ -103,14 +102,14 @@ describe.each(testDatabaseKinds())("rubric comments on %s", (kind) => {
       userId: author,
       request: { clientOpId: "del-1", baseRevision: 1, op: { kind: "delete", keys: [nodeKeys[2]] } },
     });
-    await expect(createCommentThread(handle.db, { paperId: "talk", rubricId, nodeKey: nodeKeys[2], body: "hi", userId: author })).rejects.toMatchObject({
+    await expect(startCommentThread(handle, { paperId: "talk", nodeKey: nodeKeys[2], body: "hi", userId: author })).rejects.toMatchObject({
       code: "not_found",
     });
     await expect(
-      createCommentThread(handle.db, { paperId: "talk", rubricId, nodeKey: crypto.randomUUID(), body: "hi", userId: author }),
+      startCommentThread(handle, { paperId: "talk", nodeKey: crypto.randomUUID(), body: "hi", userId: author }),
     ).rejects.toMatchObject({ code: "not_found" });
     await expect(
-      addCommentReply(handle.db, { paperId: "talk", rubricId, threadId: crypto.randomUUID(), body: "hi", userId: author }),
+      replyToCommentThread(handle, { paperId: "talk", threadId: crypto.randomUUID(), body: "hi", userId: author }),
     ).rejects.toMatchObject({ code: "not_found" });
   });
 });
