@@ -8,7 +8,8 @@ import type { PresencePerson } from "@/lib/live/presence-schemas";
 import { ExportButton } from "./export-button";
 import { PresenceAvatars } from "./presence/presence-avatars";
 import { ReviewStatus } from "./review-status";
-import type { RubricSnapshot, RubricStore } from "./rubric-store";
+import type { RubricStore } from "./rubric-store";
+import type { RubricSnapshot } from "./rubric-store-types";
 import { IconButton } from "@/components/ui/icon-button";
 import { SaveState } from "./toolbar-controls";
 

@@ -4,7 +4,7 @@ import { Check, Copy } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import type { NodeFields } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
-import type { SubmitResult } from "./rubric-store";
+import type { SubmitResult } from "./rubric-store-types";
 
 /** The inspector's fields: requirements, weight, categories, PaperBench id. */
 

@@ -9,7 +9,7 @@ import type { TreeIndex } from "@/lib/rubric/tree-index";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { FINEGRAINED_TASK_CATEGORIES, TASK_CATEGORIES } from "@/lib/rubric/types";
 import { CategorySelect, IdField, RequirementsField, WeightField, type Update } from "./inspector-fields";
-import type { SubmitOptions, SubmitResult } from "./rubric-store";
+import type { SubmitOptions, SubmitResult } from "./rubric-store-types";
 import { ShareBreakdown } from "./share-breakdown";
 
 export interface InspectorProps {

@@ -3,11 +3,17 @@
  * the tree index: the hook `useEditorOperations` submits them and moves the selection.
  */
 import { generateNKeysBetween } from "fractional-indexing";
-import type { NewNode, RubricOperation } from "@/lib/rubric/operations";
+import type { NewNode, RubricOperation, SimpleOperation } from "@/lib/rubric/operations";
 import { positionsForInsert } from "@/lib/rubric/positions";
 import type { TreeIndex } from "@/lib/rubric/tree-index";
+import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { uuid4 } from "./ids";
-import { hasAncestorIn } from "./selection-summary";
+
+/** Operations the browser can apply itself; the others wait for the server and a refetch. */
+export function isOptimistic(op: RubricOperation): op is Exclude<SimpleOperation, { kind: "restore" }> {
+  if (op.kind === "create") return op.nodes[0]?.parentKey !== null; // the root of an empty rubric
+  return op.kind !== "restore" && op.kind !== "batch";
+}
 
 /** An empty node at `position` under `parentKey` (null: the root). */
 export function newNode(parentKey: string | null, position: string): NewNode {
@@ -65,6 +71,15 @@ export function copyOfSubtree(index: TreeIndex, key: string, parentKey: string):
   });
 }
 
+function hasAncestorIn(index: TreeIndex, key: string, set: ReadonlySet<string>): boolean {
+  let p = index.parentOf(key);
+  while (p) {
+    if (set.has(p.key)) return true;
+    p = index.parentOf(p.key);
+  }
+  return false;
+}
+
 /** The top-most of `keys` in pre-order: a descendant goes with its ancestor. */
 export function topMost(index: TreeIndex, keys: ReadonlySet<string>): string[] {
   return index.preorder.filter((r) => keys.has(r.key) && !hasAncestorIn(index, r.key, keys)).map((r) => r.key);
@@ -104,4 +119,24 @@ export function moveOf(index: TreeIndex, dragIds: readonly string[], parentId: s
   }
   const positions = positionsForInsert(index, parentId, atIndex, keys.length);
   return { kind: "move", moves: keys.map((key, i) => ({ key, parentKey: parentId, position: positions[i] })) };
+}
+
+/** Every key in the subtrees of `roots` (the roots included), read from parent links. */
+export function keysUnder(rows: readonly NodeRow[], roots: readonly string[]): Set<string> {
+  const children = new Map<string, string[]>();
+  for (const r of rows) {
+    if (r.parentKey === null) continue;
+    const list = children.get(r.parentKey);
+    if (list) list.push(r.key);
+    else children.set(r.parentKey, [r.key]);
+  }
+  const removed = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const key = stack.pop()!;
+    if (removed.has(key)) continue;
+    removed.add(key);
+    stack.push(...(children.get(key) ?? []));
+  }
+  return removed;
 }

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiClientError } from "@/components/api/client";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
-import { RubricStore, type NodesResponse } from "./rubric-store";
+import { RubricStore } from "./rubric-store";
+import type { NodesResponse } from "./rubric-store-types";
 
 const K = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 

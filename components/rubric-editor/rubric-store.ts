@@ -7,79 +7,13 @@
  */
 import { ApiClientError, fetchJson, jsonInit } from "@/components/api/client";
 import { applyOperation } from "@/lib/rubric/apply-operation";
-import { OperationError, type OperationResult, type RubricOperation, type SimpleOperation } from "@/lib/rubric/operations";
+import { OperationError, type OperationResult, type RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { uuid4 } from "./ids";
-
-export interface NodesResponse {
-  rubricId: string | null;
-  revision: number;
-  canEdit: boolean;
-  nodes: NodeRow[];
-}
-
-export type Origin = "do" | "undo" | "redo";
-
-export interface SubmitOptions {
-  /** What the change was, for messages ("Move 3 nodes"). */
-  label: string;
-  /** Called (in addition to the store's `onRefused`) when the change is refused, with the reason. */
-  onError?: (message: string) => void;
-}
-
-export type SubmitResult = { ok: true; id: string } | { ok: false; message: string };
-
-interface UndoEntry {
-  /** The client operation id of the change this entry undoes (or redoes). */
-  id: string;
-  op: RubricOperation;
-  label: string;
-}
-
-interface Pending {
-  /** The client operation id, kept across retries so that the server can recognise a repeat. */
-  id: string;
-  /** `null` for an undo/redo queued behind other changes, resolved when it reaches the head. */
-  op: RubricOperation | null;
-  origin: Origin;
-  label: string;
-  /** A targeted undo: the id of the change to undo (from anywhere in the undo stack). */
-  target?: string;
-  onError?: (message: string) => void;
-  attempts: number;
-}
-
-export interface RubricSnapshot {
-  status: "loading" | "ready" | "error";
-  loadError: string | null;
-  rubricId: string | null;
-  revision: number;
-  canEdit: boolean;
-  /** The rows as shown: confirmed rows with the pending operations applied. Stable identity between changes. */
-  rows: readonly NodeRow[];
-  /** Changes not yet confirmed by the server (the one being sent included). */
-  pendingCount: number;
-  /** Set while the server cannot be reached; the queue is retried. */
-  offline: string | null;
-  canUndo: boolean;
-  canRedo: boolean;
-  undoLabel: string | null;
-  redoLabel: string | null;
-}
-
-export interface StoreOptions {
-  paperId: string;
-  canEdit: boolean;
-  /** A change the server (or the local check) refused; its optimistic effect is already rolled back. */
-  onRefused?: (message: string, info: { label: string; origin: Origin }) => void;
-  fetchImpl?: typeof fetchJson;
-}
-
-/** Operations the browser can apply itself; the others wait for the server and a refetch. */
-function isOptimistic(op: RubricOperation): op is Exclude<SimpleOperation, { kind: "restore" }> {
-  if (op.kind === "create") return op.nodes[0]?.parentKey !== null; // the root of an empty rubric
-  return op.kind !== "restore" && op.kind !== "batch";
-}
+import { isOptimistic } from "./rubric-edits";
+import { RubricLiveEvents } from "./rubric-live-events";
+import { UndoHistory } from "./undo-history";
+import type { LiveEvent, NodesResponse, Pending, RemoteOperation, RubricSnapshot, StoreOptions, SubmitOptions, SubmitResult } from "./rubric-store-types";
 
 const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -99,10 +33,10 @@ export class RubricStore {
   private busy = false;
   private needsRefetch = false;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
-  private undoStack: UndoEntry[] = [];
-  private redoStack: UndoEntry[] = [];
+  private readonly history = new UndoHistory();
   private snapshot: RubricSnapshot;
   private disposed = false;
+  private readonly live = new RubricLiveEvents();
   /** This open editor, to the server: its presence on the rubric (one per tab, not per person). */
   readonly sessionId = uuid4();
 
@@ -135,9 +69,6 @@ export class RubricStore {
   }
 
   private makeSnapshot(): RubricSnapshot {
-    const pendingDo = this.pending.filter((p) => p.origin !== "undo").length;
-    const pendingUndo = this.pending.filter((p) => p.origin === "undo").length;
-    const pendingRedo = this.pending.filter((p) => p.origin === "redo").length;
     return {
       status: this.status,
       loadError: this.loadError,
@@ -147,10 +78,7 @@ export class RubricStore {
       rows: this.shown,
       pendingCount: this.pending.length,
       offline: this.offline,
-      canUndo: this.canEdit && this.undoStack.length + pendingDo - pendingUndo > 0,
-      canRedo: this.canEdit && this.redoStack.length - pendingRedo > 0,
-      undoLabel: this.undoStack.at(-1)?.label ?? null,
-      redoLabel: this.redoStack.at(-1)?.label ?? null,
+      ...this.history.state(this.pending, this.canEdit),
     };
   }
 
@@ -261,7 +189,7 @@ export class RubricStore {
     }
     const id = uuid4();
     this.pending.push({ id, op, origin: "do", label: options.label, onError: options.onError, attempts: 0 });
-    this.redoStack = [];
+    this.history.clearRedo();
     this.emit();
     void this.pump();
     return { ok: true, id };
@@ -283,8 +211,8 @@ export class RubricStore {
 
   /** Puts an inverse the caller got from the server (a version restore) on the undo stack. */
   pushUndo(op: RubricOperation, label: string): void {
-    this.undoStack.push({ id: uuid4(), op, label });
-    this.redoStack = [];
+    this.history.record("do", { id: uuid4(), op, label });
+    this.history.clearRedo();
     this.emit();
   }
 
@@ -300,14 +228,11 @@ export class RubricStore {
   /** Takes the op of a queued undo/redo from its stack; `false` when there is nothing to replay. */
   private resolveReplay(p: Pending): boolean {
     if (p.op) return true;
-    const stack = p.origin === "undo" ? this.undoStack : this.redoStack;
-    let at = stack.length - 1;
-    if (p.target !== undefined) at = stack.findIndex((e) => e.id === p.target);
-    if (at < 0) {
+    const entry = this.history.take(p.origin, p.target);
+    if (!entry) {
       this.pending = this.pending.filter((x) => x !== p);
       return false;
     }
-    const [entry] = stack.splice(at, 1);
     p.op = entry.op;
     p.label = `${p.origin === "undo" ? "Undo" : "Redo"} ${entry.label.charAt(0).toLowerCase()}${entry.label.slice(1)}`;
     if (isOptimistic(entry.op)) {
@@ -358,9 +283,7 @@ export class RubricStore {
       // Another client changed the rubric in between, or the server merged our text with theirs: take the server's rows.
       if (result.revision !== this.revision + 1 || result.merged) this.needsRefetch = true;
       this.revision = result.revision;
-      const entry: UndoEntry = { id: head.id, op: result.inverse, label: head.label };
-      if (head.origin === "undo") this.redoStack.push(entry);
-      else this.undoStack.push(entry);
+      this.history.record(head.origin, { id: head.id, op: result.inverse, label: head.label });
       if (this.needsRefetch) {
         try {
           await this.refetch();
@@ -415,37 +338,20 @@ export class RubricStore {
    * The browser's EventSource reconnects by itself and resumes after the last revision it saw.
    */
   follow(): void {
-    if (this.events || this.disposed || typeof EventSource === "undefined") return;
-    const events = new EventSource(`${this.base}/events?since=${this.revision}&session=${this.sessionId}`);
-    events.addEventListener("op", (e) => this.receiveRemote(JSON.parse((e as MessageEvent<string>).data) as RemoteOperation));
-    for (const name of LIVE_EVENTS) {
-      events.addEventListener(name, (e) => {
-        const data: unknown = JSON.parse((e as MessageEvent<string>).data);
-        for (const listener of this.liveListeners.get(name) ?? []) listener(data);
-      });
-    }
-    this.events = events;
+    if (this.live.isOpen || this.disposed || typeof EventSource === "undefined") return;
+    this.live.open(`${this.base}/events?since=${this.revision}&session=${this.sessionId}`, (event) => this.receiveRemote(event));
   }
-
-  private events: EventSource | null = null;
-  private liveListeners = new Map<LiveEvent, Set<(data: unknown) => void>>();
 
   /**
    * Calls `listener` with each `event` of the live feed besides operations: `presence` (everyone
    * on the rubric), `review` and `comments` (they changed: refetch), `ready` (the stream (re)opened).
    */
   onLive(event: LiveEvent, listener: (data: unknown) => void): () => void {
-    let set = this.liveListeners.get(event);
-    if (!set) this.liveListeners.set(event, (set = new Set()));
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-    };
+    return this.live.on(event, listener);
   }
 
   unfollow(): void {
-    this.events?.close();
-    this.events = null;
+    this.live.close();
   }
 
   /** An operation from the live feed: someone else's (applied here), or our own (already handled). */
@@ -453,7 +359,7 @@ export class RubricStore {
     if (this.disposed || this.status !== "ready" || event.revision <= this.revision) return;
     // Ours, still waiting for its answer: the answer confirms it.
     if (event.clientOpId && this.pending.some((p) => p.id === event.clientOpId)) return;
-    if (event.op?.kind === "delete") this.tellRemoteDelete(event.op.keys);
+    if (event.op?.kind === "delete") this.live.tellDelete(this.shown, event.op.keys);
     if (!this.busy && event.revision === this.revision + 1 && event.op && isOptimistic(event.op)) {
       try {
         this.confirmed = applyOperation(this.confirmed, event.op);
@@ -469,37 +375,12 @@ export class RubricStore {
     void this.reload();
   }
 
-  private deleteListeners = new Set<(deletedRoots: string[], removed: ReadonlySet<string>) => void>();
-
   /**
    * Tells `listener` when someone else deletes nodes: the roots they deleted (to restore them) and
    * every key that went with them (to see whether it touches what this person is working on).
    */
   onRemoteDelete(listener: (deletedRoots: string[], removed: ReadonlySet<string>) => void): () => void {
-    this.deleteListeners.add(listener);
-    return () => {
-      this.deleteListeners.delete(listener);
-    };
-  }
-
-  private tellRemoteDelete(roots: string[]) {
-    if (this.deleteListeners.size === 0) return;
-    const children = new Map<string, string[]>();
-    for (const r of this.shown) {
-      if (r.parentKey === null) continue;
-      const list = children.get(r.parentKey);
-      if (list) list.push(r.key);
-      else children.set(r.parentKey, [r.key]);
-    }
-    const removed = new Set<string>();
-    const stack = [...roots];
-    while (stack.length > 0) {
-      const key = stack.pop()!;
-      if (removed.has(key)) continue;
-      removed.add(key);
-      stack.push(...(children.get(key) ?? []));
-    }
-    for (const l of this.deleteListeners) l(roots, removed);
+    return this.live.onDelete(listener);
   }
 
   dispose() {
@@ -508,15 +389,4 @@ export class RubricStore {
     this.unfollow();
     this.listeners.clear();
   }
-}
-
-const LIVE_EVENTS = ["presence", "review", "comments", "ready"] as const;
-export type LiveEvent = (typeof LIVE_EVENTS)[number];
-
-/** One event of the live feed (`lib/live/rubric-feed.ts` FeedOperation). */
-export interface RemoteOperation {
-  revision: number;
-  kind: string;
-  clientOpId: string | null;
-  op: RubricOperation | null;
 }

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { formatShare } from "@/lib/rubric/shares";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import type { Derived } from "./derive";
+import { topMost } from "./rubric-edits";
 
 /** What the inspector shows when no node, or several nodes, are selected. */
 
@@ -22,7 +23,7 @@ export function NothingSelected({ canEdit }: { canEdit: boolean }) {
 
 export function MultiSelection({ keys, derived, canEdit, onDelete }: { keys: string[]; derived: Derived; canEdit: boolean; onDelete(): void }) {
   const set = new Set(keys);
-  const top = derived.index.preorder.filter((r) => set.has(r.key) && !hasAncestorIn(derived.index, r.key, set));
+  const top = topMost(derived.index, set).map((k) => derived.index.byKey.get(k)!);
   const share = top.reduce((s, r) => s + (derived.shares.get(r.key) ?? 0), 0);
   const nodes = top.reduce((n, r) => n + derived.index.subtreeKeys(r.key).length, 0);
   return (
@@ -50,13 +51,4 @@ export function MultiSelection({ keys, derived, canEdit, onDelete }: { keys: str
       )}
     </div>
   );
-}
-
-export function hasAncestorIn(index: Derived["index"], key: string, set: ReadonlySet<string>): boolean {
-  let p = index.parentOf(key);
-  while (p) {
-    if (set.has(p.key)) return true;
-    p = index.parentOf(p.key);
-  }
-  return false;
 }

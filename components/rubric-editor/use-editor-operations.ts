@@ -5,7 +5,8 @@ import type { NodeApi, TreeApi } from "react-arborist";
 import { toast } from "sonner";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import type { Derived, TreeItem } from "./derive";
-import type { RubricStore, SubmitOptions } from "./rubric-store";
+import type { RubricStore } from "./rubric-store";
+import type { SubmitOptions } from "./rubric-store-types";
 import { childNode, copyOfSubtree, deletionOf, moveOf, siblingNode } from "./rubric-edits";
 import type { SelectMode } from "./use-tree-selection";
 

@@ -2,7 +2,8 @@
 
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { toast } from "sonner";
-import { RubricStore, type RubricSnapshot } from "./rubric-store";
+import { RubricStore } from "./rubric-store";
+import type { RubricSnapshot } from "./rubric-store-types";
 
 /** One store per editor: loads the rows, queues the changes, rolls back refusals with a toast. */
 export function useRubricStore(paperId: string, canEdit: boolean): { snap: RubricSnapshot; store: RubricStore } {

@@ -8,7 +8,7 @@ import { buttonClass } from "@/components/ui/button";
 import { fetchJson } from "@/components/api/client";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
-import type { SubmitOptions, SubmitResult } from "../rubric-store";
+import type { SubmitOptions, SubmitResult } from "../rubric-store-types";
 import { EmptyState, LoadError, PanelFrame, plural, relativeTime, truncateText, useNow } from "./panel-ui";
 
 /** One entry of `GET /api/papers/<id>/rubric/deleted` (db/queries/rubric-deleted.ts). */
