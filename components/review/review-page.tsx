@@ -4,7 +4,7 @@ import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from "re
 import type { NodeApi, TreeApi } from "react-arborist";
 import { useElementHeight } from "@/components/hooks/use-element-height";
 import { useFillHeight } from "@/components/hooks/use-fill-height";
-import { fullBleed } from "@/components/rubric-editor/editor-states";
+import { TreeBox, Workspace } from "@/components/ui/workspace";
 import { NO_REVIEW_FILTERS, reviewFiltersActive, type ReviewFilters, type ReviewModel } from "@/lib/review/review-model";
 import { AssignmentsDialog } from "./assignments-dialog";
 import { LeafPanel } from "./leaf-panel";
@@ -113,7 +113,7 @@ function LoadedReview({
   const rootScore = model.rootScore;
 
   return (
-    <div ref={rootRef} style={{ ...fullBleed, height }} className="-mt-3 flex flex-col gap-2.5 px-4" data-testid="review-page">
+    <Workspace rootRef={rootRef} height={height} testId="review-page">
       <ReviewHeader
         model={model}
         progress={progress}
@@ -134,12 +134,7 @@ function LoadedReview({
             onExpandAll={() => treeRef.current?.openAll()}
             onCollapseAll={() => treeRef.current?.closeAll()}
           />
-          <div ref={treeBoxRef} className="relative min-h-0 flex-1" data-testid="review-tree">
-            {filterActive && matchCount === 0 && (
-              <p className="absolute inset-x-0 top-8 z-10 text-center text-sm text-zinc-500" data-testid="filter-empty">
-                No leaf matches these filters.
-              </p>
-            )}
+          <TreeBox boxRef={treeBoxRef} testId="review-tree" filteredOut={filterActive && matchCount === 0 ? "No leaf matches these filters." : null}>
             <ReviewRowContext.Provider value={rowCtx}>
               {treeHeight > 0 && (
                 <ReviewTree
@@ -153,7 +148,7 @@ function LoadedReview({
                 />
               )}
             </ReviewRowContext.Provider>
-          </div>
+          </TreeBox>
           <footer className="flex shrink-0 items-center gap-3 border-t border-zinc-200 bg-zinc-50/80 px-3 py-1 text-[11px] text-zinc-500">
             <span>{model.leafOrder.length.toLocaleString("en")} leaves</span>
             <span className="ml-auto">
@@ -207,6 +202,6 @@ function LoadedReview({
       <span className="sr-only" aria-live="polite">
         {rootScore === null ? "" : `Score ${chipText(rootScore, false)}`}
       </span>
-    </div>
+    </Workspace>
   );
 }

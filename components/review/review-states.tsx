@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { fullBleed } from "@/components/rubric-editor/editor-states";
 import { Button, buttonClass } from "@/components/ui/button";
+import { Workspace } from "@/components/ui/workspace";
 
 /** The grading could not be loaded: why, and a way to try again. */
 export function ReviewLoadError({ message, onRetry }: { message: string; onRetry(): void }) {
@@ -23,13 +23,13 @@ export function ReviewLoadError({ message, onRetry }: { message: string; onRetry
 /** The review page's three columns, empty, while the grading loads. */
 export function ReviewSkeleton({ rootRef, height }: { rootRef: React.RefObject<HTMLDivElement | null>; height: number }) {
   return (
-    <div ref={rootRef} style={{ ...fullBleed, height }} className="-mt-3 flex flex-col gap-2.5 px-4" data-testid="review-loading" aria-busy="true">
+    <Workspace rootRef={rootRef} height={height} testId="review-loading" busy>
       <div className="h-10 w-96 animate-pulse rounded-md bg-zinc-100" />
       <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1.25fr)_minmax(20rem,1fr)_minmax(0,1fr)] gap-3">
         {[0, 1, 2].map((i) => (
           <div key={i} className="animate-pulse rounded-lg border border-zinc-200 bg-white" />
         ))}
       </div>
-    </div>
+    </Workspace>
   );
 }

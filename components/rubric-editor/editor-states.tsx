@@ -3,16 +3,15 @@
 import { ArrowLeft, Plus } from "lucide-react";
 import Link from "next/link";
 import { Button, buttonClass } from "@/components/ui/button";
+import { Workspace } from "@/components/ui/workspace";
 import type { RubricStore } from "./rubric-store";
 import { INDENT, ROW_HEIGHT } from "./editor-tree";
 import { newNode } from "./rubric-edits";
 
-/** The editor spans the window, out of the layout's centred column. */
-export const fullBleed = { marginInline: "calc(50% - 50vw)" } as const;
-
+/** The editor while the rubric loads: its frame, with placeholder rows. */
 export function EditorSkeleton({ title, paperId, rootRef, height }: { title: string; paperId: string; rootRef: React.RefObject<HTMLDivElement | null>; height: number }) {
   return (
-    <div ref={rootRef} style={{ ...fullBleed, height }} className="-mt-3 flex flex-col gap-2.5 px-4" data-testid="editor-loading" aria-busy="true">
+    <Workspace rootRef={rootRef} height={height} testId="editor-loading" busy>
       <header className="flex items-center gap-2">
         <Link href={`/papers/${paperId}`} className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200" aria-label="Back to the paper">
           <ArrowLeft size={16} />
@@ -36,7 +35,7 @@ export function EditorSkeleton({ title, paperId, rootRef, height }: { title: str
         <div className="w-[24rem] animate-pulse 2xl:w-[28rem] rounded-lg border border-zinc-200 bg-white" />
       </div>
       <span className="sr-only">Loading ({ROW_HEIGHT})</span>
-    </div>
+    </Workspace>
   );
 }
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { FormError } from "@/components/ui/field";
 import { Check, Copy } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import type { NodeFields } from "@/lib/rubric/operations";
@@ -83,11 +84,7 @@ export function RequirementsField({ row, canEdit, update }: { row: NodeRow; canE
         className={`${control} min-h-24 resize-y leading-5`}
         placeholder={canEdit ? "What must the submission do to pass this node?" : ""}
       />
-      {error && (
-        <p role="alert" className="text-xs text-red-700">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
     </div>
   );
 }

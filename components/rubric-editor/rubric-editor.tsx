@@ -7,7 +7,8 @@ import { useFillHeight } from "@/components/hooks/use-fill-height";
 import { openToDepth, rubricStats, type Derived, type TreeItem } from "./derive";
 import { EditorHeader } from "./editor-header";
 import { EditorSidePanel, type Tab } from "./editor-side-panel";
-import { EditorLoadError, EditorSkeleton, EmptyRubric, fullBleed } from "./editor-states";
+import { TreeBox, Workspace } from "@/components/ui/workspace";
+import { EditorLoadError, EditorSkeleton, EmptyRubric } from "./editor-states";
 import { EditorTree, RowContext, type RowContextValue } from "./editor-tree";
 import { CodeDevView } from "./panels/code-dev-view";
 import { useComments } from "./comments/use-comments";
@@ -160,7 +161,7 @@ function LoadedEditor({
   const stats = useMemo(() => rubricStats(derived), [derived]);
 
   return (
-    <div ref={rootRef} style={{ ...fullBleed, height }} className="-mt-3 flex flex-col gap-2.5 px-4" data-testid="rubric-editor">
+    <Workspace rootRef={rootRef} height={height} testId="rubric-editor">
       <EditorHeader
         paperId={paperId}
         title={title}
@@ -195,12 +196,11 @@ function LoadedEditor({
                 ops={ops}
               />
               <TreeColumnHeader />
-              <div ref={treeBoxRef} className="relative min-h-0 flex-1" data-testid="editor-tree">
-                {search.filterActive && search.filterSet!.size === 0 && (
-                  <p className="absolute inset-x-0 top-8 z-10 text-center text-sm text-zinc-500" data-testid="filter-empty">
-                    No node matches these filters.
-                  </p>
-                )}
+              <TreeBox
+                boxRef={treeBoxRef}
+                testId="editor-tree"
+                filteredOut={search.filterActive && search.filterSet!.size === 0 ? "No node matches these filters." : null}
+              >
                 <RowContext.Provider value={rowCtx}>
                   {treeHeight > 0 && (
                     <EditorTree
@@ -218,7 +218,7 @@ function LoadedEditor({
                     />
                   )}
                 </RowContext.Provider>
-              </div>
+              </TreeBox>
               <TreeStatsFooter stats={stats} maxDepth={derived.maxDepth} canEdit={canEdit} onLint={() => setTab("lint")} />
             </>
           )}
@@ -241,6 +241,6 @@ function LoadedEditor({
         />
       </div>
       <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} canEdit={canEdit} />
-    </div>
+    </Workspace>
   );
 }

@@ -25,3 +25,13 @@ export function Input(props: InputHTMLAttributes<HTMLInputElement>) {
 export function Textarea(props: TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return <textarea {...props} className={`${control} font-mono ${props.className ?? ""}`} />;
 }
+
+/** A form's error under its fields (nothing when there is none). */
+export function FormError({ error }: { error: string | null | undefined }) {
+  if (!error) return null;
+  return (
+    <p role="alert" className="text-xs text-red-700">
+      {error}
+    </p>
+  );
+}

@@ -1,5 +1,6 @@
 "use client";
 
+import { FormError } from "@/components/ui/field";
 import { useRef, useState, type KeyboardEvent } from "react";
 import { mentionQueryAt } from "@/lib/comments/mentions";
 import { buttonClass } from "@/components/ui/button";
@@ -131,11 +132,7 @@ export function CommentComposer({
           ))}
         </ul>
       )}
-      {error && (
-        <p role="alert" className="text-xs text-red-700">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <div className="flex items-center justify-between">
         <span className="text-[11px] text-zinc-400">@ to mention · Ctrl+Enter to send</span>
         <button type="button" className={buttonClass("primary", "px-2 py-1 text-xs")} disabled={!value.trim() || sending} onClick={() => void send()}>

@@ -5,7 +5,7 @@ import { RotateCcw } from "lucide-react";
 import { useDeferredValue, useId, useMemo, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { Button, buttonClass } from "@/components/ui/button";
-import { Input } from "@/components/ui/field";
+import { FormError, Input } from "@/components/ui/field";
 import { fetchJson, jsonInit } from "@/components/api/client";
 import { diffRubrics } from "@/lib/rubric/diff";
 import type { RubricOperation } from "@/lib/rubric/operations";
@@ -101,11 +101,7 @@ export function RevisionHistory({
             Compare with live
           </Button>
         </div>
-        {error && (
-          <p role="alert" className="text-xs text-red-700">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
       </form>
       <RecentRevisions paperId={paperId} revision={revision} picked={picked} onPick={pick} />
       {picked !== null && (

@@ -5,7 +5,7 @@ import { GitCompareArrows, History, RotateCcw, Save } from "lucide-react";
 import { useId, useMemo, useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/field";
+import { FormError, Input } from "@/components/ui/field";
 import { IconButton } from "@/components/ui/icon-button";
 import { fetchJson, jsonInit } from "@/components/api/client";
 import type { RubricOperation } from "@/lib/rubric/operations";
@@ -184,11 +184,7 @@ function SaveVersionForm({ paperId, onSaved }: { paperId: string; onSaved(): voi
           {save.isPending ? "Saving…" : "Save version"}
         </Button>
       </div>
-      {error && (
-        <p role="alert" className="text-xs text-red-700">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
     </form>
   );
 }
