@@ -2,16 +2,17 @@
 
 import { usePathname, useRouter } from "next/navigation";
 import { useTransition } from "react";
-import type { LeaderboardVariant, LeaderboardView } from "@/lib/leaderboard/types";
+import type { Variant } from "@/lib/grading/variant";
+import type { LeaderboardView } from "@/lib/leaderboard/types";
 
-const VARIANT_LABEL: Record<LeaderboardVariant, string> = { full: "Full", "code-dev": "Code-Dev" };
+const VARIANT_LABEL: Record<Variant, string> = { full: "Full", "code-dev": "Code-Dev" };
 
 /** Split and variant pickers: each choice is a new URL (`?split=&variant=`), shareable. */
 export function LeaderboardControls({ view }: { view: LeaderboardView }) {
   const router = useRouter();
   const pathname = usePathname();
   const [pending, startTransition] = useTransition();
-  const go = (split: string, variant: LeaderboardVariant) => {
+  const go = (split: string, variant: Variant) => {
     const params = new URLSearchParams({ split, variant });
     startTransition(() => router.push(`${pathname}?${params}`));
   };

@@ -3,7 +3,7 @@
 import { useCallback, useRef, type RefObject } from "react";
 import type { NodeApi, TreeApi } from "react-arborist";
 import { toast } from "sonner";
-import type { RubricOperation } from "@/lib/rubric/operations";
+import type { NewNode, RubricOperation } from "@/lib/rubric/operations";
 import type { Derived, TreeItem } from "./derive";
 import type { RubricStore } from "./rubric-store";
 import type { SubmitOptions } from "./rubric-store-types";
@@ -33,17 +33,24 @@ export function useEditorOperations({
 
   const submit = useCallback((op: RubricOperation, options: SubmitOptions) => store.submit(op, options), [store]);
 
+  /** Adds an empty node and starts editing its text; false when the change was refused. */
+  const addNode = useCallback(
+    (node: NewNode) => {
+      const res = submit({ kind: "create", nodes: [node] }, { label: "Add a node" });
+      if (res.ok) requestSelect(node.key, "edit");
+      return res.ok;
+    },
+    [submit, requestSelect],
+  );
+
   const addChild = useCallback(
     (parentKey: string | null | undefined) => {
       const { index } = latest.current.derived;
       if (!parentKey || !index.byKey.has(parentKey)) return;
-      const node = childNode(index, parentKey);
-      const res = submit({ kind: "create", nodes: [node] }, { label: "Add a node" });
-      if (!res.ok) return;
+      if (!addNode(childNode(index, parentKey))) return;
       treeRef.current?.open(parentKey);
-      requestSelect(node.key, "edit");
     },
-    [submit, treeRef, requestSelect],
+    [addNode, treeRef],
   );
 
   const addSibling = useCallback(
@@ -55,12 +62,9 @@ export function useEditorOperations({
         toast.error("The root cannot have siblings: a rubric has one root. Add a child instead (a).");
         return;
       }
-      const node = siblingNode(index, key, parent.key);
-      const res = submit({ kind: "create", nodes: [node] }, { label: "Add a node" });
-      if (!res.ok) return;
-      requestSelect(node.key, "edit");
+      addNode(siblingNode(index, key, parent.key));
     },
-    [submit, requestSelect],
+    [addNode],
   );
 
   const duplicate = useCallback(

@@ -4,7 +4,7 @@ import { CheckCircle2, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { splitMentions } from "@/lib/comments/mentions";
 import { CommentComposer } from "./comment-composer";
-import { personLabel, type CommentPerson, type CommentThread } from "./use-comments";
+import { personLabel, type CommentPerson, type CommentsApi, type CommentThread } from "./use-comments";
 
 /** A comment's text with each @mention shown as the person's name (highlighted when it is the reader). */
 export function MentionText({ body, people, me }: { body: string; people: readonly CommentPerson[]; me: string | null }) {
@@ -30,19 +30,10 @@ export function MentionText({ body, people, me }: { body: string; people: readon
 }
 
 /** One thread: its comments, a reply box, resolve or reopen. */
-export function CommentThreadCard({
-  thread,
-  people,
-  me,
-  onReply,
-  onResolve,
-}: {
-  thread: CommentThread;
-  people: readonly CommentPerson[];
-  me: string | null;
-  onReply: (body: string) => Promise<void>;
-  onResolve: (resolved: boolean) => Promise<void>;
-}) {
+export function CommentThreadCard({ thread, comments }: { thread: CommentThread; comments: CommentsApi }) {
+  const { people, me } = comments;
+  const onReply = (body: string) => comments.reply(thread.id, body);
+  const onResolve = (resolved: boolean) => comments.setResolved(thread.id, resolved);
   const [replying, setReplying] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const resolved = thread.resolvedAt !== null;

@@ -63,13 +63,7 @@ export function CommentsPanel({ comments, index, onSelect }: { comments: Comment
               ) : (
                 <p className="text-xs text-zinc-500">On a node that is no longer in the rubric (id {t.nodeId})</p>
               )}
-              <CommentThreadCard
-                thread={t}
-                people={comments.people}
-                me={comments.me}
-                onReply={(body) => comments.reply(t.id, body)}
-                onResolve={(resolved) => comments.setResolved(t.id, resolved)}
-              />
+              <CommentThreadCard thread={t} comments={comments} />
             </li>
           );
         })}

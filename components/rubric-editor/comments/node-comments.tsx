@@ -17,14 +17,7 @@ export function NodeComments({ nodeKey, comments }: { nodeKey: string; comments:
       </h3>
       {comments.error && <p className="text-xs text-red-700">{comments.error}</p>}
       {threads.map((t) => (
-        <CommentThreadCard
-          key={t.id}
-          thread={t}
-          people={comments.people}
-          me={comments.me}
-          onReply={(body) => comments.reply(t.id, body)}
-          onResolve={(resolved) => comments.setResolved(t.id, resolved)}
-        />
+        <CommentThreadCard key={t.id} thread={t} comments={comments} />
       ))}
       <CommentComposer
         people={comments.people}
