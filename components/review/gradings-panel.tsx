@@ -3,13 +3,14 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { fetchJson } from "@/components/api/client";
+import type { Variant } from "@/lib/grading/variant";
 import { GradingImportForm } from "./grading-import-form";
 
 interface GradingRow {
   id: string;
   agentName: string;
   runIndex: number;
-  variant: "full" | "code-dev";
+  variant: Variant;
   kind: "judge" | "human";
   judgeModel: string | null;
   score: number | null;

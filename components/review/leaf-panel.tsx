@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { BLIND_REVIEW_HINT, HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
 import { Markdown } from "@/components/ui/markdown";
 import { fetchJson } from "@/components/api/client";
+import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import type { ReviewModel } from "@/lib/review/review-model";
 import type { ReviewLeafDetail } from "@/lib/review/types";
 import { LeafBadges, ScoreChip } from "./review-tree";
@@ -108,7 +109,7 @@ function LeafView({ model, gradingId, selectedKey, canReview, draft, reason, rea
             <span className="flex items-center gap-1.5">
               <span className="text-xs text-zinc-500">{judgeLabel}</span>
               <span data-testid="leaf-judge-score">
-                <ScoreChip score={leaf.verdict ? (leaf.verdict.valid ? leaf.verdict.score : 0) : null} leaf />
+                <ScoreChip score={leaf.verdict ? effectiveLeafScore(null, leaf.verdict) : null} leaf />
               </span>
             </span>
             <span className="flex items-center gap-1.5">

@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from "react";
 import { toast } from "sonner";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import type { ReviewModel } from "@/lib/review/review-model";
 import type { ReviewCommitResult, ReviewPayload } from "@/lib/review/types";
 import { assignmentsQueryKey } from "./assignments-dialog";
@@ -78,7 +79,7 @@ export function useReviewScoring({
           void queryClient.invalidateQueries({ queryKey: reviewQueryKey(gradingId) });
         }
         if (local.blind) {
-          const s = result.leaf.override ?? (result.leaf.verdict?.valid ? result.leaf.verdict.score : 0);
+          const s = effectiveLeafScore(result.leaf.override, result.leaf.verdict);
           toast.message(`Committed ${score}. ${result.override ? `It differs from the verdict: the leaf now counts ${s}.` : "It agrees with the verdict."}`);
         }
         if (result.reviewedAt && !m.payload.grading.reviewedAt) {

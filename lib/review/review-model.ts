@@ -5,6 +5,7 @@
  * order that `j`/`k`/`n` walk. A commit is applied here at once (optimistic) and then confirmed or
  * rolled back by the server's answer. Pure; no framework: the browser runs it, tests run it.
  */
+import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import { GradingScores } from "@/lib/grading/recompute";
 import type { GradedNode } from "@/lib/grading/types";
 import type { ReviewLeaf, ReviewNode, ReviewPayload } from "./types";
@@ -166,8 +167,7 @@ export class ReviewModel {
   effectiveScore(key: string): number | null {
     const leaf = this.leaves.get(key);
     if (!leaf || leaf.hidden) return null;
-    if (leaf.override !== null) return leaf.override;
-    return leaf.verdict ? (leaf.verdict.valid ? leaf.verdict.score : 0) : 0;
+    return effectiveLeafScore(leaf.override, leaf.verdict);
   }
 
   inScope(key: string): boolean {
