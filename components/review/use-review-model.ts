@@ -13,7 +13,7 @@ export function useReviewModel(gradingId: string) {
   const query = useQuery({
     queryKey: reviewQueryKey(gradingId),
     queryFn: async () => {
-      const payload = await fetchJson<ReviewPayload>(`/api/gradings/${gradingId}/review`);
+      const payload = await fetchJson<ReviewPayload>(`/api/gradings/${gradingId}`);
       performance.mark("review:data");
       return payload;
     },
