@@ -118,7 +118,7 @@ async function openFigures(page: Page, gradingId: string): Promise<{ inPage: num
     phases.push(
       await page.evaluate(() => {
         const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-        const data = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find((e) => /\/api\/gradings\/[^/]+\/review$/.test(e.name));
+        const data = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find((e) => /\/api\/gradings\/[^/]+$/.test(e.name));
         const server = data?.serverTiming.find((t) => t.name === "app")?.duration ?? NaN;
         const o = window.__benchReviewOpen!;
         const mark = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
@@ -193,7 +193,7 @@ async function armOverride(page: Page): Promise<void> {
 }
 
 async function overrideFigures(page: Page, gradingId: string): Promise<{ dom: number[]; paint: number[] }> {
-  const res = await page.request.get(`${BASE_URL}/api/gradings/${gradingId}/review`);
+  const res = await page.request.get(`${BASE_URL}/api/gradings/${gradingId}`);
   if (!res.ok()) throw new Error(`GET review: ${res.status()}`);
   const key = heaviestLeaf((await res.json()) as ReviewPayload);
   await page.goto(`${BASE_URL}/gradings/${gradingId}?leaf=${key}`, { timeout: 30_000 });
