@@ -133,7 +133,7 @@ export class ReviewModel {
   scoreOf(key: string): number | null {
     const i = this.indexOf.get(key);
     if (i === undefined || this.hiddenBelow[i] > 0) return null;
-    return this.scores.isLeaf(i) && !this.scores.validOf(i) ? 0 : this.scores.scoreOf(i);
+    return this.scores.effectiveScoreOf(i);
   }
 
   /**
@@ -143,8 +143,7 @@ export class ReviewModel {
   verdictScoreOf(key: string): number | null {
     const i = this.indexOf.get(key);
     if (i === undefined || this.hiddenBelow[i] > 0) return null;
-    const s = this.verdictScores;
-    return s.isLeaf(i) && !s.validOf(i) ? 0 : s.scoreOf(i);
+    return this.verdictScores.effectiveScoreOf(i);
   }
 
   /** The root's effective score; null when some leaf is hidden from this viewer. */
