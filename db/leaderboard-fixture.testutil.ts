@@ -5,6 +5,7 @@
  * leaderboard reads `gradings.score`.
  */
 import { sql } from "drizzle-orm";
+import type { Variant } from "@/lib/grading/variant";
 import type { Executor } from "./client";
 
 export interface SyntheticGrading {
@@ -12,7 +13,7 @@ export interface SyntheticGrading {
   paper: string;
   run: number;
   score: number;
-  variant?: "full" | "code-dev";
+  variant?: Variant;
   kind?: "judge" | "human";
   judgeModel?: string | null;
   /** Sets `reviewed_at` (a review covered every leaf). */

@@ -6,10 +6,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { DbHandle } from "@/db/client";
-import { importGrading } from "@/db/queries/gradings";
 import { AppError } from "@/lib/errors";
 import { formatGradingIssue } from "@/lib/grading/graded-tree";
 import type { GradingIssue } from "@/lib/grading/types";
+import { importGrading } from "@/server/gradings/import-grading";
 import { readSubmissionArchive } from "@/server/submissions/archive";
 import { gradingImportFieldsSchema } from "@/lib/submissions/schemas";
 
@@ -45,8 +45,8 @@ export async function importGradingCommand(
   }
   try {
     const archive = flags.submission ? await readSubmissionArchive({ path: flags.submission }) : null;
-    const result = await withDatabase(({ db }) =>
-      importGrading(db, {
+    const result = await withDatabase((handle) =>
+      importGrading(handle, {
         paperId: flags.paper!,
         agentName: fields.data.agent,
         runIndex: fields.data.run,

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { JudgeEvalWorkbench } from "@/components/judge-eval/judge-eval-workbench";
 import { AccessDenied } from "@/components/layout/access-denied";
-import { getDb } from "@/db/client";
 import { judgeEvalPaperScope } from "@/server/access/judge-eval-access";
 import { getCurrentUser } from "@/server/auth/session";
+import { getStore } from "@/server/store";
 import { redirect } from "next/navigation";
 
 export const metadata: Metadata = { title: "JudgeEval" };
@@ -12,8 +12,7 @@ export const metadata: Metadata = { title: "JudgeEval" };
 export default async function JudgeEvalPage() {
   const user = await getCurrentUser();
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent("/judge-eval")}`);
-  const { db } = await getDb();
-  const scope = await judgeEvalPaperScope(db, user);
+  const scope = await judgeEvalPaperScope(await getStore(), user);
   if (scope !== null && scope.size === 0) return <AccessDenied reason="JudgeEval is for benchmark staff and the authors of a paper." />;
   return (
     <section className="space-y-4">

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { ZodError } from "zod";
 import { LeaderboardBoard } from "@/components/leaderboard/leaderboard-board";
-import { getDb } from "@/db/client";
-import { getLeaderboard, LEADERBOARD_MAX_STALE_MS } from "@/db/queries/leaderboard";
 import { getCurrentUser } from "@/server/auth/session";
+import { getLeaderboard, LEADERBOARD_MAX_STALE_MS } from "@/server/leaderboard/leaderboard";
+import { getStore } from "@/server/store";
 import { AppError } from "@/lib/errors";
 import { parseLeaderboardParams, type LeaderboardQueryParams } from "@/lib/leaderboard/query";
 
@@ -24,14 +24,14 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
     problem = err.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     params = { variant: "full" };
   }
-  const [{ db }, user] = await Promise.all([getDb(), getCurrentUser()]);
+  const [store, user] = await Promise.all([getStore(), getCurrentUser()]);
   let view;
   try {
-    view = await getLeaderboard(db, { ...params, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+    view = await getLeaderboard(store, { ...params, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== "bad_request") throw err;
     problem = err.message;
-    view = await getLeaderboard(db, { variant: params.variant, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+    view = await getLeaderboard(store, { variant: params.variant, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
   }
   return <LeaderboardBoard view={view} signedIn={user !== null} problem={problem} />;
 }

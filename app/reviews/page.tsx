@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { EyeOff } from "lucide-react";
-import { getDb } from "@/db/client";
-import { listReviewQueue, type ReviewQueueItem } from "@/db/queries/grading-reviews";
 import { formatDuration } from "@/components/review/score-style";
 import { getCurrentUser } from "@/server/auth/session";
+import { listReviewQueue, type ReviewQueueItem } from "@/server/reviews/review-queue";
+import { getStore } from "@/server/store";
 
 export const metadata: Metadata = { title: "My reviews" };
 
@@ -13,9 +13,9 @@ export const metadata: Metadata = { title: "My reviews" };
 export default async function ReviewsPage() {
   const user = await getCurrentUser();
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent("/reviews")}`);
-  const { db } = await getDb();
-  const mine = await listReviewQueue(db, { userId: user.id });
-  const everyone = user.isStaff ? await listReviewQueue(db) : null;
+  const store = await getStore();
+  const mine = await listReviewQueue(store, { userId: user.id });
+  const everyone = user.isStaff ? await listReviewQueue(store) : null;
   return (
     <div className="space-y-8">
       <section>

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
-import type { SubmissionArchive, SubmissionArchiveFile } from "@/server/submissions/archive";
+import type { SubmissionArchive, SubmissionArchiveFile } from "@/lib/submissions/archive";
 import type { Executor } from "../client";
 import { agents, submissionFiles, submissions, type Submission, type SubmissionVariant } from "../schema";
 

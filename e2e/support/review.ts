@@ -24,7 +24,7 @@ export function judgeGrading(gradings: readonly GradingRow[], agentName: string,
 }
 
 export async function getReviewPayload(request: APIRequestContext, gradingId: string): Promise<ReviewPayload> {
-  const res = await request.get(`/api/gradings/${gradingId}/review`);
+  const res = await request.get(`/api/gradings/${gradingId}`);
   expect(res.status(), "GET review").toBe(200);
   return (await res.json()) as ReviewPayload;
 }

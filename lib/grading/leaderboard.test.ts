@@ -2,7 +2,8 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { ALL_PAPERS, PAPERBENCH_DATA_DIR, readSplit, skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
 import { computeLeaderboard, type LeaderboardRow } from "./leaderboard";
-import { parseSplitText, readSplits } from "./splits";
+import { readSplits } from "@/server/leaderboard/data-splits";
+import { parseSplitText } from "./splits";
 import { numpyMean, numpyStd, numpySum, standardError } from "./stats";
 
 const split = { name: "mini", paperIds: ["p1", "p2", "p3"] };

@@ -1,8 +1,9 @@
 /**
- * JudgeEval of the studio's gradings as the API and the page give it (see
- * `db/queries/judge-eval.ts`). Shared by the server and the browser.
+ * JudgeEval of the studio's gradings as the API and the page give it (see `server/judge-eval/`).
+ * Shared by the server and the browser.
  */
 import type { ConfusionMatrix, ExcludedLeaf, MetricSummary } from "@/lib/grading/judge-eval";
+import type { Variant } from "@/lib/grading/variant";
 
 export type JudgeEvalTruth = "human_grading" | "review";
 
@@ -14,7 +15,7 @@ export interface JudgeEvalCandidate {
   agentId: string;
   agentName: string;
   runIndex: number;
-  variant: "full" | "code-dev";
+  variant: Variant;
   truth: JudgeEvalTruth;
   /** The human grading, or the reviewed judge grading (`truth = 'review'`). */
   humanGradingId: string;

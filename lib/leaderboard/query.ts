@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { variantSchema } from "@/lib/grading/variant";
 
 /** The leaderboard's query string: `split` (a name; default chosen by the server) and `variant`. */
 export const leaderboardQuerySchema = z.object({
@@ -9,7 +10,7 @@ export const leaderboardQuerySchema = z.object({
     .max(200)
     .regex(/^[\w.-]+$/, "must be a split name (letters, digits, _ . -)")
     .optional(),
-  variant: z.enum(["full", "code-dev"]).default("full"),
+  variant: variantSchema.default("full"),
 });
 export type LeaderboardQueryParams = z.output<typeof leaderboardQuerySchema>;
 

@@ -2,17 +2,14 @@
  * Which splits the leaderboard offers, from data rather than code:
  *
  * - every `splits/<name>.txt` of the PaperBench data (`PAPERBENCH_DATA_DIR`, default
- *   `../shared/paperbench` from the working directory), read with `readSplits`;
+ *   `../shared/paperbench` from the working directory), read by `server/leaderboard/data-splits.ts`;
  * - `all`: the data's own `all` when it has one, else every paper graded in the studio;
  * - `studio`: every paper graded in the studio, offered beside the data's `all` when the studio
  *   grades papers outside it (the embedded demo's paper, papers of your own).
  *
  * Splits without papers are left out. Order: `all`, `studio`, then the data's in name order.
- * `resolveSplits` is pure; `readDataSplits` reads the data folder (server only), at most every
- * 30 seconds.
+ * Pure: the server reads the data folder (`readDataSplits`, at most every 30 seconds).
  */
-import path from "node:path";
-import { readSplits } from "@/lib/grading/splits";
 
 export interface SplitInfo {
   name: string;
@@ -38,27 +35,4 @@ export function resolveSplits(dataSplits: Readonly<Record<string, readonly strin
     out.push({ name, paperIds: [...dataSplits[name]], source: "data" });
   }
   return out;
-}
-
-/** The PaperBench data folder the studio reads splits from. */
-export function paperBenchDataDir(env: Record<string, string | undefined> = process.env): string {
-  const configured = env.PAPERBENCH_DATA_DIR?.trim();
-  return path.resolve(/*turbopackIgnore: true*/ configured || path.join(process.cwd(), "..", "shared", "paperbench"));
-}
-
-const READ_EVERY_MS = 30_000;
-const cache = new Map<string, { at: number; splits: Record<string, string[]> }>();
-
-/** The data's splits (none when the folder or its `splits/` is missing), re-read at most every 30 s. */
-export function readDataSplits(dataDir = paperBenchDataDir(), now = Date.now()): Record<string, string[]> {
-  const hit = cache.get(dataDir);
-  if (hit && now - hit.at < READ_EVERY_MS) return hit.splits;
-  let splits: Record<string, string[]>;
-  try {
-    splits = readSplits(dataDir);
-  } catch {
-    splits = {};
-  }
-  cache.set(dataDir, { at: now, splits });
-  return splits;
 }

@@ -1,10 +1,11 @@
 /**
- * The leaderboard as the API and the page give it (see `db/queries/leaderboard.ts`): scores,
- * agent and paper names only. Shared by the server and the browser.
+ * The leaderboard as the API and the page give it (see `server/leaderboard/leaderboard.ts`):
+ * scores, agent and paper names only. Shared by the server and the browser.
  */
+import { VARIANTS, type Variant } from "@/lib/grading/variant";
 
-export type LeaderboardVariant = "full" | "code-dev";
-export const LEADERBOARD_VARIANTS: readonly LeaderboardVariant[] = ["full", "code-dev"];
+/** The variants the board offers: every variant. */
+export const LEADERBOARD_VARIANTS: readonly Variant[] = VARIANTS;
 
 export interface LeaderboardExcludedRun {
   run: number;
@@ -49,9 +50,9 @@ export interface LeaderboardSplitOption {
 
 export interface LeaderboardView {
   split: string;
-  variant: LeaderboardVariant;
+  variant: Variant;
   splits: LeaderboardSplitOption[];
-  variants: readonly LeaderboardVariant[];
+  variants: readonly Variant[];
   /** The split's papers in its order; `title` null for a paper the studio does not have. */
   papers: { id: string; title: string | null }[];
   agents: LeaderboardAgentRow[];
@@ -64,7 +65,7 @@ export interface LeaderboardView {
 export interface LeaderboardAgentGradings {
   agentId: string;
   split: string;
-  variant: LeaderboardVariant;
+  variant: Variant;
   /** Papers of the split the user may see, each with the counted grading of every run. */
   papers: { paperId: string; runs: { run: number; gradingId: string; kind: "judge" | "human"; score: number; reviewed: boolean }[] }[];
   /** Papers of the split the user may not see (their gradings are not listed). */

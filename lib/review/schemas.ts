@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** `POST /api/gradings/<id>/reviews`: a score committed on one leaf. */
+/** `POST /api/gradings/<id>/scores`: a score committed on one leaf. */
 export const reviewCommitSchema = z.object({
   nodeKey: z.uuid("must be a node key"),
   score: z.number({ error: "must be a number" }).min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),

@@ -1,8 +1,9 @@
 /**
- * What the review page receives and sends (`GET /api/gradings/<id>/review`, `POST …/reviews`):
- * the pinned rubric's nodes, each leaf's verdict as this viewer may see it, and the review marks.
- * Pure types; shared by the route handlers and the browser.
+ * What the review page receives and sends (`GET /api/gradings/<id>`, `POST …/scores`): the pinned
+ * rubric's nodes, each leaf's verdict as this viewer may see it, and the review marks. Pure types;
+ * shared by the route handlers and the browser.
  */
+import type { Variant } from "@/lib/grading/variant";
 
 /** Why a leaf's verdict is not sent to this viewer. */
 export type HiddenReason =
@@ -55,7 +56,7 @@ export interface ReviewGradingSummary {
   paperTitle: string;
   agentName: string;
   runIndex: number;
-  variant: "full" | "code-dev";
+  variant: Variant;
   kind: "judge" | "human";
   judgeModel: string | null;
   rubricVersionName: string;
@@ -113,7 +114,7 @@ export interface ReviewLeafDetail {
   reviews: ReviewMarkItem[];
 }
 
-/** `POST /api/gradings/<id>/reviews`: a committed score. */
+/** `POST /api/gradings/<id>/scores`: a committed score. */
 export interface ReviewCommitResult {
   review: ReviewMarkItem;
   override: ReviewOverrideItem | null;

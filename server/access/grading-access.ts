@@ -1,13 +1,15 @@
 import "server-only";
 import { z } from "zod";
-import type { Database } from "@/db/client";
-import { getGradingAssignment, getGradingRows, getLeafVisibility } from "@/db/queries/grading-reviews";
+import type { Store } from "@/db/client";
+import { getGradingAssignment } from "@/db/queries/grading-reviews";
 import { getGradingItemById, type GradingListItem } from "@/db/queries/gradings";
 import { getPaperRole } from "@/db/queries/papers";
 import type { GradingAssignment, User } from "@/db/schema";
 import { canAccessPaper, effectiveRole, type EffectiveRole } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import type { LeafVisibility } from "@/lib/review/visibility";
+import { getGradingRows } from "@/server/gradings/pinned-grading";
+import { getLeafVisibility } from "@/server/reviews/leaf-visibility";
 
 /** `view`: see the grading (it carries rubric text); `review`: override its verdicts (staff, graders). */
 export type GradingAccess = "view" | "review";
@@ -32,11 +34,12 @@ export interface GradingAccessGrant {
  * only a grading assigned to them (staff assign gradings, or subtrees of them, to graders).
  */
 export async function requireGradingAccess(
-  db: Database,
+  store: Store,
   user: User,
   gradingId: string,
   access: GradingAccess,
 ): Promise<GradingAccessGrant> {
+  const { db } = store;
   if (!z.uuid().safeParse(gradingId).success) throw new AppError("not_found", "No such grading");
   const grading = await getGradingItemById(db, gradingId);
   if (!grading) throw new AppError("not_found", "No such grading");

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { openTestDatabase } from "@/test/databases";
 import { listAgents } from "@/db/queries/agents";
-import { getGradingById, getPinnedGradedTree, listGradingOverrides, listGradingsByPaperId } from "@/db/queries/gradings";
-import { getLeaderboard } from "@/db/queries/leaderboard";
+import { listGradingOverrides } from "@/db/queries/grading-verdicts";
+import { getGradingById, listGradingsByPaperId } from "@/db/queries/gradings";
+import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
+import { getLeaderboard } from "@/server/leaderboard/leaderboard";
 import { seedDemo } from "./seed";
 import { DEMO_AGENTS, DEMO_RUNS } from "./seed-gradings";
 
@@ -46,7 +48,7 @@ describe("demo gradings in the seed", () => {
   });
 
   it("is the same data on every machine, and a leaderboard can be computed from it", async () => {
-    const board = (h: DbHandle) => getLeaderboard(h.db, { variant: "full", split: "demo", dataSplits: { demo: [PAPER] } });
+    const board = (h: DbHandle) => getLeaderboard(h, { variant: "full", split: "demo", dataSplits: { demo: [PAPER] } });
     const scores = async (h: DbHandle) => (await board(h)).agents.map((a) => [a.name, a.runs, a.mean, a.stdErr]);
     expect(await scores(first)).toEqual(await scores(second));
     const { agents } = await board(first);

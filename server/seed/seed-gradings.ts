@@ -7,9 +7,10 @@ import { rowsToTree } from "@/lib/rubric/tree-rows";
 import type { RubricNode } from "@/lib/rubric/types";
 import type { Executor } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
-import { addGradingOverride, importGrading } from "@/db/queries/gradings";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import { gradingVerdicts } from "@/db/schema";
+import { importGradingInTransaction } from "@/server/gradings/import-grading";
+import { overrideLeafScoreInTransaction } from "@/server/gradings/override-leaf-score";
 
 /**
  * Synthetic demo gradings for the embedded mode's first start, so the leaderboard and the review
@@ -125,7 +126,7 @@ export async function seedDemoGradings(
           return v;
         };
         const day = String(1 + ((ai * DEMO_RUNS + run) % 28)).padStart(2, "0");
-        const result = await importGrading(tx, {
+        const result = await importGradingInTransaction(tx, {
           paperId,
           agentName: agent.name,
           runIndex: run,
@@ -146,7 +147,7 @@ export async function seedDemoGradings(
             const score = flip ? 1 - judged.score : judged.score;
             return { score, explanation: `(synthetic demo) Expert review: ${score === 1 ? "met" : "not met"}.` };
           };
-          await importGrading(tx, {
+          await importGradingInTransaction(tx, {
             paperId,
             agentName: agent.name,
             runIndex: run,
@@ -169,7 +170,7 @@ export async function seedDemoGradings(
       .where(and(eq(gradingVerdicts.gradingId, firstJudgeGrading), eq(gradingVerdicts.score, 0)))
       .limit(1);
     if (leaf) {
-      await addGradingOverride(tx, {
+      await overrideLeafScoreInTransaction(tx, {
         gradingId: firstJudgeGrading,
         nodeKey: leaf.nodeKey,
         userId: input.reviewerId,

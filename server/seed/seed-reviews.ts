@@ -1,8 +1,8 @@
 import "server-only";
 import type { Executor } from "@/db/client";
 import { listGradingsByPaperId } from "@/db/queries/gradings";
-import { getGradingRows } from "@/db/queries/grading-reviews";
 import { gradingAssignments } from "@/db/schema";
+import { getGradingRows } from "@/server/gradings/pinned-grading";
 
 /**
  * Demo review assignments for the embedded mode's first start, so "My reviews" has a queue: the

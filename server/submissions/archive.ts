@@ -8,6 +8,9 @@ import * as tar from "tar-stream";
 import * as yauzl from "yauzl";
 import { formatBytes } from "@/server/http/body";
 import { AppError } from "@/lib/errors";
+import type { SubmissionArchive, SubmissionArchiveFile } from "@/lib/submissions/archive";
+
+export type { SubmissionArchive, SubmissionArchiveFile };
 
 /**
  * Reading a submitted repository (a .tar.gz, .tar, .zip or a directory) into rows a review page can
@@ -30,25 +33,6 @@ export const ARCHIVE_LIMITS = {
   maxExpandedBytes: 1024 * 1024 * 1024,
 } as const;
 export type ArchiveLimits = { readonly [K in keyof typeof ARCHIVE_LIMITS]: number };
-
-export interface SubmissionArchiveFile {
-  path: string;
-  size: number;
-  /** Null when the file was not kept; `skipped` says why. */
-  content: string | null;
-  skipped: string | null;
-}
-
-export interface SubmissionArchive {
-  name: string;
-  files: SubmissionArchiveFile[];
-  /** The root `reproduce.log`, when the submission has one (its tail when longer than the limit). */
-  reproduceLog: string | null;
-  /** Entries that are not files of the listing (links, unsafe paths, `.git/`), with why. */
-  notes: { path: string; reason: string }[];
-  /** Size of every file listed, kept or not. */
-  totalBytes: number;
-}
 
 export type ArchiveSource = { path: string } | { name: string; data: Buffer };
 

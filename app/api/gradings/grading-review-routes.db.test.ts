@@ -4,28 +4,28 @@ import { sql } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db/client";
-import { getGradingById, getPinnedGradedTree, importGrading } from "@/db/queries/gradings";
+import { getGradingById } from "@/db/queries/gradings";
 import { addPaperMember } from "@/db/queries/papers";
 import { createUser } from "@/db/queries/users";
-import { BLIND_REVIEW_REASON, INVALID_VERDICT_REASON } from "@/db/queries/grading-reviews";
 import { parseGradedJson } from "@/lib/grading/graded-tree";
 import { serializeGradedTree } from "@/lib/grading/serialize";
 import type { GradedNode } from "@/lib/grading/types";
 import { readPaperFolder } from "@/server/papers/folder-reader";
+import { importGrading } from "@/server/gradings/import-grading";
+import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
 import { importPaperFolder } from "@/server/papers/import";
+import { BLIND_REVIEW_REASON, INVALID_VERDICT_REASON } from "@/server/reviews/commit-review-score";
 import type { ReviewCommitResult, ReviewLeafDetail, ReviewPayload } from "@/lib/review/types";
 import type { RubricNode } from "@/lib/rubric/types";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
-import { GET as getReviews } from "../reviews/route";
+import { GET as getReviewQueue } from "../review-queue/route";
 import { GET as getPaperGradings } from "../papers/[paperId]/gradings/route";
 import { DELETE as deleteAssignment } from "./[gradingId]/assignments/[assignmentId]/route";
 import { GET as getAssignments, POST as postAssignment } from "./[gradingId]/assignments/route";
 import { GET as getExport } from "./[gradingId]/export/route";
 import { GET as getLeaf } from "./[gradingId]/leaves/[nodeKey]/route";
-import { GET as getOverrides, POST as postOverride } from "./[gradingId]/overrides/route";
-import { GET as getReview } from "./[gradingId]/review/route";
-import { POST as postReview } from "./[gradingId]/reviews/route";
 import { GET as getGrading } from "./[gradingId]/route";
+import { POST as postScore } from "./[gradingId]/scores/route";
 
 // The session is the only thing mocked: the wrapper, access checks and queries run for real.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
@@ -83,9 +83,9 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
   const as = (who: keyof typeof users | null) => {
     session.userId = who ? users[who] : null;
   };
-  const review = async (id: string) => (await call(getReview, { gradingId: id }, `/api/gradings/${id}/review`)).json as unknown as ReviewPayload;
+  const review = async (id: string) => (await call(getGrading, { gradingId: id }, `/api/gradings/${id}`)).json as unknown as ReviewPayload;
   const commit = (id: string, body: { nodeKey: string; score: number; reason?: string; timeSpentMs?: number }) =>
-    call(postReview, { gradingId: id }, `/api/gradings/${id}/reviews`, body);
+    call(postScore, { gradingId: id }, `/api/gradings/${id}/scores`, body);
   const assign = (id: string, body: { email: string; nodeKeys?: string[] | null; blind?: boolean }) =>
     call(postAssignment, { gradingId: id }, `/api/gradings/${id}/assignments`, body);
 
@@ -103,7 +103,7 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     const text = serializeGradedTree(gradedDemo());
     for (let run = 1; run <= 4; run++) {
       gradings.push(
-        (await importGrading(handle.db, { paperId: PAPER, agentName: "agent A", runIndex: run, variant: "full", human: false, fileText: text, userId: null })).gradingId,
+        (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: run, variant: "full", human: false, fileText: text, userId: null })).gradingId,
       );
     }
   });
@@ -118,13 +118,13 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     const id = gradings[0];
     const key = crypto.randomUUID();
     const responses = [
-      await call(getReview, { gradingId: id }, `/api/gradings/${id}/review`),
+      await call(getGrading, { gradingId: id }, `/api/gradings/${id}`),
       await call(getLeaf, { gradingId: id, nodeKey: key }, `/api/gradings/${id}/leaves/${key}`),
       await commit(id, { nodeKey: key, score: 1 }),
       await call(getAssignments, { gradingId: id }, `/api/gradings/${id}/assignments`),
       await assign(id, { email: "grader@example.org" }),
       await call(deleteAssignment, { gradingId: id, assignmentId: key }, `/api/gradings/${id}/assignments/${key}`, undefined, "DELETE"),
-      await call(getReviews, {}, "/api/reviews"),
+      await call(getReviewQueue, {}, "/api/review-queue"),
     ];
     for (const r of responses) {
       expect(r.status).toBe(401);
@@ -138,20 +138,16 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     as("grader");
     // Nothing assigned yet: no grading of the paper, and 403 on each.
     expect((await call(getPaperGradings, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`)).json.gradings).toEqual([]);
-    for (const r of [
-      await call(getReview, { gradingId: gradings[0] }, `/api/gradings/${gradings[0]}/review`),
-      await call(getGrading, { gradingId: gradings[0] }, `/api/gradings/${gradings[0]}`),
-    ]) {
-      expect(r.status).toBe(403);
-      expect(r.json.error.message).toContain("not assigned to you");
-      expect(r.text).not.toContain(SECRET);
-    }
+    const unassigned = await call(getGrading, { gradingId: gradings[0] }, `/api/gradings/${gradings[0]}`);
+    expect(unassigned.status).toBe(403);
+    expect(unassigned.json.error.message).toContain("not assigned to you");
+    expect(unassigned.text).not.toContain(SECRET);
     // Only staff assign.
     expect((await assign(gradings[0], { email: "grader@example.org" })).status).toBe(403);
     as("author");
     expect((await assign(gradings[0], { email: "grader@example.org" })).status).toBe(403);
     as("outsider");
-    expect((await call(getReview, { gradingId: gradings[0] }, `/api/gradings/${gradings[0]}/review`)).status).toBe(403);
+    expect((await call(getGrading, { gradingId: gradings[0] }, `/api/gradings/${gradings[0]}`)).status).toBe(403);
 
     as("staff");
     // An author, an outsider, an unknown node: 400 with the field.
@@ -167,11 +163,11 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     const listed = (await call(getPaperGradings, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`)).json.gradings as { id: string; score: number | null }[];
     expect(listed.map((g) => g.id).sort()).toEqual([gradings[0], gradings[1]].sort());
     expect(listed.find((g) => g.id === gradings[1])!.score).toBeNull();
-    expect((await call(getReview, { gradingId: gradings[2] }, `/api/gradings/${gradings[2]}/review`)).status).toBe(403);
-    const queue = (await call(getReviews, {}, "/api/reviews")).json.assignments as { gradingId: string; progress: { reviewed: number; total: number } }[];
+    expect((await call(getGrading, { gradingId: gradings[2] }, `/api/gradings/${gradings[2]}`)).status).toBe(403);
+    const queue = (await call(getReviewQueue, {}, "/api/review-queue")).json.assignments as { gradingId: string; progress: { reviewed: number; total: number } }[];
     expect(queue.map((q) => q.gradingId).sort()).toEqual([gradings[0], gradings[1]].sort());
     expect(queue.find((q) => q.gradingId === gradings[0])!.progress).toMatchObject({ reviewed: 0, total: 21 });
-    expect((await call(getReviews, {}, "/api/reviews?all=1")).status).toBe(403);
+    expect((await call(getReviewQueue, {}, "/api/review-queue?all=1")).status).toBe(403);
 
     // The subtree: the leaves outside it come without verdict, and cannot be scored.
     const scoped = await review(gradings[1]);
@@ -186,10 +182,7 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     expect(leafOutside.text).not.toContain(SECRET);
     expect((await commit(gradings[1], { nodeKey: outside[0].key, score: 1 })).status).toBe(403);
     expect((await call(getExport, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}/export`)).status).toBe(403);
-    const masked = await call(getGrading, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}`);
-    expect(masked.json.effectiveScore).toBeNull();
-    expect(masked.json.leaves).toHaveLength(inside.length);
-    expect(masked.text.split(SECRET).length - 1).toBe(inside.length);
+    expect((await call(getGrading, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}`)).text).not.toContain(SECRET);
     const insideDetail = await call(getLeaf, { gradingId: gradings[1], nodeKey: inside[0].key }, `/api/gradings/${gradings[1]}/leaves/${inside[0].key}`);
     expect((insideDetail.json as ReviewLeafDetail).verdict?.explanation).toContain(SECRET);
 
@@ -205,7 +198,7 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     const removed = await call(deleteAssignment, { gradingId: gradings[1], assignmentId: again[0].id }, `/api/gradings/${gradings[1]}/assignments/${again[0].id}`, undefined, "DELETE");
     expect(removed.status).toBe(200);
     as("grader");
-    expect((await call(getReview, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}/review`)).status).toBe(403);
+    expect((await call(getGrading, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}`)).status).toBe(403);
   });
 
   it("a commit confirms or overrides (a change needs a reason) and recomputes the root; a review of every leaf marks the grading reviewed", async () => {
@@ -264,7 +257,7 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     // Progress and time per grader.
     const list = (await call(getAssignments, { gradingId: id }, `/api/gradings/${id}/assignments`)).json.assignments;
     expect(list[0].progress).toMatchObject({ reviewed: 3, total: 21, timeSpentMs: 4_000 });
-    const all = (await call(getReviews, {}, "/api/reviews?all=1")).json.assignments as { gradingId: string; grader: { email: string } }[];
+    const all = (await call(getReviewQueue, {}, "/api/review-queue?all=1")).json.assignments as { gradingId: string; grader: { email: string } }[];
     expect(all.some((a) => a.gradingId === id && a.grader.email === "grader@example.org")).toBe(true);
 
     // Authors read, never commit.
@@ -284,7 +277,7 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     await commit(id, { nodeKey: target.key, score: 1, reason: "staff changed it" });
 
     as("grader2");
-    const before = await call(getReview, { gradingId: id }, `/api/gradings/${id}/review`);
+    const before = await call(getGrading, { gradingId: id }, `/api/gradings/${id}`);
     const payload = before.json as unknown as ReviewPayload;
     expect(payload.viewer.assignment).toMatchObject({ blind: true });
     expect(payload.rootScore).toBeNull();
@@ -292,8 +285,6 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     for (const r of [
       before,
       await call(getLeaf, { gradingId: id, nodeKey: target.key }, `/api/gradings/${id}/leaves/${target.key}`),
-      await call(getGrading, { gradingId: id }, `/api/gradings/${id}`),
-      await call(getOverrides, { gradingId: id }, `/api/gradings/${id}/overrides`),
     ]) {
       expect(r.status).toBe(200);
       expect(r.text).not.toContain(SECRET);
@@ -301,7 +292,6 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
       expect(r.text).not.toContain("response ");
     }
     expect((await call(getExport, { gradingId: id }, `/api/gradings/${id}/export`)).status).toBe(403);
-    expect((await call(postOverride, { gradingId: id }, `/api/gradings/${id}/overrides`, { nodeKey: target.key, score: 0, reason: "x" })).status).toBe(403);
     const listed = (await call(getPaperGradings, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`)).json.gradings as { id: string; score: number | null }[];
     expect(listed.find((g) => g.id === id)!.score).toBeNull();
 

@@ -4,7 +4,6 @@ import { sql } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DbHandle } from "@/db/client";
-import { importGrading } from "@/db/queries/gradings";
 import { addPaperMember } from "@/db/queries/papers";
 import { createUser } from "@/db/queries/users";
 import { gradingAssignments } from "@/db/schema";
@@ -12,6 +11,7 @@ import { parseGradedJson } from "@/lib/grading/graded-tree";
 import { serializeGradedTree } from "@/lib/grading/serialize";
 import type { GradedNode } from "@/lib/grading/types";
 import { readPaperFolder } from "@/server/papers/folder-reader";
+import { importGrading } from "@/server/gradings/import-grading";
 import { importPaperFolder } from "@/server/papers/import";
 import type { RubricNode } from "@/lib/rubric/types";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
@@ -19,8 +19,9 @@ import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { GET as getPaperGradings, POST as postPaperGrading } from "../papers/[paperId]/gradings/route";
 import { GET as getExport } from "./[gradingId]/export/route";
 import { GET as getFiles } from "./[gradingId]/files/route";
-import { GET as getOverrides, POST as postOverride } from "./[gradingId]/overrides/route";
+import { GET as getLeaf } from "./[gradingId]/leaves/[nodeKey]/route";
 import { GET as getGrading } from "./[gradingId]/route";
+import { POST as postScore } from "./[gradingId]/scores/route";
 
 // The session is the only thing mocked: the wrapper, access checks and queries run for real.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
@@ -91,7 +92,7 @@ describe.each(testDatabaseKinds())("grading routes on %s", (kind) => {
     await addPaperMember(handle.db, { paperId: PAPER, email: "author@example.org", role: "author", addedBy: users.staff });
     await addPaperMember(handle.db, { paperId: PAPER, email: "grader@example.org", role: "grader", addedBy: users.staff });
     gradingId = (
-      await importGrading(handle.db, { paperId: PAPER, agentName: "agent A", runIndex: 1, variant: "full", human: false, fileText: text, userId: null })
+      await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: 1, variant: "full", human: false, fileText: text, userId: null })
     ).gradingId;
     // A grader sees the gradings assigned to them (see grading-review-routes.db.test.ts).
     await handle.db.insert(gradingAssignments).values({ gradingId, userId: users.grader, assignedBy: users.staff });
@@ -110,7 +111,7 @@ describe.each(testDatabaseKinds())("grading routes on %s", (kind) => {
       await call(getGrading, { gradingId }, `/api/gradings/${gradingId}`),
       await call(getExport, { gradingId }, `/api/gradings/${gradingId}/export`),
       await call(getFiles, { gradingId }, `/api/gradings/${gradingId}/files`),
-      await call(postOverride, { gradingId }, `/api/gradings/${gradingId}/overrides`, jsonImport({})),
+      await call(postScore, { gradingId }, `/api/gradings/${gradingId}/scores`, jsonImport({})),
     ];
     for (const r of responses) {
       expect(r.status).toBe(401);
@@ -127,7 +128,7 @@ describe.each(testDatabaseKinds())("grading routes on %s", (kind) => {
       await call(getGrading, { gradingId }, `/api/gradings/${gradingId}`),
       await call(getExport, { gradingId }, `/api/gradings/${gradingId}/export?format=csv`),
       await call(getFiles, { gradingId }, `/api/gradings/${gradingId}/files`),
-      await call(getOverrides, { gradingId }, `/api/gradings/${gradingId}/overrides`),
+      await call(postScore, { gradingId }, `/api/gradings/${gradingId}/scores`, jsonImport({})),
     ];
     for (const r of responses) {
       expect(r.status).toBe(403);
@@ -159,20 +160,21 @@ describe.each(testDatabaseKinds())("grading routes on %s", (kind) => {
 
     const detail = await call(getGrading, { gradingId }, `/api/gradings/${gradingId}`);
     expect(detail.status).toBe(200);
-    const leaf = (detail.json.leaves as { nodeKey: string; verdictScore: number }[]).find((l) => l.verdictScore === 0)!;
-    const override = await call(postOverride, { gradingId }, `/api/gradings/${gradingId}/overrides`, jsonImport({ nodeKey: leaf.nodeKey, score: 1, reason: "runs" }));
+    const leaf = (detail.json.leaves as { key: string; verdict: { score: number } | null }[]).find((l) => l.verdict?.score === 0)!;
+    const nodeKey = leaf.key;
+    const override = await call(postScore, { gradingId }, `/api/gradings/${gradingId}/scores`, jsonImport({ nodeKey, score: 1, reason: "runs" }));
     expect(override.status).toBe(201);
-    expect(override.json.override).toMatchObject({ oldScore: 0, newScore: 1, userId: users.grader });
-    const bad = await call(postOverride, { gradingId }, `/api/gradings/${gradingId}/overrides`, jsonImport({ nodeKey: leaf.nodeKey, score: 3 }));
+    expect(override.json.override).toMatchObject({ oldScore: 0, newScore: 1, user: { email: "grader@example.org" } });
+    const bad = await call(postScore, { gradingId }, `/api/gradings/${gradingId}/scores`, jsonImport({ nodeKey, score: 3 }));
     expect(bad.status).toBe(400);
     expect(bad.json.error.details[0].path).toBe("score");
 
     as("author");
     expect((await call(getGrading, { gradingId }, `/api/gradings/${gradingId}`)).status).toBe(200);
-    const byAuthor = await call(postOverride, { gradingId }, `/api/gradings/${gradingId}/overrides`, jsonImport({ nodeKey: leaf.nodeKey, score: 0 }));
+    const byAuthor = await call(postScore, { gradingId }, `/api/gradings/${gradingId}/scores`, jsonImport({ nodeKey, score: 0 }));
     expect(byAuthor.status).toBe(403);
     expect(byAuthor.json.error.message).toContain("cannot review gradings");
-    expect((await call(getOverrides, { gradingId }, `/api/gradings/${gradingId}/overrides`)).json.overrides).toHaveLength(1);
+    expect((await call(getLeaf, { gradingId, nodeKey }, `/api/gradings/${gradingId}/leaves/${nodeKey}`)).json.overrides).toHaveLength(1);
   });
 
   it("staff import by JSON and by multipart with the submitted repository; a malformed file is a 400 with its path", async () => {

@@ -1,5 +1,5 @@
-import { getLeaderboardJson, LEADERBOARD_MAX_STALE_MS } from "@/db/queries/leaderboard";
 import { apiRoute } from "@/server/http/route";
+import { getLeaderboardJson, LEADERBOARD_MAX_STALE_MS } from "@/server/leaderboard/leaderboard";
 import { parseLeaderboardParams } from "@/lib/leaderboard/query";
 
 /**
@@ -9,9 +9,9 @@ import { parseLeaderboardParams } from "@/lib/leaderboard/query";
  * body is serialized once per change of the gradings (a change shows within
  * `LEADERBOARD_MAX_STALE_MS`); a client that sends its ETag back gets a 304.
  */
-export const GET = apiRoute({ public: true }, async ({ req, db }) => {
+export const GET = apiRoute({ public: true }, async ({ req, store }) => {
   const { split, variant } = parseLeaderboardParams(req.nextUrl.searchParams);
-  const { body, etag } = await getLeaderboardJson(db, { split, variant, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+  const { body, etag } = await getLeaderboardJson(store, { split, variant, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
   const headers = { etag, "cache-control": "no-cache" };
   if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
   return new Response(body, { headers: { ...headers, "content-type": "application/json" } });

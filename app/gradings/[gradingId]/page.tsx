@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { preload } from "react-dom";
-import { getDb } from "@/db/client";
 import { AccessDenied } from "@/components/layout/access-denied";
 import { ReviewPage } from "@/components/review/review-page";
 import { requireGradingAccess } from "@/server/access/grading-access";
 import { getCurrentUser } from "@/server/auth/session";
+import { getStore } from "@/server/store";
 import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Review" };
@@ -25,16 +25,16 @@ export default async function GradingReviewPage({
   const { leaf } = await searchParams;
   const user = await getCurrentUser();
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(`/gradings/${gradingId}`)}`);
-  const { db } = await getDb();
+  const store = await getStore();
   try {
-    await requireGradingAccess(db, user, gradingId, "view");
+    await requireGradingAccess(store, user, gradingId, "view");
   } catch (err) {
     if (err instanceof AppError && err.code === "not_found") notFound();
     if (err instanceof AppError && err.code === "forbidden") return <AccessDenied reason={err.message} />;
     throw err;
   }
   // The grading loads while the page's scripts do (the page's first fetch of this URL takes this response).
-  preload(`/api/gradings/${encodeURIComponent(gradingId)}/review`, { as: "fetch", crossOrigin: "anonymous" });
+  preload(`/api/gradings/${encodeURIComponent(gradingId)}`, { as: "fetch", crossOrigin: "anonymous" });
   // `?leaf=<key>` opens the page on that node (links from elsewhere: a disagreement, a queue).
   return <ReviewPage gradingId={gradingId} initialKey={typeof leaf === "string" ? leaf : null} />;
 }

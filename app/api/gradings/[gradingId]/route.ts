@@ -1,35 +1,17 @@
-import { getGradingById, getPinnedGradedTree, listEffectiveLeafScores, listGradingOverrides } from "@/db/queries/gradings";
 import { requireGradingAccess } from "@/server/access/grading-access";
 import { apiRoute } from "@/server/http/route";
-import { hiddenReason, maskGradedTree } from "@/lib/review/visibility";
+import { getReviewPayload } from "@/server/reviews/review-payload";
 
 type Params = { gradingId: string };
 
 /**
- * One grading for the review page: its run, the graded tree as the verdicts give it (pre-order
- * `keys` name its nodes), each leaf's effective score, and the override history. A grader whose
- * assignment hides verdicts (other subtrees; blind, before they commit) gets them left out.
+ * One grading for the review page: the pinned rubric's nodes, each leaf's verdict as the user may
+ * see it (a grader: the assigned subtrees; blind: after committing), overrides and review marks
+ * per leaf, and the effective root score. Explanations and judge responses come per leaf
+ * (`…/leaves/<key>`).
  */
-export const GET = apiRoute<Params>({}, async ({ db, user, params }) => {
-  const access = await requireGradingAccess(db, user, params.gradingId, "view");
-  const { grading, role } = access;
-  const row = (await getGradingById(db, grading.id))!;
-  const pinned = await getPinnedGradedTree(db, row);
-  const leaves = await listEffectiveLeafScores(db, grading.id);
-  const overrides = await listGradingOverrides(db, grading.id);
-  const visibility = await access.visibility();
-  if (visibility.scope || visibility.blind) {
-    const shown = (key: string) => hiddenReason(key, visibility) === null;
-    const all = leaves.every((l) => shown(l.nodeKey));
-    return {
-      grading: { ...grading, score: all ? grading.score : null },
-      role,
-      tree: maskGradedTree(pinned.tree, pinned.keys, visibility),
-      keys: pinned.keys,
-      effectiveScore: all ? pinned.scores.rootScore : null,
-      leaves: leaves.filter((l) => shown(l.nodeKey)),
-      overrides: overrides.filter((o) => shown(o.nodeKey)),
-    };
-  }
-  return { grading, role, tree: pinned.tree, keys: pinned.keys, effectiveScore: pinned.scores.rootScore, leaves, overrides };
+export const GET = apiRoute<Params>({}, async ({ store, user, params }) => {
+  const { grading, role, assignment } = await requireGradingAccess(store, user, params.gradingId, "view");
+  const payload = await getReviewPayload(store, grading, { userId: user.id, role, assignment });
+  return Response.json(payload, { headers: { "cache-control": "private, no-store" } });
 });

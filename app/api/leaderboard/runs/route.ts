@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { getLeaderboardAgentGradings, getLeaderboardGradingAccess, LEADERBOARD_MAX_STALE_MS } from "@/db/queries/leaderboard";
 import { apiRoute } from "@/server/http/route";
+import { getLeaderboardAgentGradings, getLeaderboardGradingAccess } from "@/server/leaderboard/drill-down";
+import { LEADERBOARD_MAX_STALE_MS } from "@/server/leaderboard/leaderboard";
 import { AppError } from "@/lib/errors";
 import { parseLeaderboardParams } from "@/lib/leaderboard/query";
 
@@ -9,11 +10,11 @@ import { parseLeaderboardParams } from "@/lib/leaderboard/query";
  * members: those they may open (staff: all; authors: their papers'; graders: those assigned to
  * them), as grading ids that lead to the review page.
  */
-export const GET = apiRoute({}, async ({ req, db, user }) => {
+export const GET = apiRoute({}, async ({ req, store, user }) => {
   const params = req.nextUrl.searchParams;
   const agent = z.uuid().safeParse(params.get("agent"));
   if (!agent.success) throw new AppError("bad_request", "agent: must be an agent id", [{ path: "agent", message: "must be an agent id" }]);
   const { split, variant } = parseLeaderboardParams(params);
-  const access = await getLeaderboardGradingAccess(db, user);
-  return getLeaderboardAgentGradings(db, { split, variant, agentId: agent.data, access, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+  const access = await getLeaderboardGradingAccess(store, user);
+  return getLeaderboardAgentGradings(store, { split, variant, agentId: agent.data, access, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
 });

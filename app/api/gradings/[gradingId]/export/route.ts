@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { getGradingExport } from "@/db/queries/gradings";
 import { requireFullVisibility, requireGradingAccess } from "@/server/access/grading-access";
+import { exportGrading } from "@/server/gradings/export-grading";
 import { apiRoute } from "@/server/http/route";
 
 type Params = { gradingId: string };
@@ -13,12 +13,12 @@ const exportQuerySchema = z.object({
  * The grading with its effective scores (latest overrides applied): `json` a PaperBench graded
  * tree, `judge_output` a `grader_output.json`, `csv` one row per leaf.
  */
-export const GET = apiRoute<Params>({}, async ({ req, db, user, params }) => {
+export const GET = apiRoute<Params>({}, async ({ req, store, user, params }) => {
   const { format } = exportQuerySchema.parse(Object.fromEntries(req.nextUrl.searchParams));
-  const access = await requireGradingAccess(db, user, params.gradingId, "view");
+  const access = await requireGradingAccess(store, user, params.gradingId, "view");
   const { grading } = access;
   await requireFullVisibility(access, "export it");
-  const file = await getGradingExport(db, grading.id, format);
+  const file = await exportGrading(store, grading.id, format);
   return new Response(file.body, {
     headers: {
       "content-type": file.contentType,

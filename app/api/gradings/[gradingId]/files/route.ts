@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { getSubmissionById, getSubmissionFileContent, getSubmissionReproduceLog, listSubmissionFiles } from "@/db/queries/submissions";
 import { requireGradingAccess } from "@/server/access/grading-access";
+import { readSubmissionFiles } from "@/server/gradings/read-gradings";
 import { apiRoute } from "@/server/http/route";
 
 type Params = { gradingId: string };
@@ -14,17 +14,8 @@ const filesQuerySchema = z.object({
  * The submitted repository of the graded run: the listing (`?path=` one file's content,
  * `?log=1` the reproduce.log).
  */
-export const GET = apiRoute<Params>({}, async ({ req, db, user, params }) => {
+export const GET = apiRoute<Params>({}, async ({ req, store, user, params }) => {
   const query = filesQuerySchema.parse(Object.fromEntries(req.nextUrl.searchParams));
-  const { grading } = await requireGradingAccess(db, user, params.gradingId, "view");
-  if (query.log) return { reproduceLog: await getSubmissionReproduceLog(db, grading.submissionId) };
-  if (query.path) return { file: await getSubmissionFileContent(db, grading.submissionId, query.path) };
-  const submission = (await getSubmissionById(db, grading.submissionId))!;
-  return {
-    archiveName: submission.archiveName,
-    archiveBytes: submission.archiveBytes,
-    notes: submission.archiveNotes,
-    hasReproduceLog: submission.reproduceLog !== null,
-    files: await listSubmissionFiles(db, grading.submissionId),
-  };
+  const { grading } = await requireGradingAccess(store, user, params.gradingId, "view");
+  return readSubmissionFiles(store, grading.submissionId, query);
 });

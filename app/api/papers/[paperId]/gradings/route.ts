@@ -1,5 +1,5 @@
-import { listAssignedGradings } from "@/db/queries/grading-reviews";
-import { importGrading, listGradingsByPaperId } from "@/db/queries/gradings";
+import { importGrading } from "@/server/gradings/import-grading";
+import { listPaperGradings } from "@/server/gradings/read-gradings";
 import { apiRoute } from "@/server/http/route";
 import { readSubmissionArchive } from "@/server/submissions/archive";
 import { readGradingUpload } from "@/server/submissions/upload";
@@ -11,26 +11,19 @@ type Params = { paperId: string };
  * grader sees the gradings assigned to them, without the root score where their assignment hides
  * verdicts.
  */
-export const GET = apiRoute<Params>({ paper: "view" }, async ({ db, paper, role, user }) => {
-  const gradings = await listGradingsByPaperId(db, paper.id);
-  if (role !== "grader") return { gradings };
-  const assigned = await listAssignedGradings(db, user.id);
-  return {
-    gradings: gradings
-      .filter((g) => assigned.has(g.id))
-      .map((g) => (assigned.get(g.id)!.restricted ? { ...g, score: null, importedScore: null } : g)),
-  };
+export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper, role, user }) => {
+  return { gradings: await listPaperGradings(store, { paperId: paper.id, userId: user.id, role }) };
 });
 
 /**
  * Staff import of a PaperBench graded tree or judge output as a grading of one run (`agent`,
  * `run`, `variant`, `human`), optionally with the submitted repository (`submission`, multipart).
  */
-export const POST = apiRoute<Params>({ paper: "manage" }, async ({ req, db, paper, user }) => {
+export const POST = apiRoute<Params>({ paper: "manage" }, async ({ req, store, paper, user }) => {
   const upload = await readGradingUpload(req);
   // Read and check the archive before the transaction: a bad archive writes nothing.
   const archive = upload.archive ? await readSubmissionArchive(upload.archive) : null;
-  const result = await importGrading(db, {
+  const result = await importGrading(store, {
     paperId: paper.id,
     agentName: upload.agent,
     runIndex: upload.run,

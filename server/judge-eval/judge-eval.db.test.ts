@@ -12,8 +12,10 @@ import { importPaperFolder } from "@/server/papers/import";
 import { hasPaperBenchData, PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import type { RubricNode } from "@/lib/rubric/types";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
-import { addGradingOverride, importGrading } from "./gradings";
-import { evaluateCandidates, getJudgeEvalCandidates, judgeEvalResultsFile, listJudgeEvalCandidates } from "./judge-eval";
+import { importGrading } from "@/server/gradings/import-grading";
+import { overrideLeafScore } from "@/server/gradings/override-leaf-score";
+import { getJudgeEvalCandidates, listJudgeEvalCandidates } from "./candidates";
+import { evaluateCandidates, judgeEvalResultsFile } from "./evaluate";
 
 const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");
 const PAPER = "demo-adaptive-clipping";
@@ -56,7 +58,7 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
   const ids: Record<string, string> = {};
 
   const grade = async (agent: string, human: boolean, tree: GradedNode) =>
-    importGrading(handle.db, { paperId: PAPER, agentName: agent, runIndex: 1, variant: "full", human, fileText: serializeGradedTree(tree), userId: null });
+    importGrading(handle, { paperId: PAPER, agentName: agent, runIndex: 1, variant: "full", human, fileText: serializeGradedTree(tree), userId: null });
   const leafKeys = async (gradingId: string) =>
     (
       await handle.db.execute(sql`SELECT node_key, node_id, score FROM grading_verdicts WHERE grading_id = ${gradingId}`)
@@ -78,7 +80,7 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
     ids.bSubmission = b.submissionId;
     const leaves = (await leafKeys(b.gradingId)).sort((x, y) => x.node_key.localeCompare(y.node_key));
     for (const leaf of leaves.slice(0, 2)) {
-      await addGradingOverride(handle.db, { gradingId: b.gradingId, nodeKey: leaf.node_key, userId: null, score: 1 - leaf.score, reason: "test" });
+      await overrideLeafScore(handle, { gradingId: b.gradingId, nodeKey: leaf.node_key, userId: null, score: 1 - leaf.score, reason: "test" });
     }
     ids.bOverridden = leaves.slice(0, 2).map((l) => l.node_key).join(",");
     await handle.db.execute(sql`UPDATE gradings SET reviewed_at = now() WHERE id = ${b.gradingId}`);
@@ -89,7 +91,7 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
     const e = await grade("E", false, gradedDemo(judgeScore));
     ids.eSubmission = e.submissionId;
     const [eLeaf] = await leafKeys(e.gradingId);
-    await addGradingOverride(handle.db, { gradingId: e.gradingId, nodeKey: eLeaf.node_key, userId: null, score: 0.5, reason: "half" });
+    await overrideLeafScore(handle, { gradingId: e.gradingId, nodeKey: eLeaf.node_key, userId: null, score: 0.5, reason: "half" });
     await handle.db.execute(sql`UPDATE gradings SET reviewed_at = now() WHERE id = ${e.gradingId}`);
   });
   afterAll(async () => {
@@ -97,7 +99,7 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
   });
 
   it("pairs a human grading with the latest judge grading, and a complete review with its own verdicts", async () => {
-    const candidates = await listJudgeEvalCandidates(handle.db);
+    const candidates = await listJudgeEvalCandidates(handle);
     expect(candidates.map((c) => [c.agentName, c.truth])).toEqual([
       ["A", "human_grading"],
       ["B", "review"],
@@ -106,13 +108,13 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
     const [a, b] = candidates;
     expect(a).toMatchObject({ submissionId: ids.aSubmission, humanGradingId: ids.aHuman, judgeGradingId: ids.aJudge, paperId: PAPER });
     expect(b).toMatchObject({ submissionId: ids.bSubmission, humanGradingId: ids.bJudge, judgeGradingId: ids.bJudge });
-    expect(await listJudgeEvalCandidates(handle.db, { paperIds: ["other"] })).toEqual([]);
-    await expect(getJudgeEvalCandidates(handle.db, [crypto.randomUUID()])).rejects.toMatchObject({ code: "not_found" });
+    expect(await listJudgeEvalCandidates(handle, { paperIds: ["other"] })).toEqual([]);
+    await expect(getJudgeEvalCandidates(handle, [crypto.randomUUID()])).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("computes PaperBench's metrics of a human–judge pair as the files give them, invalid leaves left out", async () => {
-    const [a] = await getJudgeEvalCandidates(handle.db, [ids.aSubmission]);
-    const report = await evaluateCandidates(handle.db, [a]);
+    const [a] = await getJudgeEvalCandidates(handle, [ids.aSubmission]);
+    const report = await evaluateCandidates(handle, [a]);
     const expected = evaluateJudge([{ human: humanTree, judge: judgeTree }]);
     expect(report.overall).toEqual(expected.overall);
     expect(report.stratified).toEqual(expected.stratified);
@@ -123,9 +125,9 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
   });
 
   it("pools any set of submissions, and ranks disagreements by effective share", async () => {
-    const candidates = await getJudgeEvalCandidates(handle.db, [ids.aSubmission, ids.bSubmission]);
-    const report = await evaluateCandidates(handle.db, candidates);
-    const one = async (id: string) => evaluateCandidates(handle.db, await getJudgeEvalCandidates(handle.db, [id]));
+    const candidates = await getJudgeEvalCandidates(handle, [ids.aSubmission, ids.bSubmission]);
+    const report = await evaluateCandidates(handle, candidates);
+    const one = async (id: string) => evaluateCandidates(handle, await getJudgeEvalCandidates(handle, [id]));
     const [ra, rb] = [await one(ids.aSubmission), await one(ids.bSubmission)];
     expect(report.overall.num_samples).toBe(ra.overall.num_samples + rb.overall.num_samples);
     expect(report.confusion).toEqual({
@@ -146,18 +148,18 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
   });
 
   it("skips a submission whose truth is not 0 or 1, saying why", async () => {
-    const candidates = await getJudgeEvalCandidates(handle.db, [ids.aSubmission, ids.eSubmission]);
-    const report = await evaluateCandidates(handle.db, candidates);
+    const candidates = await getJudgeEvalCandidates(handle, [ids.aSubmission, ids.eSubmission]);
+    const report = await evaluateCandidates(handle, candidates);
     expect(report.pairs.map((p) => p.candidate.agentName)).toEqual(["A"]);
     expect(report.skipped).toHaveLength(1);
     expect(report.skipped[0].message).toMatch(/0 or 1, got 0\.5/);
-    await expect(judgeEvalResultsFile(handle.db, candidates)).rejects.toMatchObject({ code: "bad_request" });
+    await expect(judgeEvalResultsFile(handle, candidates)).rejects.toMatchObject({ code: "bad_request" });
   });
 
   it("exports PaperBench's JudgeEval results.json", async () => {
-    const candidates = await getJudgeEvalCandidates(handle.db, [ids.aSubmission, ids.bSubmission]);
-    const report = await evaluateCandidates(handle.db, candidates);
-    const file = await judgeEvalResultsFile(handle.db, candidates, { timestamp: "20250401_120000" });
+    const candidates = await getJudgeEvalCandidates(handle, [ids.aSubmission, ids.bSubmission]);
+    const report = await evaluateCandidates(handle, candidates);
+    const file = await judgeEvalResultsFile(handle, candidates, { timestamp: "20250401_120000" });
     expect(file.fileName).toBe(`judge-eval-${PAPER}-results.json`);
     const json = JSON.parse(file.body);
     expect(Object.keys(json)).toEqual(["judge_type", "code_only", "judge_kwargs", "results", "aggregate_metrics", "aggregate_token_usage", "timestamp"]);
@@ -188,9 +190,9 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
       });
     const judgeText = serializeGradedTree(parse(serializeGradedTree(judge)));
     const base = { paperId: paper, agentName: "real", runIndex: 1, variant: "full" as const, userId: null };
-    await importGrading(handle.db, { ...base, human: true, fileText: humanText });
-    const { submissionId } = await importGrading(handle.db, { ...base, human: false, fileText: judgeText });
-    const report = await evaluateCandidates(handle.db, await getJudgeEvalCandidates(handle.db, [submissionId]));
+    await importGrading(handle, { ...base, human: true, fileText: humanText });
+    const { submissionId } = await importGrading(handle, { ...base, human: false, fileText: judgeText });
+    const report = await evaluateCandidates(handle, await getJudgeEvalCandidates(handle, [submissionId]));
     const cli = evaluateGradedFiles({ name: "human.json", text: humanText }, { name: "judge.json", text: judgeText });
     if (!cli.ok) throw new Error(cli.errors.join("; "));
     expect(report.overall).toEqual(cli.report.overall);

@@ -14,18 +14,14 @@ import { toCodeDevTree } from "@/lib/rubric/code-dev";
 import { paperFile, skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
 import type { RubricNode } from "@/lib/rubric/types";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
-import { getAgentByName } from "./agents";
-import {
-  addGradingOverride,
-  getGradingById,
-  getGradingExport,
-  getPinnedGradedTree,
-  importGrading,
-  listEffectiveLeafScores,
-  listGradingOverrides,
-  listGradingsByPaperId,
-} from "./gradings";
-import { createUser } from "./users";
+import { getAgentByName } from "@/db/queries/agents";
+import { listGradingOverrides } from "@/db/queries/grading-verdicts";
+import { getGradingById, listGradingsByPaperId } from "@/db/queries/gradings";
+import { createUser } from "@/db/queries/users";
+import { exportGrading } from "./export-grading";
+import { importGrading } from "./import-grading";
+import { overrideLeafScore } from "./override-leaf-score";
+import { getPinnedGradedTree, listEffectiveLeafScores } from "./pinned-grading";
 
 const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");
 const DEMO_PAPER = "demo-adaptive-clipping";
@@ -100,7 +96,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
       "%s: the root score recomputed from the stored verdicts is the file's, bit for bit, and export gives the scores back",
       async (paper, expected) => {
         const text = readGradingText(paper);
-        const result = await importGrading(handle.db, {
+        const result = await importGrading(handle, {
           paperId: paper,
           agentName: "PaperBench human expert",
           runIndex: 1,
@@ -127,7 +123,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
 
         // Export: a PaperBench graded tree with the same scores; for these files, the same bytes
         // (two of them end with a newline, which json.dumps does not write).
-        const exported = await getGradingExport(handle.db, grading.id, "json");
+        const exported = await exportGrading(handle, grading.id, "json");
         const reparsed = parseGradedJson(exported.body);
         const original = parseGradedJson(text);
         expect(reparsed.ok && original.ok).toBe(true);
@@ -136,7 +132,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
         expect(Object.is(reparsed.file.fileRootScore, expected)).toBe(true);
         expect(exported.body).toBe(text.replace(/\n$/, ""));
 
-        const csv = await getGradingExport(handle.db, grading.id, "csv");
+        const csv = await exportGrading(handle, grading.id, "csv");
         expect(csv.body.split("\r\n").filter(Boolean).length).toBe(result.stats.leaves + 1);
       },
     );
@@ -144,7 +140,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     it("a second grading of the same tree reuses the version the first pinned", async () => {
       const text = readGradingText("all-in-one");
       const first = (await listGradingsByPaperId(handle.db, "all-in-one"))[0];
-      const again = await importGrading(handle.db, {
+      const again = await importGrading(handle, {
         paperId: "all-in-one",
         agentName: "PaperBench human expert",
         runIndex: 2,
@@ -172,7 +168,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
       completer_config: { model: "o3-mini-2025-01-31", temperature: 1 },
       token_usage: { "o3-mini": { in: 10, out: 5 } },
     };
-    const result = await importGrading(handle.db, {
+    const result = await importGrading(handle, {
       paperId: DEMO_PAPER,
       agentName: "demo agent",
       runIndex: 1,
@@ -187,7 +183,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     const grading = (await getGradingById(handle.db, result.gradingId))!;
     expect(grading).toMatchObject({ kind: "judge", judgeType: "simple", judgeModel: "o3-mini-2025-01-31" });
     expect(grading.gradedAt?.toISOString()).toBe("2025-04-01T12:30:05.000Z");
-    const out = JSON.parse((await getGradingExport(handle.db, grading.id, "judge_output")).body);
+    const out = JSON.parse((await exportGrading(handle, grading.id, "judge_output")).body);
     expect(out.completer_config).toEqual(wrapper.completer_config);
     expect(out.score).toBe(graded.score);
 
@@ -195,7 +191,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     const edited = structuredClone(rubric);
     edited.sub_tasks[0].weight += 1;
     await importRubricIntoPaper(handle, { paperId: DEMO_PAPER, rubricText: JSON.stringify(edited), userId: null, source: "test" });
-    const second = await importGrading(handle.db, {
+    const second = await importGrading(handle, {
       paperId: DEMO_PAPER,
       agentName: "demo agent",
       runIndex: 2,
@@ -213,7 +209,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
   it("a Code-Dev grading pins the live rubric in its Code-Dev view", async () => {
     const rubric = JSON.parse(fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8")) as RubricNode;
     const graded = gradeRubric(toCodeDevTree(rubric)!);
-    const result = await importGrading(handle.db, {
+    const result = await importGrading(handle, {
       paperId: DEMO_PAPER,
       agentName: "demo agent",
       runIndex: 1,
@@ -224,7 +220,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     });
     expect(result).toMatchObject({ pinned: "live", rubricView: "code-dev" });
     const grading = (await getGradingById(handle.db, result.gradingId))!;
-    const exported = await getGradingExport(handle.db, grading.id, "json");
+    const exported = await exportGrading(handle, grading.id, "json");
     expect(exported.body).toBe(serializeGradedTree(graded));
   });
 
@@ -263,7 +259,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     it.each(cases)("%s", async (_name, text, detailPath, message) => {
       const before = await countRows(handle);
       const err = await refusal(
-        importGrading(handle.db, {
+        importGrading(handle, {
           paperId: DEMO_PAPER,
           agentName: "never created",
           runIndex: 1,
@@ -285,9 +281,9 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
       const text = JSON.stringify(valid());
       const base = { paperId: DEMO_PAPER, agentName: "x", runIndex: 1, variant: "full" as const, human: false, fileText: text, userId: null };
       const before = await countRows(handle);
-      expect((await refusal(importGrading(handle.db, { ...base, runIndex: 0 }))).details).toEqual([{ path: "run", message: "must be at least 1" }]);
-      expect((await refusal(importGrading(handle.db, { ...base, agentName: " " }))).details).toEqual([{ path: "agent", message: "is required" }]);
-      expect((await refusal(importGrading(handle.db, { ...base, paperId: "no-such-paper" }))).code).toBe("not_found");
+      expect((await refusal(importGrading(handle, { ...base, runIndex: 0 }))).details).toEqual([{ path: "run", message: "must be at least 1" }]);
+      expect((await refusal(importGrading(handle, { ...base, agentName: " " }))).details).toEqual([{ path: "agent", message: "is required" }]);
+      expect((await refusal(importGrading(handle, { ...base, paperId: "no-such-paper" }))).code).toBe("not_found");
       expect(await countRows(handle)).toEqual(before);
     });
   });
@@ -295,7 +291,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
   it("overrides are appended, the latest wins, and the grading's score follows", async () => {
     const rubric = JSON.parse(fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8")) as RubricNode;
     const graded = gradeRubric(rubric);
-    const result = await importGrading(handle.db, {
+    const result = await importGrading(handle, {
       paperId: DEMO_PAPER,
       agentName: "override agent",
       runIndex: 1,
@@ -308,9 +304,9 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     const leaves = await listEffectiveLeafScores(handle.db, grading.id);
     const target = leaves.find((l) => l.verdictScore === 0)!;
 
-    const first = await addGradingOverride(handle.db, { gradingId: grading.id, nodeKey: target.nodeKey, userId: staffId, score: 1, reason: "it runs" });
+    const first = await overrideLeafScore(handle, { gradingId: grading.id, nodeKey: target.nodeKey, userId: staffId, score: 1, reason: "it runs" });
     expect(first.override).toMatchObject({ oldScore: 0, newScore: 1, reason: "it runs", userId: staffId });
-    const second = await addGradingOverride(handle.db, { gradingId: grading.id, nodeKey: target.nodeKey, userId: staffId, score: 0.25, reason: "partly" });
+    const second = await overrideLeafScore(handle, { gradingId: grading.id, nodeKey: target.nodeKey, userId: staffId, score: 0.25, reason: "partly" });
     expect(second.override).toMatchObject({ oldScore: 1, newScore: 0.25 });
 
     const history = await listGradingOverrides(handle.db, grading.id);
@@ -331,15 +327,15 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     const stored = (await getGradingById(handle.db, grading.id))!;
     expect(Object.is(stored.score, expected.file.tree.score)).toBe(true);
     expect(Object.is(second.score, expected.file.tree.score)).toBe(true);
-    const exported = parseGradedJson((await getGradingExport(handle.db, grading.id, "json")).body);
+    const exported = parseGradedJson((await exportGrading(handle, grading.id, "json")).body);
     expect(exported.ok && Object.is(exported.file.tree.score, expected.file.tree.score)).toBe(true);
-    const csv = (await getGradingExport(handle.db, grading.id, "csv")).body;
+    const csv = (await exportGrading(handle, grading.id, "csv")).body;
     expect(csv).toContain(`,0,0.25,human,`);
 
-    await expect(addGradingOverride(handle.db, { gradingId: grading.id, nodeKey: crypto.randomUUID(), userId: null, score: 1, reason: "" })).rejects.toMatchObject({
+    await expect(overrideLeafScore(handle, { gradingId: grading.id, nodeKey: crypto.randomUUID(), userId: null, score: 1, reason: "" })).rejects.toMatchObject({
       code: "bad_request",
     });
-    await expect(addGradingOverride(handle.db, { gradingId: grading.id, nodeKey: target.nodeKey, userId: null, score: 2, reason: "" })).rejects.toMatchObject({
+    await expect(overrideLeafScore(handle, { gradingId: grading.id, nodeKey: target.nodeKey, userId: null, score: 2, reason: "" })).rejects.toMatchObject({
       code: "bad_request",
     });
     expect(await listGradingOverrides(handle.db, grading.id)).toHaveLength(2);

@@ -4,8 +4,10 @@ import type { DbHandle } from "@/db/client";
 import { insertSyntheticGradings, type SyntheticGrading } from "@/db/leaderboard-fixture.testutil";
 import { AppError } from "@/lib/errors";
 import { numpyMean, numpyStd } from "@/lib/grading/stats";
+import type { Variant } from "@/lib/grading/variant";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
-import { getLeaderboard, getLeaderboardAgentGradings } from "./leaderboard";
+import { getLeaderboardAgentGradings } from "./drill-down";
+import { getLeaderboard } from "./leaderboard";
 
 const SPLITS = { all: ["p1", "p2", "p3"], lite: ["p1", "p2"], empty: [] as string[] };
 
@@ -45,8 +47,8 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
     await handle?.close();
   });
 
-  const board = (split: string | undefined, variant: "full" | "code-dev" = "full", dataSplits: Record<string, string[]> = SPLITS) =>
-    getLeaderboard(handle.db, { split, variant, dataSplits });
+  const board = (split: string | undefined, variant: Variant = "full", dataSplits: Record<string, string[]> = SPLITS) =>
+    getLeaderboard(handle, { split, variant, dataSplits });
 
   it("averages runs over the split's papers, then the complete runs, ± standard error with ddof 1", async () => {
     const view = await board("all");
@@ -148,7 +150,7 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
 
   it("may reuse a recent check for changes (the public page's and API's short staleness)", async () => {
     const gamma = async (maxStaleMs: number) =>
-      (await getLeaderboard(handle.db, { split: "all", variant: "full", dataSplits: SPLITS, maxStaleMs })).agents.find((a) => a.name === "Gamma")!.mean;
+      (await getLeaderboard(handle, { split: "all", variant: "full", dataSplits: SPLITS, maxStaleMs })).agents.find((a) => a.name === "Gamma")!.mean;
     const before = await gamma(0);
     expect(await gamma(60_000)).toBe(before);
     await handle.db.execute(sql`
@@ -194,14 +196,14 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
   it("lists the gradings behind a row only for papers the user may see", async () => {
     const view = await board("all");
     const alpha = view.agents.find((a) => a.name === "Alpha")!;
-    const all = await getLeaderboardAgentGradings(handle.db, { split: "all", variant: "full", dataSplits: SPLITS, agentId: alpha.agentId, access: { all: true } });
+    const all = await getLeaderboardAgentGradings(handle, { split: "all", variant: "full", dataSplits: SPLITS, agentId: alpha.agentId, access: { all: true } });
     expect(all.papers.map((p) => [p.paperId, p.runs.map((r) => r.run)])).toEqual([
       ["p1", [1, 2, 3, 4]],
       ["p2", [1, 2, 3, 4]],
       ["p3", [1, 2, 3]],
     ]);
     expect(all.papers[0].runs[0].gradingId).toBe(ids[0]);
-    const some = await getLeaderboardAgentGradings(handle.db, {
+    const some = await getLeaderboardAgentGradings(handle, {
       split: "all",
       variant: "full",
       dataSplits: SPLITS,
@@ -215,7 +217,7 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
     ]);
     expect(some.hiddenPapers).toBe(1);
     await expect(
-      getLeaderboardAgentGradings(handle.db, { variant: "full", dataSplits: SPLITS, agentId: crypto.randomUUID(), access: { all: true } }),
+      getLeaderboardAgentGradings(handle, { variant: "full", dataSplits: SPLITS, agentId: crypto.randomUUID(), access: { all: true } }),
     ).rejects.toMatchObject({ code: "not_found" });
   });
 

@@ -1,0 +1,53 @@
+import "server-only";
+import type { Executor } from "@/db/client";
+import { lockGradingById, setGradingScore } from "@/db/queries/gradings";
+import { getLatestOverrideScore, getVerdictState, insertOverride } from "@/db/queries/grading-verdicts";
+import type { GradingOverride } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { effectiveLeafScore } from "@/lib/grading/effective-score";
+import { getPinnedGradedTree } from "./pinned-grading";
+
+function badField(path: string, message: string): AppError {
+  return new AppError("bad_request", `${path}: ${message}`, [{ path, message }]);
+}
+
+export interface OverrideLeafScoreInput {
+  gradingId: string;
+  nodeKey: string;
+  userId: string | null;
+  score: number;
+  reason: string;
+}
+
+/**
+ * Appends a human override of one leaf's score (never changes one) and brings the grading's
+ * effective root score up to date, in the caller's transaction. `oldScore` is the leaf's effective
+ * score before. The review service commits scores through it; the demo seed too.
+ */
+export async function overrideLeafScoreInTransaction(tx: Executor, input: OverrideLeafScoreInput): Promise<{ override: GradingOverride; score: number }> {
+  if (!(typeof input.score === "number" && input.score >= 0 && input.score <= 1)) {
+    throw badField("score", "must be a number between 0 and 1");
+  }
+  // Row lock: overrides of one grading take turns, so each sees the one before as its old score.
+  const grading = await lockGradingById(tx, input.gradingId);
+  if (!grading) throw new AppError("not_found", "No such grading");
+  const verdict = await getVerdictState(tx, grading.id, input.nodeKey);
+  if (!verdict) throw badField("nodeKey", "is not a graded leaf of this grading");
+  const oldScore = effectiveLeafScore(await getLatestOverrideScore(tx, grading.id, input.nodeKey), verdict);
+  const override = await insertOverride(tx, {
+    gradingId: grading.id,
+    nodeKey: input.nodeKey,
+    userId: input.userId,
+    oldScore,
+    newScore: input.score,
+    reason: input.reason,
+  });
+  const { scores } = await getPinnedGradedTree(tx, grading);
+  await setGradingScore(tx, grading.id, scores.rootScore);
+  return { override, score: scores.rootScore };
+}
+
+/** `overrideLeafScoreInTransaction` in a transaction of its own. */
+export async function overrideLeafScore(store: { db: Executor }, input: OverrideLeafScoreInput): Promise<{ override: GradingOverride; score: number }> {
+  return store.db.transaction((tx) => overrideLeafScoreInTransaction(tx, input));
+}

@@ -1,0 +1,262 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import type { Executor, Store } from "@/db/client";
+import {
+  getLeaderboardStamp,
+  listCountedGradings,
+  listLeaderboardAgents,
+  listLeaderboardPapers,
+  type LeaderboardAgentInfo,
+  type LeaderboardGradingRow,
+} from "@/db/queries/leaderboard";
+import { AppError } from "@/lib/errors";
+import { computeLeaderboard, type AgentEntry } from "@/lib/grading/leaderboard";
+import type { Variant } from "@/lib/grading/variant";
+import { resolveSplits, type SplitInfo } from "@/lib/leaderboard/splits";
+import { LEADERBOARD_VARIANTS, type LeaderboardAgentRow, type LeaderboardView } from "@/lib/leaderboard/types";
+import { readDataSplits } from "./data-splits";
+
+/**
+ * The public leaderboard, read from the database in one aggregation-friendly query per variant
+ * and kept in memory until the gradings change.
+ *
+ * Which grading scores a run on a paper (a submission): its latest judge grading, else (a run
+ * only a human graded) its latest human grading; the score is that grading's effective root score
+ * (`gradings.score`: human overrides applied). PaperBench's leaderboard ranks judge scores; a
+ * reviewer's corrections count.
+ *
+ * Human-reviewed: a counted grading is reviewed when it is a human grading, or when a review
+ * covered every one of its leaves (`gradings.reviewed_at`). An agent's row gets the badge when
+ * every grading counted in it was reviewed.
+ *
+ * Scores, names and paper titles only: never rubric text or judge explanations.
+ *
+ * Cache: the rows of a variant and each computed board stay in memory until a "stamp" of the
+ * gradings changes (one cheap read: counts, latest times, the sum of scores, the last override); a
+ * check in flight is shared by the requests that arrive meanwhile, and the public page and API
+ * reuse a check for `LEADERBOARD_MAX_STALE_MS`.
+ */
+
+/** What one variant's board is computed from. */
+export interface VariantData {
+  rows: LeaderboardGradingRow[];
+  agents: Map<string, LeaderboardAgentInfo>;
+  paperTitles: Map<string, string>;
+  /** Papers with a grading of any variant (the studio's `all` without data splits). */
+  gradedPaperIds: string[];
+  latestGradingAt: string | null;
+}
+
+async function readVariantData(db: Executor, variant: Variant): Promise<VariantData> {
+  // Per submission of the variant, the grading that counts (see the module comment).
+  const rows = await listCountedGradings(db, variant);
+  const [agentRows, paperRows] = await Promise.all([listLeaderboardAgents(db), listLeaderboardPapers(db)]);
+  let latest = -Infinity;
+  for (const r of rows) latest = Math.max(latest, r.createdMs);
+  // Runs in run order, papers in id order: `computeLeaderboard` lists runs as it first sees them.
+  rows.sort((a, b) => a.runIndex - b.runIndex || (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : 0));
+  const agents = new Map<string, LeaderboardAgentInfo>();
+  for (const a of agentRows) agents.set(a.id, a);
+  const paperTitles = new Map<string, string>();
+  const gradedPaperIds: string[] = [];
+  for (const p of paperRows) {
+    paperTitles.set(p.id, p.title);
+    if (p.graded) gradedPaperIds.push(p.id);
+  }
+  return { rows, agents, paperTitles, gradedPaperIds: gradedPaperIds.sort(), latestGradingAt: Number.isFinite(latest) ? new Date(latest).toISOString() : null };
+}
+
+// ── The board ────────────────────────────────────────────────────────────────
+
+/** A computed board, with its JSON body and entity tag for the API. */
+interface CachedBoard {
+  view: LeaderboardView;
+  json?: { body: string; etag: string };
+}
+
+interface CacheEntry {
+  stamp: string;
+  data: Promise<VariantData>;
+  /** Boards computed from `data`, by split name and papers. */
+  boards: Map<string, CachedBoard>;
+}
+
+interface DbCache {
+  variants: Map<Variant, CacheEntry>;
+  /** The stamp read in flight: requests that arrive meanwhile share it rather than read their own. */
+  stamp: Promise<string> | null;
+  /** The last stamp read, and when that read started (`performance.now()`). */
+  checked: { stamp: string; at: number } | null;
+}
+
+// Per database handle. Kept on globalThis: Next.js may load this module once per route bundle,
+// and every copy should share one cache.
+const globalCache = globalThis as unknown as { __rubricStudioLeaderboard?: WeakMap<object, DbCache> };
+
+function sharedStamp(db: Executor, cache: DbCache, maxStaleMs: number): Promise<string> {
+  const now = performance.now();
+  if (maxStaleMs > 0 && cache.checked && now - cache.checked.at <= maxStaleMs) return Promise.resolve(cache.checked.stamp);
+  if (!cache.stamp) {
+    cache.stamp = getLeaderboardStamp(db)
+      .then((stamp) => {
+        cache.checked = { stamp, at: now };
+        return stamp;
+      })
+      .finally(() => {
+        cache.stamp = null;
+      });
+  }
+  return cache.stamp;
+}
+
+async function variantData(db: Executor, variant: Variant, maxStaleMs: number): Promise<{ entry: CacheEntry; data: VariantData }> {
+  const perDb = (globalCache.__rubricStudioLeaderboard ??= new WeakMap());
+  let cache = perDb.get(db);
+  if (!cache) perDb.set(db, (cache = { variants: new Map(), stamp: null, checked: null }));
+  const stamp = await sharedStamp(db, cache, maxStaleMs);
+  const variants = cache.variants;
+  let entry = variants.get(variant);
+  if (!entry || entry.stamp !== stamp) {
+    // Concurrent requests that see the same new stamp share one read.
+    const fresh: CacheEntry = { stamp, data: readVariantData(db, variant), boards: new Map() };
+    variants.set(variant, fresh);
+    fresh.data.catch(() => {
+      if (variants.get(variant) === fresh) variants.delete(variant);
+    });
+    entry = fresh;
+  }
+  return { entry, data: await entry.data };
+}
+
+export interface LeaderboardQuery {
+  /** A split name; default: the first split (`all` first) on which some agent has a complete run. */
+  split?: string;
+  variant: Variant;
+  /** The PaperBench data's splits; default read from `PAPERBENCH_DATA_DIR`. */
+  dataSplits?: Record<string, string[]>;
+  /**
+   * Reuse the check for changes made by a request that started at most this long ago (default 0:
+   * check every time). The public page and API allow `LEADERBOARD_MAX_STALE_MS`: under load, one
+   * check serves every request of that moment, and a change shows within that time.
+   */
+  maxStaleMs?: number;
+}
+
+/** How old a check for changes the public page and API reuse. */
+export const LEADERBOARD_MAX_STALE_MS = 250;
+
+/**
+ * The leaderboard of a split and variant, for anyone: per agent the mean over complete runs ±
+ * standard error, the runs left out and why, the per-paper breakdown, judge models and whether a
+ * human reviewed every counted grading. 400 for a split that does not exist.
+ */
+export async function getLeaderboard(store: Store, query: LeaderboardQuery): Promise<LeaderboardView> {
+  return (await loadBoard(store.db, query)).board.view;
+}
+
+/**
+ * The same board as a JSON body, serialized once per change of the gradings, with an entity tag
+ * (the API answers 304 to a client that has it).
+ */
+export async function getLeaderboardJson(store: Store, query: LeaderboardQuery): Promise<{ body: string; etag: string }> {
+  const { board, stamp } = await loadBoard(store.db, query);
+  board.json ??= {
+    body: JSON.stringify(board.view),
+    etag: `"lb-${createHash("sha1").update(`${stamp}|${board.view.split}|${board.view.variant}|${board.view.papers.map((p) => p.id).join(",")}`).digest("base64url")}"`,
+  };
+  return board.json;
+}
+
+/** The board of a query with the data it was computed from (the drill-down reads both). */
+export async function loadBoard(db: Executor, query: LeaderboardQuery): Promise<{ board: CachedBoard; data: VariantData; stamp: string }> {
+  const { entry, data } = await variantData(db, query.variant, query.maxStaleMs ?? 0);
+  const splits = resolveSplits(query.dataSplits ?? readDataSplits(), data.gradedPaperIds);
+  const result = (board: CachedBoard) => ({ board, data, stamp: entry.stamp });
+  const boardOf = (split: SplitInfo): CachedBoard => {
+    const key = `${split.name}:${split.paperIds.join(",")}`;
+    let board = entry.boards.get(key);
+    if (!board) entry.boards.set(key, (board = { view: buildView(data, split, splits, query.variant) }));
+    return board;
+  };
+  if (query.split === undefined) {
+    for (const split of splits) {
+      const board = boardOf(split);
+      if (board.view.agents.some((a) => a.nRuns > 0)) return result(board);
+    }
+    return result(splits.length > 0 ? boardOf(splits[0]) : { view: buildView(data, { name: "all", paperIds: [], source: "studio" }, splits, query.variant) });
+  }
+  const split = splits.find((s) => s.name === query.split);
+  if (!split) {
+    const known = splits.map((s) => s.name).join(", ") || "none yet";
+    throw new AppError("bad_request", `split: no split named "${query.split}" (splits: ${known})`, [
+      { path: "split", message: `unknown split; one of: ${known}` },
+    ]);
+  }
+  return result(boardOf(split));
+}
+
+function buildView(data: VariantData, split: SplitInfo, splits: SplitInfo[], variant: Variant): LeaderboardView {
+  const board = computeLeaderboard(
+    data.rows.map((r) => ({
+      agentId: r.agentId,
+      runId: String(r.runIndex),
+      paperId: r.paperId,
+      rootScore: r.score,
+      humanReviewed: r.reviewed,
+      judgeModel: r.judgeModel,
+    })),
+    { name: split.name, paperIds: split.paperIds },
+  );
+  const graded = new Set(data.rows.map((r) => r.paperId));
+  let prev: number | null = null;
+  let prevRank = 0;
+  const agents = board.agents.map((entry: AgentEntry, i): LeaderboardAgentRow => {
+    const info = data.agents.get(entry.agentId);
+    let rank: number | null = null;
+    if (entry.mean !== null) {
+      rank = entry.mean === prev ? prevRank : i + 1;
+      prev = entry.mean;
+      prevRank = rank;
+    }
+    const counted = entry.nRuns * board.paperIds.length;
+    return {
+      rank,
+      agentId: entry.agentId,
+      name: info?.name ?? entry.agentId,
+      model: info?.model ?? null,
+      scaffold: info?.scaffold ?? null,
+      mean: entry.mean,
+      stdErr: entry.stdErr,
+      nRuns: entry.nRuns,
+      runs: entry.runs.map((r) => ({ run: Number(r.runId), score: r.score })).sort((a, b) => a.run - b.run),
+      excludedRuns: entry.excludedRuns
+        .map((x) => ({ run: Number(x.runId), reason: x.reason, missingPapers: x.missingPapers, message: x.message }))
+        .sort((a, b) => a.run - b.run),
+      perPaper: entry.perPaper.map((p) => ({ paperId: p.paperId, mean: p.mean, stdErr: p.stdErr, nRuns: p.nRuns })),
+      judgeModels: entry.judgeModels,
+      countedGradings: counted,
+      reviewedGradings: entry.humanReviewedPapers,
+      humanReviewed: counted > 0 && entry.humanReviewedPapers === counted,
+    };
+  });
+  const excludedRuns = agents.flatMap((a) => a.excludedRuns);
+  return {
+    split: split.name,
+    variant,
+    splits: splits.map((s) => ({
+      name: s.name,
+      source: s.source,
+      paperCount: s.paperIds.length,
+      gradedPaperCount: s.paperIds.filter((p) => graded.has(p)).length,
+    })),
+    variants: LEADERBOARD_VARIANTS,
+    papers: board.paperIds.map((id) => ({ id, title: data.paperTitles.get(id) ?? null })),
+    agents,
+    excluded: {
+      runs: excludedRuns.length,
+      incomplete: excludedRuns.filter((x) => x.reason === "incomplete").length,
+      duplicatePapers: excludedRuns.filter((x) => x.reason === "duplicate_papers").length,
+    },
+    latestGradingAt: data.latestGradingAt,
+  };
+}

@@ -1,0 +1,96 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { countLeafReviews, insertReviewMark, markGradingReviewedWhenComplete } from "@/db/queries/grading-reviews";
+import { getLatestOverrideScore, getVerdictState, listVerdictKeys } from "@/db/queries/grading-verdicts";
+import { lockGradingById, type GradingListItem } from "@/db/queries/gradings";
+import { getUserById } from "@/db/queries/users";
+import { AppError } from "@/lib/errors";
+import { effectiveLeafScore } from "@/lib/grading/effective-score";
+import type { ReviewCommitResult, ReviewLeaf, ReviewOverrideItem } from "@/lib/review/types";
+import { hiddenReason, hidesAny, type LeafVisibility } from "@/lib/review/visibility";
+import { overrideLeafScoreInTransaction } from "@/server/gradings/override-leaf-score";
+import { toMarkItem, toOverrideItem } from "./review-payload";
+
+export interface CommitReviewScoreInput {
+  grading: GradingListItem;
+  nodeKey: string;
+  userId: string;
+  score: number;
+  reason: string;
+  timeSpentMs: number;
+  /** What the user may see of the grading before this commit. */
+  visibility: LeafVisibility;
+}
+
+export const BLIND_REVIEW_REASON = "Blind review: scored without seeing the verdict";
+export const INVALID_VERDICT_REASON = "Scored a leaf the judge could not grade";
+
+/**
+ * A grader's (or staff member's) score on one leaf, in one transaction: a review mark, and when
+ * the score differs from the leaf's effective score (or the verdict was invalid) an override,
+ * which recomputes the grading's root. Changing a score the viewer can see needs a reason; a blind
+ * commit does not (its override says it was blind). When the commit completes a review of every
+ * leaf, the grading's `reviewed_at` is set. Answers with the leaf as the user now sees it (a blind
+ * leaf's verdict is revealed) and the root score, null while some verdict stays hidden from them.
+ */
+export async function commitReviewScore(store: Store, input: CommitReviewScoreInput): Promise<ReviewCommitResult> {
+  const hidden = hiddenReason(input.nodeKey, input.visibility);
+  if (hidden === "scope") throw new AppError("forbidden", "This leaf is not in the part of the grading assigned to you");
+  const reason = input.reason.trim();
+  const outcome = await store.db.transaction(async (tx) => {
+    const grading = await lockGradingById(tx, input.grading.id);
+    if (!grading) throw new AppError("not_found", "No such grading");
+    const verdict = await getVerdictState(tx, grading.id, input.nodeKey);
+    if (!verdict) throw new AppError("bad_request", "nodeKey: is not a graded leaf of this grading", [{ path: "nodeKey", message: "is not a graded leaf of this grading" }]);
+    const latest = await getLatestOverrideScore(tx, grading.id, input.nodeKey);
+    const effective = effectiveLeafScore(latest, verdict);
+    const invalidUnfixed = !verdict.valid && latest === null;
+    const overrides = input.score !== effective || invalidUnfixed;
+    let override: ReviewOverrideItem | null = null;
+    let score = grading.score;
+    const who = await getUserById(tx, input.userId);
+    const author = { userName: who?.name ?? null, userEmail: who?.email ?? null };
+    if (overrides) {
+      let overrideReason = reason;
+      if (hidden === "blind") overrideReason = reason ? `${BLIND_REVIEW_REASON}. ${reason}` : BLIND_REVIEW_REASON;
+      else if (!reason && invalidUnfixed) overrideReason = INVALID_VERDICT_REASON;
+      else if (!reason) {
+        throw new AppError("bad_request", "reason: is required to change a score", [{ path: "reason", message: "is required to change a score" }]);
+      }
+      const added = await overrideLeafScoreInTransaction(tx, { gradingId: grading.id, nodeKey: input.nodeKey, userId: input.userId, score: input.score, reason: overrideReason });
+      score = added.score;
+      override = toOverrideItem({ ...added.override, ...author });
+    }
+    const mark = await insertReviewMark(tx, {
+      gradingId: grading.id,
+      nodeKey: input.nodeKey,
+      userId: input.userId,
+      score: input.score,
+      overrideId: override?.id ?? null,
+      blind: hidden === "blind",
+      timeSpentMs: input.timeSpentMs,
+    });
+    // A review that covered every leaf: the grading counts as reviewed by people from now on.
+    const reviewedAt = await markGradingReviewedWhenComplete(tx, grading.id);
+    const leaf: ReviewLeaf = {
+      key: input.nodeKey,
+      verdict: { score: verdict.score, valid: verdict.valid, source: verdict.source },
+      override: override ? input.score : latest,
+      hidden: null,
+      reviews: (await countLeafReviews(tx, grading.id, input.nodeKey)) ?? 1,
+      mine: input.score,
+    };
+    return { review: toMarkItem({ ...mark, ...author }), override, leaf, score, reviewedAt };
+  });
+  // The root score shows once no verdict is hidden from this user any more.
+  const v = input.visibility;
+  const after = { ...v, committed: new Set([...v.committed, input.nodeKey]) };
+  const stillHidden = (after.scope !== null || after.blind) && hidesAny(await listVerdictKeys(store.db, input.grading.id), after);
+  return {
+    review: outcome.review,
+    override: outcome.override,
+    leaf: outcome.leaf,
+    rootScore: stillHidden ? null : outcome.score,
+    reviewedAt: outcome.reviewedAt?.toISOString() ?? null,
+  };
+}

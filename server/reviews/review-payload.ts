@@ -1,0 +1,146 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { listLeafReviewCounts, listLeafReviews, type LeafReviewRow } from "@/db/queries/grading-reviews";
+import {
+  getVerdictDetail,
+  listLatestOverrideScores,
+  listLeafOverrides,
+  listVerdictStates,
+  type LeafOverrideRow,
+  type VerdictState,
+} from "@/db/queries/grading-verdicts";
+import { getGradingReviewState, type GradingListItem } from "@/db/queries/gradings";
+import { getPaperById } from "@/db/queries/papers";
+import { toUserRef } from "@/db/queries/users";
+import type { GradingAssignment } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import type { ReviewLeaf, ReviewLeafDetail, ReviewMarkItem, ReviewNode, ReviewOverrideItem, ReviewPayload } from "@/lib/review/types";
+import { hiddenReason, type LeafVisibility } from "@/lib/review/visibility";
+import { getGradingRows } from "@/server/gradings/pinned-grading";
+import { getLeafVisibility } from "./leaf-visibility";
+import { leafKeysOf } from "./progress";
+
+interface LeafStates {
+  overrideOf: Map<string, number>;
+  reviewsOf: Map<string, { n: number; mine: number | null }>;
+}
+
+function toReviewLeaf(v: VerdictState, states: LeafStates, visibility: LeafVisibility): ReviewLeaf {
+  const hidden = hiddenReason(v.nodeKey, visibility);
+  const reviews = states.reviewsOf.get(v.nodeKey);
+  if (hidden) return { key: v.nodeKey, verdict: null, override: null, hidden, reviews: 0, mine: reviews?.mine ?? null };
+  return {
+    key: v.nodeKey,
+    verdict: { score: v.score, valid: v.valid, source: v.source },
+    override: states.overrideOf.get(v.nodeKey) ?? null,
+    hidden: null,
+    reviews: reviews?.n ?? 0,
+    mine: reviews?.mine ?? null,
+  };
+}
+
+export interface ReviewViewer {
+  userId: string;
+  role: ReviewPayload["viewer"]["role"];
+  assignment: GradingAssignment | null;
+}
+
+/**
+ * Everything the review page shows of a grading, as this viewer may see it: the pinned nodes,
+ * each leaf's verdict (hidden outside a grader's assignment and, when blind, until they commit),
+ * latest overrides and review marks, and the effective root score (null when something is hidden).
+ * Explanations and judge responses are left out: the leaf panel asks for one leaf at a time.
+ */
+export async function getReviewPayload(store: Store, grading: GradingListItem, viewer: ReviewViewer): Promise<ReviewPayload> {
+  const { db } = store;
+  const rows = await getGradingRows(db, grading);
+  const paper = await getPaperById(db, grading.paperId);
+  // `score`: the effective root, kept up to date in the transaction of every override.
+  const meta = await getGradingReviewState(db, grading.id);
+  const verdicts = await listVerdictStates(db, grading.id);
+  const states: LeafStates = {
+    overrideOf: await listLatestOverrideScores(db, grading.id),
+    reviewsOf: await listLeafReviewCounts(db, grading.id, viewer.userId),
+  };
+  const visibility = await getLeafVisibility(db, { gradingId: grading.id, userId: viewer.userId, role: viewer.role, assignment: viewer.assignment, rows: async () => rows });
+  const verdictOf = new Map(verdicts.map((v) => [v.nodeKey, v]));
+  const leaves: ReviewLeaf[] = [];
+  let anyHidden = false;
+  for (const key of leafKeysOf(rows)) {
+    const v = verdictOf.get(key);
+    // A leaf nobody graded (no verdict): PaperBench's default, score 0 and not valid.
+    const leaf = toReviewLeaf(v ?? { nodeKey: key, score: 0, valid: false, source: "judge" }, states, visibility);
+    if (!v && leaf.verdict) leaf.verdict = null;
+    anyHidden ||= leaf.hidden !== null;
+    leaves.push(leaf);
+  }
+  const nodes: ReviewNode[] = rows.map((r) => ({
+    key: r.key,
+    parentKey: r.parentKey,
+    nodeId: r.nodeId,
+    requirements: r.requirements,
+    weight: r.weight,
+    taskCategory: r.taskCategory,
+    finegrainedTaskCategory: r.finegrainedTaskCategory,
+  }));
+  const a = viewer.assignment;
+  return {
+    grading: {
+      id: grading.id,
+      paperId: grading.paperId,
+      paperTitle: paper?.title ?? grading.paperId,
+      agentName: grading.agentName,
+      runIndex: grading.runIndex,
+      variant: grading.variant,
+      kind: grading.kind,
+      judgeModel: grading.judgeModel,
+      rubricVersionName: grading.rubricVersionName,
+      submissionId: grading.submissionId,
+      reviewedAt: meta?.reviewedAt?.toISOString() ?? null,
+    },
+    viewer: {
+      userId: viewer.userId,
+      role: viewer.role,
+      canReview: viewer.role === "staff" || viewer.role === "grader",
+      canAssign: viewer.role === "staff",
+      assignment: a ? { id: a.id, nodeKeys: a.nodeKeys, blind: a.blind } : null,
+    },
+    nodes,
+    leaves,
+    rootScore: anyHidden ? null : (meta?.score ?? grading.score),
+  };
+}
+
+export function toOverrideItem(r: Omit<LeafOverrideRow, "userName" | "userEmail"> & { userName: string | null; userEmail: string | null }): ReviewOverrideItem {
+  return { id: r.id, oldScore: r.oldScore, newScore: r.newScore, reason: r.reason, createdAt: r.createdAt.toISOString(), user: toUserRef(r.userName, r.userEmail) };
+}
+
+export function toMarkItem(r: LeafReviewRow): ReviewMarkItem {
+  return {
+    id: r.id,
+    score: r.score,
+    overrideId: r.overrideId,
+    blind: r.blind,
+    timeSpentMs: r.timeSpentMs,
+    createdAt: r.createdAt.toISOString(),
+    user: toUserRef(r.userName, r.userEmail),
+  };
+}
+
+/** One leaf for the leaf panel: the verdict with its explanation and judge response, and its history. */
+export async function getReviewLeafDetail(store: Store, gradingId: string, nodeKey: string, visibility: LeafVisibility): Promise<ReviewLeafDetail> {
+  const { db } = store;
+  const v = await getVerdictDetail(db, gradingId, nodeKey);
+  if (!v) throw new AppError("not_found", "No graded leaf with this key in the grading");
+  const hidden = hiddenReason(nodeKey, visibility);
+  if (hidden) return { key: nodeKey, hidden, verdict: null, overrides: [], reviews: [] };
+  const overrides = await listLeafOverrides(db, gradingId, nodeKey);
+  const reviews = await listLeafReviews(db, gradingId, nodeKey);
+  return {
+    key: nodeKey,
+    hidden: null,
+    verdict: { ...v, judgeMetadata: v.judgeMetadata ?? null },
+    overrides: overrides.map(toOverrideItem),
+    reviews: reviews.map(toMarkItem),
+  };
+}
