@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { VARIANTS } from "@/lib/grading/variant";
 
 /** Agents are named by people (`o3-mini / BasicAgent`); the name is the agent's identity. */
 export const agentNameSchema = z
@@ -8,7 +9,8 @@ export const agentNameSchema = z
   .max(200, "must be at most 200 characters")
   .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters");
 
-export const submissionVariantSchema = z.enum(["full", "code-dev"], { error: "must be full or code-dev" });
+/** `variantSchema` with the message an import gives. */
+export const submissionVariantSchema = z.enum(VARIANTS, { error: "must be full or code-dev" });
 
 /** 1-based index of an agent's run on a paper. */
 export const runIndexSchema = z.coerce
@@ -31,10 +33,3 @@ export const gradingImportFieldsSchema = z.object({
   human: flagSchema,
 });
 export type GradingImportFields = z.output<typeof gradingImportFieldsSchema>;
-
-export const gradingOverrideSchema = z.object({
-  nodeKey: z.uuid("must be a node key"),
-  score: z.number({ error: "must be a number" }).min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),
-  reason: z.string().trim().max(10_000, "must be at most 10,000 characters").default(""),
-});
-export type GradingOverrideInput = z.output<typeof gradingOverrideSchema>;
