@@ -1,7 +1,7 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { ZodError } from "zod";
-import { getDb, type Database, type Store } from "@/db/client";
+import { getDb, type Store } from "@/db/client";
 import { getUserWithPaperAccess } from "@/db/queries/papers";
 import type { Paper, User } from "@/db/schema";
 import { getSessionUserId } from "@/server/auth/session";
@@ -30,9 +30,6 @@ export interface RouteContext<P> {
   params: P;
   /** The database, for the services the handler calls. */
   store: Store;
-  /** @deprecated Routes call services with `store`; `db` and `dbKind` go once no route uses them. */
-  db: Database;
-  dbKind: "pglite" | "postgres";
   user: User;
 }
 
@@ -80,11 +77,12 @@ export function apiRoute<P extends Record<string, string>>(
   async function handle(req: NextRequest, params: Promise<P>): Promise<Response> {
     try {
       const userId = await getSessionUserId(req);
-      const { db, kind: dbKind } = await getDb();
+      const { db, kind } = await getDb();
+      const store: Store = { db, kind };
       const resolved = await params;
       if ("public" in opts) {
         const visitor = userId ? await getUserWithPaperAccess(db, userId, undefined) : null;
-        const ctx: PublicRouteContext<P> = { req, params: resolved, store: { db, kind: dbKind }, db, dbKind, user: visitor?.user ?? null };
+        const ctx: PublicRouteContext<P> = { req, params: resolved, store, user: visitor?.user ?? null };
         const result = await (handler as Handler<typeof ctx>)(ctx);
         return result instanceof Response ? result : NextResponse.json(result);
       }
@@ -93,7 +91,7 @@ export function apiRoute<P extends Record<string, string>>(
       if (!access) throw new AppError("unauthorized", "Sign in to do this");
       const { user } = access;
       if (opts.staff && !user.isStaff) throw new AppError("forbidden", "Only staff can do this");
-      let ctx: RouteContext<P> | PaperRouteContext<P> = { req, params: resolved, store: { db, kind: dbKind }, db, dbKind, user };
+      let ctx: RouteContext<P> | PaperRouteContext<P> = { req, params: resolved, store, user };
       if (opts.paper) {
         const role = effectiveRole(user.isStaff, access.membership);
         // A non-member learns nothing, not even whether the paper exists.
