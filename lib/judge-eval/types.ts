@@ -2,7 +2,7 @@
  * JudgeEval of the studio's gradings as the API and the page give it (see `server/judge-eval/`).
  * Shared by the server and the browser.
  */
-import type { ConfusionMatrix, ExcludedLeaf, MetricSummary } from "@/lib/grading/judge-eval";
+import type { ExcludedLeaf, JudgeEvalGroup } from "@/lib/grading/judge-eval";
 import type { Variant } from "@/lib/grading/variant";
 
 export type JudgeEvalTruth = "human_grading" | "review";
@@ -45,20 +45,13 @@ export interface JudgeEvalDisagreement {
   share: number;
 }
 
-export interface JudgeEvalPairSummary {
+export interface JudgeEvalPairSummary extends Omit<JudgeEvalGroup, "stratifiedConfusion"> {
   candidate: JudgeEvalCandidate;
-  overall: MetricSummary;
-  stratified: Record<string, MetricSummary>;
-  confusion: ConfusionMatrix;
   disagreements: number;
   excluded: number;
 }
 
-export interface JudgeEvalStudioReport {
-  overall: MetricSummary;
-  stratified: Record<string, MetricSummary>;
-  confusion: ConfusionMatrix;
-  stratifiedConfusion: Record<string, ConfusionMatrix>;
+export interface JudgeEvalStudioReport extends JudgeEvalGroup {
   pairs: JudgeEvalPairSummary[];
   /** The first `DISAGREEMENTS_SHOWN` disagreements, the largest effective share first. */
   disagreements: JudgeEvalDisagreement[];

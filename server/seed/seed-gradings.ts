@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { JUDGE_OUTPUT_KEYS, recomputeScoresInPlace } from "@/lib/grading/graded-tree";
 import { serializeJudgeOutput } from "@/lib/grading/serialize";
-import type { GradedNode } from "@/lib/grading/types";
+import { AGGREGATED_EXPLANATION, type GradedNode } from "@/lib/grading/types";
 import { rowsToTree } from "@/lib/rubric/tree-rows";
 import type { RubricNode } from "@/lib/rubric/types";
 import type { Executor } from "@/db/client";
@@ -74,7 +74,7 @@ function judgeOutputText(tree: RubricNode, verdict: (leaf: RubricNode) => Synthe
       valid_score: true,
       task_category: node.task_category,
       finegrained_task_category: node.finegrained_task_category,
-      explanation: v ? v.explanation : "Aggregated score from sub-tasks.",
+      explanation: v ? v.explanation : AGGREGATED_EXPLANATION,
       judge_metadata: v ? { full_judge_response: v.explanation, synthetic: true } : null,
       sub_tasks: kids,
     };
