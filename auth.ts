@@ -5,7 +5,7 @@ import { authConfig } from "./auth.config";
 import { oauthProviders } from "./server/auth/providers";
 import { getAuthSecret } from "./server/auth/secret";
 import { getStore } from "./server/store";
-import { userForIdentity, verifyCredentials } from "./server/users/accounts";
+import { userForIdentity, verifyCredentials } from "./server/users/sign-in";
 
 const credentialsSchema = z.object({ email: z.email(), password: z.string().min(1).max(1000) });
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { getCurrentUser } from "@/server/auth/session";
-import { listPapers } from "@/server/papers/papers";
+import { listPapers } from "@/server/papers/read-papers";
 import { getStore } from "@/server/store";
 import { buttonClass } from "@/components/ui/button";
 

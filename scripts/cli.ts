@@ -20,7 +20,7 @@ import { evaluateGradedFiles, formatJudgeEvalSummary } from "@/lib/grading/judge
 import { exportRubricJson } from "@/server/papers/export";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
-import { addPasswordUser } from "@/server/users/accounts";
+import { addPasswordUser } from "@/server/users/add-password-user";
 import { formatIssue } from "@/lib/rubric/paperbench";
 import type { RubricIssue } from "@/lib/rubric/types";
 import { importGradingCommand } from "./grading-import";

@@ -13,7 +13,9 @@ import { listCommentThreads, listMentionablePeople } from "@/db/queries/rubric-c
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import { createUser } from "@/db/queries/users";
 import { applyRubricOperation } from "@/server/rubrics/apply-rubric-operation";
-import { replyToCommentThread, resolveCommentThread, startCommentThread } from "./comment-threads";
+import { replyToCommentThread } from "./reply-to-comment-thread";
+import { resolveCommentThread } from "./resolve-comment-thread";
+import { startCommentThread } from "./start-comment-thread";
 
 describe.each(testDatabaseKinds())("rubric comments on %s", (kind) => {
   let handle: DbHandle;

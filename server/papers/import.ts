@@ -8,7 +8,8 @@ import type { RubricStats, RubricWarning } from "@/lib/rubric/types";
 import { paperIdSchema } from "@/lib/papers/schemas";
 import { announceRubricRevision } from "@/server/live/rubric-feed";
 import { replaceRubricTree } from "@/server/rubrics/replace-rubric-tree";
-import { addPaper, editPaper } from "./papers";
+import { addPaper } from "./add-paper";
+import { editPaper } from "./edit-paper";
 
 /** A PaperBench paper folder as uploaded or read from disk; only the rubric is required. */
 export interface PaperFolderFiles {

@@ -7,7 +7,7 @@ import { seedDemoAssignments } from "./seed-reviews";
 import type { Database } from "@/db/client";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolderInTransaction } from "@/server/papers/import";
-import { createAccount } from "@/server/users/accounts";
+import { createAccount } from "@/server/users/create-account";
 
 /** Demo accounts of the embedded mode, one per role. Printed at every start; never on PostgreSQL. */
 export const DEMO_USERS = [

@@ -16,7 +16,7 @@ import { randomBytes } from "node:crypto";
 import { openDatabase } from "@/db/client";
 import { addPaperMember } from "@/db/queries/papers";
 import { getUserByEmail } from "@/db/queries/users";
-import { createAccount } from "@/server/users/accounts";
+import { createAccount } from "@/server/users/create-account";
 import { seedDemo } from "@/server/seed/seed";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import { createTestPostgresDatabase } from "@/test/databases";

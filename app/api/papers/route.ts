@@ -1,6 +1,7 @@
 import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";
-import { addPaper, listPapers } from "@/server/papers/papers";
+import { addPaper } from "@/server/papers/add-paper";
+import { listPapers } from "@/server/papers/read-papers";
 import { paperCreateSchema } from "@/lib/papers/schemas";
 
 export const GET = apiRoute({}, async ({ store, user }) => ({ papers: await listPapers(store, user) }));

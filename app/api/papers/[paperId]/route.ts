@@ -1,6 +1,6 @@
 import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";
-import { editPaper } from "@/server/papers/papers";
+import { editPaper } from "@/server/papers/edit-paper";
 import { paperUpdateSchema } from "@/lib/papers/schemas";
 
 type Params = { paperId: string };

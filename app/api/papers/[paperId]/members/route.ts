@@ -1,6 +1,7 @@
 import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";
-import { addMember, listMembers } from "@/server/papers/members";
+import { addMember } from "@/server/papers/add-member";
+import { listMembers } from "@/server/papers/read-papers";
 import { memberAddSchema } from "@/lib/papers/schemas";
 
 type Params = { paperId: string };

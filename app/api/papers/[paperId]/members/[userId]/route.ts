@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiRoute } from "@/server/http/route";
-import { removeMember } from "@/server/papers/members";
+import { removeMember } from "@/server/papers/remove-member";
 
 type Params = { paperId: string; userId: string };
 

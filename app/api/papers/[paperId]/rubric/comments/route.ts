@@ -1,6 +1,7 @@
 import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";
-import { listComments, startCommentThread } from "@/server/comments/comment-threads";
+import { listComments } from "@/server/comments/read-comments";
+import { startCommentThread } from "@/server/comments/start-comment-thread";
 import { newThreadSchema } from "@/lib/comments/schemas";
 
 type Params = { paperId: string };

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";
-import { replyToCommentThread, resolveCommentThread } from "@/server/comments/comment-threads";
+import { replyToCommentThread } from "@/server/comments/reply-to-comment-thread";
+import { resolveCommentThread } from "@/server/comments/resolve-comment-thread";
 import { replySchema, threadStatusSchema } from "@/lib/comments/schemas";
 import { AppError } from "@/lib/errors";
 

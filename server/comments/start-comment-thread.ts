@@ -1,0 +1,25 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { getLiveNodeId, insertComment, insertCommentThread } from "@/db/queries/rubric-comments";
+import { AppError } from "@/lib/errors";
+import { announceLive } from "@/server/live/rubric-feed";
+import { requireRubric } from "@/server/rubrics/read-rubric";
+import { resolveMentions } from "./mentions";
+
+/** Starts a thread on a live node of the rubric with its first comment; everyone on the rubric hears of it. */
+export async function startCommentThread(
+  store: Store,
+  input: { paperId: string; nodeKey: string; body: string; userId: string },
+): Promise<{ threadId: string }> {
+  const { id: rubricId } = await requireRubric(store.db, input.paperId);
+  const mentions = await resolveMentions(store.db, input.paperId, input.body);
+  const threadId = await store.db.transaction(async (tx) => {
+    const nodeId = await getLiveNodeId(tx, rubricId, input.nodeKey);
+    if (nodeId === null) throw new AppError("not_found", `No node with key "${input.nodeKey}" in this rubric (it may have been deleted)`);
+    const id = await insertCommentThread(tx, { rubricId, nodeKey: input.nodeKey, nodeId, createdBy: input.userId });
+    await insertComment(tx, { threadId: id, authorId: input.userId, body: input.body, mentions });
+    return id;
+  });
+  await announceLive(store.db, store.kind, input.paperId, { type: "comments" });
+  return { threadId };
+}
