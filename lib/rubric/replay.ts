@@ -1,13 +1,12 @@
 /**
  * The rubric as of any revision, rebuilt from the operation log (DESIGN.md: "the operation log is
  * the history"): start from the last import at or before it and replay the logged operations, as
- * the server applied them, up to it. Live rows change through the browser's pure
- * `applyOperation`; the soft-deleted rows are kept beside them with the revision that deleted them,
- * because a later `restore` brings back exactly what that delete removed (the server's rule in
- * db/queries/rubric-operations.ts). Pure; no framework, no Node built-ins.
+ * the server applied them, up to it, by the same rules (`operation-rules.ts`). The soft-deleted
+ * rows are kept beside the live ones with the revision that deleted them, because a later
+ * `restore` brings back exactly what that delete removed. Pure; no framework, no Node built-ins.
  */
-import { applyOperation } from "./apply-operation";
-import { OperationError, type RubricOperation, type SimpleOperation } from "./operations";
+import type { NewNode, NodeFields, RubricOperation } from "./operations";
+import { runOperationRules, type RuleRow, type RuleRows } from "./operation-rules";
 import { treeToRows, type NodeRow } from "./tree-rows";
 import type { RubricNode } from "./types";
 
@@ -46,61 +45,112 @@ export function importReplayState(tree: RubricNode, keys?: readonly string[]): R
  * `OperationError` when the log does not fit the state, which a consistent log never does.
  */
 export function replayOperation(state: ReplayState, op: RubricOperation, revision: number): void {
-  if (op.kind === "batch") for (const sub of op.ops) replaySimple(state, sub, revision);
-  else replaySimple(state, op, revision);
+  const rows = new ReplayRows(state);
+  runOperationRules(rows, op, revision);
+  state.live = rows.liveRows();
 }
 
-function replaySimple(state: ReplayState, op: SimpleOperation, revision: number): void {
-  switch (op.kind) {
-    case "create":
-    case "update":
-    case "move":
-      state.live = applyOperation(state.live, op);
-      return;
-    case "delete":
-      return replayDelete(state, op.keys, revision);
-    case "restore":
-      return replayRestore(state, op.keys);
+const FIELD_NAMES = ["nodeId", "requirements", "weight", "taskCategory", "finegrainedTaskCategory"] as const;
+
+/** The replayed rubric as the operation rules see it: live rows by key, deleted ones in the state's map. */
+class ReplayRows implements RuleRows {
+  private readonly live = new Map<string, NodeRow>();
+  /** Children by parent key over every row, live or deleted; rebuilt after a change of the tree's shape. */
+  private children: Map<string, string[]> | null = null;
+
+  constructor(private readonly state: ReplayState) {
+    for (const row of state.live) this.live.set(row.key, row);
   }
-}
 
-function replayDelete(state: ReplayState, keys: readonly string[], revision: number): void {
-  // A key already deleted in this revision went with an ancestor listed before it (the server skips it).
-  const pending = keys.filter((k) => state.deleted.get(k)?.deletedRevision !== revision);
-  if (pending.length === 0) return;
-  const after = applyOperation(state.live, { kind: "delete", keys: pending });
-  // applyOperation keeps the surviving rows as the same objects.
-  const kept = new Set(after);
-  for (const row of state.live) if (!kept.has(row)) state.deleted.set(row.key, { ...row, deletedRevision: revision });
-  state.live = after;
-}
-
-function replayRestore(state: ReplayState, keys: readonly string[]): void {
-  const deletedChildren = new Map<string, DeletedRow[]>();
-  for (const row of state.deleted.values()) {
-    if (row.parentKey === null) continue;
-    const list = deletedChildren.get(row.parentKey);
-    if (list) list.push(row);
-    else deletedChildren.set(row.parentKey, [row]);
+  liveRows(): NodeRow[] {
+    return [...this.live.values()];
   }
-  const liveKeys = new Set(state.live.map((r) => r.key));
-  const restored = new Set<string>();
-  for (const key of keys) {
-    // Already back with an ancestor listed before it (the server's rule: the undo of a delete that listed both).
-    if (restored.has(key)) continue;
-    const row = state.deleted.get(key);
-    if (!row) throw new OperationError(liveKeys.has(key) ? "invalid" : "node_not_found", `The node ${key} is not deleted`);
-    if (row.parentKey !== null && !liveKeys.has(row.parentKey)) throw new OperationError("node_deleted", "Its parent was deleted");
-    // Exactly what that delete removed: descendants deleted in other revisions stay deleted.
-    const stack: DeletedRow[] = [row];
-    while (stack.length > 0) {
-      const r = stack.pop()!;
-      if (!state.deleted.delete(r.key)) continue;
-      const { deletedRevision: _stamp, ...live } = r;
-      state.live.push(live);
-      liveKeys.add(r.key);
-      restored.add(r.key);
-      for (const child of deletedChildren.get(r.key) ?? []) if (child.deletedRevision === row.deletedRevision) stack.push(child);
+
+  row(key: string): RuleRow | null {
+    const live = this.live.get(key);
+    if (live) return { ...live, deletedRevision: null };
+    return this.state.deleted.get(key) ?? null;
+  }
+
+  takenKey(keys: string[]): string | null {
+    return keys.find((key) => this.live.has(key) || this.state.deleted.has(key)) ?? null;
+  }
+
+  hasLiveNodes(): boolean {
+    return this.live.size > 0;
+  }
+
+  isAncestor(ancestor: string, key: string): boolean {
+    let current: string | null = key;
+    for (let steps = 0; current !== null && steps <= this.live.size; steps++) {
+      if (current === ancestor) return true;
+      current = this.live.get(current)?.parentKey ?? null;
     }
+    return false;
+  }
+
+  update(key: string, fields: Partial<NodeFields>): void {
+    const updated: NodeRow = { ...this.live.get(key)! };
+    for (const name of FIELD_NAMES) {
+      const value = fields[name];
+      if (value !== undefined) (updated as unknown as Record<string, unknown>)[name] = value;
+    }
+    this.live.set(key, updated);
+  }
+
+  insert(nodes: NewNode[]): void {
+    for (const n of nodes) {
+      const { key, parentKey, position, nodeId, requirements, weight, taskCategory, finegrainedTaskCategory } = n;
+      this.live.set(key, { key, parentKey, position, nodeId, requirements, weight, taskCategory, finegrainedTaskCategory });
+    }
+    this.children = null;
+  }
+
+  place(key: string, parentKey: string, position: string): void {
+    this.live.set(key, { ...this.live.get(key)!, parentKey, position });
+    this.children = null;
+  }
+
+  deleteSubtree(key: string, revision: number): void {
+    // The node and its live descendants.
+    const stack = [key];
+    while (stack.length > 0) {
+      const row = this.live.get(stack.pop()!);
+      if (!row) continue;
+      this.live.delete(row.key);
+      this.state.deleted.set(row.key, { ...row, deletedRevision: revision });
+      stack.push(...this.childrenOf(row.key));
+    }
+  }
+
+  restoreSubtree(key: string, deletedRevision: number): string[] {
+    // The node and the descendants deleted with it: others deleted earlier or later stay deleted.
+    const back: string[] = [];
+    const stack = [key];
+    while (stack.length > 0) {
+      const row = this.state.deleted.get(stack.pop()!);
+      if (!row || row.deletedRevision !== deletedRevision) continue;
+      this.state.deleted.delete(row.key);
+      const { deletedRevision: _stamp, ...live } = row;
+      this.live.set(row.key, live);
+      back.push(row.key);
+      stack.push(...this.childrenOf(row.key));
+    }
+    return back;
+  }
+
+  private childrenOf(key: string): readonly string[] {
+    if (!this.children) {
+      this.children = new Map();
+      const add = (row: NodeRow) => {
+        if (row.parentKey === null) return;
+        const kids = this.children!.get(row.parentKey);
+        if (kids) kids.push(row.key);
+        else this.children!.set(row.parentKey, [row.key]);
+      };
+      for (const row of this.live.values()) add(row);
+      for (const row of this.state.deleted.values()) add(row);
+    }
+    return this.children.get(key) ?? [];
   }
 }
