@@ -1,16 +1,17 @@
 import "server-only";
 import { and, desc, eq, lte, sql } from "drizzle-orm";
-import { summarizeRevision, type RevisionDigest } from "@/lib/rubric/revision-summary";
+import type { RevisionDigest } from "@/lib/rubric/revision-summary";
 import type { Executor } from "../client";
 import { rubricOperations, users } from "../schema";
 import { toUserRef, type UserRef } from "./users";
 
-export interface RevisionItem {
+/** One logged revision with a digest of its operation (for its one-line summary). */
+export interface RevisionDigestRow {
   revision: number;
   kind: string;
   createdAt: Date;
   user: UserRef | null;
-  summary: string;
+  digest: RevisionDigest;
 }
 
 // The first node an operation names, whatever its kind.
@@ -38,11 +39,11 @@ const digest = sql<RevisionDigest>`jsonb_build_object(
                WHERE n.key = (${firstKey})::uuid AND n.rubric_id = ${rubricOperations.rubricId}))`;
 
 /** The log, newest first: `limit` revisions at or before `before` (default: the latest). */
-export async function listRubricRevisions(
+export async function listRevisionDigests(
   db: Executor,
   rubricId: string,
   opts: { before?: number; limit?: number } = {},
-): Promise<RevisionItem[]> {
+): Promise<RevisionDigestRow[]> {
   const rows = await db
     .select({
       revision: rubricOperations.revision,
@@ -62,11 +63,5 @@ export async function listRubricRevisions(
     )
     .orderBy(desc(rubricOperations.revision))
     .limit(opts.limit ?? 50);
-  return rows.map((r) => ({
-    revision: r.revision,
-    kind: r.kind,
-    createdAt: r.createdAt,
-    user: toUserRef(r.userName, r.userEmail),
-    summary: summarizeRevision({ ...r.digest, kind: r.kind }),
-  }));
+  return rows.map(({ userName, userEmail, ...r }) => ({ ...r, user: toUserRef(userName, userEmail) }));
 }

@@ -1,15 +1,15 @@
 import "server-only";
 import type { Executor, Store } from "@/db/client";
 import type { Rubric } from "@/db/schema";
-import { listDeletedSubtrees, type DeletedSubtree } from "@/db/queries/rubric-deleted";
 import { getNodeHistory, type NodeHistoryEntry } from "@/db/queries/rubric-history";
 import { getRubricReview, type RubricReview } from "@/db/queries/rubric-review";
-import { listRubricRevisions, type RevisionItem } from "@/db/queries/rubric-revisions";
 import { getRubricVersion, listRubricVersions, type RubricVersionItem } from "@/db/queries/rubric-versions";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import { AppError } from "@/lib/errors";
 import { rowsToTree, type NodeRow } from "@/lib/rubric/tree-rows";
 import type { RubricNode } from "@/lib/rubric/types";
+import { listDeletedSubtrees, type DeletedSubtree } from "./deleted-subtrees";
+import { listRubricRevisions, type RevisionItem } from "./revision-log";
 import { getRubricRowsAtRevision } from "./rubric-at-revision";
 
 /** The paper's rubric, or a 404 saying it has none (`message`: how the caller says it). */

@@ -11,11 +11,11 @@ import { parseRubricJson, serializeRubric } from "@/lib/rubric/paperbench";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { DEMO_RUBRIC, seedDemoRubric } from "@/test/seed-demo-rubric";
 import { rubricNodes } from "@/db/schema";
-import { listRubricRevisions } from "@/db/queries/rubric-revisions";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import { createUser } from "@/db/queries/users";
 import { applyRubricOperation } from "./apply-rubric-operation";
 import { restoreRubricRevision, restoreRubricVersion } from "./restore-rubric";
+import { listRubricRevisions } from "./revision-log";
 import { getRubricRowsAtRevision, getRubricTreeAtRevision } from "./rubric-at-revision";
 import { saveRubricVersion } from "./save-rubric-version";
 

@@ -7,13 +7,13 @@ import { randomOperation, seededRandom } from "@/lib/rubric/random-ops.testutil"
 import { compareSiblings, type NodeRow } from "@/lib/rubric/tree-rows";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
-import { rubricNodes } from "../schema";
-import { listDeletedSubtrees } from "./rubric-deleted";
-import { applyRubricOperation } from "@/server/rubrics/apply-rubric-operation";
-import { restoreRubricVersion } from "@/server/rubrics/restore-rubric";
-import { saveRubricVersion } from "@/server/rubrics/save-rubric-version";
-import { getLiveNodeRows } from "./rubrics";
-import { createUser } from "./users";
+import { getLiveNodeRows } from "@/db/queries/rubrics";
+import { createUser } from "@/db/queries/users";
+import { rubricNodes } from "@/db/schema";
+import { applyRubricOperation } from "./apply-rubric-operation";
+import { listDeletedSubtrees } from "./deleted-subtrees";
+import { restoreRubricVersion } from "./restore-rubric";
+import { saveRubricVersion } from "./save-rubric-version";
 
 // More runs to hunt for rare failures: HISTORY_PROPERTY_RUNS=200 npx vitest run <this file>.
 const PROPERTY_RUNS = process.env.HISTORY_PROPERTY_RUNS ? Number(process.env.HISTORY_PROPERTY_RUNS) : undefined;
