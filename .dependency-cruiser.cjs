@@ -58,6 +58,13 @@ module.exports = {
       to: { path: "^db/", pathNot: "^db/(schema|client)\\.ts$" },
     },
     {
+      name: "sql-only-in-db",
+      comment: "queries live in db/ repositories: nothing else imports drizzle-orm or a table (row types are fine)",
+      severity: "error",
+      from: { pathNot: `^db/|${TEST}` },
+      to: { path: "^node_modules/drizzle-orm/|^db/schema\\.ts$", dependencyTypesNot: ["type-only"] },
+    },
+    {
       name: "no-production-import-of-tests",
       comment: "tests and their helpers are never part of the product",
       severity: "error",
@@ -74,8 +81,8 @@ module.exports = {
   ],
   options: {
     // Every layer, present or future (runner/ arrives with the runner issue); tests beside the code too.
-    // node_modules/server-only and Node's built-ins stay in view for the lib/ rules.
-    includeOnly: "^(app|components|lib|db|server|scripts|runner|test|e2e|bench)/|^(auth|auth\\.config|instrumentation)\\.ts$|^node_modules/server-only/|^(node:)?[a-z_/]+$",
+    // server-only, drizzle-orm and Node's built-ins stay in view for the lib/ and db/ rules.
+    includeOnly: "^(app|components|lib|db|server|scripts|runner|test|e2e|bench)/|^(auth|auth\\.config|instrumentation)\\.ts$|^node_modules/(server-only|drizzle-orm)/|^(node:)?[a-z_/]+$",
     doNotFollow: { path: "node_modules" },
     exclude: { path: "^(\\.next|\\.data)/" },
     tsPreCompilationDeps: true,

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { NodeFields, OperationResult, RubricOperation } from "@/lib/rubric/operations";
 import type { RuleRow } from "@/lib/rubric/operation-rules";
 import type { Executor } from "../client";
@@ -116,4 +116,20 @@ export async function restoreSubtree(tx: Executor, key: string, deletedRevision:
       SELECT key FROM down)
     RETURNING key`);
   return (back.rows as { key: string }[]).map((r) => r.key);
+}
+
+/** The operation log after `since`, in revision order (at most `limit`). */
+export async function listLoggedOperationsSince(db: Executor, rubricId: string, since: number, limit: number) {
+  return db
+    .select({
+      revision: rubricOperations.revision,
+      kind: rubricOperations.kind,
+      clientOpId: rubricOperations.clientOpId,
+      userId: rubricOperations.userId,
+      payload: rubricOperations.payload,
+    })
+    .from(rubricOperations)
+    .where(and(eq(rubricOperations.rubricId, rubricId), gt(rubricOperations.revision, since)))
+    .orderBy(asc(rubricOperations.revision))
+    .limit(limit);
 }

@@ -1,9 +1,9 @@
 import "server-only";
 import { EventEmitter } from "node:events";
-import { and, asc, eq, gt, sql } from "drizzle-orm";
 import pg from "pg";
 import type { Executor } from "@/db/client";
-import { rubricOperations } from "@/db/schema";
+import { notifyChannel } from "@/db/queries/notify";
+import { listLoggedOperationsSince } from "@/db/queries/rubric-operations";
 import type { RubricOperation } from "@/lib/rubric/operations";
 
 /**
@@ -76,7 +76,7 @@ export async function announceLive(
 ): Promise<void> {
   if (!opts.remoteOnly) state().local.emit(paperId, signal);
   if (kind === "postgres") {
-    await db.execute(sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify({ paperId, signal, origin: INSTANCE_ID })})`);
+    await notifyChannel(db, CHANNEL, JSON.stringify({ paperId, signal, origin: INSTANCE_ID }));
   }
 }
 
@@ -154,18 +154,7 @@ export interface FeedOperation {
 
 /** The logged operations after `since`, in order (at most `limit`; a follower asks again for more). */
 export async function getOperationsSince(db: Executor, rubricId: string, since: number, limit = 500): Promise<FeedOperation[]> {
-  const rows = await db
-    .select({
-      revision: rubricOperations.revision,
-      kind: rubricOperations.kind,
-      clientOpId: rubricOperations.clientOpId,
-      userId: rubricOperations.userId,
-      payload: rubricOperations.payload,
-    })
-    .from(rubricOperations)
-    .where(and(eq(rubricOperations.rubricId, rubricId), gt(rubricOperations.revision, since)))
-    .orderBy(asc(rubricOperations.revision))
-    .limit(limit);
+  const rows = await listLoggedOperationsSince(db, rubricId, since, limit);
   return rows.map((r) => ({
     revision: r.revision,
     kind: r.kind,

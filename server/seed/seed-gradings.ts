@@ -1,5 +1,4 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
 import { JUDGE_OUTPUT_KEYS, recomputeScoresInPlace } from "@/lib/grading/graded-tree";
 import { serializeJudgeOutput } from "@/lib/grading/serialize";
 import { AGGREGATED_EXPLANATION, type GradedNode } from "@/lib/grading/types";
@@ -8,7 +7,7 @@ import type { RubricNode } from "@/lib/rubric/types";
 import type { Executor } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
-import { gradingVerdicts } from "@/db/schema";
+import { listVerdictStates } from "@/db/queries/grading-verdicts";
 import { importGradingInTransaction } from "@/server/gradings/import-grading";
 import { overrideLeafScoreInTransaction } from "@/server/gradings/override-leaf-score";
 
@@ -164,11 +163,7 @@ export async function seedDemoGradings(
   }
   if (firstJudgeGrading) {
     // The demo grader overrode one verdict, so the review page shows a history.
-    const [leaf] = await tx
-      .select({ nodeKey: gradingVerdicts.nodeKey, score: gradingVerdicts.score })
-      .from(gradingVerdicts)
-      .where(and(eq(gradingVerdicts.gradingId, firstJudgeGrading), eq(gradingVerdicts.score, 0)))
-      .limit(1);
+    const leaf = (await listVerdictStates(tx, firstJudgeGrading)).find((v) => v.score === 0);
     if (leaf) {
       await overrideLeafScoreInTransaction(tx, {
         gradingId: firstJudgeGrading,

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Executor } from "@/db/client";
 import { listGradingsByPaperId } from "@/db/queries/gradings";
-import { gradingAssignments } from "@/db/schema";
+import { upsertGradingAssignment } from "@/db/queries/grading-reviews";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
 
 /**
@@ -30,7 +30,7 @@ export async function seedDemoAssignments(
       const first = rows.find((r) => r.parentKey === rows[0]?.key);
       nodeKeys = first ? [first.key] : null;
     }
-    await tx.insert(gradingAssignments).values({
+    await upsertGradingAssignment(tx, {
       gradingId: p.grading.id,
       userId: input.graderId,
       nodeKeys,
