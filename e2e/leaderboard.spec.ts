@@ -3,7 +3,7 @@ import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { AUTHOR, DEMO_PAPER, STAFF } from "./support/users";
 
-/** The demo seed's agents (db/seed-gradings.ts): four agents, three judged runs each on the demo paper. */
+/** The demo seed's agents (server/seed/seed-gradings.ts): four agents, three judged runs each on the demo paper. */
 const DEMO_AGENT_COUNT = 4;
 const DEMO_RUNS = 3;
 const JUDGE_MODEL = "o3-mini-2025-01-31";

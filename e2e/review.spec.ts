@@ -3,7 +3,7 @@ import { allRequirements, leakedRequirements, readDemoRubric } from "./support/f
 import { getReviewPayload, judgeGrading, listPaperGradings, ReviewPage, ReviewQueuePage } from "./support/review";
 import { AUTHOR, DEMO_PAPER, GRADER, STAFF } from "./support/users";
 
-// The seed (db/seed-reviews.ts) assigns the demo grader three judged runs of the demo paper: the
+// The seed (server/seed/seed-reviews.ts) assigns the demo grader three judged runs of the demo paper: the
 // first agent's first run (whole, not blind), the second agent's first run (blind), and one
 // subtree of the third agent's second run.
 const WHOLE = { agent: "BasicAgent · o1", run: 1 };

@@ -70,7 +70,7 @@ export interface StoreOptions {
 export const LIVE_EVENTS = ["presence", "review", "comments", "ready"] as const;
 export type LiveEvent = (typeof LIVE_EVENTS)[number];
 
-/** One event of the live feed (`lib/live/rubric-feed.ts` FeedOperation). */
+/** One event of the live feed (`server/live/rubric-feed.ts` FeedOperation). */
 export interface RemoteOperation {
   revision: number;
   kind: string;

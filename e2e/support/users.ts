@@ -1,4 +1,4 @@
-/** The users the embedded database seeds (db/seed.ts); e2e runs always start from a fresh seed. */
+/** The users the embedded database seeds (server/seed/seed.ts); e2e runs always start from a fresh seed. */
 export interface DemoUser {
   email: string;
   password: string;

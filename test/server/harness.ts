@@ -303,7 +303,7 @@ export function postOperation(
 
 // ── Live feed ────────────────────────────────────────────────────────────────
 
-/** One `op` event of the live feed (lib/live/rubric-feed.ts FeedOperation). */
+/** One `op` event of the live feed (server/live/rubric-feed.ts FeedOperation). */
 export interface FeedEvent {
   revision: number;
   kind: string;
