@@ -109,7 +109,7 @@ describe.skipIf(skipWithoutData)("npm run grading -- eval", () => {
     const malformed = runCli("eval", gradingFile("pinn"), brokenFile);
     expect(malformed.status).toBe(1);
     expect(malformed.stdout).toBe("");
-    expect(malformed.stderr).toContain(`${brokenFile}: graded_task_tree.sub_tasks[3].score: expected a number, got a string`);
+    expect(malformed.stderr).toContain(`${brokenFile}: graded_task_tree.sub_tasks[3].score: must be a number, got a string`);
 
     const notJson = path.join(dir, "not.json");
     fs.writeFileSync(notJson, "{ nope");

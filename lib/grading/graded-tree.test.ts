@@ -166,9 +166,9 @@ describe("parseGradedJson", () => {
     if (result.ok) return;
     expect(result.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
       "sub_tasks[0].explanation: is required",
-      "sub_tasks[0].sub_tasks[1].score: expected a number, got a string",
+      "sub_tasks[0].sub_tasks[1].score: must be a number, got a string",
       "sub_tasks[1].weight: must be a number >= 0, got -1",
-      'sub_tasks[1].valid_score: expected a boolean, got a string',
+      'sub_tasks[1].valid_score: must be a boolean, got a string',
     ]);
   });
 
@@ -180,8 +180,8 @@ describe("parseGradedJson", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
-      "num_leaf_nodes: expected a whole number >= 0, got 2.5",
-      "graded_task_tree.sub_tasks[1].score: expected a number, got null",
+      "num_leaf_nodes: must be a whole number >= 0, got 2.5",
+      "graded_task_tree.sub_tasks[1].score: must be a number, got null",
     ]);
   });
 
@@ -190,11 +190,11 @@ describe("parseGradedJson", () => {
     expect(notJson.ok).toBe(false);
     if (!notJson.ok) expect(notJson.errors[0].message).toMatch(/^not valid JSON: value expected at line 2, column 12/);
     const array = parseGradedJson("[]");
-    expect(!array.ok && array.errors[0]).toEqual({ path: "(root)", message: "expected an object (a graded tree or a judge output), got an array" });
+    expect(!array.ok && array.errors[0]).toEqual({ path: "(root)", message: "must be an object (a graded tree or a judge output), got an array" });
     const over = JSON.parse(text);
     over.sub_tasks[1].score = 1.5;
     const range = parseGradedValue(over);
-    expect(!range.ok && range.errors[0].message).toBe("expected a number between 0 and 1, got 1.5");
+    expect(!range.ok && range.errors[0].message).toBe("must be a number between 0 and 1, got 1.5");
     const big = parseGradedJson(text, { maxBytes: 100, maxNodes: 10, maxDepth: 10, maxRequirementsLength: 10, maxExplanationLength: 10 });
     expect(!big.ok && big.errors[0].message).toMatch(/the limit is 100 bytes/);
     const deep = parseGradedJson(text, { maxBytes: 1e6, maxNodes: 3, maxDepth: 10, maxRequirementsLength: 100, maxExplanationLength: 100 });

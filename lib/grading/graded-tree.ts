@@ -200,7 +200,7 @@ export type ParseGradedResult =
   | { ok: true; file: ParsedGradedFile; warnings: GradingWarning[] }
   | { ok: false; errors: GradingIssue[] };
 
-/** `path: message`, e.g. `graded_task_tree.sub_tasks[3].score: expected a number, got a string`. */
+/** `path: message`, e.g. `graded_task_tree.sub_tasks[3].score: must be a number, got a string`. */
 export function formatGradingIssue(issue: GradingIssue): string {
   return `${issue.path}: ${issue.message}`;
 }
@@ -228,7 +228,7 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
   };
 
   if (!isPlainObject(value)) {
-    issues.fail(ROOT_PATH, `expected an object (a graded tree or a judge output), got ${describe(value)}`);
+    issues.fail(ROOT_PATH, `must be an object (a graded tree or a judge output), got ${describe(value)}`);
     return { ok: false, errors: issues.errors };
   }
 
@@ -258,7 +258,7 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
         // Python reads `1.0` as true (`not 1.0` is False); keep the number for the export.
         valid = raw.valid_score === 1;
         validScoreNumber = raw.valid_score;
-      } else issues.fail(childKeyPath(path, "valid_score"), `expected a boolean, got ${describeNumberish(raw.valid_score)}`);
+      } else issues.fail(childKeyPath(path, "valid_score"), `must be a boolean, got ${describeNumberish(raw.valid_score)}`);
 
       const node: GradedNode = {
         id: common.id,
@@ -355,8 +355,8 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
 function readScore(obj: Record<string, unknown>, path: string, issues: TreeIssues, range = true): number {
   const at = childKeyPath(path, "score");
   if (!hasOwn(obj, "score")) issues.fail(at, "is required");
-  else if (typeof obj.score !== "number") issues.fail(at, `expected a number, got ${describe(obj.score)}`);
-  else if (range && !(obj.score >= 0 && obj.score <= 1)) issues.fail(at, `expected a number between 0 and 1, got ${obj.score}`);
+  else if (typeof obj.score !== "number") issues.fail(at, `must be a number, got ${describe(obj.score)}`);
+  else if (range && !(obj.score >= 0 && obj.score <= 1)) issues.fail(at, `must be a number between 0 and 1, got ${obj.score}`);
   else return obj.score;
   return 0;
 }
@@ -368,7 +368,7 @@ function parseWrapper(value: Record<string, unknown>, issues: TreeIssues): Judge
     if (!hasOwn(value, key)) return (issues.fail(key, "is required"), 0);
     const v = value[key];
     if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
-      return (issues.fail(key, `expected a whole number >= 0, got ${describeNumberish(v)}`), 0);
+      return (issues.fail(key, `must be a whole number >= 0, got ${describeNumberish(v)}`), 0);
     }
     return v;
   };

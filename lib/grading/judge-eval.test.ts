@@ -253,7 +253,7 @@ describe.skipIf(skipWithoutData)("evaluateJudge on the shipped human gradings", 
     const broken = JSON.parse(judgeText);
     broken.graded_task_tree.sub_tasks[3].score = "high";
     const refused = evaluateGradedFiles({ name: "h.json", text: humanText }, { name: "j.json", text: JSON.stringify(broken) });
-    expect(refused).toEqual({ ok: false, errors: ["j.json: graded_task_tree.sub_tasks[3].score: expected a number, got a string"] });
+    expect(refused).toEqual({ ok: false, errors: ["j.json: graded_task_tree.sub_tasks[3].score: must be a number, got a string"] });
     expect(formatJudgeEvalSummary(result.report)).toMatch(/^\{\n {2}"overall": \{\n {4}"accuracy": 0\.\d+,\n/);
   });
 });

@@ -237,7 +237,7 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
           return JSON.stringify(t);
         },
         "sub_tasks[1].sub_tasks[0].score",
-        /sub_tasks\[1\]\.sub_tasks\[0\]\.score: expected a number/,
+        /sub_tasks\[1\]\.sub_tasks\[0\]\.score: must be a number/,
       ],
       [
         "a score out of range",

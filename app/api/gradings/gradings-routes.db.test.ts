@@ -204,7 +204,7 @@ describe.each(testDatabaseKinds())("grading routes on %s", (kind) => {
     broken.sub_tasks[0].sub_tasks[0].score = "high";
     const malformed = await call(postPaperGrading, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`, jsonImport({ file: broken, agent: "agent C", run: 1 }));
     expect(malformed.status).toBe(400);
-    expect(malformed.json.error.details[0]).toEqual({ path: "sub_tasks[0].sub_tasks[0].score", message: "expected a number, got a string" });
+    expect(malformed.json.error.details[0]).toEqual({ path: "sub_tasks[0].sub_tasks[0].score", message: "must be a number, got a string" });
     const badRun = await call(postPaperGrading, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`, jsonImport({ file: text, agent: "agent C", run: 0 }));
     expect(badRun.status).toBe(400);
     expect(badRun.json.error.details[0].path).toBe("run");
