@@ -18,5 +18,5 @@ export async function replyToCommentThread(
     await insertComment(tx, { threadId: thread.id, authorId: input.userId, body: input.body, mentions });
     if (thread.resolvedAt) await setCommentThreadResolution(tx, thread.id, null);
   });
-  await announceLive(store.db, store.kind, input.paperId, { type: "comments" });
+  await announceLive(store, input.paperId, { type: "comments" });
 }

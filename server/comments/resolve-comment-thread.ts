@@ -17,5 +17,5 @@ export async function resolveCommentThread(
     throw new AppError("conflict", `The thread is already ${input.resolved ? "resolved" : "open"}`);
   }
   await setCommentThreadResolution(store.db, thread.id, input.resolved ? input.userId : null);
-  await announceLive(store.db, store.kind, input.paperId, { type: "comments" });
+  await announceLive(store, input.paperId, { type: "comments" });
 }

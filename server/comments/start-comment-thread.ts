@@ -20,6 +20,6 @@ export async function startCommentThread(
     await insertComment(tx, { threadId: id, authorId: input.userId, body: input.body, mentions });
     return id;
   });
-  await announceLive(store.db, store.kind, input.paperId, { type: "comments" });
+  await announceLive(store, input.paperId, { type: "comments" });
   return { threadId };
 }

@@ -26,8 +26,7 @@ describe.each(testDatabaseKinds())("presence on %s", (kind) => {
   function open(paperId: string, sessionId: string, name: string) {
     const abort = new AbortController();
     const stream = rubricEventStream({
-      db: handle.db,
-      dbKind: kind,
+      store: handle,
       paperId,
       since: 1,
       signal: abort.signal,
@@ -48,7 +47,7 @@ describe.each(testDatabaseKinds())("presence on %s", (kind) => {
     const both = await presenceEvent(ada.reader, (people) => people.length === 2);
     expect(both.map((p) => p.name).sort()).toEqual(["Ada", "Bo"]);
 
-    const ok = await updatePresence(handle.db, kind, "presence", {
+    const ok = await updatePresence(handle, "presence", {
       sessionId: "session-bo-0000000000002",
       userId: "00000000-0000-4000-8000-000000000002",
       selectedKey: nodeA,
@@ -60,7 +59,7 @@ describe.each(testDatabaseKinds())("presence on %s", (kind) => {
 
     // Only the session's own user may move its marker.
     expect(
-      await updatePresence(handle.db, kind, "presence", { sessionId: "session-bo-0000000000002", userId: "someone-else", selectedKey: null, editingKey: null }),
+      await updatePresence(handle, "presence", { sessionId: "session-bo-0000000000002", userId: "someone-else", selectedKey: null, editingKey: null }),
     ).toBe(false);
 
     bo.abort.abort();
@@ -86,8 +85,8 @@ describe.each(testDatabaseKinds())("presence on %s", (kind) => {
   it("nudges followers when the review status or the comments change", async () => {
     await seedPaper(handle, "nudges");
     const watcher = open("nudges", "session-di-0000000000004", "Di");
-    await announceLive(handle.db, kind, "nudges", { type: "review" });
-    await announceLive(handle.db, kind, "nudges", { type: "comments" });
+    await announceLive(handle, "nudges", { type: "review" });
+    await announceLive(handle, "nudges", { type: "comments" });
     expect((await watcher.reader.next((f) => f.event === "review")).event).toBe("review");
     expect((await watcher.reader.next((f) => f.event === "comments")).event).toBe("comments");
     watcher.abort.abort();
@@ -108,7 +107,7 @@ describe.skipIf(!process.env.DATABASE_URL)("presence across processes on Postgre
     await seedPaper(handle, "remote");
     const abort = new AbortController();
     const reader = new SseReader(
-      rubricEventStream({ db: handle.db, dbKind: "postgres", paperId: "remote", since: 1, signal: abort.signal, databaseUrl: handle.url }),
+      rubricEventStream({ store: handle, paperId: "remote", since: 1, signal: abort.signal, databaseUrl: handle.url }),
     );
     await reader.take("presence", 1);
     // What another studio process sends when one of its editors joins, then leaves.

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Executor } from "@/db/client";
+import type { Store } from "@/db/client";
 import type { PresencePerson } from "@/lib/live/presence-schemas";
 import { INSTANCE_ID, announceLive, onRemoteSignal, type LiveSignal, type PresenceEntry } from "./rubric-feed";
 
@@ -62,8 +62,8 @@ async function announceOwnSessions(s: PresenceState): Promise<void> {
   }
 }
 
-function announcer(db: Executor, kind: "pglite" | "postgres"): Announcer {
-  return (paperId, signal) => announceLive(db, kind, paperId, signal);
+function announcer(store: Store): Announcer {
+  return (paperId, signal) => announceLive(store, paperId, signal);
 }
 
 /** Everyone on the paper's rubric now, oldest session first. */
@@ -81,13 +81,12 @@ export function listPresence(paperId: string): PresencePerson[] {
 
 /** A session's stream opened on this process: it is on the rubric, with nothing selected yet. */
 export async function joinPresence(
-  db: Executor,
-  kind: "pglite" | "postgres",
+  store: Store,
   paperId: string,
   person: { sessionId: string; userId: string; name: string },
 ): Promise<{ connectionId: string }> {
   const s = state();
-  s.announce = announcer(db, kind);
+  s.announce = announcer(store);
   const connectionId = crypto.randomUUID();
   const entry: PresenceEntry = { ...person, selectedKey: null, editingKey: null, owner: INSTANCE_ID, connectionId, seenAt: Date.now() };
   sessionsOf(s, paperId).set(person.sessionId, entry);
@@ -101,8 +100,7 @@ export async function joinPresence(
  * session is not (or no longer) on the rubric.
  */
 export async function updatePresence(
-  db: Executor,
-  kind: "pglite" | "postgres",
+  store: Store,
   paperId: string,
   update: { sessionId: string; userId: string; selectedKey: string | null; editingKey: string | null },
 ): Promise<boolean> {
@@ -111,27 +109,26 @@ export async function updatePresence(
   if (current.selectedKey === update.selectedKey && current.editingKey === update.editingKey) return true;
   const entry: PresenceEntry = { ...current, selectedKey: update.selectedKey, editingKey: update.editingKey, seenAt: Date.now() };
   sessionsOf(state(), paperId).set(entry.sessionId, entry);
-  await announceLive(db, kind, paperId, { type: "presence", change: { kind: "set", entry } });
+  await announceLive(store, paperId, { type: "presence", change: { kind: "set", entry } });
   return true;
 }
 
 /** The owner vouches for a session again (its stream is still open); other processes hear it on PostgreSQL. */
-export async function refreshPresence(db: Executor, kind: "pglite" | "postgres", paperId: string, sessionId: string): Promise<void> {
+export async function refreshPresence(store: Store, paperId: string, sessionId: string): Promise<void> {
   const entry = state().byPaper.get(paperId)?.get(sessionId);
   if (!entry || entry.owner !== INSTANCE_ID) return;
   entry.seenAt = Date.now();
-  if (kind === "postgres") {
-    await announceLive(db, kind, paperId, { type: "presence", change: { kind: "set", entry } }, { remoteOnly: true }).catch(() => {});
+  if (store.kind === "postgres") {
+    await announceLive(store, paperId, { type: "presence", change: { kind: "set", entry } }, { remoteOnly: true }).catch(() => {});
   }
 }
 
 /** A session's stream closed: it has left (unless a newer stream of the session took its place). */
 export async function leavePresence(
-  db: Executor,
-  kind: "pglite" | "postgres",
+  store: Store,
   paperId: string,
   session: { sessionId: string; connectionId: string },
 ): Promise<void> {
   if (!removeSession(state(), paperId, session.sessionId, session.connectionId)) return;
-  await announceLive(db, kind, paperId, { type: "presence", change: { kind: "leave", ...session } });
+  await announceLive(store, paperId, { type: "presence", change: { kind: "leave", ...session } });
 }

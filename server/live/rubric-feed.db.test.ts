@@ -40,7 +40,7 @@ describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
     await applyRubricOperation(handle, { paperId: "live", userId: null, request: { clientOpId: "before", baseRevision: 1, op: update } });
 
     const abort = new AbortController();
-    const stream = rubricEventStream({ db: handle.db, dbKind: kind, paperId: "live", since: 0, signal: abort.signal });
+    const stream = rubricEventStream({ store: handle, paperId: "live", since: 0, signal: abort.signal });
     const reading = readOps(stream, 3);
     // Give the follower time to subscribe, then change the rubric as another client would.
     await new Promise((r) => setTimeout(r, 200));
@@ -62,7 +62,7 @@ describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
 
   it("resumes after a given revision", async () => {
     const abort = new AbortController();
-    const ops = await readOps(rubricEventStream({ db: handle.db, dbKind: kind, paperId: "live", since: 2, signal: abort.signal }), 1);
+    const ops = await readOps(rubricEventStream({ store: handle, paperId: "live", since: 2, signal: abort.signal }), 1);
     abort.abort();
     expect(ops.map((o) => o.revision)).toEqual([3]);
   });
@@ -81,7 +81,7 @@ describe.runIf(process.env.DATABASE_URL)("live rubric feed across studio process
   it("delivers a change made by another process through LISTEN/NOTIFY", async () => {
     const [a] = await seedPaper(handle, "shared");
     const abort = new AbortController();
-    const stream = rubricEventStream({ db: handle.db, dbKind: "postgres", paperId: "shared", since: 1, signal: abort.signal, databaseUrl: handle.url });
+    const stream = rubricEventStream({ store: handle, paperId: "shared", since: 1, signal: abort.signal, databaseUrl: handle.url });
     const reading = readOps(stream, 1, 20_000);
     await new Promise((r) => setTimeout(r, 300));
     const op: RubricOperation = { kind: "update", key: a.key, fields: { requirements: "Changed in the other process" } };

@@ -1,7 +1,7 @@
 import "server-only";
 import { EventEmitter } from "node:events";
 import pg from "pg";
-import type { Executor } from "@/db/client";
+import type { Executor, Store } from "@/db/client";
 import { notifyChannel } from "@/db/queries/notify";
 import { listLoggedOperationsSince } from "@/db/queries/rubric-operations";
 import type { RubricOperation } from "@/lib/rubric/operations";
@@ -68,20 +68,19 @@ function state(): FeedState {
  * (`remoteOnly`: only the others, for news this process's followers already have).
  */
 export async function announceLive(
-  db: Executor,
-  kind: "pglite" | "postgres",
+  store: Store,
   paperId: string,
   signal: LiveSignal,
   opts: { remoteOnly?: boolean } = {},
 ): Promise<void> {
   if (!opts.remoteOnly) state().local.emit(paperId, signal);
-  if (kind === "postgres") {
-    await notifyChannel(db, CHANNEL, JSON.stringify({ paperId, signal, origin: INSTANCE_ID }));
+  if (store.kind === "postgres") {
+    await notifyChannel(store.db, CHANNEL, JSON.stringify({ paperId, signal, origin: INSTANCE_ID }));
   }
 }
 
-export function announceRubricRevision(db: Executor, kind: "pglite" | "postgres", paperId: string, revision: number): Promise<void> {
-  return announceLive(db, kind, paperId, { type: "revision", revision });
+export function announceRubricRevision(store: Store, paperId: string, revision: number): Promise<void> {
+  return announceLive(store, paperId, { type: "revision", revision });
 }
 
 /**

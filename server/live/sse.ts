@@ -1,5 +1,5 @@
 import "server-only";
-import type { Executor } from "@/db/client";
+import type { Store } from "@/db/client";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
 import { joinPresence, leavePresence, listPresence, refreshPresence } from "./presence";
 import { followRubric, getOperationsSinceShared, noteAnnouncedRevision, type LiveSignal } from "./rubric-feed";
@@ -16,8 +16,7 @@ const encoder = new TextEncoder();
  * session is on the rubric for as long as it is open.
  */
 export function rubricEventStream(input: {
-  db: Executor;
-  dbKind: "pglite" | "postgres";
+  store: Store;
   paperId: string;
   since: number;
   signal: AbortSignal;
@@ -51,10 +50,10 @@ export function rubricEventStream(input: {
         try {
           do {
             again = false;
-            rubricId ??= (await getRubricByPaperId(input.db, input.paperId))?.id ?? null;
+            rubricId ??= (await getRubricByPaperId(input.store.db, input.paperId))?.id ?? null;
             if (!rubricId) break;
             for (;;) {
-              const ops = await getOperationsSinceShared(input.db, input.paperId, rubricId, last);
+              const ops = await getOperationsSinceShared(input.store.db, input.paperId, rubricId, last);
               for (const op of ops) {
                 write(`id: ${op.revision}\nevent: op\ndata: ${JSON.stringify(op)}\n\n`);
                 last = op.revision;
@@ -84,7 +83,7 @@ export function rubricEventStream(input: {
         closed = true;
         stop?.();
         if (heartbeat) clearInterval(heartbeat);
-        if (joined) void leavePresence(input.db, input.dbKind, input.paperId, joined).catch(() => {});
+        if (joined) void leavePresence(input.store, input.paperId, joined).catch(() => {});
         try {
           controller.close();
         } catch {
@@ -97,12 +96,12 @@ export function rubricEventStream(input: {
       if (input.signal.aborted) return close();
       heartbeat = setInterval(() => {
         write(": keep-alive\n\n");
-        if (presence) void refreshPresence(input.db, input.dbKind, input.paperId, presence.sessionId);
+        if (presence) void refreshPresence(input.store, input.paperId, presence.sessionId);
       }, HEARTBEAT_MS);
       // Joining tells everyone, this stream included (it is already following), who is here.
       if (presence) {
-        joined = { sessionId: presence.sessionId, ...(await joinPresence(input.db, input.dbKind, input.paperId, presence)) };
-        if (closed) void leavePresence(input.db, input.dbKind, input.paperId, joined).catch(() => {});
+        joined = { sessionId: presence.sessionId, ...(await joinPresence(input.store, input.paperId, presence)) };
+        if (closed) void leavePresence(input.store, input.paperId, joined).catch(() => {});
       } else write(`event: presence\ndata: ${JSON.stringify(listPresence(input.paperId))}\n\n`);
       await flush();
     },

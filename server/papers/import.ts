@@ -53,7 +53,7 @@ export async function importRubricIntoPaper(
   const result = await store.db.transaction((tx) =>
     replaceRubricTree(tx, { paperId: input.paperId, tree: parsed.tree, userId: input.userId, source: input.source }),
   );
-  await announceRubricRevision(store.db, store.kind, input.paperId, result.revision);
+  await announceRubricRevision(store, input.paperId, result.revision);
   return {
     paperId: input.paperId,
     createdPaper: false,
@@ -80,7 +80,7 @@ export interface PaperFolderImport {
  */
 export async function importPaperFolder(store: Store, input: PaperFolderImport): Promise<ImportResult> {
   const result = await store.db.transaction((tx) => importPaperFolderInTransaction(tx, input));
-  await announceRubricRevision(store.db, store.kind, result.paperId, result.revision);
+  await announceRubricRevision(store, result.paperId, result.revision);
   return result;
 }
 

@@ -35,7 +35,7 @@ export interface ApplyOperationInput {
  */
 export async function applyRubricOperation(store: Store, input: ApplyOperationInput): Promise<OperationResult> {
   const result = await applyOperationOnce(store.db, input);
-  await announceRubricRevision(store.db, store.kind, input.paperId, result.revision);
+  await announceRubricRevision(store, input.paperId, result.revision);
   return result;
 }
 

@@ -40,6 +40,6 @@ export async function changeRubricStatus(
     }
     await setRubricStatus(tx, { rubricId: rubric.id, revision: rubric.revision, status: next, userId: input.userId, versionId });
   });
-  await announceLive(store.db, store.kind, input.paperId, { type: "review" });
+  await announceLive(store, input.paperId, { type: "review" });
   return getRubricReview(store.db, rubricId);
 }

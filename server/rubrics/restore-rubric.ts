@@ -50,6 +50,6 @@ async function restoreRubricRows(
       request: { clientOpId: crypto.randomUUID(), baseRevision: rubric.revision, op },
     });
   });
-  await announceRubricRevision(store.db, store.kind, input.paperId, result.revision);
+  await announceRubricRevision(store, input.paperId, result.revision);
   return result;
 }

@@ -20,8 +20,7 @@ export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, store, pape
   const since = sinceSchema.parse(req.headers.get("last-event-id") ?? req.nextUrl.searchParams.get("since") ?? 0);
   const sessionId = sessionSchema.parse(req.nextUrl.searchParams.get("session") ?? undefined);
   const stream = rubricEventStream({
-    db: store.db,
-    dbKind: store.kind,
+    store,
     presence: sessionId ? { sessionId, userId: user.id, name: userDisplayName(user) } : undefined,
     paperId: paper.id,
     since,
