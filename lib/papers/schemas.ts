@@ -21,18 +21,32 @@ export const blacklistTextSchema = z
       .filter((line) => line !== "" && !line.startsWith("#") && line.toLowerCase() !== "none"),
   );
 
-export const paperFieldsSchema = z.object({
+/** A paper's editable fields, without defaults (see `paperUpdateSchema`). */
+const paperFields = {
   title: z.string().trim().min(1, "is required").max(300, "must be at most 300 characters"),
-  paperMarkdown: markdown("paper text").default(""),
-  addendum: markdown("addendum").default(""),
-  judgeAddendum: markdown("judge addendum").default(""),
-  blacklist: blacklistTextSchema.default([]),
+  paperMarkdown: markdown("paper text"),
+  addendum: markdown("addendum"),
+  judgeAddendum: markdown("judge addendum"),
+  blacklist: blacklistTextSchema,
+};
+
+/** A new paper: only the title is required, the texts and blacklist start empty. */
+export const paperFieldsSchema = z.object({
+  title: paperFields.title,
+  paperMarkdown: paperFields.paperMarkdown.default(""),
+  addendum: paperFields.addendum.default(""),
+  judgeAddendum: paperFields.judgeAddendum.default(""),
+  blacklist: paperFields.blacklist.default([]),
 });
 
 export const paperCreateSchema = paperFieldsSchema.extend({ id: paperIdSchema });
 export type PaperCreateInput = z.output<typeof paperCreateSchema>;
 
-export const paperUpdateSchema = paperFieldsSchema.partial();
+/**
+ * A PATCH changes only the fields it names. Built from the fields without their defaults: in zod 4
+ * a default inside `.partial()` still fills a missing key, which emptied every text a PATCH left out.
+ */
+export const paperUpdateSchema = z.object(paperFields).partial();
 export type PaperUpdateInput = z.output<typeof paperUpdateSchema>;
 
 export const memberAddSchema = z.object({
