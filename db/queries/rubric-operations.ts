@@ -24,8 +24,12 @@ export async function bumpRubricRevision(tx: Executor, paperId: string): Promise
   return created;
 }
 
-/** The logged result of the operation with this client op id on the paper's rubric, if it was applied. */
-export async function findAppliedOperation(db: Executor, paperId: string, clientOpId: string): Promise<OperationResult | null> {
+/** The logged result of the operation with this client op id on the paper's rubric, if it was applied, and the fingerprint of its request. */
+export async function findAppliedOperation(
+  db: Executor,
+  paperId: string,
+  clientOpId: string,
+): Promise<(OperationResult & { requestHash?: string }) | null> {
   const [row] = await db
     .select({ revision: rubricOperations.revision, payload: rubricOperations.payload })
     .from(rubricOperations)
@@ -33,8 +37,13 @@ export async function findAppliedOperation(db: Executor, paperId: string, client
     .where(and(eq(rubrics.paperId, paperId), eq(rubricOperations.clientOpId, clientOpId)))
     .limit(1);
   if (!row) return null;
-  const payload = row.payload as { inverse: RubricOperation; merged?: true };
-  return { revision: row.revision, inverse: payload.inverse, ...(payload.merged ? { merged: true as const } : {}) };
+  const payload = row.payload as { inverse: RubricOperation; merged?: true; requestHash?: string };
+  return {
+    revision: row.revision,
+    inverse: payload.inverse,
+    ...(payload.merged ? { merged: true as const } : {}),
+    ...(payload.requestHash !== undefined ? { requestHash: payload.requestHash } : {}),
+  };
 }
 
 /** Whether the error is PostgreSQL's 23505 unique_violation, from pg directly or wrapped by drizzle as the cause. */

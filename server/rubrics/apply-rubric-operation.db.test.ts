@@ -6,6 +6,7 @@ import type { DbHandle } from "@/db/client";
 import { exportRubricJson } from "@/server/papers/export";
 import { importPaperFolder, importRubricIntoPaper } from "@/server/papers/import";
 import { readPaperFolder } from "@/server/papers/folder-reader";
+import { AppError } from "@/lib/errors";
 import { OperationError, type RubricOperation } from "@/lib/rubric/operations";
 import { compareSiblings, type NodeRow } from "@/lib/rubric/tree-rows";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
@@ -182,6 +183,46 @@ describe.each(testDatabaseKinds())("rubric operations on %s", (kind) => {
     expect(await revision()).toBe(2);
   });
 
+  it("refuses a used client op id with a different operation (409), and applies nothing", async () => {
+    const [a, b] = childrenOf(root().key);
+    const first = { clientOpId: "used-once", baseRevision: 1, op: { kind: "update", key: a.key, fields: { weight: 9 } } as RubricOperation };
+    await applyRubricOperation(handle, { paperId, userId: null, request: first });
+    const before = await exported();
+    for (const op of [
+      { kind: "update", key: a.key, fields: { weight: 3 } },
+      { kind: "update", key: b.key, fields: { weight: 9 } },
+      { kind: "delete", keys: [b.key] },
+    ] as RubricOperation[]) {
+      const err = await applyRubricOperation(handle, { paperId, userId: null, request: { ...first, op } }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(AppError);
+      expect(err).toMatchObject({ code: "conflict", status: 409, details: [{ path: "clientOpId" }] });
+      expect((err as AppError).message).toMatch(/^clientOpId "used-once" was already used for a different operation \(revision 2\)/);
+    }
+    expect(await exported()).toBe(before);
+    expect(await revision()).toBe(2);
+    // The same operation again is still a retry, answered as the first time.
+    expect((await applyRubricOperation(handle, { paperId, userId: null, request: first })).revision).toBe(2);
+  });
+
+  it("refuses a base revision ahead of the rubric's (409), and applies nothing", async () => {
+    const [a] = childrenOf(root().key);
+    const before = await exported();
+    const request = { clientOpId: "from-the-future", baseRevision: 7, op: { kind: "update", key: a.key, fields: { weight: 9 } } as RubricOperation };
+    const err = await applyRubricOperation(handle, { paperId, userId: null, request }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({ code: "conflict", status: 409, message: "baseRevision is 7, ahead of the rubric's revision 1: reload the rubric" });
+    expect(await exported()).toBe(before);
+    expect(await revision()).toBe(1);
+    // At the rubric's revision it applies.
+    expect((await applyRubricOperation(handle, { paperId, userId: null, request: { ...request, baseRevision: 1 } })).revision).toBe(2);
+  });
+
   it("restores only what a delete removed, not what was deleted before it", async () => {
     const [a] = childrenOf(root().key);
     const [inner] = childrenOf(a.key);
@@ -243,7 +284,9 @@ describe.each(testDatabaseKinds())("rubric operations on %s", (kind) => {
     // A paper whose rubric has no nodes yet.
     paperId = `empty-${kind}`;
     await createPaper(handle.db, { id: paperId, title: "Empty", paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [] }, null);
-    await apply({ kind: "create", nodes: [{ ...node, key: rootKey, parentKey: null, position: "a0" }] });
+    // The editor of a paper without a rubric has seen revision 0.
+    const op: RubricOperation = { kind: "create", nodes: [{ ...node, key: rootKey, parentKey: null, position: "a0" }] };
+    await applyRubricOperation(handle, { paperId, userId: null, request: { clientOpId: `op-${++opNo}`, baseRevision: 0, op } });
     expect(JSON.parse(await exported())).toMatchObject({ id: rootKey, requirements: "Root", sub_tasks: [] });
   });
 });

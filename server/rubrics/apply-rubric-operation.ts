@@ -1,4 +1,5 @@
 import "server-only";
+import { createHash } from "node:crypto";
 import type { Executor, Store } from "@/db/client";
 import {
   bumpRubricRevision,
@@ -15,7 +16,8 @@ import {
 } from "@/db/queries/rubric-operations";
 import { insertNodeRows, insertRubricOperation } from "@/db/queries/rubrics";
 import { runOperationRulesAsync, type AsyncRuleRows } from "@/lib/rubric/operation-rules";
-import { OperationError, type OperationRequest, type OperationResult } from "@/lib/rubric/operations";
+import { AppError } from "@/lib/errors";
+import { OperationError, type OperationRequest, type OperationResult, type RubricOperation } from "@/lib/rubric/operations";
 import { announceRubricRevision } from "@/server/live/rubric-feed";
 import { returnToDraftAfterChange } from "./return-to-draft";
 
@@ -48,8 +50,14 @@ async function applyOperationOnce(db: Executor, input: ApplyOperationInput): Pro
     // deleted): it is still a retry when the log has its client op id.
     const previous =
       isUniqueViolation(err) || err instanceof OperationError ? await findAppliedOperation(db, input.paperId, input.request.clientOpId) : null;
-    if (previous) return previous;
-    throw err;
+    if (!previous) throw err;
+    const { requestHash, ...result } = previous;
+    // Operations logged before requests were fingerprinted have no hash: they answer as retries.
+    if (requestHash !== undefined && requestHash !== fingerprint(input.request.op)) {
+      const message = `was already used for a different operation (revision ${result.revision}): a retry sends the same operation, a new operation needs a new id`;
+      throw new AppError("conflict", `clientOpId "${input.request.clientOpId}" ${message}`, [{ path: "clientOpId", message }]);
+    }
+    return result;
   }
 }
 
@@ -58,6 +66,12 @@ export async function applyOperationInTransaction(tx: Executor, input: ApplyOper
   const { request } = input;
   // Bumping the revision locks the rubric row: operations on one rubric take turns.
   const rubric = await bumpRubricRevision(tx, input.paperId);
+  const current = rubric.revision - 1;
+  if (request.baseRevision > current) {
+    // A client cannot have seen a revision the rubric has not reached: its state is not this rubric's.
+    const message = `is ${request.baseRevision}, ahead of the rubric's revision ${current}: reload the rubric`;
+    throw new AppError("conflict", `baseRevision ${message}`, [{ path: "baseRevision", message }]);
+  }
   await returnToDraftAfterChange(tx, rubric);
   const { inverse, applied, merged } = await runOperationRulesAsync(databaseRows(tx, rubric.id), request.op, rubric.revision);
   // The log keeps the operation as applied (merged texts included): followers replay it.
@@ -67,9 +81,24 @@ export async function applyOperationInTransaction(tx: Executor, input: ApplyOper
     clientOpId: request.clientOpId,
     userId: input.userId,
     kind: request.op.kind,
-    payload: { op: applied, inverse, baseRevision: request.baseRevision, ...(merged ? { merged: true } : {}) },
+    payload: {
+      op: applied,
+      inverse,
+      baseRevision: request.baseRevision,
+      requestHash: fingerprint(request.op),
+      ...(merged ? { merged: true } : {}),
+    },
   });
   return { revision: rubric.revision, inverse, ...(merged ? { merged: true as const } : {}) };
+}
+
+/**
+ * What a retry must repeat: the operation as the client sent it (the log keeps the operation as
+ * applied, which a merge changes). zod's parse gives the keys in schema order, so equal requests
+ * give equal JSON.
+ */
+function fingerprint(op: RubricOperation): string {
+  return createHash("sha256").update(JSON.stringify(op)).digest("base64url");
 }
 
 /** The rubric's rows in the database, as the operation rules ask for them. */
