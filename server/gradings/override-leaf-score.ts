@@ -2,7 +2,7 @@ import "server-only";
 import type { Executor } from "@/db/client";
 import { lockGradingById, setGradingScore } from "@/db/queries/gradings";
 import { getLatestOverrideScore, getVerdictState, insertOverride } from "@/db/queries/grading-verdicts";
-import type { GradingOverride } from "@/db/schema";
+import type { Grading, GradingOverride } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import { getPinnedGradedTree } from "./pinned-grading";
@@ -34,11 +34,23 @@ export async function overrideLeafScoreInTransaction(tx: Executor, input: Overri
   const verdict = await getVerdictState(tx, grading.id, input.nodeKey);
   if (!verdict) throw badField("nodeKey", "is not a graded leaf of this grading");
   const oldScore = effectiveLeafScore(await getLatestOverrideScore(tx, grading.id, input.nodeKey), verdict);
+  return appendOverride(tx, grading, { ...input, oldScore });
+}
+
+/**
+ * The override itself, for a caller that already holds the grading's row lock and knows the
+ * leaf's effective score (`oldScore`): appends it and stores the recomputed root score.
+ */
+export async function appendOverride(
+  tx: Executor,
+  grading: Grading,
+  input: OverrideLeafScoreInput & { oldScore: number },
+): Promise<{ override: GradingOverride; score: number }> {
   const override = await insertOverride(tx, {
     gradingId: grading.id,
     nodeKey: input.nodeKey,
     userId: input.userId,
-    oldScore,
+    oldScore: input.oldScore,
     newScore: input.score,
     reason: input.reason,
   });

@@ -8,7 +8,7 @@ import { AppError } from "@/lib/errors";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import type { ReviewCommitResult, ReviewLeaf, ReviewOverrideItem } from "@/lib/review/types";
 import { hiddenReason, hidesAny, type LeafVisibility } from "@/lib/review/visibility";
-import { overrideLeafScoreInTransaction } from "@/server/gradings/override-leaf-score";
+import { appendOverride } from "@/server/gradings/override-leaf-score";
 import { toMarkItem, toOverrideItem } from "./review-payload";
 
 export interface CommitReviewScoreInput {
@@ -57,7 +57,15 @@ export async function commitReviewScore(store: Store, input: CommitReviewScoreIn
       else if (!reason) {
         throw new AppError("bad_request", "reason: is required to change a score", [{ path: "reason", message: "is required to change a score" }]);
       }
-      const added = await overrideLeafScoreInTransaction(tx, { gradingId: grading.id, nodeKey: input.nodeKey, userId: input.userId, score: input.score, reason: overrideReason });
+      // The grading is locked and the leaf's effective score known: append, without reading them again.
+      const added = await appendOverride(tx, grading, {
+        gradingId: grading.id,
+        nodeKey: input.nodeKey,
+        userId: input.userId,
+        score: input.score,
+        reason: overrideReason,
+        oldScore: effective,
+      });
       score = added.score;
       override = toOverrideItem({ ...added.override, ...author });
     }
