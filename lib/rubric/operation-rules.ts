@@ -84,6 +84,9 @@ function* operationSteps(op: RubricOperation, revision: number): Steps<AppliedOp
     const inverses: SimpleOperation[] = [];
     for (const sub of op.ops) {
       const undo = yield* simpleSteps(ctx, sub);
+      // A delete of nodes an earlier step of this batch already deleted changes nothing, and an
+      // empty restore is not a valid operation: it leaves no step in the inverse.
+      if (undo.kind === "restore" && undo.keys.length === 0) continue;
       inverses.push(...(undo.kind === "batch" ? undo.ops : [undo]));
     }
     inverse = { kind: "batch", ops: inverses.reverse() };

@@ -7,7 +7,7 @@ import { exportRubricJson } from "@/server/papers/export";
 import { importPaperFolder, importRubricIntoPaper } from "@/server/papers/import";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { AppError } from "@/lib/errors";
-import { OperationError, type RubricOperation } from "@/lib/rubric/operations";
+import { OperationError, operationSchema, type RubricOperation } from "@/lib/rubric/operations";
 import { compareSiblings, type NodeRow } from "@/lib/rubric/tree-rows";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { getOperationsSince } from "@/server/live/rubric-feed";
@@ -232,6 +232,16 @@ describe.each(testDatabaseKinds())("rubric operations on %s", (kind) => {
     expect(inverse).toEqual({ kind: "restore", keys: [a.key] });
     await apply(inverse);
     expect(await exported()).toBe(withoutInner);
+  });
+
+  it("a batch that deletes one node twice answers an inverse the API accepts, and it undoes the batch", async () => {
+    const [a] = childrenOf(root().key);
+    const before = await exported();
+    const { inverse } = await apply({ kind: "batch", ops: [{ kind: "delete", keys: [a.key] }, { kind: "delete", keys: [a.key] }] });
+    expect(operationSchema.safeParse(inverse).success).toBe(true);
+    expect(inverse).toEqual({ kind: "batch", ops: [{ kind: "restore", keys: [a.key] }] });
+    await apply(inverse);
+    expect(await exported()).toBe(before);
   });
 
   it("moves a subtree by touching one row", async () => {
