@@ -34,12 +34,46 @@ export const users = pgTable(
     // Null for users who only sign in through GitHub/OIDC or who were invited by email.
     passwordHash: text("password_hash"),
     isStaff: boolean("is_staff").notNull().default(false),
+    // Set by staff: a disabled user cannot sign in and every session of theirs ends at once.
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],
 );
 export type User = InferSelectModel<typeof users>;
 export type NewUser = InferInsertModel<typeof users>;
+
+/**
+ * One row per sign-in. The session cookie carries the row's id; a request is signed in only while
+ * the row is not revoked (sign-out, password change, user disabled, "sign out everywhere"). The row
+ * is read in the same query as the user on every request, so revocation takes effect at once.
+ */
+export const userSessions = pgTable(
+  "user_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("user_sessions_user_idx").on(t.userId)],
+);
+export type UserSession = InferSelectModel<typeof userSessions>;
+
+/**
+ * Failed sign-ins by throttle key (`account:<email>` or `ip:<address>`), shared by every instance on
+ * PostgreSQL: after a few failures a key is blocked with growing backoff until `blockedUntil`.
+ */
+export const signInThrottle = pgTable("sign_in_throttle", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  lastFailureAt: timestamp("last_failure_at", { withTimezone: true }).notNull().defaultNow(),
+  blockedUntil: timestamp("blocked_until", { withTimezone: true }),
+});
+export type SignInThrottle = InferSelectModel<typeof signInThrottle>;
 
 export const paperRole = pgEnum("paper_role", PAPER_ROLES);
 export type { PaperRole };
