@@ -137,8 +137,9 @@ export type Rubric = InferSelectModel<typeof rubrics>;
 export const rubricNodes = pgTable(
   "rubric_nodes",
   {
-    // Internal key: stable across edits, unique even where PaperBench ids repeat.
-    key: uuid("key").primaryKey(),
+    // Internal key: stable across edits, unique even where PaperBench ids repeat. Unique within its
+    // rubric (the primary key is the pair): a create never learns that another paper has a key.
+    key: uuid("key").notNull(),
     rubricId: uuid("rubric_id")
       .notNull()
       .references(() => rubrics.id, { onDelete: "cascade" }),
@@ -155,7 +156,7 @@ export const rubricNodes = pgTable(
     // Soft delete: set to the revision that deleted the subtree, so it can be restored.
     deletedRevision: integer("deleted_revision"),
   },
-  (t) => [index("rubric_nodes_tree_idx").on(t.rubricId, t.parentKey, t.position)],
+  (t) => [primaryKey({ columns: [t.rubricId, t.key] }), index("rubric_nodes_tree_idx").on(t.rubricId, t.parentKey, t.position)],
 );
 export type RubricNodeRow = InferSelectModel<typeof rubricNodes>;
 export type NewRubricNodeRow = InferInsertModel<typeof rubricNodes>;
