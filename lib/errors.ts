@@ -3,6 +3,8 @@ export const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  /** A change sent from a page on another origin (CSRF), server/http/same-origin.ts. */
+  cross_origin: 403,
   not_found: 404,
   conflict: 409,
   export_blocked: 409,
