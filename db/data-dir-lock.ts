@@ -27,10 +27,38 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
+// What a lock holder runs: node (the CLI, tests), or Next.js's server, which renames itself "next-server (v…)".
+const STUDIO_COMMAND = /(^|\/)(node|nodejs)(\0|$)|next-server|(^|\/)next(\0|$)/;
+
+/**
+ * Whether the process named in a lock can still be using the directory. A signal reaches a zombie
+ * too (a process killed with `kill -9` whose parent has not reaped it yet), and a pid is reused
+ * after the holder is gone: so on Linux /proc also tells the process's state and what it runs.
+ * Elsewhere (no /proc) only the signal check is possible.
+ */
+export function isLockHolderAlive(pid: number): boolean {
+  if (!isProcessAlive(pid)) return false;
+  // Without /proc (not Linux) the signal check is all there is.
+  if (!fs.existsSync("/proc/self/stat")) return true;
+  let stat: string;
+  let cmdline: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return false; // it ended meanwhile
+  }
+  // The state follows the command name in parentheses (which may itself hold ") "): Z zombie, X dead.
+  const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  if (state === "Z" || state === "X") return false;
+  return STUDIO_COMMAND.test(cmdline);
+}
+
 /**
  * Takes an exclusive lock on a PGlite data directory, because a second process opening it corrupts
- * it. The lock is a file created with O_EXCL holding the owner's pid; a lock left by a dead process
- * is taken over. Returns a release function (also run on process exit).
+ * it. The lock is a file created with O_EXCL holding the owner's pid; a lock left by a process that
+ * is gone (dead, a zombie, or its pid now running something else than node) is taken over.
+ * Returns a release function (also run on process exit).
  */
 export function acquireDataDirLock(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -61,7 +89,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
     } catch {
       // A lock file being written right now, or garbage: treat as stale after the retries.
     }
-    if (typeof holder.pid === "number" && holder.pid !== process.pid && isProcessAlive(holder.pid)) {
+    if (typeof holder.pid === "number" && holder.pid !== process.pid && isLockHolderAlive(holder.pid)) {
       throw new DataDirLockedError(dataDir, holder.pid, holder.command ?? "unknown");
     }
     fs.rmSync(lockPath, { force: true });
