@@ -46,6 +46,28 @@ export class MemoryRows implements RuleRows {
     return this.live.size > 0;
   }
 
+  liveNodeCount(): number {
+    return this.live.size;
+  }
+
+  depth(key: string): number {
+    let depth = 0;
+    for (let current = this.live.get(key); current && depth <= this.live.size; current = this.live.get(current.parentKey ?? "")) depth++;
+    return depth;
+  }
+
+  height(key: string): number {
+    let height = 0;
+    const stack: [string, number][] = [[key, 1]];
+    while (stack.length > 0) {
+      const [at, level] = stack.pop()!;
+      if (!this.live.has(at)) continue;
+      if (level > height) height = level;
+      for (const child of this.childrenOf(at)) stack.push([child, level + 1]);
+    }
+    return height;
+  }
+
   isAncestor(ancestor: string, key: string): boolean {
     let current: string | null = key;
     for (let steps = 0; current !== null && steps <= this.live.size; steps++) {

@@ -7,6 +7,7 @@
  * `RuleRows`, so an operation both refuse is refused with the same code and message.
  * Pure; no framework, no Node built-ins.
  */
+import { RUBRIC_LIMITS, type RubricLimits } from "./limits";
 import { mergeText } from "./text-merge";
 import { OperationError, type NewNode, type NodeFields, type NodePlacement, type RubricOperation, type SimpleOperation } from "./operations";
 import type { NodeRow } from "./tree-rows";
@@ -21,9 +22,15 @@ export type RuleRow = NodeRow & { deletedRevision: number | null };
 export interface RuleRows {
   /** The row with this key in this rubric, deleted or not; null when there is none. */
   row(key: string): RuleRow | null;
-  /** The first of these keys that any node already has (keys are unique across rubrics). */
+  /** The first of these keys that a node of this rubric already has, live or deleted. */
   takenKey(keys: string[]): string | null;
   hasLiveNodes(): boolean;
+  /** How many live nodes the rubric has. */
+  liveNodeCount(): number;
+  /** Levels from the root down to this live node (the root is 1). */
+  depth(key: string): number;
+  /** Levels of the live subtree under this node (a leaf is 1). */
+  height(key: string): number;
   /** Whether `ancestor` is `key` or on the path from `key` up to the root. */
   isAncestor(ancestor: string, key: string): boolean;
   update(key: string, fields: Partial<NodeFields>): void;
@@ -49,9 +56,16 @@ export interface AppliedOperation {
   merged: boolean;
 }
 
+/**
+ * The limits an operation must keep the rubric within: the import's (`limits.ts`), so that no way
+ * of building a rubric makes one the studio cannot read, walk or export. `null` checks none: the
+ * history as it was logged is replayed whatever it built.
+ */
+export type OperationLimits = Pick<RubricLimits, "maxNodes" | "maxDepth"> | null;
+
 /** Applies `op` to `rows` by the rules, throwing OperationError for a refused operation. */
-export function runOperationRules(rows: RuleRows, op: RubricOperation, revision: number): AppliedOperation {
-  const steps = operationSteps(op, revision);
+export function runOperationRules(rows: RuleRows, op: RubricOperation, revision: number, limits: OperationLimits = RUBRIC_LIMITS): AppliedOperation {
+  const steps = operationSteps(op, revision, limits);
   for (let step = steps.next(); ; ) {
     if (step.done) return step.value;
     const method = rows[step.value.method] as (...args: unknown[]) => unknown;
@@ -59,8 +73,13 @@ export function runOperationRules(rows: RuleRows, op: RubricOperation, revision:
   }
 }
 
-export async function runOperationRulesAsync(rows: AsyncRuleRows, op: RubricOperation, revision: number): Promise<AppliedOperation> {
-  const steps = operationSteps(op, revision);
+export async function runOperationRulesAsync(
+  rows: AsyncRuleRows,
+  op: RubricOperation,
+  revision: number,
+  limits: OperationLimits = RUBRIC_LIMITS,
+): Promise<AppliedOperation> {
+  const steps = operationSteps(op, revision, limits);
   for (let step = steps.next(); ; ) {
     if (step.done) return step.value;
     const method = rows[step.value.method] as (...args: unknown[]) => Promise<unknown>;
@@ -77,8 +96,8 @@ function* call<K extends keyof RuleRows>(method: K, ...args: Parameters<RuleRows
   return (yield { method, args } as Call) as ReturnType<RuleRows[K]>;
 }
 
-function* operationSteps(op: RubricOperation, revision: number): Steps<AppliedOperation> {
-  const ctx: Context = { revision, mergedTexts: new Map() };
+function* operationSteps(op: RubricOperation, revision: number, limits: OperationLimits): Steps<AppliedOperation> {
+  const ctx: Context = { revision, limits, mergedTexts: new Map() };
   let inverse: RubricOperation;
   if (op.kind === "batch") {
     const inverses: SimpleOperation[] = [];
@@ -99,6 +118,7 @@ function* operationSteps(op: RubricOperation, revision: number): Steps<AppliedOp
 
 interface Context {
   revision: number;
+  limits: OperationLimits;
   /** Requirement texts merged three-way, by node key: the operation as applied differs from the one sent. */
   mergedTexts: Map<string, string>;
 }
@@ -115,13 +135,13 @@ function simpleSteps(ctx: Context, op: SimpleOperation): Steps<RubricOperation> 
     case "update":
       return updateSteps(ctx, op.key, op.fields, op.base?.requirements);
     case "create":
-      return createSteps(op.nodes);
+      return createSteps(ctx, op.nodes);
     case "move":
-      return moveSteps(op.moves);
+      return moveSteps(ctx, op.moves);
     case "delete":
       return deleteSteps(ctx, op.keys);
     case "restore":
-      return restoreSteps(op.keys);
+      return restoreSteps(ctx, op.keys);
     default: {
       const unknown: { kind?: unknown } = op;
       throw new OperationError("invalid", `Unknown operation ${JSON.stringify(unknown.kind)}`);
@@ -151,7 +171,21 @@ function* updateSteps(ctx: Context, key: string, fields: Partial<NodeFields>, ba
   return { kind: "update", key, fields: old };
 }
 
-function* createSteps(nodes: NewNode[]): Steps<RubricOperation> {
+/** Refuses a rubric of `count` live nodes when that is over the limit. */
+function checkNodeCount(ctx: Context, count: number): void {
+  if (ctx.limits && count > ctx.limits.maxNodes) {
+    throw new OperationError("limit", `The rubric would have ${count} nodes; the limit is ${ctx.limits.maxNodes}`);
+  }
+}
+
+/** Refuses a node placed at `depth` levels from the root when that is over the limit. */
+function checkDepth(ctx: Context, depth: number): void {
+  if (ctx.limits && depth > ctx.limits.maxDepth) {
+    throw new OperationError("limit", `The rubric would be ${depth} levels deep; the limit is ${ctx.limits.maxDepth} levels`);
+  }
+}
+
+function* createSteps(ctx: Context, nodes: NewNode[]): Steps<RubricOperation> {
   if (nodes.length === 0) throw new OperationError("invalid", "A create needs at least one node");
   const [first, ...rest] = nodes;
   const listed = new Set<string>();
@@ -159,27 +193,33 @@ function* createSteps(nodes: NewNode[]): Steps<RubricOperation> {
     if (listed.has(node.key)) throw new OperationError("duplicate_key", `The key ${node.key} appears twice in the new nodes`);
     listed.add(node.key);
   }
-  // One subtree: every later node hangs under an earlier node of the list.
-  const seen = new Set([first.key]);
+  // One subtree: every later node hangs under an earlier node of the list. Its levels, for the depth limit.
+  const level = new Map([[first.key, 1]]);
+  let height = 1;
   for (const node of rest) {
-    if (!node.parentKey || !seen.has(node.parentKey)) {
+    const parentLevel = node.parentKey ? level.get(node.parentKey) : undefined;
+    if (parentLevel === undefined) {
       throw new OperationError("invalid", "New nodes must form one subtree listed in pre-order");
     }
-    seen.add(node.key);
+    level.set(node.key, parentLevel + 1);
+    height = Math.max(height, parentLevel + 1);
   }
   const taken = yield* call("takenKey", [...listed]);
   if (taken !== null) throw new OperationError("duplicate_key", `A node with key ${taken} already exists`);
   if (first.parentKey === null) {
     // A node without a parent is the root, which only an empty rubric accepts.
     if (yield* call("hasLiveNodes")) throw new OperationError("root", "The rubric already has a root; add the node under it");
+    checkDepth(ctx, height);
   } else {
     yield* liveRow(first.parentKey, "The parent");
+    if (ctx.limits) checkDepth(ctx, (yield* call("depth", first.parentKey)) + height);
   }
+  if (ctx.limits) checkNodeCount(ctx, (yield* call("liveNodeCount")) + nodes.length);
   yield* call("insert", nodes);
   return { kind: "delete", keys: [first.key] };
 }
 
-function* moveSteps(moves: NodePlacement[]): Steps<RubricOperation> {
+function* moveSteps(ctx: Context, moves: NodePlacement[]): Steps<RubricOperation> {
   if (moves.length === 0) throw new OperationError("invalid", "A move needs at least one node");
   const undo: NodePlacement[] = [];
   // One at a time, each checked against the tree as the earlier moves left it.
@@ -193,6 +233,7 @@ function* moveSteps(moves: NodePlacement[]): Steps<RubricOperation> {
     if (yield* call("isAncestor", move.key, move.parentKey)) {
       throw new OperationError("cycle", "Cannot move a node under its own subtree");
     }
+    if (ctx.limits) checkDepth(ctx, (yield* call("depth", move.parentKey)) + (yield* call("height", move.key)));
     undo.push({ key: move.key, parentKey: row.parentKey, position: row.position });
     yield* call("place", move.key, move.parentKey, move.position);
   }
@@ -215,7 +256,7 @@ function* deleteSteps(ctx: Context, keys: string[]): Steps<RubricOperation> {
   return { kind: "restore", keys: deleted.reverse() };
 }
 
-function* restoreSteps(keys: string[]): Steps<RubricOperation> {
+function* restoreSteps(ctx: Context, keys: string[]): Steps<RubricOperation> {
   const restored = new Set<string>();
   for (const key of keys) {
     const row = yield* call("row", key);
@@ -226,6 +267,12 @@ function* restoreSteps(keys: string[]): Steps<RubricOperation> {
     if (row.parentKey !== null) yield* liveRow(row.parentKey, "Its parent");
     // Exactly what that delete removed: descendants deleted earlier or later stay deleted.
     for (const back of yield* call("restoreSubtree", key, row.deletedRevision)) restored.add(back);
+    // Checked once it is back (a refusal rolls the whole operation back): where it returns may
+    // have moved deeper, and other nodes may have been added, since it was deleted.
+    if (ctx.limits) {
+      checkNodeCount(ctx, yield* call("liveNodeCount"));
+      checkDepth(ctx, (yield* call("depth", key)) + (yield* call("height", key)) - 1);
+    }
   }
   return { kind: "delete", keys: [...keys].reverse() };
 }

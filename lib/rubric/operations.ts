@@ -90,6 +90,7 @@ export const OPERATION_ERROR_CODES = [
   "cycle", // a move under the node's own subtree
   "root", // deleting or moving the root, or creating a second root
   "duplicate_key", // create with a key that exists
+  "limit", // the rubric would pass a documented limit (nodes, depth: `limits.ts`)
   "invalid", // anything else malformed (a create list whose parents do not chain)
 ] as const;
 export type OperationErrorCode = (typeof OPERATION_ERROR_CODES)[number];

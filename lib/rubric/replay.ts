@@ -43,10 +43,11 @@ export function importReplayState(tree: RubricNode, keys?: readonly string[]): R
 
 /**
  * Applies one logged operation (as applied: merged texts in place) at `revision`, in place. Throws
- * `OperationError` when the log does not fit the state, which a consistent log never does.
+ * `OperationError` when the log does not fit the state, which a consistent log never does. The
+ * limits are not checked: the log is what was applied, even before operations kept to them.
  */
 export function replayOperation(state: ReplayState, op: RubricOperation, revision: number): void {
   const rows = new MemoryRows(state.live, state.deleted);
-  runOperationRules(rows, op, revision);
+  runOperationRules(rows, op, revision, null);
   state.live = rows.liveRows();
 }

@@ -3,9 +3,12 @@ import { createHash } from "node:crypto";
 import type { Executor, Store } from "@/db/client";
 import {
   bumpRubricRevision,
+  countLiveNodes,
   findAppliedOperation,
   findTakenNodeKey,
+  getNodeDepth,
   getNodeRow,
+  getSubtreeHeight,
   hasLiveNodes,
   isAncestorNode,
   isUniqueViolation,
@@ -105,13 +108,16 @@ function fingerprint(op: RubricOperation): string {
 function databaseRows(tx: Executor, rubricId: string): AsyncRuleRows {
   return {
     row: (key) => getNodeRow(tx, rubricId, key),
-    takenKey: (keys) => findTakenNodeKey(tx, keys),
+    takenKey: (keys) => findTakenNodeKey(tx, rubricId, keys),
     hasLiveNodes: () => hasLiveNodes(tx, rubricId),
-    isAncestor: (ancestor, key) => isAncestorNode(tx, ancestor, key),
-    update: (key, fields) => updateNodeFields(tx, key, fields),
+    liveNodeCount: () => countLiveNodes(tx, rubricId),
+    depth: (key) => getNodeDepth(tx, rubricId, key),
+    height: (key) => getSubtreeHeight(tx, rubricId, key),
+    isAncestor: (ancestor, key) => isAncestorNode(tx, rubricId, ancestor, key),
+    update: (key, fields) => updateNodeFields(tx, rubricId, key, fields),
     insert: (nodes) => insertNodeRows(tx, rubricId, nodes),
-    place: (key, parentKey, position) => setNodePlacement(tx, key, parentKey, position),
-    deleteSubtree: (key, revision) => softDeleteSubtree(tx, key, revision),
-    restoreSubtree: (key, deletedRevision) => restoreSubtree(tx, key, deletedRevision),
+    place: (key, parentKey, position) => setNodePlacement(tx, rubricId, key, parentKey, position),
+    deleteSubtree: (key, revision) => softDeleteSubtree(tx, rubricId, key, revision),
+    restoreSubtree: (key, deletedRevision) => restoreSubtree(tx, rubricId, key, deletedRevision),
   };
 }
