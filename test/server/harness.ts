@@ -13,7 +13,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { openDatabase } from "@/db/client";
+import { openDatabase, type DbHandle } from "@/db/client";
 import { addPaperMember } from "@/db/queries/papers";
 import { getUserByEmail } from "@/db/queries/users";
 import { createAccount } from "@/server/users/create-account";
@@ -100,7 +100,13 @@ export interface PreparedDatabase {
  * more users (`coedit-<i>@test.rubric.studio`): even ones staff, odd ones authors of the demo
  * paper. Prepared in this process before any studio opens it (PGlite has one owner at a time).
  */
-export async function prepareDatabase(kind: "pglite" | "postgres", extraUsers: number, label = "coedit"): Promise<PreparedDatabase> {
+export async function prepareDatabase(
+  kind: "pglite" | "postgres",
+  extraUsers: number,
+  label = "coedit",
+  /** More preparation on the open database, after the seed and the extra users. */
+  setup?: (db: DbHandle["db"]) => Promise<void>,
+): Promise<PreparedDatabase> {
   const users: TestUser[] = Array.from({ length: extraUsers }, (_, i) => ({
     email: `${label}-${i}@test.rubric.studio`,
     password: `${label}-pass-${i}-${randomBytes(4).toString("hex")}`,
@@ -131,6 +137,7 @@ export async function prepareDatabase(kind: "pglite" | "postgres", extraUsers: n
         await createAccount(handle.db, { email: u.email, name: u.email.split("@")[0], password: u.password, isStaff: u.staff });
         if (!u.staff) await addPaperMember(handle.db, { paperId: DEMO_PAPER_ID, email: u.email, role: "author", addedBy: staff.id });
       }
+      await setup?.(handle.db);
     } finally {
       await handle.close();
     }
