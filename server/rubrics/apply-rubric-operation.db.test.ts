@@ -124,6 +124,30 @@ describe.each(testDatabaseKinds())("rubric operations on %s", (kind) => {
     expect(await revision()).toBe(rev);
   });
 
+  it("answers a create with a key another paper uses exactly as it answers a fresh key (no oracle)", async () => {
+    // Another paper's node key, as an attacker might guess or have seen.
+    const otherPaper = `${paperId}-other`;
+    const { files } = readPaperFolder(DEMO_DIR);
+    await importPaperFolder(handle, { files, paperId: otherPaper, userId: null, source: "t" });
+    const otherRows = await getLiveNodeRows(handle.db, (await getRubricByPaperId(handle.db, otherPaper))!.id);
+    const foreign = otherRows.find((r) => r.parentKey !== null)!;
+    const node = (key: string) => ({ key, parentKey: root().key, position: "a0", nodeId: "x", requirements: "Mine", weight: 1, taskCategory: null, finegrainedTaskCategory: null });
+
+    const fresh = await apply({ kind: "create", nodes: [node(crypto.randomUUID())] });
+    const reused = await apply({ kind: "create", nodes: [node(foreign.key)] });
+    expect(reused.revision).toBe(fresh.revision + 1);
+    expect(reused.inverse).toEqual({ kind: "delete", keys: [foreign.key] });
+    // Each paper keeps its own node under that key.
+    expect((await getLiveNodeRows(handle.db, rubricId)).find((r) => r.key === foreign.key)?.requirements).toBe("Mine");
+    const otherAfter = await getLiveNodeRows(handle.db, (await getRubricByPaperId(handle.db, otherPaper))!.id);
+    expect(otherAfter.find((r) => r.key === foreign.key)).toEqual(foreign);
+    // Edits and deletes of that key touch this paper's node only.
+    await apply({ kind: "update", key: foreign.key, fields: { requirements: "Mine, changed" } });
+    await apply({ kind: "delete", keys: [foreign.key] });
+    const otherFinal = await getLiveNodeRows(handle.db, (await getRubricByPaperId(handle.db, otherPaper))!.id);
+    expect(otherFinal.find((r) => r.key === foreign.key)).toEqual(foreign);
+  });
+
   it("merges two people's edits of one requirement three-way, and logs the merged text", async () => {
     const [a] = childrenOf(root().key);
     const base = a.requirements;
