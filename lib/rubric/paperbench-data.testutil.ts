@@ -14,6 +14,18 @@ export const hasPaperBenchData = fs.existsSync(path.join(PAPERBENCH_DATA_DIR, "p
 /** Skip data tests only off CI: in CI missing data must fail the run. */
 export const skipWithoutData = !hasPaperBenchData && process.env.CI !== "true";
 
+/**
+ * First line of a test that needs the data: in CI, where such tests run rather than skip, a
+ * missing folder fails with this message instead of a file error further on.
+ */
+export function requirePaperBenchData(): void {
+  if (!hasPaperBenchData) {
+    throw new Error(
+      `The PaperBench data is missing: no ${path.join(PAPERBENCH_DATA_DIR, "papers")} (set PAPERBENCH_DATA_DIR; .ci/run uses ../shared/paperbench)`,
+    );
+  }
+}
+
 /** The 20 papers of the `all` split (ids only; the data stays outside the repository). */
 export const ALL_PAPERS = [
   "adaptive-pruning",

@@ -9,7 +9,7 @@ import { serializeGradedTree } from "@/lib/grading/serialize";
 import type { GradedNode } from "@/lib/grading/types";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
-import { hasPaperBenchData, PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
+import { PAPERBENCH_DATA_DIR, requirePaperBenchData, skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
 import type { RubricNode } from "@/lib/rubric/types";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { importGrading } from "@/server/gradings/import-grading";
@@ -176,7 +176,8 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
     expect(judgeLeaves.map((l) => l.score)).toEqual(preorder(gradedDemo(judgeScore)).filter((n) => n.sub_tasks.length === 0).map((l) => l.score));
   });
 
-  it.skipIf(!hasPaperBenchData)("agrees with the command line on a real PaperBench human grading", async () => {
+  it.skipIf(skipWithoutData)("agrees with the command line on a real PaperBench human grading", async () => {
+    requirePaperBenchData();
     const paper = "stay-on-topic-with-classifier-free-guidance";
     const { files, folderName } = readPaperFolder(path.join(PAPERBENCH_DATA_DIR, "papers", paper));
     await importPaperFolder(handle, { files, folderName, userId: null, source: "test" });

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveSplits } from "@/lib/leaderboard/splits";
-import { hasPaperBenchData, PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
+import { PAPERBENCH_DATA_DIR, requirePaperBenchData, skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
 import { paperBenchDataDir, readDataSplits } from "./data-splits";
 
 describe("readDataSplits", () => {
@@ -23,7 +23,8 @@ describe("readDataSplits", () => {
     expect(paperBenchDataDir({})).toBe(path.resolve(process.cwd(), "../shared/paperbench"));
   });
 
-  it.skipIf(!hasPaperBenchData)("offers PaperBench's published splits", () => {
+  it.skipIf(skipWithoutData)("offers PaperBench's published splits", () => {
+    requirePaperBenchData();
     const splits = resolveSplits(readDataSplits(PAPERBENCH_DATA_DIR), []);
     expect(splits[0].name).toBe("all");
     expect(splits[0].paperIds).toHaveLength(20);
