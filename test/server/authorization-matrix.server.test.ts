@@ -195,7 +195,7 @@ function matrixSuite(kind: "pglite" | "postgres") {
       db = await prepareDatabase(kind, 0, "authz", async (handle) => {
         const staff = (await getUserByEmail(handle, STAFF.email))!;
         const other = await createAccount(handle, { email: OTHER.email, name: "Other Author", password: OTHER.password });
-        await createPaper(handle, { id: "another-paper", title: "Another paper" }, staff.id);
+        await createPaper(handle, { id: "another-paper", title: "Another paper", paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [] }, staff.id);
         await addPaperMember(handle, { paperId: "another-paper", email: other.email, role: "author", addedBy: staff.id });
         await createAccount(handle, { email: UNASSIGNED.email, name: "Unassigned Grader", password: UNASSIGNED.password });
         await addPaperMember(handle, { paperId: DEMO_PAPER_ID, email: UNASSIGNED.email, role: "grader", addedBy: staff.id });
