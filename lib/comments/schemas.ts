@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { text } from "@/lib/text";
 
-const body = z
-  .string({ error: "must be text" })
+const body = text({ error: "must be text" })
   .trim()
   .min(1, "must not be empty")
   .max(10_000, "must be at most 10,000 characters");

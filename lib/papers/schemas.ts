@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "@/lib/text";
 
 /** PaperBench paper ids are slugs: `pinn`, `all-in-one`, `stay-on-topic-with-classifier-free-guidance`. */
 export const paperIdSchema = z
@@ -8,11 +9,10 @@ export const paperIdSchema = z
   .max(100, "must be at most 100 characters")
   .regex(/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/, "must be a slug: lower-case letters and digits, joined by - _ or .");
 
-const markdown = (label: string) => z.string().max(2_000_000, `${label} must be at most 2 MB`);
+const markdown = (label: string) => text().max(2_000_000, `${label} must be at most 2 MB`);
 
 /** One URL a line, as PaperBench's blacklist.txt; the form and the API send it as text. */
-export const blacklistTextSchema = z
-  .string()
+export const blacklistTextSchema = text()
   .max(100_000, "must be at most 100,000 characters")
   .transform((text) =>
     text
@@ -23,7 +23,7 @@ export const blacklistTextSchema = z
 
 /** A paper's editable fields, without defaults (see `paperUpdateSchema`). */
 const paperFields = {
-  title: z.string().trim().min(1, "is required").max(300, "must be at most 300 characters"),
+  title: text().trim().min(1, "is required").max(300, "must be at most 300 characters"),
   paperMarkdown: markdown("paper text"),
   addendum: markdown("addendum"),
   judgeAddendum: markdown("judge addendum"),

@@ -1,10 +1,11 @@
 import { z } from "zod";
+import { text } from "@/lib/text";
 
 /** `POST /api/gradings/<id>/scores`: a score committed on one leaf. */
 export const reviewCommitSchema = z.object({
   nodeKey: z.uuid("must be a node key"),
   score: z.number({ error: "must be a number" }).min(0, "must be between 0 and 1").max(1, "must be between 0 and 1"),
-  reason: z.string().max(10_000, "must be at most 10,000 characters").default(""),
+  reason: text().max(10_000, "must be at most 10,000 characters").default(""),
   // Time on the leaf before committing; an hour at most counts (a grader who walked away).
   timeSpentMs: z
     .number({ error: "must be a number" })
@@ -17,7 +18,7 @@ export type ReviewCommitInput = z.output<typeof reviewCommitSchema>;
 
 /** `POST /api/gradings/<id>/assignments`: assign the grading, or subtrees of it, to a grader. */
 export const assignmentSchema = z.object({
-  email: z.string().trim().min(1, "is required").max(320, "must be at most 320 characters"),
+  email: text().trim().min(1, "is required").max(320, "must be at most 320 characters"),
   nodeKeys: z.array(z.uuid("must be a node key")).max(10_000, "at most 10,000 nodes").nullable().default(null),
   blind: z.boolean({ error: "must be true or false" }).default(false),
 });

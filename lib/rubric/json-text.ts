@@ -5,8 +5,9 @@
  * Pure; no Node built-ins.
  */
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { findUnstorableText } from "@/lib/text";
 import type { RubricIssue } from "./types";
-import { ROOT_PATH } from "./walk";
+import { childIndexPath, childKeyPath, ROOT_PATH } from "./walk";
 
 export type JsonTextResult = { ok: true; value: unknown } | { ok: false; issue: RubricIssue };
 
@@ -92,7 +93,8 @@ function syntaxError(text: string, nativeError: unknown): RubricIssue {
 
 /**
  * The value of a JSON text of at most `maxBytes` UTF-8 bytes; a leading byte-order mark is
- * ignored. Refused at `(root)` when over the limit or not JSON.
+ * ignored. Refused at `(root)` when over the limit or not JSON, and at the string's path when a
+ * string holds what the database cannot store (`\u0000`, a lone surrogate).
  */
 export function readJsonText(text: string, maxBytes: number): JsonTextResult {
   // Every UTF-16 code unit is 1 to 3 UTF-8 bytes: count exactly only when it could matter.
@@ -111,9 +113,16 @@ export function readJsonText(text: string, maxBytes: number): JsonTextResult {
     }
   }
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(source) };
+    value = JSON.parse(source);
   } catch (err) {
     return { ok: false, issue: syntaxError(source, err) };
   }
+  const unstorable = findUnstorableText(value);
+  if (unstorable) {
+    const path = unstorable.path.reduce<string>((at, key) => (typeof key === "number" ? childIndexPath(at, key) : childKeyPath(at, key)), ROOT_PATH);
+    return { ok: false, issue: { path, message: unstorable.message } };
+  }
+  return { ok: true, value };
 }

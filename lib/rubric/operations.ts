@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "@/lib/text";
 import { RUBRIC_LIMITS } from "./limits";
 
 /**
@@ -13,11 +14,11 @@ const key = z.uuid("must be a node key (uuid)");
 const position = z.string().regex(/^[0-9A-Za-z]{1,200}$/, "must be a fractional index key");
 
 export const nodeFieldsSchema = z.object({
-  nodeId: z.string().min(1, "must not be empty").max(200, "must be at most 200 characters"),
-  requirements: z.string().max(RUBRIC_LIMITS.maxRequirementsLength, `must be at most ${RUBRIC_LIMITS.maxRequirementsLength} characters`),
+  nodeId: text().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+  requirements: text().max(RUBRIC_LIMITS.maxRequirementsLength, `must be at most ${RUBRIC_LIMITS.maxRequirementsLength} characters`),
   weight: z.number({ error: "must be a number >= 0" }).finite("must be a number >= 0").min(0, "must be a number >= 0"),
-  taskCategory: z.string().max(200).nullable(),
-  finegrainedTaskCategory: z.string().max(200).nullable(),
+  taskCategory: text().max(200).nullable(),
+  finegrainedTaskCategory: text().max(200).nullable(),
 });
 export type NodeFields = z.output<typeof nodeFieldsSchema>;
 
@@ -40,7 +41,7 @@ const updateOp = z.object({
   fields: nodeFieldsSchema.partial().refine((f) => Object.keys(f).length > 0, "must change at least one field"),
   // The requirement text the editor started from: when someone else changed the text meanwhile,
   // the server merges three-way instead of overwriting their words. Other fields are last-writer-wins.
-  base: z.object({ requirements: z.string().max(RUBRIC_LIMITS.maxRequirementsLength) }).optional(),
+  base: z.object({ requirements: text().max(RUBRIC_LIMITS.maxRequirementsLength) }).optional(),
 });
 const moveOp = z.object({
   kind: z.literal("move"),
@@ -69,7 +70,7 @@ export type RubricOperation = z.output<typeof operationSchema>;
 export type OperationKind = RubricOperation["kind"];
 
 export const operationRequestSchema = z.object({
-  clientOpId: z.string().min(1).max(100),
+  clientOpId: text().min(1).max(100),
   baseRevision: z.number().int().min(0),
   op: operationSchema,
 });

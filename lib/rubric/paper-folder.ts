@@ -4,6 +4,7 @@
  */
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { z } from "zod";
+import { text } from "@/lib/text";
 
 /** A config.yaml or blacklist.txt that cannot be read; `key` names the offending key, if any. */
 export class PaperFolderError extends Error {
@@ -25,8 +26,8 @@ export interface PaperConfig {
 }
 
 const paperConfigSchema = z.object({
-  id: z.string({ error: "must be a string" }).optional(),
-  title: z.string({ error: "must be a string" }).optional(),
+  id: text({ error: "must be a string" }).optional(),
+  title: text({ error: "must be a string" }).optional(),
 });
 
 /**

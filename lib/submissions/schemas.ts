@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { text } from "@/lib/text";
 import { VARIANTS } from "@/lib/grading/variant";
 
 /** Agents are named by people (`o3-mini / BasicAgent`); the name is the agent's identity. */
-export const agentNameSchema = z
-  .string()
+export const agentNameSchema = text()
   .trim()
   .min(1, "is required")
   .max(200, "must be at most 200 characters")

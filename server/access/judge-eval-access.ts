@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { text } from "@/lib/text";
 import type { Store } from "@/db/client";
 import { listPaperRolesForUser } from "@/db/queries/leaderboard";
 import type { User } from "@/db/schema";
@@ -21,7 +22,7 @@ export async function judgeEvalPaperScope(store: Store, user: User): Promise<Set
   return new Set([...roles].filter(([, role]) => (JUDGE_EVAL_ROLES as readonly string[]).includes(role)).map(([paperId]) => paperId));
 }
 
-const paperIdSchema = z.string().trim().min(1).max(200);
+const paperIdSchema = text().trim().min(1).max(200);
 
 /** `paper` query values (repeatable, or comma-separated) checked against the user's scope; 403 outside it. */
 export async function judgeEvalPapers(store: Store, user: User, requested: readonly string[]): Promise<string[] | null> {

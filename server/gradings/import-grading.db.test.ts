@@ -18,6 +18,8 @@ import { getAgentByName } from "@/db/queries/agents";
 import { listGradingOverrides } from "@/db/queries/grading-verdicts";
 import { getGradingById, listGradingsByPaperId } from "@/db/queries/gradings";
 import { createUser } from "@/db/queries/users";
+import { readSubmissionArchive } from "@/server/submissions/archive";
+import { makeZip } from "@/server/submissions/archive.testutil";
 import { exportGrading } from "./export-grading";
 import { importGrading } from "./import-grading";
 import { overrideLeafScore } from "./override-leaf-score";
@@ -250,6 +252,22 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
         /between 0 and 1/,
       ],
       [
+        "a NUL character in an explanation (the database cannot store it)",
+        () => {
+          const t = valid();
+          t.sub_tasks[0].sub_tasks[0].explanation = "ok\u0000";
+          return JSON.stringify(t);
+        },
+        "sub_tasks[0].sub_tasks[0].explanation",
+        /sub_tasks\[0\]\.sub_tasks\[0\]\.explanation: must not contain NUL characters/,
+      ],
+      [
+        "a lone surrogate in a judge_metadata key",
+        () => JSON.stringify(valid()).replace('"sub_tasks"', '"judge_metadata": {"\\ud800": 1}, "sub_tasks"'),
+        'judge_metadata["\\ud800"]',
+        /lone surrogate \(U\+D800\)/,
+      ],
+      [
         "a judge output without graded_at",
         () => JSON.stringify({ judge_type: "simple", score: 0, num_leaf_nodes: 1, num_invalid_leaf_nodes: 0, graded_task_tree: valid() }),
         "graded_at",
@@ -286,6 +304,26 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
       expect((await refusal(importGrading(handle, { ...base, paperId: "no-such-paper" }))).code).toBe("not_found");
       expect(await countRows(handle)).toEqual(before);
     });
+  });
+
+  it("keeps a reproduce.log with NUL characters (replaced by U+FFFD) and says so in the answer", async () => {
+    const rubric = JSON.parse(fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8")) as RubricNode;
+    const log = Buffer.concat([Buffer.from("step 1\n"), Buffer.from([0]), Buffer.from("crashed\n")]);
+    const archive = await readSubmissionArchive({ name: "run.zip", data: makeZip([{ name: "reproduce.log", data: log }, { name: "main.py", data: "print(1)\n" }]) });
+    const result = await importGrading(handle, {
+      paperId: DEMO_PAPER,
+      agentName: "nul agent",
+      runIndex: 1,
+      variant: "full",
+      human: false,
+      fileText: serializeGradedTree(gradeRubric(rubric)),
+      archive,
+      userId: null,
+    });
+    expect(result.archive).toMatchObject({ files: 1, kept: 1, hasReproduceLog: true });
+    expect(result.archive!.notes).toEqual([{ path: "reproduce.log", reason: "kept with 1 NUL character (U+0000) replaced by U+FFFD" }]);
+    const stored = await handle.db.execute(sql`SELECT reproduce_log FROM submissions WHERE id = ${result.submissionId}::uuid`);
+    expect((stored.rows[0] as { reproduce_log: string }).reproduce_log).toBe("step 1\n\uFFFDcrashed\n");
   });
 
   it("overrides are appended, the latest wins, and the grading's score follows", async () => {

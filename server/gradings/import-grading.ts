@@ -55,7 +55,8 @@ export interface ImportGradingResult {
   scoreMatchesFile: boolean;
   stats: GradedStats;
   warnings: GradingWarning[];
-  archive: { files: number; kept: number; hasReproduceLog: boolean } | null;
+  /** `notes`: what was not kept or was changed to be kept (a log's NULs replaced), and why. */
+  archive: { files: number; kept: number; hasReproduceLog: boolean; notes: SubmissionArchive["notes"] } | null;
 }
 
 /** A PaperBench timestamp (`2025-04-01T12-30-05-UTC`) or an ISO date, else null. */
@@ -245,6 +246,7 @@ export async function importGradingInTransaction(db: Executor, input: ImportGrad
             files: input.archive.files.length,
             kept: input.archive.files.filter((f) => f.content !== null).length,
             hasReproduceLog: input.archive.reproduceLog !== null,
+            notes: input.archive.notes,
           }
         : null,
     };

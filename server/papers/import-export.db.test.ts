@@ -84,6 +84,29 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
     expect(serializeRubric(await getRubricTreeAtRevision(handle.db, rubric!.id, 1))).toBe(original);
   });
 
+  it("keeps a paper text with NUL characters (replaced by U+FFFD, reported), and refuses a rubric string the database cannot store", async () => {
+    const { files } = readPaperFolder(DEMO_DIR);
+    const result = await importPaperFolder(handle, {
+      files: { ...files, paperMarkdown: "# Paper\u0000\u0000 text", addendum: "fine" },
+      paperId: "nul-paper",
+      userId: null,
+      source: "t",
+    });
+    expect(result.notes).toEqual([{ path: "paper.md", reason: "kept with 2 NUL characters (U+0000) replaced by U+FFFD" }]);
+    expect((await getPaperById(handle.db, "nul-paper"))?.paperMarkdown).toBe("# Paper\uFFFD\uFFFD text");
+
+    const rubric = JSON.parse(files.rubric);
+    rubric.sub_tasks[0].requirements = "bad \ud800 text";
+    const before = await snapshot(handle, "nul-paper");
+    const err = await expectRefused(
+      importRubricIntoPaper(handle, { paperId: "nul-paper", rubricText: JSON.stringify(rubric), userId: null, source: "t" }),
+      "invalid_rubric",
+      /sub_tasks\[0\]\.requirements: must not contain a lone surrogate/,
+    );
+    expect(err.details).toEqual([{ path: "sub_tasks[0].requirements", message: expect.stringMatching(/lone surrogate/) }]);
+    expect(await snapshot(handle, "nul-paper")).toEqual(before);
+  });
+
   it("names the paper from --paper, else config.yaml, else the folder name", async () => {
     const { files } = readPaperFolder(DEMO_DIR);
     const byFlag = await importPaperFolder(handle, { files, paperId: "from-flag", folderName: "x", userId: null, source: "t" });

@@ -6,6 +6,7 @@ import { parseBlacklist, parsePaperConfig } from "@/lib/rubric/paper-folder";
 import { formatIssue, parseRubricJson } from "@/lib/rubric/paperbench";
 import type { RubricStats, RubricWarning } from "@/lib/rubric/types";
 import { paperIdSchema } from "@/lib/papers/schemas";
+import { replaceNul } from "@/lib/text";
 import { announceRubricRevision } from "@/server/live/rubric-feed";
 import { replaceRubricTree } from "@/server/rubrics/replace-rubric-tree";
 import { addPaper } from "./add-paper";
@@ -28,6 +29,8 @@ export interface ImportResult {
   revision: number;
   stats: RubricStats;
   warnings: RubricWarning[];
+  /** Files kept with a change (NULs replaced), and what changed; absent when none was. */
+  notes?: { path: string; reason: string }[];
 }
 
 /** Parses a rubric or throws a 422 naming every problem by JSON path. Nothing is written. */
@@ -88,7 +91,25 @@ export async function importPaperFolder(store: Store, input: PaperFolderImport):
 export async function importPaperFolderInTransaction(tx: Executor, input: PaperFolderImport): Promise<ImportResult> {
   const parsed = parseRubricOrThrow(input.files.rubric);
   const config = input.files.config !== undefined ? parseConfigOrThrow(input.files.config) : {};
-  const blacklist = input.files.blacklist !== undefined ? parseBlacklist(input.files.blacklist) : undefined;
+  // The paper's texts are kept whatever they hold: a NUL (which the database cannot store) becomes U+FFFD, and is reported.
+  const notes: { path: string; reason: string }[] = [];
+  const kept = (field: "blacklist" | "paperMarkdown" | "addendum" | "judgeAddendum", fileName: string): string | undefined => {
+    const raw = input.files[field];
+    if (raw === undefined) return undefined;
+    const cleaned = replaceNul(raw);
+    if (cleaned.replaced > 0) {
+      const what = cleaned.replaced === 1 ? "1 NUL character" : `${cleaned.replaced} NUL characters`;
+      notes.push({ path: fileName, reason: `kept with ${what} (U+0000) replaced by U+FFFD` });
+    }
+    return cleaned.text;
+  };
+  const texts = {
+    blacklist: kept("blacklist", "blacklist.txt"),
+    paperMarkdown: kept("paperMarkdown", "paper.md"),
+    addendum: kept("addendum", "addendum.md"),
+    judgeAddendum: kept("judgeAddendum", "judge_addendum.md"),
+  };
+  const blacklist = texts.blacklist !== undefined ? parseBlacklist(texts.blacklist) : undefined;
   const idSource = input.paperId ? "--paper" : config.id ? "config.yaml id" : "folder name";
   const rawId = input.paperId ?? config.id ?? input.folderName;
   if (!rawId) throw new AppError("bad_request", "Name the paper: give a paper id, or a config.yaml with an id");
@@ -102,9 +123,9 @@ export async function importPaperFolderInTransaction(tx: Executor, input: PaperF
   const fields = {
     ...(config.title ? { title: config.title } : {}),
     ...(blacklist ? { blacklist } : {}),
-    ...(input.files.paperMarkdown !== undefined ? { paperMarkdown: input.files.paperMarkdown } : {}),
-    ...(input.files.addendum !== undefined ? { addendum: input.files.addendum } : {}),
-    ...(input.files.judgeAddendum !== undefined ? { judgeAddendum: input.files.judgeAddendum } : {}),
+    ...(texts.paperMarkdown !== undefined ? { paperMarkdown: texts.paperMarkdown } : {}),
+    ...(texts.addendum !== undefined ? { addendum: texts.addendum } : {}),
+    ...(texts.judgeAddendum !== undefined ? { judgeAddendum: texts.judgeAddendum } : {}),
   };
 
   const existing = await getPaperById(tx, paperId);
@@ -125,6 +146,7 @@ export async function importPaperFolderInTransaction(tx: Executor, input: PaperF
     revision: result.revision,
     stats: parsed.stats,
     warnings: parsed.warnings,
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }
 

@@ -103,7 +103,15 @@ describe("reading a submitted repository", () => {
     expect((await refused(gz, { ...SMALL, maxArchiveBytes: 10 })).code).toBe("payload_too_large");
   });
 
+  it("keeps a reproduce.log with NUL characters, each replaced by U+FFFD and reported in the notes", async () => {
+    const log = Buffer.concat([Buffer.from("epoch 1 é\n"), Buffer.from([0, 0]), Buffer.from("\nsegfault\n")]);
+    const archive = await readSubmissionArchive({ name: "run.zip", data: makeZip([{ name: "reproduce.log", data: log }]) });
+    expect(archive.reproduceLog).toBe("epoch 1 é\n\uFFFD\uFFFD\nsegfault\n");
+    expect(archive.notes).toEqual([{ path: "reproduce.log", reason: "kept with 2 NUL characters (U+0000) replaced by U+FFFD" }]);
+  });
+
   it("normalizes entry paths", () => {
+    expect(normalizeEntryPath("a\u0000b.py")).toBeNull();
     expect(normalizeEntryPath("./a//b/./c.py")).toBe("a/b/c.py");
     expect(normalizeEntryPath("a\\b.py")).toBe("a/b.py");
     expect(normalizeEntryPath("C:/x")).toBeNull();

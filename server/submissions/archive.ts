@@ -8,6 +8,7 @@ import * as tar from "tar-stream";
 import * as yauzl from "yauzl";
 import { formatBytes } from "@/server/http/body";
 import { AppError } from "@/lib/errors";
+import { replaceNul } from "@/lib/text";
 import type { SubmissionArchive, SubmissionArchiveFile } from "@/lib/submissions/archive";
 
 export type { SubmissionArchive, SubmissionArchiveFile };
@@ -128,7 +129,7 @@ class Collector {
     if (kind === "directory") return null;
     const safe = normalizeEntryPath(rawPath);
     if (!safe) {
-      this.notes.push({ path: rawPath, reason: "unsafe path (absolute or with ..), not kept" });
+      this.notes.push({ path: replaceNul(rawPath).text, reason: "unsafe path (absolute, with .. or a NUL), not kept" });
       return null;
     }
     if (safe.split("/").includes(".git")) {
@@ -154,17 +155,38 @@ class Collector {
 
   /** Records a file read by `accept`'s answer; `data` is what was kept, `size` its full size. */
   add(filePath: string, size: number, data: Buffer): void {
-    const text = decodeText(data);
     if (path.posix.basename(filePath) === LOG_NAME) {
       // Decided in finish(): the root log becomes the submission's log, any other one a file.
-      this.files.push({ path: filePath, size, content: null, skipped: null, log: text ?? data.toString("latin1") });
-    } else if (size > this.limits.maxFileBytes) {
+      this.files.push({ path: filePath, size, content: null, skipped: null, log: this.logText(filePath, data) });
+      return;
+    }
+    const text = decodeText(data);
+    if (size > this.limits.maxFileBytes) {
       this.files.push(this.tooLarge(filePath, size));
     } else if (text === null) {
       this.files.push({ path: filePath, size, content: null, skipped: "binary" });
     } else {
       this.files.push(this.store(filePath, size, text));
     }
+  }
+
+  /**
+   * A log is kept whatever it holds: UTF-8 (else Latin-1), with any NUL (which the database cannot
+   * store, and a crashed program may well write) replaced by U+FFFD and reported in the notes.
+   */
+  private logText(filePath: string, data: Buffer): string {
+    let text: string;
+    try {
+      text = utf8.decode(data);
+    } catch {
+      text = data.toString("latin1");
+    }
+    const cleaned = replaceNul(text);
+    if (cleaned.replaced > 0) {
+      const what = cleaned.replaced === 1 ? "1 NUL character" : `${cleaned.replaced} NUL characters`;
+      this.notes.push({ path: filePath, reason: `kept with ${what} (U+0000) replaced by U+FFFD` });
+    }
+    return cleaned.text;
   }
 
   /** A `.git` directory: its entries are not kept, only counted. */
@@ -209,7 +231,7 @@ class Collector {
 /** A relative POSIX path with no `.`/`..`/empty segments, or null when the entry is unsafe. */
 export function normalizeEntryPath(raw: string): string | null {
   const p = raw.replace(/\\/g, "/");
-  if (p.startsWith("/") || /^[a-zA-Z]:/.test(p)) return null;
+  if (p.startsWith("/") || p.includes("\u0000") || /^[a-zA-Z]:/.test(p)) return null;
   const parts: string[] = [];
   for (const seg of p.split("/")) {
     if (seg === "" || seg === ".") continue;

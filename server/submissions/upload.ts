@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { text } from "@/lib/text";
 import { readBodyText } from "@/server/http/body";
 import { assertEntrySize, readMultipartForm, uploadKind } from "@/server/http/upload";
 import { AppError } from "@/lib/errors";
@@ -17,7 +18,7 @@ export interface GradingUpload extends GradingImportFields {
 const jsonBodySchema = gradingImportFieldsSchema.extend({
   // The graded file as text, or as the JSON value itself.
   file: z.union([z.string(), z.record(z.string(), z.unknown())], { error: "must be the graded file's text or its JSON object" }),
-  fileName: z.string().trim().max(300, "must be at most 300 characters").optional(),
+  fileName: text().trim().max(300, "must be at most 300 characters").optional(),
 });
 
 const MAX_FORM_BYTES = GRADED_LIMITS.maxBytes + ARCHIVE_LIMITS.maxArchiveBytes + 1024 * 1024;

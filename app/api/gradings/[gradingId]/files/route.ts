@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "@/lib/text";
 import { requireGradingAccess } from "@/server/access/grading-access";
 import { readSubmissionFiles } from "@/server/gradings/read-gradings";
 import { apiRoute } from "@/server/http/route";
@@ -6,7 +7,7 @@ import { apiRoute } from "@/server/http/route";
 type Params = { gradingId: string };
 
 const filesQuerySchema = z.object({
-  path: z.string().min(1).max(4096).optional(),
+  path: text().min(1).max(4096).optional(),
   log: z.enum(["1"], { error: "must be 1" }).optional(),
 });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "@/lib/text";
 import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";
 import { listVersions } from "@/server/rubrics/read-rubric";
@@ -7,7 +8,7 @@ import { saveRubricVersion } from "@/server/rubrics/save-rubric-version";
 type Params = { paperId: string };
 
 const versionCreateSchema = z.object({
-  name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
+  name: text().trim().min(1, "is required").max(200, "must be at most 200 characters"),
 });
 
 export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper }) => ({ versions: await listVersions(store, paper.id) }));
