@@ -5,6 +5,7 @@ import { preorder, recomputeScores } from "./graded-tree";
 import { HUMAN_GRADINGS, leaf, node, parseTree, readGradingText } from "./grading-data.testutil";
 import { applyOverrides, GradingInputError, GradingScores } from "./recompute";
 import type { GradedNode } from "./types";
+import { propertyParams } from "@/test/property";
 
 describe("GradingScores on a small tree", () => {
   // root: a (w1) [a1 w1 = 1, a2 w3 = 0], b (w3) [b1 w1 = 1]
@@ -79,7 +80,7 @@ describe("GradingScores on a small tree", () => {
         const b = preorder(full);
         for (let i = 0; i < a.length; i++) expect(Object.is(a[i].score, b[i].score)).toBe(true);
       }),
-      { numRuns: 300 },
+      propertyParams({ numRuns: 300 }),
     );
   });
 });

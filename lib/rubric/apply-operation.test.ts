@@ -7,6 +7,7 @@ import { skipWithoutData } from "./paperbench-data.testutil";
 import { timeMs, realRows, specRows } from "./rows-fixtures.testutil";
 import { buildTreeIndex } from "./tree-index";
 import { rowsToTree, type NodeRow } from "./tree-rows";
+import { propertyParams } from "@/test/property";
 
 //      r
 //    a   b
@@ -301,7 +302,7 @@ describe("applyOperation: property", () => {
           if (broken) throw new Error(`${broken} after ${JSON.stringify(op)}`);
         }
       }),
-      { numRuns: 300, seed: 20_261_122 },
+      propertyParams({ numRuns: 300, seed: 20_261_122 }),
     );
     // Both paths were exercised, and every refusal code came up.
     expect(applied).toBeGreaterThan(500);
@@ -336,7 +337,7 @@ describe("applyOperation: property", () => {
           expect(out.map((r) => r.key)).toEqual(rows.map((r) => r.key).filter((k) => !gone.has(k)));
         }
       }),
-      { numRuns: 500, seed: 7 },
+      propertyParams({ numRuns: 500, seed: 7 }),
     );
   });
 });

@@ -5,6 +5,7 @@ import { skipWithoutData } from "./paperbench-data.testutil";
 import { timeMs, realRows } from "./rows-fixtures.testutil";
 import { buildTreeIndex } from "./tree-index";
 import type { NodeRow } from "./tree-rows";
+import { propertyParams } from "@/test/property";
 
 const row = (key: string, parentKey: string | null, position: string): NodeRow => ({
   key,
@@ -95,7 +96,7 @@ describe("positionsForInsert", () => {
         while (at > 0 && expected < positions.length && positions[expected] === positions[at - 1]) expected++;
         expect(first).toBe(expected);
       }),
-      { numRuns: 500, seed: 11 },
+      propertyParams({ numRuns: 500, seed: 11 }),
     );
   });
 

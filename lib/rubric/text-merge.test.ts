@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { mergeText } from "./text-merge";
+import { propertyParams } from "@/test/property";
 
 describe("mergeText", () => {
   const base = "The model is trained with Adam for 100 epochs.";
@@ -31,6 +32,7 @@ describe("mergeText", () => {
         const { text: merged } = mergeText(text, mine, theirs);
         expect(merged).toBe(`${head} ${text} ${tail}`);
       }),
+      propertyParams({ numRuns: 100 }),
     );
   });
 });

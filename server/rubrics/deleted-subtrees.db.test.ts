@@ -14,9 +14,7 @@ import { applyRubricOperation } from "./apply-rubric-operation";
 import { listDeletedSubtrees } from "./deleted-subtrees";
 import { restoreRubricVersion } from "./restore-rubric";
 import { saveRubricVersion } from "./save-rubric-version";
-
-// More runs to hunt for rare failures: HISTORY_PROPERTY_RUNS=200 npx vitest run <this file>.
-const PROPERTY_RUNS = process.env.HISTORY_PROPERTY_RUNS ? Number(process.env.HISTORY_PROPERTY_RUNS) : undefined;
+import { propertyParams } from "@/test/property";
 
 describe.each(testDatabaseKinds())("deleted subtrees on %s", (kind) => {
   let handle: DbHandle;
@@ -114,7 +112,7 @@ describe.each(testDatabaseKinds())("deleted subtrees on %s", (kind) => {
         await apply(paperId, { kind: "batch", ops: order.map((k) => ({ kind: "restore" as const, keys: [k] })) });
         expect(await deletedCount(rubricId)).toBe(0);
       }),
-      { numRuns: PROPERTY_RUNS ?? 6 },
+      propertyParams({ numRuns: 6 }),
     );
   }, 300_000);
 });

@@ -18,9 +18,7 @@ import { restoreRubricRevision, restoreRubricVersion } from "./restore-rubric";
 import { listRubricRevisions } from "./revision-log";
 import { getRubricRowsAtRevision, getRubricTreeAtRevision } from "./rubric-at-revision";
 import { saveRubricVersion } from "./save-rubric-version";
-
-// More runs to hunt for rare failures: HISTORY_PROPERTY_RUNS=200 npx vitest run <this file>.
-const PROPERTY_RUNS = process.env.HISTORY_PROPERTY_RUNS ? Number(process.env.HISTORY_PROPERTY_RUNS) : undefined;
+import { propertyParams } from "@/test/property";
 
 describe.each(testDatabaseKinds())("the rubric as of a revision on %s", (kind) => {
   let handle: DbHandle;
@@ -108,7 +106,7 @@ describe.each(testDatabaseKinds())("the rubric as of a revision on %s", (kind) =
           expect(canonicalRows(await getRubricRowsAtRevision(handle.db, rubricId, revision)), `seed ${seed}, revision ${revision}`).toBe(rows);
         }
       }),
-      { numRuns: PROPERTY_RUNS ?? (kind === "pglite" ? 8 : 5) },
+      propertyParams({ numRuns: kind === "pglite" ? 8 : 5 }),
     );
   }, 300_000);
 

@@ -11,7 +11,8 @@
  * server error. On PGlite (one studio), and on PostgreSQL with the clients split over two studio
  * instances (DATABASE_URL; required when CI=true).
  *
- * COEDIT_RUNS=<n> runs more cases; COEDIT_SEED=<seed> (and COEDIT_PATH) replays one that failed.
+ * Each property runs every case it asks for, however slow the machine. FC_RUNS=<n> runs more cases;
+ * FC_SEED=<seed> (and FC_PATH) replays one that failed (test/property.ts).
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +21,7 @@ import { positionsForInsert } from "@/lib/rubric/positions";
 import { buildTreeIndex } from "@/lib/rubric/tree-index";
 import { rowsToTree, type NodeRow } from "@/lib/rubric/tree-rows";
 import type { RubricNode } from "@/lib/rubric/types";
+import { propertyParams } from "@/test/property";
 import { CoEditor, OperationLedger } from "./coedit-client";
 import {
   LiveFeed,
@@ -36,7 +38,6 @@ import {
 } from "./harness";
 
 const CLIENTS = 8;
-const RUNS = Number(process.env.COEDIT_RUNS || 0);
 
 // ── The rubric every case starts from ───────────────────────────────────────
 
@@ -529,13 +530,9 @@ function coEditingSuite(kind: "pglite" | "postgres") {
       const coverage: Coverage = { cases: 0, sent: 0, applied: 0, refused: {}, merged: 0, localRefusals: 0, drops: 0, imports: 0 };
       await fc.assert(
         fc.asyncProperty(scriptsArb, (scripts) => runCase(env, `coedit-${kind}`, scripts, coverage)),
-        {
-          numRuns: RUNS || (kind === "pglite" ? 6 : 5),
-          ...(process.env.COEDIT_SEED ? { seed: Number(process.env.COEDIT_SEED), path: process.env.COEDIT_PATH } : {}),
-          // A failure shrinks (each try is a new case on a new paper) for at most this long.
-          interruptAfterTimeLimit: 120_000,
-          markInterruptAsFailure: false,
-        },
+        // A failure shrinks (each try is a new case on a new paper) until this limit, then reports
+        // its seed before the test's own timeout (vitest.server.config.ts); the cases run in ~15 s.
+        propertyParams({ numRuns: kind === "pglite" ? 6 : 5, interruptAfterTimeLimit: 240_000 }),
       );
       console.log(`[${kind}] ${JSON.stringify(coverage)}`);
       expect(coverage.applied).toBeGreaterThan(0);
@@ -596,7 +593,7 @@ function coEditingSuite(kind: "pglite" | "postgres") {
           expect({ status: redone.status, body: redone.body }).toMatchObject({ status: 200 });
           expect(sortRows((await state(paperId)).nodes), "redone").toEqual(sortRows(after.nodes));
         }),
-        { numRuns: RUNS ? RUNS * 4 : 25, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: false },
+        propertyParams({ numRuns: 25, interruptAfterTimeLimit: 240_000 }),
       );
     });
   });
