@@ -5,6 +5,7 @@ import Link from "next/link";
 import { fetchJson } from "@/components/api/client";
 import { formatMeanSe, formatPercent, plural } from "@/lib/leaderboard/format";
 import type { LeaderboardAgentGradings, LeaderboardAgentRow, LeaderboardView } from "@/lib/leaderboard/types";
+import { PendingReviewNote } from "./pending-review-note";
 
 /**
  * One agent's row opened: per paper of the split the mean ± standard error over the runs that
@@ -47,6 +48,7 @@ export function AgentBreakdown({ agent, view, signedIn }: { agent: LeaderboardAg
           </ul>
         </div>
       )}
+      {agent.perPaper.some((p) => p.pendingRuns > 0) && <PendingReviewNote />}
       <table className="w-full text-sm" data-testid="per-paper-table">
         <thead className="text-left text-xs uppercase tracking-wide text-zinc-500">
           <tr>
@@ -66,8 +68,17 @@ export function AgentBreakdown({ agent, view, signedIn }: { agent: LeaderboardAg
                   <div className="font-mono text-xs text-zinc-800">{p.paperId}</div>
                   <div className="text-xs text-zinc-500">{title ?? "not in this studio"}</div>
                 </td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">{formatMeanSe(p.mean, p.stdErr)}</td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">{p.nRuns}</td>
+                <td className="py-1.5 pr-3 text-right tabular-nums" data-testid="per-paper-score">
+                  {p.nRuns === 0 && p.pendingRuns > 0 ? "pending review" : formatMeanSe(p.mean, p.stdErr)}
+                </td>
+                <td className="py-1.5 pr-3 text-right tabular-nums">
+                  {p.nRuns}
+                  {p.pendingRuns > 0 && (
+                    <span className="ml-1 text-xs text-amber-700" data-testid="per-paper-pending">
+                      +{p.pendingRuns} pending review
+                    </span>
+                  )}
+                </td>
                 {signedIn && (
                   <td className="py-1.5">
                     {gradings.isPending ? (
@@ -84,9 +95,10 @@ export function AgentBreakdown({ agent, view, signedIn }: { agent: LeaderboardAg
                             href={`/gradings/${r.gradingId}`}
                             className="rounded border border-zinc-200 bg-white px-1.5 py-0.5 text-xs tabular-nums text-indigo-700 hover:border-indigo-300"
                             data-testid="grading-link"
-                            title={`${r.kind} grading${r.reviewed ? ", reviewed" : ""}`}
+                            title={`${r.kind} grading${r.reviewed ? ", reviewed" : ""}${r.pendingReview ? ", pending review" : ""}`}
                           >
-                            run {r.run} · {formatPercent(r.score)}
+                            run {r.run} · {r.score === null ? "score hidden" : formatPercent(r.score)}
+                            {r.pendingReview ? " · pending review" : ""}
                             {r.reviewed ? " ✓" : ""}
                           </Link>
                         ))}

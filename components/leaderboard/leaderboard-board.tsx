@@ -7,6 +7,7 @@ import type { LeaderboardAgentRow, LeaderboardView } from "@/lib/leaderboard/typ
 import { AgentBreakdown } from "./agent-breakdown";
 import { LeaderboardChart } from "./leaderboard-chart";
 import { LeaderboardControls } from "./leaderboard-controls";
+import { PendingReviewNote } from "./pending-review-note";
 
 /**
  * The leaderboard of one split and variant: controls, the chart with error bars, and the table of
@@ -67,12 +68,14 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
           {[
             view.excluded.incomplete > 0 && `${view.excluded.incomplete} did not grade every paper of the split`,
             view.excluded.duplicatePapers > 0 && `${view.excluded.duplicatePapers} graded a paper more than once`,
+            view.excluded.pendingReview > 0 && `${view.excluded.pendingReview} pending review`,
           ]
             .filter(Boolean)
             .join("; ")}
           . Open an agent&apos;s breakdown to see which runs and papers.
         </p>
       )}
+      {view.agents.some((a) => a.perPaper.some((p) => p.pendingRuns > 0)) && <PendingReviewNote />}
 
       {view.agents.length === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-10 text-center text-zinc-600" data-testid="leaderboard-empty">
@@ -144,7 +147,7 @@ function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open:
         {detail && detail !== agent.name && <div className="text-xs text-zinc-500">{detail}</div>}
       </td>
       <td className="px-3 py-2 text-right font-medium tabular-nums" data-testid="agent-score">
-        {agent.nRuns > 0 ? formatMeanSe(agent.mean, agent.stdErr) : "no complete run"}
+        {agent.nRuns > 0 ? formatMeanSe(agent.mean, agent.stdErr) : agent.excludedRuns.some((x) => x.reason === "pending_review") ? "pending review" : "no complete run"}
       </td>
       <td className="px-3 py-2 text-right tabular-nums">
         {agent.nRuns}

@@ -89,14 +89,6 @@ export async function deleteGradingAssignment(db: Executor, gradingId: string, a
   return removed.length > 0;
 }
 
-/** The assignments of a user: grading, scope and blindness. */
-export async function listAssignmentsByUserId(db: Executor, userId: string): Promise<{ gradingId: string; nodeKeys: string[] | null; blind: boolean }[]> {
-  return db
-    .select({ gradingId: gradingAssignments.gradingId, nodeKeys: gradingAssignments.nodeKeys, blind: gradingAssignments.blind })
-    .from(gradingAssignments)
-    .where(eq(gradingAssignments.userId, userId));
-}
-
 export interface QueueRow {
   assignmentId: string;
   gradingId: string;

@@ -8,7 +8,9 @@ import type { GradingKind, PaperRole, SubmissionVariant } from "../schema";
 /**
  * What has to change for the board to change: gradings added, removed, re-scored (overrides keep
  * `gradings.score` up to date) or reviewed, overrides appended, agents or papers renamed or
- * removed. Cheap: a scan of gradings' few columns and of two small tables.
+ * removed, blind assignments made, changed or taken back, and a blind grader's commits (one may
+ * close a blind review, publishing the grading's score). Cheap: a scan of gradings' few columns
+ * and of small tables (the commits through the blind graders' index).
  */
 export async function getLeaderboardStamp(db: Executor): Promise<string> {
   const result = await db.execute(sql`
@@ -17,7 +19,10 @@ export async function getLeaderboardStamp(db: Executor): Promise<string> {
       (SELECT coalesce(max(seq), 0) FROM grading_overrides),
       (SELECT count(*) FROM submissions),
       (SELECT md5(coalesce(string_agg(id::text || name || coalesce(model, '') || coalesce(scaffold, ''), ',' ORDER BY id), '')) FROM agents),
-      (SELECT md5(coalesce(string_agg(id || ':' || title, ',' ORDER BY id), '')) FROM papers)
+      (SELECT md5(coalesce(string_agg(id || ':' || title, ',' ORDER BY id), '')) FROM papers),
+      (SELECT md5(coalesce(string_agg(id::text || ':' || updated_at::text, ',' ORDER BY id), '')) FROM grading_assignments WHERE blind),
+      (SELECT coalesce(max(r.seq), 0) FROM grading_assignments a
+        JOIN grading_reviews r ON r.grading_id = a.grading_id AND r.user_id = a.user_id WHERE a.blind)
     ) AS stamp
     FROM (
       SELECT count(*) AS n, max(created_at) AS latest, sum(score) AS total,
@@ -101,8 +106,23 @@ export async function listPaperRolesForUser(db: Executor, userId: string): Promi
   return new Map((result.rows as { paper_id: string; role: PaperRole }[]).map((r) => [r.paper_id, r.role]));
 }
 
-/** The ids of the gradings assigned to a user. */
-export async function listAssignedGradingIds(db: Executor, userId: string): Promise<string[]> {
-  const assigned = await db.execute(sql`SELECT grading_id FROM grading_assignments WHERE user_id = ${userId}`);
-  return (assigned.rows as { grading_id: string }[]).map((r) => r.grading_id);
+/** The blind assignments on gradings of a variant, with the rubric version each grading pinned. */
+export async function listBlindAssignments(
+  db: Executor,
+  variant: SubmissionVariant,
+): Promise<{ gradingId: string; userId: string; nodeKeys: string[] | null; rubricVersionId: string; rubricView: SubmissionVariant }[]> {
+  const result = await db.execute(sql`
+    SELECT a.grading_id, a.user_id, a.node_keys, g.rubric_version_id, g.rubric_view
+    FROM grading_assignments a
+    JOIN gradings g ON g.id = a.grading_id
+    JOIN submissions s ON s.id = g.submission_id
+    WHERE a.blind AND s.variant = ${variant}
+  `);
+  return (result.rows as Record<string, unknown>[]).map((r) => ({
+    gradingId: String(r.grading_id),
+    userId: String(r.user_id),
+    nodeKeys: (r.node_keys as string[] | null) ?? null,
+    rubricVersionId: String(r.rubric_version_id),
+    rubricView: r.rubric_view as SubmissionVariant,
+  }));
 }

@@ -6,7 +6,13 @@
  * the split count; the others are listed with the papers they miss. The per-paper breakdown is
  * over every run that graded the paper, complete or not (PaperBench's `per_paper_results`).
  * Means and standard errors follow numpy's summation order (`stats.ts`); a run's mean adds its
- * papers in the split's order. Pure; no Node built-ins.
+ * papers in the split's order.
+ *
+ * A grading under an open blind review (`pendingReview`) is published nowhere until the review is
+ * done: its score would let the grader work out the verdicts they are scoring blind. Its run is
+ * left out of the agent's mean (reason `pending_review`), which uses the agent's other complete
+ * runs or, with none, waits (null); its paper's breakdown counts it as pending, without its score.
+ * Pure; no Node built-ins.
  */
 import { numpyMean, standardError } from "./stats";
 
@@ -22,6 +28,8 @@ export interface LeaderboardRow {
   /** A human reviewed (and may have overridden) the judge's grading. */
   humanReviewed?: boolean;
   judgeModel?: string | null;
+  /** The grading is under an open blind review: its score is not published yet. */
+  pendingReview?: boolean;
 }
 
 export interface LeaderboardSplit {
@@ -43,7 +51,7 @@ export interface RunScore {
   judgeModels: string[];
 }
 
-export type ExcludedRunReason = "incomplete" | "duplicate_papers";
+export type ExcludedRunReason = "incomplete" | "duplicate_papers" | "pending_review";
 
 export interface ExcludedRun {
   runId: string;
@@ -52,6 +60,8 @@ export interface ExcludedRun {
   missingPapers: string[];
   /** Papers the run has several rows for (`duplicate_papers`): which one counts is not clear. */
   duplicatePapers: string[];
+  /** Papers whose grading is under an open blind review (`pending_review`). */
+  pendingPapers: string[];
   /** Human-readable: "missing 2 of 20 papers: bbox, fre". */
   message: string;
 }
@@ -62,6 +72,8 @@ export interface PaperBreakdown {
   stdErr: number | null;
   nRuns: number;
   scores: { runId: string; score: number }[];
+  /** Runs that graded the paper with a grading under an open blind review (not in `scores`). */
+  pendingRuns: number;
 }
 
 export interface AgentEntry {
@@ -117,6 +129,7 @@ export function computeLeaderboard(
     const complete: RunScore[] = [];
     const excludedRuns: ExcludedRun[] = [];
     const perPaperScores = new Map<string, { runId: string; score: number }[]>(paperIds.map((p) => [p, []]));
+    const perPaperPending = new Map<string, number>();
     const judgeModels = new Set<string>();
     let humanReviewedPapers = 0;
     for (const [runId, papers] of runs) {
@@ -127,11 +140,15 @@ export function computeLeaderboard(
           reason: "duplicate_papers",
           missingPapers: paperIds.filter((p) => !papers.has(p)),
           duplicatePapers,
+          pendingPapers: [],
           message: `several gradings of ${duplicatePapers.length === 1 ? "a paper" : `${duplicatePapers.length} papers`}: ${duplicatePapers.join(", ")}`,
         });
         continue;
       }
-      for (const [paperId, [row]] of papers) perPaperScores.get(paperId)!.push({ runId, score: row.rootScore });
+      for (const [paperId, [row]] of papers) {
+        if (row.pendingReview) perPaperPending.set(paperId, (perPaperPending.get(paperId) ?? 0) + 1);
+        else perPaperScores.get(paperId)!.push({ runId, score: row.rootScore });
+      }
       const missingPapers = paperIds.filter((p) => !papers.has(p));
       if (missingPapers.length > 0) {
         excludedRuns.push({
@@ -139,7 +156,20 @@ export function computeLeaderboard(
           reason: "incomplete",
           missingPapers,
           duplicatePapers: [],
+          pendingPapers: [],
           message: `missing ${missingPapers.length} of ${paperIds.length} papers: ${missingPapers.join(", ")}`,
+        });
+        continue;
+      }
+      const pendingPapers = paperIds.filter((p) => papers.get(p)![0].pendingReview);
+      if (pendingPapers.length > 0) {
+        excludedRuns.push({
+          runId,
+          reason: "pending_review",
+          missingPapers: [],
+          duplicatePapers: [],
+          pendingPapers,
+          message: `pending review: ${pendingPapers.length === 1 ? "a blind review is open on" : `blind reviews are open on ${pendingPapers.length} papers:`} ${pendingPapers.join(", ")}`,
         });
         continue;
       }
@@ -172,6 +202,7 @@ export function computeLeaderboard(
           stdErr: standardError(values),
           nRuns: values.length,
           scores: list,
+          pendingRuns: perPaperPending.get(paperId) ?? 0,
         };
       }),
       judgeModels: [...judgeModels].sort(),

@@ -9,8 +9,10 @@ export const LEADERBOARD_VARIANTS: readonly Variant[] = VARIANTS;
 
 export interface LeaderboardExcludedRun {
   run: number;
-  reason: "incomplete" | "duplicate_papers";
+  reason: "incomplete" | "duplicate_papers" | "pending_review";
   missingPapers: string[];
+  /** Papers whose grading is under an open blind review (`pending_review`): no score of theirs is published. */
+  pendingPapers: string[];
   /** "missing 2 of 20 papers: bbox, fre" */
   message: string;
 }
@@ -22,7 +24,11 @@ export interface LeaderboardAgentRow {
   name: string;
   model: string | null;
   scaffold: string | null;
-  /** Mean over complete runs of the run's mean root score over the split's papers. */
+  /**
+   * Mean over complete runs of the run's mean root score over the split's papers. A run with a
+   * grading under an open blind review waits (`excludedRuns`, `pending_review`); null when no
+   * run counts (yet).
+   */
   mean: number | null;
   /** Standard error over complete runs (sample std, ddof 1, / √n); null for fewer than two runs. */
   stdErr: number | null;
@@ -30,8 +36,11 @@ export interface LeaderboardAgentRow {
   /** Each complete run's score, in run order. */
   runs: { run: number; score: number }[];
   excludedRuns: LeaderboardExcludedRun[];
-  /** Per paper of the split, over every run that graded it (complete or not). */
-  perPaper: { paperId: string; mean: number | null; stdErr: number | null; nRuns: number }[];
+  /**
+   * Per paper of the split, over every run that graded it (complete or not), but for gradings
+   * under an open blind review: `pendingRuns` counts those, without their scores.
+   */
+  perPaper: { paperId: string; mean: number | null; stdErr: number | null; nRuns: number; pendingRuns: number }[];
   judgeModels: string[];
   /** Gradings counted in the row (complete runs × papers), and how many of them were reviewed. */
   countedGradings: number;
@@ -57,7 +66,7 @@ export interface LeaderboardView {
   papers: { id: string; title: string | null }[];
   agents: LeaderboardAgentRow[];
   /** Runs left out across agents, by reason. */
-  excluded: { runs: number; incomplete: number; duplicatePapers: number };
+  excluded: { runs: number; incomplete: number; duplicatePapers: number; pendingReview: number };
   /** When the newest counted grading was stored. */
   latestGradingAt: string | null;
 }
@@ -67,7 +76,19 @@ export interface LeaderboardAgentGradings {
   split: string;
   variant: Variant;
   /** Papers of the split the user may see, each with the counted grading of every run. */
-  papers: { paperId: string; runs: { run: number; gradingId: string; kind: "judge" | "human"; score: number; reviewed: boolean }[] }[];
+  papers: {
+    paperId: string;
+    runs: {
+      run: number;
+      gradingId: string;
+      kind: "judge" | "human";
+      /** Null when the grading's score is hidden from this user (a grader whose assignment hides a verdict). */
+      score: number | null;
+      reviewed: boolean;
+      /** Under an open blind review: the public board shows it as pending. */
+      pendingReview: boolean;
+    }[];
+  }[];
   /** Papers of the split the user may not see (their gradings are not listed). */
   hiddenPapers: number;
 }

@@ -5,7 +5,7 @@ import { treeToRows } from "@/lib/rubric/tree-rows";
 import { buildPinnedGradedTree } from "./pinned-tree";
 import { NO_CATEGORY, NO_REVIEW_FILTERS, ReviewModel } from "./review-model";
 import type { ReviewLeaf, ReviewPayload } from "./types";
-import { hiddenReason, hidesAny, leavesUnder, SEE_EVERYTHING } from "./visibility";
+import { blindReviewOpen, hiddenReason, leavesUnder, maySeeAggregate, SEE_EVERYTHING } from "./visibility";
 
 // root ─ a (w2) ─ a1 (1, CD) · a2 (0, CE, w3)
 //      ├ b (w1, RA, 0.5)
@@ -157,7 +157,28 @@ describe("who sees which verdict", () => {
     expect(hiddenReason(key("a1"), SEE_EVERYTHING)).toBeNull();
     const v = { scope: leavesUnder(rows, [key("a")]), blind: true, committed: new Set([key("a1")]) };
     expect(LEAVES.map((id) => hiddenReason(key(id), v))).toEqual([null, "blind", "scope", "scope"]);
-    expect(hidesAny([key("a1")], v)).toBe(false);
-    expect(hidesAny([key("a1"), key("a2")], v)).toBe(true);
+  });
+
+  it("an aggregate shows only when no leaf under it is hidden from the viewer", () => {
+    const all = LEAVES.map(key);
+    expect(maySeeAggregate(all, SEE_EVERYTHING)).toBe(true);
+    const subtree = { scope: leavesUnder(rows, [key("a")]), blind: false, committed: new Set<string>() };
+    expect(maySeeAggregate([key("a1"), key("a2")], subtree)).toBe(true);
+    expect(maySeeAggregate(all, subtree)).toBe(false);
+    const blind = { scope: null, blind: true, committed: new Set([key("a1")]) };
+    expect(maySeeAggregate([key("a1")], blind)).toBe(true);
+    expect(maySeeAggregate(all, blind)).toBe(false);
+    expect(maySeeAggregate(all, { ...blind, committed: new Set(all) })).toBe(true);
+  });
+
+  it("a blind review is open until the grader has committed every leaf they may score", () => {
+    const all = LEAVES.map(key);
+    expect(blindReviewOpen(all, { scope: null, blind: false, committed: new Set() })).toBe(false);
+    const v = { scope: leavesUnder(rows, [key("a")]), blind: true, committed: new Set([key("a1")]) };
+    expect(blindReviewOpen(all, v)).toBe(true);
+    // Out-of-scope leaves stay hidden, but the blind review of the subtree is done.
+    const done = { ...v, committed: new Set([key("a1"), key("a2")]) };
+    expect(blindReviewOpen(all, done)).toBe(false);
+    expect(maySeeAggregate(all, done)).toBe(false);
   });
 });

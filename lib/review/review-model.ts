@@ -60,7 +60,7 @@ export class ReviewModel {
   /** Counts the viewer's own marks (a grader, or anyone with an assignment), else anyone's. */
   readonly countsOwnReviews: boolean;
   private readonly leaves = new Map<string, ReviewLeaf>();
-  /** Hidden leaves in each node's subtree. */
+  /** Hidden leaves in each node's subtree: `maySeeAggregate` (visibility.ts) per node, kept up to date. */
   private readonly hiddenBelow: Int32Array;
   private rootFromServer: number | null;
   private versionNo = 0;

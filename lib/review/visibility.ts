@@ -37,6 +37,24 @@ export interface LeafVisibility {
 
 export const SEE_EVERYTHING: LeafVisibility = { scope: null, blind: false, committed: new Set() };
 
+/**
+ * What a grader's assignment lets them see: the leaves of its subtrees (every leaf when it names
+ * none) and, when blind, only those they have committed a score on (`committed`). `rows`: the
+ * pinned rows in pre-order (needed only when the assignment names subtrees).
+ */
+export function assignmentVisibility(
+  rows: readonly KeyedRow[],
+  assignment: { nodeKeys: readonly string[] | null; blind: boolean },
+  committed: ReadonlySet<string>,
+): LeafVisibility {
+  if (!assignment.nodeKeys && !assignment.blind) return SEE_EVERYTHING;
+  return {
+    scope: assignment.nodeKeys ? leavesUnder(rows, assignment.nodeKeys) : null,
+    blind: assignment.blind,
+    committed: assignment.blind ? committed : new Set(),
+  };
+}
+
 /** Why the viewer may not see this leaf's verdict, or null when they may. */
 export function hiddenReason(leafKey: string, v: LeafVisibility): HiddenReason | null {
   if (v.scope && !v.scope.has(leafKey)) return "scope";
@@ -44,9 +62,28 @@ export function hiddenReason(leafKey: string, v: LeafVisibility): HiddenReason |
   return null;
 }
 
-/** Whether any of the leaves is hidden from this viewer. */
-export function hidesAny(leafKeys: Iterable<string>, v: LeafVisibility): boolean {
-  if (!v.scope && !v.blind) return false;
-  for (const k of leafKeys) if (hiddenReason(k, v) !== null) return true;
+/**
+ * Which aggregates a viewer may see. A score computed from leaves (a node's, the root's, the
+ * imported file's root score, a task category's, a run's on the leaderboard) gives away part of
+ * every verdict under it: with the root and the verdicts they can see, a grader solves a hidden one.
+ * So an aggregate is shown only when none of the leaves under it is hidden from the viewer. Every
+ * answer that carries one asks this (the review payload, a commit's answer, the lists of gradings,
+ * the leaderboard's drill-down); the review page's model applies it per node (`ReviewModel.scoreOf`).
+ */
+export function maySeeAggregate(leafKeys: Iterable<string>, v: LeafVisibility): boolean {
+  if (!v.scope && !v.blind) return true;
+  for (const k of leafKeys) if (hiddenReason(k, v) !== null) return false;
+  return true;
+}
+
+/**
+ * Whether a blind review is still open: some leaf the grader may score (of `leafKeys`, the
+ * grading's leaves) is still hidden from them because they have not committed a score on it.
+ * While one is open the grading's score is published nowhere, not even on the public leaderboard
+ * (it shows "pending review"): the grader could read it there.
+ */
+export function blindReviewOpen(leafKeys: Iterable<string>, v: LeafVisibility): boolean {
+  if (!v.blind) return false;
+  for (const k of leafKeys) if (hiddenReason(k, v) === "blind") return true;
   return false;
 }

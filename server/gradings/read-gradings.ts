@@ -7,8 +7,8 @@ import { listAssignedGradings } from "@/server/reviews/review-queue";
 
 /**
  * The gradings of a paper's submissions for one member: every one for staff and authors; for a
- * grader the gradings assigned to them, without the root score where their assignment hides
- * verdicts.
+ * grader the gradings assigned to them, without the root score or the imported file's where their
+ * assignment hides a verdict from them (both aggregate every leaf).
  */
 export async function listPaperGradings(
   store: Store,
@@ -19,7 +19,7 @@ export async function listPaperGradings(
   const assigned = await listAssignedGradings(store, input.userId);
   return gradings
     .filter((g) => assigned.has(g.id))
-    .map((g) => (assigned.get(g.id)!.restricted ? { ...g, score: null, importedScore: null } : g));
+    .map((g) => (assigned.get(g.id)!.scoreHidden ? { ...g, score: null, importedScore: null } : g));
 }
 
 /**

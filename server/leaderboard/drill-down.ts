@@ -1,34 +1,40 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { listAssignedGradingIds, listPaperRolesForUser } from "@/db/queries/leaderboard";
+import { listPaperRolesForUser } from "@/db/queries/leaderboard";
 import { AppError } from "@/lib/errors";
 import type { LeaderboardAgentGradings } from "@/lib/leaderboard/types";
+import { listAssignedGradings } from "@/server/reviews/review-queue";
 import { loadBoard, type LeaderboardQuery } from "./leaderboard";
 
 /**
  * What a signed-in user may open from the leaderboard: every grading (staff), the gradings of the
  * papers they author, and on papers where they grade, the gradings assigned to them (the review
- * page's own rule, `requireGradingAccess`).
+ * page's own rule, `requireGradingAccess`); of those, `hiddenScores` are the gradings whose root
+ * score their assignment hides from them (`maySeeAggregate`).
  */
-export type LeaderboardGradingAccess = { all: true } | { all: false; papers: ReadonlySet<string>; gradings: ReadonlySet<string>; gradedPapers: ReadonlySet<string> };
+export type LeaderboardGradingAccess =
+  | { all: true }
+  | { all: false; papers: ReadonlySet<string>; gradings: ReadonlySet<string>; gradedPapers: ReadonlySet<string>; hiddenScores: ReadonlySet<string> };
 
 /** The drill-down access of a user (see `LeaderboardGradingAccess`). */
 export async function getLeaderboardGradingAccess(store: Store, user: { id: string; isStaff: boolean }): Promise<LeaderboardGradingAccess> {
   if (user.isStaff) return { all: true };
   const roles = await listPaperRolesForUser(store.db, user.id);
-  const assigned = await listAssignedGradingIds(store.db, user.id);
+  const assigned = await listAssignedGradings(store, user.id);
   return {
     all: false,
     papers: new Set([...roles].filter(([, role]) => role === "author").map(([paperId]) => paperId)),
     gradedPapers: new Set([...roles].filter(([, role]) => role === "grader").map(([paperId]) => paperId)),
-    gradings: new Set(assigned),
+    gradings: new Set(assigned.keys()),
+    hiddenScores: new Set([...assigned].filter(([, a]) => a.scoreHidden).map(([gradingId]) => gradingId)),
   };
 }
 
 /**
  * The gradings behind one agent's row that the user may open (ids, never their content: the
- * review page checks access again), per paper of the split. A paper the user is not a member of
- * is counted in `hiddenPapers` and not listed.
+ * review page checks access again), per paper of the split, each with its score unless the user's
+ * assignment hides a verdict of it from them. A paper the user is not a member of is counted in
+ * `hiddenPapers` and not listed.
  */
 export async function getLeaderboardAgentGradings(
   store: Store,
@@ -43,10 +49,19 @@ export async function getLeaderboardAgentGradings(
   const byPaper = new Map<string, LeaderboardAgentGradings["papers"][number]["runs"]>();
   for (const r of data.rows) {
     if (r.agentId !== query.agentId) continue;
-    if (!access.all && !access.papers.has(r.paperId) && !access.gradings.has(r.gradingId)) continue;
+    const author = access.all || access.papers.has(r.paperId);
+    // A grader: a grading assigned to them on a paper they still grade (the review page's rule).
+    if (!author && !(access.gradings.has(r.gradingId) && access.gradedPapers.has(r.paperId))) continue;
     let list = byPaper.get(r.paperId);
     if (!list) byPaper.set(r.paperId, (list = []));
-    list.push({ run: r.runIndex, gradingId: r.gradingId, kind: r.kind, score: r.score, reviewed: r.reviewed });
+    list.push({
+      run: r.runIndex,
+      gradingId: r.gradingId,
+      kind: r.kind,
+      score: author || !access.hiddenScores.has(r.gradingId) ? r.score : null,
+      reviewed: r.reviewed,
+      pendingReview: data.pendingReview.has(r.gradingId),
+    });
   }
   const papers: LeaderboardAgentGradings["papers"] = [];
   let hiddenPapers = 0;

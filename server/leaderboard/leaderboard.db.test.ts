@@ -66,11 +66,11 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
   it("leaves out runs that did not grade every paper, saying why, and counts them", async () => {
     const view = await board("all");
     const alpha = view.agents.find((a) => a.name === "Alpha")!;
-    expect(alpha.excludedRuns).toEqual([{ run: 4, reason: "incomplete", missingPapers: ["p3"], message: "missing 1 of 3 papers: p3" }]);
+    expect(alpha.excludedRuns).toEqual([{ run: 4, reason: "incomplete", missingPapers: ["p3"], pendingPapers: [], message: "missing 1 of 3 papers: p3" }]);
     const delta = view.agents.find((a) => a.name === "Delta")!;
     expect(delta).toMatchObject({ rank: null, mean: null, stdErr: null, nRuns: 0 });
     expect(delta.excludedRuns[0].missingPapers).toEqual(["p2", "p3"]);
-    expect(view.excluded).toEqual({ runs: 2, incomplete: 2, duplicatePapers: 0 });
+    expect(view.excluded).toEqual({ runs: 2, incomplete: 2, duplicatePapers: 0, pendingReview: 0 });
     // On the lite split (p1, p2) Alpha's fourth run is complete.
     const lite = await board("lite");
     expect(lite.agents.find((a) => a.name === "Alpha")!.nRuns).toBe(4);
@@ -88,7 +88,7 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
     const beta = view.agents.find((a) => a.name === "Beta")!;
     expect(beta.runs).toEqual([{ run: 1, score: numpyMean([0.6, 0.6, 0.9]) }]);
     expect(beta.judgeModels).toEqual(["judge-b"]);
-    expect(beta.perPaper[0]).toEqual({ paperId: "p1", mean: 0.6, stdErr: null, nRuns: 1 });
+    expect(beta.perPaper[0]).toEqual({ paperId: "p1", mean: 0.6, stdErr: null, nRuns: 1, pendingRuns: 0 });
     // Ranked by mean: Beta 0.7, Alpha 0.5, Gamma 0.2, then Delta without a complete run.
     expect(view.agents.map((a) => [a.rank, a.name])).toEqual([
       [1, "Beta"],
@@ -101,7 +101,7 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
   it("breaks down per paper over every run that graded it", async () => {
     const alpha = (await board("all")).agents.find((a) => a.name === "Alpha")!;
     const p1 = [0.1, 0.4, 0.9, 0.5];
-    expect(alpha.perPaper[0]).toEqual({ paperId: "p1", mean: numpyMean(p1), stdErr: numpyStd(p1, 1) / 2, nRuns: 4 });
+    expect(alpha.perPaper[0]).toEqual({ paperId: "p1", mean: numpyMean(p1), stdErr: numpyStd(p1, 1) / 2, nRuns: 4, pendingRuns: 0 });
     expect(alpha.perPaper[2].nRuns).toBe(3);
   });
 
@@ -209,7 +209,7 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
       dataSplits: SPLITS,
       agentId: alpha.agentId,
       // An author of p2, a grader of p3 with one grading of it assigned.
-      access: { all: false, papers: new Set(["p2"]), gradedPapers: new Set(["p3"]), gradings: new Set([ids[2]]) },
+      access: { all: false, papers: new Set(["p2"]), gradedPapers: new Set(["p3"]), gradings: new Set([ids[2]]), hiddenScores: new Set() },
     });
     expect(some.papers.map((p) => [p.paperId, p.runs.map((r) => r.run)])).toEqual([
       ["p2", [1, 2, 3, 4]],

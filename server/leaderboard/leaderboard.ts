@@ -15,6 +15,7 @@ import type { Variant } from "@/lib/grading/variant";
 import { resolveSplits, type SplitInfo } from "@/lib/leaderboard/splits";
 import { LEADERBOARD_VARIANTS, type LeaderboardAgentRow, type LeaderboardView } from "@/lib/leaderboard/types";
 import { readDataSplits } from "./data-splits";
+import { listPendingReviewGradings } from "./pending-review";
 
 /**
  * The public leaderboard, read from the database in one aggregation-friendly query per variant
@@ -28,6 +29,10 @@ import { readDataSplits } from "./data-splits";
  * Human-reviewed: a counted grading is reviewed when it is a human grading, or when a review
  * covered every one of its leaves (`gradings.reviewed_at`). An agent's row gets the badge when
  * every grading counted in it was reviewed.
+ *
+ * Pending review: a grading under an open blind review publishes no score (its run waits, and the
+ * agent's mean uses its other complete runs; see `computeLeaderboard`), or its grader could read
+ * there what they are scoring blind.
  *
  * Scores, names and paper titles only: never rubric text or judge explanations.
  *
@@ -45,12 +50,15 @@ export interface VariantData {
   /** Papers with a grading of any variant (the studio's `all` without data splits). */
   gradedPaperIds: string[];
   latestGradingAt: string | null;
+  /** Gradings under an open blind review: their scores are not published. */
+  pendingReview: ReadonlySet<string>;
 }
 
 async function readVariantData(db: Executor, variant: Variant): Promise<VariantData> {
   // Per submission of the variant, the grading that counts (see the module comment).
   const rows = await listCountedGradings(db, variant);
   const [agentRows, paperRows] = await Promise.all([listLeaderboardAgents(db), listLeaderboardPapers(db)]);
+  const pendingReview = await listPendingReviewGradings(db, variant);
   let latest = -Infinity;
   for (const r of rows) latest = Math.max(latest, r.createdMs);
   // Runs in run order, papers in id order: `computeLeaderboard` lists runs as it first sees them.
@@ -63,7 +71,14 @@ async function readVariantData(db: Executor, variant: Variant): Promise<VariantD
     paperTitles.set(p.id, p.title);
     if (p.graded) gradedPaperIds.push(p.id);
   }
-  return { rows, agents, paperTitles, gradedPaperIds: gradedPaperIds.sort(), latestGradingAt: Number.isFinite(latest) ? new Date(latest).toISOString() : null };
+  return {
+    rows,
+    agents,
+    paperTitles,
+    gradedPaperIds: gradedPaperIds.sort(),
+    latestGradingAt: Number.isFinite(latest) ? new Date(latest).toISOString() : null,
+    pendingReview,
+  };
 }
 
 // ── The board ────────────────────────────────────────────────────────────────
@@ -204,6 +219,7 @@ function buildView(data: VariantData, split: SplitInfo, splits: SplitInfo[], var
       rootScore: r.score,
       humanReviewed: r.reviewed,
       judgeModel: r.judgeModel,
+      pendingReview: data.pendingReview.has(r.gradingId),
     })),
     { name: split.name, paperIds: split.paperIds },
   );
@@ -230,9 +246,9 @@ function buildView(data: VariantData, split: SplitInfo, splits: SplitInfo[], var
       nRuns: entry.nRuns,
       runs: entry.runs.map((r) => ({ run: Number(r.runId), score: r.score })).sort((a, b) => a.run - b.run),
       excludedRuns: entry.excludedRuns
-        .map((x) => ({ run: Number(x.runId), reason: x.reason, missingPapers: x.missingPapers, message: x.message }))
+        .map((x) => ({ run: Number(x.runId), reason: x.reason, missingPapers: x.missingPapers, pendingPapers: x.pendingPapers, message: x.message }))
         .sort((a, b) => a.run - b.run),
-      perPaper: entry.perPaper.map((p) => ({ paperId: p.paperId, mean: p.mean, stdErr: p.stdErr, nRuns: p.nRuns })),
+      perPaper: entry.perPaper.map((p) => ({ paperId: p.paperId, mean: p.mean, stdErr: p.stdErr, nRuns: p.nRuns, pendingRuns: p.pendingRuns })),
       judgeModels: entry.judgeModels,
       countedGradings: counted,
       reviewedGradings: entry.humanReviewedPapers,
@@ -256,6 +272,7 @@ function buildView(data: VariantData, split: SplitInfo, splits: SplitInfo[], var
       runs: excludedRuns.length,
       incomplete: excludedRuns.filter((x) => x.reason === "incomplete").length,
       duplicatePapers: excludedRuns.filter((x) => x.reason === "duplicate_papers").length,
+      pendingReview: excludedRuns.filter((x) => x.reason === "pending_review").length,
     },
     latestGradingAt: data.latestGradingAt,
   };

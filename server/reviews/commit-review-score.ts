@@ -1,14 +1,16 @@
 import "server-only";
 import type { Store } from "@/db/client";
 import { countLeafReviews, insertReviewMark, markGradingReviewedWhenComplete } from "@/db/queries/grading-reviews";
-import { getLatestOverrideScore, getVerdictState, listVerdictKeys } from "@/db/queries/grading-verdicts";
+import { getLatestOverrideScore, getVerdictState } from "@/db/queries/grading-verdicts";
 import { lockGradingById, type GradingListItem } from "@/db/queries/gradings";
 import { getUserById } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import type { ReviewCommitResult, ReviewLeaf, ReviewOverrideItem } from "@/lib/review/types";
-import { hiddenReason, hidesAny, type LeafVisibility } from "@/lib/review/visibility";
+import { hiddenReason, maySeeAggregate, type LeafVisibility } from "@/lib/review/visibility";
 import { appendOverride } from "@/server/gradings/override-leaf-score";
+import { getGradingRows } from "@/server/gradings/pinned-grading";
+import { leafKeysOf } from "./progress";
 import { toMarkItem, toOverrideItem } from "./review-payload";
 
 export interface CommitReviewScoreInput {
@@ -90,15 +92,15 @@ export async function commitReviewScore(store: Store, input: CommitReviewScoreIn
     };
     return { review: toMarkItem({ ...mark, ...author }), override, leaf, score, reviewedAt };
   });
-  // The root score shows once no verdict is hidden from this user any more.
+  // The root score shows once no leaf is hidden from this user any more (the review payload's rule, over the same leaves).
   const v = input.visibility;
   const after = { ...v, committed: new Set([...v.committed, input.nodeKey]) };
-  const stillHidden = (after.scope !== null || after.blind) && hidesAny(await listVerdictKeys(store.db, input.grading.id), after);
+  const seesRoot = maySeeAggregate(leafKeysOf(await getGradingRows(store.db, input.grading)), after);
   return {
     review: outcome.review,
     override: outcome.override,
     leaf: outcome.leaf,
-    rootScore: stillHidden ? null : outcome.score,
+    rootScore: seesRoot ? outcome.score : null,
     reviewedAt: outcome.reviewedAt?.toISOString() ?? null,
   };
 }

@@ -15,7 +15,7 @@ import { toUserRef } from "@/db/queries/users";
 import type { GradingAssignment } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { ReviewLeaf, ReviewLeafDetail, ReviewMarkItem, ReviewNode, ReviewOverrideItem, ReviewPayload } from "@/lib/review/types";
-import { hiddenReason, type LeafVisibility } from "@/lib/review/visibility";
+import { hiddenReason, maySeeAggregate, type LeafVisibility } from "@/lib/review/visibility";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
 import { getLeafVisibility } from "./leaf-visibility";
 import { leafKeysOf } from "./progress";
@@ -48,7 +48,9 @@ export interface ReviewViewer {
 /**
  * Everything the review page shows of a grading, as this viewer may see it: the pinned nodes,
  * each leaf's verdict (hidden outside a grader's assignment and, when blind, until they commit),
- * latest overrides and review marks, and the effective root score (null when something is hidden).
+ * latest overrides and review marks, and the effective root score (null when some leaf is hidden:
+ * `maySeeAggregate`). No other aggregate is sent (the page computes a node's score from the leaves
+ * it shows), and nothing of the imported file's own root score.
  * Explanations and judge responses are left out: the leaf panel asks for one leaf at a time.
  */
 export async function getReviewPayload(store: Store, grading: GradingListItem, viewer: ReviewViewer): Promise<ReviewPayload> {
@@ -65,13 +67,12 @@ export async function getReviewPayload(store: Store, grading: GradingListItem, v
   const visibility = await getLeafVisibility(db, { gradingId: grading.id, userId: viewer.userId, role: viewer.role, assignment: viewer.assignment, rows: async () => rows });
   const verdictOf = new Map(verdicts.map((v) => [v.nodeKey, v]));
   const leaves: ReviewLeaf[] = [];
-  let anyHidden = false;
-  for (const key of leafKeysOf(rows)) {
+  const leafKeys = leafKeysOf(rows);
+  for (const key of leafKeys) {
     const v = verdictOf.get(key);
     // A leaf nobody graded (no verdict): PaperBench's default, score 0 and not valid.
     const leaf = toReviewLeaf(v ?? { nodeKey: key, score: 0, valid: false, source: "judge" }, states, visibility);
     if (!v && leaf.verdict) leaf.verdict = null;
-    anyHidden ||= leaf.hidden !== null;
     leaves.push(leaf);
   }
   const nodes: ReviewNode[] = rows.map((r) => ({
@@ -107,7 +108,7 @@ export async function getReviewPayload(store: Store, grading: GradingListItem, v
     },
     nodes,
     leaves,
-    rootScore: anyHidden ? null : (meta?.score ?? grading.score),
+    rootScore: maySeeAggregate(leafKeys, visibility) ? (meta?.score ?? grading.score) : null,
   };
 }
 
