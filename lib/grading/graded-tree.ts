@@ -24,7 +24,7 @@ import {
   TreeIssues,
   type NodeKind,
 } from "@/lib/rubric/tree-reader";
-import { childKeyPath, preorder, ROOT_PATH, rubricStats } from "@/lib/rubric/walk";
+import { childKeyPath, mapTree, preorder, ROOT_PATH, rubricStats } from "@/lib/rubric/walk";
 import { GradingScores } from "./recompute";
 import {
   UNGRADED_EXPLANATION,
@@ -102,12 +102,7 @@ export function recomputeScores(tree: GradedNode): GradedNode {
 
 /** A deep copy (judge_metadata is shared: it is never mutated here). */
 export function cloneGradedTree(tree: GradedNode): GradedNode {
-  const copy = (node: GradedNode): GradedNode => ({
-    ...node,
-    file: node.file ? { ...node.file } : undefined,
-    sub_tasks: node.sub_tasks.map(copy),
-  });
-  return copy(tree);
+  return mapTree(tree, (node): GradedNode => ({ ...node, file: node.file ? { ...node.file } : undefined, sub_tasks: [] }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,15 +142,14 @@ export function gradedShares(tree: GradedNode): number[] {
 
 /** The rubric a graded tree was graded against (grading fields dropped). */
 export function toRubricTree(tree: GradedNode): RubricNode {
-  const convert = (node: GradedNode): RubricNode => ({
+  return mapTree(tree, (node): RubricNode => ({
     id: node.id,
     requirements: node.requirements,
     weight: node.weight,
-    sub_tasks: node.sub_tasks.map(convert),
+    sub_tasks: [],
     task_category: node.task_category,
     finegrained_task_category: node.finegrained_task_category,
-  });
-  return convert(tree);
+  }));
 }
 
 /**
@@ -163,7 +157,7 @@ export function toRubricTree(tree: GradedNode): RubricNode {
  * `UNGRADED_EXPLANATION`. Scores then come from verdicts (`GradingScores.setLeaf`).
  */
 export function ungradedTree(rubric: RubricNode): GradedNode {
-  const convert = (node: RubricNode): GradedNode => ({
+  return mapTree(rubric, (node): GradedNode => ({
     id: node.id,
     requirements: node.requirements,
     weight: node.weight,
@@ -173,9 +167,8 @@ export function ungradedTree(rubric: RubricNode): GradedNode {
     finegrained_task_category: node.finegrained_task_category,
     explanation: UNGRADED_EXPLANATION,
     judge_metadata: null,
-    sub_tasks: node.sub_tasks.map(convert),
-  });
-  return convert(rubric);
+    sub_tasks: [],
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@
  * is written as an int (the distinction is lost by `JSON.parse`).
  */
 import { PyFloat, pythonJsonDumps } from "@/lib/rubric/python-json";
+import { mapTree } from "@/lib/rubric/walk";
 import { verdictLeafScore } from "./effective-score";
 import { gradedShares, gradedStats, JUDGE_OUTPUT_KEYS, preorder, preorderPaths } from "./graded-tree";
 import type { GradedNode, JudgeOutputMeta } from "./types";
@@ -22,7 +23,8 @@ import type { GradedNode, JudgeOutputMeta } from "./types";
  * `PyFloat`s. Ready for `pythonJsonDumps`.
  */
 export function gradedTreeToPython(tree: GradedNode): Record<string, unknown> {
-  const convert = (node: GradedNode): Record<string, unknown> => {
+  type PythonNode = Record<string, unknown> & { sub_tasks: PythonNode[] };
+  return mapTree(tree, (node): PythonNode => {
     const out: Record<string, unknown> = {
       id: node.id,
       requirements: node.requirements,
@@ -34,10 +36,9 @@ export function gradedTreeToPython(tree: GradedNode): Record<string, unknown> {
     if (node.file?.hasFinegrained) out.finegrained_task_category = node.finegrained_task_category;
     out.explanation = node.explanation;
     out.judge_metadata = node.judge_metadata;
-    out.sub_tasks = node.sub_tasks.map(convert);
-    return out;
-  };
-  return convert(tree);
+    out.sub_tasks = [];
+    return out as PythonNode;
+  });
 }
 
 /**

@@ -50,12 +50,15 @@ export function recoverImportKeys(
   const roots = children.get(null) ?? [];
   if (roots.length !== 1) return null;
   const keys: string[] = [];
-  // Walks the tree and the rows side by side; any difference in shape means they do not match.
-  const match = (node: RubricNode, key: string): boolean => {
+  // Walks the tree and the rows side by side, in pre-order and without recursion (deep trees);
+  // any difference in shape means they do not match.
+  const stack: [RubricNode, string][] = [[tree, roots[0].key]];
+  while (stack.length > 0) {
+    const [node, key] = stack.pop()!;
     keys.push(key);
     const kids = (children.get(key) ?? []).sort(compareSiblings);
-    if (kids.length !== node.sub_tasks.length) return false;
-    return node.sub_tasks.every((child, i) => match(child, kids[i].key));
-  };
-  return match(tree, roots[0].key) && keys.length === placement.size ? keys : null;
+    if (kids.length !== node.sub_tasks.length) return null;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push([node.sub_tasks[i], kids[i].key]);
+  }
+  return keys.length === placement.size ? keys : null;
 }

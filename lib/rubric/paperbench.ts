@@ -38,29 +38,40 @@ const categoryJson = (c: string | null | undefined): string =>
  */
 export function serializeRubric(tree: RubricNode): string {
   let out = "";
-  const write = (node: RubricNode, level: number): void => {
+  /** Writes a node up to its children; its end is written once they are (`close`). */
+  const openNode = (node: RubricNode, level: number): void => {
     const field = newline(level + 1);
     out +=
       "{" + field + '"id": ' + pythonJsonString(node.id) +
       "," + field + '"requirements": ' + pythonJsonString(node.requirements) +
       "," + field + '"weight": ' + pythonNumber(node.weight) +
       "," + field + '"sub_tasks": ';
-    const kids = node.sub_tasks;
-    if (kids.length === 0) out += "[]";
-    else {
-      const item = newline(level + 2);
-      for (let i = 0; i < kids.length; i++) {
-        out += (i === 0 ? "[" : ",") + item;
-        write(kids[i], level + 2);
-      }
-      out += field + "]";
-    }
+  };
+  const closeNode = (node: RubricNode, level: number): void => {
+    const field = newline(level + 1);
+    if (node.sub_tasks.length === 0) out += "[]";
+    else out += field + "]";
     out +=
       "," + field + '"task_category": ' + categoryJson(node.task_category) +
       "," + field + '"finegrained_task_category": ' + categoryJson(node.finegrained_task_category) +
       newline(level) + "}";
   };
-  write(tree, 0);
+  // Iterative (deep trees): each open node with the index of its next child.
+  const stack: { node: RubricNode; level: number; next: number }[] = [{ node: tree, level: 0, next: 0 }];
+  openNode(tree, 0);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const kids = top.node.sub_tasks;
+    if (top.next === kids.length) {
+      closeNode(top.node, top.level);
+      stack.pop();
+      continue;
+    }
+    const i = top.next++;
+    out += (i === 0 ? "[" : ",") + newline(top.level + 2);
+    openNode(kids[i], top.level + 2);
+    stack.push({ node: kids[i], level: top.level + 2, next: 0 });
+  }
   return out;
 }
 

@@ -137,7 +137,8 @@ export function pythonNumber(x: number): string {
 
 /**
  * Python `json.dumps(value, indent=indent)` (indent >= 0; 0 puts every item on its own line).
- * A `PyFloat` is written as a float, any other integral number as an int.
+ * A `PyFloat` is written as a float, any other integral number as an int. Iterative: a value of
+ * any depth is written without growing the stack.
  */
 export function pythonJsonDumps(value: unknown, indent = 4): string {
   // V8 builds `out +=` as a rope and flattens once: faster here than pushing chunks and joining.
@@ -146,6 +147,11 @@ export function pythonJsonDumps(value: unknown, indent = 4): string {
   const newlines: string[] = [];
   const nl = (level: number): string => (newlines[level] ??= "\n" + unit.repeat(level));
 
+  // An array or object being written: its items (with their keys, for an object) and the next one.
+  type Open = { close: string; level: number; items: unknown[]; keys: string[] | null; next: number };
+  const open: Open[] = [];
+
+  /** Writes a scalar, or opens a container (written by the loop below). */
   const write = (v: unknown, level: number): void => {
     switch (typeof v) {
       case "string":
@@ -170,29 +176,15 @@ export function pythonJsonDumps(value: unknown, indent = 4): string {
           return;
         }
         if (Array.isArray(v)) {
-          if (v.length === 0) {
-            out += "[]";
-            return;
-          }
-          const inner = nl(level + 1);
-          out += "[";
-          for (let i = 0; i < v.length; i++) {
-            out += i === 0 ? inner : "," + inner;
-            write(v[i], level + 1);
-          }
-          out += nl(level) + "]";
+          if (v.length === 0) out += "[]";
+          else open.push({ close: "]", level, items: v, keys: null, next: 0 });
           return;
         }
         const obj = v as Record<string, unknown>;
-        let first = true;
-        const inner = nl(level + 1);
-        for (const key in obj) {
-          if (!Object.prototype.hasOwnProperty.call(obj, key)) continue;
-          out += (first ? "{" : ",") + inner + pythonJsonString(key) + ": ";
-          first = false;
-          write(obj[key], level + 1);
-        }
-        out += first ? "{}" : nl(level) + "}";
+        const keys: string[] = [];
+        for (const key in obj) if (Object.prototype.hasOwnProperty.call(obj, key)) keys.push(key);
+        if (keys.length === 0) out += "{}";
+        else open.push({ close: "}", level, items: keys.map((k) => obj[k]), keys, next: 0 });
         return;
       }
       default:
@@ -201,5 +193,18 @@ export function pythonJsonDumps(value: unknown, indent = 4): string {
   };
 
   write(value, 0);
+  while (open.length > 0) {
+    const top = open[open.length - 1];
+    if (top.next === top.items.length) {
+      out += nl(top.level) + top.close;
+      open.pop();
+      continue;
+    }
+    const i = top.next++;
+    const inner = nl(top.level + 1);
+    out += (i === 0 ? (top.keys ? "{" : "[") : ",") + inner;
+    if (top.keys) out += pythonJsonString(top.keys[i]) + ": ";
+    write(top.items[i], top.level + 1);
+  }
   return out;
 }

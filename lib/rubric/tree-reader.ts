@@ -3,7 +3,7 @@
  * graded tree (`lib/grading/graded-tree.ts`) share the node checks here (the limits on nodes,
  * depth and text length; `id`, `requirements`, `weight`, the categories, `sub_tasks`) and their
  * messages; a kind of node adds its own fields (`NodeKind.build`). Hand-written rather than a
- * zod schema: it checks the depth and node limits before recursing, reports every problem (up
+ * zod schema: it checks the depth and node limits before reading deeper, reports every problem (up
  * to `MAX_REPORTED_ERRORS`) with its JSON path, and builds nothing half-checked.
  * Pure; no Node built-ins.
  */
@@ -136,21 +136,25 @@ export function readTree<N extends { sub_tasks: N[] }>(
   let maxDepth = 0;
   const common: CommonFields = { id: "", requirements: "", weight: 0, task_category: null, finegrained_task_category: null };
 
-  const visit = (raw: unknown, path: string, depth: number): N | null => {
-    if (issues.stopped) return null;
+  // Iterative pre-order (the order of the file, and of the errors): each node is appended to its
+  // parent's `sub_tasks` when it is read, so siblings keep their order.
+  let tree: N | null = null;
+  const stack: { raw: unknown; path: string; depth: number; into: N[] | null }[] = [{ raw: value, path: rootPath, depth: 1, into: null }];
+  while (stack.length > 0 && !issues.stopped) {
+    const { raw, path, depth, into } = stack.pop()!;
     if (!isPlainObject(raw)) {
       issues.fail(path, `must be an object, got ${describeJsonValue(raw)}`);
-      return null;
+      continue;
     }
     if (depth > limits.maxDepth) {
       issues.fail(path, `is nested deeper than the limit of ${limits.maxDepth} levels`);
-      return null;
+      continue;
     }
     nodes++;
     if (nodes > limits.maxNodes) {
       issues.fail(rootPath, `the tree has more than ${limits.maxNodes} nodes, the limit`);
       issues.stopped = true;
-      return null;
+      break;
     }
     if (depth > maxDepth) maxDepth = depth;
 
@@ -161,6 +165,8 @@ export function readTree<N extends { sub_tasks: N[] }>(
     common.finegrained_task_category = issues.category(raw, path, "finegrained_task_category");
     const sub_tasks: N[] = [];
     const node = kind.build(raw, path, common, sub_tasks);
+    if (into) into.push(node);
+    else tree = node;
 
     for (const key in raw) {
       if (!kind.keys.has(key) && hasOwn(raw, key)) kind.unknownKey(node, key, path);
@@ -172,15 +178,10 @@ export function readTree<N extends { sub_tasks: N[] }>(
       if (!Array.isArray(kids)) issues.fail(childKeyPath(path, "sub_tasks"), `must be an array, got ${describeJsonValue(kids)}`);
       else {
         if (kids.length === 0) leaves++;
-        for (let i = 0; i < kids.length && !issues.stopped; i++) {
-          const child = visit(kids[i], subTaskPath(path, i), depth + 1);
-          if (child) sub_tasks.push(child);
-        }
+        for (let i = kids.length - 1; i >= 0; i--) stack.push({ raw: kids[i], path: subTaskPath(path, i), depth: depth + 1, into: sub_tasks });
       }
     }
-    return node;
-  };
+  }
 
-  const tree = visit(value, rootPath, 1);
   return { tree, stats: { nodes, leaves, depth: maxDepth } };
 }

@@ -13,10 +13,17 @@ export interface NodeRow {
   finegrainedTaskCategory: string | null;
 }
 
-/** Flattens a tree into rows in depth-first pre-order (a parent always before its children). */
+/**
+ * Flattens a tree into rows in depth-first pre-order (a parent always before its children).
+ * Iterative, so deep trees cannot overflow the stack.
+ */
 export function treeToRows(tree: RubricNode, newKey: () => string = () => crypto.randomUUID()): NodeRow[] {
   const rows: NodeRow[] = [];
-  const visit = (node: RubricNode, parentKey: string | null, position: string) => {
+  const stack: { node: RubricNode; parentKey: string | null; position: string }[] = [
+    { node: tree, parentKey: null, position: generateNKeysBetween(null, null, 1)[0] },
+  ];
+  while (stack.length > 0) {
+    const { node, parentKey, position } = stack.pop()!;
     const key = newKey();
     rows.push({
       key,
@@ -28,10 +35,10 @@ export function treeToRows(tree: RubricNode, newKey: () => string = () => crypto
       taskCategory: node.task_category,
       finegrainedTaskCategory: node.finegrained_task_category,
     });
-    const positions = generateNKeysBetween(null, null, node.sub_tasks.length);
-    node.sub_tasks.forEach((child, i) => visit(child, key, positions[i]));
-  };
-  visit(tree, null, generateNKeysBetween(null, null, 1)[0]);
+    const kids = node.sub_tasks;
+    const positions = generateNKeysBetween(null, null, kids.length);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push({ node: kids[i], parentKey: key, position: positions[i] });
+  }
   return rows;
 }
 
@@ -44,7 +51,7 @@ export const compareSiblings = (a: Pick<NodeRow, "position" | "key">, b: Pick<No
 
 /**
  * Rebuilds the tree from its rows. Exactly one row must have no parent; rows whose parent is
- * missing (a deleted subtree) are left out with their descendants.
+ * missing (a deleted subtree) are left out with their descendants. Iterative (deep trees).
  */
 export function rowsToTree(rows: readonly NodeRow[]): RubricNode | null {
   const children = new Map<string | null, NodeRow[]>();
@@ -60,9 +67,19 @@ export function rowsToTree(rows: readonly NodeRow[]): RubricNode | null {
     id: row.nodeId,
     requirements: row.requirements,
     weight: row.weight,
-    sub_tasks: (children.get(row.key) ?? []).sort(compareSiblings).map(build),
+    sub_tasks: [],
     task_category: row.taskCategory,
     finegrained_task_category: row.finegrainedTaskCategory,
   });
-  return build(roots[0]);
+  const root = build(roots[0]);
+  const stack: [NodeRow, RubricNode][] = [[roots[0], root]];
+  while (stack.length > 0) {
+    const [row, node] = stack.pop()!;
+    for (const child of (children.get(row.key) ?? []).sort(compareSiblings)) {
+      const built = build(child);
+      node.sub_tasks.push(built);
+      stack.push([child, built]);
+    }
+  }
+  return root;
 }

@@ -83,3 +83,22 @@ export function rubricStats<T extends TreeNode<T>>(tree: T): RubricStats {
   }
   return { nodes, leaves, depth };
 }
+
+/**
+ * A tree of the same shape, each node made by `make` from the node it copies. `make` returns the
+ * node with an empty `sub_tasks`, which is filled with the made children in order. Iterative, so
+ * deep trees cannot overflow the stack.
+ */
+export function mapTree<S extends TreeNode<S>, T extends { sub_tasks: T[] }>(tree: S, make: (node: S) => T): T {
+  const root = make(tree);
+  const stack: [S, T][] = [[tree, root]];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()!;
+    for (const child of from.sub_tasks) {
+      const made = make(child);
+      to.sub_tasks.push(made);
+      stack.push([child, made]);
+    }
+  }
+  return root;
+}
