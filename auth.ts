@@ -6,6 +6,7 @@ import { oauthProviders } from "./server/auth/providers";
 import { getAuthSecret } from "./server/auth/secret";
 import { getStore } from "./server/store";
 import { userForIdentity, verifyCredentials } from "./server/users/sign-in";
+import { endSession, startSession } from "./server/users/sessions";
 
 const credentialsSchema = z.object({ email: z.email(), password: z.string().min(1).max(1000) });
 
@@ -48,8 +49,18 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
           if (!user.email) throw new Error("The identity provider did not share an email address");
           token.uid = (await userForIdentity(await getStore(), user.email, user.name)).id;
         }
+        // Each sign-in is a revocable session row; the cookie names it (server/users/sessions.ts).
+        if (!token.uid) throw new Error("The sign-in named no user");
+        token.sid = await startSession(await getStore(), token.uid);
       }
       return token;
+    },
+  },
+  events: {
+    // Sign-out ends the session it came from: a copy of the cookie kept from before stops working.
+    async signOut(message) {
+      const sid = "token" in message ? message.token?.sid : undefined;
+      if (typeof sid === "string") await endSession(await getStore(), sid);
     },
   },
 }));

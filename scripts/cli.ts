@@ -6,6 +6,9 @@
  *   npm run rubric -- export <paper-id> [--out <file>] [--force]
  *   npm run user -- add <email> [--staff] [--name <name>]   (password read from STUDIO_PASSWORD or stdin;
                                                           an invited member gets the password)
+ *   npm run user -- password <email>                     (new password as for add; signs the user out everywhere)
+ *   npm run user -- disable|enable <email>               (disabling signs the user out everywhere)
+ *   npm run user -- sign-out <email>                     (ends every session of the user)
  *   npm run grading -- eval <human.json> <judge.json>        (JudgeEval metrics of two graded trees; no database)
  *   npm run grading -- import <graded.json> --paper <id> --agent <name> --run <n> [--human] [--variant code-dev]
  *                                [--submission <archive.tar.gz | .zip | dir>]
@@ -21,6 +24,11 @@ import { exportRubricJson } from "@/server/papers/export";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { addPasswordUser } from "@/server/users/add-password-user";
+import { changePassword } from "@/server/users/change-password";
+import { findUserByEmail } from "@/server/users/find-user";
+import { signOutEverywhere } from "@/server/users/sessions";
+import { setDisabled } from "@/server/users/set-disabled";
+import { passwordProblem } from "@/lib/auth/password-rules";
 import { formatIssue } from "@/lib/rubric/paperbench";
 import type { RubricIssue } from "@/lib/rubric/types";
 import { importGradingCommand } from "./grading-import";
@@ -31,6 +39,8 @@ const USAGE = `usage:
   npm run rubric -- import <rubric.json | paper-dir>... [--paper <id>]
   npm run rubric -- export <paper-id> [--out <file>] [--force]
   npm run user -- add <email> [--staff] [--name <name>]
+  npm run user -- password <email>
+  npm run user -- disable|enable|sign-out <email>
   npm run grading -- eval <human.json> <judge.json>
   npm run grading -- import <graded.json> --paper <id> --agent <name> --run <n> [--human] [--variant code-dev] [--submission <archive | dir>]`;
 
@@ -56,6 +66,10 @@ async function main(argv: string[]): Promise<number> {
     "rubric import": () => importCommand(positionals, values.paper),
     "rubric export": () => exportCommand(positionals, values.out, values.force),
     "user add": () => addUserCommand(positionals, values.staff, values.name),
+    "user password": () => passwordCommand(positionals),
+    "user disable": () => userSessionsCommand("disable", positionals),
+    "user enable": () => userSessionsCommand("enable", positionals),
+    "user sign-out": () => userSessionsCommand("sign-out", positionals),
     "grading eval": () => gradingEvalCommand(positionals),
     "grading import": () => importGradingCommand(positionals, values, withDatabase, (message) => new UsageError(message)),
   };
@@ -142,6 +156,41 @@ async function addUserCommand(positionals: string[], staff: boolean, name: strin
   const verb = added === "invited" ? "set the password of invited" : "added";
   console.log(`${verb} ${staff ? "staff user" : "user"} ${email}`);
   return 0;
+}
+
+/** A new password for a user (read like `user add`'s); every session of theirs ends. */
+async function passwordCommand(positionals: string[]): Promise<number> {
+  const [email] = positionals;
+  if (!email || positionals.length > 1) throw new UsageError("user password takes one email");
+  const password = process.env.STUDIO_PASSWORD ?? fs.readFileSync(0, "utf8").trim();
+  // Checked before the database is opened; the service applies the same rule.
+  const problem = passwordProblem(password);
+  if (problem) throw new UsageError(`the password ${problem}`);
+  const { endedSessions } = await withDatabase((store) => changePassword(store, { email, password })).catch(userNotFound(email));
+  console.log(`changed the password of ${email}; ended ${endedSessions} session(s)`);
+  return 0;
+}
+
+/** Disable, enable, or sign out everywhere a user named by email. */
+async function userSessionsCommand(action: "disable" | "enable" | "sign-out", positionals: string[]): Promise<number> {
+  const [email] = positionals;
+  if (!email || positionals.length > 1) throw new UsageError(`user ${action} takes one email`);
+  const message = await withDatabase(async (store) => {
+    const user = await findUserByEmail(store, email);
+    if (action === "sign-out") return `ended ${(await signOutEverywhere(store, user.id)).ended} session(s) of ${email}`;
+    await setDisabled(store, { userId: user.id, disabled: action === "disable", by: null });
+    return `${action}d ${email}${action === "disable" ? "; every session of theirs ended" : ""}`;
+  }).catch(userNotFound(email));
+  console.log(message);
+  return 0;
+}
+
+/** An unknown email is a usage mistake (exit 2). */
+function userNotFound(email: string) {
+  return (err: unknown): never => {
+    if (err instanceof AppError && err.code === "not_found") throw new UsageError(`no user with email ${email}`);
+    throw err;
+  };
 }
 
 /** JudgeEval of two graded files (bare trees or judge outputs), matched by leaf id: JSON on stdout. */

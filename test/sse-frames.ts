@@ -41,6 +41,20 @@ export class SseReader {
     }
   }
 
+  /** Every frame until the stream ends (those not yet read included), or an error once the time is up. */
+  async untilEnd(timeoutMs = 10_000): Promise<SseFrame[]> {
+    const out: SseFrame[] = [];
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        out.push(await this.next(() => true, deadline - Date.now()));
+      } catch (err) {
+        if ((err as Error).message === "the stream ended") return out;
+        throw err;
+      }
+    }
+  }
+
   /** The next `count` frames of one event type, parsed. */
   async take<T>(event: string, count: number, timeoutMs = 10_000): Promise<T[]> {
     const out: T[] = [];

@@ -1,8 +1,8 @@
 import "server-only";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { PaperCreateInput, PaperUpdateInput } from "@/lib/papers/schemas";
 import type { Executor } from "../client";
-import { paperMembers, papers, rubricNodes, rubrics, users, type Paper, type PaperRole, type User } from "../schema";
+import { paperMembers, papers, rubricNodes, rubrics, userSessions, users, type Paper, type PaperRole, type User } from "../schema";
 import { ensureUserByEmail } from "./users";
 
 export async function getPaperById(db: Executor, id: string): Promise<Paper | null> {
@@ -117,25 +117,46 @@ export async function removePaperMember(db: Executor, paperId: string, userId: s
   return removed.length > 0;
 }
 
+/** A signed-in session: the user the cookie names and the `user_sessions` row it was issued with. */
+export interface SessionRef {
+  userId: string;
+  sessionId: string;
+}
+
 /**
- * The user, and (when asked) the paper with the user's membership, in one round trip: every API
- * request needs all three before it may read or write anything.
+ * The session's user, and (when asked) the paper with the user's membership, in one round trip:
+ * every API request needs all three before it may read or write anything. Null unless the session
+ * is live: its row exists for this user, is neither revoked nor expired, and the user is not
+ * disabled (so sign-out, "sign out everywhere" and disabling take effect on the next request).
  */
 export async function getUserWithPaperAccess(
   db: Executor,
-  userId: string,
+  session: SessionRef,
   paperId: string | undefined,
 ): Promise<{ user: User; paper: Paper | null; membership: PaperRole | null } | null> {
+  const live = and(
+    eq(userSessions.id, session.sessionId),
+    eq(userSessions.userId, session.userId),
+    isNull(userSessions.revokedAt),
+    gt(userSessions.expiresAt, sql`now()`),
+    isNull(users.disabledAt),
+  );
   if (!paperId) {
-    const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
-    return user ? { user, paper: null, membership: null } : null;
+    const [row] = await db
+      .select({ user: users })
+      .from(userSessions)
+      .innerJoin(users, eq(users.id, userSessions.userId))
+      .where(live)
+      .limit(1);
+    return row ? { user: row.user, paper: null, membership: null } : null;
   }
   const [row] = await db
     .select({ user: users, paper: papers, membership: paperMembers.role })
-    .from(users)
+    .from(userSessions)
+    .innerJoin(users, eq(users.id, userSessions.userId))
     .leftJoin(papers, eq(papers.id, paperId))
     .leftJoin(paperMembers, and(eq(paperMembers.paperId, paperId), eq(paperMembers.userId, users.id)))
-    .where(eq(users.id, userId))
+    .where(live)
     .limit(1);
   return row ?? null;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { users, type User } from "../schema";
 
@@ -69,4 +69,14 @@ export async function setUserPasswordHash(
     .update(users)
     .set({ passwordHash, ...fields })
     .where(eq(users.id, id));
+}
+
+/** Disables the user (now) or enables them again; false when there is no such user. */
+export async function setUserDisabled(db: Executor, id: string, disabled: boolean): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ disabledAt: disabled ? sql`now()` : null })
+    .where(eq(users.id, id))
+    .returning({ id: users.id });
+  return rows.length > 0;
 }

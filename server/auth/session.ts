@@ -1,52 +1,69 @@
 import "server-only";
 import { getToken } from "next-auth/jwt";
-import { auth } from "@/auth";
+import { headers } from "next/headers";
 import { getDb } from "@/db/client";
-import { getUserById } from "@/db/queries/users";
-import type { User } from "@/db/schema";
+import { getUserWithPaperAccess, type SessionRef } from "@/db/queries/papers";
+import type { Paper, PaperRole, User } from "@/db/schema";
 import { getAuthSecret } from "./secret";
 
-/**
- * The signed-in user, read fresh from the database on every request so that a removed user or a
- * changed staff flag takes effect at once (the JWT only carries the user id).
- */
-export async function getCurrentUser(): Promise<User | null> {
-  const session = await auth();
-  const id = session?.user?.id;
-  if (!id) return null;
-  const { db } = await getDb();
-  return getUserById(db, id);
-}
+export type { SessionRef };
 
-/** Decrypted session cookies, by the cookie header that carried them (see getSessionUserId). */
-const decoded = new Map<string, { uid: string | null; until: number }>();
+/** Decrypted session cookies, by the cookie header that carried them (see readSession). */
+const decoded = new Map<string, { session: SessionRef; until: number }>();
 const DECODED_MAX = 1_000;
 const DECODED_TTL_MS = 60_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The signed-in user's id for an API request, read by decrypting the session cookie only. `auth()`
- * also re-issues the cookie (decrypt, then encrypt again), which doubled the cost of every editor
- * operation; pages still call `auth()`, which keeps rolling sessions alive.
+ * The session a request's cookie names: the user and the `user_sessions` row it was issued with
+ * (see server/users/sessions.ts). Whether that session is still live is the database's answer,
+ * read with the user on every request (`getUserWithPaperAccess`); a cookie from before sessions
+ * had rows names none, and is signed out.
  *
- * A decrypted cookie is remembered for a minute (never past the token's expiry): an editor sends
- * many requests with the same cookie, and decryption was a sixth of an operation's server time.
- * The user row is still read on every request, so a removed user loses access at once.
+ * Only the cookie is decrypted: `auth()` also re-issues it (decrypt, then encrypt again), which
+ * doubled the cost of every editor operation. A decrypted cookie is remembered for a minute (never
+ * past the token's expiry): an editor sends many requests with the same cookie, and decryption was
+ * a sixth of an operation's server time. Revocation is unaffected: the row is read every time.
  */
-export async function getSessionUserId(req: Request): Promise<string | null> {
-  const cookie = req.headers.get("cookie") ?? "";
+async function readSession(requestHeaders: Headers, secureCookie: boolean): Promise<SessionRef | null> {
+  const cookie = requestHeaders.get("cookie") ?? "";
   const now = Date.now();
   const hit = cookie ? decoded.get(cookie) : undefined;
-  if (hit && hit.until > now) return hit.uid;
-  const token = await getToken({
-    req,
-    secret: getAuthSecret(),
-    secureCookie: new URL(req.url).protocol === "https:",
-  });
-  const uid = typeof token?.uid === "string" ? token.uid : null;
-  if (cookie && uid) {
+  if (hit && hit.until > now) return hit.session;
+  const token = await getToken({ req: { headers: requestHeaders }, secret: getAuthSecret(), secureCookie });
+  const userId = token?.uid;
+  const sessionId = token?.sid;
+  if (typeof userId !== "string" || typeof sessionId !== "string" || !UUID.test(userId) || !UUID.test(sessionId)) return null;
+  const session = { userId, sessionId };
+  if (cookie) {
     if (decoded.size >= DECODED_MAX) decoded.clear();
     const expires = typeof token?.exp === "number" ? token.exp * 1000 : now + DECODED_TTL_MS;
-    decoded.set(cookie, { uid, until: Math.min(expires, now + DECODED_TTL_MS) });
+    decoded.set(cookie, { session, until: Math.min(expires, now + DECODED_TTL_MS) });
   }
-  return uid;
+  return session;
+}
+
+/** The session of an API request (not yet checked against the database: apiRoute does that). */
+export function getRequestSession(req: Request): Promise<SessionRef | null> {
+  return readSession(req.headers, new URL(req.url).protocol === "https:");
+}
+
+/**
+ * For pages: the signed-in user of a live session, and (with `paperId`) the paper and the user's
+ * membership, read in one query like the API's. Null when signed out, revoked, expired or disabled.
+ */
+export async function getCurrentAccess(
+  paperId?: string,
+): Promise<{ user: User; paper: Paper | null; membership: PaperRole | null } | null> {
+  const requestHeaders = await headers();
+  // Pages know the scheme the way next-auth does (it names the cookie after it).
+  const session = await readSession(requestHeaders, requestHeaders.get("x-forwarded-proto") === "https");
+  if (!session) return null;
+  const { db } = await getDb();
+  return getUserWithPaperAccess(db, session, paperId);
+}
+
+/** The signed-in user of a live session, read fresh on every request (a removed user or a changed staff flag takes effect at once). */
+export async function getCurrentUser(): Promise<User | null> {
+  return (await getCurrentAccess())?.user ?? null;
 }

@@ -4,7 +4,7 @@ import { ZodError } from "zod";
 import { getDb, type Store } from "@/db/client";
 import { getUserWithPaperAccess } from "@/db/queries/papers";
 import type { Paper, User } from "@/db/schema";
-import { getSessionUserId } from "@/server/auth/session";
+import { getRequestSession } from "@/server/auth/session";
 import { canAccessPaper, effectiveRole, type EffectiveRole, type PaperAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { OperationError } from "@/lib/rubric/operations";
@@ -31,10 +31,12 @@ export interface RouteContext<P> {
   /** The database, for the services the handler calls. */
   store: Store;
   user: User;
+  /** The caller's session (its `user_sessions` row): a stream re-checks it, sign-out ends it. */
+  sessionId: string;
 }
 
 /** A public route's context: `user` is null for a signed-out visitor. */
-export interface PublicRouteContext<P> extends Omit<RouteContext<P>, "user"> {
+export interface PublicRouteContext<P> extends Omit<RouteContext<P>, "user" | "sessionId"> {
   user: User | null;
 }
 
@@ -76,22 +78,23 @@ export function apiRoute<P extends Record<string, string>>(
 
   async function handle(req: NextRequest, params: Promise<P>): Promise<Response> {
     try {
-      const userId = await getSessionUserId(req);
+      const session = await getRequestSession(req);
       const { db, kind } = await getDb();
       const store: Store = { db, kind };
       const resolved = await params;
       if ("public" in opts) {
-        const visitor = userId ? await getUserWithPaperAccess(db, userId, undefined) : null;
+        const visitor = session ? await getUserWithPaperAccess(db, session, undefined) : null;
         const ctx: PublicRouteContext<P> = { req, params: resolved, store, user: visitor?.user ?? null };
         const result = await (handler as Handler<typeof ctx>)(ctx);
         return result instanceof Response ? result : NextResponse.json(result);
       }
       const paperId = opts.paper ? resolved.paperId : undefined;
-      const access = userId ? await getUserWithPaperAccess(db, userId, paperId) : null;
-      if (!access) throw new AppError("unauthorized", "Sign in to do this");
+      // One query: the session is live (not signed out, revoked, expired; user not disabled), the user, the paper, the role.
+      const access = session ? await getUserWithPaperAccess(db, session, paperId) : null;
+      if (!access || !session) throw new AppError("unauthorized", "Sign in to do this");
       const { user } = access;
       if (opts.staff && !user.isStaff) throw new AppError("forbidden", "Only staff can do this");
-      let ctx: RouteContext<P> | PaperRouteContext<P> = { req, params: resolved, store, user };
+      let ctx: RouteContext<P> | PaperRouteContext<P> = { req, params: resolved, store, user, sessionId: session.sessionId };
       if (opts.paper) {
         const role = effectiveRole(user.isStaff, access.membership);
         // A non-member learns nothing, not even whether the paper exists.

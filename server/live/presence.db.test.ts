@@ -1,9 +1,11 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
+import type { SessionRef } from "@/db/queries/papers";
 import { openTestDatabase, openTestPostgresDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { SseReader } from "@/test/sse-frames";
+import { signedInViewer } from "./viewer.testutil";
 import { listPresence, updatePresence, type PresencePerson } from "./presence";
 import { announceLive, stopRubricFeed } from "./rubric-feed";
 import { rubricEventStream } from "./sse";
@@ -15,8 +17,10 @@ async function seedPaper(handle: DbHandle, paperId: string): Promise<string[]> {
 
 describe.each(testDatabaseKinds())("presence on %s", (kind) => {
   let handle: DbHandle;
+  let viewer: SessionRef;
   beforeAll(async () => {
     handle = await openTestDatabase(kind);
+    viewer = await signedInViewer(handle, { staff: true });
   });
   afterAll(async () => {
     await stopRubricFeed();
@@ -30,6 +34,7 @@ describe.each(testDatabaseKinds())("presence on %s", (kind) => {
       paperId,
       since: 1,
       signal: abort.signal,
+      viewer,
       presence: { sessionId, userId: `00000000-0000-4000-8000-${sessionId.slice(-12)}`, name },
     });
     return { reader: new SseReader(stream), abort };
@@ -95,8 +100,10 @@ describe.each(testDatabaseKinds())("presence on %s", (kind) => {
 
 describe.skipIf(!process.env.DATABASE_URL)("presence across processes on PostgreSQL", () => {
   let handle: DbHandle & { url: string };
+  let viewer: SessionRef;
   beforeAll(async () => {
     handle = await openTestPostgresDatabase();
+    viewer = await signedInViewer(handle, { staff: true });
   });
   afterAll(async () => {
     await stopRubricFeed();
@@ -107,7 +114,7 @@ describe.skipIf(!process.env.DATABASE_URL)("presence across processes on Postgre
     await seedPaper(handle, "remote");
     const abort = new AbortController();
     const reader = new SseReader(
-      rubricEventStream({ store: handle, paperId: "remote", since: 1, signal: abort.signal, databaseUrl: handle.url }),
+      rubricEventStream({ store: handle, paperId: "remote", since: 1, signal: abort.signal, viewer, databaseUrl: handle.url }),
     );
     await reader.take("presence", 1);
     // What another studio process sends when one of its editors joins, then leaves.

@@ -1,11 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
+import type { SessionRef } from "@/db/queries/papers";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import { applyRubricOperation } from "@/server/rubrics/apply-rubric-operation";
 import { openTestDatabase, openTestPostgresDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { SseReader } from "@/test/sse-frames";
+import { signedInViewer } from "./viewer.testutil";
 import { stopRubricFeed, type FeedOperation } from "./rubric-feed";
 import { rubricEventStream } from "./sse";
 
@@ -26,8 +28,10 @@ async function seedPaper(handle: DbHandle, paperId: string) {
 
 describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
   let handle: DbHandle;
+  let viewer: SessionRef;
   beforeAll(async () => {
     handle = await openTestDatabase(kind);
+    viewer = await signedInViewer(handle, { staff: true });
   });
   afterAll(async () => {
     await stopRubricFeed();
@@ -40,7 +44,7 @@ describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
     await applyRubricOperation(handle, { paperId: "live", userId: null, request: { clientOpId: "before", baseRevision: 1, op: update } });
 
     const abort = new AbortController();
-    const stream = rubricEventStream({ store: handle, paperId: "live", since: 0, signal: abort.signal });
+    const stream = rubricEventStream({ store: handle, paperId: "live", since: 0, signal: abort.signal, viewer });
     const reading = readOps(stream, 3);
     // Give the follower time to subscribe, then change the rubric as another client would.
     await new Promise((r) => setTimeout(r, 200));
@@ -62,7 +66,7 @@ describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
 
   it("resumes after a given revision", async () => {
     const abort = new AbortController();
-    const ops = await readOps(rubricEventStream({ store: handle, paperId: "live", since: 2, signal: abort.signal }), 1);
+    const ops = await readOps(rubricEventStream({ store: handle, paperId: "live", since: 2, signal: abort.signal, viewer }), 1);
     abort.abort();
     expect(ops.map((o) => o.revision)).toEqual([3]);
   });
@@ -70,8 +74,10 @@ describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
 
 describe.runIf(process.env.DATABASE_URL)("live rubric feed across studio processes on PostgreSQL", () => {
   let handle: DbHandle & { url: string };
+  let viewer: SessionRef;
   beforeAll(async () => {
     handle = await openTestPostgresDatabase();
+    viewer = await signedInViewer(handle, { staff: true });
   });
   afterAll(async () => {
     await stopRubricFeed();
@@ -81,7 +87,7 @@ describe.runIf(process.env.DATABASE_URL)("live rubric feed across studio process
   it("delivers a change made by another process through LISTEN/NOTIFY", async () => {
     const [a] = await seedPaper(handle, "shared");
     const abort = new AbortController();
-    const stream = rubricEventStream({ store: handle, paperId: "shared", since: 1, signal: abort.signal, databaseUrl: handle.url });
+    const stream = rubricEventStream({ store: handle, paperId: "shared", since: 1, signal: abort.signal, viewer, databaseUrl: handle.url });
     const reading = readOps(stream, 1, 20_000);
     await new Promise((r) => setTimeout(r, 300));
     const op: RubricOperation = { kind: "update", key: a.key, fields: { requirements: "Changed in the other process" } };

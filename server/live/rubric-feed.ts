@@ -22,7 +22,9 @@ export type LiveSignal =
   | { type: "revision"; revision: number }
   | { type: "review" }
   | { type: "comments" }
-  | { type: "presence"; change: PresenceChange };
+  | { type: "presence"; change: PresenceChange }
+  /** What a user may see changed (membership, role, disabled, sessions revoked): their streams re-check now. */
+  | { type: "access"; userId: string };
 
 /** What happened to whom: replicated to every process, which keeps its own copy of who is where. */
 export type PresenceChange =
@@ -81,6 +83,26 @@ export async function announceLive(
 
 export function announceRubricRevision(store: Store, paperId: string, revision: number): Promise<void> {
   return announceLive(store, paperId, { type: "revision", revision });
+}
+
+/**
+ * The feed's topic for one user's access changes (a paper's topic is its id, which has no colon):
+ * every stream of that user, on every instance, follows it.
+ */
+const accessTopic = (userId: string) => `access:${userId}`;
+
+/**
+ * Tells every stream of the user, on this process and (on PostgreSQL) every other one, that what
+ * the user may see has changed: the streams re-check their access at once. Announced by the
+ * services that change it, after their transaction commits.
+ */
+export function announceAccessChange(store: Store, userId: string): Promise<void> {
+  return announceLive(store, accessTopic(userId), { type: "access", userId });
+}
+
+/** Calls `listener` whenever the user's access changes (see announceAccessChange), until the returned function is called. */
+export async function followAccess(userId: string, listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
+  return followRubric(accessTopic(userId), listener, opts);
 }
 
 /**

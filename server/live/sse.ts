@@ -1,10 +1,16 @@
 import "server-only";
 import type { Store } from "@/db/client";
+import type { SessionRef } from "@/db/queries/papers";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
+import { sessionCanAccessPaper } from "@/server/access/paper-session-access";
 import { joinPresence, leavePresence, listPresence, refreshPresence } from "./presence";
-import { followRubric, getOperationsSinceShared, noteAnnouncedRevision, type LiveSignal } from "./rubric-feed";
+import { followAccess, followRubric, getOperationsSinceShared, noteAnnouncedRevision, type LiveSignal } from "./rubric-feed";
 
 const HEARTBEAT_MS = 15_000;
+/** How often an open stream re-checks its access without being told (a lost signal, an expired session). */
+const ACCESS_RECHECK_MS = 1_000;
+/** The last event of a stream whose viewer lost access: EventSource then reconnects, and is refused. */
+const ACCESS_ENDED = `event: access-ended\ndata: ${JSON.stringify({ message: "Your access to this paper ended (signed out, removed from the paper, or account disabled)" })}\n\n`;
 const encoder = new TextEncoder();
 
 /**
@@ -14,18 +20,28 @@ const encoder = new TextEncoder();
  * rubric and where (`presence`, the whole list each time it changes); and a nudge to refetch when
  * the review status (`review`) or the comments (`comments`) change. With `presence`, the stream's
  * session is on the rubric for as long as it is open.
+ *
+ * The stream sends only while its viewer may see the paper: the session still live (not signed out,
+ * revoked, expired; the user not disabled) and the user still a member (or staff). It re-checks
+ * (one query) when told that the user's access changed (announceAccessChange, from any instance),
+ * every second regardless, and before sending when the last check is older than a second. When
+ * access is gone it sends `access-ended` and closes.
  */
 export function rubricEventStream(input: {
   store: Store;
   paperId: string;
   since: number;
   signal: AbortSignal;
+  /** Whose stream this is: the session the request came with. */
+  viewer: SessionRef;
   databaseUrl?: string;
   presence?: { sessionId: string; userId: string; name: string };
 }): ReadableStream<Uint8Array> {
   let last = input.since;
   let stop: (() => void) | null = null;
+  let stopAccess: (() => void) | null = null;
   let heartbeat: ReturnType<typeof setInterval> | null = null;
+  let recheck: ReturnType<typeof setInterval> | null = null;
   let sending = false;
   let again = false;
   let close = () => {};
@@ -39,6 +55,35 @@ export function rubricEventStream(input: {
         } catch {
           // The stream was closed under us: the next abort cleans up.
         }
+      };
+      let closed = false;
+      // The request was let in just now (apiRoute checked the same things): that is the first verdict.
+      let verdict = Promise.resolve(true);
+      let checkedAt = performance.now();
+      const checkAccess = (): Promise<boolean> => {
+        checkedAt = performance.now();
+        verdict = sessionCanAccessPaper(input.store, input.viewer, input.paperId, "view").then(
+          (ok) => {
+            if (!ok && !closed) {
+              write(ACCESS_ENDED);
+              close();
+            }
+            return ok && !closed;
+          },
+          // The database failed: end the stream unanswered; the browser reconnects and is checked afresh.
+          () => {
+            close();
+            return false;
+          },
+        );
+        return verdict;
+      };
+      const allowed = (): Promise<boolean> => {
+        if (closed) return Promise.resolve(false);
+        return performance.now() - checkedAt < ACCESS_RECHECK_MS ? verdict.then((ok) => ok && !closed) : checkAccess();
+      };
+      const send = (text: string) => {
+        void allowed().then((ok) => ok && write(text));
       };
       // One flush at a time; announcements that arrive meanwhile cause one more pass.
       const flush = async () => {
@@ -54,6 +99,7 @@ export function rubricEventStream(input: {
             if (!rubricId) break;
             for (;;) {
               const ops = await getOperationsSinceShared(input.store.db, input.paperId, rubricId, last);
+              if (!(await allowed())) return;
               for (const op of ops) {
                 write(`id: ${op.revision}\nevent: op\ndata: ${JSON.stringify(op)}\n\n`);
                 last = op.revision;
@@ -72,17 +118,18 @@ export function rubricEventStream(input: {
           noteAnnouncedRevision(input.paperId, signal.revision);
           void flush();
         }
-        else if (signal.type === "presence") write(`event: presence\ndata: ${JSON.stringify(listPresence(input.paperId))}\n\n`);
-        else write(`event: ${signal.type}\ndata: {}\n\n`);
+        else if (signal.type === "presence") send(`event: presence\ndata: ${JSON.stringify(listPresence(input.paperId))}\n\n`);
+        else if (signal.type !== "access") send(`event: ${signal.type}\ndata: {}\n\n`);
       };
       const presence = input.presence;
       let joined: { sessionId: string; connectionId: string } | null = null;
-      let closed = false;
       close = () => {
         if (closed) return;
         closed = true;
         stop?.();
+        stopAccess?.();
         if (heartbeat) clearInterval(heartbeat);
+        if (recheck) clearInterval(recheck);
         if (joined) void leavePresence(input.store, input.paperId, joined).catch(() => {});
         try {
           controller.close();
@@ -92,8 +139,14 @@ export function rubricEventStream(input: {
       };
       input.signal.addEventListener("abort", close, { once: true });
       write(`retry: 2000\nevent: ready\ndata: ${JSON.stringify({ since: last })}\n\n`);
-      stop = await followRubric(input.paperId, onSignal, { databaseUrl: input.databaseUrl });
+      [stop, stopAccess] = await Promise.all([
+        followRubric(input.paperId, onSignal, { databaseUrl: input.databaseUrl }),
+        followAccess(input.viewer.userId, () => void checkAccess(), { databaseUrl: input.databaseUrl }),
+      ]);
       if (input.signal.aborted) return close();
+      // A change announced before this stream was following would go unheard: check once now.
+      if (!(await checkAccess())) return;
+      recheck = setInterval(() => void checkAccess(), ACCESS_RECHECK_MS);
       heartbeat = setInterval(() => {
         write(": keep-alive\n\n");
         if (presence) void refreshPresence(input.store, input.paperId, presence.sessionId);
@@ -102,7 +155,7 @@ export function rubricEventStream(input: {
       if (presence) {
         joined = { sessionId: presence.sessionId, ...(await joinPresence(input.store, input.paperId, presence)) };
         if (closed) void leavePresence(input.store, input.paperId, joined).catch(() => {});
-      } else write(`event: presence\ndata: ${JSON.stringify(listPresence(input.paperId))}\n\n`);
+      } else send(`event: presence\ndata: ${JSON.stringify(listPresence(input.paperId))}\n\n`);
       await flush();
     },
     cancel() {

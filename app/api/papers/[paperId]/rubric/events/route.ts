@@ -14,17 +14,20 @@ const sessionSchema = presenceSessionSchema.optional();
  * Follow a rubric over Server-Sent Events: the operations after `?since=<revision>` (or the
  * reconnecting browser's Last-Event-ID), then each new one as it is applied, by anyone, on any
  * studio instance. With `?session=<id>` (one per open editor) the stream also puts its user on
- * the rubric's presence list for as long as it is open.
+ * the rubric's presence list for as long as it is open. It ends with `access-ended` within a second
+ * of the user losing access to the paper.
  */
-export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, store, paper, user }) => {
+export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, store, paper, user, sessionId }) => {
   const since = sinceSchema.parse(req.headers.get("last-event-id") ?? req.nextUrl.searchParams.get("since") ?? 0);
-  const sessionId = sessionSchema.parse(req.nextUrl.searchParams.get("session") ?? undefined);
+  const editorSession = sessionSchema.parse(req.nextUrl.searchParams.get("session") ?? undefined);
   const stream = rubricEventStream({
     store,
-    presence: sessionId ? { sessionId, userId: user.id, name: userDisplayName(user) } : undefined,
+    presence: editorSession ? { sessionId: editorSession, userId: user.id, name: userDisplayName(user) } : undefined,
     paperId: paper.id,
     since,
     signal: req.signal,
+    // The stream ends when this session or the user's membership does (sign-out, removal, disabling).
+    viewer: { userId: user.id, sessionId },
     databaseUrl: readServerEnv().DATABASE_URL,
   });
   return new Response(stream, {

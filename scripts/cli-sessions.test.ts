@@ -1,0 +1,104 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "@/db/client";
+import { getUserWithPaperAccess } from "@/db/queries/papers";
+import { getUserByEmail } from "@/db/queries/users";
+import { createAccount } from "@/server/users/create-account";
+import { startSession } from "@/server/users/sessions";
+import { verifyCredentials } from "@/server/users/sign-in";
+import { createTestPostgresDatabase, testDatabaseKinds } from "@/test/databases";
+
+const PASSWORD = "the first long password";
+
+// Each test spawns the CLI (tsx start-up) and opens the database in between: slow on a loaded machine.
+describe.each(testDatabaseKinds())("user CLI: passwords, disabling, sign-out everywhere, on %s", { timeout: 240_000 }, (kind) => {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  let dataDir: string;
+  let dropDatabase: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rubric-studio-cli-sessions-"));
+    env.DATA_DIR = dataDir;
+    if (kind === "postgres") {
+      const server = await createTestPostgresDatabase();
+      env.DATABASE_URL = server.url;
+      dropDatabase = server.drop;
+    } else {
+      env.DATABASE_URL = "";
+    }
+  });
+  afterAll(async () => {
+    await dropDatabase?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  // The same entry point as `npm run user`, without npm's start-up cost.
+  const user = (extraEnv: Record<string, string>, ...args: string[]) =>
+    spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "user", ...args], {
+      env: { ...env, ...extraEnv },
+      encoding: "utf8",
+    });
+  /** Runs `fn` on the database while no CLI holds it (the embedded one has one owner at a time). */
+  async function withDb<T>(fn: (handle: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
+    const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
+    try {
+      return await fn(handle);
+    } finally {
+      await handle.close();
+    }
+  }
+  /** A new user with two live sessions. */
+  const userWithSessions = (email: string) =>
+    withDb(async (handle) => {
+      const { id } = await createAccount(handle.db, { email, password: PASSWORD });
+      return [{ userId: id, sessionId: await startSession(handle, id) }, { userId: id, sessionId: await startSession(handle, id) }];
+    });
+  const liveSessions = (sessions: { userId: string; sessionId: string }[]) =>
+    withDb(async (handle) => {
+      let live = 0;
+      for (const s of sessions) if (await getUserWithPaperAccess(handle.db, s, undefined)) live++;
+      return live;
+    });
+
+  it("sign-out ends every session of the user", async () => {
+    const sessions = await userWithSessions("out@example.org");
+    const out = user({}, "sign-out", "out@example.org");
+    expect([out.status, out.stdout.trim()]).toEqual([0, "ended 2 session(s) of out@example.org"]);
+    expect(await liveSessions(sessions)).toBe(0);
+  });
+
+  it("password sets a new password (under the same rules as add) and ends every session", async () => {
+    const sessions = await userWithSessions("pass@example.org");
+    const weak = user({ STUDIO_PASSWORD: "12345678" }, "password", "pass@example.org");
+    expect([weak.status, weak.stderr]).toEqual([2, expect.stringContaining("the password must have at least 12 characters")]);
+    expect(await liveSessions(sessions)).toBe(2);
+
+    const changed = user({ STUDIO_PASSWORD: "the second long password" }, "password", "pass@example.org");
+    expect([changed.status, changed.stdout.trim()]).toEqual([0, "changed the password of pass@example.org; ended 2 session(s)"]);
+    expect(await liveSessions(sessions)).toBe(0);
+    await withDb(async (handle) => {
+      expect(await verifyCredentials(handle, "pass@example.org", PASSWORD)).toBeNull();
+      expect(await verifyCredentials(handle, "pass@example.org", "the second long password")).not.toBeNull();
+    });
+  });
+
+  it("disable ends every session and refuses sign-in; enable allows it again", async () => {
+    const sessions = await userWithSessions("off@example.org");
+    expect(user({}, "disable", "off@example.org").status).toBe(0);
+    expect(await liveSessions(sessions)).toBe(0);
+    await withDb(async (handle) => {
+      expect((await getUserByEmail(handle.db, "off@example.org"))?.disabledAt).toBeInstanceOf(Date);
+      expect(await verifyCredentials(handle, "off@example.org", PASSWORD)).toBeNull();
+    });
+    expect(user({}, "enable", "off@example.org").status).toBe(0);
+    await withDb(async (handle) => expect(await verifyCredentials(handle, "off@example.org", PASSWORD)).not.toBeNull());
+  });
+
+  it("an unknown email is a usage error (exit 2) naming it", () => {
+    const unknown = user({}, "disable", "nobody@example.org");
+    expect([unknown.status, unknown.stderr]).toEqual([2, expect.stringContaining("no user with email nobody@example.org")]);
+  });
+});

@@ -1,0 +1,51 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { createUserSession, revokeUserSession, revokeUserSessions } from "@/db/queries/user-sessions";
+import { getUserById } from "@/db/queries/users";
+import { AppError } from "@/lib/errors";
+import { announceAccessChange } from "@/server/live/rubric-feed";
+
+/**
+ * Sessions are rows of `user_sessions`, not just signed cookies. The cookie (a JWT) carries the
+ * row's id, and every request reads the row in the same query as the user
+ * (`getUserWithPaperAccess`), so:
+ * - sign-out ends exactly the session it came from, and the others keep working;
+ * - a password change, disabling a user or "sign out everywhere" revokes rows, which takes effect
+ *   on the next request, on every instance, with no list of banned tokens to share;
+ * - the cost is a primary-key join in a read every request makes anyway (a per-user session
+ *   version would cost the same read, but could only end all of a user's sessions at once).
+ *
+ * A session lasts at most 30 days from sign-in, the session cookie's maximum age (next-auth's
+ * default; cookies are not re-issued by pages, so the two end together).
+ */
+export const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** A session for a user who just signed in: its id goes into the cookie. Refused for a disabled user. */
+export async function startSession(store: Store, userId: string): Promise<string> {
+  const user = await getUserById(store.db, userId);
+  if (!user) throw new AppError("unauthorized", "This account does not exist");
+  if (user.disabledAt) throw new AppError("forbidden", "This account is disabled");
+  return createUserSession(store.db, userId, new Date(Date.now() + SESSION_MAX_AGE_MS));
+}
+
+/** Sign-out: the session ends, and its open streams with it. */
+export async function endSession(store: Store, sessionId: string): Promise<void> {
+  const userId = await revokeUserSession(store.db, sessionId);
+  if (userId) await announceAccessChange(store, userId);
+}
+
+/**
+ * Ends every session of the user (but `keepSessionId`, the caller's own when they change their
+ * password); their open streams end too. How many sessions were ended.
+ */
+export async function endAllSessions(store: Store, userId: string, keepSessionId?: string): Promise<number> {
+  const ended = await revokeUserSessions(store.db, userId, keepSessionId);
+  await announceAccessChange(store, userId);
+  return ended;
+}
+
+/** Staff's "sign out everywhere" for a user; 404 when there is no such user. */
+export async function signOutEverywhere(store: Store, userId: string): Promise<{ ended: number }> {
+  if (!(await getUserById(store.db, userId))) throw new AppError("not_found", `No user with id "${userId}"`);
+  return { ended: await endAllSessions(store, userId) };
+}
