@@ -98,20 +98,14 @@ describe.skipIf(skipWithoutData)("GradingScores on the shipped human gradings", 
     }
   });
 
-  it("recomputes pinn (1,963 leaves) after one override in well under a millisecond", () => {
+  it("recomputes pinn (1,963 leaves) after each leaf's override exactly as a full recomputation", () => {
     const scores = GradingScores.fromTree(parseTree(readGradingText("pinn")));
     const leaves = scores.nodes.map((_, i) => i).filter((i) => scores.isLeaf(i));
     expect(leaves.length).toBe(1963);
-    // Warm up, then time every leaf flipped and flipped back.
+    // Every leaf flipped, then flipped back (its speed is `npm run bench`'s grading_override_recompute_us).
     for (const i of leaves) scores.setLeaf(i, 1 - scores.scoreOf(i));
-    const started = performance.now();
-    for (const i of leaves) {
-      scores.setLeaf(i, 1 - scores.scoreOf(i));
-      scores.setLeaf(i, 1 - scores.scoreOf(i));
-    }
-    const perOverride = (performance.now() - started) / (2 * leaves.length);
-    expect(perOverride).toBeLessThan(1); // milliseconds; typically a few microseconds
-    // And the result is still exactly a full recomputation.
+    expect(Object.is(recomputeScores(scores.toTree()).score, scores.rootScore)).toBe(true);
+    for (const i of leaves) scores.setLeaf(i, 1 - scores.scoreOf(i));
     const tree = scores.toTree();
     expect(Object.is(recomputeScores(tree).score, scores.rootScore)).toBe(true);
   });

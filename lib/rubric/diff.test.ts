@@ -2,7 +2,7 @@ import { generateKeyBetween } from "fractional-indexing";
 import { describe, expect, it } from "vitest";
 import { diffRubrics, diffText, type RubricDiff } from "./diff";
 import { ALL_PAPERS, skipWithoutData } from "./paperbench-data.testutil";
-import { timeMs, realRows, specRows, type Spec } from "./rows-fixtures.testutil";
+import { realRows, specRows, type Spec } from "./rows-fixtures.testutil";
 import type { NodeRow } from "./tree-rows";
 
 const base: Spec = {
@@ -177,7 +177,7 @@ describe("diffRubrics on the real rubrics", () => {
     expect(d.removed.every((r) => ids.get(r.nodeId)! > 1)).toBe(true);
   });
 
-  it.skipIf(skipWithoutData)("pinn: a diff with edits everywhere in well under 20 ms", () => {
+  it.skipIf(skipWithoutData)("pinn: a diff with edits everywhere finds every change, and none against itself", () => {
     const before = realRows("pinn");
     // Edit every 10th requirement, reweight every 7th node, drop a subtree, re-key everything.
     const dropped = new Set(before.filter((r) => r.parentKey === before[1].key).map((r) => r.key).slice(0, 1));
@@ -190,15 +190,10 @@ describe("diffRubrics on the real rubrics", () => {
         requirements: i % 10 === 0 ? `${r.requirements} (revised: use the held-out split)` : r.requirements,
         weight: i % 7 === 0 ? r.weight + 1 : r.weight,
       }));
-    const same = timeMs(() => diffRubrics(before, before));
-    const edited = timeMs(() => diffRubrics(before, after));
     const d = diffRubrics(before, after);
-    console.log(
-      `diffRubrics(pinn): itself ${same.toFixed(2)} ms, edited ${edited.toFixed(2)} ms ` +
-        `(${d.changed.length} changed, ${d.removed.length} removed, ${d.shareChanges.length} share changes)`,
-    );
     expect(d.changed.length).toBeGreaterThan(300);
-    expect(same).toBeLessThan(20);
-    expect(edited).toBeLessThan(20);
+    expect(d.removed.length).toBeGreaterThan(0);
+    const same = diffRubrics(before, before);
+    expect([same.changed.length, same.removed.length, same.shareChanges.length]).toEqual([0, 0, 0]);
   });
 });

@@ -121,11 +121,6 @@ function shuffleKeys(value: unknown, seed = 42): unknown {
   return go(value);
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
-
 // ---------------------------------------------------------------------------------------------
 // real rubrics
 
@@ -218,35 +213,6 @@ describe("real PaperBench rubrics (PAPERBENCH_DATA_DIR)", () => {
         expect(serializeRubric(result.tree) === text).toBe(true);
       }
     }
-  });
-
-  it.skipIf(skipWithoutData)("parses and serializes all 20 rubrics well under a second", () => {
-    const texts = ALL_PAPERS.map((p) => readPaperText(p, "rubric.json"));
-    const pinnText = readPaperText("pinn", "rubric.json");
-    const totals: number[] = [];
-    const pinnSerialize: number[] = [];
-    const pinnParse: number[] = [];
-    for (let round = 0; round < 5; round++) {
-      const t0 = performance.now();
-      for (const text of texts) {
-        const r = accepted(parseRubricJson(text));
-        serializeRubric(r.tree);
-      }
-      totals.push(performance.now() - t0);
-      const t1 = performance.now();
-      const pinn = accepted(parseRubricJson(pinnText));
-      const t2 = performance.now();
-      serializeRubric(pinn.tree);
-      pinnSerialize.push(performance.now() - t2);
-      pinnParse.push(t2 - t1);
-    }
-    console.info(
-      `all 20 parse+serialize: first ${totals[0].toFixed(1)} ms, median ${median(totals).toFixed(1)} ms; ` +
-        `pinn parse median ${median(pinnParse).toFixed(1)} ms, serialize median ${median(pinnSerialize).toFixed(1)} ms`,
-    );
-    expect(totals[0]).toBeLessThan(1000);
-    expect(median(totals)).toBeLessThan(500);
-    expect(median(pinnSerialize)).toBeLessThan(50);
   });
 });
 

@@ -1,8 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { positionsForInsert } from "./positions";
-import { skipWithoutData } from "./paperbench-data.testutil";
-import { timeMs, realRows } from "./rows-fixtures.testutil";
 import { buildTreeIndex } from "./tree-index";
 import type { NodeRow } from "./tree-rows";
 import { propertyParams } from "@/test/property";
@@ -98,13 +96,5 @@ describe("positionsForInsert", () => {
       }),
       propertyParams({ numRuns: 500, seed: 11 }),
     );
-  });
-
-  it.skipIf(skipWithoutData)("pinn: in well under 20 ms", () => {
-    const index = buildTreeIndex(realRows("pinn"));
-    const root = index.root!.key;
-    const ms = timeMs(() => positionsForInsert(index, root, 1, 50));
-    console.log(`positionsForInsert(pinn, 50 nodes): ${ms.toFixed(3)} ms`);
-    expect(ms).toBeLessThan(20);
   });
 });

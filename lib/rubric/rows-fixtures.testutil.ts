@@ -1,6 +1,6 @@
 /**
  * Test-only helpers for the row-based rubric modules: small trees written as nested specs, the
- * real rubrics as rows with deterministic keys, and a timing helper.
+ * real rubrics as rows with deterministic keys.
  */
 import { generateNKeysBetween } from "fractional-indexing";
 import { parseRubricJson } from "./paperbench";
@@ -85,20 +85,4 @@ export function realTree(paper: string): RubricNode {
 export function realRows(paper: string, prefix = "k"): NodeRow[] {
   let i = 0;
   return treeToRows(realTree(paper), () => `${prefix}${i++}`);
-}
-
-/**
- * Time of `fn` in milliseconds: the best of `runs` runs after five warm-up runs (JIT). The best
- * run is the function's own cost; a median would also count other processes on a busy machine
- * (the shared test machines run several suites at once) and make the speed checks flaky.
- */
-export function timeMs(fn: () => unknown, runs = 9): number {
-  for (let i = 0; i < 5; i++) fn();
-  let best = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
 }

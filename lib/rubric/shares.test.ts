@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ALL_PAPERS, skipWithoutData } from "./paperbench-data.testutil";
-import { timeMs, realRows, specRows } from "./rows-fixtures.testutil";
+import { realRows, specRows } from "./rows-fixtures.testutil";
 import { effectiveShares, formatShare, leafCountBelow, subtreeShareByCategory } from "./shares";
 import { buildTreeIndex } from "./tree-index";
 
@@ -109,21 +109,5 @@ describe("shares on the real rubrics", () => {
       expect(sum).toBeCloseTo(shares.get(row.key)!, 12);
     }
     expect(leafCountBelow(index, index.root!.key)).toBe(index.preorder.filter((r) => index.isLeaf(r.key)).length);
-  });
-
-  it.skipIf(skipWithoutData)("pinn: each function in well under 20 ms", () => {
-    const index = buildTreeIndex(realRows("pinn"));
-    const shares = effectiveShares(index);
-    const root = index.root!.key;
-    const t = {
-      effectiveShares: timeMs(() => effectiveShares(index)),
-      leafCountBelow: timeMs(() => leafCountBelow(index, root)),
-      subtreeShareByCategory: timeMs(() => subtreeShareByCategory(index, shares, root)),
-      formatShareAll: timeMs(() => {
-        for (const s of shares.values()) formatShare(s);
-      }),
-    };
-    console.log("pinn shares timings (ms):", JSON.stringify(t));
-    for (const ms of Object.values(t)) expect(ms).toBeLessThan(20);
   });
 });

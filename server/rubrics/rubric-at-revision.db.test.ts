@@ -194,7 +194,7 @@ describe.each(testDatabaseKinds())("the rubric as of a revision on %s", (kind) =
     expect((await listRubricRevisions(handle.db, rubricId, { before: 2, limit: 1 })).map((l) => l.revision)).toEqual([2]);
   });
 
-  it.skipIf(skipWithoutData)("rebuilds a revision of a pinn-sized rubric after hundreds of operations quickly", async () => {
+  it.skipIf(skipWithoutData)("rebuilds a revision of a pinn-sized rubric after hundreds of operations", async () => {
     const pinn = readPaperText("pinn", "rubric.json");
     const { paperId, rubricId } = await demoPaper(pinn);
     const nodes = (await getLiveNodeRows(handle.db, rubricId)).length;
@@ -218,13 +218,10 @@ describe.each(testDatabaseKinds())("the rubric as of a revision on %s", (kind) =
     // A restore of the starting version: one big batch.
     await restoreRubricVersion(handle, { paperId, versionId: version.id, userId: null });
     const latest = (await getRubricByPaperId(handle.db, paperId))!.revision;
-    const started = performance.now();
+    // How fast: `npm run bench`'s history_replay_pinn_ms.
     const rows = await getRubricRowsAtRevision(handle.db, rubricId, latest);
-    const ms = performance.now() - started;
-    console.log(`BENCH history-replay-${kind} ${ms.toFixed(0)} ms (${nodes} nodes, ${applied} operations)`);
     expect(canonicalRows(rows)).toBe(canonicalRows(await getLiveNodeRows(handle.db, rubricId)));
     expect(applied).toBeGreaterThan(150);
-    expect(ms).toBeLessThan(3000);
   }, 300_000);
 });
 

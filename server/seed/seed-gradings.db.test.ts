@@ -14,13 +14,10 @@ const PAPER = "demo-adaptive-clipping";
 describe("demo gradings in the seed", () => {
   let first: DbHandle;
   let second: DbHandle;
-  let seconds = 0;
   beforeAll(async () => {
     first = await openTestDatabase("pglite");
     second = await openTestDatabase("pglite");
-    const started = performance.now();
     await seedDemo(first.db);
-    seconds = (performance.now() - started) / 1000;
     await seedDemo(second.db);
   });
   afterAll(async () => {
@@ -28,7 +25,7 @@ describe("demo gradings in the seed", () => {
     await second?.close();
   });
 
-  it("seeds agents with three judged runs each, one human grading and one override, quickly", async () => {
+  it("seeds agents with three judged runs each, one human grading and one override", async () => {
     expect((await listAgents(first.db)).map((a) => a.name).sort()).toEqual(DEMO_AGENTS.map((a) => a.name).sort());
     const gradings = await listGradingsByPaperId(first.db, PAPER);
     expect(gradings.filter((g) => g.kind === "judge")).toHaveLength(DEMO_AGENTS.length * DEMO_RUNS);
@@ -43,8 +40,6 @@ describe("demo gradings in the seed", () => {
       expect(Object.is((await getPinnedGradedTree(first.db, grading)).scores.rootScore, grading.score)).toBe(true);
       expect(grading.source.warnings).toEqual([]);
     }
-    // The seed as a whole (users with argon2 hashes, the paper, the gradings) stays quick.
-    expect(seconds).toBeLessThan(5);
   });
 
   it("is the same data on every machine, and a leaderboard can be computed from it", async () => {
