@@ -8,7 +8,6 @@ import {
   useContext,
   useLayoutEffect,
   useRef,
-  useState,
   type KeyboardEvent,
   type ReactNode,
   type RefObject,
@@ -20,7 +19,6 @@ import {
   type MoveHandler,
   type NodeApi,
   type NodeRendererProps,
-  type RenameHandler,
   type RowRendererProps,
   type TreeApi,
 } from "react-arborist";
@@ -30,6 +28,7 @@ import { CategoryChip } from "./categories";
 import type { LintSummary, TreeItem } from "./derive";
 import { PresenceMarkers } from "./presence/presence-avatars";
 import type { PresencePerson } from "./presence/use-presence";
+import { useRequirementDraft, type RequirementEdit } from "./use-requirement-draft";
 
 type OpenMap = { [id: string]: boolean };
 
@@ -49,6 +48,8 @@ export interface RowContextValue {
   presence: Map<string, PresencePerson[]>;
   /** Unresolved comment threads per node. */
   openThreads: Map<string, number>;
+  /** Saves the inline editor's text (stable: a new one would re-render every row). */
+  saveRequirements(edit: RequirementEdit): void;
 }
 
 export const RowContext = createContext<RowContextValue | null>(null);
@@ -129,7 +130,7 @@ const NodeView = memo(function NodeView({ node, style, dragHandle, preview }: No
       )}
       <LintDot lint={lint} />
       {node.isEditing && !preview ? (
-        <InlineEditor node={node} initial={row.requirements} />
+        <InlineEditor node={node} saved={row.requirements} save={ctx.saveRequirements} />
       ) : (
         <span
           data-testid="row-text"
@@ -186,9 +187,12 @@ export function formatWeight(w: number): string {
   return String(Number(w.toPrecision(4)));
 }
 
-/** In-row editor of the requirement text: Enter saves, Shift+Enter adds a line, Esc cancels, blur saves. */
-function InlineEditor({ node, initial }: { node: NodeApi<TreeItem>; initial: string }) {
-  const [value, setValue] = useState(initial);
+/**
+ * In-row editor of the requirement text: Enter saves, Shift+Enter adds a line, Esc cancels, blur
+ * saves. It keeps the text it opened with while others' saves arrive, and merges with them on save.
+ */
+function InlineEditor({ node, saved, save }: { node: NodeApi<TreeItem>; saved: string; save: (edit: RequirementEdit) => void }) {
+  const { draft, change, finish: finishDraft } = useRequirementDraft(node.id, saved, { follow: false });
   const ref = useRef<HTMLTextAreaElement>(null);
   const done = useRef(false);
 
@@ -212,7 +216,8 @@ function InlineEditor({ node, initial }: { node: NodeApi<TreeItem>; initial: str
     // Not node.submit()/reset(): they re-focus the tree from a timer, which re-renders every row once
     // more and takes the focus back from wherever a blur put it. Leaving edit mode is enough: the
     // row takes the focus back by itself when the tree still has it (Enter, Esc).
-    if (how !== "cancel") void node.tree.props.onRename?.({ id: node.id, name: value, node });
+    const edit = how === "cancel" ? null : finishDraft();
+    if (edit) save(edit);
     node.tree.dispatch({ type: "EDIT", id: null });
   }
 
@@ -234,11 +239,11 @@ function InlineEditor({ node, initial }: { node: NodeApi<TreeItem>; initial: str
         data-testid="inline-editor"
         data-editing-key={node.id}
         aria-label="Requirements"
-        value={value}
+        value={draft}
         rows={1}
         spellCheck
         onChange={(e) => {
-          setValue(e.target.value);
+          change(e.target.value);
           fit(e.target);
         }}
         onKeyDown={onKeyDown}
@@ -322,7 +327,6 @@ export interface EditorTreeProps {
   filterMatch: (node: NodeApi<TreeItem>, term: string) => boolean;
   disableDrop: (args: { parentNode: NodeApi<TreeItem>; dragNodes: NodeApi<TreeItem>[]; index: number }) => boolean;
   onMove: MoveHandler<TreeItem>;
-  onRename: RenameHandler<TreeItem>;
   onSelect: (nodes: NodeApi<TreeItem>[]) => void;
 }
 
@@ -347,7 +351,6 @@ export const EditorTree = memo(function EditorTree(props: EditorTreeProps) {
       disableDrop={props.disableDrop}
       disableEdit={!props.canEdit}
       onMove={props.canEdit ? props.onMove : undefined}
-      onRename={props.canEdit ? props.onRename : undefined}
       onSelect={props.onSelect}
       searchTerm={props.filterToken}
       searchMatch={props.filterMatch}

@@ -6,47 +6,47 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { NodeFields } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import type { SubmitResult } from "./rubric-store-types";
+import { useRequirementDraft, type RequirementEdit } from "./use-requirement-draft";
 
 /** The inspector's fields: requirements, weight, categories, PaperBench id. */
 
 const control =
   "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-xs focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 aria-invalid:border-red-500 disabled:bg-zinc-50 disabled:text-zinc-600 read-only:bg-zinc-50";
 
-/** `base`: the requirement text the user started typing from, so the server can merge concurrent edits. */
-export type Update = (fields: Partial<NodeFields>, label: string, onError?: (m: string) => void, base?: { requirements: string }) => SubmitResult;
+/** Changes the node's other fields; its requirement text is saved only through `submitRequirementEdit`, with its merge base. */
+export type Update = (fields: Partial<Omit<NodeFields, "requirements">>, label: string, onError?: (m: string) => void) => SubmitResult;
 
-export function RequirementsField({ row, canEdit, update }: { row: NodeRow; canEdit: boolean; update: Update }) {
+export function RequirementsField({
+  row,
+  canEdit,
+  save,
+}: {
+  row: NodeRow;
+  canEdit: boolean;
+  save: (edit: RequirementEdit, onError?: (m: string) => void) => void;
+}) {
   const id = useId();
-  const [draft, setDraft] = useState(row.requirements);
+  const { draft, change, finish, cancel } = useRequirementDraft(row.key, row.requirements, { follow: true });
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
-  // Typed here and not saved yet (only such text is saved when the inspector goes away).
-  const dirty = useRef(false);
-  // The text as it was when the typing began: the base of a three-way merge on the server.
-  const base = useRef(row.requirements);
-  const latest = useRef({ draft, row, update });
-  latest.current = { draft, row, update };
-
-  // Follow changes made elsewhere (undo, inline edit) unless the user is typing here.
-  useEffect(() => {
-    if (!dirty.current) setDraft(row.requirements);
-  }, [row.requirements]);
+  const latest = useRef({ finish, save });
+  latest.current = { finish, save };
 
   // Leaving the node (or the page) with text typed here and not saved saves it.
   useEffect(
     () => () => {
-      const { draft: d, row: r, update: u } = latest.current;
-      if (canEdit && dirty.current && d !== r.requirements) u({ requirements: d }, "Edit requirements", undefined, { requirements: base.current });
+      const edit = canEdit ? latest.current.finish() : null;
+      if (edit) latest.current.save(edit);
     },
     [canEdit],
   );
 
-  function save() {
-    if (!canEdit || !dirty.current) return;
-    dirty.current = false;
-    if (draft === row.requirements) return;
+  function commit() {
+    if (!canEdit) return;
+    const edit = finish();
+    if (!edit) return;
     setError(null);
-    update({ requirements: draft }, "Edit requirements", (m) => setError(m), { requirements: base.current });
+    save(edit, (m) => setError(m));
   }
 
   return (
@@ -63,20 +63,15 @@ export function RequirementsField({ row, canEdit, update }: { row: NodeRow; canE
         readOnly={!canEdit}
         rows={6}
         aria-invalid={error ? true : undefined}
-        onChange={(e) => {
-          if (!dirty.current) base.current = row.requirements;
-          dirty.current = true;
-          setDraft(e.target.value);
-        }}
-        onBlur={save}
+        onChange={(e) => change(e.target.value)}
+        onBlur={commit}
         onKeyDown={(e) => {
           if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
             e.preventDefault();
-            save();
+            commit();
           } else if (e.key === "Escape") {
             e.preventDefault();
-            dirty.current = false;
-            setDraft(row.requirements);
+            cancel();
             setError(null);
             e.currentTarget.blur();
           }

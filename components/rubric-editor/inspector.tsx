@@ -11,6 +11,7 @@ import { FINEGRAINED_TASK_CATEGORIES, TASK_CATEGORIES } from "@/lib/rubric/types
 import { CategorySelect, IdField, RequirementsField, WeightField, type Update } from "./inspector-fields";
 import type { SubmitOptions, SubmitResult } from "./rubric-store-types";
 import { ShareBreakdown } from "./share-breakdown";
+import { submitRequirementEdit } from "./use-requirement-draft";
 
 export interface InspectorProps {
   row: NodeRow;
@@ -42,8 +43,7 @@ export const Inspector = memo(function Inspector({ row, index, shares, findings,
     return out;
   }, [index, row.key]);
 
-  const update: Update = (fields, label, onError, base) =>
-    submit({ kind: "update", key: row.key, fields, ...(base ? { base } : {}) }, { label, onError });
+  const update: Update = (fields, label, onError) => submit({ kind: "update", key: row.key, fields }, { label, onError });
 
   return (
     <div className="flex flex-col gap-4" data-testid="inspector" data-key={row.key} data-editing-key={canEdit ? row.key : undefined}>
@@ -75,7 +75,7 @@ export const Inspector = memo(function Inspector({ row, index, shares, findings,
         />
       </div>
 
-      <RequirementsField key={`req-${row.key}`} row={row} canEdit={canEdit} update={update} />
+      <RequirementsField key={`req-${row.key}`} row={row} canEdit={canEdit} save={(edit, onError) => submitRequirementEdit(submit, edit, onError)} />
 
       <div className="grid grid-cols-2 gap-3">
         <WeightField key={`w-${row.key}`} row={row} canEdit={canEdit} update={update} />

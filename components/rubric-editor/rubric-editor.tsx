@@ -155,8 +155,9 @@ function LoadedEditor({
       currentMatch: search.current,
       presence,
       openThreads: comments.openByNode,
+      saveRequirements: ops.saveRequirements,
     }),
-    [derived, canEdit, search.needle, search.current, presence, comments.openByNode],
+    [derived, canEdit, search.needle, search.current, presence, comments.openByNode, ops.saveRequirements],
   );
   const stats = useMemo(() => rubricStats(derived), [derived]);
 
@@ -213,7 +214,6 @@ function LoadedEditor({
                       filterMatch={search.filterMatch}
                       disableDrop={ops.disableDrop}
                       onMove={ops.onMove}
-                      onRename={ops.onRename}
                       onSelect={onSelect}
                     />
                   )}

@@ -8,12 +8,14 @@ import type { Derived, TreeItem } from "./derive";
 import type { RubricStore } from "./rubric-store";
 import type { SubmitOptions } from "./rubric-store-types";
 import { childNode, copyOfSubtree, deletionOf, moveOf, siblingNode } from "./rubric-edits";
+import { submitRequirementEdit, type RequirementEdit } from "./use-requirement-draft";
 import type { SelectMode } from "./use-tree-selection";
 
 /**
- * The editor's commands on the rubric (add, duplicate, delete, edit, and react-arborist's move and
- * rename): each submits one operation to the store and moves the selection. Stable callbacks: they
- * read the latest rubric from a ref, so react-arborist (which rebuilds on any new prop) keeps its rows.
+ * The editor's commands on the rubric (add, duplicate, delete, edit, react-arborist's move, the
+ * tree's inline edit of a requirement): each submits one operation to the store and moves the
+ * selection. Stable callbacks: they read the latest rubric from a ref, so react-arborist (which
+ * rebuilds on any new prop) keeps its rows.
  */
 export function useEditorOperations({
   store,
@@ -134,15 +136,8 @@ export function useEditorOperations({
     [store],
   );
 
-  const onRename = useCallback(
-    ({ id, name }: { id: string; name: string }) => {
-      const row = latest.current.derived.index.byKey.get(id);
-      if (!row || row.requirements === name) return;
-      // The text this editor last had is the merge base: a change someone made meanwhile is kept.
-      store.submit({ kind: "update", key: id, fields: { requirements: name }, base: { requirements: row.requirements } }, { label: "Edit requirements" });
-    },
-    [store],
-  );
+  /** Saves the tree's inline edit of a requirement text. */
+  const saveRequirements = useCallback((edit: RequirementEdit) => void submitRequirementEdit(submit, edit), [submit]);
 
   const disableDrop = useCallback(
     ({ parentNode }: { parentNode: NodeApi<TreeItem>; dragNodes: NodeApi<TreeItem>[]; index: number }) =>
@@ -160,7 +155,7 @@ export function useEditorOperations({
     [store],
   );
 
-  return { submit, addChild, addSibling, duplicate, deleteKeys, editKey, onMove, onRename, disableDrop, onRestored };
+  return { submit, addChild, addSibling, duplicate, deleteKeys, editKey, onMove, saveRequirements, disableDrop, onRestored };
 }
 
 export type EditorOperations = ReturnType<typeof useEditorOperations>;

@@ -1,0 +1,18 @@
+import { expect, type Page } from "@playwright/test";
+import fs from "node:fs/promises";
+import { DEMO_RUBRIC_PATH } from "./files";
+import { AUTHOR } from "./users";
+
+/**
+ * Staff (signed in on `staff`) create a paper of the test's own with the demo rubric and make the
+ * demo author its author, through the API; the seeded demo paper stays as it is for other specs.
+ */
+export async function paperWithDemoRubric(staff: Page, paperId: string): Promise<void> {
+  expect((await staff.request.post("/api/papers", { data: { id: paperId, title: `Paper ${paperId}` } })).status()).toBe(201);
+  expect((await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: AUTHOR.email, role: "author" } })).status()).toBe(201);
+  const uploaded = await staff.request.put(`/api/papers/${paperId}/rubric`, {
+    headers: { "content-type": "application/json" },
+    data: await fs.readFile(DEMO_RUBRIC_PATH),
+  });
+  expect(uploaded.status()).toBe(200);
+}
