@@ -71,7 +71,8 @@ describe.each(testDatabaseKinds())("presence on %s", (kind) => {
     const after = await presenceEvent(ada.reader, (people) => people.length === 1);
     expect(after.map((p) => p.name)).toEqual(["Ada"]);
     ada.abort.abort();
-    await new Promise((r) => setTimeout(r, 50));
+    // The stream ends once it has left (close() removes its session before it closes the stream).
+    await ada.reader.untilEnd();
     expect(listPresence("presence")).toEqual([]);
   });
 
@@ -82,7 +83,7 @@ describe.each(testDatabaseKinds())("presence on %s", (kind) => {
     const second = open("reconnect", "session-cy-0000000000003", "Cy");
     await second.reader.take("presence", 1);
     first.abort.abort();
-    await new Promise((r) => setTimeout(r, 50));
+    await first.reader.untilEnd();
     expect(listPresence("reconnect").map((p) => p.name)).toEqual(["Cy"]);
     second.abort.abort();
   });

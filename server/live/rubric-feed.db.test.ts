@@ -22,6 +22,20 @@ async function readOps(stream: ReadableStream<Uint8Array>, count: number, timeou
   }
 }
 
+/**
+ * A stream's reader once the stream follows the rubric, with the operations it sent so far: its
+ * first `presence` frame comes after it subscribed (sse.ts), so a change made after that is heard.
+ */
+async function following(stream: ReadableStream<Uint8Array>): Promise<{ reader: SseReader; ops: FeedOperation[] }> {
+  const reader = new SseReader(stream);
+  const ops: FeedOperation[] = [];
+  for (;;) {
+    const frame = await reader.next((f) => f.event === "op" || f.event === "presence");
+    if (frame.event === "presence") return { reader, ops };
+    ops.push(JSON.parse(frame.data) as FeedOperation);
+  }
+}
+
 async function seedPaper(handle: DbHandle, paperId: string) {
   return (await seedDemoRubric(handle, paperId)).rows.filter((r) => r.parentKey !== null);
 }
@@ -44,14 +58,11 @@ describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
     await applyRubricOperation(handle, { paperId: "live", userId: null, request: { clientOpId: "before", baseRevision: 1, op: update } });
 
     const abort = new AbortController();
-    const stream = rubricEventStream({ store: handle, paperId: "live", since: 0, signal: abort.signal, viewer });
-    const reading = readOps(stream, 3);
-    // Give the follower time to subscribe, then change the rubric as another client would.
-    await new Promise((r) => setTimeout(r, 200));
+    const { reader, ops } = await following(rubricEventStream({ store: handle, paperId: "live", since: 0, signal: abort.signal, viewer }));
+    // Once it follows, change the rubric as another client would; the service announces the new revision itself.
     const move: RubricOperation = { kind: "move", moves: [{ key: b.key, parentKey: a.key, position: "a0" }] };
-    // The service announces the new revision itself.
     await applyRubricOperation(handle, { paperId: "live", userId: null, request: { clientOpId: "live-move", baseRevision: 2, op: move } });
-    const ops = await reading;
+    ops.push(...(await reader.take<FeedOperation>("op", 3 - ops.length)));
     abort.abort();
 
     expect(ops.map((o) => [o.revision, o.kind])).toEqual([
@@ -87,9 +98,7 @@ describe.runIf(process.env.DATABASE_URL)("live rubric feed across studio process
   it("delivers a change made by another process through LISTEN/NOTIFY", async () => {
     const [a] = await seedPaper(handle, "shared");
     const abort = new AbortController();
-    const stream = rubricEventStream({ store: handle, paperId: "shared", since: 1, signal: abort.signal, viewer, databaseUrl: handle.url });
-    const reading = readOps(stream, 1, 20_000);
-    await new Promise((r) => setTimeout(r, 300));
+    const { reader } = await following(rubricEventStream({ store: handle, paperId: "shared", since: 1, signal: abort.signal, viewer, databaseUrl: handle.url }));
     const op: RubricOperation = { kind: "update", key: a.key, fields: { requirements: "Changed in the other process" } };
     const child = spawnSync(
       process.execPath,
@@ -98,7 +107,7 @@ describe.runIf(process.env.DATABASE_URL)("live rubric feed across studio process
     );
     expect(child.stderr).toBe("");
     expect(child.stdout.trim()).toBe("2");
-    const ops = await reading;
+    const ops = await reader.take<FeedOperation>("op", 1, 20_000);
     abort.abort();
     expect(ops).toEqual([expect.objectContaining({ revision: 2, kind: "update", op })]);
   });
