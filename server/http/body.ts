@@ -2,11 +2,18 @@ import "server-only";
 import type { z } from "zod";
 import { AppError } from "@/lib/errors";
 
-/** Reads a request body as text, refusing it (413) past `maxBytes` without buffering the rest. */
-export async function readBodyText(req: Request, maxBytes: number): Promise<string> {
+/**
+ * Reads a request body, refusing it (413) past `maxBytes`: at once when its declared length is
+ * over, else as soon as the running count passes the limit, so at most `maxBytes` (plus one chunk)
+ * is ever held whatever the client sends, with or without a Content-Length. The rest is never
+ * read: the connection stays paused (the client has its 413 and stops) until the server's idle
+ * timeout closes it. Closing it at once instead would reset it under the client's upload, and a
+ * reset loses the 413 that was on its way.
+ */
+export async function readBodyBytes(req: Request, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (declared > maxBytes) throw tooLarge(declared, maxBytes);
-  if (!req.body) return "";
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -15,12 +22,18 @@ export async function readBodyText(req: Request, maxBytes: number): Promise<stri
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel();
+      // Stop pulling without cancelling: a cancel destroys the socket before the 413 is sent.
+      reader.releaseLock();
       throw tooLarge(size, maxBytes);
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks, size);
+}
+
+/** A request body as UTF-8 text, at most `maxBytes` (413 past it, see `readBodyBytes`). */
+export async function readBodyText(req: Request, maxBytes: number): Promise<string> {
+  return (await readBodyBytes(req, maxBytes)).toString("utf8");
 }
 
 function tooLarge(size: number, maxBytes: number): AppError {
@@ -36,9 +49,24 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-/** Parses a JSON body against a zod schema; bad JSON and bad fields are 400s that say where. */
+/** `application/json` or a `+json` type, parameters (charset) aside. */
+function isJsonType(contentType: string | null): boolean {
+  const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
+  return type === "application/json" || /^application\/[\w.+-]+\+json$/.test(type);
+}
+
+/**
+ * Parses a JSON body against a zod schema; bad JSON and bad fields are 400s that say where. A
+ * body must be declared JSON (415 otherwise): a page elsewhere can post `text/plain`, or a Blob
+ * with no type, without the browser asking the studio first (a CORS "simple" request); it can
+ * never post `application/json` that way. An empty body is simply not JSON (400).
+ */
 export async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S, maxBytes = 4_000_000): Promise<z.output<S>> {
   const text = await readBodyText(req, maxBytes);
+  const type = req.headers.get("content-type");
+  if (text !== "" && !isJsonType(type)) {
+    throw new AppError("unsupported_media_type", `Send the request body as application/json, not "${type || "no content type"}"`);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,5 +1,5 @@
 import "server-only";
-import { formatBytes } from "@/server/http/body";
+import { formatBytes, readBodyBytes } from "@/server/http/body";
 import { AppError } from "@/lib/errors";
 
 /**
@@ -13,14 +13,15 @@ export function uploadKind(req: Request, what: string): "json" | "multipart" {
   throw new AppError("unsupported_media_type", `Send ${what} as application/json or as multipart/form-data, not "${type || "no content type"}"`);
 }
 
-/** The multipart form of `req`: a 413 when its declared length is over `maxBytes`, a 400 when it cannot be read. */
+/**
+ * The multipart form of `req`: a 413 once the body passes `maxBytes` (declared or counted while
+ * reading, chunked uploads included), a 400 when it cannot be read.
+ */
 export async function readMultipartForm(req: Request, maxBytes: number): Promise<FormData> {
-  const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (declared > maxBytes) {
-    throw new AppError("payload_too_large", `The upload is ${formatBytes(declared)}; the limit is ${formatBytes(maxBytes)}`);
-  }
+  const bytes = await readBodyBytes(req, maxBytes);
   try {
-    return await req.formData();
+    // The bounded bytes, parsed by the platform's multipart reader (it needs the boundary from the type).
+    return await new Response(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
   } catch {
     throw new AppError("bad_request", "The multipart form could not be read");
   }

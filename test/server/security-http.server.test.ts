@@ -1,0 +1,181 @@
+/**
+ * Security over HTTP (issue 10, items 8, 9 and 15) against the built studio, on PGlite and on
+ * PostgreSQL when DATABASE_URL is set (CI sets it; CI=true without it fails, it does not skip):
+ *
+ * - bodies: every route stops reading at its limit and answers 413 while the client is still
+ *   sending, with or without a Content-Length (the auth routes, a JSON route, a multipart upload);
+ * - cross-origin changes: a POST from another origin (another port of the same host: same-site,
+ *   so cookies ride along) or JSON sent as `text/plain` is refused and changes nothing;
+ * - headers: CSP, framing, referrer and sniffing headers on pages and answers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_PAPER_ID, STAFF, api, freePort, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio } from "./harness";
+import { MiB, streamBody } from "./stream-body";
+
+const errorCode = (body: string): string | undefined => {
+  try {
+    return (JSON.parse(body) as { error?: { code?: string } }).error?.code;
+  } catch {
+    return undefined;
+  }
+};
+
+function securityHttpSuite(kind: "pglite" | "postgres") {
+  describe(`HTTP security on ${kind}`, () => {
+    let db: PreparedDatabase | undefined;
+    let studio: Studio;
+    let cookie: string;
+    /** Another origin on the same host (same-site: the studio's cookies go along with its requests). */
+    let elsewhere: string;
+
+    beforeAll(async () => {
+      db = await prepareDatabase(kind, 0, "security-http");
+      studio = await startStudio(db.env);
+      cookie = await signIn(studio.url, STAFF.email, STAFF.password);
+      elsewhere = `http://127.0.0.1:${await freePort()}`;
+    });
+
+    afterAll(async () => {
+      await studio?.stop();
+      await db?.drop();
+    });
+
+    const members = async () => {
+      const answer = await api<{ members: { email: string }[] }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/members`);
+      expect(answer.status).toBe(200);
+      return answer.body.members.map((m) => m.email);
+    };
+
+    const addMember = (email: string, headers: Record<string, string>, body = JSON.stringify({ email, role: "author" })) =>
+      fetch(`${studio.url}/api/papers/${DEMO_PAPER_ID}/members`, { method: "POST", headers: { cookie, ...headers }, body });
+
+    // ── Bodies (item 8) ─────────────────────────────────────────────────────
+
+    it("an oversized sign-in post (no Content-Length) is refused with 413 while it is still being sent", async () => {
+      const total = 256 * MiB;
+      const answer = await streamBody(`${studio.url}/api/auth/callback/credentials`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        total,
+      });
+      expect(answer.status, answer.body).toBe(413);
+      expect(errorCode(answer.body)).toBe("payload_too_large");
+      expect(answer.sent).toBeLessThan(total);
+      // The studio still signs people in.
+      expect(await signIn(studio.url, STAFF.email, STAFF.password)).toContain("session-token");
+    });
+
+    it("a sign-in post declaring an oversized Content-Length is refused with 413 before its body is read", async () => {
+      const total = 256 * MiB;
+      const answer = await streamBody(`${studio.url}/api/auth/callback/credentials`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        total,
+        declare: true,
+      });
+      expect(answer.status, answer.body).toBe(413);
+      expect(answer.sent).toBeLessThan(total);
+    });
+
+    it("an oversized JSON body (no Content-Length) is refused with 413 while it is still being sent", async () => {
+      const total = 64 * MiB;
+      const answer = await streamBody(`${studio.url}/api/papers`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        total,
+        fill: " ",
+      });
+      expect(answer.status, answer.body).toBe(413);
+      expect(errorCode(answer.body)).toBe("payload_too_large");
+      expect(answer.sent).toBeLessThan(total);
+    });
+
+    it("an oversized multipart upload without Content-Length is refused with 413 while it is still being sent", async () => {
+      const revision = async () => (await api<{ revision: number }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`)).body.revision;
+      const before = await revision();
+      const total = 128 * MiB;
+      const answer = await streamBody(`${studio.url}/api/papers/${DEMO_PAPER_ID}/rubric`, {
+        method: "PUT",
+        headers: { cookie, "content-type": "multipart/form-data; boundary=----security-http" },
+        total,
+      });
+      expect(answer.status, answer.body).toBe(413);
+      expect(errorCode(answer.body)).toBe("payload_too_large");
+      expect(answer.sent).toBeLessThan(total);
+      expect(await revision()).toBe(before);
+    });
+
+    // ── Cross-origin changes (item 9) ───────────────────────────────────────
+
+    it("a member cannot be added by a page on another port of the same host (Origin), nor by a same-site page (Sec-Fetch-Site)", async () => {
+      const before = await members();
+      const fromElsewhere = await addMember("csrf-origin@attacker.test", { origin: elsewhere, "content-type": "application/json" });
+      expect(fromElsewhere.status).toBe(403);
+      expect(((await fromElsewhere.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "cross_origin" });
+      const sameSite = await addMember("csrf-site@attacker.test", { "sec-fetch-site": "same-site", "content-type": "application/json" });
+      expect(sameSite.status).toBe(403);
+      const nullOrigin = await addMember("csrf-null@attacker.test", { origin: "null", "content-type": "application/json" });
+      expect(nullOrigin.status).toBe(403);
+      expect(await members()).toEqual(before);
+    });
+
+    it("a member cannot be added with JSON sent as text/plain or without a content type (a form or a no-cors fetch)", async () => {
+      const before = await members();
+      const plain = await addMember("csrf-plain@attacker.test", { "content-type": "text/plain;charset=UTF-8" });
+      expect(plain.status).toBe(415);
+      expect(((await plain.json()) as { error: { code: string } }).error.code).toBe("unsupported_media_type");
+      const untyped = await fetch(`${studio.url}/api/papers/${DEMO_PAPER_ID}/members`, {
+        method: "POST",
+        headers: { cookie },
+        body: new Blob([JSON.stringify({ email: "csrf-blob@attacker.test", role: "author" })]),
+      });
+      expect(untyped.status).toBe(415);
+      expect(await members()).toEqual(before);
+    });
+
+    it("a cross-origin sign-in post is refused (a login CSRF)", async () => {
+      const res = await fetch(`${studio.url}/api/auth/callback/credentials`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { origin: elsewhere, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email: STAFF.email, password: STAFF.password, csrfToken: "x" }),
+      });
+      expect(res.status).toBe(403);
+      expect(res.headers.getSetCookie().some((c) => c.includes("session-token"))).toBe(false);
+    });
+
+    it("the studio's own pages still change data (same Origin, or Sec-Fetch-Site: same-origin)", async () => {
+      const byOrigin = await addMember("same-origin@test.rubric.studio", { origin: studio.url, "content-type": "application/json" });
+      expect(byOrigin.status, await byOrigin.clone().text()).toBe(201);
+      const byFetchSite = await addMember("same-fetch-site@test.rubric.studio", { "sec-fetch-site": "same-origin", "content-type": "application/json; charset=utf-8" });
+      expect(byFetchSite.status, await byFetchSite.clone().text()).toBe(201);
+      expect(await members()).toEqual(expect.arrayContaining(["same-origin@test.rubric.studio", "same-fetch-site@test.rubric.studio"]));
+    });
+
+    // ── Headers (item 15) ───────────────────────────────────────────────────
+
+    it("pages and API answers carry the CSP, framing, referrer and no-sniff headers", async () => {
+      for (const path of ["/signin", "/api/leaderboard"]) {
+        const res = await fetch(`${studio.url}${path}`, { headers: { cookie } });
+        await res.arrayBuffer();
+        expect(res.status, path).toBe(200);
+        const csp = res.headers.get("content-security-policy") ?? "";
+        expect(csp, path).toContain("frame-ancestors 'none'");
+        expect(csp, path).toContain("object-src 'none'");
+        expect(res.headers.get("x-frame-options"), path).toBe("DENY");
+        expect(res.headers.get("referrer-policy"), path).toBe("same-origin");
+        expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+      }
+    });
+  });
+}
+
+securityHttpSuite("pglite");
+if (process.env.DATABASE_URL) securityHttpSuite("postgres");
+else if (process.env.CI === "true") {
+  describe("HTTP security on postgres", () => {
+    it("runs in CI (DATABASE_URL must be set)", () => {
+      throw new Error("CI=true but DATABASE_URL is not set: the PostgreSQL half of the HTTP security suite cannot run");
+    });
+  });
+}
