@@ -8,6 +8,7 @@ import { getRequestSession } from "@/server/auth/session";
 import { canAccessPaper, effectiveRole, type EffectiveRole, type PaperAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { OperationError } from "@/lib/rubric/operations";
+import { assertSameOrigin } from "./same-origin";
 import { zodIssuesToDetails } from "./zod-details";
 
 interface RouteOptions {
@@ -78,6 +79,7 @@ export function apiRoute<P extends Record<string, string>>(
 
   async function handle(req: NextRequest, params: Promise<P>): Promise<Response> {
     try {
+      assertSameOrigin(req);
       const session = await getRequestSession(req);
       const { db, kind } = await getDb();
       const store: Store = { db, kind };
