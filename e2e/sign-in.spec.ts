@@ -40,6 +40,22 @@ test.describe("sign-in", () => {
     expect(res.status()).toBe(401);
   });
 
+  test("the fifth wrong password in a row asks to wait instead of answering", async ({ page }) => {
+    const signInPage = new SignInPage(page);
+    // An account of its own (unknown emails are throttled like real ones), so no other test waits.
+    const email = "throttled@demo.rubric.studio";
+    for (let i = 1; i <= 4; i++) {
+      // From a page without an alert, so that each answer is waited for.
+      await signInPage.goto();
+      await signInPage.submit(email, `wrong guess ${i}`);
+      await expect(signInPage.error).toHaveText("That email and password do not match an account.");
+    }
+    await signInPage.goto();
+    await signInPage.submit(email, "wrong guess 5");
+    await expect(signInPage.error).toHaveText("Too many failed sign-in attempts. Try again in 1 s.");
+    await expect(new SiteHeader(page).currentUser).toHaveCount(0);
+  });
+
   test("signing in from a paper link returns to that paper", async ({ page }) => {
     await page.goto(`/papers/${DEMO_PAPER.id}`);
     await expect(page).toHaveURL(new RegExp(`/signin\\?callbackUrl=${encodeURIComponent(`/papers/${DEMO_PAPER.id}`)}`));

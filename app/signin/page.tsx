@@ -1,11 +1,20 @@
-import { AuthError } from "next-auth";
+import { AuthError, CredentialsSignin } from "next-auth";
 import { redirect } from "next/navigation";
 import { signIn } from "@/auth";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { oauthProviders } from "@/server/auth/providers";
+import { retryAfterFromCode } from "@/lib/auth/sign-in-throttle";
 
 export const metadata = { title: "Sign in" };
+
+/** What went wrong, from the `error` and `code` Auth.js gives a failed sign-in (the same on this page's form and on its own routes). */
+function signInErrorMessage(error: string, code: string | undefined): string {
+  if (error !== "CredentialsSignin") return "Sign-in failed; try again.";
+  const retryAfter = retryAfterFromCode(code);
+  if (retryAfter !== null) return `Too many failed sign-in attempts. Try again in ${retryAfter} s.`;
+  return "That email and password do not match an account.";
+}
 
 /** Only same-site paths: an open redirect would send a signed-in user anywhere. */
 function safeCallback(raw: string | undefined): string {
@@ -15,9 +24,9 @@ function safeCallback(raw: string | undefined): string {
 export default async function SignInPage({
   searchParams,
 }: {
-  searchParams: Promise<{ callbackUrl?: string; error?: string }>;
+  searchParams: Promise<{ callbackUrl?: string; error?: string; code?: string }>;
 }) {
-  const { callbackUrl, error } = await searchParams;
+  const { callbackUrl, error, code } = await searchParams;
   const redirectTo = safeCallback(callbackUrl);
   const providers = oauthProviders().info;
 
@@ -31,7 +40,9 @@ export default async function SignInPage({
       });
     } catch (err) {
       if (err instanceof AuthError) {
-        redirect(`/signin?error=${err.type === "CredentialsSignin" ? "invalid" : "failed"}&callbackUrl=${encodeURIComponent(redirectTo)}`);
+        const params = new URLSearchParams({ error: err.type, callbackUrl: redirectTo });
+        if (err instanceof CredentialsSignin) params.set("code", err.code);
+        redirect(`/signin?${params}`);
       }
       throw err;
     }
@@ -42,7 +53,7 @@ export default async function SignInPage({
       <h1 className="mb-4 text-xl font-semibold">Sign in to Rubric Studio</h1>
       {error && (
         <p role="alert" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {error === "invalid" ? "That email and password do not match an account." : "Sign-in failed; try again."}
+          {signInErrorMessage(error, code)}
         </p>
       )}
       <form action={signInWithPassword} className="space-y-3">
