@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { acquireDataDirLock } from "@/db/data-dir-lock";
-import { ensureUserByEmail } from "@/db/queries/users";
+import { ensureUserByEmail, getUserByEmail } from "@/db/queries/users";
 import { paperFile, skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
 import { createTestPostgresDatabase, testDatabaseKinds } from "@/test/databases";
 
@@ -95,6 +95,27 @@ describe.each(testDatabaseKinds())("rubric CLI on %s", (kind) => {
     await handle.close();
     expect(add("invited@example.org").stdout).toContain("set the password of invited user invited@example.org");
     expect(add("invited@example.org").status).toBe(2);
+  });
+
+  it("refuses to add a user with a bad email or a weak password, saying which (exit 2), and adds nobody", async () => {
+    const add = (email: string, password: string) =>
+      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "user", "add", email], {
+        env: { ...env, STUDIO_PASSWORD: password },
+        encoding: "utf8",
+      });
+    // Both problems at once (eight spaces, as `user add` used to take), then a common password.
+    const cases = [
+      ["not-an-email", "        ", ['the email must be an email address like name@example.org (got "not-an-email")', "the password must have at least 12 characters (it has 8)"]],
+      ["weak@example.org", "password1234", ["the password is one of the most common passwords"]],
+    ] as const;
+    for (const [email, password, messages] of cases) {
+      const refused = add(email, password);
+      expect([email, refused.status]).toEqual([email, 2]);
+      for (const message of messages) expect(refused.stderr).toContain(message);
+    }
+    const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
+    for (const [email] of cases) expect(await getUserByEmail(handle.db, email)).toBeNull();
+    await handle.close();
   });
 
   it.skipIf(skipWithoutData)("writes a 2.3 MB export to a pipe in full (pinn)", () => {

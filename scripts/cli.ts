@@ -28,7 +28,7 @@ import { changePassword } from "@/server/users/change-password";
 import { findUserByEmail } from "@/server/users/find-user";
 import { signOutEverywhere } from "@/server/users/sessions";
 import { setDisabled } from "@/server/users/set-disabled";
-import { passwordProblem } from "@/lib/auth/password-rules";
+import { newCredentialsProblems, passwordProblem } from "@/lib/auth/password-rules";
 import { formatIssue } from "@/lib/rubric/paperbench";
 import type { RubricIssue } from "@/lib/rubric/types";
 import { importGradingCommand } from "./grading-import";
@@ -146,7 +146,9 @@ async function addUserCommand(positionals: string[], staff: boolean, name: strin
   const [email] = positionals;
   if (!email || positionals.length > 1) throw new UsageError("user add takes one email");
   const password = process.env.STUDIO_PASSWORD ?? fs.readFileSync(0, "utf8").trim();
-  if (password.length < 8) throw new UsageError("the password must have at least 8 characters");
+  // Checked before the database is opened; the service applies the same rule to every caller.
+  const problems = newCredentialsProblems({ email, password });
+  if (problems.length > 0) throw new UsageError(problems.map((p) => p.message).join("\n"));
   const added = await withDatabase((store) => addPasswordUser(store, { email, name, password, isStaff: staff })).catch((err: unknown) => {
     // An email that already has a password is a usage mistake (exit 2), as before.
     if (err instanceof AppError && err.code === "conflict") throw new UsageError(err.message);
