@@ -5,13 +5,23 @@ import { authConfig } from "./auth.config";
 import { oauthProviders } from "./server/auth/providers";
 import { getAuthSecret } from "./server/auth/secret";
 import { getStore } from "./server/store";
-import { userForIdentity, verifyCredentials } from "./server/users/sign-in";
+import { clientAddress } from "./server/auth/throttle";
+import { signInWithPassword, userForIdentity } from "./server/users/sign-in";
+import { tooManyAttemptsCode } from "./lib/auth/sign-in-throttle";
 import { endSession, startSession } from "./server/users/sessions";
 
 const credentialsSchema = z.object({ email: z.email(), password: z.string().min(1).max(1000) });
 
 class InvalidCredentials extends CredentialsSignin {
   code = "invalid_credentials";
+}
+
+/** Too many failed sign-ins for the account or the address: the code carries the wait to the sign-in page. */
+class TooManyAttempts extends CredentialsSignin {
+  constructor(retryAfterSeconds: number) {
+    super();
+    this.code = tooManyAttemptsCode(retryAfterSeconds);
+  }
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
@@ -28,11 +38,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
   providers: [
     Credentials({
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      async authorize(raw) {
+      async authorize(raw, request) {
         const parsed = credentialsSchema.safeParse(raw);
         if (!parsed.success) throw new InvalidCredentials();
-        const user = await verifyCredentials(await getStore(), parsed.data.email, parsed.data.password);
-        if (!user) throw new InvalidCredentials();
+        const result = await signInWithPassword(await getStore(), { ...parsed.data, address: clientAddress(request.headers) });
+        if (!result.ok) throw result.retryAfterSeconds ? new TooManyAttempts(result.retryAfterSeconds) : new InvalidCredentials();
+        const { user } = result;
         return { id: user.id, email: user.email, name: user.name };
       },
     }),
