@@ -6,9 +6,6 @@
  * Debian's Chromium, `bench/editor-ui.ts`), the live co-editing figures (`bench/coedit.ts`) and the
  * server's memory while oversized bodies are refused (`bench/oversized-body.ts`).
  */
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { DbHandle } from "@/db/client";
 import { exportRubricJson } from "@/server/papers/export";
@@ -20,6 +17,7 @@ import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import { buildTreeIndex } from "@/lib/rubric/tree-index";
 import { openTestDatabase } from "@/test/databases";
+import { coldStartFigures } from "./cold-start";
 import { coeditFigures } from "./coedit";
 import { editorUiFigures } from "./editor-ui";
 import { reviewUiFigures } from "./review-ui";
@@ -104,55 +102,8 @@ async function databaseFigures() {
   }
 }
 
-/** From `npm start` to the first 200 on `/`, on a fresh data directory (migrate + seed) and on a used one. */
-async function coldStart(dataDir: string, port: number): Promise<number> {
-  const started = performance.now();
-  const child = spawn("npm", ["start"], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", PORT: String(port) },
-    stdio: "ignore",
-    detached: true,
-  });
-  try {
-    for (;;) {
-      if (performance.now() - started > 60_000) throw new Error("the studio did not answer within 60 s");
-      try {
-        const res = await fetch(`http://127.0.0.1:${port}/`);
-        if (res.status === 200) return (performance.now() - started) / 1000;
-      } catch {
-        // Not listening yet.
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  } finally {
-    // The process group may be gone already (npm exits once the server has): then there is nothing to stop.
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((r) => child.once("exit", r));
-      try {
-        process.kill(-child.pid!, "SIGTERM");
-        await exited;
-      } catch {
-        // ESRCH: it ended between the check and the kill.
-      }
-    }
-  }
-}
-
-async function startFigures() {
-  if (!fs.existsSync(path.join(process.cwd(), process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"))) {
-    console.log("# no build found: run `npm run build` first for cold_start_s");
-    return;
-  }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rubric-studio-bench-start-"));
-  try {
-    report("cold_start_s", await coldStart(dataDir, 3290), "s");
-    report("cold_start_existing_data_s", await coldStart(dataDir, 3291), "s");
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
 await databaseFigures();
-await startFigures();
+await coldStartFigures();
 await editorUiFigures();
 await coeditFigures();
 await leaderboardFigures();
