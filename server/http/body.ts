@@ -8,7 +8,8 @@ import { AppError } from "@/lib/errors";
  * is ever held whatever the client sends, with or without a Content-Length. The rest is never
  * read: the connection stays paused (the client has its 413 and stops) until the server's idle
  * timeout closes it. Closing it at once instead would reset it under the client's upload, and a
- * reset loses the 413 that was on its way.
+ * reset loses the 413 that was on its way. (A body refused for its declared length is untouched:
+ * Node's server discards it after the answer, holding none of it.)
  */
 export async function readBodyBytes(req: Request, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
