@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { text } from "@/lib/text";
+import { replaceNul, text } from "@/lib/text";
 import { readBodyText } from "@/server/http/body";
 import { assertEntrySize, readMultipartForm, uploadKind } from "@/server/http/upload";
 import { AppError } from "@/lib/errors";
@@ -42,23 +42,25 @@ export async function readGradingUpload(req: Request): Promise<GradingUpload> {
     return { ...fields, fileText: typeof file === "string" ? file : JSON.stringify(file), fileName: fileName ?? null, archive: null };
   }
   const form = await readMultipartForm(req, MAX_FORM_BYTES);
-  const text = (name: string) => {
+  const field = (name: string) => {
     const v = form.get(name);
     return typeof v === "string" ? v : undefined;
   };
-  const fields = gradingImportFieldsSchema.parse({ agent: text("agent"), run: text("run"), variant: text("variant") || undefined, human: text("human") });
+  const fields = gradingImportFieldsSchema.parse({ agent: field("agent"), run: field("run"), variant: field("variant") || undefined, human: field("human") });
 
   const file = form.get("file");
   if (file === null) throw new AppError("bad_request", "The upload has no graded file", [{ path: "file", message: "is required" }]);
   assertEntrySize(file, GRADED_LIMITS.maxBytes, "The graded file", "file");
   const fileText = typeof file === "string" ? file : await file.text();
-  const fileName = typeof file === "string" ? (text("fileName") ?? null) : file.name || null;
+  // A name is kept as sent, less any NUL (which the database cannot store).
+  const rawName = typeof file === "string" ? field("fileName") : file.name;
+  const fileName = rawName ? replaceNul(rawName).text : null;
 
   const submission = form.get("submission");
   let archive: GradingUpload["archive"] = null;
   if (submission !== null && typeof submission !== "string") {
     assertEntrySize(submission, ARCHIVE_LIMITS.maxArchiveBytes, "The submission archive", "submission");
-    archive = { name: submission.name || "submission", data: Buffer.from(await submission.arrayBuffer()) };
+    archive = { name: replaceNul(submission.name).text || "submission", data: Buffer.from(await submission.arrayBuffer()) };
   } else if (typeof submission === "string" && submission !== "") {
     throw new AppError("bad_request", "submission must be a file (.tar.gz, .tar or .zip)", [{ path: "submission", message: "must be a file" }]);
   }
