@@ -17,7 +17,7 @@ import { GET as getLeaderboard } from "./route";
 
 // The session is the only thing mocked: the wrapper, access checks and queries run for real.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/server/auth/session", () => ({ getSessionUserId: async () => session.userId }));
+vi.mock("@/server/auth/session", () => ({ getRequestSession: async () => (await import("@/test/mock-session")).liveSessionOf(session.userId) }));
 
 const globalForDb = globalThis as unknown as { __rubricStudioDb?: Promise<DbHandle> };
 const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");

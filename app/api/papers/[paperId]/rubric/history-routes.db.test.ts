@@ -13,7 +13,7 @@ import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 
 // The session is the cookie's business (next-auth); here each request says who sends it.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/server/auth/session", () => ({ getSessionUserId: async () => session.userId }));
+vi.mock("@/server/auth/session", () => ({ getRequestSession: async () => (await import("@/test/mock-session")).liveSessionOf(session.userId) }));
 
 const tree = await import("./tree/route");
 const treeRestore = await import("./tree/restore/route");
