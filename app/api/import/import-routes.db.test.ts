@@ -39,7 +39,7 @@ function form(fields: Record<string, string>, files: Record<string, string> = {}
 }
 
 type Body = Record<string, unknown> & { error?: { code: string; message: string; details: { path: string; message: string }[] } };
-type Handler = (req: NextRequest, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Handler<P> = (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
 
 describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
   let handle: DbHandle;
@@ -62,13 +62,13 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
     await handle?.close();
   });
 
-  async function send(handler: Handler, as: keyof typeof users | null, method: string, url: string, body: FormData | string, params = {}) {
+  async function send<P>(handler: Handler<P>, as: keyof typeof users | null, method: string, url: string, body: FormData | string, params: P) {
     session.current = as ? { userId: users[as], sessionId: sessions[as]! } : null;
     const init = typeof body === "string" ? { method, body, headers: { "content-type": "application/json" } } : { method, body };
     const res = await handler(new NextRequest(`http://127.0.0.1${url}`, init), { params: Promise.resolve(params) });
     return { status: res.status, body: (await res.json()) as Body };
   }
-  const postImport = (as: keyof typeof users | null, body: FormData | string) => send(importRoute.POST, as, "POST", "/api/import", body);
+  const postImport = (as: keyof typeof users | null, body: FormData | string) => send(importRoute.POST, as, "POST", "/api/import", body, {});
   const putRubric = (as: keyof typeof users | null, body: FormData | string) =>
     send(rubricRoute.PUT, as, "PUT", `/api/papers/${paperId}/rubric`, body, { paperId });
   const exported = () => exportRubricJson(handle, paperId, { force: true });
