@@ -19,6 +19,7 @@ import { buildTreeIndex } from "@/lib/rubric/tree-index";
 import { openTestDatabase } from "@/test/databases";
 import { coldStartFigures } from "./cold-start";
 import { coeditFigures } from "./coedit";
+import { domainFigures } from "./domain";
 import { editorUiFigures } from "./editor-ui";
 import { reviewUiFigures } from "./review-ui";
 import { leaderboardFigures } from "./leaderboard";
@@ -102,6 +103,7 @@ async function databaseFigures() {
   }
 }
 
+await domainFigures();
 await databaseFigures();
 await coldStartFigures();
 await editorUiFigures();
