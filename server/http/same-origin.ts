@@ -21,12 +21,13 @@ export function assertSameOrigin(req: Request): void {
   const site = req.headers.get("sec-fetch-site");
   if (site !== null) {
     if (site === "same-origin") return;
-    throw crossOrigin(`it came from a ${site} page`);
+    throw crossOrigin(`the browser sent it with Sec-Fetch-Site: ${site}`);
   }
   const origin = req.headers.get("origin");
   if (origin === null) return;
   const own = ownHosts(req);
-  if (hostOf(origin) !== null && own.includes(hostOf(origin)!)) return;
+  const from = hostOf(origin);
+  if (from !== null && own.includes(from)) return;
   throw crossOrigin(`it came from ${origin}, not from ${own[0] ?? "this host"}`);
 }
 
