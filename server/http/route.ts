@@ -7,6 +7,7 @@ import type { Paper, User } from "@/db/schema";
 import { getRequestSession } from "@/server/auth/session";
 import { canAccessPaper, effectiveRole, type EffectiveRole, type PaperAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
+import { unstorableText } from "@/lib/text";
 import { OperationError } from "@/lib/rubric/operations";
 import { assertSameOrigin } from "./same-origin";
 import { zodIssuesToDetails } from "./zod-details";
@@ -90,12 +91,16 @@ export function apiRoute<P extends Record<string, string>>(
         const result = await (handler as Handler<typeof ctx>)(ctx);
         return result instanceof Response ? result : NextResponse.json(result);
       }
-      const paperId = opts.paper ? resolved.paperId : undefined;
+      // A path segment the database cannot store (a NUL, a lone surrogate) names nothing: it never
+      // reaches a query (PostgreSQL refuses it with an error, a 500), and the answer is an unknown id's.
+      const unstorableParam = Object.keys(resolved).find((name) => unstorableText(String(resolved[name])) !== null);
+      const paperId = opts.paper && !unstorableParam ? resolved.paperId : undefined;
       // One query: the session is live (not signed out, revoked, expired; user not disabled), the user, the paper, the role.
       const access = session ? await getUserWithPaperAccess(db, session, paperId) : null;
       if (!access || !session) throw new AppError("unauthorized", "Sign in to do this");
       const { user } = access;
       if (opts.staff && !user.isStaff) throw new AppError("forbidden", "Only staff can do this");
+      if (unstorableParam) throw new AppError("not_found", `No such ${unstorableParam}`);
       let ctx: RouteContext<P> | PaperRouteContext<P> = { req, params: resolved, store, user, sessionId: session.sessionId };
       if (opts.paper) {
         const role = effectiveRole(user.isStaff, access.membership);

@@ -111,6 +111,15 @@ function inputSuite(kind: "pglite" | "postgres") {
       expect(comment.body.error.details[0].path).toBe("body");
       expect((await api<{ paper: { title: string } }>(studio.url, cookie, "GET", paperUrl)).body.paper.title).not.toContain("\u0000");
     });
+
+    it("a NUL in a path's id is an unknown id (404), never a 500", async () => {
+      for (const url of ["/api/papers/%00", "/api/papers/bad%00id/rubric/nodes", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes/%00/history`, "/api/gradings/%00"]) {
+        const answer = await api<ErrorAnswer>(studio.url, cookie, "GET", url);
+        expect({ url, status: answer.status, code: answer.body?.error?.code }).toEqual({ url, status: 404, code: "not_found" });
+      }
+      // Signed out, it is still "sign in" first.
+      expect((await api(studio.url, "", "GET", "/api/papers/%00")).status).toBe(401);
+    });
   });
 }
 
