@@ -12,8 +12,10 @@ export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 1000;
 const MIN_DISTINCT_CHARACTERS = 5;
 
-// zxcvbn-ts's list of the ~50,000 most common passwords (from leaked password sets), shipped in the package.
-const COMMON_PASSWORDS = new Set(dictionary["passwords-common"]);
+// zxcvbn-ts's list of the ~50,000 most common passwords (from leaked password sets), shipped in the
+// package. Built on first use: most processes (every request but a password change) never need it.
+let commonPasswords: Set<string> | null = null;
+const isCommonPassword = (password: string) => (commonPasswords ??= new Set(dictionary["passwords-common"])).has(password.toLowerCase());
 
 /** What is wrong with a new password, or null when it may be used. */
 export function passwordProblem(password: string): string | null {
@@ -25,7 +27,7 @@ export function passwordProblem(password: string): string | null {
   if (new Set(characters).size < MIN_DISTINCT_CHARACTERS) {
     return `must use at least ${MIN_DISTINCT_CHARACTERS} different characters`;
   }
-  if (COMMON_PASSWORDS.has(password.toLowerCase())) return "is one of the most common passwords: choose another";
+  if (isCommonPassword(password)) return "is one of the most common passwords: choose another";
   return null;
 }
 
