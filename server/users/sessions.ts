@@ -1,6 +1,7 @@
 import "server-only";
 import type { Store } from "@/db/client";
 import { createUserSession, revokeUserSession, revokeUserSessions } from "@/db/queries/user-sessions";
+import { getUserWithPaperAccess } from "@/db/queries/papers";
 import { getUserById } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
 import { announceAccessChange } from "@/server/live/rubric-feed";
@@ -26,6 +27,15 @@ export async function startSession(store: Store, userId: string): Promise<string
   if (!user) throw new AppError("unauthorized", "This account does not exist");
   if (user.disabledAt) throw new AppError("forbidden", "This account is disabled");
   return createUserSession(store.db, userId, new Date(Date.now() + SESSION_MAX_AGE_MS));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether the session a cookie names is live: not signed out, revoked or expired, its user not disabled. */
+export async function isSessionLive(store: Store, session: { userId: unknown; sessionId: unknown }): Promise<boolean> {
+  const { userId, sessionId } = session;
+  if (typeof userId !== "string" || typeof sessionId !== "string" || !UUID.test(userId) || !UUID.test(sessionId)) return false;
+  return (await getUserWithPaperAccess(store.db, { userId, sessionId }, undefined)) !== null;
 }
 
 /** Sign-out: the session ends, and its open streams with it. */

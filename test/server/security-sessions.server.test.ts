@@ -51,9 +51,13 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
       const other = await signIn(studio.url, user.email, user.password);
       expect(await apiStatus(saved)).toBe(200);
       expect(await pageGoesToSignIn(saved)).toBe(false);
+      const authSession = async (cookie: string) => (await api<{ user?: unknown } | null>(studio.url, cookie, "GET", "/api/auth/session")).body;
+      expect(await authSession(saved)).toMatchObject({ user: { email: user.email } });
       await signOut(studio.url, saved);
       expect(await apiStatus(saved)).toBe(401);
       expect(await pageGoesToSignIn(saved)).toBe(true);
+      // Auth.js's own session endpoint says signed out too.
+      expect((await authSession(saved))?.user).toBeUndefined();
       expect(await apiStatus(other)).toBe(200);
     });
 

@@ -191,7 +191,7 @@ describe.each(testDatabaseKinds())("grading routes on %s", (kind) => {
     form.set("variant", "full");
     const multipart = await call(postPaperGrading, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`, { method: "POST", body: form });
     expect(multipart.status).toBe(201);
-    expect(multipart.json.archive).toEqual({ files: 1, kept: 1, hasReproduceLog: true });
+    expect(multipart.json.archive).toEqual({ files: 1, kept: 1, hasReproduceLog: true, notes: [] });
     const id = multipart.json.gradingId as string;
     const files = await call(getFiles, { gradingId: id }, `/api/gradings/${id}/files`);
     expect(files.json.files).toEqual([{ path: "train.py", size: 9, skipped: null }]);
