@@ -40,6 +40,8 @@ interface Row {
   /** The request sent for this route (the URL with real ids, and a body for writes). */
   request: (ids: Ids) => { url: string; body?: unknown };
   expect: Statuses;
+  /** It ends the callers' sessions: sent after every other row. */
+  last?: true;
 }
 
 // Statuses that repeat: who sees a paper, who edits its rubric, who manages it.
@@ -145,6 +147,13 @@ const MATRIX: Record<string, Row> = {
     expect: JUDGE_EVAL_CHOSEN,
   },
 
+  // Users: staff disable, enable and sign out anyone; everyone changes their own password and ends their own sessions.
+  "POST /api/users/[userId]/disable": { request: () => ({ url: `/api/users/${NO_SUCH_ID}/disable` }), expect: [401, 403, 403, 403, 403, 404] },
+  "POST /api/users/[userId]/enable": { request: () => ({ url: `/api/users/${NO_SUCH_ID}/enable` }), expect: [401, 403, 403, 403, 403, 404] },
+  "DELETE /api/users/[userId]/sessions": { request: () => ({ url: `/api/users/${NO_SUCH_ID}/sessions` }), expect: [401, 403, 403, 403, 403, 404] },
+  "PUT /api/users/me/password": { request: () => ({ url: "/api/users/me/password", body: {} }), expect: [401, 400, 400, 400, 400, 400] },
+  "DELETE /api/users/me/sessions": { request: () => ({ url: "/api/users/me/sessions" }), expect: [401, 200, 200, 200, 200, 200], last: true },
+
   // The leaderboard is public; the gradings behind a row are for members, filtered to what each may open.
   "GET /api/leaderboard": { request: () => ({ url: "/api/leaderboard" }), expect: [200, 200, 200, 200, 200, 200] },
   "GET /api/leaderboard/runs": { request: (ids) => ({ url: `/api/leaderboard/runs?agent=${ids.agent}` }), expect: SIGNED_IN },
@@ -212,7 +221,8 @@ function matrixSuite(kind: "pglite" | "postgres") {
       await db?.drop();
     });
 
-    for (const [route, row] of Object.entries(MATRIX)) {
+    const rows = Object.entries(MATRIX).sort(([, a], [, b]) => Number(a.last ?? false) - Number(b.last ?? false));
+    for (const [route, row] of rows) {
       it(`${route}: ${CALLERS.map((c, i) => `${c} ${row.expect[i]}`).join(", ")}`, async () => {
         const method = route.split(" ")[0];
         const { url, body } = row.request(ids);
