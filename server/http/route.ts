@@ -93,7 +93,7 @@ export function apiRoute<P extends Record<string, string>>(
       }
       // A path segment the database cannot store (a NUL, a lone surrogate) names nothing: it never
       // reaches a query (PostgreSQL refuses it with an error, a 500), and the answer is an unknown id's.
-      const unstorableParam = Object.keys(resolved).find((name) => unstorableText(String(resolved[name])) !== null);
+      const unstorableParam = Object.entries(resolved ?? {}).find(([, value]) => unstorableText(String(value)) !== null)?.[0];
       const paperId = opts.paper && !unstorableParam ? resolved.paperId : undefined;
       // One query: the session is live (not signed out, revoked, expired; user not disabled), the user, the paper, the role.
       const access = session ? await getUserWithPaperAccess(db, session, paperId) : null;
