@@ -118,12 +118,15 @@ function securitySignInSuite(kind: "pglite" | "postgres") {
       for (let i = 0; i < 4; i++) expect((await wrong()).code).toBe("invalid_credentials");
     });
 
-    it.runIf(kind === "postgres")("a wait started on one instance holds on the other", async () => {
-      expect(await attemptSignIn(a.url, GRADER.email, "wrong", "198.51.100.80")).toEqual({ signedIn: false, code: "too_many_attempts:64" });
-      const onB = await attemptSignIn(b.url, GRADER.email, GRADER.password, "198.51.100.81");
-      expect(onB.signedIn).toBe(false);
-      expect(wait(onB)).toBeGreaterThan(0);
-    });
+    // Only PostgreSQL has two instances (PGlite has one owner); the test is not listed on PGlite rather than skipped.
+    if (kind === "postgres") {
+      it("a wait started on one instance holds on the other", async () => {
+        expect(await attemptSignIn(a.url, GRADER.email, "wrong", "198.51.100.80")).toEqual({ signedIn: false, code: "too_many_attempts:64" });
+        const onB = await attemptSignIn(b.url, GRADER.email, GRADER.password, "198.51.100.81");
+        expect(onB.signedIn).toBe(false);
+        expect(wait(onB)).toBeGreaterThan(0);
+      });
+    }
   });
 }
 
