@@ -103,11 +103,21 @@ async function databaseFigures() {
   }
 }
 
-await domainFigures();
-await databaseFigures();
-await coldStartFigures();
-await editorUiFigures();
-await coeditFigures();
-await leaderboardFigures();
-await oversizedBodyFigures();
-await reviewUiFigures();
+// `npm run bench` runs every group; `npm run bench -- editor-ui cold-start` only those named.
+const groups: Record<string, () => Promise<void>> = {
+  domain: domainFigures,
+  database: databaseFigures,
+  "cold-start": coldStartFigures,
+  "editor-ui": editorUiFigures,
+  coedit: coeditFigures,
+  leaderboard: leaderboardFigures,
+  "oversized-body": oversizedBodyFigures,
+  "review-ui": reviewUiFigures,
+};
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !(name in groups));
+if (unknown.length > 0) {
+  console.error(`Unknown benchmark group ${unknown.join(", ")}: choose from ${Object.keys(groups).join(", ")}`);
+  process.exit(2);
+}
+for (const [name, run] of Object.entries(groups)) if (chosen.length === 0 || chosen.includes(name)) await run();
