@@ -8,7 +8,7 @@ import { getStore } from "./server/store";
 import { clientAddress } from "./server/auth/throttle";
 import { signInWithPassword, userForIdentity } from "./server/users/sign-in";
 import { tooManyAttemptsCode } from "./lib/auth/sign-in-throttle";
-import { endSession, isSessionLive, startSession } from "./server/users/sessions";
+import { endSession, isSessionLive, sessionRefOf, startSession } from "./server/users/sessions";
 
 const credentialsSchema = z.object({ email: z.email(), password: z.string().min(1).max(1000) });
 
@@ -68,7 +68,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       // Any other read of the cookie through Auth.js (its /api/auth/session): a session that was
       // signed out, revoked or expired, or whose user is disabled, is signed out here too (null
       // clears the cookie). The studio's own routes check the same row in their one query.
-      return (await isSessionLive(await getStore(), { userId: token.uid, sessionId: token.sid })) ? token : null;
+      return (await isSessionLive(await getStore(), sessionRefOf(token.uid, token.sid))) ? token : null;
     },
   },
   events: {

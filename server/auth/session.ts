@@ -4,6 +4,7 @@ import { headers } from "next/headers";
 import { getDb } from "@/db/client";
 import { getUserWithPaperAccess, type SessionRef } from "@/db/queries/papers";
 import type { Paper, PaperRole, User } from "@/db/schema";
+import { sessionRefOf } from "@/server/users/sessions";
 import { getAuthSecret } from "./secret";
 
 export type { SessionRef };
@@ -12,7 +13,6 @@ export type { SessionRef };
 const decoded = new Map<string, { session: SessionRef; until: number }>();
 const DECODED_MAX = 1_000;
 const DECODED_TTL_MS = 60_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The session a request's cookie names: the user and the `user_sessions` row it was issued with
@@ -31,10 +31,8 @@ async function readSession(requestHeaders: Headers, secureCookie: boolean): Prom
   const hit = cookie ? decoded.get(cookie) : undefined;
   if (hit && hit.until > now) return hit.session;
   const token = await getToken({ req: { headers: requestHeaders }, secret: getAuthSecret(), secureCookie });
-  const userId = token?.uid;
-  const sessionId = token?.sid;
-  if (typeof userId !== "string" || typeof sessionId !== "string" || !UUID.test(userId) || !UUID.test(sessionId)) return null;
-  const session = { userId, sessionId };
+  const session = sessionRefOf(token?.uid, token?.sid);
+  if (!session) return null;
   if (cookie) {
     if (decoded.size >= DECODED_MAX) decoded.clear();
     const expires = typeof token?.exp === "number" ? token.exp * 1000 : now + DECODED_TTL_MS;

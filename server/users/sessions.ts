@@ -1,7 +1,7 @@
 import "server-only";
 import type { Store } from "@/db/client";
 import { createUserSession, revokeUserSession, revokeUserSessions } from "@/db/queries/user-sessions";
-import { getUserWithPaperAccess } from "@/db/queries/papers";
+import { getUserWithPaperAccess, type SessionRef } from "@/db/queries/papers";
 import { getUserById } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
 import { announceAccessChange } from "@/server/live/rubric-feed";
@@ -31,11 +31,15 @@ export async function startSession(store: Store, userId: string): Promise<string
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Whether the session a cookie names is live: not signed out, revoked or expired, its user not disabled. */
-export async function isSessionLive(store: Store, session: { userId: unknown; sessionId: unknown }): Promise<boolean> {
-  const { userId, sessionId } = session;
-  if (typeof userId !== "string" || typeof sessionId !== "string" || !UUID.test(userId) || !UUID.test(sessionId)) return false;
-  return (await getUserWithPaperAccess(store.db, { userId, sessionId }, undefined)) !== null;
+/** The session a decoded cookie names: both ids must be UUIDs (a cookie from before sessions had rows names none). */
+export function sessionRefOf(userId: unknown, sessionId: unknown): SessionRef | null {
+  if (typeof userId !== "string" || typeof sessionId !== "string" || !UUID.test(userId) || !UUID.test(sessionId)) return null;
+  return { userId, sessionId };
+}
+
+/** Whether the session is live: not signed out, revoked or expired, its user not disabled. */
+export async function isSessionLive(store: Store, session: SessionRef | null): Promise<boolean> {
+  return session !== null && (await getUserWithPaperAccess(store.db, session, undefined)) !== null;
 }
 
 /** Sign-out: the session ends, and its open streams with it. */
