@@ -1,49 +1,23 @@
-import { spawnSync } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
 import { getUserWithPaperAccess } from "@/db/queries/papers";
 import { getUserByEmail } from "@/db/queries/users";
 import { createAccount } from "@/server/users/create-account";
 import { startSession } from "@/server/users/sessions";
 import { verifyCredentials } from "@/server/users/sign-in";
-import { createTestPostgresDatabase, testDatabaseKinds } from "@/test/databases";
+import { testDatabaseKinds } from "@/test/databases";
+import { cliEnvironment, runCli } from "./cli.testutil";
 
 const PASSWORD = "the first long password";
 
 // Each test spawns the CLI (tsx start-up) and opens the database in between: slow on a loaded machine.
 describe.each(testDatabaseKinds())("user CLI: passwords, disabling, sign-out everywhere, on %s", { timeout: 240_000 }, (kind) => {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  let dataDir: string;
-  let dropDatabase: (() => Promise<void>) | undefined;
+  const env = cliEnvironment(kind, "cli-sessions");
 
-  beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rubric-studio-cli-sessions-"));
-    env.DATA_DIR = dataDir;
-    if (kind === "postgres") {
-      const server = await createTestPostgresDatabase();
-      env.DATABASE_URL = server.url;
-      dropDatabase = server.drop;
-    } else {
-      env.DATABASE_URL = "";
-    }
-  });
-  afterAll(async () => {
-    await dropDatabase?.();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  // The same entry point as `npm run user`, without npm's start-up cost.
-  const user = (extraEnv: Record<string, string>, ...args: string[]) =>
-    spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "user", ...args], {
-      env: { ...env, ...extraEnv },
-      encoding: "utf8",
-    });
+  const user = (extraEnv: Record<string, string>, ...args: string[]) => runCli({ ...env, ...extraEnv }, "user", ...args);
   /** Runs `fn` on the database while no CLI holds it (the embedded one has one owner at a time). */
   async function withDb<T>(fn: (handle: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
-    const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
+    const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR! });
     try {
       return await fn(handle);
     } finally {

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,39 +6,14 @@ import { openDatabase } from "@/db/client";
 import { acquireDataDirLock } from "@/db/data-dir-lock";
 import { ensureUserByEmail, getUserByEmail } from "@/db/queries/users";
 import { paperFile, skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
-import { createTestPostgresDatabase, testDatabaseKinds } from "@/test/databases";
+import { testDatabaseKinds } from "@/test/databases";
+import { cliEnvironment, runCli } from "./cli.testutil";
 
 const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");
 const DEMO_RUBRIC = fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8");
 
-// The same entry point as `npm run rubric`, without npm's start-up cost.
-const runCli = (env: NodeJS.ProcessEnv, ...args: string[]) =>
-  spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
-    env,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
-
 describe.each(testDatabaseKinds())("rubric CLI on %s", (kind) => {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  let dataDir: string;
-  let dropDatabase: (() => Promise<void>) | undefined;
-
-  beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rubric-studio-cli-"));
-    env.DATA_DIR = dataDir;
-    if (kind === "postgres") {
-      const server = await createTestPostgresDatabase();
-      env.DATABASE_URL = server.url;
-      dropDatabase = server.drop;
-    } else {
-      env.DATABASE_URL = "";
-    }
-  });
-  afterAll(async () => {
-    await dropDatabase?.();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const env = cliEnvironment(kind, "cli");
 
   const cli = (...args: string[]) => runCli(env, ...args);
 
@@ -49,7 +23,7 @@ describe.each(testDatabaseKinds())("rubric CLI on %s", (kind) => {
     expect(imported.status).toBe(0);
     expect(imported.stdout).toMatch(/created paper demo-adaptive-clipping — 33 nodes, revision 1/);
 
-    const out = path.join(dataDir, "out.json");
+    const out = path.join(env.DATA_DIR!, "out.json");
     expect(cli("rubric", "export", "demo-adaptive-clipping", "--out", out).status).toBe(0);
     expect(fs.readFileSync(out, "utf8")).toBe(DEMO_RUBRIC);
   });
@@ -57,7 +31,7 @@ describe.each(testDatabaseKinds())("rubric CLI on %s", (kind) => {
   it("refuses an invalid rubric with exit code 1, the JSON path, and nothing written", () => {
     const bad = JSON.parse(DEMO_RUBRIC);
     bad.sub_tasks[2].sub_tasks[0].weight = -3;
-    const file = path.join(dataDir, "bad.json");
+    const file = path.join(env.DATA_DIR!, "bad.json");
     fs.writeFileSync(file, JSON.stringify(bad));
     const refused = cli("rubric", "import", file, "--paper", "demo-adaptive-clipping");
     expect(refused.status).toBe(1);
@@ -70,7 +44,7 @@ describe.each(testDatabaseKinds())("rubric CLI on %s", (kind) => {
     const missing = cli("rubric", "export", "no-such-paper");
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('The paper "no-such-paper" has no rubric yet');
-    const noFile = cli("rubric", "import", path.join(dataDir, "nope.json"));
+    const noFile = cli("rubric", "import", path.join(env.DATA_DIR!, "nope.json"));
     expect(noFile.status).toBe(1);
     expect(noFile.stderr).toContain("no such file or directory");
     const usage = cli("rubric", "frobnicate");
@@ -80,17 +54,14 @@ describe.each(testDatabaseKinds())("rubric CLI on %s", (kind) => {
 
   it("adds a user with a password, gives an invited member one, and refuses a second", async () => {
     const add = (email: string, ...flags: string[]) =>
-      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "user", "add", email, ...flags], {
-        env: { ...env, STUDIO_PASSWORD: "a long password" },
-        encoding: "utf8",
-      });
+      runCli({ ...env, STUDIO_PASSWORD: "a long password" }, "user", "add", email, ...flags);
     expect(add("new@example.org", "--staff").stdout).toContain("added staff user new@example.org");
     const again = add("new@example.org");
     expect(again.status).toBe(2);
     expect(again.stderr).toContain("already exists and has a password");
 
     // Staff added this member by email before they had an account.
-    const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
+    const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR! });
     await ensureUserByEmail(handle.db, "invited@example.org");
     await handle.close();
     expect(add("invited@example.org").stdout).toContain("set the password of invited user invited@example.org");
@@ -99,10 +70,7 @@ describe.each(testDatabaseKinds())("rubric CLI on %s", (kind) => {
 
   it("refuses to add a user with a bad email or a weak password, saying which (exit 2), and adds nobody", async () => {
     const add = (email: string, password: string) =>
-      spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "user", "add", email], {
-        env: { ...env, STUDIO_PASSWORD: password },
-        encoding: "utf8",
-      });
+      runCli({ ...env, STUDIO_PASSWORD: password }, "user", "add", email);
     // Both problems at once (eight spaces, as `user add` used to take), then a common password.
     const cases = [
       ["not-an-email", "        ", ['the email must be an email address like name@example.org (got "not-an-email")', "the password must have at least 12 characters (it has 8)"]],
@@ -113,7 +81,7 @@ describe.each(testDatabaseKinds())("rubric CLI on %s", (kind) => {
       expect([email, refused.status]).toEqual([email, 2]);
       for (const message of messages) expect(refused.stderr).toContain(message);
     }
-    const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
+    const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.DATA_DIR! });
     for (const [email] of cases) expect(await getUserByEmail(handle.db, email)).toBeNull();
     await handle.close();
   });
