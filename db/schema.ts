@@ -36,6 +36,8 @@ export const users = pgTable(
     isStaff: boolean("is_staff").notNull().default(false),
     // Set by staff: a disabled user cannot sign in and every session of theirs ends at once.
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    // Created by the demo seed: staff can delete the demo in one action (server/demo/).
+    isDemo: boolean("is_demo").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],
@@ -87,6 +89,8 @@ export const papers = pgTable("papers", {
   judgeAddendum: text("judge_addendum").notNull().default(""),
   blacklist: text("blacklist").array().notNull().default(sql`'{}'::text[]`),
   createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+  // Synthetic data from the demo seed: shown with a "demo" badge, deleted with the demo.
+  isDemo: boolean("is_demo").notNull().default(false),
   createdAt: createdAt(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
@@ -274,6 +278,8 @@ export const agents = pgTable(
     model: text("model"),
     scaffold: text("scaffold"),
     notes: text("notes").notNull().default(""),
+    // A made-up agent of the demo seed: its runs are synthetic, the leaderboard marks them "demo".
+    isDemo: boolean("is_demo").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("agents_name_key").on(t.name)],
