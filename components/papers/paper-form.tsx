@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { Field, Input, Textarea } from "@/components/ui/field";
 import { ApiClientError, fetchJson, jsonInit } from "@/components/api/client";
+import { PAPER_ID_RULE, paperIdSchema } from "@/lib/papers/schemas";
 
 interface PaperFormValues {
   id: string;
@@ -24,11 +25,19 @@ export function PaperForm({ mode, initial = EMPTY }: { mode: "create" | "edit"; 
   const [values, setValues] = useState(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [pending, setPending] = useState(false);
-  const set = (key: keyof PaperFormValues) => (e: { target: { value: string } }) =>
+  const set = (key: keyof PaperFormValues) => (e: { target: { value: string } }) => {
     setValues((v) => ({ ...v, [key]: e.target.value }));
+    // The server's refusal was about the old value.
+    setErrors(({ [key]: _stale, ...rest }) => rest);
+  };
+
+  // The server's own id rule, checked as the id is typed (shown once something was typed).
+  const idCheck = mode === "create" && values.id !== "" ? paperIdSchema.safeParse(values.id) : null;
+  const idError = errors.id ?? (idCheck && !idCheck.success ? idCheck.error.issues[0].message : undefined);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    if (idCheck && !idCheck.success) return;
     setPending(true);
     setErrors({});
     try {
@@ -55,8 +64,8 @@ export function PaperForm({ mode, initial = EMPTY }: { mode: "create" | "edit"; 
   return (
     <form onSubmit={submit} className="space-y-4 rounded-lg border border-zinc-200 bg-white p-5">
       {mode === "create" && (
-        <Field label="Paper id" hint="A slug, as in PaperBench: lower-case letters, digits and hyphens." error={errors.id}>
-          <Input name="id" value={values.id} onChange={set("id")} required placeholder="my-paper" aria-invalid={!!errors.id} />
+        <Field label="Paper id" hint={`A slug, as in PaperBench: ${PAPER_ID_RULE}. For example pinn or all-in-one.`} error={idError}>
+          <Input name="id" value={values.id} onChange={set("id")} required placeholder="my-paper" aria-invalid={!!idError} />
         </Field>
       )}
       <Field label="Title" error={errors.title}>

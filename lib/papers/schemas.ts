@@ -1,13 +1,19 @@
 import { z } from "zod";
 import { text } from "@/lib/text";
 
+/**
+ * The rule for paper ids in words, as the New paper form's hint states it and the schema's refusal
+ * repeats it: one text, so the hint cannot drift from what the server accepts.
+ */
+export const PAPER_ID_RULE = "lower-case letters and digits, in words joined by one - _ or . (at most 100 characters)";
+
 /** PaperBench paper ids are slugs: `pinn`, `all-in-one`, `stay-on-topic-with-classifier-free-guidance`. */
 export const paperIdSchema = z
   .string()
   .trim()
   .min(1, "is required")
   .max(100, "must be at most 100 characters")
-  .regex(/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/, "must be a slug: lower-case letters and digits, joined by - _ or .");
+  .regex(/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/, `must be a slug: ${PAPER_ID_RULE}`);
 
 const markdown = (label: string) => text().max(2_000_000, `${label} must be at most 2 MB`);
 
