@@ -79,15 +79,18 @@ export interface LeaderboardAgentInfo {
   name: string;
   model: string | null;
   scaffold: string | null;
+  /** Synthetic: an agent of the demo seed. */
+  isDemo: boolean;
 }
 
 export async function listLeaderboardAgents(db: Executor): Promise<LeaderboardAgentInfo[]> {
-  const rows = await db.execute(sql`SELECT id, name, model, scaffold FROM agents`);
+  const rows = await db.execute(sql`SELECT id, name, model, scaffold, is_demo FROM agents`);
   return (rows.rows as Record<string, unknown>[]).map((r) => ({
     id: String(r.id),
     name: String(r.name),
     model: (r.model as string | null) ?? null,
     scaffold: (r.scaffold as string | null) ?? null,
+    isDemo: Boolean(r.is_demo),
   }));
 }
 
