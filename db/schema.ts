@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { PAPER_ROLES, type PaperRole } from "@/lib/auth/access";
 import type { JudgeOutputMeta } from "@/lib/grading/types";
 import { VARIANTS, type Variant } from "@/lib/grading/variant";
+import { NOTIFICATION_KINDS, type NotificationKind } from "@/lib/notifications/kinds";
 import {
   bigint,
   boolean,
@@ -518,3 +519,37 @@ export const gradingReviews = pgTable(
   ],
 );
 export type GradingReview = InferSelectModel<typeof gradingReviews>;
+
+// ── Notifications ────────────────────────────────────────────────────────────
+
+export const notificationKind = pgEnum("notification_kind", NOTIFICATION_KINDS);
+export type { NotificationKind };
+
+/**
+ * What reaches a person outside the editor (the header's inbox): written by the service that did
+ * the action, in its transaction. `text` is a short snapshot (a comment's opening words, a
+ * reason) so the inbox reads without the thing it points at; the link is built from the paper and
+ * the target (a rubric node, a grading). A notification is listed only while its recipient may
+ * still see its paper (and, for a grader, its grading).
+ */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    recipientId: uuid("recipient_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: notificationKind("kind").notNull(),
+    actorId: uuid("actor_id").references(() => users.id, { onDelete: "set null" }),
+    paperId: text("paper_id")
+      .notNull()
+      .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    nodeKey: uuid("node_key"),
+    gradingId: uuid("grading_id").references(() => gradings.id, { onDelete: "cascade" }),
+    text: text("text").notNull().default(""),
+    createdAt: createdAt(),
+    readAt: timestamp("read_at", { withTimezone: true }),
+  },
+  (t) => [index("notifications_recipient_idx").on(t.recipientId, t.createdAt)],
+);
+export type Notification = InferSelectModel<typeof notifications>;
