@@ -61,6 +61,64 @@ describe("computeLeaderboard", () => {
     expect(board.agents.map((e) => e.agentId)).toEqual(["B", "A", "C"]);
     expect(board.split).toBe("mini");
     expect(board.paperIds).toEqual(["p1", "p2", "p3"]);
+    expect(board.agents.map((e) => e.rank)).toEqual([1, 2, null]);
+  });
+
+  it("gives agents with the same mean the same rank, and the next mean its position (1, 1, 3)", () => {
+    const tied = computeLeaderboard(
+      [
+        ...runRows("Z", "r1", { p1: 0.5, p2: 0.5, p3: 0.5 }),
+        ...runRows("Y", "r1", { p1: 0.5, p2: 0.5, p3: 0.5 }),
+        ...runRows("X", "r1", { p1: 0.2, p2: 0.2, p3: 0.2 }),
+        ...runRows("W", "r1", { p1: 0.2, p2: 0.2, p3: 0.2 }),
+        ...runRows("V", "r1", { p1: 0.9 }),
+      ],
+      split,
+    );
+    expect(tied.agents.map((e) => [e.agentId, e.rank])).toEqual([
+      ["Y", 1],
+      ["Z", 1],
+      ["W", 3],
+      ["X", 3],
+      ["V", null],
+    ]);
+  });
+
+  it("lists agents without a complete run after the ranked ones, by papers covered, with their mean over those papers", () => {
+    const c = board.agents.find((e) => e.agentId === "C")!;
+    expect(c.coverage).toEqual({ papers: 1, mean: 1 });
+    const a = board.agents.find((e) => e.agentId === "A")!;
+    // Every paper is covered; the mean of the per-paper means (over all four runs on p1, p2).
+    expect(a.coverage.papers).toBe(3);
+    expect(a.coverage.mean).toBe(numpyMean(a.perPaper.map((p) => p.mean!)));
+    const partial = computeLeaderboard(
+      [
+        ...runRows("Full", "r1", { p1: 0.1, p2: 0.1, p3: 0.1 }),
+        // Two papers, spread over two incomplete runs: they cover p1 and p2.
+        ...runRows("Two", "r1", { p1: 0.2 }),
+        ...runRows("Two", "r2", { p2: 0.4 }),
+        ...runRows("OneHigh", "r1", { p3: 0.9 }),
+        ...runRows("OneLow", "r1", { p1: 0.8 }),
+      ],
+      split,
+    );
+    expect(partial.agents.map((e) => [e.agentId, e.rank, e.coverage.papers])).toEqual([
+      ["Full", 1, 3],
+      ["Two", null, 2],
+      ["OneHigh", null, 1],
+      ["OneLow", null, 1],
+    ]);
+    expect(partial.agents[1].coverage.mean).toBe(numpyMean([0.2, 0.4]));
+    // A one-paper split is the per-paper board: every run that graded the paper counts.
+    const paper = computeLeaderboard(
+      [...runRows("Two", "r1", { p1: 0.2 }), ...runRows("OneLow", "r1", { p1: 0.8 }), ...runRows("Full", "r1", { p1: 0.8, p2: 0 })],
+      { name: "p1", paperIds: ["p1"] },
+    );
+    expect(paper.agents.map((e) => [e.agentId, e.rank, e.mean])).toEqual([
+      ["Full", 1, 0.8],
+      ["OneLow", 1, 0.8],
+      ["Two", 3, 0.2],
+    ]);
   });
 
   it("breaks down per paper over every run that graded it (mean ± SE, runs)", () => {
@@ -115,7 +173,9 @@ describe("computeLeaderboard", () => {
     const p3 = e.perPaper.find((p) => p.paperId === "p3")!;
     expect(p3).toMatchObject({ nRuns: 1, mean: 0.2, pendingRuns: 1, scores: [{ runId: "v1", score: 0.2 }] });
     const f = agents.find((a) => a.agentId === "F")!;
-    expect(f).toMatchObject({ mean: null, nRuns: 0, runs: [] });
+    expect(f).toMatchObject({ mean: null, nRuns: 0, runs: [], rank: null });
+    // Its coverage counts only the papers with a published score.
+    expect(f.coverage).toEqual({ papers: 2, mean: 1 });
     expect(f.perPaper.find((p) => p.paperId === "p3")).toMatchObject({ mean: null, nRuns: 0, pendingRuns: 1, scores: [] });
     // The pending score appears nowhere in the board.
     expect(JSON.stringify(agents)).not.toContain("0.37");

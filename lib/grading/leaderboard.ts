@@ -8,6 +8,12 @@
  * Means and standard errors follow numpy's summation order (`stats.ts`); a run's mean adds its
  * papers in the split's order.
  *
+ * Ranks: agents with a complete run, by mean, highest first; agents with the same mean share a rank
+ * (1, 1, 3). An agent without a complete run is not ranked: it follows the ranked ones with its
+ * coverage (the papers of the split some run of it graded, with a published score) and the mean of
+ * its per-paper means over those papers, most papers first, so a board is never blank because no
+ * run is complete. A per-paper board is the board of a one-paper split.
+ *
  * A grading under an open blind review (`pendingReview`) is published nowhere until the review is
  * done: its score would let the grader work out the verdicts they are scoring blind. Its run is
  * left out of the agent's mean (reason `pending_review`), which uses the agent's other complete
@@ -78,6 +84,8 @@ export interface PaperBreakdown {
 
 export interface AgentEntry {
   agentId: string;
+  /** 1 for the best; the same mean, the same rank; null without a complete run. */
+  rank: number | null;
   /** Mean over complete runs; `null` when the agent has none. */
   mean: number | null;
   /** Standard error over complete runs; `null` for fewer than two. */
@@ -91,12 +99,20 @@ export interface AgentEntry {
   judgeModels: string[];
   /** Of the complete runs' papers, how many gradings were human-reviewed. */
   humanReviewedPapers: number;
+  /**
+   * Papers of the split with a published score from any run, and the mean of their per-paper
+   * means (in the split's order): what an agent without a complete run is shown with.
+   */
+  coverage: { papers: number; mean: number | null };
 }
 
 export interface Leaderboard {
   split: string;
   paperIds: string[];
-  /** Ranked: highest mean first, agents without a complete run last, ties by agent id. */
+  /**
+   * Ranked: highest mean first; then the agents without a complete run, most papers covered
+   * first, then by their mean over those papers; ties by agent id.
+   */
   agents: AgentEntry[];
 }
 
@@ -186,34 +202,59 @@ export function computeLeaderboard(
       });
     }
     const scores = complete.map((r) => r.score);
+    const perPaper = paperIds.map((paperId): PaperBreakdown => {
+      const list = perPaperScores.get(paperId)!;
+      const values = list.map((s) => s.score);
+      return {
+        paperId,
+        mean: values.length > 0 ? numpyMean(values) : null,
+        stdErr: standardError(values),
+        nRuns: values.length,
+        scores: list,
+        pendingRuns: perPaperPending.get(paperId) ?? 0,
+      };
+    });
+    const covered = perPaper.flatMap((p) => (p.mean === null ? [] : [p.mean]));
     entries.push({
       agentId,
+      rank: null,
       mean: scores.length > 0 ? numpyMean(scores) : null,
       stdErr: standardError(scores),
       nRuns: scores.length,
       runs: complete,
       excludedRuns,
-      perPaper: paperIds.map((paperId) => {
-        const list = perPaperScores.get(paperId)!;
-        const values = list.map((s) => s.score);
-        return {
-          paperId,
-          mean: values.length > 0 ? numpyMean(values) : null,
-          stdErr: standardError(values),
-          nRuns: values.length,
-          scores: list,
-          pendingRuns: perPaperPending.get(paperId) ?? 0,
-        };
-      }),
+      perPaper,
       judgeModels: [...judgeModels].sort(),
       humanReviewedPapers,
+      coverage: { papers: covered.length, mean: covered.length > 0 ? numpyMean(covered) : null },
     });
   }
-  entries.sort((a, b) => {
-    if (a.mean === null || b.mean === null) {
-      if (a.mean !== b.mean) return a.mean === null ? 1 : -1;
-    } else if (a.mean !== b.mean) return b.mean - a.mean;
-    return a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0;
-  });
+  entries.sort(compareEntries);
+  assignRanks(entries);
   return { split: split.name, paperIds, agents: entries };
+}
+
+/** Descending, nulls last. */
+const byHigher = (a: number | null, b: number | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a);
+
+/** Ranked agents by mean; then the unranked by coverage, then their mean over it; then agent id. */
+function compareEntries(a: AgentEntry, b: AgentEntry): number {
+  return (
+    byHigher(a.mean, b.mean) ||
+    b.coverage.papers - a.coverage.papers ||
+    byHigher(a.coverage.mean, b.coverage.mean) ||
+    (a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0)
+  );
+}
+
+/**
+ * Standard competition ranks over entries sorted by `compareEntries`: the same mean shares the rank
+ * of the first with it, the next mean takes its position (1, 1, 3); no mean, no rank.
+ */
+function assignRanks(entries: AgentEntry[]): void {
+  entries.forEach((entry, i) => {
+    if (entry.mean === null) return;
+    const prev = entries[i - 1];
+    entry.rank = prev !== undefined && prev.mean === entry.mean ? prev.rank : i + 1;
+  });
 }
