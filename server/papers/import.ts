@@ -1,11 +1,14 @@
 import "server-only";
 import type { Executor, Store } from "@/db/client";
 import { getPaperById } from "@/db/queries/papers";
+import { countNodeRows, getLiveNodeRows, getRubricByPaperId, lockOrCreateRubric } from "@/db/queries/rubrics";
 import { AppError } from "@/lib/errors";
+import { diffRubrics, type RubricDiff } from "@/lib/rubric/diff";
 import { parseBlacklist, parsePaperConfig } from "@/lib/rubric/paper-folder";
 import { formatIssue, parseRubricJson } from "@/lib/rubric/paperbench";
 import type { RubricStats, RubricWarning } from "@/lib/rubric/types";
 import { paperIdSchema } from "@/lib/papers/schemas";
+import { treeToRows, type NodeRow } from "@/lib/rubric/tree-rows";
 import { replaceNul } from "@/lib/text";
 import { announceRubricRevision } from "@/server/live/rubric-feed";
 import { replaceRubricTree } from "@/server/rubrics/replace-rubric-tree";
@@ -30,6 +33,33 @@ export interface ImportResult {
   stats: RubricStats;
   warnings: RubricWarning[];
   /** Files kept with a change (NULs replaced), and what changed; absent when none was. */
+  notes?: { path: string; reason: string }[];
+}
+
+/**
+ * Whether an import may replace a rubric that has nodes. `any`: whatever is there (the CLI, the
+ * seed, a script that says `replace=true`); `{ expectedRevision }`: only the revision the user saw
+ * the changes against (a newer edit answers 409 instead of being lost); `never`: an upload that
+ * confirmed nothing (409 when there is a rubric to lose).
+ */
+export type ReplacePolicy = "any" | "never" | { expectedRevision: number };
+
+/** What an import would do, computed without writing: the studio shows it and asks before replacing. */
+export interface ImportPreview {
+  paperId: string;
+  createsPaper: boolean;
+  /** The live rubric's revision (0: none): the `expectedRevision` a confirmation sends back. */
+  revision: number;
+  /** Whether the import replaces a rubric with nodes, so needs a confirmation. */
+  replaces: boolean;
+  /** Live rubric → uploaded rubric; null when there is nothing to replace. */
+  diff: RubricDiff | null;
+  /** The rows the diff names as parents of its lines (its own lines carry the rest), on each side. */
+  parentRows: { before: NodeRow[]; after: NodeRow[] };
+  /** The paper's fields the folder changes (title, blacklist, paper text, addenda). */
+  paperFields: string[];
+  stats: RubricStats;
+  warnings: RubricWarning[];
   notes?: { path: string; reason: string }[];
 }
 
@@ -73,6 +103,8 @@ export interface PaperFolderImport {
   folderName?: string;
   userId: string | null;
   source: string;
+  /** Default `any`: the studio's uploads pass what the request confirmed. */
+  replace?: ReplacePolicy;
 }
 
 /**
@@ -89,6 +121,97 @@ export async function importPaperFolder(store: Store, input: PaperFolderImport):
 
 /** The import inside the caller's transaction (the demo seed), announcing nothing. */
 export async function importPaperFolderInTransaction(tx: Executor, input: PaperFolderImport): Promise<ImportResult> {
+  const folder = readFolder(input);
+  const { paperId, fields } = folder;
+  const existing = await getPaperById(tx, paperId);
+  if (existing) {
+    // Checked under the rubric's row lock, so no edit can slip in between the check and the replace.
+    const rubric = await lockOrCreateRubric(tx, paperId);
+    assertMayReplace(input.replace ?? "any", paperId, rubric.revision, await countNodeRows(tx, rubric.id));
+    if (Object.keys(fields).length > 0) await editPaper(tx, paperId, fields);
+  } else {
+    await addPaper(
+      tx,
+      { id: paperId, title: paperId, paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [], ...fields },
+      input.userId,
+    );
+  }
+  const result = await replaceRubricTree(tx, { paperId, tree: folder.parsed.tree, userId: input.userId, source: input.source });
+  return {
+    paperId,
+    createdPaper: !existing,
+    replaced: result.replaced,
+    revision: result.revision,
+    stats: folder.parsed.stats,
+    warnings: folder.parsed.warnings,
+    ...(folder.notes.length > 0 ? { notes: folder.notes } : {}),
+  };
+}
+
+/**
+ * What importing the folder would change, against the live paper and rubric; writes nothing. The
+ * files are checked as the import checks them, so a file the import refuses is refused here too.
+ */
+export async function previewPaperFolderImport(store: Store, input: Omit<PaperFolderImport, "userId" | "source" | "replace">): Promise<ImportPreview> {
+  const folder = readFolder(input);
+  const { paperId, fields, parsed } = folder;
+  const paper = await getPaperById(store.db, paperId);
+  const rubric = paper ? await getRubricByPaperId(store.db, paperId) : null;
+  const before = rubric ? await getLiveNodeRows(store.db, rubric.id) : [];
+  const replaces = before.length > 0;
+  let diff: RubricDiff | null = null;
+  const parentRows: ImportPreview["parentRows"] = { before: [], after: [] };
+  if (replaces) {
+    const after = treeToRows(parsed.tree);
+    diff = diffRubrics(before, after);
+    parentRows.before = rowsNamed(before, [...diff.removed, ...diff.moved.map((m) => m.before)]);
+    parentRows.after = rowsNamed(after, [...diff.added, ...diff.moved.map((m) => m.after)]);
+  }
+  const paperFields = paper
+    ? (Object.keys(fields) as (keyof typeof fields)[]).filter((f) => JSON.stringify(fields[f]) !== JSON.stringify(paper[f])).map((f) => FIELD_LABELS[f])
+    : [];
+  return {
+    paperId,
+    createsPaper: !paper,
+    revision: rubric?.revision ?? 0,
+    replaces,
+    diff,
+    parentRows,
+    paperFields,
+    stats: parsed.stats,
+    warnings: parsed.warnings,
+    ...(folder.notes.length > 0 ? { notes: folder.notes } : {}),
+  };
+}
+
+const FIELD_LABELS = { title: "title", blacklist: "blacklist", paperMarkdown: "paper text", addendum: "addendum", judgeAddendum: "judge addendum" } as const;
+
+/** The parents of `lines` among `rows`: what a diff line says it sits under. */
+function rowsNamed(rows: readonly NodeRow[], lines: readonly NodeRow[]): NodeRow[] {
+  const wanted = new Set(lines.map((r) => r.parentKey));
+  return rows.filter((r) => wanted.has(r.key));
+}
+
+function assertMayReplace(policy: ReplacePolicy, paperId: string, revision: number, nodes: number): void {
+  if (policy === "any" || nodes === 0) return;
+  if (policy === "never") {
+    throw new AppError(
+      "conflict",
+      `The paper ${paperId} already has a rubric (revision ${revision}): look at what the import changes and confirm it to replace the rubric`,
+      [{ path: "expectedRevision", message: `is required to replace revision ${revision}` }],
+    );
+  }
+  if (policy.expectedRevision !== revision) {
+    throw new AppError(
+      "conflict",
+      `The rubric of ${paperId} changed since its changes were shown (revision ${policy.expectedRevision}, now ${revision}): look at the changes again`,
+      [{ path: "expectedRevision", message: `is ${policy.expectedRevision}, the rubric is at revision ${revision}` }],
+    );
+  }
+}
+
+/** Every file of the folder parsed and checked, and the paper id chosen; nothing is read from the database. */
+function readFolder(input: Pick<PaperFolderImport, "files" | "paperId" | "folderName">) {
   const parsed = parseRubricOrThrow(input.files.rubric);
   const config = input.files.config !== undefined ? parseConfigOrThrow(input.files.config) : {};
   // The paper's texts are kept whatever they hold: a NUL (which the database cannot store) becomes U+FFFD, and is reported.
@@ -119,7 +242,6 @@ export async function importPaperFolderInTransaction(tx: Executor, input: PaperF
       { path: "paperId", message: idCheck.error.issues[0].message },
     ]);
   }
-  const paperId = idCheck.data;
   const fields = {
     ...(config.title ? { title: config.title } : {}),
     ...(blacklist ? { blacklist } : {}),
@@ -127,27 +249,7 @@ export async function importPaperFolderInTransaction(tx: Executor, input: PaperF
     ...(texts.addendum !== undefined ? { addendum: texts.addendum } : {}),
     ...(texts.judgeAddendum !== undefined ? { judgeAddendum: texts.judgeAddendum } : {}),
   };
-
-  const existing = await getPaperById(tx, paperId);
-  if (existing) {
-    if (Object.keys(fields).length > 0) await editPaper(tx, paperId, fields);
-  } else {
-    await addPaper(
-      tx,
-      { id: paperId, title: paperId, paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [], ...fields },
-      input.userId,
-    );
-  }
-  const result = await replaceRubricTree(tx, { paperId, tree: parsed.tree, userId: input.userId, source: input.source });
-  return {
-    paperId,
-    createdPaper: !existing,
-    replaced: result.replaced,
-    revision: result.revision,
-    stats: parsed.stats,
-    warnings: parsed.warnings,
-    ...(notes.length > 0 ? { notes } : {}),
-  };
+  return { parsed, paperId: idCheck.data, fields, notes };
 }
 
 function parseConfigOrThrow(text: string) {

@@ -84,6 +84,7 @@ const MATRIX: Record<string, Row> = {
   "GET /api/papers/[paperId]/rubric": { request: (ids) => ({ url: `${P(ids)}/rubric` }), expect: PAPER_VIEW },
   // An upload that is not a rubric is unprocessable (422) for those who may upload.
   "PUT /api/papers/[paperId]/rubric": { request: (ids) => ({ url: `${P(ids)}/rubric`, body: {} }), expect: [401, 403, 403, 403, 422, 422] },
+  "POST /api/papers/[paperId]/rubric/preview": { request: (ids) => ({ url: `${P(ids)}/rubric/preview`, body: {} }), expect: [401, 403, 403, 403, 422, 422] },
   "GET /api/papers/[paperId]/rubric/export": { request: (ids) => ({ url: `${P(ids)}/rubric/export?force=1` }), expect: PAPER_VIEW },
   "GET /api/papers/[paperId]/rubric/nodes": { request: (ids) => ({ url: `${P(ids)}/rubric/nodes` }), expect: PAPER_VIEW },
   "GET /api/papers/[paperId]/rubric/nodes/[key]/history": {
@@ -137,6 +138,7 @@ const MATRIX: Record<string, Row> = {
   "GET /api/review-queue": { request: () => ({ url: "/api/review-queue" }), expect: SIGNED_IN },
 
   "POST /api/import": { request: () => ({ url: "/api/import", body: {} }), expect: [401, 403, 403, 403, 403, 422] },
+  "POST /api/import/preview": { request: () => ({ url: "/api/import/preview", body: {} }), expect: [401, 403, 403, 403, 403, 422] },
 
   // Everyone signed in may ask; each gets the papers they may evaluate (none for graders).
   "GET /api/judge-eval": { request: () => ({ url: "/api/judge-eval" }), expect: SIGNED_IN },

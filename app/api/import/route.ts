@@ -4,7 +4,9 @@ import { readRubricUpload } from "@/server/papers/upload";
 
 /**
  * Staff import of a PaperBench paper folder: creates the paper when it does not exist (id from the
- * `paperId` field, else config.yaml, else `folderName`) and replaces its rubric.
+ * `paperId` field, else config.yaml, else `folderName`) and replaces its rubric. Replacing a rubric
+ * with nodes needs `expectedRevision` (the revision the preview showed the changes against) or
+ * `replace=true`; otherwise 409.
  */
 export const POST = apiRoute({ staff: true }, async ({ req, store, user }) => {
   const upload = await readRubricUpload(req);
@@ -14,6 +16,7 @@ export const POST = apiRoute({ staff: true }, async ({ req, store, user }) => {
     folderName: upload.folderName,
     userId: user.id,
     source: `upload:${user.email}`,
+    replace: upload.replace,
   });
   return Response.json(result, { status: result.createdPaper ? 201 : 200 });
 });

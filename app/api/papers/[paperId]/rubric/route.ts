@@ -20,7 +20,10 @@ export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper, ro
   };
 });
 
-/** Replaces the rubric with an uploaded rubric.json or paper folder, as one new revision. */
+/**
+ * Replaces the rubric with an uploaded rubric.json or paper folder, as one new revision. Replacing
+ * a rubric with nodes needs `expectedRevision` (checked against the live revision) or `replace=true`.
+ */
 export const PUT = apiRoute<Params>({ paper: "edit-rubric" }, async ({ req, store, paper, user }) => {
   const upload = await readRubricUpload(req);
   return importPaperFolder(store, {
@@ -28,5 +31,6 @@ export const PUT = apiRoute<Params>({ paper: "edit-rubric" }, async ({ req, stor
     paperId: paper.id,
     userId: user.id,
     source: `upload:${user.email}`,
+    replace: upload.replace,
   });
 });
