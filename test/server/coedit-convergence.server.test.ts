@@ -352,7 +352,8 @@ async function runCase(env: Env, label: string, scripts: Command[][], coverage: 
           case "import":
             coverage.imports++;
             imports.push(
-              fetch(`${client.opts.baseUrl}/api/papers/${paperId}/rubric`, {
+              // A script's import: it replaces whatever the others have made of the rubric.
+              fetch(`${client.opts.baseUrl}/api/papers/${paperId}/rubric?replace=true`, {
                 method: "PUT",
                 headers: { cookie: client.opts.cookie, "content-type": "application/json" },
                 body: INITIAL_RUBRIC,
