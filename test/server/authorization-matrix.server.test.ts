@@ -156,6 +156,9 @@ const MATRIX: Record<string, Row> = {
   "PUT /api/users/me/password": { request: () => ({ url: "/api/users/me/password", body: {} }), expect: [401, 400, 400, 400, 400, 400] },
   "DELETE /api/users/me/sessions": { request: () => ({ url: "/api/users/me/sessions" }), expect: [401, 200, 200, 200, 200, 200], last: true },
 
+  // Only staff delete the demo; without its confirmation the request deletes nothing (400).
+  "DELETE /api/demo": { request: () => ({ url: "/api/demo", body: {} }), expect: STAFF_ONLY_WRITE },
+
   // The leaderboard is public; the gradings behind a row are for members, filtered to what each may open.
   "GET /api/leaderboard": { request: () => ({ url: "/api/leaderboard" }), expect: [200, 200, 200, 200, 200, 200] },
   "GET /api/leaderboard/runs": { request: (ids) => ({ url: `/api/leaderboard/runs?agent=${ids.agent}` }), expect: SIGNED_IN },
