@@ -24,7 +24,9 @@ export type LiveSignal =
   | { type: "comments" }
   | { type: "presence"; change: PresenceChange }
   /** What a user may see changed (membership, role, disabled, sessions revoked): their streams re-check now. */
-  | { type: "access"; userId: string };
+  | { type: "access"; userId: string }
+  /** A user's notifications changed (a new one, some read): their inbox streams re-read the unread count. */
+  | { type: "notifications" };
 
 /** What happened to whom: replicated to every process, which keeps its own copy of who is where. */
 export type PresenceChange =
