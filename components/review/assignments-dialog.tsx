@@ -10,6 +10,7 @@ import { HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { fetchJson, jsonInit } from "@/components/api/client";
 import type { ReviewModel } from "@/lib/review/review-model";
+import { shortText } from "@/lib/short-text";
 import { formatDuration } from "./score-style";
 
 interface AssignmentRow {
@@ -103,8 +104,7 @@ export function AssignmentsDialog({
   const scopeText = (keys: string[] | null) => {
     if (!keys) return "Whole grading";
     const first = model.node(keys[0]);
-    const text = first ? first.requirements.replace(/\s+/g, " ") : "(unknown node)";
-    return `${keys.length === 1 ? "Subtree" : `${keys.length} subtrees`}: ${text.length > 60 ? `${text.slice(0, 57)}…` : text}`;
+    return `${keys.length === 1 ? "Subtree" : `${keys.length} subtrees`}: ${first ? shortText(first.requirements, 60) : "(unknown node)"}`;
   };
 
   return (
@@ -133,7 +133,7 @@ export function AssignmentsDialog({
                   <div className="font-medium text-zinc-900">{a.user.name ?? a.user.email}</div>
                   <div className="text-xs text-zinc-500">{a.user.email}</div>
                 </td>
-                <td className="py-1.5 pr-2 text-xs text-zinc-700">
+                <td className="py-1.5 pr-2 text-xs text-zinc-700" title={a.nodeKeys ? model.node(a.nodeKeys[0])?.requirements : undefined} data-testid="assignment-scope">
                   {scopeText(a.nodeKeys)}
                   {a.blind && (
                     <span className="ml-1.5 inline-flex items-center gap-0.5 rounded bg-zinc-100 px-1 text-[10px] font-medium text-zinc-600" data-testid="assignment-blind">
@@ -199,8 +199,9 @@ export function AssignmentsDialog({
           </label>
           <label className={`flex min-w-0 items-center gap-1.5 ${canSubtree ? "" : "text-zinc-400"}`}>
             <input type="radio" name="scope" disabled={!canSubtree} checked={scope === "subtree"} onChange={() => setScope("subtree")} data-testid="assign-scope-subtree" />
-            <span className="truncate">
-              Selected subtree{subtreeNode && canSubtree ? `: ${subtreeNode.requirements.replace(/\s+/g, " ").slice(0, 60)}` : " (select a node in the tree)"}
+            {/* Wraps between words: a CSS ellipsis would cut the requirement mid-word. */}
+            <span className="min-w-0" data-testid="assign-subtree-label" title={subtreeNode && canSubtree ? subtreeNode.requirements : undefined}>
+              Selected subtree{subtreeNode && canSubtree ? `: ${shortText(subtreeNode.requirements, 60)}` : " (select a node in the tree)"}
             </span>
           </label>
         </fieldset>

@@ -2,7 +2,6 @@
 
 import { ArrowLeft, Code2, Keyboard, Redo2, Undo2 } from "lucide-react";
 import Link from "next/link";
-import { buttonClass } from "@/components/ui/button";
 import type { TreeIndex } from "@/lib/rubric/tree-index";
 import type { PresencePerson } from "@/lib/live/presence-schemas";
 import { ExportButton } from "./export-button";
@@ -85,14 +84,21 @@ export function EditorHeader({
           aria-pressed={codeDev}
           onClick={onToggleCodeDev}
           data-testid="code-dev-toggle"
-          className={buttonClass(
-            "secondary",
-            codeDev ? "border-sky-400 bg-sky-50 text-sky-900 hover:bg-sky-100" : "",
-          )}
-          title="Show the Code-Dev variant: only Code Development leaves"
+          // Not buttonClass("secondary", …): its border and background would fight the pressed ones.
+          className={`inline-flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded-md border px-3 py-1.5 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 ${
+            codeDev ? "border-sky-600 bg-sky-600 text-white hover:bg-sky-700" : "border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50"
+          }`}
+          title={codeDev ? "Showing the Code-Dev variant (only Code Development leaves): click to show the whole rubric" : "Show the Code-Dev variant: only Code Development leaves"}
         >
           <Code2 size={15} aria-hidden />
           Code-Dev view
+          <span
+            aria-hidden
+            data-testid="code-dev-switch"
+            className={`relative ml-0.5 inline-block h-4 w-7 rounded-full transition-colors ${codeDev ? "bg-white/90" : "bg-zinc-300"}`}
+          >
+            <span className={`absolute top-0.5 size-3 rounded-full transition-all ${codeDev ? "left-3.5 bg-sky-600" : "left-0.5 bg-white"}`} />
+          </span>
         </button>
         <ExportButton paperId={paperId} codeDev={codeDev} beforeExport={() => store.whenIdle()} />
         <IconButton label="Keyboard shortcuts (?)" onClick={onHelp} testId="help-button" bordered>

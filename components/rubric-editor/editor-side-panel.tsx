@@ -1,6 +1,8 @@
 "use client";
 
+import { PanelRightClose, PanelRightOpen } from "lucide-react";
 import { useMemo } from "react";
+import { IconButton } from "@/components/ui/icon-button";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { CommentsPanel } from "./comments/comments-panel";
 import { NodeComments } from "./comments/node-comments";
@@ -19,6 +21,9 @@ export type Tab = "inspector" | "comments" | "lint" | "summary" | "versions" | "
 
 /** The editor's side panel: the selected node (inspector, its comments and history), comments, lint, summary, versions, deleted nodes. */
 export function EditorSidePanel({
+  width,
+  hidden,
+  onHidden,
   tab,
   onTab,
   paperId,
@@ -33,6 +38,10 @@ export function EditorSidePanel({
   ops,
   onSelect,
 }: {
+  width: number;
+  /** Folded to a rail, leaving the tree the width (a narrow window). */
+  hidden: boolean;
+  onHidden(hidden: boolean): void;
   tab: Tab;
   onTab(tab: Tab): void;
   paperId: string;
@@ -51,9 +60,25 @@ export function EditorSidePanel({
     () => (selectedRow ? derived.findings.filter((f) => f.key === selectedRow.key) : []),
     [derived.findings, selectedRow],
   );
+  if (hidden) {
+    return (
+      <aside className="ml-3 flex w-10 shrink-0 flex-col items-center rounded-lg border border-zinc-200 bg-white py-1.5 shadow-xs" aria-label="Details" data-testid="side-panel">
+        <IconButton label="Show the side panel" onClick={() => onHidden(false)} testId="side-show">
+          <PanelRightOpen size={15} />
+        </IconButton>
+      </aside>
+    );
+  }
   return (
-    <aside className="flex w-[24rem] shrink-0 flex-col 2xl:w-[28rem] overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" aria-label="Details">
-      <div role="tablist" aria-label="Side panel" className="flex shrink-0 overflow-x-auto border-b border-zinc-200 px-2">
+    <aside
+      style={{ width }}
+      className="flex shrink-0 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs"
+      aria-label="Details"
+      data-testid="side-panel"
+    >
+      <div className="flex shrink-0 items-start border-b border-zinc-200 pl-2 pr-1">
+      {/* Tabs wrap to a second line in a narrow panel rather than scroll out of sight. */}
+      <div role="tablist" aria-label="Side panel" className="flex min-w-0 flex-1 flex-wrap gap-x-0.5">
         {(
           [
             ["inspector", "Node", null],
@@ -73,7 +98,7 @@ export function EditorSidePanel({
             aria-controls={`panel-${id}`}
             data-testid={`tab-${id}`}
             onClick={() => onTab(id)}
-            className={`-mb-px flex shrink-0 items-center gap-1 border-b-2 px-1.5 py-2 text-[13px] font-medium transition-colors ${
+            className={`-mb-px flex shrink-0 items-center gap-1 whitespace-nowrap border-b-2 px-1.5 py-2 text-[13px] font-medium transition-colors ${
               tab === id ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900"
             }`}
           >
@@ -90,6 +115,12 @@ export function EditorSidePanel({
             )}
           </button>
         ))}
+      </div>
+      <span className="mt-0.5 shrink-0">
+        <IconButton label="Hide the side panel" onClick={() => onHidden(true)} testId="side-hide">
+          <PanelRightClose size={15} />
+        </IconButton>
+      </span>
       </div>
       <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="min-h-0 flex-1 overflow-y-auto p-4">
         {tab === "inspector" &&

@@ -261,11 +261,19 @@ const RowView = memo(function RowView({ node, attrs, innerRef, children }: RowRe
   const ctx = useRowContext();
   const isCurrent = ctx.currentMatch === node.id;
   const selected = node.isSelected;
+  const dropInside = node.willReceiveDrop;
+  // One background and one ring per state, the drop target first: two classes of a kind would
+  // fight (the stylesheet's order decides, not this list's), and the target went unseen.
   const cls = [
     "group cursor-default select-none border-l-2 text-sm outline-none",
-    selected ? "border-indigo-500 bg-indigo-50" : isCurrent ? "border-amber-400 bg-amber-50" : "border-transparent hover:bg-zinc-50",
-    node.isFocused ? "shadow-[inset_0_0_0_1px_var(--color-indigo-300)]" : "",
-    node.willReceiveDrop ? "bg-indigo-100 shadow-[inset_0_0_0_2px_var(--color-indigo-400)]" : "",
+    dropInside
+      ? "border-indigo-600 bg-indigo-100 shadow-[inset_0_0_0_2px_var(--color-indigo-500)]"
+      : selected
+        ? "border-indigo-500 bg-indigo-50"
+        : isCurrent
+          ? "border-amber-400 bg-amber-50"
+          : "border-transparent hover:bg-zinc-50",
+    !dropInside && node.isFocused ? "shadow-[inset_0_0_0_1px_var(--color-indigo-300)]" : "",
     node.isDragging ? "opacity-50" : "",
   ].join(" ");
   return (
@@ -277,6 +285,7 @@ const RowView = memo(function RowView({ node, attrs, innerRef, children }: RowRe
       data-node-id={ctx.index.byKey.get(node.id)?.nodeId}
       data-selected={selected || undefined}
       data-current-match={isCurrent || undefined}
+      data-drop-target={dropInside ? "inside" : undefined}
       className={cls}
       style={{ ...attrs.style, minWidth: 0, zIndex: node.isEditing ? 20 : undefined }}
       onFocus={(e) => e.stopPropagation()}
@@ -290,11 +299,17 @@ const RowView = memo(function RowView({ node, attrs, innerRef, children }: RowRe
   );
 });
 
-function DropCursor({ top, left }: CursorProps) {
+/** The "between" target: a line from the drop depth's indent (the dot sits where the moved row's toggle will be). */
+function DropCursor({ top, left, indent }: CursorProps) {
   return (
-    <div className="pointer-events-none absolute right-2 z-30 flex items-center" style={{ top: top - 2, left }}>
-      <span className="size-2 rounded-full border-2 border-indigo-500 bg-white" />
-      <span className="h-0.5 flex-1 rounded bg-indigo-500" />
+    <div
+      data-testid="drop-line"
+      data-level={Math.round(left / indent)}
+      className="pointer-events-none absolute right-2 z-30 flex items-center"
+      style={{ top: top - 3, left: left + 2 }}
+    >
+      <span className="size-2.5 shrink-0 rounded-full border-2 border-indigo-600 bg-white" />
+      <span className="h-[3px] flex-1 rounded bg-indigo-600" />
     </div>
   );
 }

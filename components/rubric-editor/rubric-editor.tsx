@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { TreeApi } from "react-arborist";
 import { useElementHeight } from "@/components/hooks/use-element-height";
 import { useFillHeight } from "@/components/hooks/use-fill-height";
+import { usePaneWidth } from "@/components/hooks/use-pane-width";
 import { openToDepth, rubricStats, type Derived, type TreeItem } from "./derive";
 import { EditorHeader } from "./editor-header";
 import { EditorSidePanel, type Tab } from "./editor-side-panel";
@@ -25,6 +26,7 @@ import { useEditorShortcuts } from "./use-editor-shortcuts";
 import { useLeaveWarning } from "./use-leave-warning";
 import { useRemoteDeleteNotice } from "./use-remote-delete-notice";
 import { useRubricStore } from "./use-rubric-store";
+import { useDropNote } from "./use-drop-note";
 import { useTreeSearch } from "./use-tree-search";
 import { useTreeSelection } from "./use-tree-selection";
 
@@ -101,6 +103,8 @@ function LoadedEditor({
   const [codeDev, setCodeDev] = useState(false);
   const treeHeight = useElementHeight(treeBoxRef, !codeDev);
   const [helpOpen, setHelpOpen] = useState(false);
+  const side = usePaneWidth("rubric-editor.side-width", { narrow: 320, wide: 448, min: 280, max: 720, side: "right" });
+  const [sideHidden, setSideHidden] = useState(false);
   // Latest values for the stable callbacks react-arborist and the keyboard hold.
   const latest = useRef({ derived, canEdit });
   latest.current = { derived, canEdit };
@@ -160,6 +164,7 @@ function LoadedEditor({
     [derived, canEdit, search.needle, search.current, presence, comments.openByNode, ops.saveRequirements],
   );
   const stats = useMemo(() => rubricStats(derived), [derived]);
+  const dropNote = useDropNote(treeRef, derived.index, !codeDev && treeHeight > 0);
 
   return (
     <Workspace rootRef={rootRef} height={height} testId="rubric-editor">
@@ -177,7 +182,7 @@ function LoadedEditor({
         onHelp={() => setHelpOpen(true)}
       />
 
-      <div className="flex min-h-0 flex-1 gap-3">
+      <div className="flex min-h-0 flex-1">
         <section className="flex min-w-0 flex-1 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" aria-label="Rubric tree">
           {codeDev ? (
             <div className="min-h-0 flex-1 overflow-auto p-4">
@@ -219,12 +224,26 @@ function LoadedEditor({
                   )}
                 </RowContext.Provider>
               </TreeBox>
-              <TreeStatsFooter stats={stats} maxDepth={derived.maxDepth} canEdit={canEdit} onLint={() => setTab("lint")} />
+              <TreeStatsFooter stats={stats} maxDepth={derived.maxDepth} canEdit={canEdit} onLint={() => setTab("lint")} drop={dropNote} />
             </>
           )}
         </section>
 
+        {!sideHidden && (
+          <div
+            {...side.separatorProps}
+            aria-label="Resize the side panel"
+            title="Drag to resize the side panel"
+            data-testid="side-resizer"
+            className="group flex w-3 shrink-0 cursor-col-resize items-center justify-center outline-none"
+          >
+            <span className="h-10 w-1 rounded-full bg-zinc-200 transition-colors group-hover:bg-indigo-400 group-focus-visible:bg-indigo-500" />
+          </div>
+        )}
         <EditorSidePanel
+          width={side.width}
+          hidden={sideHidden}
+          onHidden={setSideHidden}
           tab={tab}
           onTab={setTab}
           paperId={paperId}

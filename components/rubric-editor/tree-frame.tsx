@@ -1,6 +1,7 @@
 "use client";
 
 import type { RubricStats } from "./derive";
+import type { DropNote } from "./use-drop-note";
 
 /** The tree's column titles, aligned with the rows' cells. */
 export function TreeColumnHeader() {
@@ -19,8 +20,23 @@ export function TreeColumnHeader() {
   );
 }
 
-/** Below the tree: its size and depth, and the lint counts (a click opens the lint tab). */
-export function TreeStatsFooter({ stats, maxDepth, canEdit, onLint }: { stats: RubricStats; maxDepth: number; canEdit: boolean; onLint(): void }) {
+/**
+ * Below the tree: its size and depth, and the lint counts (a click opens the lint tab). While a row
+ * is dragged, where it would go, in words.
+ */
+export function TreeStatsFooter({
+  stats,
+  maxDepth,
+  canEdit,
+  onLint,
+  drop,
+}: {
+  stats: RubricStats;
+  maxDepth: number;
+  canEdit: boolean;
+  onLint(): void;
+  drop: DropNote | null;
+}) {
   return (
     <footer className="flex shrink-0 items-center gap-3 border-t border-zinc-200 bg-zinc-50/80 px-3 py-1.5 text-xs text-zinc-500" data-testid="editor-stats">
       <span>{stats.nodes.toLocaleString("en")} nodes</span>
@@ -32,7 +48,16 @@ export function TreeStatsFooter({ stats, maxDepth, canEdit, onLint }: { stats: R
         <span className={`ml-1.5 size-2 rounded-full ${stats.warnings ? "bg-amber-400" : "bg-zinc-300"}`} />
         {stats.warnings.toLocaleString("en")} warning{stats.warnings === 1 ? "" : "s"}
       </button>
-      {canEdit && (
+      {drop ? (
+        <span
+          data-testid="drop-note"
+          data-kind={drop.kind}
+          role="status"
+          className={`ml-auto min-w-0 truncate font-medium ${drop.kind === "none" ? "text-red-700" : "text-indigo-800"}`}
+        >
+          {drop.text}
+        </span>
+      ) : canEdit && (
         <span className="ml-auto hidden lg:inline">
           Drag rows to move them · <kbd className="font-mono">?</kbd> for shortcuts
         </span>

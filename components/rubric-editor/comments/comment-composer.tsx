@@ -1,7 +1,7 @@
 "use client";
 
 import { FormError } from "@/components/ui/field";
-import { useRef, useState, type KeyboardEvent } from "react";
+import { useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { mentionQueryAt } from "@/lib/comments/mentions";
 import { buttonClass } from "@/components/ui/button";
 import type { CommentPerson } from "./use-comments";
@@ -32,6 +32,8 @@ export function CommentComposer({
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const [listAbove, setListAbove] = useState(false);
 
   const mention = mentionQueryAt(value, caret);
   const matches =
@@ -40,6 +42,27 @@ export function CommentComposer({
           .filter((p) => p.email.includes(mention.query) || (p.name ?? "").toLowerCase().includes(mention.query))
           .slice(0, 6)
       : [];
+
+  const listOpen = matches.length > 0;
+  // The list opens where it is seen whole: below the box, or above it when the window (or the
+  // scrolling panel the box is in) ends too soon below.
+  useLayoutEffect(() => {
+    const box = ref.current;
+    const list = listRef.current;
+    if (!listOpen || !box || !list) return;
+    const rect = box.getBoundingClientRect();
+    let bottom = window.innerHeight;
+    let top = 0;
+    for (let p = box.parentElement; p; p = p.parentElement) {
+      if (/(auto|scroll|hidden)/.test(getComputedStyle(p).overflowY)) {
+        const r = p.getBoundingClientRect();
+        bottom = Math.min(bottom, r.bottom);
+        top = Math.max(top, r.top);
+      }
+    }
+    const need = list.offsetHeight + 4;
+    setListAbove(bottom - rect.bottom < need && rect.top - top > bottom - rect.bottom);
+  }, [listOpen, matches.length]);
 
   function pick(person: CommentPerson) {
     if (!mention) return;
@@ -116,7 +139,14 @@ export function CommentComposer({
         className="w-full resize-y rounded-md border border-zinc-300 px-2 py-1.5 text-sm focus:border-indigo-500 focus:outline-none"
       />
       {matches.length > 0 && (
-        <ul role="listbox" aria-label="People to mention" data-testid="mention-options" className="absolute inset-x-0 top-full z-20 mt-0.5 rounded-md border border-zinc-200 bg-white py-1 text-sm shadow-lg">
+        <ul
+          ref={listRef}
+          role="listbox"
+          aria-label="People to mention"
+          data-testid="mention-options"
+          data-placement={listAbove ? "above" : "below"}
+          className={`absolute inset-x-0 z-20 rounded-md border border-zinc-200 bg-white py-1 text-sm shadow-lg ${listAbove ? "bottom-full mb-0.5" : "top-full mt-0.5"}`}
+        >
           {matches.map((p, i) => (
             <li key={p.id} role="option" aria-selected={i === active}>
               <button

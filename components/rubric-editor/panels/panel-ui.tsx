@@ -1,12 +1,11 @@
 import { useEffect, useState, type ReactNode } from "react";
+import { shortText } from "@/lib/short-text";
 
 /** Small building blocks shared by the rubric editor's side panels. */
 
-/** One line of requirement text, cut at `max` characters (whitespace collapsed). */
+/** One line of requirement text of at most `max` characters, cut between words. */
 export function truncateText(text: string, max = 120): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  if (flat.length === 0) return "(no requirement text)";
-  return flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat;
+  return shortText(text, max) || "(no requirement text)";
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
