@@ -43,45 +43,48 @@ function unescapeDollars(text: string): string {
   return text.replace(/\\\$/g, "$");
 }
 
-/** `text` cut into plain text and math, in order; adjacent text is merged. */
-export function splitMath(text: string): MathSegment[] {
-  const segments: MathSegment[] = [];
-  let plain = "";
-  const flush = () => {
-    if (plain) segments.push({ kind: "text", text: unescapeDollars(plain) });
-    plain = "";
-  };
+/** One formula found in a text: its source range (dollars included) and its TeX. */
+export interface MathRange {
+  from: number;
+  to: number;
+  tex: string;
+  display: boolean;
+}
+
+/** The formulas of `text`, in order. */
+export function mathRanges(text: string): MathRange[] {
+  const found: MathRange[] = [];
   let at = 0;
   while (at < text.length) {
     const open = nextDollar(text, at);
     if (open === -1) break;
-    plain += text.slice(at, open);
     if (text[open + 1] === "$") {
       const close = nextDoubleDollar(text, open + 2);
       const tex = close === -1 ? "" : text.slice(open + 2, close).trim();
-      if (tex) {
-        flush();
-        segments.push({ kind: "math", tex, display: true });
-        at = close + 2;
-      } else {
-        plain += "$$";
-        at = open + 2;
-      }
+      if (tex) found.push({ from: open, to: close + 2, tex, display: true });
+      at = tex ? close + 2 : open + 2;
       continue;
     }
     // Inline: the closer is the next unescaped dollar; TeX inline math cannot hold one itself.
     const close = nextDollar(text, open + 1);
     const body = close === -1 ? "" : text.slice(open + 1, close);
     if (close !== -1 && text[close + 1] !== "$" && isInlineMath(body, text[close + 1] ?? "")) {
-      flush();
-      segments.push({ kind: "math", tex: body, display: false });
+      found.push({ from: open, to: close + 1, tex: body, display: false });
       at = close + 1;
-    } else {
-      plain += "$";
-      at = open + 1;
-    }
+    } else at = open + 1;
   }
-  plain += text.slice(at);
-  flush();
+  return found;
+}
+
+/** `text` cut into plain text and math, in order. */
+export function splitMath(text: string): MathSegment[] {
+  const segments: MathSegment[] = [];
+  let at = 0;
+  for (const m of mathRanges(text)) {
+    if (m.from > at) segments.push({ kind: "text", text: unescapeDollars(text.slice(at, m.from)) });
+    segments.push({ kind: "math", tex: m.tex, display: m.display });
+    at = m.to;
+  }
+  if (at < text.length) segments.push({ kind: "text", text: unescapeDollars(text.slice(at)) });
   return segments;
 }

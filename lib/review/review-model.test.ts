@@ -181,4 +181,26 @@ describe("who sees which verdict", () => {
     expect(blindReviewOpen(all, done)).toBe(false);
     expect(maySeeAggregate(all, done)).toBe(false);
   });
+
+  it("a subtree grader's tree is rooted at their subtrees: j / k and the counts stay inside", () => {
+    const p = payload({ b: { hidden: "scope", verdict: null }, c1: { hidden: "scope", verdict: null } }, "grader");
+    p.viewer.assignment = { id: "x", nodeKeys: [key("a1"), key("a"), key("c")], blind: false };
+    const m = new ReviewModel(p);
+    // a1 is inside a: the outermost assigned nodes are the roots, in pre-order.
+    expect(m.viewRoots).toEqual([key("a"), key("c")]);
+    expect(m.viewSize).toBe(5);
+    expect(m.leafOrder.map((i) => m.keyAt(i))).toEqual([key("a1"), key("a2"), key("c1")]);
+    expect(m.stepLeaf(key("a2"), 1)).toBe(key("c1"));
+    // The subtree's own score shows: nothing under it is hidden.
+    expect(m.scoreOf(key("a"))).not.toBeNull();
+    // Without subtrees (or naming none that exists) the whole rubric.
+    expect(new ReviewModel(payload()).viewRoots).toEqual([key("root")]);
+    p.viewer.assignment = { id: "x", nodeKeys: ["00000000-0000-4000-8000-999999999999"], blind: false };
+    expect(new ReviewModel(p).leafOrder).toHaveLength(4);
+  });
+
+  it("rows read each requirement on one line", () => {
+    const m = new ReviewModel(payload());
+    expect(m.rowTextOf(key("a1"))).toBe(rows.find((r) => r.nodeId === "a1")!.requirements.replace(/\s+/g, " ").trim());
+  });
 });

@@ -8,6 +8,7 @@
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import { GradingScores } from "@/lib/grading/recompute";
 import type { GradedNode } from "@/lib/grading/types";
+import { distinguishingStarts, oneLine, rowText } from "./row-text";
 import type { ReviewLeaf, ReviewNode, ReviewPayload } from "./types";
 
 export const NO_CATEGORY = "(none)";
@@ -52,7 +53,15 @@ export interface LocalCommit {
 export class ReviewModel {
   readonly nodes: readonly ReviewNode[];
   readonly indexOf = new Map<string, number>();
-  /** Pre-order indices of the leaves. */
+  /**
+   * The roots of the tree the page shows: the subtrees assigned to a grader (outermost first, in
+   * pre-order), else the rubric's root. A subtree grader works in their subtree, not in the whole
+   * tree with every other verdict hidden.
+   */
+  readonly viewRoots: readonly string[];
+  /** How many nodes the page's tree holds (those under `viewRoots`). */
+  readonly viewSize: number;
+  /** Pre-order indices of the leaves under `viewRoots`: what `j`/`k`/`n` walk and the page counts. */
   readonly leafOrder: readonly number[];
   readonly scores: GradingScores;
   private readonly verdictScores: GradingScores;
@@ -80,10 +89,13 @@ export class ReviewModel {
       const i = this.indexOf.get(leaf.key);
       if (leaf.override !== null && i !== undefined && this.scores.isLeaf(i)) this.scores.setLeaf(i, { score: leaf.override, valid: true });
     }
+    const inView = viewMask(payload);
+    this.viewRoots = payload.nodes.filter((n, i) => inView[i] && (n.parentKey === null || !inView[this.indexOf.get(n.parentKey)!])).map((n) => n.key);
+    this.viewSize = inView.reduce((n, v) => n + (v ? 1 : 0), 0);
     const order: number[] = [];
     const cats = new Set<string>();
     for (let i = 0; i < this.nodes.length; i++) {
-      if (!this.scores.isLeaf(i)) continue;
+      if (!inView[i] || !this.scores.isLeaf(i)) continue;
       order.push(i);
       cats.add(this.nodes[i].taskCategory ?? NO_CATEGORY);
     }
@@ -93,6 +105,32 @@ export class ReviewModel {
     for (const leaf of this.leaves.values()) if (leaf.hidden) this.bumpHidden(leaf.key, 1);
     this.countsOwnReviews = payload.viewer.role === "grader" || payload.viewer.assignment !== null;
     this.rootFromServer = payload.rootScore;
+  }
+
+  /* ---------- row text ---------- */
+
+  private rowTexts: Map<string, string> | null = null;
+
+  /**
+   * What the node's tree row shows: its requirement on one line, from its distinguishing tail when
+   * it opens like a sibling's (row-text.ts). Computed for every node at the first call.
+   */
+  rowTextOf(key: string): string {
+    if (!this.rowTexts) {
+      const siblings = new Map<string | null, ReviewNode[]>();
+      for (const n of this.nodes) {
+        const group = siblings.get(n.parentKey);
+        if (group) group.push(n);
+        else siblings.set(n.parentKey, [n]);
+      }
+      this.rowTexts = new Map();
+      for (const group of siblings.values()) {
+        const texts = group.map((n) => oneLine(n.requirements));
+        const starts = distinguishingStarts(texts);
+        group.forEach((n, i) => this.rowTexts!.set(n.key, rowText(texts[i], starts[i])));
+      }
+    }
+    return this.rowTexts.get(key) ?? "";
   }
 
   /* ---------- change notification (useSyncExternalStore) ---------- */
@@ -309,6 +347,20 @@ export class ReviewModel {
   private bumpHidden(key: string, by: number): void {
     for (let i = this.indexOf.get(key) ?? -1; i >= 0; i = this.scores.parentOf(i)) this.hiddenBelow[i] += by;
   }
+}
+
+/** Which nodes (by pre-order index) are under the viewer's assigned subtrees; all of them without such an assignment. */
+function viewMask(payload: ReviewPayload): boolean[] {
+  const assigned = new Set(payload.viewer.assignment?.nodeKeys ?? []);
+  const nodes = payload.nodes;
+  if (!nodes.some((n) => assigned.has(n.key))) return nodes.map(() => true);
+  const inside = new Set<string>();
+  // Pre-order: a parent comes before its children.
+  return nodes.map((n) => {
+    const yes = assigned.has(n.key) || (n.parentKey !== null && inside.has(n.parentKey));
+    if (yes) inside.add(n.key);
+    return yes;
+  });
 }
 
 /**
