@@ -6,6 +6,7 @@ import { rowsToTree } from "@/lib/rubric/tree-rows";
 import type { RubricNode } from "@/lib/rubric/types";
 import type { Executor } from "@/db/client";
 import { createAgent } from "@/db/queries/agents";
+import { setDemoMarks } from "@/db/queries/demo";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import { listVerdictStates } from "@/db/queries/grading-verdicts";
 import { importGradingInTransaction } from "@/server/gradings/import-grading";
@@ -15,13 +16,14 @@ import { overrideLeafScoreInTransaction } from "@/server/gradings/override-leaf-
  * Synthetic demo gradings for the embedded mode's first start, so the leaderboard and the review
  * page have something to show: a few agents, three runs each on every seeded paper, a judge
  * grading per run (PaperBench's binary leaf verdicts, drawn from a seeded PRNG: the same data on
- * every machine), one human grading and one override. Clearly fake: every agent's notes say so.
+ * every machine), one human grading and one override. Clearly fake: agents are named "Demo <scaffold> ·
+ * <model>" (a real one is "<scaffold> · <model>"), marked `is_demo` and their notes say so.
  */
 export const DEMO_AGENTS = [
-  { name: "BasicAgent · o1", model: "o1", scaffold: "BasicAgent", skill: 0.62 },
-  { name: "IterativeAgent · o3-mini", model: "o3-mini", scaffold: "IterativeAgent", skill: 0.48 },
-  { name: "BasicAgent · gpt-4o", model: "gpt-4o", scaffold: "BasicAgent", skill: 0.31 },
-  { name: "IterativeAgent · claude-3-5-sonnet", model: "claude-3-5-sonnet", scaffold: "IterativeAgent", skill: 0.55 },
+  { name: "Demo BasicAgent · o1", model: "o1", scaffold: "BasicAgent", skill: 0.62 },
+  { name: "Demo IterativeAgent · o3-mini", model: "o3-mini", scaffold: "IterativeAgent", skill: 0.48 },
+  { name: "Demo BasicAgent · gpt-4o", model: "gpt-4o", scaffold: "BasicAgent", skill: 0.31 },
+  { name: "Demo IterativeAgent · claude-3-5-sonnet", model: "claude-3-5-sonnet", scaffold: "IterativeAgent", skill: 0.55 },
 ] as const;
 export const DEMO_RUNS = 3;
 const JUDGE_MODEL = "o3-mini-2025-01-31";
@@ -104,9 +106,12 @@ export async function seedDemoGradings(
   tx: Executor,
   input: { paperIds: readonly string[]; staffId: string; reviewerId: string },
 ): Promise<{ gradings: number }> {
+  const agentIds: string[] = [];
   for (const a of DEMO_AGENTS) {
-    await createAgent(tx, { name: a.name, model: a.model, scaffold: a.scaffold, notes: "Synthetic demo agent: its runs and scores are made up." });
+    const agent = await createAgent(tx, { name: a.name, model: a.model, scaffold: a.scaffold, notes: "Synthetic demo agent: its runs and scores are made up." });
+    agentIds.push(agent.id);
   }
+  await setDemoMarks(tx, { userIds: [], paperIds: [], agentIds });
   let gradings = 0;
   let firstJudgeGrading: string | null = null;
   for (const [p, paperId] of input.paperIds.entries()) {

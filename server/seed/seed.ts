@@ -1,6 +1,7 @@
 import "server-only";
 import path from "node:path";
 import { addPaperMember } from "@/db/queries/papers";
+import { setDemoMarks } from "@/db/queries/demo";
 import { countUsers } from "@/db/queries/users";
 import { DEMO_AGENTS, seedDemoGradings } from "./seed-gradings";
 import { seedDemoAssignments } from "./seed-reviews";
@@ -20,7 +21,8 @@ export const DEMO_PAPER_DIR = path.join(/*turbopackIgnore: true*/ process.cwd(),
 
 /**
  * Seeds the demo users, the demo paper and synthetic graded runs of demo agents into an empty
- * database. Returns false when not empty.
+ * database, all marked as demo data. Returns false when not empty (so a studio whose demo was
+ * deleted and that has no user left seeds it again on its next start).
  */
 export async function seedDemo(db: Database): Promise<boolean> {
   if ((await countUsers(db)) > 0) return false;
@@ -46,6 +48,8 @@ export async function seedDemo(db: Database): Promise<boolean> {
     await seedDemoGradings(tx, { paperIds: [result.paperId], staffId, reviewerId: created.get("grader")! });
     // Review assignments for the demo grader, so "My reviews" has a queue.
     await seedDemoAssignments(tx, { paperId: result.paperId, staffId, graderId: created.get("grader")!, agentNames: DEMO_AGENTS.map((a) => a.name) });
+    // Marked, so every page says it is demo data and staff can delete it in one action (server/demo/).
+    await setDemoMarks(tx, { userIds: [...created.values()], paperIds: [result.paperId], agentIds: [] });
   });
   return true;
 }
