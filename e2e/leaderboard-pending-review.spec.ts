@@ -2,7 +2,7 @@ import { expect, test } from "./support/fixtures";
 import { DEMO_PAPER, GRADER } from "./support/users";
 
 // The seed (server/seed/seed-reviews.ts) assigns the demo grader this run blind.
-const SEEDED_BLIND = { agent: "IterativeAgent · o3-mini", run: 1 };
+const SEEDED_BLIND = { agent: "Demo IterativeAgent · o3-mini", run: 1 };
 
 test.describe("leaderboard while a blind review is open", () => {
   test("a visitor sees the run as pending review, with the note that says why, and the agent's score over its other runs", async ({ page }) => {

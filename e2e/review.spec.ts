@@ -6,11 +6,11 @@ import { AUTHOR, DEMO_PAPER, GRADER, STAFF } from "./support/users";
 // The seed (server/seed/seed-reviews.ts) assigns the demo grader three judged runs of the demo paper: the
 // first agent's first run (whole, not blind), the second agent's first run (blind), and one
 // subtree of the third agent's second run.
-const WHOLE = { agent: "BasicAgent · o1", run: 1 };
-const SEEDED_BLIND = { agent: "IterativeAgent · o3-mini", run: 1 };
-const SUBTREE = { agent: "BasicAgent · gpt-4o", run: 2 };
-const UNASSIGNED = { agent: "IterativeAgent · claude-3-5-sonnet", run: 1 };
-const BLIND_BY_STAFF = { agent: "IterativeAgent · claude-3-5-sonnet", run: 2 };
+const WHOLE = { agent: "Demo BasicAgent · o1", run: 1 };
+const SEEDED_BLIND = { agent: "Demo IterativeAgent · o3-mini", run: 1 };
+const SUBTREE = { agent: "Demo BasicAgent · gpt-4o", run: 2 };
+const UNASSIGNED = { agent: "Demo IterativeAgent · claude-3-5-sonnet", run: 1 };
+const BLIND_BY_STAFF = { agent: "Demo IterativeAgent · claude-3-5-sonnet", run: 2 };
 
 const RUBRIC_TEXTS = allRequirements(readDemoRubric().tree);
 

@@ -54,7 +54,7 @@ test("every page, as staff, carries the security headers and works without a CSP
   const page = await asUser(STAFF);
   await reportViolationEvents(page);
   const violations = cspViolations(page);
-  const grading = judgeGrading(await listPaperGradings(page.request, DEMO_PAPER.id), "BasicAgent · o1", 1);
+  const grading = judgeGrading(await listPaperGradings(page.request, DEMO_PAPER.id), "Demo BasicAgent · o1", 1);
 
   const visit = async (path: string, ready: () => Promise<void>) => {
     const res = await page.goto(path);
