@@ -18,6 +18,8 @@ vi.mock("@/server/auth/session", () => ({ getRequestSession: async () => session
 
 const importRoute = await import("./route");
 const rubricRoute = await import("../papers/[paperId]/rubric/route");
+const importPreviewRoute = await import("./preview/route");
+const rubricPreviewRoute = await import("../papers/[paperId]/rubric/preview/route");
 
 const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");
 const demoFile = (name: string) => fs.readFileSync(path.join(DEMO_DIR, name), "utf8");
@@ -84,7 +86,7 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
       expect(paper?.blacklist.length).toBeGreaterThan(0);
       expect(await exported()).toBe(DEMO_RUBRIC);
 
-      const again = await postImport("staff", form({ paperId }, { rubric: rubricWith((t) => (t.sub_tasks[0].weight = 3)) }));
+      const again = await postImport("staff", form({ paperId, expectedRevision: "1" }, { rubric: rubricWith((t) => (t.sub_tasks[0].weight = 3)) }));
       expect(again.status).toBe(200);
       expect(again.body).toMatchObject({ paperId, createdPaper: false, replaced: true, revision: 2 });
       expect(JSON.parse(await exported()).sub_tasks[0].weight).toBe(3);
@@ -160,7 +162,7 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
       const { id: rubricId, revision } = (await getRubricByPaperId(handle.db, paperId))!;
       await changeRubricStatus(handle, { paperId, action: "sign_off", revision, userId: users.staff, userLabel: "staff" });
       const edited = rubricWith((t) => (t.sub_tasks[0].weight = 11));
-      const res = await putRubric("author", form({}, { "rubric.json": edited }));
+      const res = await putRubric("author", form({ expectedRevision: String(revision) }, { "rubric.json": edited }));
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ paperId, createdPaper: false, replaced: true, revision: revision + 1 });
       expect(JSON.parse(await exported()).sub_tasks[0].weight).toBe(11);
@@ -168,7 +170,7 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
     });
 
     it("uploads to the paper in the URL, whatever paperId or config.yaml the form names", async () => {
-      const res = await putRubric("author", form({ paperId: "elsewhere" }, { rubric: DEMO_RUBRIC, "config.yaml": "id: elsewhere-too\n" }));
+      const res = await putRubric("author", form({ paperId: "elsewhere", replace: "true" }, { rubric: DEMO_RUBRIC, "config.yaml": "id: elsewhere-too\n" }));
       expect([res.status, res.body.paperId]).toEqual([200, paperId]);
       expect(await getPaperById(handle.db, "elsewhere")).toBeNull();
       expect(await getPaperById(handle.db, "elsewhere-too")).toBeNull();
@@ -197,6 +199,97 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
       const grader = await putRubric("grader", upload());
       expect([grader.status, grader.body.error?.message]).toEqual([403, "Your role on this paper (grader) cannot edit its rubric"]);
       expect(await exported()).toBe(before);
+    });
+  });
+
+  describe("previews, and replacing only what was confirmed", () => {
+    const id = "preview-demo";
+    const live = async () => (await getRubricByPaperId(handle.db, id))!.revision;
+    const exportedHere = () => exportRubricJson(handle, id, { force: true });
+    // One leaf of the second section removed, the first section's weight changed.
+    const edited = rubricWith((t) => {
+      t.sub_tasks[0].weight = 7;
+      t.sub_tasks[1].sub_tasks.pop();
+    });
+    // The requirements of the removed subtree, in pre-order.
+    type Node = { requirements: string; sub_tasks: Node[] };
+    const preorder = (n: Node): string[] => [n.requirements, ...n.sub_tasks.flatMap(preorder)];
+    const removedSubtree = preorder(JSON.parse(DEMO_RUBRIC).sub_tasks[1].sub_tasks.at(-1));
+    const previewImport = (body: FormData) => send(importPreviewRoute.POST, "staff", "POST", "/api/import/preview", body, {});
+    const previewRubric = (as: keyof typeof users, body: FormData) =>
+      send(rubricPreviewRoute.POST, as, "POST", `/api/papers/${id}/rubric/preview`, body, { paperId: id });
+    const putHere = (as: keyof typeof users, body: FormData | string, query = "") =>
+      send(rubricRoute.PUT, as, "PUT", `/api/papers/${id}/rubric${query}`, body, { paperId: id });
+
+    it("a new paper: the preview says it is created and replaces nothing, and the import needs no confirmation", async () => {
+      const preview = await previewImport(form({ paperId: id }, { "rubric.json": DEMO_RUBRIC }));
+      expect(preview.status).toBe(200);
+      expect(preview.body).toMatchObject({ paperId: id, createsPaper: true, replaces: false, revision: 0, diff: null });
+      expect(await getPaperById(handle.db, id)).toBeNull();
+      const created = await postImport("staff", form({ paperId: id }, { "rubric.json": DEMO_RUBRIC }));
+      expect([created.status, created.body.revision]).toEqual([201, 1]);
+      await addPaperMember(handle.db, { paperId: id, email: "author@example.org", role: "author", addedBy: users.staff });
+    });
+
+    it("an existing paper: the preview shows the nodes removed and changed and the paper fields, and writes nothing", async () => {
+      const revision = await live();
+      const preview = await previewImport(form({ paperId: id }, { "rubric.json": edited, "config.yaml": `id: ${id}\ntitle: A new title\n` }));
+      expect(preview.status).toBe(200);
+      expect(preview.body).toMatchObject({ paperId: id, createsPaper: false, replaces: true, revision, paperFields: ["title"] });
+      const diff = preview.body.diff as { added: unknown[]; removed: { requirements: string; parentKey: string }[]; changed: { fields: string[] }[] };
+      expect(diff.added).toEqual([]);
+      expect(diff.removed.map((r) => r.requirements)).toEqual(removedSubtree);
+      expect(diff.changed.map((c) => c.fields)).toEqual([["weight"]]);
+      // The parents of the removed nodes come along, so the dialog can say where each was.
+      const parents = preview.body.parentRows as { before: { key: string }[] };
+      const removedKeys = new Set(diff.removed.map((r) => (r as unknown as { key: string }).key));
+      const outside = diff.removed.map((r) => r.parentKey).filter((k) => !removedKeys.has(k));
+      expect(parents.before.map((r) => r.key)).toContain(outside[0]);
+      expect(await live()).toBe(revision);
+      expect(await exportedHere()).toBe(DEMO_RUBRIC);
+      expect((await getPaperById(handle.db, id))?.title).toBe(id);
+
+      // The same preview on the paper page, for its author; a grader may not.
+      const own = await previewRubric("author", form({}, { "rubric.json": edited }));
+      expect([own.status, own.body.replaces, own.body.revision, own.body.paperFields]).toEqual([200, true, revision, []]);
+      const grader = await previewRubric("grader", form({}, { "rubric.json": edited }));
+      expect(grader.status).toBe(403);
+    });
+
+    it("an import that confirmed nothing is refused with 409 and the rubric is kept", async () => {
+      const revision = await live();
+      for (const res of [
+        await postImport("staff", form({ paperId: id }, { "rubric.json": edited })),
+        await putHere("author", form({}, { "rubric.json": edited })),
+        await putHere("author", edited),
+      ]) {
+        expect([res.status, res.body.error?.code, res.body.error?.details?.[0]?.path]).toEqual([409, "conflict", "expectedRevision"]);
+      }
+      const badNumber = await putHere("author", form({ expectedRevision: "latest" }, { "rubric.json": edited }));
+      expect([badNumber.status, badNumber.body.error?.details?.[0]?.path]).toEqual([400, "expectedRevision"]);
+      expect(await live()).toBe(revision);
+      expect(await exportedHere()).toBe(DEMO_RUBRIC);
+    });
+
+    it("a confirmation against the live revision replaces; one against an older revision is refused with 409", async () => {
+      const seen = (await previewRubric("author", form({}, { "rubric.json": edited }))).body.revision as number;
+      // Someone else replaces the rubric after the preview (a script, with replace=true).
+      const other = await putHere("author", rubricWith((t) => (t.sub_tasks[0].weight = 5)), "?replace=true");
+      expect([other.status, other.body.revision]).toEqual([200, seen + 1]);
+      const stale = await putHere("author", form({ expectedRevision: String(seen) }, { "rubric.json": edited }));
+      expect([stale.status, stale.body.error?.code]).toEqual([409, "conflict"]);
+      expect(stale.body.error?.message).toContain(`revision ${seen}, now ${seen + 1}`);
+      expect(JSON.parse(await exportedHere()).sub_tasks[0].weight).toBe(5);
+      const staleFolder = await postImport("staff", form({ paperId: id, expectedRevision: String(seen) }, { "rubric.json": edited }));
+      expect(staleFolder.status).toBe(409);
+
+      // Confirmed against what is there now: replaced as one new revision.
+      const confirmed = await putHere("author", form({ expectedRevision: String(seen + 1) }, { "rubric.json": edited }));
+      expect([confirmed.status, confirmed.body.replaced, confirmed.body.revision]).toEqual([200, true, seen + 2]);
+      expect(JSON.parse(await exportedHere())).toEqual(JSON.parse(edited));
+      const folder = await postImport("staff", form({ paperId: id, expectedRevision: String(seen + 2) }, { "rubric.json": DEMO_RUBRIC }));
+      expect([folder.status, folder.body.revision]).toEqual([200, seen + 3]);
+      expect(await exportedHere()).toBe(DEMO_RUBRIC);
     });
   });
 });
