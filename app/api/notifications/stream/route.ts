@@ -1,0 +1,24 @@
+import { readServerEnv } from "@/lib/env";
+import { apiRoute } from "@/server/http/route";
+import { notificationEventStream } from "@/server/notifications/stream";
+
+/**
+ * Follow the caller's inbox over Server-Sent Events: `unread` at once and whenever it changes, from
+ * any studio instance. It ends with `access-ended` within a second of the session ending.
+ */
+export const GET = apiRoute<Record<string, never>>({}, async ({ req, store, user, sessionId }) => {
+  const stream = notificationEventStream({
+    store,
+    viewer: { userId: user.id, sessionId },
+    signal: req.signal,
+    databaseUrl: readServerEnv().DATABASE_URL,
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
+});

@@ -1,0 +1,150 @@
+import "server-only";
+import { and, desc, eq, gt, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import type { Executor } from "../client";
+import { gradingAssignments, notifications, paperMembers, papers, userSessions, users, type NotificationKind } from "../schema";
+import type { SessionRef } from "./papers";
+
+export interface NewNotification {
+  recipientId: string;
+  kind: NotificationKind;
+  actorId: string | null;
+  paperId: string;
+  nodeKey?: string | null;
+  gradingId?: string | null;
+  text: string;
+}
+
+export async function insertNotifications(db: Executor, rows: NewNotification[]): Promise<void> {
+  if (rows.length > 0) await db.insert(notifications).values(rows);
+}
+
+/**
+ * The recipient may still see what the notification is about: staff see every paper; a member sees
+ * their paper, and a grader only the gradings assigned to them (the rules of apiRoute and
+ * requireGradingAccess, as SQL over the rows listed).
+ */
+const visibleToRecipient = or(
+  sql`EXISTS (SELECT 1 FROM ${users} r WHERE r.id = ${notifications.recipientId} AND r.is_staff)`,
+  sql`EXISTS (SELECT 1 FROM ${paperMembers} m WHERE m.paper_id = ${notifications.paperId} AND m.user_id = ${notifications.recipientId}
+    AND (${notifications.gradingId} IS NULL OR m.role <> 'grader'
+      OR EXISTS (SELECT 1 FROM ${gradingAssignments} a WHERE a.grading_id = ${notifications.gradingId} AND a.user_id = ${notifications.recipientId})))`,
+)!;
+
+export interface NotificationRow {
+  id: string;
+  kind: NotificationKind;
+  actorName: string | null;
+  actorEmail: string | null;
+  paperId: string;
+  paperTitle: string;
+  nodeKey: string | null;
+  gradingId: string | null;
+  text: string;
+  createdAt: Date;
+  readAt: Date | null;
+}
+
+/** A user's notifications they may still see, newest first. */
+export async function listVisibleNotifications(db: Executor, userId: string, limit: number): Promise<NotificationRow[]> {
+  return db
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      actorName: users.name,
+      actorEmail: users.email,
+      paperId: notifications.paperId,
+      paperTitle: papers.title,
+      nodeKey: notifications.nodeKey,
+      gradingId: notifications.gradingId,
+      text: notifications.text,
+      createdAt: notifications.createdAt,
+      readAt: notifications.readAt,
+    })
+    .from(notifications)
+    .innerJoin(papers, eq(papers.id, notifications.paperId))
+    .leftJoin(users, eq(users.id, notifications.actorId))
+    .where(and(eq(notifications.recipientId, userId), visibleToRecipient))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit);
+}
+
+const unreadCount = sql<number>`(SELECT count(*)::int FROM ${notifications}
+  WHERE ${notifications.recipientId} = ${users.id} AND ${notifications.readAt} IS NULL AND ${visibleToRecipient})`;
+const latestId = sql<string | null>`(SELECT ${notifications.id} FROM ${notifications}
+  WHERE ${notifications.recipientId} = ${users.id} AND ${visibleToRecipient}
+  ORDER BY ${notifications.createdAt} DESC, ${notifications.id} DESC LIMIT 1)`;
+
+/** How many of the user's visible notifications are unread, and the newest one's id. */
+export async function getUnreadNotificationState(db: Executor, userId: string): Promise<{ unread: number; latest: string | null }> {
+  const [row] = await db.select({ unread: unreadCount, latest: latestId }).from(users).where(eq(users.id, userId));
+  return { unread: Number(row?.unread ?? 0), latest: row?.latest ?? null };
+}
+
+/**
+ * The same for a session, in one query, or null when the session is no longer live (signed out,
+ * revoked, expired, its user disabled): what a user's open notification stream checks every second.
+ */
+export async function getUnreadNotificationStateForSession(db: Executor, session: SessionRef): Promise<{ unread: number; latest: string | null } | null> {
+  const [row] = await db
+    .select({ unread: unreadCount, latest: latestId })
+    .from(userSessions)
+    .innerJoin(users, eq(users.id, userSessions.userId))
+    .where(
+      and(
+        eq(userSessions.id, session.sessionId),
+        eq(userSessions.userId, session.userId),
+        isNull(userSessions.revokedAt),
+        gt(userSessions.expiresAt, sql`now()`),
+        isNull(users.disabledAt),
+      ),
+    )
+    .limit(1);
+  return row ? { unread: Number(row.unread), latest: row.latest ?? null } : null;
+}
+
+/** Marks the user's own notifications read (these ids, or all); answers how many changed. */
+export async function markNotificationsRead(db: Executor, userId: string, which: { ids: string[] } | { all: true }): Promise<number> {
+  const changed = await db
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(
+      and(
+        eq(notifications.recipientId, userId),
+        isNull(notifications.readAt),
+        "ids" in which ? inArray(notifications.id, which.ids) : undefined,
+      ),
+    )
+    .returning({ id: notifications.id });
+  return changed.length;
+}
+
+/** Whether this notification (kind, actor, grading, recipient) was written after `since`. */
+export async function hasNotificationSince(
+  db: Executor,
+  n: { kind: NotificationKind; actorId: string; gradingId: string; recipientId: string },
+  since: Date,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.recipientId, n.recipientId),
+        eq(notifications.kind, n.kind),
+        eq(notifications.actorId, n.actorId),
+        eq(notifications.gradingId, n.gradingId),
+        gte(notifications.createdAt, since),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The paper's authors, but `except` (the one who acted): who hears that its rubric went back to draft. */
+export async function listPaperAuthorIds(db: Executor, paperId: string, except: string | null): Promise<string[]> {
+  const rows = await db
+    .select({ userId: paperMembers.userId })
+    .from(paperMembers)
+    .where(and(eq(paperMembers.paperId, paperId), eq(paperMembers.role, "author"), except ? ne(paperMembers.userId, except) : undefined));
+  return rows.map((r) => r.userId);
+}
