@@ -106,9 +106,9 @@ export async function insertComment(tx: Executor, input: { threadId: string; aut
 }
 
 /** A thread of the rubric; null when the rubric has none with this id. */
-export async function getCommentThread(db: Executor, rubricId: string, threadId: string): Promise<{ id: string; resolvedAt: Date | null } | null> {
+export async function getCommentThread(db: Executor, rubricId: string, threadId: string): Promise<{ id: string; nodeKey: string; resolvedAt: Date | null } | null> {
   const [thread] = await db
-    .select({ id: rubricCommentThreads.id, resolvedAt: rubricCommentThreads.resolvedAt })
+    .select({ id: rubricCommentThreads.id, nodeKey: rubricCommentThreads.nodeKey, resolvedAt: rubricCommentThreads.resolvedAt })
     .from(rubricCommentThreads)
     .where(and(eq(rubricCommentThreads.id, threadId), eq(rubricCommentThreads.rubricId, rubricId)));
   return thread ?? null;

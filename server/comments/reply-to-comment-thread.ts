@@ -2,6 +2,7 @@ import "server-only";
 import type { Store } from "@/db/client";
 import { insertComment, setCommentThreadResolution } from "@/db/queries/rubric-comments";
 import { announceLive } from "@/server/live/rubric-feed";
+import { announceNotifications, notifyMentions } from "@/server/notifications/notify";
 import { requireRubric } from "@/server/rubrics/read-rubric";
 import { resolveMentions } from "./mentions";
 import { requireThread } from "./require-thread";
@@ -13,10 +14,12 @@ export async function replyToCommentThread(
 ): Promise<void> {
   const { id: rubricId } = await requireRubric(store.db, input.paperId);
   const mentions = await resolveMentions(store.db, input.paperId, input.body);
-  await store.db.transaction(async (tx) => {
+  const notified = await store.db.transaction(async (tx) => {
     const thread = await requireThread(tx, rubricId, input.threadId);
     await insertComment(tx, { threadId: thread.id, authorId: input.userId, body: input.body, mentions });
     if (thread.resolvedAt) await setCommentThreadResolution(tx, thread.id, null);
+    return notifyMentions(tx, { actorId: input.userId, paperId: input.paperId, nodeKey: thread.nodeKey, mentions, body: input.body });
   });
   await announceLive(store, input.paperId, { type: "comments" });
+  await announceNotifications(store, notified);
 }

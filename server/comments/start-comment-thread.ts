@@ -3,6 +3,7 @@ import type { Store } from "@/db/client";
 import { getLiveNodeId, insertComment, insertCommentThread } from "@/db/queries/rubric-comments";
 import { AppError } from "@/lib/errors";
 import { announceLive } from "@/server/live/rubric-feed";
+import { announceNotifications, notifyMentions } from "@/server/notifications/notify";
 import { requireRubric } from "@/server/rubrics/read-rubric";
 import { resolveMentions } from "./mentions";
 
@@ -13,13 +14,15 @@ export async function startCommentThread(
 ): Promise<{ threadId: string }> {
   const { id: rubricId } = await requireRubric(store.db, input.paperId);
   const mentions = await resolveMentions(store.db, input.paperId, input.body);
-  const threadId = await store.db.transaction(async (tx) => {
+  const { threadId, notified } = await store.db.transaction(async (tx) => {
     const nodeId = await getLiveNodeId(tx, rubricId, input.nodeKey);
     if (nodeId === null) throw new AppError("not_found", `No node with key "${input.nodeKey}" in this rubric (it may have been deleted)`);
     const id = await insertCommentThread(tx, { rubricId, nodeKey: input.nodeKey, nodeId, createdBy: input.userId });
     await insertComment(tx, { threadId: id, authorId: input.userId, body: input.body, mentions });
-    return id;
+    const mentioned = await notifyMentions(tx, { actorId: input.userId, paperId: input.paperId, nodeKey: input.nodeKey, mentions, body: input.body });
+    return { threadId: id, notified: mentioned };
   });
   await announceLive(store, input.paperId, { type: "comments" });
+  await announceNotifications(store, notified);
   return { threadId };
 }
