@@ -137,6 +137,11 @@ const MATRIX: Record<string, Row> = {
   },
   "GET /api/review-queue": { request: () => ({ url: "/api/review-queue" }), expect: SIGNED_IN },
 
+  // Everyone's own inbox: only ever their own notifications, filtered to what they may still see.
+  "GET /api/notifications": { request: () => ({ url: "/api/notifications" }), expect: SIGNED_IN },
+  "POST /api/notifications/read": { request: () => ({ url: "/api/notifications/read", body: {} }), expect: [401, 400, 400, 400, 400, 400] },
+  "GET /api/notifications/stream": { request: () => ({ url: "/api/notifications/stream" }), expect: SIGNED_IN },
+
   "POST /api/import": { request: () => ({ url: "/api/import", body: {} }), expect: [401, 403, 403, 403, 403, 422] },
   "POST /api/import/preview": { request: () => ({ url: "/api/import/preview", body: {} }), expect: [401, 403, 403, 403, 403, 422] },
 
