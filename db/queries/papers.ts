@@ -26,6 +26,8 @@ export interface PaperListItem {
   revision: number | null;
   nodeCount: number;
   updatedAt: Date;
+  /** Seeded by the demo: the list marks it. */
+  isDemo: boolean;
 }
 
 /** Papers the user may see: all of them for staff, the ones they belong to otherwise. */
@@ -42,6 +44,7 @@ export async function listPapersForUser(db: Executor, user: User): Promise<Paper
       revision: rubrics.revision,
       nodeCount,
       updatedAt: papers.updatedAt,
+      isDemo: papers.isDemo,
     })
     .from(papers)
     .leftJoin(paperMembers, and(eq(paperMembers.paperId, papers.id), eq(paperMembers.userId, user.id)))
