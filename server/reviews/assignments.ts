@@ -8,6 +8,7 @@ import type { Grading, GradingAssignment } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { ReviewAssignment } from "@/lib/review/types";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
+import { announceNotifications, notifyAssignment } from "@/server/notifications/notify";
 import { progressOf, reviewTotals, scopeOf, type AssignmentProgress } from "./progress";
 
 export type { AssignmentProgress };
@@ -75,7 +76,13 @@ export async function assignGrading(
     }
     nodeKeys = [...new Set(input.nodeKeys)];
   }
-  return upsertGradingAssignment(db, { gradingId: input.grading.id, userId: user.id, nodeKeys, blind: input.blind, assignedBy: input.assignedBy });
+  const { assignment, notified } = await db.transaction(async (tx) => {
+    const saved = await upsertGradingAssignment(tx, { gradingId: input.grading.id, userId: user.id, nodeKeys, blind: input.blind, assignedBy: input.assignedBy });
+    const told = await notifyAssignment(tx, { actorId: input.assignedBy, gradingId: input.grading.id, recipientId: user.id, nodeKeys, blind: input.blind });
+    return { assignment: saved, notified: told };
+  });
+  await announceNotifications(store, notified);
+  return assignment;
 }
 
 /** Takes an assignment back; the grader's review marks stay. False when the grading has no such assignment. */
