@@ -10,6 +10,7 @@ import type { ReviewCommitResult, ReviewLeaf, ReviewOverrideItem } from "@/lib/r
 import { hiddenReason, maySeeAggregate, type LeafVisibility } from "@/lib/review/visibility";
 import { appendOverride } from "@/server/gradings/override-leaf-score";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
+import { announceNotifications, notifyReviewFinished } from "@/server/notifications/notify";
 import { leafKeysOf } from "./progress";
 import { toMarkItem, toOverrideItem } from "./review-payload";
 
@@ -82,6 +83,7 @@ export async function commitReviewScore(store: Store, input: CommitReviewScoreIn
     });
     // A review that covered every leaf: the grading counts as reviewed by people from now on.
     const reviewedAt = await markGradingReviewedWhenComplete(tx, grading.id);
+    const notified = await notifyReviewFinished(tx, { actorId: input.userId, grading, paperId: input.grading.paperId, nodeKey: input.nodeKey });
     const leaf: ReviewLeaf = {
       key: input.nodeKey,
       verdict: { score: verdict.score, valid: verdict.valid, source: verdict.source },
@@ -90,8 +92,9 @@ export async function commitReviewScore(store: Store, input: CommitReviewScoreIn
       reviews: (await countLeafReviews(tx, grading.id, input.nodeKey)) ?? 1,
       mine: input.score,
     };
-    return { review: toMarkItem({ ...mark, ...author }), override, leaf, score, reviewedAt };
+    return { review: toMarkItem({ ...mark, ...author }), override, leaf, score, reviewedAt, notified };
   });
+  await announceNotifications(store, outcome.notified);
   // The root score shows once no leaf is hidden from this user any more (the review payload's rule, over the same leaves).
   const v = input.visibility;
   const after = { ...v, committed: new Set([...v.committed, input.nodeKey]) };
