@@ -22,6 +22,8 @@ import {
   type RowRendererProps,
   type TreeApi,
 } from "react-arborist";
+import { MathText } from "@/components/ui/math-text";
+import { mayHoldMath } from "@/lib/math";
 import { formatShare } from "@/lib/rubric/shares";
 import type { TreeIndex } from "@/lib/rubric/tree-index";
 import { CategoryChip } from "./categories";
@@ -139,6 +141,9 @@ const NodeView = memo(function NodeView({ node, style, dragHandle, preview }: No
         >
           {row.requirements.trim() === "" ? (
             <span className="italic text-zinc-400">{ctx.canEdit ? "Empty: press Enter to write the requirement" : "(no requirement text)"}</span>
+          ) : ctx.needle === "" && mayHoldMath(row.requirements) ? (
+            // Search marks and KaTeX's markup do not mix: while searching, the row shows the TeX.
+            <MathText text={row.requirements.replace(/\s+/g, " ")} />
           ) : (
             <Highlight text={row.requirements} needle={ctx.needle} />
           )}

@@ -1,6 +1,8 @@
 "use client";
 
 import { FormError } from "@/components/ui/field";
+import { MathText } from "@/components/ui/math-text";
+import { mathRanges, mayHoldMath } from "@/lib/math";
 import { Check, Copy } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import type { NodeFields } from "@/lib/rubric/operations";
@@ -79,6 +81,13 @@ export function RequirementsField({
         className={`${control} min-h-24 resize-y leading-5`}
         placeholder={canEdit ? "What must the submission do to pass this node?" : ""}
       />
+      {/* The text is plain TeX while typed; its formulas as they will read (KaTeX) below it. */}
+      {mayHoldMath(draft) && mathRanges(draft).length > 0 && (
+        <div className="rounded-md border border-zinc-200 bg-zinc-50 px-2.5 py-1.5 text-sm leading-6 text-zinc-900" data-testid="inspector-requirements-math">
+          <span className="mb-0.5 block text-[10px] font-semibold uppercase tracking-wide text-zinc-400">{canEdit ? "Preview" : "Rendered"}</span>
+          <MathText text={draft} className="whitespace-pre-wrap break-words" />
+        </div>
+      )}
       <FormError error={error} />
     </div>
   );

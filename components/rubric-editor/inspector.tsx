@@ -1,5 +1,6 @@
 "use client";
 
+import { MathText } from "@/components/ui/math-text";
 import { ChevronRight } from "lucide-react";
 import { memo, useMemo } from "react";
 import type { LintFinding } from "@/lib/rubric/editor-lint";
@@ -57,7 +58,7 @@ export const Inspector = memo(function Inspector({ row, index, shares, findings,
                 className="max-w-36 truncate rounded px-1 hover:bg-zinc-100 hover:text-indigo-700"
                 title={p.requirements}
               >
-                {p.requirements.trim() || "(empty)"}
+                {p.requirements.trim() ? <MathText text={p.requirements} /> : "(empty)"}
               </button>
               <ChevronRight size={11} className="shrink-0 text-zinc-300" />
             </span>
