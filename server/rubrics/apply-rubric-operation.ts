@@ -75,7 +75,7 @@ export async function applyOperationInTransaction(tx: Executor, input: ApplyOper
     const message = `is ${request.baseRevision}, ahead of the rubric's revision ${current}: reload the rubric`;
     throw new AppError("conflict", `baseRevision ${message}`, [{ path: "baseRevision", message }]);
   }
-  await returnToDraftAfterChange(tx, rubric);
+  await returnToDraftAfterChange(tx, rubric, input);
   const { inverse, applied, merged } = await runOperationRulesAsync(databaseRows(tx, rubric.id), request.op, rubric.revision);
   // The log keeps the operation as applied (merged texts included): followers replay it.
   await insertRubricOperation(tx, {

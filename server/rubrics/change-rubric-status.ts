@@ -5,6 +5,7 @@ import { getRubricReview, setRubricStatus, type RubricReview } from "@/db/querie
 import { lockRubricById } from "@/db/queries/rubrics";
 import { AppError } from "@/lib/errors";
 import { announceLive } from "@/server/live/rubric-feed";
+import { announceNotifications, notifyReturnedToDraft } from "@/server/notifications/notify";
 import { requireRubric } from "./read-rubric";
 import { saveVersionInTransaction } from "./save-rubric-version";
 
@@ -22,7 +23,7 @@ export async function changeRubricStatus(
   input: { paperId: string; action: ReviewAction; revision: number; userId: string; userLabel: string },
 ): Promise<RubricReview> {
   const { id: rubricId } = await requireRubric(store.db, input.paperId);
-  await store.db.transaction(async (tx) => {
+  const notified = await store.db.transaction(async (tx) => {
     const rubric = await lockRubricById(tx, rubricId, "update");
     if (input.revision !== rubric.revision) {
       throw new AppError("conflict", `The rubric changed since you looked (it is at revision ${rubric.revision}); review it again`);
@@ -39,7 +40,11 @@ export async function changeRubricStatus(
       versionId = version.id;
     }
     await setRubricStatus(tx, { rubricId: rubric.id, revision: rubric.revision, status: next, userId: input.userId, versionId });
+    if (next !== "draft") return [];
+    const reason = `It was ${rubric.status.replace("_", " ")} at revision ${rubric.revision}`;
+    return notifyReturnedToDraft(tx, { actorId: input.userId, paperId: input.paperId, reason });
   });
   await announceLive(store, input.paperId, { type: "review" });
+  await announceNotifications(store, notified);
   return getRubricReview(store.db, rubricId);
 }

@@ -27,7 +27,7 @@ export async function replaceRubricTree(
   const rubric = await lockOrCreateRubric(tx, input.paperId);
   const previousNodes = await countNodeRows(tx, rubric.id);
   const revision = rubric.revision + 1;
-  await returnToDraftAfterChange(tx, { ...rubric, revision });
+  await returnToDraftAfterChange(tx, { ...rubric, revision }, input);
   await deleteNodeRows(tx, rubric.id);
   await insertNodeRows(tx, rubric.id, rows);
   await setRubricRevision(tx, rubric.id, revision);
