@@ -188,6 +188,28 @@ export const rubricOperations = pgTable(
 );
 export type RubricOperationRow = InferSelectModel<typeof rubricOperations>;
 
+/**
+ * Lint warnings dismissed on a rubric, with why (`lib/rubric/lint-dismissals.ts`). Written only by
+ * the `dismiss` and `undismiss` operations, so the operation log holds each one with its author.
+ */
+export const rubricLintDismissals = pgTable(
+  "rubric_lint_dismissals",
+  {
+    rubricId: uuid("rubric_id")
+      .notNull()
+      .references(() => rubrics.id, { onDelete: "cascade" }),
+    code: text("code").notNull(),
+    // The node's key, or "" for the whole rule (a primary key column cannot be null). No foreign
+    // key: a dismissal of a deleted node comes back with the node when it is restored.
+    nodeKey: text("node_key").notNull(),
+    reason: text("reason").notNull(),
+    revision: integer("revision").notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.rubricId, t.code, t.nodeKey] })],
+);
+
 export const rubricVersions = pgTable(
   "rubric_versions",
   {
