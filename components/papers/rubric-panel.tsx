@@ -1,14 +1,15 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { Button, buttonClass } from "@/components/ui/button";
-import { ApiClientError, fetchJson } from "@/components/api/client";
+import { fetchJson } from "@/components/api/client";
 import { downloadRubricExport } from "@/components/api/export-download";
 import type { ErrorDetail } from "@/lib/errors";
 import type { RubricNode, RubricStats, RubricWarning } from "@/lib/rubric/types";
+import { ReplaceRubricDialog, useConfirmedImport } from "./confirm-import";
 import { IssueList } from "./import-result";
 import { RubricTreeView } from "./rubric-tree-view";
 import { uploadFormFromFiles } from "./upload-files";
@@ -33,27 +34,23 @@ export const rubricQueryKey = (paperId: string) => ["rubric", paperId] as const;
 export function RubricPanel({ paperId, canEdit }: { paperId: string; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const fileInput = useRef<HTMLInputElement>(null);
-  const [uploadErrors, setUploadErrors] = useState<ErrorDetail[]>([]);
   const [exportBlock, setExportBlock] = useState<ErrorDetail[]>([]);
   const query = useQuery({
     queryKey: rubricQueryKey(paperId),
     queryFn: () => fetchJson<RubricResponse>(`/api/papers/${paperId}/rubric`),
   });
 
-  const upload = useMutation({
-    mutationFn: (form: FormData) =>
-      fetchJson<ImportResponse>(`/api/papers/${paperId}/rubric`, { method: "PUT", body: form }),
-    onMutate: () => setUploadErrors([]),
-    onSuccess: (result) => {
+  // Replacing a rubric with nodes shows the changes and waits for a yes.
+  const upload = useConfirmedImport<ImportResponse>({
+    previewUrl: `/api/papers/${paperId}/rubric/preview`,
+    importUrl: `/api/papers/${paperId}/rubric`,
+    importMethod: "PUT",
+    onImported: (result) => {
       toast.success(
         `Rubric imported: ${result.stats.nodes} nodes, revision ${result.revision}` +
           (result.warnings.length ? ` (${result.warnings.length} warnings)` : ""),
       );
       return queryClient.invalidateQueries({ queryKey: rubricQueryKey(paperId) });
-    },
-    onError: (err) => {
-      toast.error(err.message);
-      if (err instanceof ApiClientError) setUploadErrors(err.details);
     },
   });
 
@@ -96,14 +93,17 @@ export function RubricPanel({ paperId, canEdit }: { paperId: string; canEdit: bo
                   if (files?.length) {
                     const built = uploadFormFromFiles(files);
                     if ("error" in built) toast.error(built.error);
-                    else upload.mutate(built.form);
+                    else void upload.start(built.form);
                   }
                   e.target.value = "";
                 }}
               />
-              <Button variant="secondary" disabled={upload.isPending} onClick={() => fileInput.current?.click()}>
-                {upload.isPending ? "Importing…" : data?.tree ? "Replace from rubric.json" : "Upload rubric.json"}
+              <Button variant="secondary" disabled={upload.pending !== null} onClick={() => fileInput.current?.click()}>
+                {upload.pending === "preview" ? "Reading…" : upload.pending === "import" ? "Importing…" : data?.tree ? "Replace from rubric.json" : "Upload rubric.json"}
               </Button>
+              {upload.asking && (
+                <ReplaceRubricDialog asking={upload.asking} pending={upload.pending === "import"} onConfirm={upload.confirm} onCancel={upload.cancel} />
+              )}
             </>
           )}
           {data?.tree && <Button onClick={() => download(false)}>Download rubric.json</Button>}
@@ -111,7 +111,7 @@ export function RubricPanel({ paperId, canEdit }: { paperId: string; canEdit: bo
       </div>
 
       <div className="mt-3 space-y-3">
-        <IssueList items={uploadErrors} tone="error" testId="upload-errors" />
+        <IssueList items={upload.errors} tone="error" testId="upload-errors" />
         {exportBlock.length > 0 && (
           <div className="space-y-2">
             <IssueList items={exportBlock} tone="error" testId="export-blocked" />

@@ -145,13 +145,25 @@ export class PaperPage {
     return this.rubricPanel.getByRole("button", { name: "Download rubric.json" });
   }
 
-  /** Uploads a file through the hidden input and waits until the request has been answered. */
+  /** The question shown before an upload replaces a rubric that has nodes, with the changes. */
+  get replaceDialog(): Locator {
+    return this.page.getByTestId("replace-rubric-dialog");
+  }
+
+  /**
+   * Uploads a file through the hidden input, confirms the replacement when the studio asks, and
+   * returns the status of the import, or of the preview when that refused the file (nothing is
+   * imported then).
+   */
   async uploadRubric(file: string): Promise<number> {
-    const answered = this.page.waitForResponse(
-      (r) => r.request().method() === "PUT" && new URL(r.url()).pathname === `/api/papers/${this.paperId}/rubric`,
-    );
+    const rubricPath = `/api/papers/${this.paperId}/rubric`;
+    const previewed = this.page.waitForResponse((r) => new URL(r.url()).pathname === `${rubricPath}/preview`);
+    const imported = this.page.waitForResponse((r) => r.request().method() === "PUT" && new URL(r.url()).pathname === rubricPath);
     await this.fileInput.setInputFiles(file);
-    return (await answered).status();
+    const preview = await previewed;
+    if (!preview.ok()) return preview.status();
+    if ((await preview.json()).replaces) await this.replaceDialog.getByTestId("replace-confirm").click();
+    return (await imported).status();
   }
 
   /** Clicks a button that downloads the rubric and returns the downloaded bytes. */

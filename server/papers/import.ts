@@ -7,6 +7,7 @@ import { diffRubrics, type RubricDiff } from "@/lib/rubric/diff";
 import { parseBlacklist, parsePaperConfig } from "@/lib/rubric/paper-folder";
 import { formatIssue, parseRubricJson } from "@/lib/rubric/paperbench";
 import type { RubricStats, RubricWarning } from "@/lib/rubric/types";
+import type { ImportPreview } from "@/lib/papers/import-preview";
 import { paperIdSchema } from "@/lib/papers/schemas";
 import { treeToRows, type NodeRow } from "@/lib/rubric/tree-rows";
 import { replaceNul } from "@/lib/text";
@@ -43,25 +44,6 @@ export interface ImportResult {
  * confirmed nothing (409 when there is a rubric to lose).
  */
 export type ReplacePolicy = "any" | "never" | { expectedRevision: number };
-
-/** What an import would do, computed without writing: the studio shows it and asks before replacing. */
-export interface ImportPreview {
-  paperId: string;
-  createsPaper: boolean;
-  /** The live rubric's revision (0: none): the `expectedRevision` a confirmation sends back. */
-  revision: number;
-  /** Whether the import replaces a rubric with nodes, so needs a confirmation. */
-  replaces: boolean;
-  /** Live rubric → uploaded rubric; null when there is nothing to replace. */
-  diff: RubricDiff | null;
-  /** The rows the diff names as parents of its lines (its own lines carry the rest), on each side. */
-  parentRows: { before: NodeRow[]; after: NodeRow[] };
-  /** The paper's fields the folder changes (title, blacklist, paper text, addenda). */
-  paperFields: string[];
-  stats: RubricStats;
-  warnings: RubricWarning[];
-  notes?: { path: string; reason: string }[];
-}
 
 /** Parses a rubric or throws a 422 naming every problem by JSON path. Nothing is written. */
 export function parseRubricOrThrow(text: string, fileLabel = "rubric.json") {
