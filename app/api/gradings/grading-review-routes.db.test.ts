@@ -295,19 +295,27 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     const listed = (await call(getPaperGradings, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`)).json.gradings as { id: string; score: number | null }[];
     expect(listed.find((g) => g.id === id)!.score).toBeNull();
 
-    // A blind commit needs no reason; one that differs from the effective score overrides, and says it was blind.
+    // A blind commit needs no reason; one that differs from the effective score is a mark only (no
+    // automatic override): it reveals the verdict, and the grader overrides with a reason.
     const committed = (await commit(id, { nodeKey: target.key, score: 0 })).json as unknown as ReviewCommitResult;
     expect(committed.review.blind).toBe(true);
-    expect(committed.override).toMatchObject({ oldScore: 1, newScore: 0, reason: BLIND_REVIEW_REASON });
-    expect(committed.leaf).toMatchObject({ hidden: null, verdict: { score: 0, valid: true }, override: 0, mine: 0 });
+    expect(committed.override).toBeNull();
+    expect(committed.leaf).toMatchObject({ hidden: null, verdict: { score: 0, valid: true }, override: 1, mine: 0 });
     expect(committed.rootScore).toBeNull();
+    const overridden = (await commit(id, { nodeKey: target.key, score: 0, reason: "the loss is not clipped" })).json as unknown as ReviewCommitResult;
+    expect(overridden.review.blind).toBe(false);
+    expect(overridden.override).toMatchObject({ oldScore: 1, newScore: 0, reason: "the loss is not clipped" });
     const revealed = (await call(getLeaf, { gradingId: id, nodeKey: target.key }, `/api/gradings/${id}/leaves/${target.key}`)).json as unknown as ReviewLeafDetail;
     expect(revealed.verdict?.explanation).toContain(SECRET);
-    expect(revealed.overrides.map((o) => o.reason)).toEqual(["staff changed it", BLIND_REVIEW_REASON]);
+    expect(revealed.overrides.map((o) => o.reason)).toEqual(["staff changed it", "the loss is not clipped"]);
+    // With a reason a blind commit overrides at once, and says it was blind.
+    const blindLeaf = staffView.leaves.find((l) => l.key !== target.key && l.verdict!.valid && l.verdict!.score === 1)!;
+    const withReason = (await commit(id, { nodeKey: blindLeaf.key, score: 0, reason: "no plot" })).json as unknown as ReviewCommitResult;
+    expect(withReason.override).toMatchObject({ oldScore: 1, newScore: 0, reason: `${BLIND_REVIEW_REASON}. no plot` });
     const after = await review(id);
-    expect(after.leaves.filter((l) => l.hidden === null).map((l) => l.key)).toEqual([target.key]);
+    expect(after.leaves.filter((l) => l.hidden === null).map((l) => l.key).sort()).toEqual([target.key, blindLeaf.key].sort());
     // A blind commit that agrees: a mark only.
-    const other = staffView.leaves.find((l) => l.key !== target.key && l.verdict!.valid)!;
+    const other = staffView.leaves.find((l) => l.key !== target.key && l.key !== blindLeaf.key && l.verdict!.valid)!;
     const agreed = (await commit(id, { nodeKey: other.key, score: other.verdict!.score })).json as unknown as ReviewCommitResult;
     expect(agreed.override).toBeNull();
     expect(agreed.leaf.verdict).toMatchObject({ score: other.verdict!.score });
