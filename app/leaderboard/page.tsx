@@ -10,8 +10,10 @@ import { parseLeaderboardParams, type LeaderboardQueryParams } from "@/lib/leade
 export const metadata: Metadata = { title: "Leaderboard" };
 
 /**
- * The public leaderboard: anyone, signed in or not, sees scores per agent for a split and variant.
- * Signed-in members can open the gradings of their papers behind a row.
+ * The public leaderboard: anyone, signed in or not, sees scores per agent for a split and variant,
+ * or every agent's runs on one paper (`paper`). Signed-in members can open the gradings of their
+ * papers behind a row. A bad query shows what was wrong above the default board (or, for an
+ * unknown paper, the board of its split).
  */
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const raw = await searchParams;
@@ -21,7 +23,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
     params = parseLeaderboardParams(raw);
   } catch (err) {
     if (!(err instanceof ZodError)) throw err;
-    problem = err.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    problem = `${err.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}. Showing the default split instead.`;
     params = { variant: "full" };
   }
   const [store, user] = await Promise.all([getStore(), getCurrentUser()]);
@@ -30,8 +32,10 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
     view = await getLeaderboard(store, { ...params, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== "bad_request") throw err;
-    problem = err.message;
-    view = await getLeaderboard(store, { variant: params.variant, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+    const badSplit = err.details.some((d) => (d as { path?: unknown }).path === "split");
+    const split = badSplit ? undefined : params.split;
+    problem = `${err.message}. Showing ${split ? `the board of ${split}` : "the default split"} instead.`;
+    view = await getLeaderboard(store, { split, variant: params.variant, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
   }
   return <LeaderboardBoard view={view} signedIn={user !== null} problem={problem} />;
 }

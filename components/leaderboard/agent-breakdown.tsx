@@ -8,17 +8,28 @@ import type { LeaderboardAgentGradings, LeaderboardAgentRow, LeaderboardView } f
 import { PendingReviewNote } from "./pending-review-note";
 
 /**
- * One agent's row opened: per paper of the split the mean ± standard error over the runs that
- * graded it, each complete run's score, the runs left out and why, and for a signed-in member the
- * gradings of their papers.
+ * One agent's row opened: per paper of the board the mean ± standard error over the runs that
+ * graded it (each paper leading to its per-paper board, `paperHref`), each complete run's score,
+ * the runs left out and why, and for a signed-in member the gradings of their papers.
  */
-export function AgentBreakdown({ agent, view, signedIn }: { agent: LeaderboardAgentRow; view: LeaderboardView; signedIn: boolean }) {
+export function AgentBreakdown({
+  agent,
+  view,
+  signedIn,
+  paperHref,
+}: {
+  agent: LeaderboardAgentRow;
+  view: LeaderboardView;
+  signedIn: boolean;
+  /** The per-paper board of a paper; null on a per-paper board. */
+  paperHref: ((paperId: string) => string) | null;
+}) {
   const titles = new Map(view.papers.map((p) => [p.id, p.title]));
   const gradings = useQuery({
-    queryKey: ["leaderboard-runs", agent.agentId, view.split, view.variant],
+    queryKey: ["leaderboard-runs", agent.agentId, view.split, view.variant, view.paper?.id ?? null],
     queryFn: () =>
       fetchJson<LeaderboardAgentGradings>(
-        `/api/leaderboard/runs?${new URLSearchParams({ agent: agent.agentId, split: view.split, variant: view.variant })}`,
+        `/api/leaderboard/runs?${new URLSearchParams({ agent: agent.agentId, split: view.split, variant: view.variant, ...(view.paper ? { paper: view.paper.id } : {}) })}`,
       ),
     enabled: signedIn,
   });
@@ -26,6 +37,12 @@ export function AgentBreakdown({ agent, view, signedIn }: { agent: LeaderboardAg
 
   return (
     <div className="space-y-4" data-testid="agent-breakdown">
+      {agent.rank === null && agent.coverage.papers > 0 && (
+        <p className="text-sm text-zinc-700" data-testid="coverage-note">
+          <span className="font-medium">Not ranked:</span> no run graded every paper of the split. Its runs cover{" "}
+          {agent.coverage.papers} of {plural(agent.coverage.of, "paper")}; the mean over those papers is {formatPercent(agent.coverage.mean)}.
+        </p>
+      )}
       {agent.runs.length > 0 && (
         <p className="text-sm text-zinc-700">
           <span className="font-medium">Complete runs:</span>{" "}
@@ -65,7 +82,13 @@ export function AgentBreakdown({ agent, view, signedIn }: { agent: LeaderboardAg
             return (
               <tr key={p.paperId} data-testid="per-paper-row" data-paper={p.paperId}>
                 <td className="py-1.5 pr-3">
-                  <div className="font-mono text-xs text-zinc-800">{p.paperId}</div>
+                  {paperHref ? (
+                    <Link href={paperHref(p.paperId)} className="font-mono text-xs text-indigo-700 hover:underline" data-testid="paper-board-link" title="Every agent's runs on this paper">
+                      {p.paperId}
+                    </Link>
+                  ) : (
+                    <div className="font-mono text-xs text-zinc-800">{p.paperId}</div>
+                  )}
                   <div className="text-xs text-zinc-500">{title ?? "not in this studio"}</div>
                 </td>
                 <td className="py-1.5 pr-3 text-right tabular-nums" data-testid="per-paper-score">

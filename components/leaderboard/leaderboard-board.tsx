@@ -1,70 +1,125 @@
 "use client";
 
 import { BadgeCheck } from "lucide-react";
-import { Fragment, useState } from "react";
-import { formatMeanSe, plural } from "@/lib/leaderboard/format";
+import Link from "next/link";
+import { usePathname, useSearchParams } from "next/navigation";
+import { Fragment, useCallback, useMemo, type ReactNode } from "react";
+import { formatMeanSe, formatPercent, plural } from "@/lib/leaderboard/format";
+import { leaderboardHref, parseOpenAgents } from "@/lib/leaderboard/query";
 import type { LeaderboardAgentRow, LeaderboardView } from "@/lib/leaderboard/types";
 import { AgentBreakdown } from "./agent-breakdown";
 import { LeaderboardChart } from "./leaderboard-chart";
 import { LeaderboardControls } from "./leaderboard-controls";
 import { PendingReviewNote } from "./pending-review-note";
 
+const COLUMNS = 6;
+
 /**
- * The leaderboard of one split and variant: controls, the chart with error bars, and the table of
- * agents, each row opening its per-paper breakdown (and, for signed-in members, its gradings).
+ * The leaderboard of one split and variant, or of one paper (the per-paper board): controls, the
+ * chart with error bars, the table of ranked agents and, below it, the agents without a complete
+ * run with their coverage, unranked. Each row opens its breakdown (and, for signed-in members, its
+ * gradings). Which breakdowns are open is in the URL (`open`), so back, forward and reload keep it.
  */
 export function LeaderboardBoard({ view, signedIn, problem }: { view: LeaderboardView; signedIn: boolean; problem: string | null }) {
-  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
-  const ranked = view.agents.filter((a) => a.nRuns > 0);
+  const pathname = usePathname();
+  const searchParams = useSearchParams();
+  const open = useMemo(() => new Set(parseOpenAgents(searchParams)), [searchParams]);
+  const ranked = view.agents.filter((a) => a.rank !== null);
+  const unranked = view.agents.filter((a) => a.rank === null);
   const split = view.splits.find((s) => s.name === view.split);
-  const toggle = (agentId: string) =>
-    setOpen((prev) => {
-      const next = new Set(prev);
+  const paper = view.paper;
+  // Page state only: a history entry of its own (back closes it again), no server round trip.
+  const toggle = useCallback(
+    (agentId: string) => {
+      const next = new Set(open);
       if (next.has(agentId)) next.delete(agentId);
       else next.add(agentId);
-      return next;
-    });
+      const href = leaderboardHref(pathname, { split: view.split, variant: view.variant, paper: paper?.id ?? null, open: [...next] });
+      window.history.pushState(null, "", href);
+    },
+    [open, pathname, view.split, view.variant, paper],
+  );
+  const splitHref = leaderboardHref(pathname, { split: view.split, variant: view.variant, paper: null, open: [] });
+  const paperHref = (paperId: string) => leaderboardHref(pathname, { split: view.split, variant: view.variant, paper: paperId, open: [] });
+
+  const rows = (agents: LeaderboardAgentRow[]) =>
+    agents.map((agent) => (
+      <Fragment key={agent.agentId}>
+        <AgentRow agent={agent} open={open.has(agent.agentId)} onToggle={() => toggle(agent.agentId)} />
+        {open.has(agent.agentId) && (
+          <tr data-testid="agent-breakdown-row">
+            <td colSpan={COLUMNS} className="bg-zinc-50 px-4 py-4">
+              <AgentBreakdown agent={agent} view={view} signedIn={signedIn} paperHref={paper ? null : paperHref} />
+            </td>
+          </tr>
+        )}
+      </Fragment>
+    ));
 
   return (
     <section className="space-y-5" data-testid="leaderboard">
       <header className="flex flex-wrap items-end gap-4">
         <div className="min-w-0 flex-1">
-          <h1 className="text-2xl font-semibold">Leaderboard</h1>
-          <p className="mt-1 max-w-3xl text-sm text-zinc-600">
-            Replication score per agent: the mean over its runs of a run&apos;s mean score over the papers of the split, ± the
-            standard error over runs. Only runs that graded every paper of the split count.
-          </p>
+          {paper ? (
+            <>
+              <Link href={splitHref} className="text-sm text-indigo-700 hover:underline" data-testid="back-to-split">
+                ← Leaderboard of {view.split}
+              </Link>
+              <h1 className="mt-1 text-2xl font-semibold" data-testid="paper-board-title">
+                {paper.title ?? paper.id} <span className="font-mono text-base font-normal text-zinc-500">{paper.id}</span>
+              </h1>
+              <p className="mt-1 max-w-3xl text-sm text-zinc-600">
+                Every agent&apos;s runs on this paper: the mean score over the runs that graded it, ± the standard error over runs.
+              </p>
+            </>
+          ) : (
+            <>
+              <h1 className="text-2xl font-semibold">Leaderboard</h1>
+              <p className="mt-1 max-w-3xl text-sm text-zinc-600">
+                Replication score per agent: the mean over its runs of a run&apos;s mean score over the papers of the split, ± the
+                standard error over runs. Only runs that graded every paper of the split are ranked; agents without one are listed
+                below the ranking with the papers they have.
+              </p>
+            </>
+          )}
         </div>
         <LeaderboardControls view={view} />
       </header>
 
       {problem && (
         <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="leaderboard-problem">
-          {problem}. Showing the default split instead.
+          {problem}
         </p>
       )}
 
       <div className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-zinc-600" data-testid="leaderboard-summary">
-        <span>
-          Split <strong className="font-medium text-zinc-900" data-testid="current-split">{view.split}</strong>
-          {split && (
-            <>
-              {" "}
-              ({plural(split.paperCount, "paper")}
-              {split.gradedPaperCount < split.paperCount && `, ${split.gradedPaperCount} graded in this variant`})
-            </>
-          )}
-        </span>
+        {paper ? (
+          <span>
+            Paper <strong className="font-medium text-zinc-900" data-testid="current-paper">{paper.id}</strong>
+          </span>
+        ) : (
+          <span>
+            Split <strong className="font-medium text-zinc-900" data-testid="current-split">{view.split}</strong>
+            {split && (
+              <>
+                {" "}
+                ({plural(split.paperCount, "paper")}
+                {split.gradedPaperCount < split.paperCount && `, ${split.gradedPaperCount} graded in this variant`})
+              </>
+            )}
+          </span>
+        )}
         <span>
           Variant <strong className="font-medium text-zinc-900" data-testid="current-variant">{view.variant === "code-dev" ? "Code-Dev" : "full"}</strong>
         </span>
-        <span>{plural(ranked.length, "ranked agent")}</span>
+        <span data-testid="ranked-count">{plural(ranked.length, "ranked agent")}</span>
+        {unranked.length > 0 && <span data-testid="unranked-count">{plural(unranked.length, "agent")} not ranked</span>}
         {view.latestGradingAt && <span>latest grading {new Date(view.latestGradingAt).toISOString().slice(0, 10)}</span>}
       </div>
 
       {view.excluded.runs > 0 && (
         <p className="rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700" data-testid="excluded-summary">
-          <strong className="font-medium">{plural(view.excluded.runs, "run")} left out</strong>:{" "}
+          <strong className="font-medium">{plural(view.excluded.runs, "run")} left out of the means</strong>:{" "}
           {[
             view.excluded.incomplete > 0 && `${view.excluded.incomplete} did not grade every paper of the split`,
             view.excluded.duplicatePapers > 0 && `${view.excluded.duplicatePapers} graded a paper more than once`,
@@ -76,42 +131,40 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
         </p>
       )}
       {view.agents.some((a) => a.perPaper.some((p) => p.pendingRuns > 0)) && <PendingReviewNote />}
+      {view.agents.some((a) => a.isDemo) && (
+        <p className="rounded-md border border-violet-200 bg-violet-50 px-3 py-2 text-sm text-violet-900" data-testid="leaderboard-demo-note">
+          Agents marked <DemoBadge /> are the demo&apos;s: their gradings are synthetic, not results of a real agent.
+        </p>
+      )}
 
       {view.agents.length === 0 ? (
         <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-10 text-center text-zinc-600" data-testid="leaderboard-empty">
-          No agent has graded runs on the papers of this split{view.variant === "code-dev" ? " in the Code-Dev variant" : ""} yet.
+          No agent has graded runs on {paper ? "this paper" : "the papers of this split"}
+          {view.variant === "code-dev" ? " in the Code-Dev variant" : ""} yet.
         </div>
       ) : (
         <>
           {ranked.length > 0 && <LeaderboardChart agents={ranked} />}
-          <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
-            <table className="w-full text-sm" data-testid="leaderboard-table">
-              <thead className="border-b border-zinc-200 bg-zinc-50 text-left text-xs uppercase tracking-wide text-zinc-500">
-                <tr>
-                  <th className="w-12 px-3 py-2 text-right">#</th>
-                  <th className="px-3 py-2">Agent</th>
-                  <th className="px-3 py-2 text-right">Score</th>
-                  <th className="px-3 py-2 text-right">Runs</th>
-                  <th className="px-3 py-2">Judge</th>
-                  <th className="px-3 py-2" />
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-zinc-100">
-                {view.agents.map((agent) => (
-                  <Fragment key={agent.agentId}>
-                    <AgentRow agent={agent} open={open.has(agent.agentId)} onToggle={() => toggle(agent.agentId)} />
-                    {open.has(agent.agentId) && (
-                      <tr data-testid="agent-breakdown-row">
-                        <td colSpan={6} className="bg-zinc-50 px-4 py-4">
-                          <AgentBreakdown agent={agent} view={view} signedIn={signedIn} />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          {ranked.length > 0 && (
+            <AgentTable testId="leaderboard-table" scoreLabel="Score" runsLabel="Runs">
+              {rows(ranked)}
+            </AgentTable>
+          )}
+          {unranked.length > 0 && (
+            <div className="space-y-2" data-testid="unranked-section">
+              <div>
+                <h2 className="text-base font-semibold text-zinc-900">Not ranked: no complete run{paper ? "" : " on this split"}</h2>
+                <p className="max-w-3xl text-sm text-zinc-600">
+                  {paper
+                    ? "These agents' runs on this paper are pending review: their scores are not published yet."
+                    : "These agents have runs, but none graded every paper of the split. Each is shown with the papers its runs cover and the mean over those papers only: not comparable with the ranked scores above."}
+                </p>
+              </div>
+              <AgentTable testId="unranked-table" scoreLabel="Mean over covered papers" runsLabel="Runs" unranked>
+                {rows(unranked)}
+              </AgentTable>
+            </div>
+          )}
         </>
       )}
       {!signedIn && (
@@ -123,16 +176,67 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
   );
 }
 
+function AgentTable({
+  testId,
+  scoreLabel,
+  runsLabel,
+  unranked = false,
+  children,
+}: {
+  testId: string;
+  scoreLabel: string;
+  runsLabel: string;
+  unranked?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`overflow-x-auto rounded-lg border bg-white ${unranked ? "border-dashed border-zinc-300" : "border-zinc-200"}`}>
+      <table className="w-full text-sm" data-testid={testId}>
+        <thead className="border-b border-zinc-200 bg-zinc-50 text-left text-xs uppercase tracking-wide text-zinc-500">
+          <tr>
+            <th className="w-16 px-3 py-2 text-right">{unranked ? "Papers" : "#"}</th>
+            <th className="px-3 py-2">Agent</th>
+            <th className="px-3 py-2 text-right">{scoreLabel}</th>
+            <th className="px-3 py-2 text-right">{runsLabel}</th>
+            <th className="px-3 py-2">Judge</th>
+            <th className="px-3 py-2" />
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-zinc-100">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The mark of synthetic results: an agent of the demo seed. */
+function DemoBadge() {
+  return (
+    <span
+      className="inline-flex items-center rounded bg-violet-100 px-1.5 py-0.5 text-xs font-medium text-violet-800"
+      title="Demo agent: synthetic gradings, not a real agent's results"
+      data-testid="demo-badge"
+    >
+      demo
+    </span>
+  );
+}
+
 function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open: boolean; onToggle: () => void }) {
   const detail = [agent.scaffold, agent.model].filter(Boolean).join(" · ");
+  const ranked = agent.rank !== null;
+  const pending = agent.excludedRuns.some((x) => x.reason === "pending_review");
+  const coverage = `${agent.coverage.papers}/${agent.coverage.of} ${agent.coverage.of === 1 ? "paper" : "papers"}`;
   return (
-    <tr data-testid="leaderboard-row" data-agent={agent.name} className={agent.nRuns === 0 ? "text-zinc-500" : ""}>
-      <td className="px-3 py-2 text-right tabular-nums text-zinc-500">{agent.rank ?? "—"}</td>
+    <tr data-testid="leaderboard-row" data-agent={agent.name} data-ranked={ranked} className={ranked ? "" : "text-zinc-600"}>
+      <td className="px-3 py-2 text-right tabular-nums text-zinc-500" data-testid={ranked ? "agent-rank" : "agent-coverage"}>
+        {ranked ? agent.rank : coverage}
+      </td>
       <td className="px-3 py-2">
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           <span className="font-medium text-zinc-900" data-testid="agent-name">
             {agent.name}
           </span>
+          {agent.isDemo && <DemoBadge />}
           {agent.humanReviewed && (
             <span
               className="inline-flex items-center gap-1 rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-medium text-emerald-700"
@@ -147,13 +251,23 @@ function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open:
         {detail && detail !== agent.name && <div className="text-xs text-zinc-500">{detail}</div>}
       </td>
       <td className="px-3 py-2 text-right font-medium tabular-nums" data-testid="agent-score">
-        {agent.nRuns > 0 ? formatMeanSe(agent.mean, agent.stdErr) : agent.excludedRuns.some((x) => x.reason === "pending_review") ? "pending review" : "no complete run"}
+        {ranked ? (
+          formatMeanSe(agent.mean, agent.stdErr)
+        ) : pending ? (
+          "pending review"
+        ) : (
+          <span title={`Mean over the ${coverage} its runs graded; no run graded every paper of the split`}>
+            {formatPercent(agent.coverage.mean)}
+            <span className="ml-1 text-xs font-normal text-zinc-500">partial</span>
+          </span>
+        )}
       </td>
       <td className="px-3 py-2 text-right tabular-nums">
-        {agent.nRuns}
+        {ranked && agent.nRuns}
         {agent.excludedRuns.length > 0 && (
           <span className="ml-1 text-xs text-amber-700" title={agent.excludedRuns.map((x) => `run ${x.run}: ${x.message}`).join("\n")}>
-            +{agent.excludedRuns.length} left out
+            {ranked ? "+" : ""}
+            {agent.excludedRuns.length} left out
           </span>
         )}
       </td>

@@ -97,7 +97,7 @@ describe("computeLeaderboard", () => {
         // Two papers, spread over two incomplete runs: they cover p1 and p2.
         ...runRows("Two", "r1", { p1: 0.2 }),
         ...runRows("Two", "r2", { p2: 0.4 }),
-        ...runRows("OneHigh", "r1", { p3: 0.9 }),
+        ...runRows("OneHigh", "r1", { p3: 0.9 }, { judgeModel: "o3-mini" }),
         ...runRows("OneLow", "r1", { p1: 0.8 }),
       ],
       split,
@@ -109,6 +109,8 @@ describe("computeLeaderboard", () => {
       ["OneLow", null, 1],
     ]);
     expect(partial.agents[1].coverage.mean).toBe(numpyMean([0.2, 0.4]));
+    // Without a complete run, the judges of the gradings it has.
+    expect(partial.agents[2].judgeModels).toEqual(["o3-mini"]);
     // A one-paper split is the per-paper board: every run that graded the paper counts.
     const paper = computeLeaderboard(
       [...runRows("Two", "r1", { p1: 0.2 }), ...runRows("OneLow", "r1", { p1: 0.8 }), ...runRows("Full", "r1", { p1: 0.8, p2: 0 })],

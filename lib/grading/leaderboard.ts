@@ -96,6 +96,7 @@ export interface AgentEntry {
   excludedRuns: ExcludedRun[];
   /** One entry per paper of the split, in the split's order. */
   perPaper: PaperBreakdown[];
+  /** Judges of the complete runs; without one, of every grading with a published score. */
   judgeModels: string[];
   /** Of the complete runs' papers, how many gradings were human-reviewed. */
   humanReviewedPapers: number;
@@ -147,6 +148,8 @@ export function computeLeaderboard(
     const perPaperScores = new Map<string, { runId: string; score: number }[]>(paperIds.map((p) => [p, []]));
     const perPaperPending = new Map<string, number>();
     const judgeModels = new Set<string>();
+    // Judges of every published grading: an agent without a complete run is shown with these.
+    const publishedJudges = new Set<string>();
     let humanReviewedPapers = 0;
     for (const [runId, papers] of runs) {
       const duplicatePapers = paperIds.filter((p) => (papers.get(p)?.length ?? 0) > 1);
@@ -163,7 +166,10 @@ export function computeLeaderboard(
       }
       for (const [paperId, [row]] of papers) {
         if (row.pendingReview) perPaperPending.set(paperId, (perPaperPending.get(paperId) ?? 0) + 1);
-        else perPaperScores.get(paperId)!.push({ runId, score: row.rootScore });
+        else {
+          perPaperScores.get(paperId)!.push({ runId, score: row.rootScore });
+          if (row.judgeModel) publishedJudges.add(row.judgeModel);
+        }
       }
       const missingPapers = paperIds.filter((p) => !papers.has(p));
       if (missingPapers.length > 0) {
@@ -224,7 +230,7 @@ export function computeLeaderboard(
       runs: complete,
       excludedRuns,
       perPaper,
-      judgeModels: [...judgeModels].sort(),
+      judgeModels: [...(complete.length > 0 ? judgeModels : publishedJudges)].sort(),
       humanReviewedPapers,
       coverage: { papers: covered.length, mean: covered.length > 0 ? numpyMean(covered) : null },
     });

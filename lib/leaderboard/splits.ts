@@ -36,3 +36,23 @@ export function resolveSplits(dataSplits: Readonly<Record<string, readonly strin
   }
   return out;
 }
+
+/** What the default split is chosen by, per split of the board. */
+export interface SplitTally {
+  name: string;
+  /** Complete runs over every agent (runs that count in a mean). */
+  completeRuns: number;
+  /** Agents listed on the split's board, ranked or not. */
+  agents: number;
+}
+
+/**
+ * The split a board opens on: the one with the most complete runs; among equals, the first in the
+ * offered order (`resolveSplits`). With no complete run anywhere, the first split that lists an
+ * agent, so the board is not blank while gradings exist; else the first split. Null: no split.
+ */
+export function chooseDefaultSplit(tallies: readonly SplitTally[]): string | null {
+  let best: SplitTally | null = null;
+  for (const t of tallies) if (t.completeRuns > (best?.completeRuns ?? 0)) best = t;
+  return (best ?? tallies.find((t) => t.agents > 0) ?? tallies[0])?.name ?? null;
+}

@@ -24,6 +24,8 @@ export interface LeaderboardAgentRow {
   name: string;
   model: string | null;
   scaffold: string | null;
+  /** An agent of the demo seed: its results are synthetic. */
+  isDemo: boolean;
   /**
    * Mean over complete runs of the run's mean root score over the split's papers. A run with a
    * grading under an open blind review waits (`excludedRuns`, `pending_review`); null when no
@@ -47,6 +49,12 @@ export interface LeaderboardAgentRow {
   reviewedGradings: number;
   /** Every counted grading was reviewed by a human. */
   humanReviewed: boolean;
+  /**
+   * Papers of the split some run graded with a published score, of the split's papers, and the
+   * mean of those papers' means: an unranked agent (no complete run) is shown with these, apart
+   * from the ranked ones.
+   */
+  coverage: { papers: number; of: number; mean: number | null };
 }
 
 export interface LeaderboardSplitOption {
@@ -57,13 +65,25 @@ export interface LeaderboardSplitOption {
   gradedPaperCount: number;
 }
 
+export interface LeaderboardPaper {
+  id: string;
+  /** Null for a paper of the split the studio does not have. */
+  title: string | null;
+}
+
 export interface LeaderboardView {
+  /** The split shown, or on a per-paper board the split it was opened from. */
   split: string;
   variant: Variant;
+  /** The per-paper board's paper: every agent's runs on it. Null: the split's board. */
+  paper: LeaderboardPaper | null;
   splits: LeaderboardSplitOption[];
   variants: readonly Variant[];
-  /** The split's papers in its order; `title` null for a paper the studio does not have. */
-  papers: { id: string; title: string | null }[];
+  /** The board's papers: the split's in its order, or the per-paper board's one. */
+  papers: LeaderboardPaper[];
+  /** Papers graded in the variant, by id: the per-paper boards there are. */
+  gradedPapers: LeaderboardPaper[];
+  /** Ranked agents first, then the unranked (see `LeaderboardAgentRow.coverage`). */
   agents: LeaderboardAgentRow[];
   /** Runs left out across agents, by reason. */
   excluded: { runs: number; incomplete: number; duplicatePapers: number; pendingReview: number };

@@ -47,8 +47,8 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
     await handle?.close();
   });
 
-  const board = (split: string | undefined, variant: Variant = "full", dataSplits: Record<string, string[]> = SPLITS) =>
-    getLeaderboard(handle, { split, variant, dataSplits });
+  const board = (split: string | undefined, variant: Variant = "full", dataSplits: Record<string, string[]> = SPLITS, paper?: string) =>
+    getLeaderboard(handle, { split, variant, dataSplits, paper });
 
   it("averages runs over the split's papers, then the complete runs, ± standard error with ddof 1", async () => {
     const view = await board("all");
@@ -68,7 +68,9 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
     const alpha = view.agents.find((a) => a.name === "Alpha")!;
     expect(alpha.excludedRuns).toEqual([{ run: 4, reason: "incomplete", missingPapers: ["p3"], pendingPapers: [], message: "missing 1 of 3 papers: p3" }]);
     const delta = view.agents.find((a) => a.name === "Delta")!;
-    expect(delta).toMatchObject({ rank: null, mean: null, stdErr: null, nRuns: 0 });
+    expect(delta).toMatchObject({ rank: null, mean: null, stdErr: null, nRuns: 0, isDemo: false });
+    // Not ranked, but shown with the papers it has and the mean over them.
+    expect(delta.coverage).toEqual({ papers: 1, of: 3, mean: 1 });
     expect(delta.excludedRuns[0].missingPapers).toEqual(["p2", "p3"]);
     expect(view.excluded).toEqual({ runs: 2, incomplete: 2, duplicatePapers: 0, pendingReview: 0 });
     // On the lite split (p1, p2) Alpha's fourth run is complete.
@@ -181,16 +183,68 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
     await expect(board("nope")).rejects.toMatchObject({ code: "bad_request" });
   });
 
-  it("without data splits, `all` is every graded paper; the default split is the first with a complete run", async () => {
+  it("without data splits, `all` is every graded paper; the default split is the one with the most complete runs", async () => {
     const view = await board(undefined, "full", {});
     expect(view.split).toBe("all");
     expect(view.splits.map((s) => [s.name, s.source])).toEqual([["all", "studio"]]);
     expect(view.papers.map((p) => p.id)).toEqual(["extra", "p1", "p2", "p3"]);
-    // Every Alpha run misses `extra` but run 1: no complete run on all, so none is ranked.
-    expect(view.agents.find((a) => a.name === "Alpha")!.nRuns).toBe(1);
-    // Data whose `all` nobody graded completely: the default moves on to a split with a complete run.
+    // Every Alpha run misses `extra` but run 1; the others are listed unranked with their coverage.
+    expect(view.agents.map((a) => [a.name, a.rank, a.nRuns, a.coverage.papers])).toEqual([
+      ["Alpha", 1, 1, 4],
+      ["Beta", null, 0, 3],
+      ["Gamma", null, 0, 3],
+      ["Delta", null, 0, 1],
+    ]);
+    // Data whose `all` nobody graded completely: `studio` has one complete run (Alpha's run 1),
+    // `lite` (p1 alone) seven: the default is `lite`.
     const fallback = await board(undefined, "full", { all: ["p1", "zzz"], lite: ["p1"] });
-    expect(fallback.split).toBe("studio");
+    expect(fallback.split).toBe("lite");
+    expect(fallback.agents.reduce((n, a) => n + a.nRuns, 0)).toBe(7);
+    // Equal counts: the offered order (`all` first).
+    expect((await board(undefined, "full", { all: ["p1"], lite: ["p1"] })).split).toBe("all");
+    // No complete run anywhere: the first split that lists an agent, not a blank `all`.
+    const none = await board(undefined, "full", { all: ["zzz"], dev: ["p3", "zzz"] });
+    expect(none.split).toBe("studio");
+    expect(none.agents.length).toBeGreaterThan(0);
+  });
+
+  it("gives agents with the same mean the same rank, on the split's board and on a paper's", async () => {
+    // On p2 alone: Beta 0.6, Alpha mean of 0.2 0.4 0.8 0.5 = 0.475, Gamma 0.2.
+    const p2 = await board("all", "full", SPLITS, "p2");
+    expect(p2.paper).toEqual({ id: "p2", title: "Synthetic paper p2" });
+    expect(p2.papers.map((p) => p.id)).toEqual(["p2"]);
+    expect(p2.split).toBe("all");
+    expect(p2.agents.map((a) => [a.name, a.rank, a.nRuns])).toEqual([
+      ["Beta", 1, 1],
+      ["Alpha", 2, 4],
+      ["Gamma", 3, 1],
+    ]);
+    expect(p2.agents[1].mean).toBe(numpyMean([0.2, 0.4, 0.8, 0.5]));
+    expect(p2.agents[0].judgeModels).toEqual(["judge-b"]);
+    // On p1 another agent's one run scores Delta's 1.0: both rank 1, Beta (0.6) is 3rd.
+    const tied = await insertSyntheticGradings(handle.db, [...run("Tie", 1, { p1: 1 })]);
+    try {
+      const top = (await board("all", "full", SPLITS, "p1")).agents.slice(0, 3);
+      expect(top.map((a) => a.rank)).toEqual([1, 1, 3]);
+      expect(top.map((a) => a.name).slice(0, 2).sort()).toEqual(["Delta", "Tie"]);
+      expect(top[2].name).toBe("Beta");
+    } finally {
+      await handle.db.execute(sql`DELETE FROM gradings WHERE id IN (${sql.join(tied.map((id) => sql`${id}`), sql`, `)})`);
+    }
+    // The drill-down of a paper's board lists that paper only.
+    const alpha = p2.agents.find((a) => a.name === "Alpha")!;
+    const runs = await getLeaderboardAgentGradings(handle, { split: "all", paper: "p2", variant: "full", dataSplits: SPLITS, agentId: alpha.agentId, access: { all: true } });
+    expect(runs.papers.map((p) => [p.paperId, p.runs.length])).toEqual([["p2", 4]]);
+  });
+
+  it("opens the per-paper board of any paper of the studio or its splits, refuses others", async () => {
+    // A split paper nobody graded: an empty board.
+    const nobody = await board("lite", "full", { ...SPLITS, lite: ["p1", "p2", "unknown-here"] }, "unknown-here");
+    expect(nobody).toMatchObject({ split: "lite", paper: { id: "unknown-here", title: null }, agents: [] });
+    await expect(board("all", "full", SPLITS, "no-such-paper")).rejects.toMatchObject({ code: "bad_request" });
+    // The papers graded in the variant, for the board's paper picker.
+    expect((await board("all")).gradedPapers.map((p) => p.id)).toEqual(["extra", "p1", "p2", "p3"]);
+    expect((await board("all", "code-dev")).gradedPapers.map((p) => p.id)).toEqual(["p1", "p2", "p3"]);
   });
 
   it("lists the gradings behind a row only for papers the user may see", async () => {

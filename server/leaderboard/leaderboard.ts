@@ -12,8 +12,8 @@ import {
 import { AppError } from "@/lib/errors";
 import { computeLeaderboard, type AgentEntry } from "@/lib/grading/leaderboard";
 import type { Variant } from "@/lib/grading/variant";
-import { resolveSplits, type SplitInfo } from "@/lib/leaderboard/splits";
-import { LEADERBOARD_VARIANTS, type LeaderboardAgentRow, type LeaderboardView } from "@/lib/leaderboard/types";
+import { chooseDefaultSplit, resolveSplits, type SplitInfo } from "@/lib/leaderboard/splits";
+import { LEADERBOARD_VARIANTS, type LeaderboardAgentRow, type LeaderboardPaper, type LeaderboardView } from "@/lib/leaderboard/types";
 import { readDataSplits } from "./data-splits";
 import { listPendingReviewGradings } from "./pending-review";
 
@@ -49,6 +49,8 @@ export interface VariantData {
   paperTitles: Map<string, string>;
   /** Papers with a grading of any variant (the studio's `all` without data splits). */
   gradedPaperIds: string[];
+  /** Papers with a grading of this variant, by id, with their titles: the per-paper boards. */
+  variantPapers: LeaderboardPaper[];
   latestGradingAt: string | null;
   /** Gradings under an open blind review: their scores are not published. */
   pendingReview: ReadonlySet<string>;
@@ -71,11 +73,13 @@ async function readVariantData(db: Executor, variant: Variant): Promise<VariantD
     paperTitles.set(p.id, p.title);
     if (p.graded) gradedPaperIds.push(p.id);
   }
+  const variantPapers = [...new Set(rows.map((r) => r.paperId))].sort().map((id) => ({ id, title: paperTitles.get(id) ?? null }));
   return {
     rows,
     agents,
     paperTitles,
     gradedPaperIds: gradedPaperIds.sort(),
+    variantPapers,
     latestGradingAt: Number.isFinite(latest) ? new Date(latest).toISOString() : null,
     pendingReview,
   };
@@ -92,7 +96,7 @@ interface CachedBoard {
 interface CacheEntry {
   stamp: string;
   data: Promise<VariantData>;
-  /** Boards computed from `data`, by split name and papers. */
+  /** Boards computed from `data`, by split name and papers (and paper, for a per-paper board). */
   boards: Map<string, CachedBoard>;
 }
 
@@ -144,9 +148,11 @@ async function variantData(db: Executor, variant: Variant, maxStaleMs: number): 
 }
 
 export interface LeaderboardQuery {
-  /** A split name; default: the first split (`all` first) on which some agent has a complete run. */
+  /** A split name; default: the split with the most complete runs (`chooseDefaultSplit`). */
   split?: string;
   variant: Variant;
+  /** The per-paper board of this paper (every agent's runs on it), opened from `split`. */
+  paper?: string;
   /** The PaperBench data's splits; default read from `PAPERBENCH_DATA_DIR`. */
   dataSplits?: Record<string, string[]>;
   /**
@@ -163,7 +169,9 @@ export const LEADERBOARD_MAX_STALE_MS = 250;
 /**
  * The leaderboard of a split and variant, for anyone: per agent the mean over complete runs ±
  * standard error, the runs left out and why, the per-paper breakdown, judge models and whether a
- * human reviewed every counted grading. 400 for a split that does not exist.
+ * human reviewed every counted grading; after the ranked agents, those without a complete run
+ * with their coverage. With `paper`, the per-paper board: the board of that one paper. 400 for a
+ * split or paper that does not exist.
  */
 export async function getLeaderboard(store: Store, query: LeaderboardQuery): Promise<LeaderboardView> {
   return (await loadBoard(store.db, query)).board.view;
@@ -177,7 +185,9 @@ export async function getLeaderboardJson(store: Store, query: LeaderboardQuery):
   const { board, stamp } = await loadBoard(store.db, query);
   board.json ??= {
     body: JSON.stringify(board.view),
-    etag: `"lb-${createHash("sha1").update(`${stamp}|${board.view.split}|${board.view.variant}|${board.view.papers.map((p) => p.id).join(",")}`).digest("base64url")}"`,
+    etag: `"lb-${createHash("sha1")
+      .update(`${stamp}|${board.view.split}|${board.view.variant}|${board.view.paper?.id ?? ""}|${board.view.papers.map((p) => p.id).join(",")}`)
+      .digest("base64url")}"`,
   };
   return board.json;
 }
@@ -186,31 +196,47 @@ export async function getLeaderboardJson(store: Store, query: LeaderboardQuery):
 export async function loadBoard(db: Executor, query: LeaderboardQuery): Promise<{ board: CachedBoard; data: VariantData; stamp: string }> {
   const { entry, data } = await variantData(db, query.variant, query.maxStaleMs ?? 0);
   const splits = resolveSplits(query.dataSplits ?? readDataSplits(), data.gradedPaperIds);
-  const result = (board: CachedBoard) => ({ board, data, stamp: entry.stamp });
-  const boardOf = (split: SplitInfo): CachedBoard => {
-    const key = `${split.name}:${split.paperIds.join(",")}`;
+  const cached = (key: string, build: () => LeaderboardView): CachedBoard => {
     let board = entry.boards.get(key);
-    if (!board) entry.boards.set(key, (board = { view: buildView(data, split, splits, query.variant) }));
+    if (!board) entry.boards.set(key, (board = { view: build() }));
     return board;
   };
+  const splitBoard = (split: SplitInfo) => cached(`${split.name}:${split.paperIds.join(",")}`, () => buildView(data, split, null, splits, query.variant));
+  let split: SplitInfo | undefined;
   if (query.split === undefined) {
-    for (const split of splits) {
-      const board = boardOf(split);
-      if (board.view.agents.some((a) => a.nRuns > 0)) return result(board);
+    const name = chooseDefaultSplit(
+      splits.map((s) => {
+        const { agents } = splitBoard(s).view;
+        return { name: s.name, completeRuns: agents.reduce((n, a) => n + a.nRuns, 0), agents: agents.length };
+      }),
+    );
+    // Nothing graded: an empty board of the studio's `all`.
+    split = splits.find((s) => s.name === name) ?? { name: "all", paperIds: [], source: "studio" };
+  } else {
+    split = splits.find((s) => s.name === query.split);
+    if (!split) {
+      const known = splits.map((s) => s.name).join(", ") || "none yet";
+      throw new AppError("bad_request", `split: no split named "${query.split}" (splits: ${known})`, [
+        { path: "split", message: `unknown split; one of: ${known}` },
+      ]);
     }
-    return result(splits.length > 0 ? boardOf(splits[0]) : { view: buildView(data, { name: "all", paperIds: [], source: "studio" }, splits, query.variant) });
   }
-  const split = splits.find((s) => s.name === query.split);
-  if (!split) {
-    const known = splits.map((s) => s.name).join(", ") || "none yet";
-    throw new AppError("bad_request", `split: no split named "${query.split}" (splits: ${known})`, [
-      { path: "split", message: `unknown split; one of: ${known}` },
-    ]);
+  const result = (board: CachedBoard) => ({ board, data, stamp: entry.stamp });
+  if (query.paper === undefined) return result(splitBoard(split));
+  const paperId = query.paper;
+  // A paper of the studio or of a split: its board may be empty (nobody graded it in the variant).
+  if (!data.paperTitles.has(paperId) && !splits.some((s) => s.paperIds.includes(paperId))) {
+    throw new AppError("bad_request", `paper: no paper "${paperId}" in the studio or its splits`, [{ path: "paper", message: "unknown paper" }]);
   }
-  return result(boardOf(split));
+  const from = split;
+  const paper = { id: paperId, title: data.paperTitles.get(paperId) ?? null };
+  return result(
+    cached(`paper:${paperId}:${from.name}`, () => buildView(data, { name: from.name, paperIds: [paperId], source: from.source }, paper, splits, query.variant)),
+  );
 }
 
-function buildView(data: VariantData, split: SplitInfo, splits: SplitInfo[], variant: Variant): LeaderboardView {
+/** The board of `split`'s papers; a per-paper board is the board of a one-paper split (`paper`). */
+function buildView(data: VariantData, split: SplitInfo, paper: LeaderboardPaper | null, splits: SplitInfo[], variant: Variant): LeaderboardView {
   const board = computeLeaderboard(
     data.rows.map((r) => ({
       agentId: r.agentId,
@@ -223,24 +249,17 @@ function buildView(data: VariantData, split: SplitInfo, splits: SplitInfo[], var
     })),
     { name: split.name, paperIds: split.paperIds },
   );
-  const graded = new Set(data.rows.map((r) => r.paperId));
-  let prev: number | null = null;
-  let prevRank = 0;
-  const agents = board.agents.map((entry: AgentEntry, i): LeaderboardAgentRow => {
+  const graded = new Set(data.variantPapers.map((p) => p.id));
+  const agents = board.agents.map((entry: AgentEntry): LeaderboardAgentRow => {
     const info = data.agents.get(entry.agentId);
-    let rank: number | null = null;
-    if (entry.mean !== null) {
-      rank = entry.mean === prev ? prevRank : i + 1;
-      prev = entry.mean;
-      prevRank = rank;
-    }
     const counted = entry.nRuns * board.paperIds.length;
     return {
-      rank,
+      rank: entry.rank,
       agentId: entry.agentId,
       name: info?.name ?? entry.agentId,
       model: info?.model ?? null,
       scaffold: info?.scaffold ?? null,
+      isDemo: info?.isDemo ?? false,
       mean: entry.mean,
       stdErr: entry.stdErr,
       nRuns: entry.nRuns,
@@ -253,12 +272,14 @@ function buildView(data: VariantData, split: SplitInfo, splits: SplitInfo[], var
       countedGradings: counted,
       reviewedGradings: entry.humanReviewedPapers,
       humanReviewed: counted > 0 && entry.humanReviewedPapers === counted,
+      coverage: { papers: entry.coverage.papers, of: board.paperIds.length, mean: entry.coverage.mean },
     };
   });
   const excludedRuns = agents.flatMap((a) => a.excludedRuns);
   return {
     split: split.name,
     variant,
+    paper,
     splits: splits.map((s) => ({
       name: s.name,
       source: s.source,
@@ -267,6 +288,7 @@ function buildView(data: VariantData, split: SplitInfo, splits: SplitInfo[], var
     })),
     variants: LEADERBOARD_VARIANTS,
     papers: board.paperIds.map((id) => ({ id, title: data.paperTitles.get(id) ?? null })),
+    gradedPapers: data.variantPapers,
     agents,
     excluded: {
       runs: excludedRuns.length,

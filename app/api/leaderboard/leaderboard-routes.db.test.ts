@@ -86,6 +86,8 @@ describe.each(testDatabaseKinds())("leaderboard and JudgeEval routes on %s", (ki
     const means = res.json.agents.map((a: { mean: number }) => a.mean);
     expect(means).toEqual([...means].sort((a: number, b: number) => b - a));
     expect(res.json.agents[0].judgeModels).toEqual(["o3-mini-2025-01-31"]);
+    // The demo's agents say they are: the board shows them with a demo badge.
+    expect(res.json.agents.map((a: { isDemo: boolean }) => a.isDemo)).toEqual(DEMO_AGENTS.map(() => true));
     // Nothing of the rubric or the judge's reasoning, and no way into the gradings.
     expect(res.text).not.toMatch(/requirement|explanation|synthetic demo verdict|gradingId|judge_metadata/i);
     agentId = res.json.agents[0].agentId;
@@ -102,6 +104,19 @@ describe.each(testDatabaseKinds())("leaderboard and JudgeEval routes on %s", (ki
     expect(unknownSplit.status).toBe(400);
     expect(unknownSplit.json.error.details[0].path).toBe("split");
     expect((await call(getLeaderboard, "/api/leaderboard?variant=both")).status).toBe(400);
+
+    // The per-paper board: every agent's runs on the paper, its own ETag.
+    const paper = await call(getLeaderboard, `/api/leaderboard?split=all&paper=${PAPER}`);
+    expect(paper.status).toBe(200);
+    expect(paper.json.paper).toEqual({ id: PAPER, title: expect.any(String) });
+    expect(paper.json.agents.map((a: { name: string; nRuns: number }) => [a.name, a.nRuns])).toEqual(
+      res.json.agents.map((a: { name: string }) => [a.name, DEMO_RUNS]),
+    );
+    expect(paper.headers.get("etag")).not.toBe(etag);
+    const unknownPaper = await call(getLeaderboard, "/api/leaderboard?split=all&paper=no-such-paper");
+    expect(unknownPaper.status).toBe(400);
+    expect(unknownPaper.json.error.details[0].path).toBe("paper");
+    expect((await call(getLeaderboard, "/api/leaderboard?paper=%3Cscript%3E")).status).toBe(400);
   });
 
   it("signed out: 401 on the drill-down, JudgeEval, gradings and their explanations", async () => {

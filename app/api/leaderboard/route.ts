@@ -3,15 +3,16 @@ import { getLeaderboardJson, LEADERBOARD_MAX_STALE_MS } from "@/server/leaderboa
 import { parseLeaderboardParams } from "@/lib/leaderboard/query";
 
 /**
- * The public leaderboard (`?split=<name>&variant=full|code-dev`): per agent the mean over complete
- * runs ± standard error, runs left out and why, the per-paper breakdown, judge models and the
- * human-reviewed flag. Anyone may call it, signed in or not: scores only, never rubric text. The
+ * The public leaderboard (`?split=<name>&variant=full|code-dev`, and `&paper=<id>` for the per-paper
+ * board): per agent the mean over complete runs ± standard error, runs left out and why, the
+ * per-paper breakdown, judge models and the human-reviewed flag; after the ranked agents, those
+ * without a complete run with their coverage. Anyone may call it, signed in or not: scores only, never rubric text. The
  * body is serialized once per change of the gradings (a change shows within
  * `LEADERBOARD_MAX_STALE_MS`); a client that sends its ETag back gets a 304.
  */
 export const GET = apiRoute({ public: true }, async ({ req, store }) => {
-  const { split, variant } = parseLeaderboardParams(req.nextUrl.searchParams);
-  const { body, etag } = await getLeaderboardJson(store, { split, variant, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+  const { split, variant, paper } = parseLeaderboardParams(req.nextUrl.searchParams);
+  const { body, etag } = await getLeaderboardJson(store, { split, variant, paper, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
   const headers = { etag, "cache-control": "no-cache" };
   if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
   return new Response(body, { headers: { ...headers, "content-type": "application/json" } });

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { parseLeaderboardParams } from "@/lib/leaderboard/query";
 
 /**
- * The gradings behind one agent's leaderboard row (`?agent=<id>&split=&variant=`), for signed-in
+ * The gradings behind one agent's leaderboard row (`?agent=<id>&split=&variant=&paper=`), for signed-in
  * members: those they may open (staff: all; authors: their papers'; graders: those assigned to
  * them), as grading ids that lead to the review page.
  */
@@ -14,7 +14,7 @@ export const GET = apiRoute({}, async ({ req, store, user }) => {
   const params = req.nextUrl.searchParams;
   const agent = z.uuid().safeParse(params.get("agent"));
   if (!agent.success) throw new AppError("bad_request", "agent: must be an agent id", [{ path: "agent", message: "must be an agent id" }]);
-  const { split, variant } = parseLeaderboardParams(params);
+  const { split, variant, paper } = parseLeaderboardParams(params);
   const access = await getLeaderboardGradingAccess(store, user);
-  return getLeaderboardAgentGradings(store, { split, variant, agentId: agent.data, access, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+  return getLeaderboardAgentGradings(store, { split, variant, paper, agentId: agent.data, access, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
 });
