@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, gt, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { aliasedTable, and, desc, eq, gt, gte, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../client";
 import { gradingAssignments, notifications, paperMembers, papers, userSessions, users, type NotificationKind } from "../schema";
 import type { SessionRef } from "./papers";
@@ -19,16 +19,17 @@ export async function insertNotifications(db: Executor, rows: NewNotification[])
 }
 
 /**
- * The recipient may still see what the notification is about: staff see every paper; a member sees
+ * The recipient may still see what notification `n` is about: staff see every paper; a member sees
  * their paper, and a grader only the gradings assigned to them (the rules of apiRoute and
- * requireGradingAccess, as SQL over the rows listed).
+ * requireGradingAccess, as SQL over the rows listed). Written over the alias `n`: drizzle leaves
+ * columns unqualified in a one-table select, which a correlated subquery would misread.
  */
-const visibleToRecipient = or(
-  sql`EXISTS (SELECT 1 FROM ${users} r WHERE r.id = ${notifications.recipientId} AND r.is_staff)`,
-  sql`EXISTS (SELECT 1 FROM ${paperMembers} m WHERE m.paper_id = ${notifications.paperId} AND m.user_id = ${notifications.recipientId}
-    AND (${notifications.gradingId} IS NULL OR m.role <> 'grader'
-      OR EXISTS (SELECT 1 FROM ${gradingAssignments} a WHERE a.grading_id = ${notifications.gradingId} AND a.user_id = ${notifications.recipientId})))`,
-)!;
+const visibleToRecipient = sql`(EXISTS (SELECT 1 FROM ${users} r WHERE r.id = n.recipient_id AND r.is_staff)
+  OR EXISTS (SELECT 1 FROM ${paperMembers} m WHERE m.paper_id = n.paper_id AND m.user_id = n.recipient_id
+    AND (n.grading_id IS NULL OR m.role <> 'grader'
+      OR EXISTS (SELECT 1 FROM ${gradingAssignments} a WHERE a.grading_id = n.grading_id AND a.user_id = n.recipient_id))))`;
+
+const n = aliasedTable(notifications, "n");
 
 export interface NotificationRow {
   id: string;
@@ -48,45 +49,53 @@ export interface NotificationRow {
 export async function listVisibleNotifications(db: Executor, userId: string, limit: number): Promise<NotificationRow[]> {
   return db
     .select({
-      id: notifications.id,
-      kind: notifications.kind,
+      id: n.id,
+      kind: n.kind,
       actorName: users.name,
       actorEmail: users.email,
-      paperId: notifications.paperId,
+      paperId: n.paperId,
       paperTitle: papers.title,
-      nodeKey: notifications.nodeKey,
-      gradingId: notifications.gradingId,
-      text: notifications.text,
-      createdAt: notifications.createdAt,
-      readAt: notifications.readAt,
+      nodeKey: n.nodeKey,
+      gradingId: n.gradingId,
+      text: n.text,
+      createdAt: n.createdAt,
+      readAt: n.readAt,
     })
-    .from(notifications)
-    .innerJoin(papers, eq(papers.id, notifications.paperId))
-    .leftJoin(users, eq(users.id, notifications.actorId))
-    .where(and(eq(notifications.recipientId, userId), visibleToRecipient))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .from(n)
+    .innerJoin(papers, eq(papers.id, n.paperId))
+    .leftJoin(users, eq(users.id, n.actorId))
+    .where(and(eq(n.recipientId, userId), visibleToRecipient))
+    .orderBy(desc(n.createdAt), desc(n.id))
     .limit(limit);
 }
 
-const unreadCount = sql<number>`(SELECT count(*)::int FROM ${notifications}
-  WHERE ${notifications.recipientId} = ${users.id} AND ${notifications.readAt} IS NULL AND ${visibleToRecipient})`;
-const latestId = sql<string | null>`(SELECT ${notifications.id} FROM ${notifications}
-  WHERE ${notifications.recipientId} = ${users.id} AND ${visibleToRecipient}
-  ORDER BY ${notifications.createdAt} DESC, ${notifications.id} DESC LIMIT 1)`;
+export interface UnreadNotificationState {
+  unread: number;
+  latest: string | null;
+}
+
+/** The unread count and newest id of `recipient`'s visible notifications, as two columns. */
+const unreadStateColumns = (recipient: SQL | string) => ({
+  unread: sql<number>`(SELECT count(*)::int FROM ${notifications} n WHERE n.recipient_id = ${recipient} AND n.read_at IS NULL AND ${visibleToRecipient})`,
+  latest: sql<string | null>`(SELECT n.id FROM ${notifications} n WHERE n.recipient_id = ${recipient} AND ${visibleToRecipient}
+    ORDER BY n.created_at DESC, n.id DESC LIMIT 1)`,
+});
 
 /** How many of the user's visible notifications are unread, and the newest one's id. */
-export async function getUnreadNotificationState(db: Executor, userId: string): Promise<{ unread: number; latest: string | null }> {
-  const [row] = await db.select({ unread: unreadCount, latest: latestId }).from(users).where(eq(users.id, userId));
-  return { unread: Number(row?.unread ?? 0), latest: row?.latest ?? null };
+export async function getUnreadNotificationState(db: Executor, userId: string): Promise<UnreadNotificationState> {
+  const { unread, latest } = unreadStateColumns(userId);
+  const result = await db.execute(sql`SELECT ${unread} AS unread, ${latest} AS latest`);
+  const row = result.rows[0] as { unread: number | string; latest: string | null };
+  return { unread: Number(row.unread), latest: row.latest ?? null };
 }
 
 /**
  * The same for a session, in one query, or null when the session is no longer live (signed out,
  * revoked, expired, its user disabled): what a user's open notification stream checks every second.
  */
-export async function getUnreadNotificationStateForSession(db: Executor, session: SessionRef): Promise<{ unread: number; latest: string | null } | null> {
+export async function getUnreadNotificationStateForSession(db: Executor, session: SessionRef): Promise<UnreadNotificationState | null> {
   const [row] = await db
-    .select({ unread: unreadCount, latest: latestId })
+    .select(unreadStateColumns(sql`${userSessions.userId}`))
     .from(userSessions)
     .innerJoin(users, eq(users.id, userSessions.userId))
     .where(
