@@ -8,6 +8,7 @@ import { formatWeight } from "@/components/rubric-editor/editor-tree";
 import { Button } from "@/components/ui/button";
 import { BLIND_REVIEW_HINT, HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
 import { Markdown } from "@/components/ui/markdown";
+import { MathText } from "@/components/ui/math-text";
 import { fetchJson } from "@/components/api/client";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import type { ReviewModel } from "@/lib/review/review-model";
@@ -33,6 +34,9 @@ export interface LeafPanelProps {
   gradingId: string;
   selectedKey: string;
   canReview: boolean;
+  /** After a committed score the page moves to the next unreviewed leaf. */
+  autoAdvance: boolean;
+  onAutoAdvance(on: boolean): void;
   draft: ScoreDraft | null;
   reason: string;
   reasonRef: RefObject<HTMLTextAreaElement | null>;
@@ -62,7 +66,22 @@ function Section({ title, children, testId }: { title: string; children: React.R
   );
 }
 
-function LeafView({ model, gradingId, selectedKey, canReview, draft, reason, reasonRef, committing, onDraft, onReason, onCommit, onCancel }: LeafPanelProps) {
+function LeafView({
+  model,
+  gradingId,
+  selectedKey,
+  canReview,
+  autoAdvance,
+  onAutoAdvance,
+  draft,
+  reason,
+  reasonRef,
+  committing,
+  onDraft,
+  onReason,
+  onCommit,
+  onCancel,
+}: LeafPanelProps) {
   const node = model.node(selectedKey)!;
   const leaf = model.leaf(selectedKey)!;
   const detail = useQuery({
@@ -75,6 +94,8 @@ function LeafView({ model, gradingId, selectedKey, canReview, draft, reason, rea
   const inScope = model.inScope(selectedKey);
   const chosen = draft?.key === selectedKey ? draft.score : null;
   const changes = chosen !== null && leaf.hidden !== "blind" && (chosen !== effective || model.isInvalid(selectedKey));
+  // A blind score that differs from the revealed verdict: it stands as a review mark, and overrides once a reason is given.
+  const blindDiffers = chosen !== null && leaf.mine === chosen && changes;
   const d = detail.data?.key === selectedKey ? detail.data : undefined;
   const response = judgeResponse(d?.verdict?.judgeMetadata);
   return (
@@ -89,7 +110,7 @@ function LeafView({ model, gradingId, selectedKey, canReview, draft, reason, rea
           </span>
         </div>
         <p className="whitespace-pre-wrap text-sm leading-relaxed text-zinc-900" data-testid="leaf-requirements">
-          {node.requirements}
+          <MathText text={node.requirements} />
         </p>
         <p className="truncate font-mono text-[10px] text-zinc-400" title={node.nodeId}>
           {node.nodeId}
@@ -152,11 +173,17 @@ function LeafView({ model, gradingId, selectedKey, canReview, draft, reason, rea
                 ? "Press 0 or 1 to commit your score."
                 : chosen === null
                   ? `Press ${effective === 1 ? "1" : "0"} to confirm, ${effective === 1 ? "0" : "1"} to change it.`
-                  : changes
-                    ? `Override ${effective ?? "?"} → ${chosen}: say why, then Enter.`
-                    : "Enter confirms."}
+                  : blindDiffers
+                    ? `Your score ${chosen} differs from the verdict (${effective ?? "?"}): say why to override it (Enter), or Esc to keep the verdict.`
+                    : changes
+                      ? `Override ${effective ?? "?"} → ${chosen}: say why, then Enter.`
+                      : "Enter confirms."}
             </span>
           </div>
+          <label className="flex w-fit items-center gap-1.5 text-xs text-zinc-600">
+            <input type="checkbox" data-testid="auto-advance" checked={autoAdvance} onChange={(e) => onAutoAdvance(e.target.checked)} className="accent-indigo-600" />
+            Go to the next unreviewed leaf after a score
+          </label>
           {leaf.hidden !== "blind" && (
             <>
               <label className="sr-only" htmlFor="override-reason">
@@ -319,7 +346,7 @@ function NodeSummary({ model, selectedKey, onAssignSubtree }: LeafPanelProps) {
           <span className="ml-auto font-mono text-[11px]">weight {formatWeight(node.weight)}</span>
         </div>
         <p className="whitespace-pre-wrap text-sm leading-relaxed text-zinc-900" data-testid="leaf-requirements">
-          {node.requirements}
+          <MathText text={node.requirements} />
         </p>
       </header>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm">

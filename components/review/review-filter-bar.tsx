@@ -1,17 +1,19 @@
 "use client";
 
-import { ChevronsDownUp, ChevronsUpDown } from "lucide-react";
+import { ChevronsDownUp, ChevronsUpDown, WrapText } from "lucide-react";
 import type { Dispatch, SetStateAction } from "react";
 import { IconButton } from "@/components/ui/icon-button";
 import { NO_CATEGORY, NO_REVIEW_FILTERS, type ReviewFilters } from "@/lib/review/review-model";
 
-/** Above the graded tree: the leaf filters, how many leaves they keep, expand and collapse all. */
+/** Above the graded tree: the leaf filters, how many leaves they keep, wrapping rows, expand and collapse all. */
 export function ReviewFilterBar({
   filters,
   setFilters,
   categories,
   filterActive,
   matchCount,
+  wrapRows,
+  onWrapRows,
   onExpandAll,
   onCollapseAll,
 }: {
@@ -20,6 +22,8 @@ export function ReviewFilterBar({
   categories: readonly string[];
   filterActive: boolean;
   matchCount: number;
+  wrapRows: boolean;
+  onWrapRows(wrap: boolean): void;
   onExpandAll(): void;
   onCollapseAll(): void;
 }) {
@@ -68,6 +72,19 @@ export function ReviewFilterBar({
         </span>
       )}
       <span className="ml-auto flex items-center gap-1">
+        <button
+          type="button"
+          aria-pressed={wrapRows}
+          data-testid="wrap-rows"
+          title={wrapRows ? "Rows take two lines: show one line each" : "Rows take one line: let them wrap to two"}
+          onClick={() => onWrapRows(!wrapRows)}
+          className={`flex h-7 items-center gap-1 rounded-md border px-1.5 text-xs font-medium ${
+            wrapRows ? "border-indigo-400 bg-indigo-50 text-indigo-800" : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
+          }`}
+        >
+          <WrapText size={14} aria-hidden />
+          Wrap
+        </button>
         <IconButton label="Expand all" onClick={onExpandAll} bordered>
           <ChevronsUpDown size={14} />
         </IconButton>

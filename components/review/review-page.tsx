@@ -4,6 +4,7 @@ import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from "re
 import type { NodeApi, TreeApi } from "react-arborist";
 import { useElementHeight } from "@/components/hooks/use-element-height";
 import { useFillHeight } from "@/components/hooks/use-fill-height";
+import { usePaneWidth } from "@/components/hooks/use-pane-width";
 import { TreeBox, Workspace } from "@/components/ui/workspace";
 import { NO_REVIEW_FILTERS, reviewFiltersActive, type ReviewFilters, type ReviewModel } from "@/lib/review/review-model";
 import { AssignmentsDialog } from "./assignments-dialog";
@@ -12,13 +13,14 @@ import { ReviewFilterBar } from "./review-filter-bar";
 import { ReviewHeader } from "./review-header";
 import { ReviewShortcutsDialog } from "./review-shortcuts";
 import { ReviewLoadError, ReviewSkeleton } from "./review-states";
-import { ReviewRowContext, ReviewTree, treeItems, type ReviewRowContextValue, type ReviewTreeItem } from "./review-tree";
+import { ReviewRowContext, ReviewTree, reviewRowHeight, treeItems, type ReviewRowContextValue, type ReviewTreeItem } from "./review-tree";
 import { SubmissionPanel } from "./submission-panel";
 import { chipText } from "./score-style";
 import { useReviewKeys } from "./use-review-keys";
 import { useReviewModel } from "./use-review-model";
 import { useReviewScoring, useScoreDraft } from "./use-review-scoring";
 import { useReviewSelection } from "./use-review-selection";
+import { useReviewSettings } from "./use-review-settings";
 
 /** The review page of one grading: the graded tree, the selected leaf, and the submission, side by side. */
 export function ReviewPage({ gradingId, initialKey = null }: { gradingId: string; initialKey?: string | null }) {
@@ -31,16 +33,11 @@ export function ReviewPage({ gradingId, initialKey = null }: { gradingId: string
   return <LoadedReview gradingId={gradingId} model={model} rootRef={rootRef} height={height} initialKey={initialKey} />;
 }
 
-/** Small trees open whole; large ones (pinn: 2,551 nodes) down to the root's grandchildren. */
+/** Small trees open whole; large ones (pinn: 2,551 nodes) down to the roots' children. */
 function initialOpen(model: ReviewModel): Record<string, boolean> {
   const open: Record<string, boolean> = {};
-  const all = model.nodes.length <= 300;
-  const depth = new Map<string, number>();
-  for (const n of model.nodes) {
-    const d = n.parentKey === null ? 0 : depth.get(n.parentKey)! + 1;
-    depth.set(n.key, d);
-    if (all || d < 1) open[n.key] = true;
-  }
+  for (const key of model.viewRoots) open[key] = true;
+  if (model.viewSize <= 300) for (const n of model.nodes) open[n.key] = true;
   return open;
 }
 
@@ -70,6 +67,8 @@ function LoadedReview({
   const [helpOpen, setHelpOpen] = useState(false);
   const [assignOpen, setAssignOpen] = useState<{ subtree: string | null } | null>(null);
   const drafts = useScoreDraft();
+  const [settings, changeSettings] = useReviewSettings();
+  const treePane = usePaneWidth("rubric-studio:review-tree-width", { narrow: 360, wide: 540, min: 260, max: 1100, side: "left" });
   const { selectedKey, selectedAt, select, onFocusKey, step, nextUnreviewed } = useReviewSelection({
     model,
     gradingId,
@@ -87,6 +86,7 @@ function LoadedReview({
     selectedAt,
     reasonRef,
     drafts,
+    onCommitted: settings.autoAdvance ? nextUnreviewed : null,
   });
 
   /* ---------- filters ---------- */
@@ -105,8 +105,8 @@ function LoadedReview({
 
   /* ---------- rendering ---------- */
   const rowCtx = useMemo(
-    (): ReviewRowContextValue => ({ model, version, selectedKey, onSelect: select, judgeLabel: grading.kind === "human" ? "Human" : "Judge" }),
-    [model, version, selectedKey, select, grading.kind],
+    (): ReviewRowContextValue => ({ model, version, selectedKey, onSelect: select, judgeLabel: grading.kind === "human" ? "Human" : "Judge", wrap: settings.wrapRows }),
+    [model, version, selectedKey, select, grading.kind, settings.wrapRows],
   );
   // `version` changes with every commit: the model itself is the same object.
   const progress = useMemo(() => model.progress(), [model, version]);
@@ -122,7 +122,7 @@ function LoadedReview({
         onHelp={() => setHelpOpen(true)}
       />
 
-      <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1.25fr)_minmax(21rem,1fr)_minmax(0,1fr)] gap-3">
+      <div className="grid min-h-0 flex-1" style={{ gridTemplateColumns: `${treePane.width}px 0.75rem minmax(21rem,1fr) minmax(0,1fr)` }}>
         {/* ---------- graded tree ---------- */}
         <section className="flex min-w-0 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" aria-label="Graded tree">
           <ReviewFilterBar
@@ -131,6 +131,8 @@ function LoadedReview({
             categories={model.categories}
             filterActive={filterActive}
             matchCount={matchCount}
+            wrapRows={settings.wrapRows}
+            onWrapRows={(wrapRows) => changeSettings({ wrapRows })}
             onExpandAll={() => treeRef.current?.openAll()}
             onCollapseAll={() => treeRef.current?.closeAll()}
           />
@@ -145,18 +147,31 @@ function LoadedReview({
                   filterToken={filterToken}
                   filterMatch={filterMatch}
                   onFocusKey={onFocusKey}
+                  rowHeight={reviewRowHeight(settings.wrapRows)}
                 />
               )}
             </ReviewRowContext.Provider>
           </TreeBox>
           <footer className="flex shrink-0 items-center gap-3 border-t border-zinc-200 bg-zinc-50/80 px-3 py-1 text-[11px] text-zinc-500">
-            <span>{model.leafOrder.length.toLocaleString("en")} leaves</span>
+            <span>
+              {model.leafOrder.length.toLocaleString("en")} leaves{model.viewRoots[0] !== model.nodes[0]?.key && " in your part"}
+            </span>
             <span className="ml-auto">
               <kbd className="font-mono">j</kbd>/<kbd className="font-mono">k</kbd> leaves · <kbd className="font-mono">0</kbd>/<kbd className="font-mono">1</kbd> score ·{" "}
               <kbd className="font-mono">n</kbd> next unreviewed · <kbd className="font-mono">?</kbd> help
             </span>
           </footer>
         </section>
+
+        <div
+          {...treePane.separatorProps}
+          aria-label="Resize the tree"
+          title="Drag (or use the arrow keys) to resize the tree"
+          data-testid="tree-resizer"
+          className="group flex cursor-col-resize items-center justify-center outline-none"
+        >
+          <span className="h-10 w-1 rounded-full bg-zinc-200 transition-colors group-hover:bg-indigo-400 group-focus-visible:bg-indigo-500" />
+        </div>
 
         {/* ---------- selected leaf ---------- */}
         <section className="min-w-0 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-4 shadow-xs" aria-label="Selected node">
@@ -167,6 +182,8 @@ function LoadedReview({
               gradingId={gradingId}
               selectedKey={selectedKey}
               canReview={viewer.canReview}
+              autoAdvance={settings.autoAdvance}
+              onAutoAdvance={(autoAdvance) => changeSettings({ autoAdvance })}
               draft={drafts.draft}
               reason={drafts.reason}
               reasonRef={reasonRef}
@@ -183,7 +200,7 @@ function LoadedReview({
         </section>
 
         {/* ---------- submission ---------- */}
-        <section className="flex min-w-0 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" aria-label="Submission">
+        <section className="ml-3 flex min-w-0 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" aria-label="Submission">
           <SubmissionPanel gradingId={gradingId} />
         </section>
       </div>

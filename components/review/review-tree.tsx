@@ -2,6 +2,7 @@
 
 import { Check, TriangleAlert, UserPen } from "lucide-react";
 import { BLIND_REVIEW_HINT, HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
+import { MathText } from "@/components/ui/math-text";
 import { TreeToggle } from "@/components/ui/tree-toggle";
 import { createContext, memo, useContext, type RefObject } from "react";
 import { Tree, type NodeApi, type NodeRendererProps, type RowRendererProps, type TreeApi } from "react-arborist";
@@ -10,7 +11,10 @@ import { formatWeight } from "@/components/rubric-editor/editor-tree";
 import type { ReviewModel } from "@/lib/review/review-model";
 import { chipText, scoreChipStyle } from "./score-style";
 
-export const REVIEW_ROW_HEIGHT = 30;
+/** A row's height: two lines of text when rows wrap, else one. */
+export function reviewRowHeight(wrap: boolean): number {
+  return wrap ? 46 : 30;
+}
 const INDENT = 16;
 
 /** One node as react-arborist sees it: structure only (fields are read from the model by key). */
@@ -22,15 +26,13 @@ export interface ReviewTreeItem {
 /** The nested items of the model's nodes (built once per model: react-arborist rebuilds on a new array). */
 export function treeItems(model: ReviewModel): ReviewTreeItem[] {
   const items = model.nodes.map((n) => ({ id: n.key }) as ReviewTreeItem);
-  const roots: ReviewTreeItem[] = [];
   model.nodes.forEach((n, i) => {
-    if (n.parentKey === null) roots.push(items[i]);
-    else {
-      const parent = items[model.indexOf.get(n.parentKey)!];
-      (parent.children ??= []).push(items[i]);
-    }
+    if (n.parentKey === null) return;
+    const parent = items[model.indexOf.get(n.parentKey)!];
+    (parent.children ??= []).push(items[i]);
   });
-  return roots;
+  // A subtree grader's tree starts at their subtrees (`viewRoots`).
+  return model.viewRoots.map((key) => items[model.indexOf.get(key)!]);
 }
 
 /** What every row reads besides its own node; a new value re-renders the visible rows only. */
@@ -41,6 +43,8 @@ export interface ReviewRowContextValue {
   selectedKey: string | null;
   onSelect(key: string): void;
   judgeLabel: "Judge" | "Human";
+  /** Rows take two lines. */
+  wrap: boolean;
 }
 
 export const ReviewRowContext = createContext<ReviewRowContextValue | null>(null);
@@ -87,7 +91,7 @@ export function ScoreChip({
 }
 
 const NodeView = memo(function NodeView({ node, style }: NodeRendererProps<ReviewTreeItem>) {
-  const { model } = useRowContext();
+  const { model, wrap } = useRowContext();
   const key = node.id;
   const n = model.node(key);
   if (!n) return null;
@@ -109,9 +113,7 @@ const NodeView = memo(function NodeView({ node, style }: NodeRendererProps<Revie
         </span>
       )}
       <ScoreChip score={score} verdict={verdict} leaf={isLeaf} testId="row-score" />
-      <span className={`min-w-0 flex-1 truncate ${isLeaf ? "text-zinc-800" : "font-medium text-zinc-900"}`} title={n.requirements} data-testid="row-text">
-        {n.requirements.replace(/\s+/g, " ") || <span className="italic text-zinc-400">(no requirement text)</span>}
-      </span>
+      <RowText text={model.rowTextOf(key)} full={n.requirements} wrap={wrap} isLeaf={isLeaf} />
       {leaf && <LeafBadges model={model} leafKey={key} />}
       <span className="hidden w-16 shrink-0 justify-end xl:flex">
         <CategoryChip category={n.taskCategory} />
@@ -122,6 +124,22 @@ const NodeView = memo(function NodeView({ node, style }: NodeRendererProps<Revie
     </div>
   );
 });
+
+/**
+ * A row's requirement: its distinguishing tail among its siblings (the model's `rowTextOf`), on two
+ * lines when rows wrap, with its math rendered; the full text on hover.
+ */
+function RowText({ text, full, wrap, isLeaf }: { text: string; full: string; wrap: boolean; isLeaf: boolean }) {
+  return (
+    <span
+      className={`min-w-0 flex-1 ${wrap ? "line-clamp-2 leading-[1.3] break-words" : "truncate"} ${isLeaf ? "text-zinc-800" : "font-medium text-zinc-900"}`}
+      title={full}
+      data-testid="row-text"
+    >
+      {text ? <MathText text={text} inline /> : <span className="italic text-zinc-400">(no requirement text)</span>}
+    </span>
+  );
+}
 
 /** Badges of a leaf: whose verdict, invalid, overridden, hidden. */
 export function LeafBadges({ model, leafKey, large = false }: { model: ReviewModel; leafKey: string; large?: boolean }) {
@@ -208,6 +226,7 @@ export interface ReviewTreeProps {
   filterToken: string;
   filterMatch: (node: NodeApi<ReviewTreeItem>) => boolean;
   onFocusKey(key: string): void;
+  rowHeight: number;
 }
 
 /** The virtualized graded tree. Every prop must keep its identity between renders. */
@@ -218,10 +237,10 @@ export const ReviewTree = memo(function ReviewTree(props: ReviewTreeProps) {
       data={props.data}
       width="100%"
       height={props.height}
-      rowHeight={REVIEW_ROW_HEIGHT}
+      rowHeight={props.rowHeight}
       indent={INDENT}
       overscanCount={12}
-      paddingBottom={REVIEW_ROW_HEIGHT * 2}
+      paddingBottom={props.rowHeight * 2}
       openByDefault={false}
       initialOpenState={props.initialOpenState}
       disableDrag

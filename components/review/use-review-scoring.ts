@@ -27,8 +27,11 @@ export function useScoreDraft(): ScoreDraftState {
 
 /**
  * Scoring the selected leaf: 0 / 1 commits a confirmation (or a blind score) at once, a change waits
- * for its reason. A commit shows at once (the model's local commit) and is undone if the server
- * refuses it; `pending` counts the commits on their way.
+ * for its reason. A blind score that turns out to differ from the verdict is kept as the grader's
+ * mark, and the reason box opens for the override (the server makes none without a reason). A
+ * commit shows at once (the model's local commit) and is undone if the server refuses it;
+ * `pending` counts the commits on their way. `onCommitted` (auto-advance) runs once a commit needs
+ * nothing more: at once for a visible verdict, on the server's answer for a blind one.
  */
 export function useReviewScoring({
   model,
@@ -38,6 +41,7 @@ export function useReviewScoring({
   selectedAt,
   reasonRef,
   drafts,
+  onCommitted,
 }: {
   model: ReviewModel;
   gradingId: string;
@@ -46,13 +50,14 @@ export function useReviewScoring({
   selectedAt: RefObject<number>;
   reasonRef: RefObject<HTMLTextAreaElement | null>;
   drafts: ScoreDraftState;
+  onCommitted: (() => void) | null;
 }) {
   const queryClient = useQueryClient();
   const { setDraft, setReason } = drafts;
   const [pending, setPending] = useState(0);
   const inFlight = useRef(0);
-  const latest = useRef({ model, selectedKey, draft: drafts.draft, reason: drafts.reason });
-  latest.current = { model, selectedKey, draft: drafts.draft, reason: drafts.reason };
+  const latest = useRef({ model, selectedKey, draft: drafts.draft, reason: drafts.reason, onCommitted });
+  latest.current = { model, selectedKey, draft: drafts.draft, reason: drafts.reason, onCommitted };
 
   const commit = useCallback(
     async (key: string, score: number, why: string) => {
@@ -68,6 +73,7 @@ export function useReviewScoring({
       setDraft(null);
       setReason("");
       if (document.activeElement === reasonRef.current) reasonRef.current?.blur();
+      if (!local.blind) latest.current.onCommitted?.();
       inFlight.current++;
       setPending((n) => n + 1);
       try {
@@ -80,7 +86,14 @@ export function useReviewScoring({
         }
         if (local.blind) {
           const s = effectiveLeafScore(result.leaf.override, result.leaf.verdict);
-          toast.message(`Committed ${score}. ${result.override ? `It differs from the verdict: the leaf now counts ${s}.` : "It agrees with the verdict."}`);
+          if (s === score) {
+            toast.message(`Committed ${score}. ${result.override ? `The leaf now counts ${s}.` : "It agrees with the verdict."}`);
+            if (latest.current.selectedKey === key) latest.current.onCommitted?.();
+          } else if (latest.current.selectedKey === key) {
+            // The verdict is revealed and differs: the override waits for its reason.
+            setDraft({ key, score });
+            requestAnimationFrame(() => reasonRef.current?.focus());
+          } else toast.message(`Committed ${score}: it differs from the verdict (${s}), which stands until you override it with a reason.`);
         }
         if (result.reviewedAt && !m.payload.grading.reviewedAt) {
           m.payload.grading.reviewedAt = result.reviewedAt;

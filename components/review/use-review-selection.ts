@@ -34,7 +34,7 @@ export function useReviewSelection({
   const queryClient = useQueryClient();
   const { setDraft, setReason } = drafts;
   const [selectedKey, setSelectedKey] = useState<string | null>(() =>
-    initialKey && model.node(initialKey)
+    initialKey && model.inView(initialKey)
       ? initialKey
       : (model.stepLeaf(null, 1, (key) => model.inScope(key) && !model.isReviewed(key)) ?? model.stepLeaf(null, 1)),
   );

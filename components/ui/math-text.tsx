@@ -21,8 +21,11 @@ export function renderTex(tex: string, display: boolean): string {
   return html;
 }
 
-/** Plain text with its `$…$` and `$$…$$` math rendered by KaTeX; everything else stays text. */
-export function MathText({ text, className }: { text: string; className?: string }) {
+/**
+ * Plain text with its `$…$` and `$$…$$` math rendered by KaTeX; everything else stays text.
+ * `inline`: display math too is set inline (a one- or two-line tree row).
+ */
+export function MathText({ text, className, inline = false }: { text: string; className?: string; inline?: boolean }) {
   if (!mayHoldMath(text)) return className ? <span className={className}>{text}</span> : <>{text}</>;
   const parts = splitMath(text).map((segment, i) =>
     segment.kind === "text" ? (
@@ -30,9 +33,9 @@ export function MathText({ text, className }: { text: string; className?: string
     ) : (
       <span
         key={i}
-        className={segment.display ? "block overflow-x-auto py-1 text-center" : undefined}
+        className={segment.display && !inline ? "block overflow-x-auto py-1 text-center" : undefined}
         // Safe: KaTeX output with trust off (see renderTex); the text never reaches innerHTML unescaped.
-        dangerouslySetInnerHTML={{ __html: renderTex(segment.tex, segment.display) }}
+        dangerouslySetInnerHTML={{ __html: renderTex(segment.tex, segment.display && !inline) }}
       />
     ),
   );

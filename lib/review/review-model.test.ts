@@ -191,6 +191,8 @@ describe("who sees which verdict", () => {
     expect(m.viewSize).toBe(5);
     expect(m.leafOrder.map((i) => m.keyAt(i))).toEqual([key("a1"), key("a2"), key("c1")]);
     expect(m.stepLeaf(key("a2"), 1)).toBe(key("c1"));
+    expect(m.inView(key("a1"))).toBe(true);
+    expect(m.inView(key("b"))).toBe(false);
     // The subtree's own score shows: nothing under it is hidden.
     expect(m.scoreOf(key("a"))).not.toBeNull();
     // Without subtrees (or naming none that exists) the whole rubric.

@@ -61,6 +61,7 @@ export class ReviewModel {
   readonly viewRoots: readonly string[];
   /** How many nodes the page's tree holds (those under `viewRoots`). */
   readonly viewSize: number;
+  private readonly viewed: readonly boolean[];
   /** Pre-order indices of the leaves under `viewRoots`: what `j`/`k`/`n` walk and the page counts. */
   readonly leafOrder: readonly number[];
   readonly scores: GradingScores;
@@ -90,6 +91,7 @@ export class ReviewModel {
       if (leaf.override !== null && i !== undefined && this.scores.isLeaf(i)) this.scores.setLeaf(i, { score: leaf.override, valid: true });
     }
     const inView = viewMask(payload);
+    this.viewed = inView;
     this.viewRoots = payload.nodes.filter((n, i) => inView[i] && (n.parentKey === null || !inView[this.indexOf.get(n.parentKey)!])).map((n) => n.key);
     this.viewSize = inView.reduce((n, v) => n + (v ? 1 : 0), 0);
     const order: number[] = [];
@@ -156,6 +158,12 @@ export class ReviewModel {
   node(key: string): ReviewNode | undefined {
     const i = this.indexOf.get(key);
     return i === undefined ? undefined : this.nodes[i];
+  }
+
+  /** Whether the node is in the page's tree (under `viewRoots`). */
+  inView(key: string): boolean {
+    const i = this.indexOf.get(key);
+    return i !== undefined && this.viewed[i];
   }
 
   isLeaf(key: string): boolean {
