@@ -1,9 +1,12 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { signOut } from "@/auth";
+import { DemoNotice } from "@/components/demo/demo-notice";
 import { SiteHeader } from "@/components/layout/site-header";
 import { Providers } from "@/components/providers";
 import { getCurrentUser } from "@/server/auth/session";
+import { holdsDemoData } from "@/server/demo/demo-status";
+import { getStore } from "@/server/store";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -17,12 +20,13 @@ async function signOutAction() {
 }
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const user = await getCurrentUser();
+  const [user, demo] = await Promise.all([getCurrentUser(), getStore().then(holdsDemoData)]);
   return (
     <html lang="en">
       <body className="min-h-screen bg-zinc-50 font-sans text-zinc-900 antialiased">
         <Providers>
           <SiteHeader user={user && { name: user.name, email: user.email, isStaff: user.isStaff }} signOutAction={signOutAction} />
+          {demo && <DemoNotice canDelete={!!user?.isStaff} signedInAsDemo={!!user?.isDemo} />}
           <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
         </Providers>
       </body>

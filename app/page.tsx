@@ -2,6 +2,7 @@ import Link from "next/link";
 import { getCurrentUser } from "@/server/auth/session";
 import { listPapers } from "@/server/papers/read-papers";
 import { getStore } from "@/server/store";
+import { DemoBadge } from "@/components/demo/demo-badge";
 import { buttonClass } from "@/components/ui/button";
 
 export default async function HomePage() {
@@ -43,7 +44,10 @@ export default async function HomePage() {
             <li key={p.id}>
               <Link href={`/papers/${p.id}`} className="flex items-center gap-4 px-4 py-3 hover:bg-zinc-50">
                 <div className="min-w-0 flex-1">
-                  <div className="truncate font-medium">{p.title}</div>
+                  <div className="flex items-center gap-2">
+                    <span className="truncate font-medium">{p.title}</span>
+                    {p.isDemo && <DemoBadge />}
+                  </div>
                   <div className="font-mono text-xs text-zinc-500">{p.id}</div>
                 </div>
                 <span className="text-xs text-zinc-500">

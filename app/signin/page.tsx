@@ -4,6 +4,8 @@ import { signIn } from "@/auth";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { oauthProviders } from "@/server/auth/providers";
+import { listDemoSignIns } from "@/server/demo/demo-status";
+import { getStore } from "@/server/store";
 import { retryAfterFromCode } from "@/lib/auth/sign-in-throttle";
 
 export const metadata = { title: "Sign in" };
@@ -29,6 +31,8 @@ export default async function SignInPage({
   const { callbackUrl, error, code } = await searchParams;
   const redirectTo = safeCallback(callbackUrl);
   const providers = oauthProviders().info;
+  // Embedded mode with the demo seeded only: never on PostgreSQL, never once the demo is deleted.
+  const demoAccounts = await listDemoSignIns(await getStore());
 
   async function signInWithPassword(formData: FormData) {
     "use server";
@@ -67,6 +71,36 @@ export default async function SignInPage({
           Sign in
         </Button>
       </form>
+      {demoAccounts.length > 0 && (
+        <section aria-labelledby="demo-accounts" data-testid="demo-accounts" className="mt-5 border-t border-zinc-200 pt-4">
+          <h2 id="demo-accounts" className="text-sm font-semibold">
+            Demo accounts
+          </h2>
+          <p className="mt-0.5 text-xs text-zinc-500">Seeded in the embedded mode, one per role, to try the studio.</p>
+          <ul className="mt-2 divide-y divide-zinc-100 rounded-md border border-zinc-200">
+            {demoAccounts.map((a) => (
+              <li key={a.email} className="flex items-center gap-3 px-3 py-2" data-testid="demo-account">
+                <div className="min-w-0 flex-1 text-xs">
+                  <div className="text-sm font-medium text-zinc-800">
+                    {a.name} <span className="font-normal text-zinc-500">· {a.role}</span>
+                  </div>
+                  <div className="truncate font-mono text-zinc-700">{a.email}</div>
+                  <div className="font-mono text-zinc-500">
+                    password: <span className="text-zinc-700">{a.password}</span>
+                  </div>
+                </div>
+                <form action={signInWithPassword}>
+                  <input type="hidden" name="email" value={a.email} />
+                  <input type="hidden" name="password" value={a.password} />
+                  <Button type="submit" variant="secondary" aria-label={`Sign in as ${a.name} (${a.role})`}>
+                    Sign in
+                  </Button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {providers.length > 0 && (
         <div className="mt-5 space-y-2 border-t border-zinc-200 pt-4">
           {providers.map((p) => (

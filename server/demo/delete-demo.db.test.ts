@@ -6,7 +6,6 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle, Store } from "@/db/client";
 import { listAgents } from "@/db/queries/agents";
-import { hasDemoRows } from "@/db/queries/demo";
 import { getGradingById, listGradingsByPaperId } from "@/db/queries/gradings";
 import { listGradingOverrides, listVerdictStates } from "@/db/queries/grading-verdicts";
 import { getPaperById } from "@/db/queries/papers";
