@@ -9,6 +9,7 @@
  *   npm run user -- password <email>                     (new password as for add; signs the user out everywhere)
  *   npm run user -- disable|enable <email>               (disabling signs the user out everywhere)
  *   npm run user -- sign-out <email>                     (ends every session of the user)
+ *   npm run demo -- delete                               (deletes the demo seed's users, papers and agents, and all that hangs off them)
  *   npm run grading -- eval <human.json> <judge.json>        (JudgeEval metrics of two graded trees; no database)
  *   npm run grading -- import <graded.json> --paper <id> --agent <name> --run <n> [--human] [--variant code-dev]
  *                                [--submission <archive.tar.gz | .zip | dir>]
@@ -20,6 +21,7 @@ import { openDatabase, type DbHandle } from "@/db/client";
 import { readServerEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { evaluateGradedFiles, formatJudgeEvalSummary } from "@/lib/grading/judge-eval";
+import { deleteDemo } from "@/server/demo/delete-demo";
 import { exportRubricJson } from "@/server/papers/export";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
@@ -41,6 +43,7 @@ const USAGE = `usage:
   npm run user -- add <email> [--staff] [--name <name>]
   npm run user -- password <email>
   npm run user -- disable|enable|sign-out <email>
+  npm run demo -- delete
   npm run grading -- eval <human.json> <judge.json>
   npm run grading -- import <graded.json> --paper <id> --agent <name> --run <n> [--human] [--variant code-dev] [--submission <archive | dir>]`;
 
@@ -70,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
     "user disable": () => userSessionsCommand("disable", positionals),
     "user enable": () => userSessionsCommand("enable", positionals),
     "user sign-out": () => userSessionsCommand("sign-out", positionals),
+    "demo delete": () => deleteDemoCommand(positionals),
     "grading eval": () => gradingEvalCommand(positionals),
     "grading import": () => importGradingCommand(positionals, values, withDatabase, (message) => new UsageError(message)),
   };
@@ -184,6 +188,17 @@ async function userSessionsCommand(action: "disable" | "enable" | "sign-out", po
     return `${action}d ${email}${action === "disable" ? "; every session of theirs ended" : ""}`;
   }).catch(userNotFound(email));
   console.log(message);
+  return 0;
+}
+
+/** Deletes the demo, as staff's "Delete demo…" does; the studio must not hold the embedded database. */
+async function deleteDemoCommand(positionals: string[]): Promise<number> {
+  if (positionals.length > 0) throw new UsageError("demo delete takes no arguments");
+  const deleted = await withDatabase((store) => deleteDemo(store)).catch((err: unknown) => {
+    if (err instanceof AppError && err.code === "not_found") return null;
+    throw err;
+  });
+  console.log(deleted ? `deleted the demo: ${deleted.users} user(s), ${deleted.papers} paper(s), ${deleted.agents} agent(s)` : "there is no demo data to delete");
   return 0;
 }
 
