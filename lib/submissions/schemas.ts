@@ -25,9 +25,26 @@ export const flagSchema = z
   .optional()
   .transform((v) => v === true || v === "1" || v === "true" || v === "on");
 
-/** What says which run a graded file belongs to (API fields and CLI flags). */
+/** A new agent's scaffold or model (`BasicAgent`, `o1`): one line, kept apart from the name's separator. */
+const agentPartSchema = text()
+  .trim()
+  .min(1, "is required")
+  .max(90, "must be at most 90 characters")
+  .regex(/^[^\u0000-\u001f\u007f·]+$/, "must not contain control characters or ·");
+
+/** How the studio names an agent from its scaffold and model, as the demo and the leaderboard do: `BasicAgent · o1`. */
+export function agentNameOf(scaffold: string, model: string): string {
+  return `${scaffold.trim()} · ${model.trim()}`;
+}
+
+/**
+ * What says which run a graded file belongs to (API fields and CLI flags). `agentScaffold` and
+ * `agentModel` describe an agent the import creates; an existing agent keeps its own.
+ */
 export const gradingImportFieldsSchema = z.object({
   agent: agentNameSchema,
+  agentScaffold: agentPartSchema.optional(),
+  agentModel: agentPartSchema.optional(),
   run: runIndexSchema,
   variant: submissionVariantSchema.default("full"),
   human: flagSchema,

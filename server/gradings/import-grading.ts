@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { Executor, Store } from "@/db/client";
-import { ensureAgentByName } from "@/db/queries/agents";
+import { ensureAgentByName, listAgents } from "@/db/queries/agents";
 import { findGradedVersionByFingerprint, findRubricVersionIdByShape, insertGrading } from "@/db/queries/gradings";
 import { insertVerdicts, type NewVerdict } from "@/db/queries/grading-verdicts";
 import { getPaperById } from "@/db/queries/papers";
@@ -16,11 +16,14 @@ import type { Variant } from "@/lib/grading/variant";
 import { buildPinnedGradedTree, isSameRubric, viewRows } from "@/lib/review/pinned-tree";
 import { treeToRows, type NodeRow } from "@/lib/rubric/tree-rows";
 import { agentNameSchema, runIndexSchema, submissionVariantSchema } from "@/lib/submissions/schemas";
-import type { SubmissionArchive } from "@/server/submissions/archive";
+import { archiveSummary, type ArchiveSummary, type SubmissionArchive } from "@/server/submissions/archive";
 
 export interface ImportGradingInput {
   paperId: string;
   agentName: string;
+  /** Describe the agent when the import creates it (an existing agent keeps its own). */
+  agentScaffold?: string | null;
+  agentModel?: string | null;
   runIndex: number;
   variant: Variant;
   /** A human expert's grading (PaperBench's `expected_result.json`), else a judge's. */
@@ -56,7 +59,19 @@ export interface ImportGradingResult {
   stats: GradedStats;
   warnings: GradingWarning[];
   /** `notes`: what was not kept or was changed to be kept (a log's NULs replaced), and why. */
-  archive: { files: number; kept: number; hasReproduceLog: boolean; notes: SubmissionArchive["notes"] } | null;
+  archive: ArchiveSummary | null;
+}
+
+export interface AgentChoice {
+  id: string;
+  name: string;
+  model: string | null;
+  scaffold: string | null;
+}
+
+/** The agents an import can name, by name: the import form's list. */
+export async function listAgentChoices(store: Store): Promise<AgentChoice[]> {
+  return (await listAgents(store.db)).map(({ id, name, model, scaffold }) => ({ id, name, model, scaffold }));
 }
 
 /** A PaperBench timestamp (`2025-04-01T12-30-05-UTC`) or an ISO date, else null. */
@@ -189,7 +204,7 @@ export async function importGradingInTransaction(db: Executor, input: ImportGrad
       throw new Error(`Stored verdicts give a root score of ${score}; the parsed tree gives ${file.tree.score}`);
     }
 
-    const { agent, created: createdAgent } = await ensureAgentByName(tx, { name: agentName.data });
+    const { agent, created: createdAgent } = await ensureAgentByName(tx, { name: agentName.data, scaffold: input.agentScaffold ?? null, model: input.agentModel ?? null });
     const { submission, created: createdSubmission } = await ensureSubmission(tx, {
       paperId: paper.id,
       agentId: agent.id,
@@ -241,14 +256,7 @@ export async function importGradingInTransaction(db: Executor, input: ImportGrad
       scoreMatchesFile: Object.is(score, file.fileRootScore),
       stats: file.stats,
       warnings,
-      archive: input.archive
-        ? {
-            files: input.archive.files.length,
-            kept: input.archive.files.filter((f) => f.content !== null).length,
-            hasReproduceLog: input.archive.reproduceLog !== null,
-            notes: input.archive.notes,
-          }
-        : null,
+      archive: input.archive ? archiveSummary(input.archive) : null,
     };
   });
 }

@@ -35,6 +35,17 @@ export const ARCHIVE_LIMITS = {
 } as const;
 export type ArchiveLimits = { readonly [K in keyof typeof ARCHIVE_LIMITS]: number };
 
+/** What an import tells of a stored archive: its entries, the text files kept, whether it had a reproduce.log, and what was changed or left out. */
+export function archiveSummary(archive: SubmissionArchive) {
+  return {
+    files: archive.files.length,
+    kept: archive.files.filter((f) => f.content !== null).length,
+    hasReproduceLog: archive.reproduceLog !== null,
+    notes: archive.notes,
+  };
+}
+export type ArchiveSummary = ReturnType<typeof archiveSummary>;
+
 export type ArchiveSource = { path: string } | { name: string; data: Buffer };
 
 const LOG_NAME = "reproduce.log";

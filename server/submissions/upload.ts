@@ -46,7 +46,14 @@ export async function readGradingUpload(req: Request): Promise<GradingUpload> {
     const v = form.get(name);
     return typeof v === "string" ? v : undefined;
   };
-  const fields = gradingImportFieldsSchema.parse({ agent: field("agent"), run: field("run"), variant: field("variant") || undefined, human: field("human") });
+  const fields = gradingImportFieldsSchema.parse({
+    agent: field("agent"),
+    agentScaffold: field("agentScaffold") || undefined,
+    agentModel: field("agentModel") || undefined,
+    run: field("run"),
+    variant: field("variant") || undefined,
+    human: field("human"),
+  });
 
   const file = form.get("file");
   if (file === null) throw new AppError("bad_request", "The upload has no graded file", [{ path: "file", message: "is required" }]);
@@ -56,13 +63,28 @@ export async function readGradingUpload(req: Request): Promise<GradingUpload> {
   const rawName = typeof file === "string" ? field("fileName") : file.name;
   const fileName = rawName ? replaceNul(rawName).text : null;
 
+  return { ...fields, fileText, fileName, archive: await readSubmissionPart(form) };
+}
+
+/** The `submission` file of a form (the repository archive), or null when none was sent. */
+async function readSubmissionPart(form: FormData): Promise<GradingUpload["archive"]> {
   const submission = form.get("submission");
-  let archive: GradingUpload["archive"] = null;
   if (submission !== null && typeof submission !== "string") {
     assertEntrySize(submission, ARCHIVE_LIMITS.maxArchiveBytes, "The submission archive", "submission");
-    archive = { name: replaceNul(submission.name).text || "submission", data: Buffer.from(await submission.arrayBuffer()) };
-  } else if (typeof submission === "string" && submission !== "") {
+    return { name: replaceNul(submission.name).text || "submission", data: Buffer.from(await submission.arrayBuffer()) };
+  }
+  if (typeof submission === "string" && submission !== "") {
     throw new AppError("bad_request", "submission must be a file (.tar.gz, .tar or .zip)", [{ path: "submission", message: "must be a file" }]);
   }
-  return { ...fields, fileText, fileName, archive };
+  return null;
+}
+
+/** An archive attached to an existing grading's submission: a multipart form with its `submission` file. */
+export async function readArchiveUpload(req: Request): Promise<{ name: string; data: Buffer }> {
+  if (uploadKind(req, "the archive") !== "multipart") {
+    throw new AppError("unsupported_media_type", "Send the archive as multipart/form-data, in a field named submission");
+  }
+  const archive = await readSubmissionPart(await readMultipartForm(req, ARCHIVE_LIMITS.maxArchiveBytes + 64 * 1024));
+  if (!archive) throw new AppError("bad_request", "The upload has no archive", [{ path: "submission", message: "is required" }]);
+  return archive;
 }

@@ -131,6 +131,8 @@ const MATRIX: Record<string, Row> = {
   "POST /api/gradings/[gradingId]/scores": { request: (ids) => ({ url: `${G(ids)}/scores`, body: {} }), expect: [401, 403, 403, 400, 403, 400] },
   "GET /api/gradings/[gradingId]/assignments": { request: (ids) => ({ url: `${G(ids)}/assignments` }), expect: [401, 403, 403, 403, 403, 200] },
   "POST /api/gradings/[gradingId]/assignments": { request: (ids) => ({ url: `${G(ids)}/assignments`, body: {} }), expect: STAFF_ONLY_WRITE },
+  // Attaching an archive takes a multipart form: a JSON body is refused (415) once the caller may attach.
+  "POST /api/gradings/[gradingId]/submission": { request: (ids) => ({ url: `${G(ids)}/submission`, body: {} }), expect: [401, 403, 403, 403, 403, 415] },
   "DELETE /api/gradings/[gradingId]/assignments/[assignmentId]": {
     request: (ids) => ({ url: `${G(ids)}/assignments/${NO_SUCH_ID}` }),
     expect: [401, 403, 403, 403, 403, 404],
@@ -142,6 +144,7 @@ const MATRIX: Record<string, Row> = {
   "POST /api/notifications/read": { request: () => ({ url: "/api/notifications/read", body: {} }), expect: [401, 400, 400, 400, 400, 400] },
   "GET /api/notifications/stream": { request: () => ({ url: "/api/notifications/stream" }), expect: SIGNED_IN },
 
+  "GET /api/agents": { request: () => ({ url: "/api/agents" }), expect: [401, 403, 403, 403, 403, 200] },
   "POST /api/import": { request: () => ({ url: "/api/import", body: {} }), expect: [401, 403, 403, 403, 403, 422] },
   "POST /api/import/preview": { request: () => ({ url: "/api/import/preview", body: {} }), expect: [401, 403, 403, 403, 403, 422] },
 

@@ -26,6 +26,8 @@ export const POST = apiRoute<Params>({ paper: "manage" }, async ({ req, store, p
   const result = await importGrading(store, {
     paperId: paper.id,
     agentName: upload.agent,
+    agentScaffold: upload.agentScaffold,
+    agentModel: upload.agentModel,
     runIndex: upload.run,
     variant: upload.variant,
     human: upload.human,
