@@ -29,6 +29,7 @@ import { useRubricStore } from "./use-rubric-store";
 import { useDropNote } from "./use-drop-note";
 import { useTreeSearch } from "./use-tree-search";
 import { useTreeSelection } from "./use-tree-selection";
+import { useLinkedNode } from "./use-linked-node";
 
 /** The rubric editor: a virtualized tree of the live rubric, an inspector, lint, summary and versions. */
 export function RubricEditor({ paperId, title, canEdit: canEditProp }: { paperId: string; title: string; canEdit: boolean }) {
@@ -127,6 +128,7 @@ function LoadedEditor({
     },
     [requestSelect, unhide],
   );
+  useLinkedNode(selectKey);
 
   useEffect(() => {
     const root = latest.current.derived.index.root;
