@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { NotificationInbox } from "@/components/notifications/notification-inbox";
 import { buttonClass } from "@/components/ui/button";
 
 /** What the header shows of the signed-in user. */
@@ -29,6 +30,7 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
         <div className="ml-auto flex items-center gap-3 text-sm">
           {user ? (
             <>
+              <NotificationInbox />
               <span data-testid="current-user" className="text-zinc-600">
                 {user.name ?? user.email}
                 {user.isStaff && <span className="ml-1.5 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700">staff</span>}

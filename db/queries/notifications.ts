@@ -112,7 +112,7 @@ export async function getUnreadNotificationStateForSession(db: Executor, session
 }
 
 /** Marks the user's own notifications read (these ids, or all); answers how many changed. */
-export async function markNotificationsRead(db: Executor, userId: string, which: { ids: string[] } | { all: true }): Promise<number> {
+export async function markNotificationsRead(db: Executor, userId: string, which: { ids?: string[]; all?: true }): Promise<number> {
   const changed = await db
     .update(notifications)
     .set({ readAt: sql`now()` })
@@ -120,7 +120,7 @@ export async function markNotificationsRead(db: Executor, userId: string, which:
       and(
         eq(notifications.recipientId, userId),
         isNull(notifications.readAt),
-        "ids" in which ? inArray(notifications.id, which.ids) : undefined,
+        which.all ? undefined : inArray(notifications.id, which.ids ?? []),
       ),
     )
     .returning({ id: notifications.id });
