@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
 import type { ReviewModel, ReviewProgress } from "@/lib/review/review-model";
 import { GradingExportMenu } from "./grading-export-menu";
+import { AttachArchiveButton } from "./attach-archive-button";
 import { ReviewProgressBar } from "./review-progress";
 import { scoreChipStyle } from "./score-style";
 
@@ -78,6 +79,7 @@ export function ReviewHeader({
             <Users size={15} aria-hidden /> Graders
           </Button>
         )}
+        {viewer.role === "staff" && <AttachArchiveButton gradingId={grading.id} />}
         {model.payload.rootScore !== null && <GradingExportMenu gradingId={grading.id} />}
         <IconButton label="Keyboard shortcuts (?)" onClick={onHelp} testId="review-help" bordered>
           <Keyboard size={15} />
