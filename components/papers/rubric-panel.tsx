@@ -11,6 +11,7 @@ import type { ErrorDetail } from "@/lib/errors";
 import type { RubricNode, RubricStats, RubricWarning } from "@/lib/rubric/types";
 import { ReplaceRubricDialog, useConfirmedImport } from "./confirm-import";
 import { IssueList } from "./import-result";
+import { RubricLintSummary, type RubricLintView } from "./rubric-lint-summary";
 import { RubricTreeView } from "./rubric-tree-view";
 import { uploadFormFromFiles } from "./upload-files";
 
@@ -19,7 +20,7 @@ interface RubricResponse {
   canEdit: boolean;
   tree: RubricNode | null;
   stats: RubricStats | null;
-  warnings: RubricWarning[];
+  lint: RubricLintView | null;
 }
 
 interface ImportResponse {
@@ -30,7 +31,7 @@ interface ImportResponse {
 
 export const rubricQueryKey = (paperId: string) => ["rubric", paperId] as const;
 
-/** The paper's rubric: summary, PaperBench warnings, upload (authors, staff), export, read-only tree. */
+/** The paper's rubric: summary, lint, upload (authors, staff), export, read-only tree. */
 export function RubricPanel({ paperId, canEdit }: { paperId: string; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -132,16 +133,7 @@ export function RubricPanel({ paperId, canEdit }: { paperId: string; canEdit: bo
             {canEdit ? "Upload a PaperBench rubric.json to start." : "The paper's authors have not added one."}
           </p>
         )}
-        {data && data.warnings.length > 0 && (
-          <details className="text-sm">
-            <summary className="cursor-pointer text-amber-800">
-              {data.warnings.length} PaperBench warning{data.warnings.length === 1 ? "" : "s"}
-            </summary>
-            <div className="mt-2">
-              <IssueList items={data.warnings} tone="warning" testId="rubric-warnings" />
-            </div>
-          </details>
-        )}
+        {data?.lint && <RubricLintSummary paperId={paperId} lint={data.lint} />}
         {data?.tree && <RubricTreeView tree={data.tree} />}
       </div>
     </section>

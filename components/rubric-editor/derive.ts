@@ -4,6 +4,7 @@
  * identity of the shown rows (the store keeps that identity until something changes).
  */
 import { lintRubric, type LintFinding } from "@/lib/rubric/editor-lint";
+import { splitDismissed, type LintDismissal } from "@/lib/rubric/lint-dismissals";
 import { effectiveShares } from "@/lib/rubric/shares";
 import { buildTreeIndex, type TreeIndex } from "@/lib/rubric/tree-index";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
@@ -39,7 +40,11 @@ export interface DerivedCore {
 
 /** The lint findings: computed a frame later than the core (React's deferred value), so an edit shows at once. */
 export interface DerivedLint {
+  /** The findings less the dismissed ones: what the tree, the inspector and the counts show. */
   findings: LintFinding[];
+  /** The findings a dismissal hides. */
+  dismissed: LintFinding[];
+  dismissals: readonly LintDismissal[];
   lintByKey: Map<string, LintSummary>;
 }
 
@@ -78,8 +83,8 @@ export function deriveCore(rows: readonly NodeRow[], previous?: DerivedCore | nu
   return { rows, index, shares, data, maxDepth };
 }
 
-export function deriveLint(core: DerivedCore): DerivedLint {
-  const findings = lintRubric(core.index, core.shares);
+export function deriveLint(core: DerivedCore, dismissals: readonly LintDismissal[] = []): DerivedLint {
+  const { active: findings, dismissed } = splitDismissed(lintRubric(core.index, core.shares), dismissals);
   const lintByKey = new Map<string, LintSummary>();
   for (const f of findings) {
     const s = lintByKey.get(f.key);
@@ -98,7 +103,7 @@ export function deriveLint(core: DerivedCore): DerivedLint {
       });
     }
   }
-  return { findings, lintByKey };
+  return { findings, dismissed, dismissals, lintByKey };
 }
 
 export function derive(rows: readonly NodeRow[]): Derived {

@@ -145,7 +145,7 @@ export function EditorSidePanel({
             <NothingSelected canEdit={canEdit} />
           ))}
         {tab === "comments" && <CommentsPanel comments={comments} index={derived.index} onSelect={onSelect} />}
-        {tab === "lint" && <LintPanel findings={derived.findings} index={derived.index} onSelect={onSelect} />}
+        {tab === "lint" && <LintPanel derived={derived} canEdit={canEdit} submit={ops.submit} onSelect={onSelect} />}
         {tab === "summary" && <SummaryPanel index={derived.index} shares={derived.shares} />}
         {tab === "versions" && (
           <VersionsPanel paperId={paperId} canEdit={canEdit} liveRows={rows} revision={revision} onRestored={ops.onRestored} onSelect={onSelect} />

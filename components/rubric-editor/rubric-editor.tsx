@@ -35,7 +35,7 @@ import { useLinkedNode } from "./use-linked-node";
 export function RubricEditor({ paperId, title, canEdit: canEditProp }: { paperId: string; title: string; canEdit: boolean }) {
   const { snap, store } = useRubricStore(paperId, canEditProp);
   const canEdit = snap.canEdit;
-  const { derived, error } = useDerivedRubric(snap.rows);
+  const { derived, error } = useDerivedRubric(snap.rows, snap.dismissals);
 
   useLeaveWarning(snap.pendingCount);
 

@@ -10,9 +10,10 @@ import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { uuid4 } from "./ids";
 
 /** Operations the browser can apply itself; the others wait for the server and a refetch. */
-export function isOptimistic(op: RubricOperation): op is Exclude<SimpleOperation, { kind: "restore" }> {
+export function isOptimistic(op: RubricOperation): op is Exclude<SimpleOperation, { kind: "restore" | "dismiss" | "undismiss" }> {
   if (op.kind === "create") return op.nodes[0]?.parentKey !== null; // the root of an empty rubric
-  return op.kind !== "restore" && op.kind !== "batch";
+  // A lint dismissal changes no row: the reload after it brings the dismissals.
+  return op.kind !== "restore" && op.kind !== "batch" && op.kind !== "dismiss" && op.kind !== "undismiss";
 }
 
 /** An empty node at `position` under `parentKey` (null: the root). */

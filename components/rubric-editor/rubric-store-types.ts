@@ -1,5 +1,6 @@
 /** The rubric store's types: what it is told, what it keeps, what it shows (see `rubric-store.ts`). */
 import type { fetchJson } from "@/components/api/client";
+import type { LintDismissal } from "@/lib/rubric/lint-dismissals";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 
@@ -8,6 +9,7 @@ export interface NodesResponse {
   revision: number;
   canEdit: boolean;
   nodes: NodeRow[];
+  dismissals: LintDismissal[];
 }
 
 export type Origin = "do" | "undo" | "redo";
@@ -49,6 +51,8 @@ export interface RubricSnapshot {
   canEdit: boolean;
   /** The rows as shown: confirmed rows with the pending operations applied. Stable identity between changes. */
   rows: readonly NodeRow[];
+  /** The dismissed lint warnings, as of the last reload (a dismissal is not applied optimistically). */
+  dismissals: readonly LintDismissal[];
   /** Changes not yet confirmed by the server (the one being sent included). */
   pendingCount: number;
   /** Set while the server cannot be reached; the queue is retried. */

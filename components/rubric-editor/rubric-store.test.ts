@@ -46,7 +46,7 @@ function fakeServer(initial: NodesResponse) {
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
 async function setup(initial: Partial<NodesResponse> = {}) {
-  const fake = fakeServer({ rubricId: "r1", revision: 5, canEdit: true, nodes: ROWS, ...initial });
+  const fake = fakeServer({ rubricId: "r1", revision: 5, canEdit: true, nodes: ROWS, dismissals: [], ...initial });
   const refused: string[] = [];
   const store = new RubricStore({ paperId: "p1", canEdit: true, fetchImpl: fake.fetchImpl, onRefused: (m) => refused.push(m) });
   await store.load();
@@ -220,7 +220,7 @@ describe("RubricStore", () => {
   });
 
   it("is read-only for a grader", async () => {
-    const fake = fakeServer({ rubricId: "r1", revision: 5, canEdit: false, nodes: ROWS });
+    const fake = fakeServer({ rubricId: "r1", revision: 5, canEdit: false, nodes: ROWS, dismissals: [] });
     const store = new RubricStore({ paperId: "p1", canEdit: false, fetchImpl: fake.fetchImpl });
     await store.load();
     expect(store.submit({ kind: "update", key: K(2), fields: { weight: 2 } }, { label: "x" }).ok).toBe(false);

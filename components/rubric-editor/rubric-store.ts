@@ -23,6 +23,7 @@ export class RubricStore {
   private listeners = new Set<() => void>();
   private confirmed: readonly NodeRow[] = [];
   private shown: readonly NodeRow[] = [];
+  private dismissals: RubricSnapshot["dismissals"] = [];
   private revision = 0;
   private rubricId: string | null = null;
   private serverCanEdit = false;
@@ -76,6 +77,7 @@ export class RubricStore {
       revision: this.revision,
       canEdit: this.canEdit,
       rows: this.shown,
+      dismissals: this.dismissals,
       pendingCount: this.pending.length,
       offline: this.offline,
       ...this.history.state(this.pending, this.canEdit),
@@ -119,6 +121,7 @@ export class RubricStore {
       throw err;
     }
     this.confirmed = res.nodes;
+    this.dismissals = res.dismissals;
     this.revision = res.revision;
     this.rubricId = res.rubricId;
     this.serverCanEdit = res.canEdit;

@@ -1,6 +1,7 @@
 "use client";
 
 import { useDeferredValue, useMemo, useRef } from "react";
+import type { LintDismissal } from "@/lib/rubric/lint-dismissals";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { derive, deriveCore, deriveLint, type Derived, type DerivedCore, type DerivedLint } from "./derive";
 
@@ -9,9 +10,9 @@ const EMPTY_DERIVED: Derived = derive([]);
 /**
  * What the editor shows of the rows: the core (index, shares, tree data) at once, the lint a frame
  * later (React's deferred value), so an edit shows before the rubric is linted again. `error` says
- * why the rows could not be read (the core is then empty).
+ * why the rows could not be read (the core is then empty). The lint leaves out what `dismissals` hide.
  */
-export function useDerivedRubric(rows: readonly NodeRow[]): { derived: Derived; error: string | null } {
+export function useDerivedRubric(rows: readonly NodeRow[], dismissals: readonly LintDismissal[]): { derived: Derived; error: string | null } {
   // Cores by rows: the previous one lets a field edit keep react-arborist's data (see `deriveCore`),
   // and the deferred lint finds the core of the rows it lags on.
   const cores = useRef(new WeakMap<readonly NodeRow[], DerivedCore>());
@@ -29,11 +30,11 @@ export function useDerivedRubric(rows: readonly NodeRow[]): { derived: Derived; 
   const lintRows = useDeferredValue(rows);
   const lint = useMemo((): DerivedLint => {
     try {
-      return deriveLint(cores.current.get(lintRows) ?? deriveCore(lintRows));
+      return deriveLint(cores.current.get(lintRows) ?? deriveCore(lintRows), dismissals);
     } catch {
       return EMPTY_DERIVED;
     }
-  }, [lintRows]);
+  }, [lintRows, dismissals]);
   const derived = useMemo((): Derived => ({ ...coreResult.core, ...lint }), [coreResult.core, lint]);
   return { derived, error: coreResult.error };
 }

@@ -24,6 +24,7 @@ const firstKey = sql`coalesce(
 // A digest of each operation computed in the database: logged trees, texts and batches stay there.
 const digest = sql<RevisionDigest>`jsonb_build_object(
   'importedNodes', ${rubricOperations.payload} -> 'nodeCount',
+  'code', ${rubricOperations.payload} -> 'op' ->> 'code',
   'size', jsonb_array_length(coalesce(
     ${rubricOperations.payload} -> 'op' -> 'nodes', ${rubricOperations.payload} -> 'op' -> 'keys',
     ${rubricOperations.payload} -> 'op' -> 'moves', '[]'::jsonb)),

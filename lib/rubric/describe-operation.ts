@@ -1,3 +1,4 @@
+import { LINT_LABELS } from "./editor-lint";
 import type { RubricOperation, SimpleOperation } from "./operations";
 
 const FIELD_NAMES: Record<string, string> = {
@@ -37,6 +38,12 @@ export function describeOperationFor(op: RubricOperation, key: string): string[]
         break;
       case "restore":
         if (o.keys.includes(key)) out.push("restored it");
+        break;
+      case "dismiss":
+        if (o.key === key) out.push(`dismissed its “${LINT_LABELS[o.code]}” warning: ${o.reason}`);
+        break;
+      case "undismiss":
+        if (o.key === key) out.push(`brought back its “${LINT_LABELS[o.code]}” warning`);
         break;
     }
   }

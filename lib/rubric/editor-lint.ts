@@ -49,8 +49,34 @@ export interface LintFinding {
   message: string;
 }
 
-/** A leaf whose share of the final score is above 0 and below this (0.01%) gets `tiny_share`. */
-export const TINY_SHARE = 0.0001;
+/** Short names of the codes (filter chips, group headings, the paper page). */
+export const LINT_LABELS: Readonly<Record<LintCode, string>> = {
+  leaf_without_category: "Leaf without category",
+  internal_with_category: "Internal node with category",
+  unknown_category: "Unknown category",
+  unknown_finegrained_category: "Unknown fine-grained category",
+  negative_weight: "Negative weight",
+  all_zero_sibling_weights: "All-zero sibling weights",
+  duplicate_id: "Duplicate id",
+  non_uuid_id: "Non-UUID id",
+  empty_requirements: "Empty requirements",
+  duplicate_sibling_requirements: "Duplicate sibling requirements",
+  tiny_share: "Weight far below its siblings",
+};
+
+/**
+ * `tiny_share`: a node with a weight above 0 gets it when its weight is below 1/TINY_SHARE_RATIO of
+ * the median weight of its other weighted siblings, i.e. its share of the final score is under a
+ * tenth of what its siblings typically get. Why relative to the siblings and not an absolute share
+ * (the rule used to fire below 0.01%): in the real PaperBench rubrics a small share comes from
+ * depth and breadth, which are by design (pinn has 1,963 leaves 7 levels deep: 1,716 of them were
+ * under 0.01%, and 1,260 would still be under 1/(20·leaves)), while a weight typed wrong (0.1 for
+ * 1, 1 for 10) stands out against the siblings. On the 20 real rubrics no sibling is even 1/5 of
+ * its siblings' median except a handful, and one is under 1/10 (`editor-lint.test.ts` counts).
+ * Nodes with sub-tasks are checked too: a light subtree makes every leaf under it light, and the
+ * finding belongs where the weight was set, not on each leaf below.
+ */
+export const TINY_SHARE_RATIO = 10;
 
 const TASK_SET: ReadonlySet<string> = new Set(TASK_CATEGORIES);
 const FINEGRAINED_SET: ReadonlySet<string> = new Set(FINEGRAINED_TASK_CATEGORIES);
@@ -73,6 +99,9 @@ export function lintRubric(index: TreeIndex, shares: ReadonlyMap<string, number>
   // Child key -> 1-based position of the earlier sibling with the same requirements; filled when
   // the parent is visited (pre-order: before its children), reported on the child.
   const duplicateSibling = new Map<string, number>();
+  // Child key -> the typical (median) weight of its siblings, for the children far below it; filled
+  // like `duplicateSibling`.
+  const lightSibling = new Map<string, number>();
   const nodeFindings: LintFinding[] = [];
   // One closure for the whole walk (not one per node: this loop runs on every edit).
   let key = "";
@@ -132,12 +161,17 @@ export function lintRubric(index: TreeIndex, shares: ReadonlyMap<string, number>
           : `All ${kids.length} sub-tasks weigh 0, so this node always scores 0`,
       );
     }
-    if (leaf) {
+    const typical = lightSibling.get(key);
+    if (typical !== undefined) {
+      lightSibling.delete(key);
       const share = shares.get(key) ?? 0;
-      if (share > 0 && share < TINY_SHARE) {
-        report("tiny_share", `Share of the final score is ${formatShare(share)}, below 0.01%`);
-      }
+      report(
+        "tiny_share",
+        `Weighs ${row.weight}, under a tenth of its siblings' typical ${typical}: ${formatShare(share)} of the final score`,
+      );
     }
+
+    if (kids.length > 1) findLightSiblings(kids, lightSibling);
 
     // Siblings with the same requirements (the later ones are reported, on their own visit).
     if (kids.length > 1) {
@@ -160,4 +194,28 @@ export function lintRubric(index: TreeIndex, shares: ReadonlyMap<string, number>
     for (const f of nodeFindings) findings.push(f);
   }
   return findings;
+}
+
+/**
+ * Records in `out` each child whose weight is above 0 and under 1/TINY_SHARE_RATIO of the median
+ * weight of its other siblings weighing above 0 (the ones at 0 take no share: they say nothing of
+ * what a share should be), with that median.
+ */
+function findLightSiblings(kids: readonly { key: string; weight: number }[], out: Map<string, number>): void {
+  const weighted = kids.filter((k) => k.weight > 0).sort((a, b) => a.weight - b.weight);
+  if (weighted.length < 2) return;
+  const weights = weighted.map((k) => k.weight);
+  for (let rank = 0; rank < weighted.length; rank++) {
+    const typical = medianWithout(weights, rank);
+    // Sorted: once one child is not far below the others, the heavier ones are not either.
+    if (weights[rank] * TINY_SHARE_RATIO >= typical) break;
+    out.set(weighted[rank].key, typical);
+  }
+}
+
+/** The median of `sorted` without its element at `skip`. */
+function medianWithout(sorted: readonly number[], skip: number): number {
+  const n = sorted.length - 1;
+  const at = (i: number) => sorted[i < skip ? i : i + 1];
+  return n % 2 === 1 ? at((n - 1) / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
 }

@@ -19,6 +19,8 @@ export class MemoryRows implements RuleRows {
   private readonly live = new Map<string, NodeRow>();
   /** Children by parent key over every row, live or deleted; rebuilt after a change of the tree's shape. */
   private children: Map<string, string[]> | null = null;
+  /** Lint dismissals by "code key": only what the operations applied here set (the browser never applies one; a replay needs none). */
+  private readonly dismissals = new Map<string, string>();
 
   constructor(
     rows: readonly NodeRow[],
@@ -140,5 +142,14 @@ export class MemoryRows implements RuleRows {
       for (const row of this.deleted.values()) add(row);
     }
     return this.children.get(key) ?? [];
+  }
+
+  dismissal(code: string, key: string | null): string | null {
+    return this.dismissals.get(`${code} ${key ?? ""}`) ?? null;
+  }
+
+  setDismissal(code: string, key: string | null, reason: string | null): void {
+    if (reason === null) this.dismissals.delete(`${code} ${key ?? ""}`);
+    else this.dismissals.set(`${code} ${key ?? ""}`, reason);
   }
 }

@@ -10,6 +10,7 @@
 import { RUBRIC_LIMITS, type RubricLimits } from "./limits";
 import { mergeText } from "./text-merge";
 import { OperationError, type NewNode, type NodeFields, type NodePlacement, type RubricOperation, type SimpleOperation } from "./operations";
+import type { LintCode } from "./editor-lint";
 import type { NodeRow } from "./tree-rows";
 
 /** A row as the rules see it: deleted rows are kept, with the revision that deleted them. */
@@ -40,6 +41,10 @@ export interface RuleRows {
   deleteSubtree(key: string, revision: number): void;
   /** Brings back the node and the descendants deleted with it; the keys brought back. */
   restoreSubtree(key: string, deletedRevision: number): string[];
+  /** The reason a lint code is dismissed for a node (`key`) or the whole rule (null); null when it is not. */
+  dismissal(code: string, key: string | null): string | null;
+  /** Dismisses (`reason`) or takes back (null) a lint code for a node or the whole rule, in `revision`. */
+  setDismissal(code: string, key: string | null, reason: string | null, revision: number): void;
 }
 
 /** The same questions answered asynchronously (the server's database). */
@@ -142,6 +147,10 @@ function simpleSteps(ctx: Context, op: SimpleOperation): Steps<RubricOperation> 
       return deleteSteps(ctx, op.keys);
     case "restore":
       return restoreSteps(ctx, op.keys);
+    case "dismiss":
+      return dismissalSteps(ctx, op.code, op.key, op.reason);
+    case "undismiss":
+      return dismissalSteps(ctx, op.code, op.key, null);
     default: {
       const unknown: { kind?: unknown } = op;
       throw new OperationError("invalid", `Unknown operation ${JSON.stringify(unknown.kind)}`);
@@ -275,4 +284,16 @@ function* restoreSteps(ctx: Context, keys: string[]): Steps<RubricOperation> {
     }
   }
   return { kind: "delete", keys: [...keys].reverse() };
+}
+
+/**
+ * Dismisses a lint code (`reason`) or takes a dismissal back (null). A node's finding is dismissed
+ * on a live node; taking one back needs none (the node may have been deleted since), and taking
+ * back what is not dismissed changes nothing. The inverse puts back the reason there was.
+ */
+function* dismissalSteps(ctx: Context, code: LintCode, key: string | null, reason: string | null): Steps<RubricOperation> {
+  if (key !== null && reason !== null) yield* liveRow(key);
+  const previous = yield* call("dismissal", code, key);
+  yield* call("setDismissal", code, key, reason, ctx.revision);
+  return previous === null ? { kind: "undismiss", code, key } : { kind: "dismiss", code, key, reason: previous };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { text } from "@/lib/text";
 import { RUBRIC_LIMITS } from "./limits";
+import { DISMISSABLE_CODES } from "./lint-dismissals";
 
 /**
  * Rubric operations: every change to a live rubric is one of these, sent with a client operation
@@ -59,15 +60,32 @@ const restoreOp = z.object({
   keys: z.array(key).min(1).max(10_000),
 });
 
-export const simpleOperationSchema = z.discriminatedUnion("kind", [createOp, updateOp, moveOp, deleteOp, restoreOp]);
+// Lint dismissals (`lint-dismissals.ts`): one warning code, for one node (`key`) or the whole rule
+// (`key` null). They change no node, so they return no signed-off rubric to draft.
+const lintCode = z.enum(DISMISSABLE_CODES, { error: `must be one of the warning codes: ${DISMISSABLE_CODES.join(", ")}` });
+const dismissOp = z.object({
+  kind: z.literal("dismiss"),
+  code: lintCode,
+  key: key.nullable(),
+  reason: text().trim().min(1, "must say why the warning is dismissed").max(1000, "must be at most 1000 characters"),
+});
+const undismissOp = z.object({ kind: z.literal("undismiss"), code: lintCode, key: key.nullable() });
+
+export const simpleOperationSchema = z.discriminatedUnion("kind", [createOp, updateOp, moveOp, deleteOp, restoreOp, dismissOp, undismissOp]);
 export type SimpleOperation = z.output<typeof simpleOperationSchema>;
 
 // Several operations applied as one revision (restoring a version, undoing a batch).
 const batchOp = z.object({ kind: z.literal("batch"), ops: z.array(simpleOperationSchema).min(1).max(100_000) });
 
-export const operationSchema = z.discriminatedUnion("kind", [createOp, updateOp, moveOp, deleteOp, restoreOp, batchOp]);
+export const operationSchema = z.discriminatedUnion("kind", [createOp, updateOp, moveOp, deleteOp, restoreOp, dismissOp, undismissOp, batchOp]);
 export type RubricOperation = z.output<typeof operationSchema>;
 export type OperationKind = RubricOperation["kind"];
+export type LintOperation = Extract<RubricOperation, { kind: "dismiss" | "undismiss" }>;
+
+/** A dismissal or its undoing: it changes no node. */
+export function isLintOperation(op: RubricOperation): op is LintOperation {
+  return op.kind === "dismiss" || op.kind === "undismiss";
+}
 
 export const operationRequestSchema = z.object({
   clientOpId: text().min(1).max(100),

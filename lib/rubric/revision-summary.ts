@@ -3,6 +3,7 @@
  * 12 changes"), from a digest the database computes, so that listing revisions never loads the
  * logged trees and texts. Pure.
  */
+import { LINT_LABELS, type LintCode } from "./editor-lint";
 
 export interface RevisionDigest {
   kind: string;
@@ -16,6 +17,8 @@ export interface RevisionDigest {
   parts?: Record<string, number> | null;
   /** The requirement text (now) of the first node the operation names. */
   nodeText?: string | null;
+  /** Lint dismissals: the code. */
+  code?: string | null;
 }
 
 const FIELD_LABELS: Record<string, string> = {
@@ -60,6 +63,12 @@ export function summarizeRevision(d: RevisionDigest): string {
       return n === 1 ? `Deleted${quote(d.nodeText) || " a subtree"}` : `Deleted ${count(n, ["subtree", "subtrees"])}`;
     case "restore":
       return n === 1 ? `Restored${quote(d.nodeText) || " a subtree"}` : `Restored ${count(n, ["subtree", "subtrees"])}`;
+    case "dismiss":
+    case "undismiss": {
+      const rule = `“${LINT_LABELS[d.code as LintCode] ?? d.code}” warning`;
+      const what = d.nodeText != null ? `the ${rule} on${quote(d.nodeText)}` : `every ${rule}`;
+      return d.kind === "dismiss" ? `Dismissed ${what}` : `Brought back ${what}`;
+    }
     case "batch": {
       const parts = Object.entries(d.parts ?? {})
         .filter(([, k]) => k > 0)

@@ -17,10 +17,11 @@ import {
   softDeleteSubtree,
   updateNodeFields,
 } from "@/db/queries/rubric-operations";
+import { getLintDismissalReason, setLintDismissal } from "@/db/queries/lint-dismissals";
 import { insertNodeRows, insertRubricOperation } from "@/db/queries/rubrics";
 import { runOperationRulesAsync, type AsyncRuleRows } from "@/lib/rubric/operation-rules";
 import { AppError } from "@/lib/errors";
-import { OperationError, type OperationRequest, type OperationResult, type RubricOperation } from "@/lib/rubric/operations";
+import { isLintOperation, OperationError, type OperationRequest, type OperationResult, type RubricOperation } from "@/lib/rubric/operations";
 import { announceRubricRevision } from "@/server/live/rubric-feed";
 import { returnToDraftAfterChange } from "./return-to-draft";
 
@@ -75,8 +76,9 @@ export async function applyOperationInTransaction(tx: Executor, input: ApplyOper
     const message = `is ${request.baseRevision}, ahead of the rubric's revision ${current}: reload the rubric`;
     throw new AppError("conflict", `baseRevision ${message}`, [{ path: "baseRevision", message }]);
   }
-  await returnToDraftAfterChange(tx, rubric, input);
-  const { inverse, applied, merged } = await runOperationRulesAsync(databaseRows(tx, rubric.id), request.op, rubric.revision);
+  // A lint dismissal changes no node: a signed-off rubric stays signed off.
+  if (!isLintOperation(request.op)) await returnToDraftAfterChange(tx, rubric, input);
+  const { inverse, applied, merged } = await runOperationRulesAsync(databaseRows(tx, rubric.id, input.userId), request.op, rubric.revision);
   // The log keeps the operation as applied (merged texts included): followers replay it.
   await insertRubricOperation(tx, {
     rubricId: rubric.id,
@@ -105,7 +107,7 @@ function fingerprint(op: RubricOperation): string {
 }
 
 /** The rubric's rows in the database, as the operation rules ask for them. */
-function databaseRows(tx: Executor, rubricId: string): AsyncRuleRows {
+function databaseRows(tx: Executor, rubricId: string, userId: string | null): AsyncRuleRows {
   return {
     row: (key) => getNodeRow(tx, rubricId, key),
     takenKey: (keys) => findTakenNodeKey(tx, rubricId, keys),
@@ -119,5 +121,7 @@ function databaseRows(tx: Executor, rubricId: string): AsyncRuleRows {
     place: (key, parentKey, position) => setNodePlacement(tx, rubricId, key, parentKey, position),
     deleteSubtree: (key, revision) => softDeleteSubtree(tx, rubricId, key, revision),
     restoreSubtree: (key, deletedRevision) => restoreSubtree(tx, rubricId, key, deletedRevision),
+    dismissal: (code, key) => getLintDismissalReason(tx, rubricId, code, key),
+    setDismissal: (code, key, reason, revision) => setLintDismissal(tx, { rubricId, code, key, reason, revision, userId }),
   };
 }

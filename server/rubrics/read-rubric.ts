@@ -5,7 +5,9 @@ import { getNodeHistory, type NodeHistoryEntry } from "@/db/queries/rubric-histo
 import { getRubricReview, type RubricReview } from "@/db/queries/rubric-review";
 import { getRubricVersion, listRubricVersions, type RubricVersionItem } from "@/db/queries/rubric-versions";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
+import { listLintDismissals } from "@/db/queries/lint-dismissals";
 import { AppError } from "@/lib/errors";
+import type { LintDismissal } from "@/lib/rubric/lint-dismissals";
 import { rowsToTree, type NodeRow } from "@/lib/rubric/tree-rows";
 import type { RubricNode } from "@/lib/rubric/types";
 import { listDeletedSubtrees, type DeletedSubtree } from "./deleted-subtrees";
@@ -24,16 +26,19 @@ export async function getRubricTree(db: Executor, rubricId: string): Promise<Rub
   return rowsToTree(await getLiveNodeRows(db, rubricId));
 }
 
-/** The paper's live rubric as a tree (null when it has none) at its revision (0 when there is no rubric). */
-export async function getLiveRubricTree(store: Store, paperId: string): Promise<{ revision: number; tree: RubricNode | null }> {
+/** The paper's live rubric as rows with their internal keys, and its lint dismissals: what the editor works on. */
+export async function getLiveRubricRows(
+  store: Store,
+  paperId: string,
+): Promise<{ rubricId: string | null; revision: number; nodes: NodeRow[]; dismissals: LintDismissal[] }> {
   const rubric = await getRubricByPaperId(store.db, paperId);
-  return { revision: rubric?.revision ?? 0, tree: rubric ? await getRubricTree(store.db, rubric.id) : null };
-}
-
-/** The paper's live rubric as rows with their internal keys: what the editor works on. */
-export async function getLiveRubricRows(store: Store, paperId: string): Promise<{ rubricId: string | null; revision: number; nodes: NodeRow[] }> {
-  const rubric = await getRubricByPaperId(store.db, paperId);
-  return { rubricId: rubric?.id ?? null, revision: rubric?.revision ?? 0, nodes: rubric ? await getLiveNodeRows(store.db, rubric.id) : [] };
+  if (!rubric) return { rubricId: null, revision: 0, nodes: [], dismissals: [] };
+  return {
+    rubricId: rubric.id,
+    revision: rubric.revision,
+    nodes: await getLiveNodeRows(store.db, rubric.id),
+    dismissals: await listLintDismissals(store.db, rubric.id),
+  };
 }
 
 /** The paper's rubric as of a revision (rebuilt from the log), beside its current revision. */

@@ -1,22 +1,21 @@
 import { apiRoute } from "@/server/http/route";
 import { importPaperFolder } from "@/server/papers/import";
 import { readRubricUpload } from "@/server/papers/upload";
-import { getLiveRubricTree } from "@/server/rubrics/read-rubric";
+import { getLiveRubricWithLint } from "@/server/rubrics/rubric-lint";
 import { canEditRubric } from "@/lib/auth/access";
-import { lintPaperBenchRules } from "@/lib/rubric/lint";
 import { rubricStats } from "@/lib/rubric/walk";
 
 type Params = { paperId: string };
 
-/** The live rubric tree with its stats and PaperBench warnings (members and staff only). */
+/** The live rubric tree with its stats and lint, the editor's, less the dismissed warnings (members and staff only). */
 export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper, role }) => {
-  const { revision, tree } = await getLiveRubricTree(store, paper.id);
+  const { revision, tree, lint } = await getLiveRubricWithLint(store, paper.id);
   return {
     revision,
     canEdit: canEditRubric(role),
     tree,
     stats: tree ? rubricStats(tree) : null,
-    warnings: tree ? lintPaperBenchRules(tree) : [],
+    lint,
   };
 });
 
