@@ -11,8 +11,8 @@ export class SignInPage {
   }
 
   async submit(email: string, password: string): Promise<void> {
-    await this.page.locator('input[name="email"]').fill(email);
-    await this.page.locator('input[name="password"]').fill(password);
+    await this.page.locator('input[name="email"]:not([type="hidden"])').fill(email);
+    await this.page.locator('input[name="password"]:not([type="hidden"])').fill(password);
     await this.page.getByRole("button", { name: "Sign in", exact: true }).click();
   }
 
