@@ -19,8 +19,8 @@ export function DemoNotice({ canDelete, signedInAsDemo }: { canDelete: boolean; 
       <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-1.5 text-sm">
         <FlaskConical size={15} className="shrink-0" aria-hidden />
         <p className="min-w-0 flex-1">
-          <span className="font-semibold">Demo data.</span> The demo paper, the agents named &ldquo;Demo …&rdquo; and their
-          scores are synthetic, seeded so the studio has something to show: they are not real results.
+          <span className="font-semibold">Demo data.</span> The demo paper and the agents named &ldquo;Demo …&rdquo; are
+          synthetic: their scores are not real results.
         </p>
         {canDelete && (
           <button
