@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { AUTHOR, DEMO_PAPER, STAFF } from "./support/users";
@@ -7,6 +8,10 @@ import { AUTHOR, DEMO_PAPER, STAFF } from "./support/users";
 const DEMO_AGENT_COUNT = 4;
 const DEMO_RUNS = 3;
 const JUDGE_MODEL = "o3-mini-2025-01-31";
+
+/** A real PaperBench grading: pinn's rubric and its human grading (the JudgeEval reference). */
+const PAPERBENCH = process.env.PAPERBENCH_DATA_DIR || path.resolve("..", "shared", "paperbench");
+const PINN = "pinn";
 
 /** /leaderboard */
 class LeaderboardPage {
@@ -166,3 +171,90 @@ test.describe("leaderboard", () => {
     expect(json.judge_kwargs).toEqual({ model: JUDGE_MODEL });
   });
 });
+
+// Runs after the demo board's tests: the import below leaves the demo's runs incomplete on every
+// split with pinn or `studio` (the demo paper and pinn).
+test.describe("leaderboard with an incomplete run", () => {
+  test("one real grading: the agent is listed unranked with its coverage, has a per-paper board, and the URL keeps the state", async ({ page, asUser }) => {
+    // pinn's rubric and grading are large (1,963 leaves): importing them takes a while.
+    test.setTimeout(120_000);
+    const staff = await asUser(STAFF);
+    const created = await staff.request.post("/api/papers", { data: { id: PINN, title: "PINN: the pinn paper" } });
+    // Another spec may have created pinn already (then with its real rubric).
+    expect([201, 409]).toContain(created.status());
+    if (created.status() === 201) {
+      const rubric = await staff.request.put(`/api/papers/${PINN}/rubric`, {
+        headers: { "content-type": "application/json" },
+        data: fs.readFileSync(path.join(PAPERBENCH, "papers", PINN, "rubric.json")),
+      });
+      expect(rubric.status()).toBe(200);
+    }
+    const agent = `E2E incomplete agent ${Date.now()}`;
+    const imported = await staff.request.post(`/api/papers/${PINN}/gradings`, {
+      data: { file: fs.readFileSync(path.join(PAPERBENCH, "judge_eval", PINN, "expected_result.json"), "utf8"), agent, run: 1 },
+    });
+    expect(imported.status(), await imported.text()).toBe(201);
+    const { score, agentId } = (await imported.json()) as { score: number; agentId: string };
+    const percent = `${(score * 100).toFixed(1)}%`;
+
+    // The default board is not blank: the agent is listed below the ranking, with its coverage.
+    const board = new LeaderboardPage(page);
+    await board.goto();
+    const split = (await board.currentSplit.textContent())!;
+    const api = await (await page.request.get(`/api/leaderboard?split=${split}`)).json();
+    expect(api.papers.map((p: { id: string }) => p.id)).toContain(PINN);
+    const papers = api.papers.length as number;
+    const unranked = page.getByTestId("unranked-section");
+    const row = unranked.locator(`[data-testid="leaderboard-row"][data-agent="${agent}"]`);
+    await expect(row).toBeVisible();
+    await expect(row).toHaveAttribute("data-ranked", "false");
+    await expect(row.getByTestId("agent-coverage")).toHaveText(`1/${papers} ${papers === 1 ? "paper" : "papers"}`);
+    await expect(row.getByTestId("agent-score")).toHaveText(`${percent}partial`);
+    await expect(row.getByTestId("demo-badge")).toHaveCount(0);
+    await expect(page.getByTestId("leaderboard-table").locator(`[data-agent="${agent}"]`)).toHaveCount(0);
+
+    // Its breakdown: open in the URL, kept by a reload.
+    await row.getByTestId("toggle-breakdown").click();
+    await expect(page).toHaveURL(new RegExp(`open=${agentId}`));
+    const breakdown = page.getByTestId("agent-breakdown");
+    await expect(breakdown.getByTestId("coverage-note")).toContainText(`cover 1 of ${papers} paper`);
+    await page.reload();
+    await expect(page.getByTestId("agent-breakdown")).toBeVisible();
+    await expect(board.currentSplit).toHaveText(split);
+
+    // The per-paper board, from the breakdown: pinn alone, the agent ranked on it.
+    await page.getByTestId("agent-breakdown").locator(`[data-testid="paper-board-link"]`, { hasText: PINN }).click();
+    await expect(page).toHaveURL(new RegExp(`paper=${PINN}`));
+    await expect(page.getByTestId("current-paper")).toHaveText(PINN);
+    const paperRow = page.getByTestId("leaderboard-table").locator(`[data-testid="leaderboard-row"][data-agent="${agent}"]`);
+    await expect(paperRow.getByTestId("agent-score")).toHaveText(percent);
+    await expect(paperRow.getByTestId("agent-rank")).toHaveText(/^\d+$/);
+    await expect(page.getByTestId("paper-select")).toHaveValue(PINN);
+    await page.reload();
+    await expect(page.getByTestId("current-paper")).toHaveText(PINN);
+    await expect(paperRow).toBeVisible();
+
+    // Back: the split's board with the breakdown still open; forward: the paper's board again.
+    await page.goBack();
+    await expect(board.currentSplit).toHaveText(split);
+    await expect(page.getByTestId("agent-breakdown")).toBeVisible();
+    await page.goForward();
+    await expect(page.getByTestId("current-paper")).toHaveText(PINN);
+    await page.goBack();
+    // Closing a breakdown is a step of its own in the history.
+    await row.getByTestId("toggle-breakdown").click();
+    await expect(page.getByTestId("agent-breakdown")).toHaveCount(0);
+    await expect(page).not.toHaveURL(/open=/);
+    await page.goBack();
+    await expect(page.getByTestId("agent-breakdown")).toBeVisible();
+    await page.goForward();
+    await expect(page.getByTestId("agent-breakdown")).toHaveCount(0);
+
+    // The demo's agents carry the demo badge on the boards they are on.
+    await board.goto(`?split=${split}&paper=${DEMO_PAPER.id}`);
+    await expect(page.getByTestId("leaderboard-row")).toHaveCount(DEMO_AGENT_COUNT);
+    await expect(page.getByTestId("leaderboard-row").getByTestId("demo-badge")).toHaveCount(DEMO_AGENT_COUNT);
+    await expect(page.getByTestId("leaderboard-demo-note")).toBeVisible();
+  });
+});
+
