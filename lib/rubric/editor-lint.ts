@@ -202,6 +202,16 @@ export function lintRubric(index: TreeIndex, shares: ReadonlyMap<string, number>
  * what a share should be), with that median.
  */
 function findLightSiblings(kids: readonly { key: string; weight: number }[], out: Map<string, number>): void {
+  // The typical weight is at most the heaviest: when the lightest is above a tenth of it (siblings
+  // weigh alike in nearly every real rubric), nothing is light and nothing is sorted.
+  let min = Infinity;
+  let max = 0;
+  for (const k of kids) {
+    if (!(k.weight > 0)) continue;
+    if (k.weight < min) min = k.weight;
+    if (k.weight > max) max = k.weight;
+  }
+  if (min * TINY_SHARE_RATIO >= max) return;
   const weighted = kids.filter((k) => k.weight > 0).sort((a, b) => a.weight - b.weight);
   if (weighted.length < 2) return;
   const weights = weighted.map((k) => k.weight);
