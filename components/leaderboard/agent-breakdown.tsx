@@ -34,6 +34,8 @@ export function AgentBreakdown({
     enabled: signedIn,
   });
   const byPaper = new Map(gradings.data?.papers.map((p) => [p.paperId, p.runs]));
+  // Only papers someone graded in this variant have a board worth opening.
+  const graded = new Set(view.gradedPapers.map((p) => p.id));
 
   return (
     <div className="space-y-4" data-testid="agent-breakdown">
@@ -82,7 +84,7 @@ export function AgentBreakdown({
             return (
               <tr key={p.paperId} data-testid="per-paper-row" data-paper={p.paperId}>
                 <td className="py-1.5 pr-3">
-                  {paperHref ? (
+                  {paperHref && graded.has(p.paperId) ? (
                     <Link href={paperHref(p.paperId)} className="font-mono text-xs text-indigo-700 hover:underline" data-testid="paper-board-link" title="Every agent's runs on this paper">
                       {p.paperId}
                     </Link>

@@ -59,7 +59,8 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
   return (
     <section className="space-y-5" data-testid="leaderboard">
       <header className="flex flex-wrap items-end gap-4">
-        <div className="min-w-0 flex-1">
+        {/* The controls go below the text when both do not fit side by side (1024 px). */}
+        <div className="min-w-0 flex-1 basis-[28rem]">
           {paper ? (
             <>
               <Link href={splitHref} className="text-sm text-indigo-700 hover:underline" data-testid="back-to-split">
@@ -160,7 +161,7 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
                     : "These agents have runs, but none graded every paper of the split. Each is shown with the papers its runs cover and the mean over those papers only: not comparable with the ranked scores above."}
                 </p>
               </div>
-              <AgentTable testId="unranked-table" scoreLabel="Mean over covered papers" runsLabel="Runs" unranked>
+              <AgentTable testId="unranked-table" scoreLabel="Partial mean" runsLabel="Runs" unranked>
                 {rows(unranked)}
               </AgentTable>
             </div>
@@ -194,7 +195,7 @@ function AgentTable({
       <table className="w-full text-sm" data-testid={testId}>
         <thead className="border-b border-zinc-200 bg-zinc-50 text-left text-xs uppercase tracking-wide text-zinc-500">
           <tr>
-            <th className="w-16 px-3 py-2 text-right">{unranked ? "Papers" : "#"}</th>
+            <th className="w-16 whitespace-nowrap px-3 py-2 text-right">{unranked ? "Papers" : "#"}</th>
             <th className="px-3 py-2">Agent</th>
             <th className="px-3 py-2 text-right">{scoreLabel}</th>
             <th className="px-3 py-2 text-right">{runsLabel}</th>
@@ -228,7 +229,7 @@ function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open:
   const coverage = `${agent.coverage.papers}/${agent.coverage.of} ${agent.coverage.of === 1 ? "paper" : "papers"}`;
   return (
     <tr data-testid="leaderboard-row" data-agent={agent.name} data-ranked={ranked} className={ranked ? "" : "text-zinc-600"}>
-      <td className="px-3 py-2 text-right tabular-nums text-zinc-500" data-testid={ranked ? "agent-rank" : "agent-coverage"}>
+      <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums text-zinc-500" data-testid={ranked ? "agent-rank" : "agent-coverage"}>
         {ranked ? agent.rank : coverage}
       </td>
       <td className="px-3 py-2">
@@ -250,7 +251,7 @@ function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open:
         </div>
         {detail && detail !== agent.name && <div className="text-xs text-zinc-500">{detail}</div>}
       </td>
-      <td className="px-3 py-2 text-right font-medium tabular-nums" data-testid="agent-score">
+      <td className="whitespace-nowrap px-3 py-2 text-right font-medium tabular-nums" data-testid="agent-score">
         {ranked ? (
           formatMeanSe(agent.mean, agent.stdErr)
         ) : pending ? (
@@ -262,7 +263,7 @@ function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open:
           </span>
         )}
       </td>
-      <td className="px-3 py-2 text-right tabular-nums">
+      <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">
         {ranked && agent.nRuns}
         {agent.excludedRuns.length > 0 && (
           <span className="ml-1 text-xs text-amber-700" title={agent.excludedRuns.map((x) => `run ${x.run}: ${x.message}`).join("\n")}>
@@ -271,7 +272,7 @@ function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open:
           </span>
         )}
       </td>
-      <td className="px-3 py-2 font-mono text-xs text-zinc-600">{agent.judgeModels.join(", ") || "—"}</td>
+      <td className="whitespace-nowrap px-3 py-2 font-mono text-xs text-zinc-600">{agent.judgeModels.join(", ") || "—"}</td>
       <td className="px-3 py-2 text-right">
         <button
           type="button"
