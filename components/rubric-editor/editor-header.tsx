@@ -39,8 +39,9 @@ export function EditorHeader({
   onHelp(): void;
 }) {
   return (
-    <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
-      <div className="flex min-w-0 items-center gap-2">
+    // One line at any width: the title gives way (it truncates) rather than the toolbar wrapping.
+    <header className="flex items-center gap-x-4">
+      <div className="flex min-w-0 flex-1 items-center gap-2">
         <Link href={`/papers/${paperId}`} className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900" aria-label="Back to the paper">
           <ArrowLeft size={16} />
         </Link>
@@ -66,7 +67,7 @@ export function EditorHeader({
         </div>
         <ReviewStatus paperId={paperId} revision={snap.revision} canEdit={canEdit} store={store} />
       </div>
-      <div className="ml-auto flex items-center gap-2">
+      <div className="ml-auto flex shrink-0 items-center gap-2">
         <PresenceAvatars people={others} index={index} onSelect={onSelect} />
         {canEdit && (
           <div className="flex items-center rounded-md border border-zinc-300 bg-white">

@@ -104,7 +104,7 @@ function LoadedEditor({
   const [codeDev, setCodeDev] = useState(false);
   const treeHeight = useElementHeight(treeBoxRef, !codeDev);
   const [helpOpen, setHelpOpen] = useState(false);
-  const side = usePaneWidth("rubric-editor.side-width", { narrow: 320, wide: 448, min: 280, max: 720, side: "right" });
+  const side = usePaneWidth("rubric-editor.side-width", { narrow: 320, wide: 400, min: 280, max: 720, side: "right" });
   const [sideHidden, setSideHidden] = useState(false);
   // Latest values for the stable callbacks react-arborist and the keyboard hold.
   const latest = useRef({ derived, canEdit });

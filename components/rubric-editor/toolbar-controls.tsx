@@ -56,7 +56,7 @@ export function SearchBox({
             else e.currentTarget.blur();
           }
         }}
-        className="h-full w-40 bg-transparent px-2 text-sm outline-none placeholder:text-zinc-400 [&::-webkit-search-cancel-button]:hidden"
+        className="h-full w-36 bg-transparent px-2 text-sm outline-none placeholder:text-zinc-400 [&::-webkit-search-cancel-button]:hidden"
       />
       {active && (
         <>
@@ -98,7 +98,7 @@ export function FilterSelect({
       value={value}
       onChange={(e) => onChange(e.target.value)}
       title={value ? `${label}: ${options.find(([v]) => v === value)?.[1] ?? value}` : `Filter by ${label.toLowerCase()}`}
-      className={`h-8 w-[7.5rem] rounded-md border px-1.5 text-xs ${
+      className={`h-8 w-28 rounded-md border px-1.5 text-xs ${
         value ? "border-indigo-400 bg-indigo-50 font-medium text-indigo-800" : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
       }`}
     >

@@ -37,8 +37,25 @@ export function TreeStatsFooter({
   onLint(): void;
   drop: DropNote | null;
 }) {
+  const footer = "flex shrink-0 items-center gap-3 whitespace-nowrap border-t border-zinc-200 bg-zinc-50/80 px-3 py-1.5 text-xs text-zinc-500";
+  // While a row is dragged, the words take the whole footer: the counts can wait, the target cannot.
+  if (drop) {
+    return (
+      <footer className={footer} data-testid="editor-stats">
+        <span
+          data-testid="drop-note"
+          data-kind={drop.kind}
+          role="status"
+          title={drop.text}
+          className={`min-w-0 truncate font-medium ${drop.kind === "none" ? "text-red-700" : "text-indigo-800"}`}
+        >
+          {drop.text}
+        </span>
+      </footer>
+    );
+  }
   return (
-    <footer className="flex shrink-0 items-center gap-3 border-t border-zinc-200 bg-zinc-50/80 px-3 py-1.5 text-xs text-zinc-500" data-testid="editor-stats">
+    <footer className={footer} data-testid="editor-stats">
       <span>{stats.nodes.toLocaleString("en")} nodes</span>
       <span>{stats.leaves.toLocaleString("en")} leaves</span>
       <span>depth {maxDepth + 1}</span>
@@ -48,17 +65,8 @@ export function TreeStatsFooter({
         <span className={`ml-1.5 size-2 rounded-full ${stats.warnings ? "bg-amber-400" : "bg-zinc-300"}`} />
         {stats.warnings.toLocaleString("en")} warning{stats.warnings === 1 ? "" : "s"}
       </button>
-      {drop ? (
-        <span
-          data-testid="drop-note"
-          data-kind={drop.kind}
-          role="status"
-          className={`ml-auto min-w-0 truncate font-medium ${drop.kind === "none" ? "text-red-700" : "text-indigo-800"}`}
-        >
-          {drop.text}
-        </span>
-      ) : canEdit && (
-        <span className="ml-auto hidden lg:inline">
+      {canEdit && (
+        <span className="ml-auto hidden min-w-0 truncate lg:inline">
           Drag rows to move them · <kbd className="font-mono">?</kbd> for shortcuts
         </span>
       )}
