@@ -158,7 +158,7 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
                 <p className="max-w-3xl text-sm text-zinc-600">
                   {paper
                     ? "These agents' runs on this paper are pending review: their scores are not published yet."
-                    : "These agents have runs, but none graded every paper of the split. Each is shown with the papers its runs cover and the mean over those papers only: not comparable with the ranked scores above."}
+                    : `These agents have runs, but none graded every paper of the split. Each is shown with the papers its runs cover and the mean over those papers only: not comparable with ${ranked.length > 0 ? "the ranked scores above" : "a ranked score"}.`}
                 </p>
               </div>
               <AgentTable testId="unranked-table" scoreLabel="Partial mean" runsLabel="Runs" unranked>
