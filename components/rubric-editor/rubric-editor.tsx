@@ -128,7 +128,7 @@ function LoadedEditor({
     },
     [requestSelect, unhide],
   );
-  useLinkedNode(selectKey);
+  useLinkedNode(selectKey, treeHeight > 0);
 
   useEffect(() => {
     const root = latest.current.derived.index.root;
