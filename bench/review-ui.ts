@@ -6,11 +6,13 @@
  *
  * - `review_open_pinn_ms`: from the start of the navigation to `/gradings/<id>` until the page is
  *   interactive: the graded tree's rows are shown and a click on a row has been answered (the leaf
- *   panel shows that node). Median of 5 runs after one warm-up.
+ *   panel shows that node). Median of 5 runs after one warm-up. The page's default settings: rows
+ *   wrap to two lines and show their distinguishing tail, math is rendered by KaTeX.
  * - `review_override_recompute_ms`: one override from the keystroke that commits it (Enter in the
  *   reason field) until the root score on screen changes (the ancestors and the root are
  *   recomputed in the browser, path only; the server confirms afterwards). Median of 20 overrides
- *   after 3 warm-ups, on the leaf with the largest share of the score.
+ *   after 3 warm-ups, on the leaf with the largest share of the score (auto-advance off, so that
+ *   every override is on that leaf).
  *
  * Both are timed inside the page (`performance.now()`, a MutationObserver), so that Playwright's
  * own round trips are not counted. Every wait has a time limit, and the server's process group is
@@ -21,6 +23,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import type { ReviewPayload } from "@/lib/review/types";
+import { REVIEW_SETTINGS_KEY } from "@/components/review/use-review-settings";
 import { median, report, withTimeout } from "./support/figures";
 import { canMeasureUi, newSignedInPage, runCli, withStudioAndChromium } from "./support/ui";
 
@@ -126,6 +129,12 @@ async function openFigures(page: Page, gradingId: string): Promise<{ inPage: num
       }),
     );
   }
+  // The figure is taken with the page's defaults: rows wrapping to two lines, math rendered.
+  const rows = await page.evaluate(() => ({
+    height: document.querySelector<HTMLElement>('[data-testid="review-row"]')?.offsetHeight ?? 0,
+    math: document.querySelectorAll('[data-testid="leaf-panel"] .katex, [data-testid="review-tree"] .katex').length,
+  }));
+  console.log(`# review_open_pinn with rows ${rows.height} px high (two lines), ${rows.math} formulas rendered on screen`);
   const mid = (f: (p: (typeof phases)[number]) => number) => median(phases.map(f)).toFixed(0);
   console.log(
     `# review_open_pinn phases (medians, ms from navigation start): HTML received ${mid((p) => p.html)}, review data requested ${mid((p) => p.dataStart)}, ` +
@@ -196,6 +205,7 @@ async function overrideFigures(page: Page, gradingId: string): Promise<{ dom: nu
   const res = await page.request.get(`${BASE_URL}/api/gradings/${gradingId}`);
   if (!res.ok()) throw new Error(`GET review: ${res.status()}`);
   const key = heaviestLeaf((await res.json()) as ReviewPayload);
+  await page.evaluate((storageKey) => localStorage.setItem(storageKey, JSON.stringify({ autoAdvance: false })), REVIEW_SETTINGS_KEY);
   await page.goto(`${BASE_URL}/gradings/${gradingId}?leaf=${key}`, { timeout: 30_000 });
   await page.locator(`[data-testid="leaf-panel"][data-key="${key}"]`).waitFor({ timeout: 30_000 });
   const effective = page.getByTestId("leaf-effective-score").locator("[data-score]");

@@ -101,19 +101,20 @@ test.describe("grading review", () => {
     await expect(review.progressCount).toHaveText("0 / 21");
     const rootBefore = (await review.rootScore.textContent())!;
 
-    // The page opens on the first leaf to review; pressing its own score confirms it.
+    // The page opens on the first leaf to review; pressing its own score confirms it, and the page
+    // moves on to the next leaf to review (auto-advance, on by default).
     const first = await review.selectedKey();
     await expect(review.selectedRow).toHaveAttribute("data-key", first);
     await grader.keyboard.press(String(await review.effective()));
     await expect(review.progressCount).toHaveText("1 / 21");
     await expect(review.row(first).getByTestId("row-reviewed")).toBeVisible();
     await expect(review.rootScore).toHaveText(rootBefore);
-
-    // j: the next leaf. The other score starts an override, which needs a reason.
-    await grader.keyboard.press("j");
     await expect(review.leafPanel).not.toHaveAttribute("data-key", first);
     const second = await review.selectedKey();
     await expect(review.selectedRow).toHaveAttribute("data-key", second);
+    await expect(review.selectedRow.getByTestId("row-reviewed")).toHaveCount(0);
+
+    // The other score starts an override, which needs a reason.
     const judged = await review.effective();
     const changed = 1 - judged;
     await grader.keyboard.press(String(changed));
@@ -126,18 +127,25 @@ test.describe("grading review", () => {
     await grader.keyboard.press("Enter");
     await expect(review.rootScore).not.toHaveText(rootBefore);
     const rootAfter = (await review.rootScore.textContent())!;
+    await expect(review.progressCount).toHaveText("2 / 21");
+    await expect(review.leafPanel).not.toHaveAttribute("data-key", second);
+    // k goes back to it.
+    await grader.keyboard.press("k");
+    await expect(review.leafPanel).toHaveAttribute("data-key", second);
     await expect(review.effectiveScore.locator("[data-score]")).toHaveAttribute("data-score", String(changed));
     await expect(review.row(second).getByTestId("badge-overridden")).toBeVisible();
-    await expect(review.progressCount).toHaveText("2 / 21");
     await review.expectSaved();
     await expect(review.history).toContainText("The training loop does clip per tensor");
     // Both the verdict's score and the human-adjusted one are on screen.
     await expect(review.judgeScore.locator("[data-score]")).toHaveAttribute("data-score", String(verdictOf(second)));
     await expect(review.rootJudgeScore).toBeVisible();
 
-    // k goes back; n jumps over reviewed leaves to the next unreviewed one.
+    // k, j walk the leaves; n jumps over reviewed leaves to the next unreviewed one.
     await grader.keyboard.press("k");
     await expect(review.leafPanel).toHaveAttribute("data-key", first);
+    await grader.keyboard.press("j");
+    await expect(review.leafPanel).toHaveAttribute("data-key", second);
+    await grader.keyboard.press("k");
     await grader.keyboard.press("n");
     await expect(review.leafPanel).not.toHaveAttribute("data-key", first);
     await expect(review.leafPanel).not.toHaveAttribute("data-key", second);
@@ -192,7 +200,9 @@ test.describe("grading review", () => {
     const key = await review.selectedKey();
     await expect(review.row(key).getByTestId("badge-hidden")).toBeVisible();
 
-    // Committing a score (keyboard) reveals this leaf's verdict, and only this one's.
+    // Committing a score (keyboard) reveals this leaf's verdict, and only this one's (the page stays
+    // on the leaf: auto-advance off).
+    await review.autoAdvance.uncheck();
     await grader.keyboard.press("1");
     await expect(review.verdictHidden).toHaveCount(0);
     await expect(review.judgeScore).toBeVisible();
@@ -204,6 +214,8 @@ test.describe("grading review", () => {
     expect(revealed.hidden).toBeNull();
     expect(revealed.verdict).not.toBeNull();
     expect(after.leaves.filter((l) => l.hidden === "blind")).toHaveLength(after.leaves.length - 1);
+    // A score that differs from the revealed verdict opened the reason box: Esc keeps the verdict.
+    await grader.keyboard.press("Escape");
     await grader.keyboard.press("j");
     await expect(review.verdictHidden).toBeVisible();
 

@@ -11,11 +11,12 @@ export interface ReviewSettings {
 }
 
 const DEFAULTS: ReviewSettings = { wrapRows: true, autoAdvance: true };
-const STORAGE_KEY = "rubric-studio:review-settings";
+/** Where the settings are kept (localStorage); the bench and the e2e specs set them here too. */
+export const REVIEW_SETTINGS_KEY = "rubric-studio:review-settings";
 
 function load(): ReviewSettings {
   try {
-    const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "{}") as Partial<Record<keyof ReviewSettings, unknown>>;
+    const saved = JSON.parse(localStorage.getItem(REVIEW_SETTINGS_KEY) ?? "{}") as Partial<Record<keyof ReviewSettings, unknown>>;
     return {
       wrapRows: typeof saved.wrapRows === "boolean" ? saved.wrapRows : DEFAULTS.wrapRows,
       autoAdvance: typeof saved.autoAdvance === "boolean" ? saved.autoAdvance : DEFAULTS.autoAdvance,
@@ -33,7 +34,7 @@ export function useReviewSettings(): [ReviewSettings, (change: Partial<ReviewSet
   const change = useCallback((c: Partial<ReviewSettings>) => {
     setSettings((s) => {
       const next = { ...s, ...c };
-      localStorage.setItem(STORAGE_KEY, JSON.stringify(next));
+      localStorage.setItem(REVIEW_SETTINGS_KEY, JSON.stringify(next));
       return next;
     });
   }, []);

@@ -100,6 +100,10 @@ export class ReviewPage {
   get shortcuts(): Locator {
     return this.page.getByTestId("review-shortcuts");
   }
+  /** The setting "go to the next unreviewed leaf after a score". */
+  get autoAdvance(): Locator {
+    return this.leafPanel.getByTestId("auto-advance");
+  }
   get noFiles(): Locator {
     return this.page.getByTestId("no-files");
   }
