@@ -22,8 +22,19 @@ export async function listDemoSignIns(store: Store): Promise<DemoAccount[]> {
   const checked = await Promise.all(
     DEMO_USERS.map(async (account) => {
       const hash = active.get(account.email);
-      return hash && (await verifyPassword(hash, account.password)) ? account : null;
+      return hash && (await hasSeededPassword(hash, account.password)) ? account : null;
     }),
   );
   return checked.filter((a): a is DemoAccount => a !== null);
+}
+
+// A hash is checked once per process: argon2 costs tens of milliseconds, and the sign-in page asks on
+// every view. A changed password is a new hash, so the cache cannot answer for it.
+const seededPasswordChecks = new Map<string, Promise<boolean>>();
+
+function hasSeededPassword(hash: string, password: string): Promise<boolean> {
+  const key = `${hash}\n${password}`;
+  let check = seededPasswordChecks.get(key);
+  if (!check) seededPasswordChecks.set(key, (check = verifyPassword(hash, password)));
+  return check;
 }
