@@ -42,7 +42,11 @@ async function dragOver(page: Page, editor: EditorPage, from: string, to: string
   await page.mouse.move(source!.x + 20, source!.y + source!.height / 2);
   await page.mouse.down();
   await page.mouse.move(source!.x + 30, source!.y + source!.height / 2 + 6, { steps: 4 });
+  // The drag has begun when the footer speaks.
+  await expect(page.getByTestId("drop-note")).toBeVisible();
   await page.mouse.move(target!.x + x, target!.y + y, { steps: 12 });
+  // One more event where the pointer rests (a loaded machine may coalesce the last ones).
+  await page.mouse.move(target!.x + x + 1, target!.y + y, { steps: 2 });
 }
 
 test("a drag shows 'inside' or 'between', says it in the footer, and drops there", async ({ asUser }) => {

@@ -78,7 +78,7 @@ export function EditorSidePanel({
     >
       <div className="flex shrink-0 items-start border-b border-zinc-200 pl-2 pr-1">
       {/* Tabs wrap to a second line in a narrow panel rather than scroll out of sight. */}
-      <div role="tablist" aria-label="Side panel" className="flex min-w-0 flex-1 flex-wrap gap-x-0.5">
+      <div role="tablist" aria-label="Side panel" className="flex min-w-0 flex-1 flex-wrap">
         {(
           [
             ["inspector", "Node", null],
@@ -98,7 +98,7 @@ export function EditorSidePanel({
             aria-controls={`panel-${id}`}
             data-testid={`tab-${id}`}
             onClick={() => onTab(id)}
-            className={`-mb-px flex shrink-0 items-center gap-1 whitespace-nowrap border-b-2 px-1.5 py-2 text-[13px] font-medium transition-colors ${
+            className={`-mb-px flex shrink-0 items-center gap-1 whitespace-nowrap border-b-2 px-[5px] py-2 text-[13px] font-medium transition-colors ${
               tab === id ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900"
             }`}
           >

@@ -33,6 +33,7 @@ export function CommentComposer({
   const [sending, setSending] = useState(false);
   const ref = useRef<HTMLTextAreaElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
+  const frameRef = useRef<HTMLDivElement>(null);
   const [listAbove, setListAbove] = useState(false);
 
   const mention = mentionQueryAt(value, caret);
@@ -47,7 +48,8 @@ export function CommentComposer({
   // The list opens where it is seen whole: below the box, or above it when the window (or the
   // scrolling panel the box is in) ends too soon below.
   useLayoutEffect(() => {
-    const box = ref.current;
+    // Below means under the whole composer (its send button too); above, over the text box.
+    const box = frameRef.current;
     const list = listRef.current;
     if (!listOpen || !box || !list) return;
     const rect = box.getBoundingClientRect();
@@ -119,7 +121,7 @@ export function CommentComposer({
   }
 
   return (
-    <div className="relative space-y-1.5">
+    <div ref={frameRef} className="relative space-y-1.5">
       <textarea
         ref={ref}
         data-testid={testId}
