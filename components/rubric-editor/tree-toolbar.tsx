@@ -100,7 +100,7 @@ export function TreeToolbar({
           onChange={(e) => {
             if (e.target.value) expandToDepth(Number(e.target.value));
           }}
-          className="h-8 w-32 rounded-md border border-zinc-300 bg-white px-1.5 text-xs text-zinc-700 hover:bg-zinc-50"
+          className="h-8 w-36 rounded-md border border-zinc-300 bg-white px-1.5 text-xs text-zinc-700 hover:bg-zinc-50"
           title="Expand to depth: show the levels down to the chosen one"
         >
           <option value="">Expand to depth…</option>
