@@ -15,7 +15,7 @@ import { HomePage, SiteHeader } from "./support/pages";
 import { DEMO_PAPER, DEMO_USERS, GRADER, STAFF } from "./support/users";
 
 // Serial: the second test deletes what the first looks at. Each signs in and walks several pages.
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 const REAL_PAPER = "e2e-real-after-demo";
 const REAL_AGENT = "BasicAgent · e2e-real-model";
