@@ -131,8 +131,12 @@ export class PaperPage {
   get exportBlocked(): Locator {
     return this.page.getByTestId("export-blocked");
   }
-  get warnings(): Locator {
-    return this.page.getByTestId("rubric-warnings");
+  /** The rubric's lint (the editor's rules and count), shown when there is something to say. */
+  get lint(): Locator {
+    return this.page.getByTestId("rubric-lint");
+  }
+  get lintCount(): Locator {
+    return this.page.getByTestId("rubric-lint-count");
   }
   get fileInput(): Locator {
     return this.page.locator('input[type="file"][aria-label="Upload rubric.json"]');
