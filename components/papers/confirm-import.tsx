@@ -115,7 +115,7 @@ export function ReplaceRubricDialog({
       description={
         <>
           The upload replaces revision {preview.revision} with {preview.stats.nodes.toLocaleString("en")} nodes
-          {preview.warnings.length > 0 ? ` (${preview.warnings.length} PaperBench warnings)` : ""}. Nothing changes until you
+          {preview.warnings.length > 0 ? ` (${preview.warnings.length} PaperBench warning${preview.warnings.length === 1 ? "" : "s"})` : ""}. Nothing changes until you
           confirm; the current rubric stays in its history.
         </>
       }
