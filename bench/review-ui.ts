@@ -23,7 +23,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import type { ReviewPayload } from "@/lib/review/types";
-import { REVIEW_SETTINGS_KEY } from "@/components/review/use-review-settings";
+import { REVIEW_SETTINGS_KEY } from "@/lib/review/settings";
 import { median, report, withTimeout } from "./support/figures";
 import { canMeasureUi, newSignedInPage, runCli, withStudioAndChromium } from "./support/ui";
 
