@@ -163,6 +163,8 @@ export class PaperPage {
     const rubricPath = `/api/papers/${this.paperId}/rubric`;
     const previewed = this.page.waitForResponse((r) => new URL(r.url()).pathname === `${rubricPath}/preview`);
     const imported = this.page.waitForResponse((r) => r.request().method() === "PUT" && new URL(r.url()).pathname === rubricPath);
+    // Not awaited when the preview refused the file: its rejection at the page's close is expected.
+    imported.catch(() => {});
     await this.fileInput.setInputFiles(file);
     const preview = await previewed;
     if (!preview.ok()) return preview.status();
