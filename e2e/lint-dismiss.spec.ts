@@ -12,7 +12,7 @@ import { AUTHOR, STAFF } from "./support/users";
  */
 test("dismissing a lint rule with a reason: grouped, counted the same on the paper page, live, kept, undone", async ({ asUser }, testInfo) => {
   // Two people, two pages each, and screenshots at two sizes.
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const paperId = `e2e-dismiss-${Date.now()}`;
   const staff = await asUser(STAFF);
   expect((await staff.request.post("/api/papers", { data: { id: paperId, title: `Dismiss ${paperId}` } })).status()).toBe(201);
