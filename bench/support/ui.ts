@@ -70,7 +70,7 @@ export function launchChromium(): Promise<Browser> {
 async function signIn(page: Page, baseUrl: string): Promise<void> {
   await page.goto(`${baseUrl}/signin`);
   await page.getByRole("textbox", { name: "Email" }).fill(STAFF.email);
-  await page.locator('input[name="password"]').fill(STAFF.password);
+  await page.locator('input[name="password"]:not([type="hidden"])').fill(STAFF.password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.getByTestId("current-user").waitFor({ timeout: 30_000 });
 }
