@@ -87,6 +87,8 @@ test("a drag shows 'inside' or 'between', says it in the footer, and drops there
   // At the left edge: the shallowest depth there, after the method, under the root.
   const target = (await editor.row(SETUP.requirements).boundingBox())!;
   await page.mouse.move(target.x + 8, target.y + 3, { steps: 6 });
+  await page.waitForTimeout(200);
+  await page.mouse.move(target.x + 9, target.y + 3, { steps: 2 });
   await expect(line).toHaveAttribute("data-level", "1");
   await expect(note).toHaveAttribute("data-kind", "between");
   await expect(note).toContainText(`Move ${quoted(RESULTS.requirements)}`);
