@@ -5,6 +5,7 @@ import type { NodeApi, TreeApi } from "react-arborist";
 import { useElementHeight } from "@/components/hooks/use-element-height";
 import { useFillHeight } from "@/components/hooks/use-fill-height";
 import { usePaneWidth } from "@/components/hooks/use-pane-width";
+import { PaneResizer } from "@/components/ui/pane-resizer";
 import { TreeBox, Workspace } from "@/components/ui/workspace";
 import { NO_REVIEW_FILTERS, reviewFiltersActive, type ReviewFilters, type ReviewModel } from "@/lib/review/review-model";
 import { AssignmentsDialog } from "./assignments-dialog";
@@ -163,15 +164,7 @@ function LoadedReview({
           </footer>
         </section>
 
-        <div
-          {...treePane.separatorProps}
-          aria-label="Resize the tree"
-          title="Drag (or use the arrow keys) to resize the tree"
-          data-testid="tree-resizer"
-          className="group flex cursor-col-resize items-center justify-center outline-none"
-        >
-          <span className="h-10 w-1 rounded-full bg-zinc-200 transition-colors group-hover:bg-indigo-400 group-focus-visible:bg-indigo-500" />
-        </div>
+        <PaneResizer pane={treePane} label="Resize the tree" title="Drag (or use the arrow keys) to resize the tree" testId="tree-resizer" />
 
         {/* ---------- selected leaf ---------- */}
         <section className="min-w-0 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-4 shadow-xs" aria-label="Selected node">

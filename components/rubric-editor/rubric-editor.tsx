@@ -8,6 +8,7 @@ import { usePaneWidth } from "@/components/hooks/use-pane-width";
 import { openToDepth, rubricStats, type Derived, type TreeItem } from "./derive";
 import { EditorHeader } from "./editor-header";
 import { EditorSidePanel, type Tab } from "./editor-side-panel";
+import { PaneResizer } from "@/components/ui/pane-resizer";
 import { TreeBox, Workspace } from "@/components/ui/workspace";
 import { EditorLoadError, EditorSkeleton, EmptyRubric } from "./editor-states";
 import { EditorTree, RowContext, type RowContextValue } from "./editor-tree";
@@ -76,17 +77,7 @@ export function RubricEditor({ paperId, title, canEdit: canEditProp }: { paperId
   );
 }
 
-function LoadedEditor({
-  paperId,
-  title,
-  canEdit,
-  store,
-  snap,
-  derived,
-  rootRef,
-  height,
-  editRootOnMount,
-}: {
+interface LoadedEditorProps {
   paperId: string;
   title: string;
   canEdit: boolean;
@@ -96,7 +87,9 @@ function LoadedEditor({
   rootRef: React.RefObject<HTMLDivElement | null>;
   height: number;
   editRootOnMount: boolean;
-}) {
+}
+
+function LoadedEditor({ paperId, title, canEdit, store, snap, derived, rootRef, height, editRootOnMount }: LoadedEditorProps) {
   const treeRef = useRef<TreeApi<TreeItem> | null>(null);
   const treeBoxRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -232,15 +225,7 @@ function LoadedEditor({
         </section>
 
         {!sideHidden && (
-          <div
-            {...side.separatorProps}
-            aria-label="Resize the side panel"
-            title="Drag to resize the side panel"
-            data-testid="side-resizer"
-            className="group flex w-3 shrink-0 cursor-col-resize items-center justify-center outline-none"
-          >
-            <span className="h-10 w-1 rounded-full bg-zinc-200 transition-colors group-hover:bg-indigo-400 group-focus-visible:bg-indigo-500" />
-          </div>
+          <PaneResizer pane={side} label="Resize the side panel" title="Drag to resize the side panel" testId="side-resizer" className="w-3 shrink-0" />
         )}
         <EditorSidePanel
           width={side.width}
