@@ -1,4 +1,5 @@
 import { readServerEnv } from "@/lib/env";
+import { eventStreamResponse } from "@/server/http/event-stream-response";
 import { apiRoute } from "@/server/http/route";
 import { notificationEventStream } from "@/server/notifications/stream";
 
@@ -13,12 +14,5 @@ export const GET = apiRoute<Record<string, never>>({}, async ({ req, store, user
     signal: req.signal,
     databaseUrl: readServerEnv().DATABASE_URL,
   });
-  return new Response(stream, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    },
-  });
+  return eventStreamResponse(stream);
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { eventStreamResponse } from "@/server/http/event-stream-response";
 import { apiRoute } from "@/server/http/route";
 import { readServerEnv } from "@/lib/env";
 import { presenceSessionSchema } from "@/lib/live/presence-schemas";
@@ -30,12 +31,5 @@ export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, store, pape
     viewer: { userId: user.id, sessionId },
     databaseUrl: readServerEnv().DATABASE_URL,
   });
-  return new Response(stream, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    },
-  });
+  return eventStreamResponse(stream);
 });
