@@ -65,8 +65,9 @@ export function SubmissionPanel({ gradingId }: { gradingId: string }) {
         <FolderOpen size={28} className="text-zinc-300" aria-hidden />
         <p className="text-sm font-medium text-zinc-700">No files were imported for this submission</p>
         <p className="max-w-xs text-xs text-zinc-500">
-          The grading was imported without the submitted repository. Staff can import it again with the submission archive
-          (<code className="font-mono">npm run grading -- import … --submission &lt;archive&gt;</code>) to review the code here.
+          The grading was imported without the submitted repository. Staff can attach its archive with <strong>Archive</strong> in
+          the header (or <code className="font-mono">npm run grading -- import … --submission &lt;archive&gt;</code>) to review the
+          code here.
         </p>
       </div>
     );
