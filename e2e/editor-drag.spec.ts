@@ -45,8 +45,12 @@ async function dragOver(page: Page, editor: EditorPage, from: string, to: string
   // The drag has begun when the footer speaks.
   await expect(page.getByTestId("drop-note")).toBeVisible();
   await page.mouse.move(target!.x + x, target!.y + y, { steps: 12 });
-  // One more event where the pointer rests (a loaded machine may coalesce the last ones).
-  await page.mouse.move(target!.x + x + 1, target!.y + y, { steps: 2 });
+  // The tree may scroll while dragging near its edge: aim again at where the row is now, and end with
+  // one more event where the pointer rests (a loaded machine may coalesce the last ones).
+  const settled = (await editor.row(to).boundingBox())!;
+  await page.mouse.move(settled.x + x, settled.y + y, { steps: 4 });
+  await page.waitForTimeout(100);
+  await page.mouse.move(settled.x + x + 1, settled.y + y, { steps: 2 });
 }
 
 test("a drag shows 'inside' or 'between', says it in the footer, and drops there", async ({ asUser }) => {
