@@ -12,6 +12,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // server-only throws outside a react-server bundle; tests run the server code directly.
     alias: { "server-only": path.resolve(import.meta.dirname, "test/server-only-stub.ts") },
-    fileParallelism: false,
+    // Two files at a time (the machine's two cores): every file opens its own databases and temp dirs.
+    maxWorkers: 2,
   },
 });
