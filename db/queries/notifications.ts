@@ -1,8 +1,9 @@
 import "server-only";
-import { aliasedTable, and, desc, eq, gt, gte, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
+import { aliasedTable, and, desc, eq, gte, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../client";
 import { gradingAssignments, notifications, paperMembers, papers, userSessions, users, type NotificationKind } from "../schema";
 import type { SessionRef } from "./papers";
+import { liveSession } from "./user-sessions";
 
 export interface NewNotification {
   recipientId: string;
@@ -98,15 +99,7 @@ export async function getUnreadNotificationStateForSession(db: Executor, session
     .select(unreadStateColumns(sql`${userSessions.userId}`))
     .from(userSessions)
     .innerJoin(users, eq(users.id, userSessions.userId))
-    .where(
-      and(
-        eq(userSessions.id, session.sessionId),
-        eq(userSessions.userId, session.userId),
-        isNull(userSessions.revokedAt),
-        gt(userSessions.expiresAt, sql`now()`),
-        isNull(users.disabledAt),
-      ),
-    )
+    .where(liveSession(session))
     .limit(1);
   return row ? { unread: Number(row.unread), latest: row.latest ?? null } : null;
 }

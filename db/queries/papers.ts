@@ -1,8 +1,9 @@
 import "server-only";
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { PaperCreateInput, PaperUpdateInput } from "@/lib/papers/schemas";
 import type { Executor } from "../client";
 import { paperMembers, papers, rubricNodes, rubrics, userSessions, users, type Paper, type PaperRole, type User } from "../schema";
+import { liveSession } from "./user-sessions";
 import { ensureUserByEmail } from "./users";
 
 export async function getPaperById(db: Executor, id: string): Promise<Paper | null> {
@@ -137,13 +138,7 @@ export async function getUserWithPaperAccess(
   session: SessionRef,
   paperId: string | undefined,
 ): Promise<{ user: User; paper: Paper | null; membership: PaperRole | null } | null> {
-  const live = and(
-    eq(userSessions.id, session.sessionId),
-    eq(userSessions.userId, session.userId),
-    isNull(userSessions.revokedAt),
-    gt(userSessions.expiresAt, sql`now()`),
-    isNull(users.disabledAt),
-  );
+  const live = liveSession(session);
   if (!paperId) {
     const [row] = await db
       .select({ user: users })

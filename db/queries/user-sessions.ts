@@ -1,7 +1,21 @@
 import "server-only";
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../client";
-import { userSessions } from "../schema";
+import { userSessions, users } from "../schema";
+
+/**
+ * The one rule of a live session, for a query that joins `users` on `user_sessions`: the row is this
+ * session of this user, neither revoked nor expired, and the user is not disabled.
+ */
+export function liveSession(session: { userId: string; sessionId: string }): SQL {
+  return and(
+    eq(userSessions.id, session.sessionId),
+    eq(userSessions.userId, session.userId),
+    isNull(userSessions.revokedAt),
+    gt(userSessions.expiresAt, sql`now()`),
+    isNull(users.disabledAt),
+  )!;
+}
 
 /** A new session of the user, valid until `expiresAt`: its id. */
 export async function createUserSession(db: Executor, userId: string, expiresAt: Date): Promise<string> {
