@@ -1,4 +1,3 @@
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { getAgentByName } from "@/db/queries/agents";
@@ -6,26 +5,15 @@ import { getSubmissionById, listSubmissionFiles } from "@/db/queries/submissions
 import { createUser } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
 import { agentNameOf } from "@/lib/submissions/schemas";
-import { readDemoRubric } from "@/e2e/support/files";
 import { importGrading, listAgentChoices } from "@/server/gradings/import-grading";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
+import { DEMO_DIR, gradedDemoText } from "@/test/blind-review";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { makeTarGz, makeZip } from "./archive.testutil";
 import { attachSubmissionArchive } from "./attach-archive";
 
-const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");
 const PAPER = "demo-adaptive-clipping";
-
-type Node = { id: string; requirements: string; weight: number; task_category: string | null; sub_tasks: Node[] };
-const graded = (node: Node): object => ({
-  ...node,
-  score: 1,
-  valid_score: true,
-  explanation: "ok",
-  judge_metadata: null,
-  sub_tasks: node.sub_tasks.map(graded),
-});
 
 describe.each(testDatabaseKinds())("a grading's agent and its archive on %s", (kind) => {
   let handle: DbHandle;
@@ -44,7 +32,7 @@ describe.each(testDatabaseKinds())("a grading's agent and its archive on %s", (k
   it("a new agent is named from its scaffold and model and keeps both; an existing one keeps its own", async () => {
     const name = agentNameOf(" BasicAgent ", "o1 ");
     expect(name).toBe("BasicAgent · o1");
-    const fileText = JSON.stringify(graded(readDemoRubric().tree as Node));
+    const fileText = gradedDemoText(1);
     const input = { paperId: PAPER, agentName: name, agentScaffold: "BasicAgent", agentModel: "o1", variant: "full" as const, human: false, fileText, userId: staffId };
     const first = await importGrading(handle, { ...input, runIndex: 1 });
     expect(first.createdAgent).toBe(true);
