@@ -4,6 +4,8 @@ import { PAPER_ROLES, type PaperRole } from "@/lib/auth/access";
 import type { JudgeOutputMeta } from "@/lib/grading/types";
 import { VARIANTS, type Variant } from "@/lib/grading/variant";
 import { NOTIFICATION_KINDS, type NotificationKind } from "@/lib/notifications/kinds";
+import { JOB_KINDS, JOB_STATUSES } from "@/lib/jobs/states";
+import type { RunnerCapabilities } from "@/lib/runner/protocol";
 import {
   bigint,
   boolean,
@@ -333,6 +335,9 @@ export const submissions = pgTable(
     archiveBytes: bigint("archive_bytes", { mode: "number" }).notNull().default(0),
     archiveNotes: jsonb("archive_notes").$type<{ path: string; reason: string }[]>().notNull().default(sql`'[]'::jsonb`),
     reproduceLog: text("reproduce_log"),
+    // The repository in the blob store (sha-256 of the archive as uploaded), for reproduction.
+    archiveSha256: text("archive_sha256").references(() => blobs.sha256),
+    archiveExpandedBytes: bigint("archive_expanded_bytes", { mode: "number" }),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
@@ -575,3 +580,190 @@ export const notifications = pgTable(
   (t) => [index("notifications_recipient_idx").on(t.recipientId, t.createdAt)],
 );
 export type Notification = InferSelectModel<typeof notifications>;
+
+// ── Reproduction: blobs, tokens, runners, jobs ──────────────────────────────
+
+/**
+ * A paper's reproduction settings (staff): how long reproduce.sh may run, how many GPUs a job
+ * needs, whether it may reach the network, and the names of the secrets it gets. One row per paper
+ * that has settings; a paper without one uses the defaults (`lib/jobs/paper-settings.ts`).
+ */
+export const paperRunSettings = pgTable("paper_run_settings", {
+  paperId: text("paper_id")
+    .primaryKey()
+    .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+  timeoutS: integer("timeout_s").notNull(),
+  gpus: integer("gpus").notNull(),
+  network: boolean("network").notNull(),
+  salvageRetryBelowS: integer("salvage_retry_below_s").notNull(),
+  updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+export type PaperRunSettings = InferSelectModel<typeof paperRunSettings>;
+
+/**
+ * A paper's secrets for reproduce.sh (`HF_TOKEN`): the value is sealed with a key derived from
+ * AUTH_SECRET (AES-256-GCM, `server/secrets/`), never answered to anyone but the runner holding a
+ * job of this paper, and masked in its logs.
+ */
+export const paperSecrets = pgTable(
+  "paper_secrets",
+  {
+    paperId: text("paper_id")
+      .notNull()
+      .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    name: text("name").notNull(),
+    sealedValue: text("sealed_value").notNull(),
+    updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.paperId, t.name] })],
+);
+
+/** Content-addressed files (submission archives, outputs): stored once per sha-256 in the blob store. */
+export const blobs = pgTable("blobs", {
+  sha256: text("sha256").primaryKey(),
+  bytes: bigint("bytes", { mode: "number" }).notNull(),
+  createdAt: createdAt(),
+});
+export type Blob = InferSelectModel<typeof blobs>;
+
+/** A personal API token (`Authorization: Bearer rst_user_…`): the user's rights, shown once, stored hashed. */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    // sha-256 of the token: a database leak gives no usable token.
+    tokenHash: text("token_hash").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("api_tokens_hash_key").on(t.tokenHash), index("api_tokens_user_idx").on(t.userId)],
+);
+export type ApiToken = InferSelectModel<typeof apiTokens>;
+
+/** A runner token (staff, at /runners): lets a machine register runners and claim jobs, nothing else. */
+export const runnerTokens = pgTable(
+  "runner_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    // The token the studio made for its own embedded runner (npm start): not listed for revoking.
+    embedded: boolean("embedded").notNull().default(false),
+  },
+  (t) => [uniqueIndex("runner_tokens_hash_key").on(t.tokenHash)],
+);
+export type RunnerToken = InferSelectModel<typeof runnerTokens>;
+
+/** A registered runner process: what it can run, and when it was last heard from. */
+export const runners = pgTable(
+  "runners",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tokenId: uuid("token_id")
+      .notNull()
+      .references(() => runnerTokens.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    capabilities: jsonb("capabilities").$type<RunnerCapabilities>().notNull(),
+    registeredAt: timestamp("registered_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("runners_token_idx").on(t.tokenId)],
+);
+export type Runner = InferSelectModel<typeof runners>;
+
+export const jobKind = pgEnum("job_kind", JOB_KINDS);
+export const jobStatus = pgEnum("job_status", JOB_STATUSES);
+
+/**
+ * The durable job queue (`server/jobs/`): claimed with `FOR UPDATE SKIP LOCKED`, held under a lease
+ * (`leaseId`, `leaseExpiresAt`) that heartbeats renew; an expired lease requeues the job, or fails
+ * it after its last attempt. Anything sent under a lease that is no longer `leaseId` is refused.
+ */
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: jobKind("kind").notNull(),
+    status: jobStatus("status").notNull().default("queued"),
+    paperId: text("paper_id")
+      .notNull()
+      .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    submissionId: uuid("submission_id").references(() => submissions.id, { onDelete: "cascade" }),
+    // Kind-specific input (zod-typed per kind in lib/jobs/).
+    payload: jsonb("payload").notNull().default(sql`'{}'::jsonb`),
+    gpusRequired: integer("gpus_required").notNull().default(0),
+    timeoutS: integer("timeout_s").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull(),
+    leaseId: uuid("lease_id"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    runnerId: uuid("runner_id").references(() => runners.id, { onDelete: "set null" }),
+    gpuIndices: integer("gpu_indices").array().notNull().default(sql`'{}'::integer[]`),
+    cancelRequestedAt: timestamp("cancel_requested_at", { withTimezone: true }),
+    cancelRequestedBy: uuid("cancel_requested_by").references(() => users.id, { onDelete: "set null" }),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    exitCode: integer("exit_code"),
+    failureReason: text("failure_reason"),
+    // The final attempt's result (a reproduction's metadata).
+    result: jsonb("result"),
+    outputsSha256: text("outputs_sha256").references(() => blobs.sha256),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("jobs_queue_idx").on(t.kind, t.status, t.createdAt),
+    index("jobs_submission_idx").on(t.submissionId, t.createdAt),
+    index("jobs_lease_idx").on(t.status, t.leaseExpiresAt),
+  ],
+);
+export type Job = InferSelectModel<typeof jobs>;
+
+/** One attempt of a job: who ran it, under which lease, how it ended (the history of retries and requeues). */
+export const jobAttempts = pgTable(
+  "job_attempts",
+  {
+    jobId: uuid("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    leaseId: uuid("lease_id").notNull(),
+    runnerId: uuid("runner_id").references(() => runners.id, { onDelete: "set null" }),
+    runnerName: text("runner_name"),
+    gpuIndices: integer("gpu_indices").array().notNull().default(sql`'{}'::integer[]`),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    status: jobStatus("status").notNull().default("running"),
+    exitCode: integer("exit_code"),
+    reason: text("reason"),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.attempt] })],
+);
+export type JobAttempt = InferSelectModel<typeof jobAttempts>;
+
+/** A job's log, in the chunks the runner sent: `(job, attempt, seq)` makes a resent chunk a no-op. */
+export const jobLogChunks = pgTable(
+  "job_log_chunks",
+  {
+    jobId: uuid("job_id")
+      .notNull()
+      .references(() => jobs.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    seq: integer("seq").notNull(),
+    text: text("text").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.attempt, t.seq] })],
+);

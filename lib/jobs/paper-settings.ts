@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { JOB_TIMINGS } from "./states";
+
+/**
+ * A paper's reproduction settings as staff set them (paper page → Settings), and the defaults of a
+ * paper that has none. Secrets are set apart (names only here; values never leave the server but
+ * to the runner of one of the paper's jobs).
+ */
+export const DEFAULT_RUN_SETTINGS = {
+  /** PaperBench's 24 hours. */
+  timeoutS: JOB_TIMINGS.defaultTimeoutS,
+  gpus: 0,
+  /** reproduce.sh may not reach the network unless staff allow it for the paper. */
+  network: false,
+  /** PaperBench re-runs any run shorter than 600 s; here only a failed one, and only when asked. */
+  salvageRetryBelowS: 0,
+} as const;
+
+/** The outputs archive leaves out files larger than this (PaperBench: 10 MiB). */
+export const MAX_OUTPUT_FILE_BYTES = 10 * 1024 * 1024;
+
+export const runSettingsSchema = z.object({
+  timeoutS: z.number().int("must be a whole number of seconds").min(1, "must be at least 1 second").max(7 * 24 * 3600, "must be at most 7 days"),
+  gpus: z.number().int("must be a whole number").min(0, "must be at least 0").max(64, "must be at most 64"),
+  network: z.boolean(),
+  salvageRetryBelowS: z.number().int().min(0).max(24 * 3600),
+});
+export type RunSettings = z.infer<typeof runSettingsSchema>;
+
+/** A secret's name: an environment variable's (`HF_TOKEN`). */
+export const secretNameSchema = z
+  .string()
+  .regex(/^[A-Z_][A-Z0-9_]{0,63}$/, "must be an environment variable name: capital letters, digits and _, not starting with a digit");
