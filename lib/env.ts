@@ -3,6 +3,10 @@ import { z } from "zod";
 // An empty variable means unset, as in most deployment tools.
 const optional = z.preprocess((v) => (v === "" ? undefined : v), z.string().optional());
 const optionalUrl = (message: string) => z.preprocess((v) => (v === "" ? undefined : v), z.url({ message }).optional());
+const optionalCount = z.preprocess(
+  (v) => (v === "" ? undefined : v),
+  z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").optional(),
+);
 
 /** The studio's environment. Everything is optional: a fresh machine runs the embedded mode. */
 export const serverEnvSchema = z.object({
@@ -18,6 +22,17 @@ export const serverEnvSchema = z.object({
   AUTH_OIDC_ID: optional,
   AUTH_OIDC_SECRET: optional,
   AUTH_OIDC_NAME: optional,
+  // The blob store (submissions, outputs): a directory (default <DATA_DIR>/blobs), or S3 when S3_ENDPOINT and S3_BUCKET are set.
+  BLOB_DIR: optional,
+  S3_ENDPOINT: optionalUrl("must be the S3 endpoint's http(s):// URL"),
+  S3_BUCKET: optional,
+  S3_REGION: optional,
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  // Limits of an uploaded submission archive (server/submissions/submission-limits.ts has the defaults).
+  SUBMISSION_MAX_ARCHIVE_BYTES: optionalCount,
+  SUBMISSION_MAX_EXPANDED_BYTES: optionalCount,
+  SUBMISSION_MAX_FILES: optionalCount,
 });
 export type ServerEnv = z.output<typeof serverEnvSchema>;
 
