@@ -26,7 +26,9 @@ export type LiveSignal =
   /** What a user may see changed (membership, role, disabled, sessions revoked): their streams re-check now. */
   | { type: "access"; userId: string }
   /** A user's notifications changed (a new one, some read): their inbox streams re-read the unread count. */
-  | { type: "notifications" };
+  | { type: "notifications" }
+  /** A job changed (queued, claimed, a log chunk, finished): its followers re-read it (server/jobs/job-feed.ts). */
+  | { type: "job" };
 
 /** What happened to whom: replicated to every process, which keeps its own copy of who is where. */
 export type PresenceChange =

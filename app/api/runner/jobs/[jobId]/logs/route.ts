@@ -1,0 +1,9 @@
+import { logsRequestSchema } from "@/lib/runner/protocol";
+import { appendJobLogs, authenticateJobToken } from "@/server/jobs/job-lease";
+import { parseJsonBody } from "@/server/http/body";
+import { runnerRoute } from "@/server/http/runner-route";
+
+export const POST = runnerRoute<{ jobId: string }>(async ({ req, params, store }) => {
+  const lease = authenticateJobToken(req, params.jobId);
+  return appendJobLogs(store, lease, await parseJsonBody(req, logsRequestSchema, 8 * 1024 * 1024));
+});

@@ -1,0 +1,302 @@
+import "server-only";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { FinalJobStatus, JobKind, JobStatus } from "@/lib/jobs/states";
+import type { Executor } from "../client";
+import { agents, jobAttempts, jobLogChunks, jobs, runners, submissions, type Job, type JobAttempt } from "../schema";
+
+export interface NewJobInput {
+  kind: JobKind;
+  paperId: string;
+  submissionId: string | null;
+  payload?: unknown;
+  gpusRequired: number;
+  timeoutS: number;
+  maxAttempts: number;
+  createdBy: string | null;
+}
+
+export async function insertJob(db: Executor, input: NewJobInput): Promise<Job> {
+  const [row] = await db
+    .insert(jobs)
+    .values({ ...input, payload: input.payload ?? {} })
+    .returning();
+  return row;
+}
+
+export async function getJobById(db: Executor, id: string): Promise<Job | null> {
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Takes the oldest queued job of `kind` that needs at most `freeGpus.length` GPUs, under a new
+ * lease, for this runner: `FOR UPDATE SKIP LOCKED`, so concurrent claims never take one job twice
+ * and never wait on each other. The job gets the first GPUs of `freeGpus` it needs.
+ */
+export async function claimQueuedJob(
+  db: Executor,
+  claim: { kind: JobKind; runnerId: string | null; runnerName: string | null; freeGpus: number[]; leaseId: string; leaseS: number },
+): Promise<Job | null> {
+  const gpus = sql`ARRAY[${sql.join(
+    claim.freeGpus.map((g) => sql`${g}`),
+    sql`, `,
+  )}]::integer[]`;
+  const result = await db.execute<{ id: string }>(sql`
+    UPDATE jobs SET
+      status = 'running',
+      attempts = attempts + 1,
+      lease_id = ${claim.leaseId},
+      lease_expires_at = now() + make_interval(secs => ${claim.leaseS}),
+      runner_id = ${claim.runnerId},
+      gpu_indices = (${gpus})[1:gpus_required],
+      started_at = coalesce(started_at, now()),
+      updated_at = now()
+    WHERE id = (
+      SELECT id FROM jobs
+      WHERE kind = ${claim.kind} AND status = 'queued' AND gpus_required <= ${claim.freeGpus.length}
+      ORDER BY created_at, id
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id`);
+  const id = result.rows[0]?.id;
+  if (!id) return null;
+  const job = await getJobById(db, id);
+  if (!job) return null;
+  await db.insert(jobAttempts).values({
+    jobId: job.id,
+    attempt: job.attempts,
+    leaseId: claim.leaseId,
+    runnerId: claim.runnerId,
+    runnerName: claim.runnerName,
+    gpuIndices: job.gpuIndices,
+  });
+  return job;
+}
+
+/** The running job under this lease, if the lease is still current (not expired, not moved). */
+export async function getJobUnderLease(db: Executor, jobId: string, leaseId: string): Promise<Job | null> {
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "running"), sql`${jobs.leaseExpiresAt} > now()`))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Renews a current lease; null when the lease is no longer current (fencing). */
+export async function renewLease(
+  db: Executor,
+  jobId: string,
+  leaseId: string,
+  leaseS: number,
+): Promise<{ leaseExpiresAt: Date; cancelRequested: boolean; runnerId: string | null } | null> {
+  const [row] = await db
+    .update(jobs)
+    .set({ leaseExpiresAt: sql`now() + make_interval(secs => ${leaseS})`, updatedAt: sql`now()` })
+    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "running"), sql`${jobs.leaseExpiresAt} > now()`))
+    .returning({ leaseExpiresAt: jobs.leaseExpiresAt, cancelRequestedAt: jobs.cancelRequestedAt, runnerId: jobs.runnerId });
+  if (!row) return null;
+  return { leaseExpiresAt: row.leaseExpiresAt!, cancelRequested: row.cancelRequestedAt !== null, runnerId: row.runnerId };
+}
+
+/** Log chunks of one attempt; a chunk whose `seq` is already stored is left as it was (a resend). */
+export async function insertLogChunks(db: Executor, jobId: string, attempt: number, chunks: { seq: number; text: string }[]): Promise<void> {
+  if (chunks.length === 0) return;
+  await db
+    .insert(jobLogChunks)
+    .values(chunks.map((c) => ({ jobId, attempt, seq: c.seq, text: c.text })))
+    .onConflictDoNothing();
+}
+
+export interface LogChunkRow {
+  attempt: number;
+  seq: number;
+  text: string;
+}
+
+/** Chunks after (attempt, seq), in order: the log stream's catch-up and follow reads. */
+export async function listLogChunksAfter(db: Executor, jobId: string, after: { attempt: number; seq: number }, limit = 500): Promise<LogChunkRow[]> {
+  return db
+    .select({ attempt: jobLogChunks.attempt, seq: jobLogChunks.seq, text: jobLogChunks.text })
+    .from(jobLogChunks)
+    .where(and(eq(jobLogChunks.jobId, jobId), sql`(${jobLogChunks.attempt}, ${jobLogChunks.seq}) > (${after.attempt}, ${after.seq})`))
+    .orderBy(jobLogChunks.attempt, jobLogChunks.seq)
+    .limit(limit);
+}
+
+/** The last `maxChars` of an attempt's log (the CLI's `logTail`, the jobs list). */
+export async function getLogTail(db: Executor, jobId: string, attempt: number, maxChars: number): Promise<string> {
+  const rows = await db
+    .select({ text: jobLogChunks.text })
+    .from(jobLogChunks)
+    .where(and(eq(jobLogChunks.jobId, jobId), eq(jobLogChunks.attempt, attempt)))
+    .orderBy(desc(jobLogChunks.seq))
+    .limit(200);
+  let tail = "";
+  for (const r of rows) {
+    tail = r.text + tail;
+    if (tail.length >= maxChars) break;
+  }
+  return tail.slice(-maxChars);
+}
+
+/** The outputs archive of the current attempt and its file index (kept in `result.outputs`). */
+export async function setJobOutputs(db: Executor, jobId: string, leaseId: string, sha256: string, index: unknown): Promise<boolean> {
+  const rows = await db
+    .update(jobs)
+    .set({
+      outputsSha256: sha256,
+      result: sql`coalesce(${jobs.result}, '{}'::jsonb) || jsonb_build_object('outputs', ${JSON.stringify(index)}::jsonb)`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "running"), sql`${jobs.leaseExpiresAt} > now()`))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+/** Ends a job under its current lease, once: null when the lease is no longer current. */
+export async function finishJobUnderLease(
+  db: Executor,
+  jobId: string,
+  leaseId: string,
+  end: { status: FinalJobStatus; exitCode: number | null; reason: string | null; result: unknown },
+): Promise<Job | null> {
+  const [row] = await db
+    .update(jobs)
+    .set({
+      status: end.status,
+      exitCode: end.exitCode,
+      failureReason: end.reason,
+      // Merged: the outputs' index was stored with the upload.
+      result: sql`coalesce(${jobs.result}, '{}'::jsonb) || ${JSON.stringify(end.result)}::jsonb`,
+      finishedAt: sql`now()`,
+      leaseId: null,
+      leaseExpiresAt: null,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "running"), sql`${jobs.leaseExpiresAt} > now()`))
+    .returning();
+  if (!row) return null;
+  await db
+    .update(jobAttempts)
+    .set({ status: end.status, exitCode: end.exitCode, reason: end.reason, finishedAt: sql`now()` })
+    .where(and(eq(jobAttempts.jobId, jobId), eq(jobAttempts.leaseId, leaseId)));
+  return row;
+}
+
+/**
+ * Every running job whose lease has expired: requeued while it has attempts left, else failed
+ * with the reason; a job someone asked to cancel is cancelled instead. Returns what changed.
+ */
+export async function expireLeases(db: Executor): Promise<{ id: string; status: JobStatus; paperId: string; submissionId: string | null }[]> {
+  const result = await db.execute<{ id: string; status: JobStatus; paper_id: string; submission_id: string | null; attempts: number; old_lease: string }>(sql`
+    WITH expired AS (
+      SELECT id, lease_id AS old_lease FROM jobs
+      WHERE status = 'running' AND lease_expires_at < now()
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE jobs j SET
+      status = CASE
+        WHEN j.cancel_requested_at IS NOT NULL THEN 'cancelled'::job_status
+        WHEN j.attempts >= j.max_attempts THEN 'failed'::job_status
+        ELSE 'queued'::job_status END,
+      failure_reason = CASE
+        WHEN j.cancel_requested_at IS NOT NULL THEN 'Cancelled; the runner stopped answering before it confirmed'
+        WHEN j.attempts >= j.max_attempts THEN 'The runner stopped answering (lease expired) on the last of ' || j.max_attempts || ' attempts'
+        ELSE j.failure_reason END,
+      finished_at = CASE WHEN j.cancel_requested_at IS NOT NULL OR j.attempts >= j.max_attempts THEN now() ELSE NULL END,
+      lease_id = NULL,
+      lease_expires_at = NULL,
+      runner_id = NULL,
+      gpu_indices = '{}',
+      updated_at = now()
+    FROM expired
+    WHERE j.id = expired.id
+    RETURNING j.id, j.status, j.paper_id, j.submission_id, j.attempts, expired.old_lease`);
+  for (const row of result.rows) {
+    await db
+      .update(jobAttempts)
+      .set({ status: "failed", reason: "The runner stopped answering: its lease expired", finishedAt: sql`now()` })
+      .where(and(eq(jobAttempts.jobId, row.id), eq(jobAttempts.leaseId, row.old_lease)));
+  }
+  return result.rows.map((r) => ({ id: r.id, status: r.status, paperId: r.paper_id, submissionId: r.submission_id }));
+}
+
+/**
+ * Asks to cancel: a queued job is cancelled at once; a running one is marked, and its runner hears
+ * it on the next heartbeat. Null when the job is already final.
+ */
+export async function requestJobCancel(db: Executor, jobId: string, userId: string | null): Promise<Job | null> {
+  const [queued] = await db
+    .update(jobs)
+    .set({ status: "cancelled", cancelRequestedAt: sql`now()`, cancelRequestedBy: userId, finishedAt: sql`now()`, failureReason: "Cancelled before it started", updatedAt: sql`now()` })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, "queued")))
+    .returning();
+  if (queued) return queued;
+  const [running] = await db
+    .update(jobs)
+    .set({ cancelRequestedAt: sql`coalesce(${jobs.cancelRequestedAt}, now())`, cancelRequestedBy: userId, updatedAt: sql`now()` })
+    .where(and(eq(jobs.id, jobId), eq(jobs.status, "running")))
+    .returning();
+  return running ?? null;
+}
+
+export async function listJobAttempts(db: Executor, jobId: string): Promise<JobAttempt[]> {
+  return db.select().from(jobAttempts).where(eq(jobAttempts.jobId, jobId)).orderBy(jobAttempts.attempt);
+}
+
+export async function listJobsBySubmissionId(db: Executor, submissionId: string): Promise<Job[]> {
+  return db.select().from(jobs).where(eq(jobs.submissionId, submissionId)).orderBy(desc(jobs.createdAt));
+}
+
+export interface JobListItem {
+  job: Job;
+  runnerName: string | null;
+  agentName: string | null;
+  runIndex: number | null;
+}
+
+/** Jobs for /jobs, newest first, filtered by status, kind and paper, limited to papers the caller may see (null: all). */
+export async function listJobs(
+  db: Executor,
+  filter: { statuses?: JobStatus[]; kind?: JobKind; paperId?: string; paperIds: string[] | null; limit: number },
+): Promise<JobListItem[]> {
+  const where: SQL[] = [];
+  if (filter.statuses?.length) where.push(inArray(jobs.status, filter.statuses));
+  if (filter.kind) where.push(eq(jobs.kind, filter.kind));
+  if (filter.paperId) where.push(eq(jobs.paperId, filter.paperId));
+  if (filter.paperIds) where.push(filter.paperIds.length ? inArray(jobs.paperId, filter.paperIds) : sql`false`);
+  const rows = await db
+    .select({ job: jobs, runnerName: runners.name, agentName: agents.name, runIndex: submissions.runIndex })
+    .from(jobs)
+    .leftJoin(runners, eq(runners.id, jobs.runnerId))
+    .leftJoin(submissions, eq(submissions.id, jobs.submissionId))
+    .leftJoin(agents, eq(agents.id, submissions.agentId))
+    .where(where.length ? and(...where) : undefined)
+    .orderBy(desc(jobs.createdAt))
+    .limit(filter.limit);
+  return rows;
+}
+
+/** Queued jobs per kind (the queue depth /jobs shows and KEDA scales on). */
+export async function countQueuedJobs(db: Executor): Promise<Record<JobKind, number>> {
+  const rows = await db
+    .select({ kind: jobs.kind, n: sql<number>`count(*)::int` })
+    .from(jobs)
+    .where(eq(jobs.status, "queued"))
+    .groupBy(jobs.kind);
+  const out: Record<JobKind, number> = { reproduce: 0, judge: 0 };
+  for (const r of rows) out[r.kind] = Number(r.n);
+  return out;
+}
+
+/** Running jobs of a runner (the /runners page's current job). */
+export async function listRunningJobsByRunner(db: Executor, runnerIds: string[]): Promise<Pick<Job, "id" | "runnerId" | "paperId" | "startedAt" | "gpuIndices">[]> {
+  if (runnerIds.length === 0) return [];
+  return db
+    .select({ id: jobs.id, runnerId: jobs.runnerId, paperId: jobs.paperId, startedAt: jobs.startedAt, gpuIndices: jobs.gpuIndices })
+    .from(jobs)
+    .where(and(eq(jobs.status, "running"), inArray(jobs.runnerId, runnerIds)));
+}
+

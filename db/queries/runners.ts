@@ -1,0 +1,95 @@
+import "server-only";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import type { RunnerCapabilities } from "@/lib/runner/protocol";
+import type { Executor } from "../client";
+import { runnerTokens, runners, users, type Runner, type RunnerToken } from "../schema";
+
+export async function insertRunnerToken(
+  db: Executor,
+  input: { name: string; tokenHash: string; createdBy: string | null; embedded?: boolean },
+): Promise<RunnerToken> {
+  const [row] = await db.insert(runnerTokens).values(input).returning();
+  return row;
+}
+
+/** The live (not revoked) token with this hash; its last use is noted at most once a minute. */
+export async function getLiveRunnerTokenByHash(db: Executor, tokenHash: string): Promise<RunnerToken | null> {
+  const [row] = await db
+    .select()
+    .from(runnerTokens)
+    .where(and(eq(runnerTokens.tokenHash, tokenHash), isNull(runnerTokens.revokedAt)))
+    .limit(1);
+  if (row && (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000)) {
+    await db.update(runnerTokens).set({ lastUsedAt: sql`now()` }).where(eq(runnerTokens.id, row.id));
+  }
+  return row ?? null;
+}
+
+export interface RunnerTokenListItem {
+  id: string;
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  createdByName: string | null;
+  embedded: boolean;
+}
+
+export async function listRunnerTokens(db: Executor): Promise<RunnerTokenListItem[]> {
+  return db
+    .select({
+      id: runnerTokens.id,
+      name: runnerTokens.name,
+      createdAt: runnerTokens.createdAt,
+      lastUsedAt: runnerTokens.lastUsedAt,
+      revokedAt: runnerTokens.revokedAt,
+      createdByName: sql<string | null>`coalesce(${users.name}, ${users.email})`,
+      embedded: runnerTokens.embedded,
+    })
+    .from(runnerTokens)
+    .leftJoin(users, eq(users.id, runnerTokens.createdBy))
+    .orderBy(desc(runnerTokens.createdAt));
+}
+
+export async function revokeRunnerToken(db: Executor, id: string): Promise<boolean> {
+  const rows = await db
+    .update(runnerTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(runnerTokens.id, id), isNull(runnerTokens.revokedAt)))
+    .returning({ id: runnerTokens.id });
+  return rows.length > 0;
+}
+
+export async function insertRunner(db: Executor, input: { tokenId: string; name: string; capabilities: RunnerCapabilities }): Promise<Runner> {
+  const [row] = await db.insert(runners).values(input).returning();
+  return row;
+}
+
+/** The runner, if it was registered with this token (a token never acts for another's runner). */
+export async function getRunnerOfToken(db: Executor, runnerId: string, tokenId: string): Promise<Runner | null> {
+  const [row] = await db
+    .select()
+    .from(runners)
+    .where(and(eq(runners.id, runnerId), eq(runners.tokenId, tokenId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function touchRunner(db: Executor, runnerId: string): Promise<void> {
+  await db.update(runners).set({ lastSeenAt: sql`now()` }).where(eq(runners.id, runnerId));
+}
+
+export async function getRunnerById(db: Executor, id: string): Promise<Runner | null> {
+  const [row] = await db.select().from(runners).where(eq(runners.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function listRunners(db: Executor, limit = 200): Promise<(Runner & { tokenName: string; tokenRevoked: boolean })[]> {
+  const rows = await db
+    .select({ runner: runners, tokenName: runnerTokens.name, tokenRevokedAt: runnerTokens.revokedAt })
+    .from(runners)
+    .innerJoin(runnerTokens, eq(runnerTokens.id, runners.tokenId))
+    .orderBy(desc(runners.lastSeenAt))
+    .limit(limit);
+  return rows.map((r) => ({ ...r.runner, tokenName: r.tokenName, tokenRevoked: r.tokenRevokedAt !== null }));
+}

@@ -1,0 +1,87 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Store } from "@/db/client";
+import { claimQueuedJob } from "@/db/queries/jobs";
+import { getRunnerOfToken, touchRunner } from "@/db/queries/runners";
+import type { Job, RunnerToken } from "@/db/schema";
+import { MAX_OUTPUT_FILE_BYTES } from "@/lib/jobs/paper-settings";
+import { AppError } from "@/lib/errors";
+import type { ClaimRequest, ClaimedJob } from "@/lib/runner/protocol";
+import { readServerEnv } from "@/lib/env";
+import { getRunSettings } from "@/server/papers/run-settings";
+import { readReproduceSecrets } from "@/server/papers/paper-secrets";
+import { announceJobChanged, followQueue } from "./job-feed";
+import { issueJobToken } from "./job-token";
+import { queueTimings } from "./queue-config";
+import { reapExpiredLeasesThrottled } from "./reap-expired-leases";
+
+/** Between two looks at the queue while nothing was announced (a requeue found by another process's reaper). */
+const IDLE_RECHECK_MS = 1_000;
+
+/**
+ * A runner's long poll: the oldest queued reproduction it can run (enough free GPUs), under a new
+ * lease, or null after `waitS` with none. Wakes at once when a job is queued on any instance.
+ */
+export async function claimReproduceJob(store: Store, token: RunnerToken, claim: ClaimRequest, signal?: AbortSignal): Promise<ClaimedJob | null> {
+  const runner = await getRunnerOfToken(store.db, claim.runnerId, token.id);
+  if (!runner) throw new AppError("not_found", "No runner with that id was registered with this token: register again");
+  await touchRunner(store.db, runner.id);
+  if (claim.freeSlots === 0) return null;
+  const timings = queueTimings();
+  const deadline = Date.now() + claim.waitS * 1000;
+  let wake: (() => void) | null = null;
+  const unfollow = await followQueue("reproduce", () => wake?.(), { databaseUrl: readServerEnv().DATABASE_URL });
+  try {
+    for (;;) {
+      await reapExpiredLeasesThrottled(store);
+      const leaseId = randomUUID();
+      const job = await store.db.transaction((tx) =>
+        claimQueuedJob(tx, { kind: "reproduce", runnerId: runner.id, runnerName: runner.name, freeGpus: claim.freeGpus, leaseId, leaseS: timings.leaseS }),
+      );
+      if (job) {
+        await announceJobChanged(store, job.id);
+        return await claimedJob(store, job, leaseId, timings);
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || signal?.aborted) return null;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(left, IDLE_RECHECK_MS));
+        signal?.addEventListener("abort", done, { once: true });
+        wake = done;
+        function done() {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", done);
+          wake = null;
+          resolve();
+        }
+      });
+    }
+  } finally {
+    unfollow();
+  }
+}
+
+async function claimedJob(store: Store, job: Job, leaseId: string, timings: { leaseS: number; heartbeatS: number }): Promise<ClaimedJob> {
+  const settings = await getRunSettings(store.db, job.paperId);
+  const secrets = await readReproduceSecrets(store.db, job.paperId);
+  return {
+    job: {
+      id: job.id,
+      kind: "reproduce",
+      attempt: job.attempts,
+      submissionId: job.submissionId!,
+      paperId: job.paperId,
+      gpuIndices: job.gpuIndices,
+      settings: {
+        timeoutS: job.timeoutS,
+        gpus: job.gpusRequired,
+        network: settings.network,
+        secrets,
+        salvageRetryBelowS: settings.salvageRetryBelowS,
+        maxOutputFileBytes: MAX_OUTPUT_FILE_BYTES,
+      },
+    },
+    lease: { id: leaseId, expiresAt: job.leaseExpiresAt!.toISOString(), leaseS: timings.leaseS, heartbeatS: timings.heartbeatS },
+    jobToken: issueJobToken(job.id, leaseId),
+  };
+}

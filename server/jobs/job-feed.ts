@@ -1,0 +1,34 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import type { JobKind } from "@/lib/jobs/states";
+import { announceLive, followRubric } from "@/server/live/rubric-feed";
+
+/**
+ * The queue on the live feed (in-process events, NOTIFY on PostgreSQL): a job's own topic (its log
+ * and state, followed by log streams and pages) and one topic per kind that wakes long-polling
+ * claims when a job is queued. Topics have a colon; a paper's topic never does.
+ */
+const jobTopic = (jobId: string) => `job:${jobId}`;
+const queueTopic = (kind: JobKind) => `queue:${kind}`;
+/** Every job change, for /jobs and /runners pages. */
+const JOBS_TOPIC = "jobs:all";
+
+export async function announceJobChanged(store: Store, jobId: string): Promise<void> {
+  await Promise.all([announceLive(store, jobTopic(jobId), { type: "job" }), announceLive(store, JOBS_TOPIC, { type: "job" })]);
+}
+
+export async function announceJobQueued(store: Store, kind: JobKind, jobId: string): Promise<void> {
+  await Promise.all([announceLive(store, queueTopic(kind), { type: "job" }), announceJobChanged(store, jobId)]);
+}
+
+export function followJob(jobId: string, listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
+  return followRubric(jobTopic(jobId), listener, opts);
+}
+
+export function followQueue(kind: JobKind, listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
+  return followRubric(queueTopic(kind), listener, opts);
+}
+
+export function followAllJobs(listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
+  return followRubric(JOBS_TOPIC, listener, opts);
+}

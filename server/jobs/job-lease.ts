@@ -1,0 +1,87 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { finishJobUnderLease, getJobUnderLease, insertLogChunks, renewLease, setJobOutputs } from "@/db/queries/jobs";
+import { touchRunner } from "@/db/queries/runners";
+import type { Job } from "@/db/schema";
+import type { OutputsIndex } from "@/lib/jobs/outputs-index";
+import { AppError } from "@/lib/errors";
+import type { CompleteRequest, HeartbeatResponse, LogsRequest } from "@/lib/runner/protocol";
+import { bearerToken } from "@/server/runners/runner-tokens";
+import { announceJobChanged } from "./job-feed";
+import { readJobToken } from "./job-token";
+import { queueTimings } from "./queue-config";
+
+/**
+ * What a runner does under a job's lease: heartbeats, log chunks, the outputs and the completion.
+ * Every one is fenced: it is refused with 409 `stale_lease` unless the lease it names is the job's
+ * current one and has not expired, so a runner that lost its job (killed, partitioned, too slow to
+ * renew) can never overwrite what the job's next holder does, and a job completes once.
+ */
+export interface JobLease {
+  jobId: string;
+  leaseId: string;
+}
+
+/** The job and lease a request's job token names; 401 unless it is a genuine token for this job. */
+export function authenticateJobToken(req: Request, jobId: string): JobLease {
+  const token = bearerToken(req);
+  const lease = token ? readJobToken(token) : null;
+  if (!lease) throw new AppError("unauthorized", "Send this job's token: Authorization: Bearer rst_job_…");
+  if (lease.jobId !== jobId) throw new AppError("forbidden", "This job token is for another job");
+  return lease;
+}
+
+function staleLease(): AppError {
+  return new AppError("stale_lease", "This lease is no longer the job's current one (it expired or the job moved on): stop the job and do not complete it");
+}
+
+function sameLease(lease: JobLease, leaseId: string): void {
+  if (lease.leaseId !== leaseId) throw staleLease();
+}
+
+export async function heartbeatJob(store: Store, lease: JobLease, leaseId: string): Promise<HeartbeatResponse> {
+  sameLease(lease, leaseId);
+  const renewed = await renewLease(store.db, lease.jobId, leaseId, queueTimings().leaseS);
+  if (!renewed) throw staleLease();
+  if (renewed.runnerId) await touchRunner(store.db, renewed.runnerId);
+  return { leaseExpiresAt: renewed.leaseExpiresAt.toISOString(), cancel: renewed.cancelRequested };
+}
+
+export async function appendJobLogs(store: Store, lease: JobLease, body: LogsRequest): Promise<{ stored: number }> {
+  sameLease(lease, body.leaseId);
+  await store.db.transaction(async (tx) => {
+    const job = await getJobUnderLease(tx, lease.jobId, lease.leaseId);
+    if (!job) throw staleLease();
+    await insertLogChunks(tx, job.id, job.attempts, body.chunks);
+  });
+  await announceJobChanged(store, lease.jobId);
+  return { stored: body.chunks.length };
+}
+
+/** The job under a current lease (the submission download checks this before streaming). */
+export async function requireCurrentLease(store: Store, lease: JobLease): Promise<Job> {
+  const job = await getJobUnderLease(store.db, lease.jobId, lease.leaseId);
+  if (!job) throw staleLease();
+  return job;
+}
+
+export async function recordJobOutputs(store: Store, lease: JobLease, outputs: { sha256: string; index: OutputsIndex }): Promise<void> {
+  if (!(await setJobOutputs(store.db, lease.jobId, lease.leaseId, outputs.sha256, outputs.index))) throw staleLease();
+}
+
+export async function completeJob(store: Store, lease: JobLease, body: CompleteRequest): Promise<Job> {
+  sameLease(lease, body.leaseId);
+  const job = await store.db.transaction(async (tx) => {
+    const current = await getJobUnderLease(tx, lease.jobId, lease.leaseId);
+    if (!current) throw staleLease();
+    if (body.outputsUploaded && !current.outputsSha256) {
+      throw new AppError("bad_request", "The completion says outputs were uploaded, but none arrived under this lease", [{ path: "outputsUploaded", message: "no outputs stored" }]);
+    }
+    const result = body.metadata ? { metadata: body.metadata, durationS: body.durationS } : { durationS: body.durationS };
+    const ended = await finishJobUnderLease(tx, lease.jobId, lease.leaseId, { status: body.status, exitCode: body.exitCode, reason: body.reason, result });
+    if (!ended) throw staleLease();
+    return ended;
+  });
+  await announceJobChanged(store, job.id);
+  return job;
+}

@@ -1,0 +1,27 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { expireLeases } from "@/db/queries/jobs";
+import { announceJobChanged, announceJobQueued } from "./job-feed";
+
+/**
+ * Requeues (or fails, after the last attempt) every job whose runner stopped renewing its lease.
+ * Run by every claim (at most once a second per process) and by the studio's timer, so a job of a
+ * killed runner is back in the queue within a second of its lease's end whenever anyone polls.
+ */
+export async function reapExpiredLeases(store: Store): Promise<number> {
+  const changed = await expireLeases(store.db);
+  for (const job of changed) {
+    if (job.status === "queued") await announceJobQueued(store, "reproduce", job.id);
+    else await announceJobChanged(store, job.id);
+  }
+  return changed.length;
+}
+
+let lastReap = 0;
+/** reapExpiredLeases, at most once a second in this process (claims call it on every poll). */
+export async function reapExpiredLeasesThrottled(store: Store): Promise<void> {
+  const now = Date.now();
+  if (now - lastReap < 1_000) return;
+  lastReap = now;
+  await reapExpiredLeases(store);
+}
