@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { JOB_TIMINGS } from "./states";
+import { text } from "@/lib/text";
 
 /**
  * A paper's reproduction settings as staff set them (paper page → Settings), and the defaults of a
@@ -31,3 +32,11 @@ export type RunSettings = z.infer<typeof runSettingsSchema>;
 export const secretNameSchema = z
   .string()
   .regex(/^[A-Z_][A-Z0-9_]{0,63}$/, "must be an environment variable name: capital letters, digits and _, not starting with a digit");
+
+/** A secret's value is an environment variable's: reproduce.sh reads it, so it must fit one. */
+export const MAX_SECRET_VALUE_BYTES = 16 * 1024;
+
+/** A secret's value. The messages never quote it: a refusal must not echo a secret back. */
+export const secretValueSchema = text()
+  .min(1, "must not be empty")
+  .refine((value) => new TextEncoder().encode(value).byteLength <= MAX_SECRET_VALUE_BYTES, "must be at most 16 KiB");
