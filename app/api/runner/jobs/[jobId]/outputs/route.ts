@@ -1,0 +1,9 @@
+import { authenticateJobToken } from "@/server/jobs/job-lease";
+import { storeJobOutputs } from "@/server/jobs/store-job-outputs";
+import { runnerRoute } from "@/server/http/runner-route";
+
+/** The executed submission as one .tar.gz (files over the paper's limit left out by the runner). */
+export const PUT = runnerRoute<{ jobId: string }>(async ({ req, params, store }) => {
+  const lease = authenticateJobToken(req, params.jobId);
+  return storeJobOutputs(store, lease, req);
+});

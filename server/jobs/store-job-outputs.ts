@@ -1,0 +1,47 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { listSubmissionFiles } from "@/db/queries/submissions";
+import { storeBlob } from "@/server/blobs/store-blob";
+import { readBodyToFile } from "@/server/http/body-file";
+import { announceJobChanged } from "./job-feed";
+import { requireCurrentLease, recordJobOutputs, type JobLease } from "./job-lease";
+import { indexOutputsArchive } from "./outputs-index";
+
+/** The largest outputs archive a runner may upload (OUTPUTS_MAX_BYTES; default 8 GiB). */
+function maxOutputsBytes(): number {
+  const n = Number(process.env.OUTPUTS_MAX_BYTES);
+  return Number.isFinite(n) && n > 0 ? n : 8 * 1024 ** 3;
+}
+
+/**
+ * Receives the executed submission (.tar.gz) under a current lease: streamed to disk, indexed
+ * (each file, and whether reproduction changed it), stored in the blob store once per content,
+ * and recorded on the job, fenced like every other write of the lease.
+ */
+export async function storeJobOutputs(store: Store, lease: JobLease, req: Request): Promise<{ sha256: string; files: number }> {
+  const job = await requireCurrentLease(store, lease);
+  const body = await readBodyToFile(req, maxOutputsBytes(), "The outputs archive");
+  try {
+    const original = job.submissionId ? await listSubmissionFiles(store.db, job.submissionId) : [];
+    const index = await indexOutputsArchive(body.path, originalPathSet(original.map((f) => f.path)));
+    const { sha256 } = await storeBlob(store, body.path);
+    await recordJobOutputs(store, lease, { sha256, index });
+    await announceJobChanged(store, job.id);
+    return { sha256, files: index.files.length };
+  } finally {
+    body.remove();
+  }
+}
+
+/**
+ * The submission's paths as the runner sees them: it unpacks an archive whose only root entry is a
+ * folder into that folder, so each path is also known without its first segment.
+ */
+function originalPathSet(paths: string[]): Set<string> {
+  const set = new Set(paths);
+  for (const p of paths) {
+    const slash = p.indexOf("/");
+    if (slash > 0) set.add(p.slice(slash + 1));
+  }
+  return set;
+}
