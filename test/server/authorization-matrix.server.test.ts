@@ -78,6 +78,14 @@ const MATRIX: Record<string, Row> = {
     request: (ids) => ({ url: `${P(ids)}/members/${NO_SUCH_ID}` }),
     expect: [401, 403, 403, 403, 403, 404],
   },
+  // Reproduction settings: members read them and the secrets' names; staff change them.
+  "GET /api/papers/[paperId]/run-settings": { request: (ids) => ({ url: `${P(ids)}/run-settings` }), expect: PAPER_VIEW },
+  "PUT /api/papers/[paperId]/run-settings": { request: (ids) => ({ url: `${P(ids)}/run-settings`, body: {} }), expect: PAPER_MANAGE },
+  "PUT /api/papers/[paperId]/secrets/[name]": { request: (ids) => ({ url: `${P(ids)}/secrets/MATRIX_TOKEN`, body: {} }), expect: PAPER_MANAGE },
+  "DELETE /api/papers/[paperId]/secrets/[name]": {
+    request: (ids) => ({ url: `${P(ids)}/secrets/NO_SUCH_SECRET` }),
+    expect: [401, 403, 403, 403, 403, 404],
+  },
   "GET /api/papers/[paperId]/gradings": { request: (ids) => ({ url: `${P(ids)}/gradings` }), expect: PAPER_VIEW },
   "POST /api/papers/[paperId]/gradings": { request: (ids) => ({ url: `${P(ids)}/gradings`, body: {} }), expect: PAPER_MANAGE },
 
