@@ -2,6 +2,7 @@ import Link from "next/link";
 import { AccessDenied } from "@/components/layout/access-denied";
 import { MembersPanel } from "@/components/papers/members-panel";
 import { RubricPanel } from "@/components/papers/rubric-panel";
+import { RunSettingsPanel } from "@/components/papers/run-settings-panel";
 import { GradingsPanel } from "@/components/review/gradings-panel";
 import { buttonClass } from "@/components/ui/button";
 import { Markdown } from "@/components/ui/markdown";
@@ -68,6 +69,7 @@ export default async function PaperPage({ params }: { params: Promise<{ paperId:
             )}
           </Section>
           <MembersPanel paperId={paper.id} canManage={role === "staff"} />
+          <RunSettingsPanel paperId={paper.id} canManage={role === "staff"} />
         </aside>
       </div>
     </article>
