@@ -5,6 +5,7 @@ import { getUserWithPaperAccess, type SessionRef } from "@/db/queries/papers";
 import { getUserById } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
 import { announceAccessChange } from "@/server/live/rubric-feed";
+import { isUuid } from "@/lib/uuid";
 
 /**
  * Sessions are rows of `user_sessions`, not just signed cookies. The cookie (a JWT) carries the
@@ -29,11 +30,10 @@ export async function startSession(store: Store, userId: string): Promise<string
   return createUserSession(store.db, userId, new Date(Date.now() + SESSION_MAX_AGE_MS));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The session a decoded cookie names: both ids must be UUIDs (a cookie from before sessions had rows names none). */
 export function sessionRefOf(userId: unknown, sessionId: unknown): SessionRef | null {
-  if (typeof userId !== "string" || typeof sessionId !== "string" || !UUID.test(userId) || !UUID.test(sessionId)) return null;
+  if (typeof userId !== "string" || typeof sessionId !== "string" || !isUuid(userId) || !isUuid(sessionId)) return null;
   return { userId, sessionId };
 }
 

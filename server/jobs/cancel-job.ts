@@ -1,0 +1,18 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { requestJobCancel } from "@/db/queries/jobs";
+import type { Job } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { announceJobChanged } from "./job-feed";
+
+/**
+ * Cancels a job: a queued one at once; a running one is marked, its runner hears it on the next
+ * heartbeat (SIGTERM to the job's processes, a grace period, SIGKILL) and completes it as
+ * cancelled. A runner that never answers again leaves it cancelled when its lease expires.
+ */
+export async function cancelJob(store: Store, job: Job, userId: string): Promise<Job> {
+  const updated = await requestJobCancel(store.db, job.id, userId);
+  if (!updated) throw new AppError("conflict", `The job has already ended (${job.status})`);
+  await announceJobChanged(store, job.id);
+  return updated;
+}

@@ -1,0 +1,54 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { countQueuedJobs, listJobs } from "@/db/queries/jobs";
+import type { JobKind, JobStatus } from "@/lib/jobs/states";
+
+export interface JobRow {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  paperId: string;
+  submissionId: string | null;
+  agentName: string | null;
+  runIndex: number | null;
+  runnerName: string | null;
+  gpuIndices: number[];
+  attempts: number;
+  maxAttempts: number;
+  exitCode: number | null;
+  failureReason: string | null;
+  cancelRequested: boolean;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** /jobs: how many wait per kind, and the jobs themselves (newest first). */
+export async function listJobsForStaff(
+  store: Store,
+  filter: { statuses: JobStatus[]; kind?: JobKind; paperId?: string; limit: number },
+): Promise<{ queued: Record<JobKind, number>; jobs: JobRow[] }> {
+  const [queued, rows] = await Promise.all([countQueuedJobs(store.db), listJobs(store.db, { ...filter, paperIds: null })]);
+  return {
+    queued,
+    jobs: rows.map(({ job, runnerName, agentName, runIndex }) => ({
+      id: job.id,
+      kind: job.kind,
+      status: job.status,
+      paperId: job.paperId,
+      submissionId: job.submissionId,
+      agentName,
+      runIndex,
+      runnerName,
+      gpuIndices: job.gpuIndices,
+      attempts: job.attempts,
+      maxAttempts: job.maxAttempts,
+      exitCode: job.exitCode,
+      failureReason: job.failureReason,
+      cancelRequested: job.cancelRequestedAt !== null,
+      createdAt: job.createdAt.toISOString(),
+      startedAt: job.startedAt?.toISOString() ?? null,
+      finishedAt: job.finishedAt?.toISOString() ?? null,
+    })),
+  };
+}

@@ -1,0 +1,60 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { getLogTail, listJobAttempts } from "@/db/queries/jobs";
+import { getRunnerById } from "@/db/queries/runners";
+import type { Job } from "@/db/schema";
+import type { JobView } from "@/lib/jobs/job-view";
+import type { OutputsIndex } from "@/lib/jobs/outputs-index";
+import type { ReproductionMetadata } from "@/lib/runner/reproduction-metadata";
+
+interface StoredResult {
+  outputs?: OutputsIndex;
+  metadata?: ReproductionMetadata;
+  durationS?: number | null;
+}
+
+/** A job with its attempts, outputs index and metadata, as pages and the CLI read it. */
+export async function readJobView(store: Store, job: Job): Promise<JobView> {
+  const [attempts, runner] = await Promise.all([listJobAttempts(store.db, job.id), job.runnerId ? getRunnerById(store.db, job.runnerId) : null]);
+  const result = (job.result ?? {}) as StoredResult;
+  const last = attempts.at(-1);
+  const measured = result.durationS ?? null;
+  const wall = job.finishedAt && last ? (job.finishedAt.getTime() - last.startedAt.getTime()) / 1000 : null;
+  return {
+    id: job.id,
+    kind: job.kind,
+    status: job.status,
+    paperId: job.paperId,
+    submissionId: job.submissionId,
+    attempts: job.attempts,
+    maxAttempts: job.maxAttempts,
+    gpusRequired: job.gpusRequired,
+    gpuIndices: job.gpuIndices,
+    timeoutS: job.timeoutS,
+    runnerName: runner?.name ?? last?.runnerName ?? null,
+    exitCode: job.exitCode,
+    failureReason: job.failureReason,
+    cancelRequested: job.cancelRequestedAt !== null,
+    createdAt: job.createdAt.toISOString(),
+    startedAt: last?.startedAt.toISOString() ?? null,
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+    durationS: measured ?? wall,
+    outputs: job.outputsSha256 && result.outputs ? { ...result.outputs, sha256: job.outputsSha256 } : null,
+    metadata: result.metadata ?? null,
+    attemptHistory: attempts.map((a) => ({
+      attempt: a.attempt,
+      runnerName: a.runnerName,
+      gpuIndices: a.gpuIndices,
+      status: a.status,
+      exitCode: a.exitCode,
+      reason: a.reason,
+      startedAt: a.startedAt.toISOString(),
+      finishedAt: a.finishedAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+/** The last part of the job's current attempt's log (the CLI prints it). */
+export function readJobLogTail(store: Store, job: Job, maxChars = 4_000): Promise<string> {
+  return job.attempts > 0 ? getLogTail(store.db, job.id, job.attempts, maxChars) : Promise.resolve("");
+}
