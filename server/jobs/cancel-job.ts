@@ -10,7 +10,7 @@ import { announceJobChanged } from "./job-feed";
  * heartbeat (SIGTERM to the job's processes, a grace period, SIGKILL) and completes it as
  * cancelled. A runner that never answers again leaves it cancelled when its lease expires.
  */
-export async function cancelJob(store: Store, job: Job, userId: string): Promise<Job> {
+export async function cancelJob(store: Store, job: Job, userId: string | null): Promise<Job> {
   const updated = await requestJobCancel(store.db, job.id, userId);
   if (!updated) throw new AppError("conflict", `The job has already ended (${job.status})`);
   await announceJobChanged(store, job.id);
