@@ -61,5 +61,18 @@ export async function createTestPostgresDatabase(): Promise<{ url: string; drop:
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  // A pool's end() resolves before its sockets have closed: a forced drop at that moment kills
+  // them mid-goodbye (an uncaught 57P01 in the test). Drop politely while they finish, then force.
+  const drop = async () => {
+    for (let i = 0; i < 50; i++) {
+      try {
+        return await admin(`DROP DATABASE IF EXISTS ${name}`);
+      } catch (err) {
+        if ((err as { code?: string }).code !== "55006") throw err;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  };
+  return { url: url.toString(), drop };
 }
