@@ -15,7 +15,7 @@ const settingsRoute = await import("./route");
 const secretRoute = await import("../secrets/[name]/route");
 
 type Params = { paperId: string; name?: string };
-type Handler = (req: NextRequest, ctx: { params: Promise<Params> }) => Promise<Response>;
+type Handler<P> = (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
 type Answer = { status: number; text: string; body: { settings?: Record<string, unknown>; error?: { code: string; message: string; details: { path: string }[] } } };
 
 const SECRET = "hf_route-secret-value-9f2c41";
@@ -44,7 +44,7 @@ describe.each(testDatabaseKinds())("run-settings and secret routes on %s", (kind
     else process.env.AUTH_SECRET = savedAuthSecret;
   });
 
-  async function call(handler: Handler, as: keyof typeof users, method: string, params: Params, body?: string): Promise<Answer> {
+  async function call<P extends Params>(handler: Handler<P>, as: keyof typeof users, method: string, params: P, body?: string): Promise<Answer> {
     session.userId = users[as];
     const url = `http://127.0.0.1/api/papers/${paperId}/${params.name ? `secrets/${params.name}` : "run-settings"}`;
     const init = body === undefined ? { method } : { method, body, headers: { "content-type": "application/json" } };
