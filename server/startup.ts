@@ -2,6 +2,8 @@ import "server-only";
 import { getDb } from "@/db/client";
 import { DEMO_USERS, seedDemo } from "@/server/seed/seed";
 import { getAuthSecret } from "@/server/auth/secret";
+import { startQueueUpkeep } from "@/server/jobs/queue-upkeep";
+import { startEmbeddedRunner, wantsEmbeddedRunner } from "@/server/runners/embedded-runner";
 
 /**
  * Runs once when the studio process starts: opens the database (which migrates it), and in the
@@ -20,6 +22,8 @@ export async function startStudio(): Promise<void> {
 async function openAndSeed(): Promise<void> {
   getAuthSecret();
   const { db, kind, location } = await getDb();
+  startQueueUpkeep({ db, kind });
+  if (wantsEmbeddedRunner(kind)) await startEmbeddedRunner({ db, kind }, { port: Number(process.env.PORT ?? 3000) });
   if (kind !== "pglite") {
     console.log(`Rubric Studio: PostgreSQL at ${location}, migrations applied`);
     return;

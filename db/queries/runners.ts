@@ -93,3 +93,11 @@ export async function listRunners(db: Executor, limit = 200): Promise<(Runner & 
     .limit(limit);
   return rows.map((r) => ({ ...r.runner, tokenName: r.tokenName, tokenRevoked: r.tokenRevokedAt !== null }));
 }
+
+/** The studio's own runner gets a fresh token each start; the ones before are revoked. */
+export async function revokeEmbeddedRunnerTokens(db: Executor): Promise<void> {
+  await db
+    .update(runnerTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(runnerTokens.embedded, true), isNull(runnerTokens.revokedAt)));
+}

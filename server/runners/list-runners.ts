@@ -15,7 +15,7 @@ export interface RunnerRow {
   lastSeenAt: string;
   /** Heard from within a lease: a runner long-polls every ≤ 30 s and heartbeats every job. */
   online: boolean;
-  running: { jobId: string; paperId: string; startedAt: string | null; gpuIndices: number[] }[];
+  running: { jobId: string; paperId: string; submissionId: string | null; startedAt: string | null; gpuIndices: number[] }[];
 }
 
 /** /runners: each registered runner, what it has, when it was last heard from and what it runs now. */
@@ -35,6 +35,6 @@ export async function listRunnersForStaff(store: Store): Promise<RunnerRow[]> {
     online: !r.tokenRevoked && now - r.lastSeenAt.getTime() < onlineWithinMs,
     running: running
       .filter((j) => j.runnerId === r.id)
-      .map((j) => ({ jobId: j.id, paperId: j.paperId, startedAt: j.startedAt?.toISOString() ?? null, gpuIndices: j.gpuIndices })),
+      .map((j) => ({ jobId: j.id, paperId: j.paperId, submissionId: j.submissionId, startedAt: j.startedAt?.toISOString() ?? null, gpuIndices: j.gpuIndices })),
   }));
 }

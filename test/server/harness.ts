@@ -179,7 +179,8 @@ export async function startStudio(env: Record<string, string>, opts: { port?: nu
   const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
   const child: ChildProcess = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(port)], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir(), PAPERBENCH_DATA_DIR: process.env.PAPERBENCH_DATA_DIR ?? path.join(ROOT, "..", "shared", "paperbench"), ...env },
+    // No embedded runner unless a test asks for one (EMBEDDED_RUNNER=1): runner tests start their own.
+    env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir(), PAPERBENCH_DATA_DIR: process.env.PAPERBENCH_DATA_DIR ?? path.join(ROOT, "..", "shared", "paperbench"), EMBEDDED_RUNNER: "0", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true, // its own process group, killed as a whole
   });
