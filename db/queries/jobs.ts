@@ -292,10 +292,13 @@ export async function countQueuedJobs(db: Executor): Promise<Record<JobKind, num
 }
 
 /** Running jobs of a runner (the /runners page's current job). */
-export async function listRunningJobsByRunner(db: Executor, runnerIds: string[]): Promise<Pick<Job, "id" | "runnerId" | "paperId" | "startedAt" | "gpuIndices">[]> {
+export async function listRunningJobsByRunner(
+  db: Executor,
+  runnerIds: string[],
+): Promise<Pick<Job, "id" | "runnerId" | "paperId" | "submissionId" | "startedAt" | "gpuIndices">[]> {
   if (runnerIds.length === 0) return [];
   return db
-    .select({ id: jobs.id, runnerId: jobs.runnerId, paperId: jobs.paperId, startedAt: jobs.startedAt, gpuIndices: jobs.gpuIndices })
+    .select({ id: jobs.id, runnerId: jobs.runnerId, paperId: jobs.paperId, submissionId: jobs.submissionId, startedAt: jobs.startedAt, gpuIndices: jobs.gpuIndices })
     .from(jobs)
     .where(and(eq(jobs.status, "running"), inArray(jobs.runnerId, runnerIds)));
 }

@@ -146,6 +146,17 @@ const MATRIX: Record<string, Row> = {
     expect: [401, 403, 403, 403, 403, 404],
   },
   "GET /api/review-queue": { request: () => ({ url: "/api/review-queue" }), expect: SIGNED_IN },
+  // A submission: staff and its paper's members see it (graders review its code and reproduction); others learn nothing (404).
+  "GET /api/submissions/[submissionId]": { request: (ids) => ({ url: `/api/submissions/${ids.submission}` }), expect: [401, 404, 200, 200, 200, 200] },
+  "GET /api/submissions/[submissionId]/files": {
+    request: (ids) => ({ url: `/api/submissions/${ids.submission}/files` }),
+    expect: [401, 404, 200, 200, 200, 200],
+  },
+  // Reproducing is staff's; the demo's submissions were imported for review only, so staff get 409 and nothing is queued.
+  "POST /api/submissions/[submissionId]/reproduce": {
+    request: (ids) => ({ url: `/api/submissions/${ids.submission}/reproduce`, body: {} }),
+    expect: [401, 404, 403, 403, 403, 409],
+  },
 
   // Everyone's own inbox: only ever their own notifications, filtered to what they may still see.
   "GET /api/notifications": { request: () => ({ url: "/api/notifications" }), expect: SIGNED_IN },
