@@ -36,7 +36,7 @@ function readManifests(): Manifest[] {
     const docs = parseAllDocuments(fs.readFileSync(path.join(DIR, file), "utf8"));
     return docs.map((doc) => {
       expect(doc.errors, file).toEqual([]);
-      return { ...(doc.toJS() as Omit<Manifest, "file">), file };
+      return { ...(doc.toJS() as Omit<Manifest, "file">), file } as Manifest;
     });
   });
 }
