@@ -1,0 +1,160 @@
+/**
+ * What the runner tests and benchmarks share: submission archives made in memory, uploads over
+ * HTTP, runner processes (`runner/main.ts`, exactly as a GPU machine starts it) and polling a job.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import * as tar from "tar-stream";
+import type { JobView } from "@/lib/jobs/job-view";
+import { ROOT, api, sleep } from "./harness";
+
+export type ArchiveFiles = Record<string, string | { content: string; mode: number }>;
+
+/** A .tar.gz of the given files (reproduce.sh is made executable). */
+export async function tarGz(files: ArchiveFiles): Promise<Buffer> {
+  const pack = tar.pack();
+  const chunks: Buffer[] = [];
+  pack.on("data", (c: Buffer) => chunks.push(c));
+  const ended = new Promise<void>((resolve) => pack.on("end", resolve));
+  for (const [name, value] of Object.entries(files)) {
+    const content = typeof value === "string" ? value : value.content;
+    const mode = typeof value === "string" ? (name.endsWith(".sh") ? 0o755 : 0o644) : value.mode;
+    pack.entry({ name, mode, mtime: new Date(Date.now() - 60_000) }, content);
+  }
+  pack.finalize();
+  await ended;
+  return gzipSync(Buffer.concat(chunks));
+}
+
+/** `POST /api/papers/<id>/submissions` with the archive as the raw body. */
+export async function uploadSubmission(
+  baseUrl: string,
+  auth: { cookie?: string; bearer?: string },
+  paperId: string,
+  fields: { agent: string; run: number; reproduce?: boolean; variant?: string },
+  archive: Buffer,
+): Promise<{ status: number; body: { submissionId?: string; jobId?: string; error?: { code: string; message: string } } }> {
+  const q = new URLSearchParams({ agent: fields.agent, run: String(fields.run), name: "submission.tar.gz" });
+  if (fields.reproduce) q.set("reproduce", "1");
+  if (fields.variant) q.set("variant", fields.variant);
+  const headers: Record<string, string> = { "content-type": "application/gzip" };
+  if (auth.cookie) headers.cookie = auth.cookie;
+  if (auth.bearer) headers.authorization = `Bearer ${auth.bearer}`;
+  const res = await fetch(`${baseUrl}/api/papers/${encodeURIComponent(paperId)}/submissions?${q}`, { method: "POST", headers, body: new Uint8Array(archive) });
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as never };
+}
+
+export interface JobAnswer {
+  job: JobView;
+  logTail: string;
+}
+
+/** Polls `GET /api/jobs/<id>` until `done` holds (default: a final status). */
+export async function waitForJob(baseUrl: string, cookie: string, jobId: string, ms: number, done: (a: JobAnswer) => boolean = (a) => !["queued", "running"].includes(a.job.status)): Promise<JobAnswer> {
+  const deadline = performance.now() + ms;
+  let last: JobAnswer | null = null;
+  for (;;) {
+    const res = await api<JobAnswer>(baseUrl, cookie, "GET", `/api/jobs/${jobId}`);
+    if (res.status === 200) {
+      last = res.body;
+      if (done(last)) return last;
+    }
+    if (performance.now() > deadline) throw new Error(`job ${jobId} not as expected within ${ms} ms; last: ${JSON.stringify(last?.job ?? res.body).slice(0, 2000)}\n${last?.logTail ?? ""}`);
+    await sleep(100);
+  }
+}
+
+export interface RunnerProcess {
+  name: string;
+  pid: number;
+  output(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<number | string>;
+  kill(signal: NodeJS.Signals): void;
+  stop(): Promise<void>;
+}
+
+const runnerPids = new Set<number>();
+process.once("exit", () => {
+  for (const pid of runnerPids) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // Gone.
+    }
+  }
+});
+
+/** Starts `npm run runner`'s program as its own process group, with the token in its environment. */
+export function startRunner(baseUrl: string, token: string, opts: { name: string; backend?: string; maxJobs?: number; env?: Record<string, string> }): RunnerProcess {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `rubric-runner-${opts.name}-`));
+  const tsx = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+  const args = [tsx, path.join(ROOT, "runner", "main.ts"), "--url", baseUrl, "--name", opts.name, "--work-dir", workDir, "--max-jobs", String(opts.maxJobs ?? 1)];
+  if (opts.backend) args.push("--backend", opts.backend);
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, RUNNER_TOKEN: token, ...opts.env } as unknown as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let log = "";
+  const keep = (c: Buffer) => {
+    log = (log + c.toString("utf8")).slice(-20_000);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  runnerPids.add(child.pid!);
+  let done = false;
+  const exited = new Promise<number | string>((resolve) =>
+    child.once("exit", (code, signal) => {
+      done = true;
+      runnerPids.delete(child.pid!);
+      fs.rmSync(workDir, { recursive: true, force: true });
+      resolve(code ?? signal ?? "exit");
+    }),
+  );
+  const kill = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(child.pid!, signal);
+    } catch {
+      // Gone.
+    }
+  };
+  return {
+    name: opts.name,
+    pid: child.pid!,
+    output: () => log,
+    exited,
+    kill,
+    stop: async () => {
+      if (done) return;
+      kill("SIGTERM");
+      const ended = await Promise.race([exited.then(() => true), sleep(15_000).then(() => false)]);
+      if (!ended) {
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {
+          // Gone.
+        }
+        await exited;
+      }
+    },
+  };
+}
+
+/** Whether any process's command line contains `marker` (a job's leftover), other than this check. */
+export function processWithMarker(marker: string): string | null {
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+      if (cmd.includes(marker)) return `${pid}: ${cmd}`;
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return null;
+}

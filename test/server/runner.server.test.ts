@@ -1,0 +1,180 @@
+/**
+ * Reproduction end to end (issue 12): the built studio, real runner processes (`runner/main.ts`)
+ * talking the runner protocol over HTTP, real reproduce.sh scripts in the sandbox backend; on PGlite
+ * and, when DATABASE_URL is set, PostgreSQL. A short lease (4 s) makes the requeue cases quick.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_PAPER_ID, STAFF, api, prepareDatabase, signIn, sleep, startStudio, type PreparedDatabase, type Studio } from "./harness";
+import { processWithMarker, startRunner, tarGz, uploadSubmission, waitForJob, type RunnerProcess } from "./runner-harness";
+
+const kinds = process.env.DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
+const LEASE_S = 4;
+/** The sandbox backend needs bubblewrap; CI installs it, a laptop may fall back to local. */
+const BACKEND = "sandbox";
+
+describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
+  let db: PreparedDatabase;
+  let studio: Studio;
+  let staff: string;
+  let runnerToken: string;
+  const runners: RunnerProcess[] = [];
+  let run = 0;
+
+  beforeAll(async () => {
+    db = await prepareDatabase(kind, 0, `runner-${kind}`);
+    studio = await startStudio({ ...db.env, JOB_LEASE_S: String(LEASE_S), JOB_HEARTBEAT_S: "1" });
+    staff = await signIn(studio.url, STAFF.email, STAFF.password);
+    const created = await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", { name: `tests on ${kind}` });
+    expect(created.status).toBe(200);
+    runnerToken = created.body.token;
+  });
+  afterAll(async () => {
+    await Promise.all(runners.map((r) => r.stop()));
+    await studio?.stop();
+    await db?.drop();
+  });
+
+  const runner = (name: string, env: Record<string, string> = {}) => {
+    const r = startRunner(studio.url, runnerToken, { name: `${name}-${kind}`, backend: BACKEND, env });
+    runners.push(r);
+    return r;
+  };
+  const submit = async (files: Record<string, string>) => {
+    const up = await uploadSubmission(studio.url, { cookie: staff }, DEMO_PAPER_ID, { agent: `Runner test · ${kind}`, run: ++run, reproduce: true }, await tarGz(files));
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    return up.body.jobId!;
+  };
+  const setRunSettings = (settings: { timeoutS: number; network?: boolean }) =>
+    api(studio.url, staff, "PUT", `/api/papers/${DEMO_PAPER_ID}/run-settings`, { timeoutS: settings.timeoutS, gpus: 0, network: settings.network ?? false, salvageRetryBelowS: 0 });
+
+  it("runs a submission that writes outputs: succeeded, exit 0, log complete, outputs listed with the changed files", async () => {
+    runner("main");
+    const jobId = await submit({
+      "reproduce.sh": 'set -e\nfor i in 1 2 3 4 5; do echo "step $i of 5"; sleep 0.2; done\nmkdir -p results\necho "method,score" > results/table.csv\necho "wagc,1.509" >> results/table.csv\necho done\n',
+      "train.py": "print('hello')\n",
+    });
+    const { job, logTail } = await waitForJob(studio.url, staff, jobId, 60_000);
+    expect(job.status, logTail).toBe("succeeded");
+    expect(job.exitCode).toBe(0);
+    expect(logTail).toMatch(/step 1 of 5[\s\S]*step 5 of 5[\s\S]*done/);
+    const files = Object.fromEntries((job.outputs?.files ?? []).map((f) => [f.path, f]));
+    expect(files["results/table.csv"]).toMatchObject({ changed: true });
+    expect(files["train.py"]).toMatchObject({ changed: false });
+    expect(files["reproduce.log"]).toBeDefined();
+    expect(job.metadata).toMatchObject({ repro_script_exists: true, timedout: false, exit_code: 0, backend: BACKEND, attempt: 1 });
+    expect(job.metadata?.files_after_reproduce).toMatch(/table\.csv/);
+    // PaperBench's executed metadata: its keys first, in its order.
+    const exported = await fetch(`${studio.url}/api/jobs/${jobId}/metadata`, { headers: { cookie: staff } });
+    expect(Object.keys(JSON.parse(await exported.text())).slice(0, 3)).toEqual(["is_valid_git_repo", "git_log", "repro_script_exists"]);
+  });
+
+  it("keeps the log and the exit status of a script that exits 3", async () => {
+    const jobId = await submit({ "reproduce.sh": 'echo "about to fail"\nexit 3\n' });
+    const { job, logTail } = await waitForJob(studio.url, staff, jobId, 60_000);
+    expect(job).toMatchObject({ status: "failed", exitCode: 3 });
+    expect(logTail).toContain("about to fail");
+  });
+
+  it("fails clearly when reproduce.sh is missing", async () => {
+    const jobId = await submit({ "README.md": "no script here\n" });
+    const { job } = await waitForJob(studio.url, staff, jobId, 60_000);
+    expect(job.status).toBe("failed");
+    expect(job.failureReason).toMatch(/reproduce\.sh/);
+    expect(job.metadata?.repro_script_exists).toBe(false);
+  });
+
+  it("times out a script that outlives the paper's timeout, leaving no process behind", async () => {
+    expect((await setRunSettings({ timeoutS: 2 })).status).toBe(200);
+    try {
+      const marker = `${300 + Math.floor(Math.random() * 600)}.${Date.now() % 100000}`;
+      const jobId = await submit({ "reproduce.sh": `echo start\n(setsid sleep ${marker} &)\nsleep ${marker}\n` });
+      const { job } = await waitForJob(studio.url, staff, jobId, 60_000);
+      expect(job.status).toBe("timed_out");
+      expect(job.metadata?.timedout).toBe(true);
+      expect(processWithMarker(marker)).toBeNull();
+    } finally {
+      await setRunSettings({ timeoutS: 3600 });
+    }
+  });
+
+  it("cancels a running job within the grace period plus 2 s, leaving no process behind", async () => {
+    const marker = `${900 + Math.floor(Math.random() * 90)}.${Date.now() % 100000}`;
+    const jobId = await submit({ "reproduce.sh": `echo running\ntrap '' TERM\nsleep ${marker}\n` });
+    await waitForJob(studio.url, staff, jobId, 30_000, (a) => a.logTail.includes("running"));
+    const asked = performance.now();
+    expect((await api(studio.url, staff, "POST", `/api/jobs/${jobId}/cancel`)).status).toBe(200);
+    const { job } = await waitForJob(studio.url, staff, jobId, 20_000);
+    expect(job.status).toBe("cancelled");
+    // A script that ignores SIGTERM is killed after the 10 s grace; the heartbeat brings the request within 1 s.
+    expect((performance.now() - asked) / 1000).toBeLessThan(10 + 2 + 1);
+    expect(processWithMarker(marker)).toBeNull();
+  });
+
+  it("gives reproduce.sh none of the runner's secrets and no network when the paper denies it", async () => {
+    const jobId = await submit({
+      "reproduce.sh": [
+        'if env | grep -q rst_; then echo "LEAK in env"; fi',
+        'if cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | grep -q rst_; then echo "LEAK in /proc"; fi',
+        `if (exec 3<>/dev/tcp/127.0.0.1/${studio.port}) 2>/dev/null; then echo "NETWORK reached the studio"; else echo "network refused"; fi`,
+        'if touch /usr/escape 2>/dev/null; then echo "WROTE outside"; else echo "outside is read-only"; fi',
+        "echo checked",
+      ].join("\n"),
+    });
+    const { job, logTail } = await waitForJob(studio.url, staff, jobId, 60_000);
+    expect(job.status, logTail).toBe("succeeded");
+    expect(logTail).toContain("checked");
+    expect(logTail).not.toMatch(/LEAK|NETWORK|WROTE/);
+    expect(logTail).toContain("network refused");
+  });
+
+  it("moves a job of a runner killed with SIGKILL to another runner after the lease, and completes it once", async () => {
+    // Only the doomed runner polls when the job is queued.
+    await Promise.all(runners.splice(0).map((r) => r.stop()));
+    const doomed = runner("doomed");
+    const jobId = await submit({ "reproduce.sh": 'echo "attempt starts"\nsleep 3\necho "attempt ends"\n' });
+    await waitForJob(studio.url, staff, jobId, 30_000, (a) => a.job.status === "running" && a.logTail.includes("attempt starts"));
+    // The whole group: the runner and the job it was running (a dead machine).
+    process.kill(-doomed.pid, "SIGKILL");
+    const killedAt = performance.now();
+    runner("rescuer");
+    await waitForJob(studio.url, staff, jobId, (LEASE_S + 30) * 1000, (a) => a.job.attempts === 2);
+    expect((performance.now() - killedAt) / 1000).toBeLessThan(LEASE_S + 5 + 3);
+    const { job } = await waitForJob(studio.url, staff, jobId, 60_000);
+    expect(job.status).toBe("succeeded");
+    expect(job.attemptHistory.map((a) => a.status)).toEqual(["failed", "succeeded"]);
+    expect(job.attemptHistory[0].reason).toMatch(/lease expired/);
+  });
+
+  it("refuses a paused runner's late completion once its job has moved on (fencing)", async () => {
+    await Promise.all(runners.splice(0).map((r) => r.stop()));
+    const paused = runner("paused");
+    const jobId = await submit({ "reproduce.sh": 'echo "first holder"\nsleep 2\necho "finished"\n' });
+    await waitForJob(studio.url, staff, jobId, 30_000, (a) => a.job.status === "running");
+    // Stop the runner process alone (its job keeps running) so that its lease expires.
+    paused.kill("SIGSTOP");
+    runner("second");
+    const { job } = await waitForJob(studio.url, staff, jobId, (LEASE_S + 40) * 1000);
+    expect(job.status).toBe("succeeded");
+    expect(job.attempts).toBe(2);
+    paused.kill("SIGCONT");
+    // The first runner wakes, finds its lease stale and abandons the job: nothing changes.
+    await sleep(3_000);
+    const after = await waitForJob(studio.url, staff, jobId, 5_000);
+    expect(after.job.attemptHistory.map((a) => a.status)).toEqual(["failed", "succeeded"]);
+    expect(after.job.status).toBe("succeeded");
+  });
+
+  it("lets tokens act only where they may", async () => {
+    const noAuth = await fetch(`${studio.url}/api/runner/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(noAuth.status).toBe(401);
+    // A runner token is not a job token, and a browser session is neither.
+    const jobId = await submit({ "reproduce.sh": "echo ok\n" });
+    for (const authorization of [`Bearer ${runnerToken}`, "Bearer rst_job_nonsense"]) {
+      const res = await fetch(`${studio.url}/api/runner/jobs/${jobId}/submission`, { headers: { authorization } });
+      expect(res.status).toBe(401);
+    }
+    const withCookie = await fetch(`${studio.url}/api/runner/jobs/${jobId}/submission`, { headers: { cookie: staff } });
+    expect(withCookie.status).toBe(401);
+    await waitForJob(studio.url, staff, jobId, 60_000);
+  });
+});
