@@ -24,6 +24,7 @@ import { editorUiFigures } from "./editor-ui";
 import { reviewUiFigures } from "./review-ui";
 import { leaderboardFigures } from "./leaderboard";
 import { oversizedBodyFigures } from "./oversized-body";
+import { runnerFigures } from "./runner";
 import { median, report } from "./support/figures";
 
 
@@ -113,6 +114,7 @@ const groups: Record<string, () => Promise<void>> = {
   leaderboard: leaderboardFigures,
   "oversized-body": oversizedBodyFigures,
   "review-ui": reviewUiFigures,
+  runner: runnerFigures,
 };
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !(name in groups));
