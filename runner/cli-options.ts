@@ -1,0 +1,71 @@
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { RUNNER_BACKENDS, type RunnerBackend } from "@/lib/runner/protocol";
+import { DEFAULT_DOCKER_IMAGE } from "./backends/docker";
+
+export interface RunnerOptions {
+  url: string;
+  token: string;
+  name: string;
+  /** Null: the default, decided once GPUs and bwrap are known (`resolveDefaults`). */
+  backend: RunnerBackend | null;
+  workDir: string;
+  /** Null: one per GPU, at least one. */
+  maxJobs: number | null;
+  dockerImage: string;
+}
+
+export const USAGE = `usage: npm run runner -- --url <studio> --token <runner token> [--name <name>] [--backend sandbox|local|docker] [--work-dir <dir>] [--max-jobs <n>] [--docker-image <image>]
+  RUNNER_TOKEN may stand for --token, RUNNER_DOCKER_IMAGE for --docker-image.`;
+
+export class UsageError extends Error {}
+
+/** The runner's command line (and RUNNER_TOKEN, RUNNER_DOCKER_IMAGE), checked; the token is never echoed. */
+export function parseRunnerOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): RunnerOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        url: { type: "string" },
+        token: { type: "string" },
+        name: { type: "string" },
+        backend: { type: "string" },
+        "work-dir": { type: "string" },
+        "max-jobs": { type: "string" },
+        "docker-image": { type: "string" },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const url = values.url;
+  if (!url) throw new UsageError("--url is required: the studio's address, e.g. http://127.0.0.1:3000");
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error();
+  } catch {
+    throw new UsageError(`--url must be an http(s) address, not ${JSON.stringify(url)}`);
+  }
+  const token = values.token ?? env.RUNNER_TOKEN;
+  if (!token) throw new UsageError("--token (or RUNNER_TOKEN) is required: a runner token created at /runners");
+  const backend = values.backend ?? null;
+  if (backend !== null && !(RUNNER_BACKENDS as readonly string[]).includes(backend)) throw new UsageError(`--backend must be one of ${RUNNER_BACKENDS.join(", ")}`);
+  let maxJobs: number | null = null;
+  if (values["max-jobs"] !== undefined) {
+    maxJobs = Number(values["max-jobs"]);
+    if (!Number.isInteger(maxJobs) || maxJobs < 1 || maxJobs > 64) throw new UsageError("--max-jobs must be a whole number from 1 to 64");
+  }
+  const name = values.name?.trim() || os.hostname();
+  return {
+    url,
+    token,
+    name,
+    backend: backend as RunnerBackend | null,
+    workDir: path.resolve(values["work-dir"] ?? path.join(os.tmpdir(), `rubric-runner-${name.replace(/[^a-zA-Z0-9_.-]/g, "-")}`)),
+    maxJobs,
+    dockerImage: values["docker-image"] ?? env.RUNNER_DOCKER_IMAGE ?? DEFAULT_DOCKER_IMAGE,
+  };
+}

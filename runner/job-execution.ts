@@ -1,0 +1,128 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { FinalJobStatus } from "@/lib/jobs/states";
+import type { ClaimedJob, Gpu } from "@/lib/runner/protocol";
+import type { JobBackend } from "./backends/job-backend";
+import { gpuLabel } from "./capabilities";
+import { LogStream } from "./log-stream";
+import { buildOutputsArchive } from "./outputs-archive";
+import { reproduce } from "./reproduce";
+import { safeExtract } from "./safe-extract";
+import { StaleLeaseError, type StudioClient } from "./studio-client";
+
+export interface JobExecutionContext {
+  client: StudioClient;
+  backend: JobBackend;
+  claimed: ClaimedJob;
+  workDir: string;
+  runnerName: string;
+  /** This runner's GPUs (the job's are picked from them by `claimed.job.gpuIndices`). */
+  gpus: Gpu[];
+  killGraceMs: number;
+  /** Resolves when the runner is shutting down: the job is stopped and left to requeue. */
+  shutdown: Promise<void>;
+  /** One line per event on the runner's stdout. */
+  event(line: string): void;
+}
+
+export type JobExecutionResult = { outcome: "completed"; status: FinalJobStatus; exitCode: number | null; reason: string | null } | { outcome: "abandoned"; reason: string };
+
+/**
+ * One claimed job from start to end: heartbeats (which carry cancel requests) from the first
+ * moment, the submission downloaded and extracted, the reproduction with its live log, the outputs
+ * uploaded, then the completion. A stale lease anywhere stops the job's processes and abandons it,
+ * never completing: the job belongs to someone else now. A runner shutting down abandons its jobs
+ * the same way, so they requeue when their lease expires rather than end as failed.
+ */
+export async function executeJob(ctx: JobExecutionContext): Promise<JobExecutionResult> {
+  const { claimed, client } = ctx;
+  const { job } = claimed;
+  const jobDir = path.join(ctx.workDir, "jobs", `${job.id}-${job.attempt}`);
+  let cancelRequested = false;
+  let abandonReason: string | null = null;
+  let stopJob!: () => void;
+  const stopped = new Promise<void>((resolve) => (stopJob = resolve));
+  const abandon = (reason: string) => {
+    abandonReason ??= reason;
+    stopJob();
+  };
+  void ctx.shutdown.then(() => abandon("the runner is shutting down; the job will be requeued when its lease expires"));
+
+  const heartbeats = setInterval(() => {
+    client.heartbeat(claimed).then(
+      (answer) => {
+        if (answer.cancel && !cancelRequested) {
+          cancelRequested = true;
+          ctx.event(`cancel requested for job ${job.id}`);
+          stopJob();
+        }
+      },
+      (err) => {
+        if (err instanceof StaleLeaseError) abandon(`lease lost: ${err.message}`);
+        // Anything else was already retried: the next beat tries again, and the lease tells who is right.
+      },
+    );
+  }, claimed.lease.heartbeatS * 1000);
+
+  const logs = new LogStream({
+    send: (chunks) => client.sendLogs(claimed, chunks),
+    isFatal: (err) => err instanceof StaleLeaseError,
+    onFatal: (err) => abandon(`lease lost: ${(err as Error).message}`),
+  });
+  const note = (text: string) => logs.write(`[runner] ${text}\n`);
+
+  try {
+    fs.rmSync(jobDir, { recursive: true, force: true });
+    fs.mkdirSync(jobDir, { recursive: true });
+    let sourceRoot: string;
+    try {
+      const archive = path.join(jobDir, "submission.archive");
+      await client.downloadSubmission(claimed, archive);
+      sourceRoot = await safeExtract(archive, path.join(jobDir, "source"));
+    } catch (err) {
+      if (err instanceof StaleLeaseError) abandon(`lease lost: ${err.message}`);
+      if (abandonReason) return { outcome: "abandoned", reason: abandonReason };
+      const reason = `the submission could not be prepared: ${(err as Error).message}`;
+      note(reason);
+      return await finish({ status: "failed", exitCode: null, reason, metadata: null, outputsUploaded: false, durationS: null });
+    }
+    if (ctx.backend.name === "local" && !job.settings.network) note("the local backend cannot deny reproduce.sh the network");
+    const result = await reproduce({
+      backend: ctx.backend,
+      jobDir,
+      sourceRoot,
+      settings: job.settings,
+      gpuIndices: job.gpuIndices,
+      gpuNames: ctx.gpus.filter((g) => job.gpuIndices.includes(g.index)).map(gpuLabel),
+      runnerName: ctx.runnerName,
+      attempt: job.attempt,
+      spawnName: `${job.id}-${job.attempt}`,
+      output: (text) => logs.write(text),
+      cancelled: stopped,
+      killGraceMs: ctx.killGraceMs,
+    });
+    if (abandonReason) return { outcome: "abandoned", reason: abandonReason };
+
+    const outputsFile = path.join(jobDir, "outputs.tar.gz");
+    const outputs = await buildOutputsArchive(result.submissionDir, outputsFile, { maxFileBytes: job.settings.maxOutputFileBytes, secrets: Object.values(job.settings.secrets) });
+    for (const left of outputs.leftOut) note(`left out of the outputs: ${left.path} (${left.reason})`);
+    for (const masked of outputs.masked) note(`a secret's value was masked in the outputs' ${masked}`);
+    await client.uploadOutputs(claimed, outputsFile);
+    return await finish({ status: result.status, exitCode: result.exitCode, reason: result.reason, metadata: result.metadata, outputsUploaded: true, durationS: result.durationS });
+  } catch (err) {
+    if (err instanceof StaleLeaseError || abandonReason) return { outcome: "abandoned", reason: abandonReason ?? `lease lost: ${(err as Error).message}` };
+    throw err;
+  } finally {
+    clearInterval(heartbeats);
+    logs.stop();
+    fs.rmSync(jobDir, { recursive: true, force: true });
+  }
+
+  async function finish(body: Parameters<StudioClient["complete"]>[1]): Promise<JobExecutionResult> {
+    // The log goes first, so a finished job's log is whole; a studio that cannot take it in time does not hold the completion back.
+    await Promise.race([logs.flush(), new Promise((r) => setTimeout(r, 15_000))]);
+    if (abandonReason) return { outcome: "abandoned", reason: abandonReason };
+    await client.complete(claimed, body);
+    return { outcome: "completed", status: body.status, exitCode: body.exitCode, reason: body.reason };
+  }
+}

@@ -1,0 +1,33 @@
+import { parseRunnerOptions, USAGE, UsageError } from "./cli-options";
+import { startRunner } from "./runner-loop";
+
+/** `npm run runner -- --url <studio> --token <t> …`: one runner until SIGTERM or SIGINT. */
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseRunnerOptions(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`${err.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  const stamp = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+  const runner = await startRunner({ ...options, event: stamp });
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (++signals > 1) return;
+    stamp(`${signal}: stopping (running jobs are stopped and will be requeued)`);
+    void runner.stop();
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  await runner.done;
+  stamp("stopped");
+  // Ending without a signal means the studio refused the runner (a revoked token).
+  process.exit(signals > 0 ? 0 : 1);
+}
+
+main().catch((err: Error) => {
+  console.error(`runner: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,190 @@
+import fs from "node:fs";
+import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import type { FinalJobStatus } from "@/lib/jobs/states";
+import type { ReproduceSettings } from "@/lib/runner/protocol";
+import type { ReproductionMetadata } from "@/lib/runner/reproduction-metadata";
+import type { JobBackend, JobExit } from "./backends/job-backend";
+import { SecretMasker } from "./secret-masker";
+
+export const REPRODUCE_SCRIPT = "reproduce.sh";
+export const REPRODUCE_LOG = "reproduce.log";
+export const CREATION_TIME_FILE = "reproduce.log.creation_time";
+export const MISSING_SCRIPT_REASON = "reproduce.sh not found at the submission's root";
+
+export interface ReproduceOptions {
+  backend: JobBackend;
+  /** The job's own directory: the executed copy goes to `submission/`, the scratch space to `scratch/`. */
+  jobDir: string;
+  /** The pristine extracted submission; every run starts from a fresh copy of it. */
+  sourceRoot: string;
+  settings: ReproduceSettings;
+  gpuIndices: number[];
+  /** Names for the metadata: `0: NVIDIA H100 80GB`. */
+  gpuNames: string[];
+  runnerName: string;
+  attempt: number;
+  /** Unique per job attempt: names the processes and containers of its runs. */
+  spawnName: string;
+  /** reproduce.sh's output and the runner's notes, secrets masked: the live log. */
+  output(text: string): void;
+  /** Resolves when staff cancel the job. */
+  cancelled: Promise<void>;
+  killGraceMs: number;
+}
+
+export interface ReproduceResult {
+  status: FinalJobStatus;
+  exitCode: number | null;
+  reason: string | null;
+  metadata: ReproductionMetadata;
+  /** Wall-clock seconds of every run together (a salvage retry included). */
+  durationS: number;
+  /** The executed copy, for the outputs archive. */
+  submissionDir: string;
+}
+
+interface RunOutcome {
+  exit: JobExit;
+  timedOut: boolean;
+  cancelled: boolean;
+  seconds: number;
+  log: string;
+}
+
+/**
+ * One reproduction, with PaperBench's semantics (a fresh copy, `ls` before and after, git log and
+ * status, reproduce.log and its creation time, `bash reproduce.sh`, a wall-clock timeout, the
+ * salvage retry) and its faults fixed: the exit status is kept (no `tee` without pipefail), a
+ * missing script is a clear failure, only a failed short run is retried, and no process survives.
+ */
+export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult> {
+  const masker = new SecretMasker(Object.values(opts.settings.secrets));
+  const submissionDir = path.join(opts.jobDir, "submission");
+  const started = Date.now();
+  let cancelled = false;
+  void opts.cancelled.then(() => {
+    cancelled = true;
+  });
+  const note = (text: string) => opts.output(`[runner] ${text}\n`);
+  const retried: Record<string, unknown>[] = [];
+  let spawnCount = 0;
+  const spawnName = () => `${opts.spawnName}-${spawnCount++}`;
+
+  /** Runs a short command of ours (ls, git) in the job's environment and answers its masked output. */
+  async function capture(command: string[]): Promise<{ ok: boolean; text: string }> {
+    const proc = opts.backend.spawnJob({ ...spawnBase(), command, name: spawnName() });
+    let text = "";
+    const decoder = new StringDecoder("utf8");
+    proc.stdout.on("data", (d: Buffer) => (text += decoder.write(d)));
+    proc.stderr.on("data", (d: Buffer) => (text += decoder.write(d)));
+    const exit = await proc.wait();
+    return { ok: exit.exitCode === 0, text: masker.mask(text + decoder.end()) };
+  }
+
+  function spawnBase() {
+    return { dir: submissionDir, scratchDir: path.join(opts.jobDir, "scratch"), secrets: opts.settings.secrets, gpuIndices: opts.gpuIndices, network: opts.settings.network };
+  }
+
+  function freshCopy(): void {
+    fs.rmSync(submissionDir, { recursive: true, force: true });
+    fs.rmSync(path.join(opts.jobDir, "scratch"), { recursive: true, force: true });
+    fs.cpSync(opts.sourceRoot, submissionDir, { recursive: true, verbatimSymlinks: true });
+    fs.mkdirSync(path.join(opts.jobDir, "scratch"), { recursive: true });
+  }
+
+  async function runScript(): Promise<RunOutcome> {
+    fs.writeFileSync(path.join(submissionDir, CREATION_TIME_FILE), `${new Date().toISOString()}\n`);
+    const logFile = fs.openSync(path.join(submissionDir, REPRODUCE_LOG), "w");
+    const runMasker = new SecretMasker(Object.values(opts.settings.secrets));
+    let log = "";
+    const emit = (text: string) => {
+      if (text === "") return;
+      log += text;
+      fs.writeSync(logFile, text);
+      opts.output(text);
+    };
+    const runStarted = Date.now();
+    // One stream for both, in the order written: what `2>&1 | tee` gives, without losing the status.
+    const proc = opts.backend.spawnJob({ ...spawnBase(), command: ["bash", "-c", `exec bash ${REPRODUCE_SCRIPT} 2>&1`], name: spawnName() });
+    const decoder = new StringDecoder("utf8");
+    const onData = (d: Buffer) => emit(runMasker.push(decoder.write(d)));
+    proc.stdout.on("data", onData);
+    proc.stderr.on("data", onData);
+    let timedOut = false;
+    let stopping: Promise<void> | null = null;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      note(`reproduce.sh ran past its timeout of ${opts.settings.timeoutS} s: stopping it`);
+      stopping ??= proc.kill(opts.killGraceMs);
+    }, opts.settings.timeoutS * 1000);
+    void opts.cancelled.then(() => {
+      if (timedOut) return;
+      note("cancelled: stopping reproduce.sh");
+      stopping ??= proc.kill(opts.killGraceMs);
+    });
+    try {
+      const exit = await proc.wait();
+      await stopping;
+      emit(runMasker.push(decoder.end()) + runMasker.end());
+      return { exit, timedOut, cancelled: cancelled && !timedOut, seconds: (Date.now() - runStarted) / 1000, log };
+    } finally {
+      clearTimeout(timer);
+      fs.closeSync(logFile);
+    }
+  }
+
+  freshCopy();
+  const before = await capture(["ls", "-laR", "."]);
+  const gitCommand = (...args: string[]) => ["git", "-c", "safe.directory=*", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--no-pager", ...args];
+  const isGitRepo = fs.existsSync(path.join(submissionDir, ".git")) && (await capture(gitCommand("rev-parse", "--is-inside-work-tree"))).text.trim() === "true";
+  const gitLog = isGitRepo ? (await capture(gitCommand("log"))).text : null;
+  const scriptExists = fs.lstatSync(path.join(submissionDir, REPRODUCE_SCRIPT), { throwIfNoEntry: false })?.isFile() ?? false;
+
+  const metadata = (run: RunOutcome | null, after: string | null, gitStatus: string | null): ReproductionMetadata => ({
+    is_valid_git_repo: isGitRepo,
+    git_log: gitLog,
+    repro_script_exists: scriptExists,
+    files_before_reproduce: before.text,
+    files_after_reproduce: after,
+    timedout: run?.timedOut ?? false,
+    repro_log: run?.log ?? "",
+    retried_results: retried,
+    repro_execution_time: run?.seconds ?? null,
+    git_status_after_reproduce: gitStatus,
+    exit_code: run?.exit.exitCode ?? null,
+    runner: opts.runnerName,
+    gpus: opts.gpuNames,
+    backend: opts.backend.name,
+    attempt: opts.attempt,
+  });
+
+  if (!scriptExists) {
+    note(MISSING_SCRIPT_REASON);
+    return { status: "failed", exitCode: null, reason: MISSING_SCRIPT_REASON, metadata: metadata(null, null, null), durationS: (Date.now() - started) / 1000, submissionDir };
+  }
+
+  let run = await runScript();
+  const failedShort = (r: RunOutcome) => !r.timedOut && !r.cancelled && r.exit.exitCode !== 0 && r.seconds < opts.settings.salvageRetryBelowS;
+  if (failedShort(run) && !cancelled) {
+    note(`reproduce.sh failed after ${run.seconds.toFixed(1)} s (under ${opts.settings.salvageRetryBelowS} s): salvage retry on a fresh copy`);
+    retried.push({ repro_execution_time: run.seconds, timedout: run.timedOut, repro_log: run.log, exit_code: run.exit.exitCode });
+    freshCopy();
+    run = await runScript();
+  }
+
+  const after = (await capture(["ls", "-laR", "."])).text;
+  const gitStatus = isGitRepo ? (await capture(gitCommand("status"))).text : null;
+  const durationS = (Date.now() - started) / 1000;
+  const outcome = describe(run, opts.settings.timeoutS);
+  return { ...outcome, metadata: metadata(run, after, gitStatus), durationS, submissionDir };
+}
+
+function describe(run: RunOutcome, timeoutS: number): { status: FinalJobStatus; exitCode: number | null; reason: string | null } {
+  if (run.timedOut) return { status: "timed_out", exitCode: null, reason: `reproduce.sh ran past its timeout of ${timeoutS} s and was stopped` };
+  if (run.cancelled) return { status: "cancelled", exitCode: null, reason: "cancelled by staff" };
+  const { exitCode, signal } = run.exit;
+  if (exitCode === 0) return { status: "succeeded", exitCode: 0, reason: null };
+  if (exitCode === null) return { status: "failed", exitCode: null, reason: `reproduce.sh was killed by ${signal ?? "a signal"}` };
+  return { status: "failed", exitCode, reason: `reproduce.sh exited with status ${exitCode}` };
+}

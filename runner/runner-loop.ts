@@ -1,0 +1,134 @@
+import fs from "node:fs";
+import type { ClaimedJob, Gpu, RunnerBackend } from "@/lib/runner/protocol";
+import { bwrapAvailable } from "./backends/sandbox";
+import { selectBackend } from "./backends/select-backend";
+import { detectGpus, machineCapabilities } from "./capabilities";
+import type { RunnerOptions } from "./cli-options";
+import { executeJob } from "./job-execution";
+import { StudioClient, StudioError } from "./studio-client";
+
+export interface StartRunnerOptions extends RunnerOptions {
+  /** SIGTERM → this grace → SIGKILL when a job is cancelled, times out or the runner stops (10 s). */
+  killGraceMs?: number;
+  /** How long one claim waits for a job (the protocol's long poll, at most 30 s). */
+  claimWaitS?: number;
+  /** One line per event (registered, claimed, finished); never a token or a secret. */
+  event?(line: string): void;
+}
+
+export interface RunningRunner {
+  runnerId: string;
+  backend: RunnerBackend;
+  maxJobs: number;
+  /** Stops claiming, stops the running jobs (left to requeue) and resolves once all are gone. */
+  stop(): Promise<void>;
+  /** Resolves when the runner has stopped (after `stop()`, or on a fatal refusal such as a revoked token). */
+  done: Promise<void>;
+}
+
+/** The backend a runner uses when none is named: the sandbox wherever bubblewrap is installed. */
+export function defaultBackend(): RunnerBackend {
+  return bwrapAvailable() ? "sandbox" : "local";
+}
+
+/**
+ * A runner: registers with its capabilities, then long-polls for jobs while it has a free slot,
+ * runs up to `maxJobs` at once, each on the GPUs the claim assigned it.
+ */
+export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunner> {
+  const event = opts.event ?? ((line: string) => console.log(line));
+  const gpus: Gpu[] = await detectGpus();
+  const backendName = opts.backend ?? defaultBackend();
+  if (opts.backend === null) event(`backend: ${backendName} (${backendName === "sandbox" ? "bwrap found" : "bwrap not found on PATH: jobs run as plain processes"})`);
+  const backend = selectBackend(backendName, { dockerImage: opts.dockerImage });
+  const maxJobs = opts.maxJobs ?? Math.max(1, gpus.length);
+  fs.mkdirSync(opts.workDir, { recursive: true });
+  const client = new StudioClient({ url: opts.url, runnerToken: opts.token });
+  const capabilities = machineCapabilities(gpus, backendName, maxJobs, process.env.npm_package_version);
+  const runnerId = await registerUntilAnswered(client, { name: opts.name, capabilities }, event);
+  event(`registered as ${opts.name} (runner ${runnerId}): ${gpus.length} GPU(s), ${capabilities.cpus} CPU(s), backend ${backendName}, up to ${maxJobs} job(s) at once`);
+
+  const running = new Map<string, Promise<void>>();
+  const gpusInUse = new Set<number>();
+  let stopping = false;
+  let stopShutdown!: () => void;
+  const shutdown = new Promise<void>((resolve) => (stopShutdown = resolve));
+  const claimAbort = new AbortController();
+  let slotFreed: (() => void) | null = null;
+
+  function launch(claimed: ClaimedJob): void {
+    const { job } = claimed;
+    for (const index of job.gpuIndices) gpusInUse.add(index);
+    event(`claimed job ${job.id} (attempt ${job.attempt}${job.gpuIndices.length ? `, GPUs ${job.gpuIndices.join(",")}` : ""})`);
+    const run = executeJob({ client, backend, claimed, workDir: opts.workDir, runnerName: opts.name, gpus, killGraceMs: opts.killGraceMs ?? 10_000, shutdown, event })
+      .then(
+        (result) =>
+          event(
+            result.outcome === "completed"
+              ? `finished job ${job.id}: ${result.status}${result.exitCode !== null ? `, exit code ${result.exitCode}` : ""}${result.reason ? ` (${result.reason})` : ""}`
+              : `abandoned job ${job.id}: ${result.reason}`,
+          ),
+        (err: Error) => event(`job ${job.id} ended with a runner error: ${err.message}`),
+      )
+      .finally(() => {
+        for (const index of job.gpuIndices) gpusInUse.delete(index);
+        running.delete(job.id);
+        slotFreed?.();
+      });
+    running.set(job.id, run);
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping) {
+      const freeSlots = maxJobs - running.size;
+      if (freeSlots <= 0) {
+        await new Promise<void>((resolve) => (slotFreed = resolve));
+        slotFreed = null;
+        continue;
+      }
+      try {
+        const freeGpus = gpus.map((g) => g.index).filter((i) => !gpusInUse.has(i));
+        const claimed = await client.claim({ runnerId, freeGpus, freeSlots, waitS: opts.claimWaitS ?? 30 }, claimAbort.signal);
+        if (claimed && !stopping) launch(claimed);
+      } catch (err) {
+        if (stopping) break;
+        if (err instanceof StudioError && (err.status === 401 || err.status === 403)) {
+          event(`the studio refused this runner: ${err.message}; stopping`);
+          stopping = true;
+          break;
+        }
+        event(`claim failed: ${(err as Error).message}; trying again`);
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+    }
+    stopShutdown();
+    await Promise.all(running.values());
+  }
+
+  const done = loop();
+  return {
+    runnerId,
+    backend: backendName,
+    maxJobs,
+    async stop() {
+      stopping = true;
+      claimAbort.abort();
+      slotFreed?.();
+      await done;
+    },
+    done,
+  };
+}
+
+async function registerUntilAnswered(client: StudioClient, body: Parameters<StudioClient["register"]>[0], event: (line: string) => void): Promise<string> {
+  for (;;) {
+    try {
+      return await client.register(body);
+    } catch (err) {
+      // A refusal (bad token, bad request) will not mend; a studio still starting will.
+      if (err instanceof StudioError && err.status < 500) throw err;
+      event(`the studio is not answering (${(err as Error).message}); retrying`);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}
