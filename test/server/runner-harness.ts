@@ -11,22 +11,24 @@ import * as tar from "tar-stream";
 import type { JobView } from "@/lib/jobs/job-view";
 import { ROOT, api, sleep } from "./harness";
 
-export type ArchiveFiles = Record<string, string | { content: string; mode: number }>;
+export type ArchiveFiles = Record<string, string | Buffer | { content: string; mode: number }>;
 
-/** A .tar.gz of the given files (reproduce.sh is made executable). */
-export async function tarGz(files: ArchiveFiles): Promise<Buffer> {
+/** A .tar.gz of the given files (reproduce.sh is made executable), dated a minute ago. */
+export async function tarGz(files: ArchiveFiles, opts: { level?: number } = {}): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
-  pack.on("data", (c: Buffer) => chunks.push(c));
+  pack.on("data", (c: unknown) => {
+    chunks.push(c as Buffer);
+  });
   const ended = new Promise<void>((resolve) => pack.on("end", resolve));
   for (const [name, value] of Object.entries(files)) {
-    const content = typeof value === "string" ? value : value.content;
-    const mode = typeof value === "string" ? (name.endsWith(".sh") ? 0o755 : 0o644) : value.mode;
+    const content = typeof value === "string" || Buffer.isBuffer(value) ? value : value.content;
+    const mode = typeof value === "string" || Buffer.isBuffer(value) ? (name.endsWith(".sh") ? 0o755 : 0o644) : value.mode;
     pack.entry({ name, mode, mtime: new Date(Date.now() - 60_000) }, content);
   }
   pack.finalize();
   await ended;
-  return gzipSync(Buffer.concat(chunks));
+  return gzipSync(Buffer.concat(chunks), { level: opts.level });
 }
 
 /** `POST /api/papers/<id>/submissions` with the archive as the raw body. */
