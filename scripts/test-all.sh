@@ -18,7 +18,7 @@ vitest_rc=$?
 
 echo "── next build ──"
 build_rc=0
-bash scripts/ensure-chromium.sh || build_rc=$?
+bash scripts/ensure-system-packages.sh || build_rc=$?
 [ $build_rc -eq 0 ] && { npm run build >"$results/build.log" 2>&1 || { build_rc=$?; tail -40 "$results/build.log"; }; }
 [ $build_rc -eq 0 ] && echo "build ok"
 

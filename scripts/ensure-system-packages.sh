@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# What the tests need from Debian's packages, installed when missing: Chromium (Playwright drives it;
+# a browser download does not work here) and bubblewrap (the runner's sandbox backend).
+set -euo pipefail
+missing=()
+[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != "0" ]; then
+  echo "Missing: ${missing[*]}. Run 'sudo apt-get install -y ${missing[*]}' (or set CHROMIUM_PATH)" >&2
+  exit 1
+fi
+echo "Installing ${missing[*]} from Debian's packages…"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
