@@ -9,6 +9,7 @@
  *   npm run user -- password <email>                     (new password as for add; signs the user out everywhere)
  *   npm run user -- disable|enable <email>               (disabling signs the user out everywhere)
  *   npm run user -- sign-out <email>                     (ends every session of the user)
+ *   npm run user -- token <email> [--name <label>]       (a new personal API token: only the token, on stdout)
  *   npm run demo -- delete                               (deletes the demo seed's users, papers and agents, and all that hangs off them)
  *   npm run grading -- eval <human.json> <judge.json>        (JudgeEval metrics of two graded trees; no database)
  *   npm run grading -- import <graded.json> --paper <id> --agent <name> --run <n> [--human] [--variant code-dev]
@@ -26,6 +27,7 @@ import { exportRubricJson } from "@/server/papers/export";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { addPasswordUser } from "@/server/users/add-password-user";
+import { createApiToken } from "@/server/users/api-tokens";
 import { changePassword } from "@/server/users/change-password";
 import { findUserByEmail } from "@/server/users/find-user";
 import { signOutEverywhere } from "@/server/users/sessions";
@@ -43,6 +45,7 @@ const USAGE = `usage:
   npm run user -- add <email> [--staff] [--name <name>]
   npm run user -- password <email>
   npm run user -- disable|enable|sign-out <email>
+  npm run user -- token <email> [--name <label>]
   npm run demo -- delete
   npm run grading -- eval <human.json> <judge.json>
   npm run grading -- import <graded.json> --paper <id> --agent <name> --run <n> [--human] [--variant code-dev] [--submission <archive | dir>]`;
@@ -73,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
     "user disable": () => userSessionsCommand("disable", positionals),
     "user enable": () => userSessionsCommand("enable", positionals),
     "user sign-out": () => userSessionsCommand("sign-out", positionals),
+    "user token": () => userTokenCommand(positionals, values.name),
     "demo delete": () => deleteDemoCommand(positionals),
     "grading eval": () => gradingEvalCommand(positionals),
     "grading import": () => importGradingCommand(positionals, values, withDatabase, (message) => new UsageError(message)),
@@ -188,6 +192,18 @@ async function userSessionsCommand(action: "disable" | "enable" | "sign-out", po
     return `${action}d ${email}${action === "disable" ? "; every session of theirs ended" : ""}`;
   }).catch(userNotFound(email));
   console.log(message);
+  return 0;
+}
+
+/** A new personal API token of a user, printed alone on stdout (for `STUDIO_TOKEN=$(npm run -s user -- token …)`). */
+async function userTokenCommand(positionals: string[], name: string | undefined): Promise<number> {
+  const [email] = positionals;
+  if (!email || positionals.length > 1) throw new UsageError("user token takes one email");
+  const { token } = await withDatabase(async (store) => {
+    const user = await findUserByEmail(store, email);
+    return createApiToken(store, { userId: user.id, name: name ?? "CLI" });
+  }).catch(userNotFound(email));
+  await new Promise<void>((resolve, reject) => process.stdout.write(`${token}\n`, (err) => (err ? reject(err) : resolve())));
   return 0;
 }
 

@@ -3,7 +3,8 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { SubmissionArchive, SubmissionArchiveFile } from "@/lib/submissions/archive";
 import type { Executor } from "../client";
-import { agents, submissionFiles, submissions, type Submission, type SubmissionVariant } from "../schema";
+import type { JobStatus } from "@/lib/jobs/states";
+import { agents, jobs, submissionFiles, submissions, type Submission, type SubmissionVariant } from "../schema";
 
 export interface SubmissionRun {
   paperId: string;
@@ -59,6 +60,12 @@ export interface SubmissionListItem {
   archiveName: string | null;
   archiveFileCount: number;
   hasReproduceLog: boolean;
+  /** The repository in the blob store, when it was uploaded to be run. */
+  archiveSha256: string | null;
+  archiveExpandedBytes: number | null;
+  /** The submission's latest job (a reproduction), if any. */
+  latestJobId: string | null;
+  latestJobStatus: JobStatus | null;
   createdAt: Date;
 }
 
@@ -74,12 +81,25 @@ export async function listSubmissionsByPaperId(db: Executor, paperId: string): P
       archiveName: submissions.archiveName,
       archiveFileCount: submissions.archiveFileCount,
       hasReproduceLog: sql<boolean>`${submissions.reproduceLog} IS NOT NULL`,
+      archiveSha256: submissions.archiveSha256,
+      archiveExpandedBytes: submissions.archiveExpandedBytes,
+      latestJobId: sql<string | null>`latest_job.id`,
+      latestJobStatus: sql<JobStatus | null>`latest_job.status`,
       createdAt: submissions.createdAt,
     })
     .from(submissions)
     .innerJoin(agents, eq(agents.id, submissions.agentId))
+    .leftJoin(
+      sql`LATERAL (SELECT ${jobs.id} AS id, ${jobs.status} AS status FROM ${jobs} WHERE ${jobs.submissionId} = ${submissions.id} ORDER BY ${jobs.createdAt} DESC LIMIT 1) AS latest_job`,
+      sql`true`,
+    )
     .where(eq(submissions.paperId, paperId))
     .orderBy(asc(agents.name), asc(submissions.variant), asc(submissions.runIndex));
+}
+
+/** Names the submission's repository in the blob store (the archive as uploaded) and its expanded size. */
+export async function setSubmissionArchiveBlob(db: Executor, submissionId: string, blob: { sha256: string; expandedBytes: number }): Promise<void> {
+  await db.update(submissions).set({ archiveSha256: blob.sha256, archiveExpandedBytes: blob.expandedBytes }).where(eq(submissions.id, submissionId));
 }
 
 // Files travel to the database as JSON batches of about this many bytes of content.

@@ -1,4 +1,6 @@
 import "server-only";
+import { once } from "node:events";
+import fs from "node:fs";
 import type { z } from "zod";
 import { AppError } from "@/lib/errors";
 
@@ -30,6 +32,43 @@ export async function readBodyBytes(req: Request, maxBytes: number): Promise<Buf
     chunks.push(value);
   }
   return Buffer.concat(chunks, size);
+}
+
+/**
+ * Streams a request body into a new file at `filePath`, counted as it goes and refused (413, the
+ * file removed) past `maxBytes` as `readBodyBytes` refuses it: for uploads too large to hold in
+ * memory. Answers the number of bytes written.
+ */
+export async function writeBodyToFile(req: Request, filePath: string, maxBytes: number): Promise<number> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (declared > maxBytes) throw tooLarge(declared, maxBytes);
+  const out = fs.createWriteStream(filePath, { flags: "wx" });
+  // A failed write is thrown below (out.errored, end's callback), not as an unhandled 'error' event.
+  out.on("error", () => {});
+  let size = 0;
+  try {
+    if (req.body) {
+      const reader = req.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        if (size > maxBytes) {
+          // As in readBodyBytes: stop pulling without cancelling, so the 413 reaches the client.
+          reader.releaseLock();
+          throw tooLarge(size, maxBytes);
+        }
+        if (out.errored) throw out.errored;
+        if (!out.write(value)) await once(out, "drain");
+      }
+    }
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    return size;
+  } catch (err) {
+    out.destroy();
+    await fs.promises.rm(filePath, { force: true });
+    throw err;
+  }
 }
 
 /** A request body as UTF-8 text, at most `maxBytes` (413 past it, see `readBodyBytes`). */

@@ -5,6 +5,8 @@ import { getDb, type Store } from "@/db/client";
 import { getUserWithPaperAccess } from "@/db/queries/papers";
 import type { Paper, User } from "@/db/schema";
 import { getRequestSession } from "@/server/auth/session";
+import { bearerToken } from "@/server/runners/runner-tokens";
+import { accessByApiToken, isApiToken } from "@/server/users/api-tokens";
 import { canAccessPaper, effectiveRole, type EffectiveRole, type PaperAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { unstorableText } from "@/lib/text";
@@ -33,8 +35,12 @@ export interface RouteContext<P> {
   /** The database, for the services the handler calls. */
   store: Store;
   user: User;
-  /** The caller's session (its `user_sessions` row): a stream re-checks it, sign-out ends it. */
-  sessionId: string;
+  /**
+   * The caller's session (its `user_sessions` row): a stream re-checks it, sign-out ends it. Null
+   * for a request made with a personal API token (`requireSession` refuses those where a browser
+   * session is needed).
+   */
+  sessionId: string | null;
 }
 
 /** A public route's context: `user` is null for a signed-out visitor. */
@@ -80,13 +86,27 @@ export function apiRoute<P extends Record<string, string>>(
 
   async function handle(req: NextRequest, params: Promise<P>): Promise<Response> {
     try {
-      assertSameOrigin(req);
-      const session = await getRequestSession(req);
+      // A personal API token (Authorization: Bearer rst_user_…) stands for its user; the cookie is then
+      // not read. A browser never adds that header to a cross-site request (it would need a CORS
+      // preflight, which the studio never grants), so only cookie requests need the origin check.
+      const token = bearerToken(req);
+      if (token === null) assertSameOrigin(req);
+      const session = token === null ? await getRequestSession(req) : null;
       const { db, kind } = await getDb();
       const store: Store = { db, kind };
       const resolved = await params;
+      const resolveAccess = async (paperId: string | undefined) => {
+        if (token !== null) {
+          if (!isApiToken(token)) throw new AppError("unauthorized", "Send a personal API token (Authorization: Bearer rst_user_…)");
+          const byToken = await accessByApiToken(db, token, paperId);
+          if (!byToken) throw new AppError("unauthorized", "This API token is unknown or was revoked, or its user is disabled");
+          return { ...byToken, sessionId: null };
+        }
+        const bySession = session ? await getUserWithPaperAccess(db, session, paperId) : null;
+        return bySession && session ? { ...bySession, sessionId: session.sessionId } : null;
+      };
       if ("public" in opts) {
-        const visitor = session ? await getUserWithPaperAccess(db, session, undefined) : null;
+        const visitor = await resolveAccess(undefined);
         const ctx: PublicRouteContext<P> = { req, params: resolved, store, user: visitor?.user ?? null };
         const result = await (handler as Handler<typeof ctx>)(ctx);
         return result instanceof Response ? result : NextResponse.json(result);
@@ -95,13 +115,13 @@ export function apiRoute<P extends Record<string, string>>(
       // reaches a query (PostgreSQL refuses it with an error, a 500), and the answer is an unknown id's.
       const unstorableParam = Object.entries(resolved ?? {}).find(([, value]) => unstorableText(String(value)) !== null)?.[0];
       const paperId = opts.paper && !unstorableParam ? resolved.paperId : undefined;
-      // One query: the session is live (not signed out, revoked, expired; user not disabled), the user, the paper, the role.
-      const access = session ? await getUserWithPaperAccess(db, session, paperId) : null;
-      if (!access || !session) throw new AppError("unauthorized", "Sign in to do this");
+      // One query: the session (or token) is live (not signed out, revoked, expired; user not disabled), the user, the paper, the role.
+      const access = await resolveAccess(paperId);
+      if (!access) throw new AppError("unauthorized", "Sign in to do this");
       const { user } = access;
       if (opts.staff && !user.isStaff) throw new AppError("forbidden", "Only staff can do this");
       if (unstorableParam) throw new AppError("not_found", `No such ${unstorableParam}`);
-      let ctx: RouteContext<P> | PaperRouteContext<P> = { req, params: resolved, store, user, sessionId: session.sessionId };
+      let ctx: RouteContext<P> | PaperRouteContext<P> = { req, params: resolved, store, user, sessionId: access.sessionId };
       if (opts.paper) {
         const role = effectiveRole(user.isStaff, access.membership);
         // A non-member learns nothing, not even whether the paper exists.
@@ -118,6 +138,12 @@ export function apiRoute<P extends Record<string, string>>(
       return errorResponse(err);
     }
   }
+}
+
+/** The request's browser session; a 403 for a request made with an API token (a live stream or a password change needs a session). */
+export function requireSession(sessionId: string | null): string {
+  if (sessionId === null) throw new AppError("forbidden", "This needs a signed-in browser session, not an API token");
+  return sessionId;
 }
 
 function describeAccess(access: PaperAccess): string {

@@ -5,7 +5,8 @@ import * as tar from "tar-stream";
 export interface TestEntry {
   name: string;
   data?: string | Buffer;
-  type?: "file" | "directory" | "symlink";
+  /** `link` is a hard link; devices and fifos are what a submission must never hold. */
+  type?: "file" | "directory" | "symlink" | "link" | "character-device" | "block-device" | "fifo";
   linkname?: string;
 }
 
@@ -35,7 +36,9 @@ export function makeZip(entries: readonly TestEntry[]): Buffer {
   let offset = 0;
   for (const e of entries) {
     const name = Buffer.from(e.name, "utf8");
-    const data = e.type === "directory" ? Buffer.alloc(0) : Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data ?? "");
+    // A zip symlink holds its target as its content.
+    const content = e.type === "symlink" ? (e.linkname ?? "") : e.data;
+    const data = e.type === "directory" ? Buffer.alloc(0) : Buffer.isBuffer(content) ? content : Buffer.from(content ?? "");
     const compressed = deflateRawSync(data);
     const crc = crc32(data);
     const local = Buffer.alloc(30);
@@ -57,7 +60,8 @@ export function makeZip(entries: readonly TestEntry[]): Buffer {
     central.writeUInt32LE(compressed.length, 20);
     central.writeUInt32LE(data.length, 24);
     central.writeUInt16LE(name.length, 28);
-    const mode = e.type === "symlink" ? 0o120777 : e.type === "directory" ? 0o040755 : 0o100644;
+    const modes: Record<string, number> = { symlink: 0o120777, directory: 0o040755, fifo: 0o010644, "character-device": 0o020644, "block-device": 0o060644 };
+    const mode = modes[e.type ?? "file"] ?? 0o100644;
     central.writeUInt32LE((mode << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, compressed);

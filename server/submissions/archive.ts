@@ -48,9 +48,21 @@ export type ArchiveSummary = ReturnType<typeof archiveSummary>;
 
 export type ArchiveSource = { path: string } | { name: string; data: Buffer };
 
+/**
+ * What an entry that is unsafe costs: `skip` lists it in the notes and reads on (an imported
+ * PaperBench archive is graded whatever it holds); `refuse` refuses the whole archive with a 400
+ * naming the entry (a submission that is going to be run). `field` is the request field the
+ * archive came in, for the errors' details.
+ */
+export interface ArchivePolicy {
+  unsafe: "skip" | "refuse";
+  field: string;
+}
+const IMPORT_POLICY: ArchivePolicy = { unsafe: "skip", field: "submission" };
+
 const LOG_NAME = "reproduce.log";
 
-/** Reads a submission from a path (archive file or directory) or from uploaded bytes. */
+/** Reads a submission from a path (archive file or directory) or from uploaded bytes; unsafe entries are skipped with a note. */
 export async function readSubmissionArchive(
   source: ArchiveSource,
   limits: ArchiveLimits = ARCHIVE_LIMITS,
@@ -63,46 +75,96 @@ export async function readSubmissionArchive(
       throw new AppError("bad_request", `No such file or directory: ${source.path}`, [{ path: "submission", message: "does not exist" }]);
     }
     const name = path.basename(path.resolve(source.path));
-    const collector = new Collector(name, limits);
+    const collector = new Collector(name, limits, IMPORT_POLICY);
     if (stat.isDirectory()) {
       await readDirectory(source.path, collector);
       return collector.finish();
     }
-    if (stat.size > limits.maxArchiveBytes) throw archiveTooLarge(stat.size, limits);
-    return readArchiveBytes(name, fs.readFileSync(source.path), limits);
+    if (stat.size > limits.maxArchiveBytes) throw archiveTooLarge(stat.size, limits, IMPORT_POLICY.field);
+    await readArchive(fileInput(source.path), collector);
+    return collector.finish();
   }
-  if (source.data.byteLength > limits.maxArchiveBytes) throw archiveTooLarge(source.data.byteLength, limits);
-  return readArchiveBytes(source.name, source.data, limits);
-}
-
-async function readArchiveBytes(name: string, data: Buffer, limits: ArchiveLimits): Promise<SubmissionArchive> {
-  const collector = new Collector(name, limits);
-  const isGzip = data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b;
-  const isZip = data.length >= 4 && data[0] === 0x50 && data[1] === 0x4b && (data[2] === 0x03 || data[2] === 0x05);
-  const isTar = data.length >= 262 && data.toString("latin1", 257, 262) === "ustar";
-  try {
-    if (isZip) await readZip(data, collector);
-    else if (isGzip || isTar) await readTar(data, isGzip, collector);
-    else throw new AppError("bad_request", `${name} is not a .tar.gz, .tar or .zip archive`, [{ path: "submission", message: "unknown archive format" }]);
-  } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw new AppError("bad_request", `${name} could not be read: ${(err as Error).message}`, [
-      { path: "submission", message: (err as Error).message },
-    ]);
-  }
+  if (source.data.byteLength > limits.maxArchiveBytes) throw archiveTooLarge(source.data.byteLength, limits, IMPORT_POLICY.field);
+  const collector = new Collector(source.name, limits, IMPORT_POLICY);
+  await readArchive(bufferInput(source.data), collector);
   return collector.finish();
 }
 
-function archiveTooLarge(size: number, limits: ArchiveLimits): AppError {
+/**
+ * Checks a submission archive on disk (named `name`, as uploaded) entry by entry as it streams,
+ * refusing the whole archive at the first unsafe entry (`..`, an absolute path, a link leaving the
+ * tree, a device or fifo) or past a limit, with the entry named; on the way it collects the same
+ * listing as `readSubmissionArchive`. Nothing is extracted.
+ */
+export async function checkSubmissionArchive(
+  filePath: string,
+  name: string,
+  limits: ArchiveLimits,
+  field = "archive",
+): Promise<{ archive: SubmissionArchive; expandedBytes: number }> {
+  const size = fs.statSync(filePath).size;
+  if (size > limits.maxArchiveBytes) throw archiveTooLarge(size, limits, field);
+  const collector = new Collector(name, limits, { unsafe: "refuse", field });
+  await readArchive(fileInput(filePath), collector);
+  return { archive: collector.finish(), expandedBytes: collector.expanded };
+}
+
+/** An archive to read: its first bytes (to tell the format) and its bytes as a stream or as a zip. */
+interface ArchiveInput {
+  head: Buffer;
+  stream(): Readable;
+  zip(options: yauzl.Options): Promise<yauzl.ZipFile>;
+}
+
+function bufferInput(data: Buffer): ArchiveInput {
+  return { head: data.subarray(0, 512), stream: () => Readable.from([data]), zip: (options) => yauzl.fromBufferPromise(data, options) };
+}
+
+function fileInput(filePath: string): ArchiveInput {
+  const head = Buffer.alloc(512);
+  const fd = fs.openSync(filePath, "r");
+  let read: number;
+  try {
+    read = fs.readSync(fd, head, 0, head.length, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return { head: head.subarray(0, read), stream: () => fs.createReadStream(filePath), zip: (options) => yauzl.openPromise(filePath, options) };
+}
+
+async function readArchive(input: ArchiveInput, collector: Collector): Promise<void> {
+  const { head } = input;
+  const name = collector.name;
+  const isGzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  const isZip = head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 0x03 || head[2] === 0x05);
+  const isTar = head.length >= 262 && head.toString("latin1", 257, 262) === "ustar";
+  const field = collector.policy.field;
+  try {
+    if (isZip) await readZip(input, collector);
+    else if (isGzip || isTar) await readTar(input, isGzip, collector);
+    else throw new AppError("bad_request", `${name} is not a .tar.gz, .tar or .zip archive`, [{ path: field, message: "unknown archive format" }]);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw new AppError("bad_request", `${name} could not be read: ${(err as Error).message}`, [{ path: field, message: (err as Error).message }]);
+  }
+}
+
+function archiveTooLarge(size: number, limits: ArchiveLimits, field: string): AppError {
   return new AppError("payload_too_large", `The submission archive is ${formatBytes(size)}; the limit is ${formatBytes(limits.maxArchiveBytes)}`, [
-    { path: "submission", message: `must be at most ${formatBytes(limits.maxArchiveBytes)}` },
+    { path: field, message: `must be at most ${formatBytes(limits.maxArchiveBytes)}` },
   ]);
 }
+
+/** What an archive entry is. A link carries its target: a symlink's relative to its folder, a hard link's to the archive's root. */
+export type EntryKind =
+  | { kind: "file" | "directory" }
+  | { kind: "symlink" | "hardlink"; target: string }
+  | { kind: "other"; type: string };
 
 /** How much of an entry to keep: everything up to `max` bytes, or only its last `max` bytes. */
 type Keep = { max: number; tail: boolean };
 
-/** Collects entries from any source, applying the limits in one place. */
+/** Collects entries from any source, applying the limits and the policy in one place. */
 class Collector {
   private readonly files: (SubmissionArchiveFile & { log?: string })[] = [];
   private readonly notes: { path: string; reason: string }[] = [];
@@ -111,33 +173,49 @@ class Collector {
   private expandedBytes = 0;
   private entries = 0;
   private gitEntries = 0;
+  /** The entry being read, named when a limit is passed while reading it. */
+  private current = "";
 
   constructor(
-    private readonly name: string,
+    readonly name: string,
     readonly limits: ArchiveLimits,
+    readonly policy: ArchivePolicy,
   ) {}
+
+  /** Bytes decompressed so far (every entry's content, kept or not). */
+  get expanded(): number {
+    return this.expandedBytes;
+  }
 
   /** Counts decompressed bytes of the whole archive, refusing a decompression bomb. */
   countExpanded(n: number): void {
     this.expandedBytes += n;
-    if (this.expandedBytes > this.limits.maxExpandedBytes) {
-      throw new AppError("payload_too_large", `${this.name} expands to more than ${formatBytes(this.limits.maxExpandedBytes)}`, [
-        { path: "submission", message: "expands past the limit" },
-      ]);
-    }
+    if (this.expandedBytes > this.limits.maxExpandedBytes) throw this.expandsTooFar();
+  }
+
+  private expandsTooFar(): AppError {
+    return new AppError(
+      "payload_too_large",
+      `${this.name} expands to more than ${formatBytes(this.limits.maxExpandedBytes)} (at entry ${quoteEntry(this.current)})`,
+      [{ path: this.policy.field, message: "expands past the limit", entry: this.current }],
+    );
   }
 
   /**
    * Decides about one entry. Returns how much of it to read, or null to skip it (the caller still
-   * drains a skipped stream).
+   * drains a skipped stream). `size` is the size the archive declares for it.
    */
-  accept(rawPath: string, kind: "file" | "directory" | "link" | "other", size: number): { path: string; keep: Keep } | null {
+  accept(rawPath: string, entry: EntryKind, size: number): { path: string; keep: Keep } | null {
+    this.current = rawPath;
     if (++this.entries > this.limits.maxEntries) {
-      throw new AppError("payload_too_large", `${this.name} has more than ${this.limits.maxEntries} entries`, [
-        { path: "submission", message: `must have at most ${this.limits.maxEntries} entries` },
+      throw new AppError("payload_too_large", `${this.name} has more than ${this.limits.maxEntries} entries (at entry ${quoteEntry(rawPath)})`, [
+        { path: this.policy.field, message: `must have at most ${this.limits.maxEntries} entries`, entry: rawPath },
       ]);
     }
-    if (kind === "directory") return null;
+    // A declared size past the limit is refused before its bytes are read.
+    if (this.expandedBytes + size > this.limits.maxExpandedBytes) throw this.expandsTooFar();
+    if (this.policy.unsafe === "refuse") this.refuseUnsafe(rawPath, entry);
+    if (entry.kind === "directory") return null;
     const safe = normalizeEntryPath(rawPath);
     if (!safe) {
       this.notes.push({ path: replaceNul(rawPath).text, reason: "unsafe path (absolute, with .. or a NUL), not kept" });
@@ -147,8 +225,8 @@ class Collector {
       this.skipGitDirectory();
       return null;
     }
-    if (kind !== "file") {
-      this.notes.push({ path: safe, reason: kind === "link" ? "link, not followed" : "not a regular file" });
+    if (entry.kind !== "file") {
+      this.notes.push({ path: safe, reason: entry.kind === "other" ? "not a regular file" : "link, not followed" });
       return null;
     }
     if (this.seen.has(safe)) {
@@ -162,6 +240,15 @@ class Collector {
       return null;
     }
     return { path: safe, keep: { max: this.limits.maxFileBytes, tail: false } };
+  }
+
+  /** Refuses (400, naming the entry) what a submission that is going to be run may not hold. */
+  private refuseUnsafe(rawPath: string, entry: EntryKind): void {
+    const why = unsafeEntryReason(rawPath, entry);
+    if (why === null) return;
+    throw new AppError("bad_request", `${this.name} was refused: entry ${quoteEntry(rawPath)} ${why}`, [
+      { path: this.policy.field, message: `entry ${quoteEntry(rawPath)} ${why}`, entry: rawPath },
+    ]);
   }
 
   /** Records a file read by `accept`'s answer; `data` is what was kept, `size` its full size. */
@@ -252,6 +339,36 @@ export function normalizeEntryPath(raw: string): string | null {
   return parts.length > 0 ? parts.join("/") : null;
 }
 
+/**
+ * Why an entry may not be in a submission that is going to be unpacked and run, or null when it
+ * may: an unsafe path, a link whose target leaves the tree, anything but files, folders and links.
+ */
+export function unsafeEntryReason(rawPath: string, entry: EntryKind): string | null {
+  const p = rawPath.replace(/\\/g, "/");
+  if (p.includes("\u0000")) return "has a NUL in its path";
+  if (p.startsWith("/") || /^[a-zA-Z]:/.test(p)) return "has an absolute path";
+  if (p.split("/").includes("..")) return "has .. in its path";
+  // The root folder itself (`./`, as `tar -C dir .` writes it) is the only entry without a name.
+  if (normalizeEntryPath(p) === null && entry.kind !== "directory") return "has no name";
+  if (entry.kind === "other") return `is a ${entry.type}, not a file, folder or link`;
+  if (entry.kind === "symlink" || entry.kind === "hardlink") {
+    const target = entry.target.replace(/\\/g, "/");
+    if (target === "" || target.includes("\u0000")) return "is a link with no usable target";
+    if (target.startsWith("/") || /^[a-zA-Z]:/.test(target)) return `is a link to an absolute path (${quoteEntry(target)})`;
+    // A symlink's target is relative to its folder; a hard link's to the archive's root.
+    const base = entry.kind === "symlink" ? path.posix.dirname(p) : ".";
+    const resolved = path.posix.normalize(path.posix.join(base, target));
+    if (resolved === ".." || resolved.startsWith("../")) return `is a link to ${quoteEntry(target)}, outside the submission`;
+  }
+  return null;
+}
+
+/** An entry's name as a message shows it: quoted, control characters visible, at most 300 characters. */
+function quoteEntry(name: string): string {
+  const shown = name.length > 300 ? `${name.slice(0, 300)}…` : name;
+  return JSON.stringify(shown);
+}
+
 function commonTopFolder(paths: readonly string[]): string | null {
   if (paths.length === 0) return null;
   const first = paths[0].split("/")[0];
@@ -300,40 +417,73 @@ function dropPartialUtf8(data: Buffer): Buffer {
   return data.subarray(i);
 }
 
-async function readTar(data: Buffer, gzip: boolean, collector: Collector): Promise<void> {
+/** Tar entry types tar-stream reports that are not files, folders or links, by what they are called in a message. */
+const OTHER_TAR_TYPES: Record<string, string> = {
+  "character-device": "character device",
+  "block-device": "block device",
+  fifo: "fifo",
+};
+
+function tarEntryKind(header: tar.Header): EntryKind {
+  switch (header.type) {
+    case "file":
+    case "contiguous-file":
+    case null:
+    case undefined:
+      return { kind: "file" };
+    case "directory":
+      return { kind: "directory" };
+    case "symlink":
+      return { kind: "symlink", target: header.linkname ?? "" };
+    case "link":
+      return { kind: "hardlink", target: header.linkname ?? "" };
+    default:
+      return { kind: "other", type: OTHER_TAR_TYPES[header.type] ?? `tar entry of type ${header.type}` };
+  }
+}
+
+async function readTar(input: ArchiveInput, gzip: boolean, collector: Collector): Promise<void> {
   const extract = tar.extract();
-  const source = Readable.from([data]);
+  const source = input.stream();
   const done = gzip ? pipeline(source, createGunzip(), extract) : pipeline(source, extract);
   // The loop below reports the same failure; keep this promise from being an unhandled rejection.
   done.catch(() => {});
-  for await (const entry of extract) {
-    const { header } = entry;
-    const kind =
-      header.type === "file" || header.type === "contiguous-file" || header.type == null
-        ? "file"
-        : header.type === "directory"
-          ? "directory"
-          : header.type === "symlink" || header.type === "link"
-            ? "link"
-            : "other";
-    const decision = collector.accept(header.name, kind, header.size ?? 0);
-    if (!decision) {
-      for await (const chunk of entry) collector.countExpanded((chunk as Buffer).length);
-      continue;
+  try {
+    for await (const entry of extract) {
+      const { header } = entry;
+      const decision = collector.accept(header.name, tarEntryKind(header), header.size ?? 0);
+      if (!decision) {
+        for await (const chunk of entry) collector.countExpanded((chunk as Buffer).length);
+        continue;
+      }
+      const { data: kept, size } = await readKept(entry as AsyncIterable<Buffer>, decision.keep, collector);
+      collector.add(decision.path, size, kept);
     }
-    const { data: kept, size } = await readKept(entry as AsyncIterable<Buffer>, decision.keep, collector);
-    collector.add(decision.path, size, kept);
+  } catch (err) {
+    // A refusal stops reading: close the file rather than leave it open until the stream is collected.
+    source.destroy();
+    throw err;
   }
   await done;
 }
 
-async function readZip(data: Buffer, collector: Collector): Promise<void> {
-  const zip = await yauzl.fromBufferPromise(data, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
+/** A zip symlink's target is its content: read up to this much of it. */
+const MAX_LINK_TARGET_BYTES = 4096;
+
+async function readZip(input: ArchiveInput, collector: Collector): Promise<void> {
+  // Names are decoded here, not by yauzl: it would refuse an unsafe name with an error naming no policy.
+  const zip = await input.zip({ lazyEntries: true, validateEntrySizes: true, strictFileNames: false, decodeStrings: false });
   try {
     for await (const entry of zip.eachEntry()) {
+      const fileName = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
       const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
-      const kind = entry.fileName.endsWith("/") || mode === 0o040000 ? "directory" : mode === 0o120000 ? "link" : "file";
-      const decision = collector.accept(entry.fileName, kind, entry.uncompressedSize);
+      let kind: EntryKind;
+      if (fileName.endsWith("/") || mode === 0o040000) kind = { kind: "directory" };
+      else if (mode === 0o120000) kind = { kind: "symlink", target: await readZipLinkTarget(zip, entry) };
+      else if (mode === 0o020000 || mode === 0o060000 || mode === 0o010000 || mode === 0o140000) {
+        kind = { kind: "other", type: { 0o020000: "character device", 0o060000: "block device", 0o010000: "fifo", 0o140000: "socket" }[mode]! };
+      } else kind = { kind: "file" };
+      const decision = collector.accept(fileName, kind, entry.uncompressedSize);
       if (!decision) continue;
       if (entry.isEncrypted()) {
         collector.add(decision.path, entry.uncompressedSize, Buffer.from([0]));
@@ -346,6 +496,13 @@ async function readZip(data: Buffer, collector: Collector): Promise<void> {
   } finally {
     zip.close();
   }
+}
+
+async function readZipLinkTarget(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<string> {
+  if (entry.isEncrypted() || entry.uncompressedSize > MAX_LINK_TARGET_BYTES) return "";
+  const chunks: Buffer[] = [];
+  for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 async function readDirectory(root: string, collector: Collector): Promise<void> {
@@ -362,8 +519,12 @@ async function readDirectory(root: string, collector: Collector): Promise<void> 
         await walk(full, relPath);
         continue;
       }
-      const kind = e.isFile() ? "file" : e.isSymbolicLink() ? "link" : "other";
-      const size = kind === "file" ? fs.statSync(full).size : 0;
+      const kind: EntryKind = e.isFile()
+        ? { kind: "file" }
+        : e.isSymbolicLink()
+          ? { kind: "symlink", target: fs.readlinkSync(full) }
+          : { kind: "other", type: "special file" };
+      const size = kind.kind === "file" ? fs.statSync(full).size : 0;
       const decision = collector.accept(relPath, kind, size);
       if (!decision) continue;
       const { data, size: read } = await readKept(fs.createReadStream(full), decision.keep, collector);

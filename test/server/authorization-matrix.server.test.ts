@@ -89,6 +89,10 @@ const MATRIX: Record<string, Row> = {
   "GET /api/papers/[paperId]/gradings": { request: (ids) => ({ url: `${P(ids)}/gradings` }), expect: PAPER_VIEW },
   "POST /api/papers/[paperId]/gradings": { request: (ids) => ({ url: `${P(ids)}/gradings`, body: {} }), expect: PAPER_MANAGE },
 
+  // Submissions: members list them; staff upload (a JSON body is refused, 415, once the caller may upload).
+  "GET /api/papers/[paperId]/submissions": { request: (ids) => ({ url: `${P(ids)}/submissions` }), expect: PAPER_VIEW },
+  "POST /api/papers/[paperId]/submissions": { request: (ids) => ({ url: `${P(ids)}/submissions`, body: {} }), expect: [401, 403, 403, 403, 403, 415] },
+
   "GET /api/papers/[paperId]/rubric": { request: (ids) => ({ url: `${P(ids)}/rubric` }), expect: PAPER_VIEW },
   // An upload that is not a rubric is unprocessable (422) for those who may upload.
   "PUT /api/papers/[paperId]/rubric": { request: (ids) => ({ url: `${P(ids)}/rubric`, body: {} }), expect: [401, 403, 403, 403, 422, 422] },
@@ -181,6 +185,10 @@ const MATRIX: Record<string, Row> = {
   "POST /api/users/[userId]/enable": { request: () => ({ url: `/api/users/${NO_SUCH_ID}/enable` }), expect: [401, 403, 403, 403, 403, 404] },
   "DELETE /api/users/[userId]/sessions": { request: () => ({ url: `/api/users/${NO_SUCH_ID}/sessions` }), expect: [401, 403, 403, 403, 403, 404] },
   "PUT /api/users/me/password": { request: () => ({ url: "/api/users/me/password", body: {} }), expect: [401, 400, 400, 400, 400, 400] },
+  // Everyone's own personal API tokens; another's token id is unknown to them (404).
+  "GET /api/users/me/tokens": { request: () => ({ url: "/api/users/me/tokens" }), expect: SIGNED_IN },
+  "POST /api/users/me/tokens": { request: () => ({ url: "/api/users/me/tokens", body: {} }), expect: [401, 400, 400, 400, 400, 400] },
+  "DELETE /api/users/me/tokens/[tokenId]": { request: () => ({ url: `/api/users/me/tokens/${NO_SUCH_ID}` }), expect: [401, 404, 404, 404, 404, 404] },
   "DELETE /api/users/me/sessions": { request: () => ({ url: "/api/users/me/sessions" }), expect: [401, 200, 200, 200, 200, 200], last: true },
 
   // Only staff delete the demo; without its confirmation the request deletes nothing (400).

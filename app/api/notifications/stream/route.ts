@@ -1,6 +1,6 @@
 import { readServerEnv } from "@/lib/env";
 import { eventStreamResponse } from "@/server/http/event-stream-response";
-import { apiRoute } from "@/server/http/route";
+import { apiRoute, requireSession } from "@/server/http/route";
 import { notificationEventStream } from "@/server/notifications/stream";
 
 /**
@@ -10,7 +10,7 @@ import { notificationEventStream } from "@/server/notifications/stream";
 export const GET = apiRoute<Record<string, never>>({}, async ({ req, store, user, sessionId }) => {
   const stream = notificationEventStream({
     store,
-    viewer: { userId: user.id, sessionId },
+    viewer: { userId: user.id, sessionId: requireSession(sessionId) },
     signal: req.signal,
     databaseUrl: readServerEnv().DATABASE_URL,
   });

@@ -1,7 +1,7 @@
 import { readServerEnv } from "@/lib/env";
 import { requireJobAccess } from "@/server/access/job-access";
 import { eventStreamResponse } from "@/server/http/event-stream-response";
-import { apiRoute } from "@/server/http/route";
+import { apiRoute, requireSession } from "@/server/http/route";
 import { jobLogEventStream, parseLogCursor } from "@/server/jobs/job-log-stream";
 
 /** Follow a job's log over Server-Sent Events, resuming after `Last-Event-ID` (or `?after=attempt:seq`). */
@@ -9,6 +9,6 @@ export const GET = apiRoute<{ jobId: string }>({}, async ({ req, params, store, 
   const job = await requireJobAccess(store, user, params.jobId, "view");
   const after = parseLogCursor(req.headers.get("last-event-id") ?? new URL(req.url).searchParams.get("after"));
   return eventStreamResponse(
-    jobLogEventStream({ store, viewer: { userId: user.id, sessionId }, jobId: job.id, paperId: job.paperId, after, signal: req.signal, databaseUrl: readServerEnv().DATABASE_URL }),
+    jobLogEventStream({ store, viewer: { userId: user.id, sessionId: requireSession(sessionId) }, jobId: job.id, paperId: job.paperId, after, signal: req.signal, databaseUrl: readServerEnv().DATABASE_URL }),
   );
 });

@@ -1,5 +1,5 @@
 import { parseJsonBody } from "@/server/http/body";
-import { apiRoute } from "@/server/http/route";
+import { apiRoute, requireSession } from "@/server/http/route";
 import { clientAddress } from "@/server/auth/throttle";
 import { changeOwnPassword } from "@/server/users/change-password";
 import { passwordChangeSchema } from "@/lib/users/schemas";
@@ -7,5 +7,5 @@ import { passwordChangeSchema } from "@/lib/users/schemas";
 /** Changes the caller's password (`{ currentPassword, newPassword }`): their other sessions end, this one goes on. */
 export const PUT = apiRoute({}, async ({ req, store, user, sessionId }) => {
   const { currentPassword, newPassword } = await parseJsonBody(req, passwordChangeSchema);
-  return changeOwnPassword(store, { email: user.email, sessionId, currentPassword, newPassword, address: clientAddress(req.headers) });
+  return changeOwnPassword(store, { email: user.email, sessionId: requireSession(sessionId), currentPassword, newPassword, address: clientAddress(req.headers) });
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { eventStreamResponse } from "@/server/http/event-stream-response";
-import { apiRoute } from "@/server/http/route";
+import { apiRoute, requireSession } from "@/server/http/route";
 import { readServerEnv } from "@/lib/env";
 import { presenceSessionSchema } from "@/lib/live/presence-schemas";
 import { rubricEventStream } from "@/server/live/sse";
@@ -28,7 +28,7 @@ export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, store, pape
     since,
     signal: req.signal,
     // The stream ends when this session or the user's membership does (sign-out, removal, disabling).
-    viewer: { userId: user.id, sessionId },
+    viewer: { userId: user.id, sessionId: requireSession(sessionId) },
     databaseUrl: readServerEnv().DATABASE_URL,
   });
   return eventStreamResponse(stream);

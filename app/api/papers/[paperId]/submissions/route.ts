@@ -1,0 +1,27 @@
+import { apiRoute } from "@/server/http/route";
+import { listPaperSubmissions } from "@/server/submissions/list-submissions";
+import { submissionLimits } from "@/server/submissions/submission-limits";
+import { withSubmissionUpload } from "@/server/submissions/submission-upload-request";
+import { precheckSubmissionUpload, uploadSubmission } from "@/server/submissions/upload-submission";
+
+type Params = { paperId: string };
+
+/** The paper's submissions, with their archive and the status of their latest job. */
+export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper }) => {
+  return { submissions: await listPaperSubmissions(store, paper.id) };
+});
+
+/**
+ * Staff upload of a submission (one run of an agent): the archive as the raw body with the fields
+ * in the query string (`?agent=…&run=…&variant=…&reproduce=1&replace=1&name=repo.tar.gz`), or a
+ * small multipart form. Answers `{ submissionId, jobId?, files, expandedBytes, sha256 }`.
+ */
+export const POST = apiRoute<Params>({ paper: "manage" }, async ({ req, store, paper, user }) => {
+  const limits = submissionLimits();
+  const result = await withSubmissionUpload(
+    req,
+    { maxArchiveBytes: limits.maxArchiveBytes, beforeBody: (fields) => precheckSubmissionUpload(store, { ...fields, paperId: paper.id }) },
+    ({ fields, archive }) => uploadSubmission(store, { ...fields, paperId: paper.id, userId: user.id, archive, limits }),
+  );
+  return Response.json(result, { status: 201 });
+});

@@ -1,0 +1,17 @@
+import { parseJsonBody } from "@/server/http/body";
+import { apiRoute, requireSession } from "@/server/http/route";
+import { createApiToken, listApiTokens } from "@/server/users/api-tokens";
+import { apiTokenCreateSchema } from "@/lib/users/schemas";
+
+/** The caller's personal API tokens (never the tokens themselves: only their names and use). */
+export const GET = apiRoute({}, async ({ store, user }) => ({ tokens: await listApiTokens(store, user.id) }));
+
+/**
+ * A new personal API token (`{ name }`), answered once as `{ token, apiToken }`. Made from a
+ * signed-in browser only: a leaked token cannot mint others that outlive its revocation.
+ */
+export const POST = apiRoute({}, async ({ req, store, user, sessionId }) => {
+  requireSession(sessionId);
+  const { name } = await parseJsonBody(req, apiTokenCreateSchema);
+  return Response.json(await createApiToken(store, { userId: user.id, name }), { status: 201 });
+});
