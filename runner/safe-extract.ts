@@ -134,6 +134,8 @@ export async function safeExtract(archive: string, dest: string, limits: Extract
 async function extractTar(input: Readable, extractor: Extractor): Promise<void> {
   const extract = tar.extract();
   const done = pipeline(input, extract as unknown as Writable);
+  // A refusal ends the loop early and the pipeline with it: its own error then says nothing new.
+  done.catch(() => undefined);
   for await (const entry of extract) {
     const h = entry.header;
     const kind: EntryKind =

@@ -1,0 +1,47 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createGunzip } from "node:zlib";
+import * as tar from "tar-stream";
+import { describe, expect, it } from "vitest";
+import { buildOutputsArchive } from "./outputs-archive";
+
+async function readArchive(file: string): Promise<Map<string, { type: string; content: string; linkname?: string | null }>> {
+  const entries = new Map<string, { type: string; content: string; linkname?: string | null }>();
+  const extract = tar.extract();
+  fs.createReadStream(file).pipe(createGunzip()).pipe(extract as unknown as NodeJS.WritableStream);
+  for await (const entry of extract) {
+    const chunks: Buffer[] = [];
+    for await (const c of entry) chunks.push(c as Buffer);
+    entries.set(entry.header.name, { type: entry.header.type ?? "file", content: Buffer.concat(chunks).toString(), linkname: entry.header.linkname });
+  }
+  return entries;
+}
+
+describe("buildOutputsArchive", () => {
+  it("keeps the executed submission less files over the limit, links inside kept as links, links out left out, secrets masked", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outputs-"));
+    fs.mkdirSync(path.join(dir, "results"));
+    fs.writeFileSync(path.join(dir, "reproduce.log"), "done\n");
+    fs.writeFileSync(path.join(dir, "results", "table.csv"), "a,b\n1,2\n");
+    fs.writeFileSync(path.join(dir, "results", "model.bin"), Buffer.alloc(2048));
+    fs.writeFileSync(path.join(dir, "leak.txt"), "token=hf_abcdef end");
+    fs.symlinkSync("results/table.csv", path.join(dir, "latest.csv"));
+    fs.symlinkSync("/etc/passwd", path.join(dir, "passwd"));
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "outputs-archive-")), "outputs.tar.gz");
+
+    const result = await buildOutputsArchive(dir, file, { maxFileBytes: 1024, secrets: ["hf_abcdef"] });
+
+    expect(result.leftOut).toEqual([
+      { path: "passwd", reason: "link out of the submission (/etc/passwd)" },
+      { path: "results/model.bin", reason: "2048 bytes, over the limit of 1024" },
+    ].sort((a, b) => a.path.localeCompare(b.path)));
+    expect(result.masked).toEqual(["leak.txt"]);
+    const entries = await readArchive(file);
+    expect([...entries.keys()].sort()).toEqual(["latest.csv", "leak.txt", "reproduce.log", "results/", "results/table.csv"]);
+    expect(entries.get("results/table.csv")!.content).toBe("a,b\n1,2\n");
+    expect(entries.get("leak.txt")!.content).toBe("token=*** end");
+    expect(entries.get("latest.csv")).toMatchObject({ type: "symlink", linkname: "results/table.csv" });
+    expect(result.files).toBe(3);
+  });
+});

@@ -1,0 +1,93 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import * as tar from "tar-stream";
+import { describe, expect, it } from "vitest";
+import { safeExtract, UnsafeArchiveError } from "./safe-extract";
+
+type Entry = Partial<tar.Header> & { name: string; content?: string };
+
+async function tarGz(entries: Entry[]): Promise<string> {
+  const pack = tar.pack();
+  const chunks: Buffer[] = [];
+  pack.on("data", (c: Buffer) => chunks.push(c));
+  const ended = new Promise((r) => pack.on("end", r));
+  for (const { content, ...header } of entries) {
+    await new Promise<void>((resolve, reject) => {
+      const done = (err?: Error | null) => (err ? reject(err) : resolve());
+      if (content !== undefined) pack.entry(header, content, done);
+      else pack.entry(header, done);
+    });
+  }
+  pack.finalize();
+  await ended;
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "archive-")), "submission.tar.gz");
+  fs.writeFileSync(file, gzipSync(Buffer.concat(chunks)));
+  return file;
+}
+
+function destination(): string {
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "extract-")), "source");
+}
+
+describe("safeExtract", () => {
+  it("extracts files, directories, executable bits and links inside the tree", async () => {
+    const archive = await tarGz([
+      { name: "reproduce.sh", content: "echo hi\n", mode: 0o755 },
+      { name: "src/", type: "directory" },
+      { name: "src/a.py", content: "print(1)\n" },
+      { name: "src/link.py", type: "symlink", linkname: "a.py" },
+      { name: "copy.py", type: "link", linkname: "src/a.py" },
+    ]);
+    const root = await safeExtract(archive, destination());
+    expect(fs.readFileSync(path.join(root, "reproduce.sh"), "utf8")).toBe("echo hi\n");
+    expect(fs.statSync(path.join(root, "reproduce.sh")).mode & 0o111).not.toBe(0);
+    expect(fs.readlinkSync(path.join(root, "src/link.py"))).toBe("a.py");
+    expect(fs.readFileSync(path.join(root, "copy.py"), "utf8")).toBe("print(1)\n");
+  });
+
+  it("uses the one top-level folder as the root when there is nothing else", async () => {
+    const archive = await tarGz([{ name: "sub/reproduce.sh", content: "x" }]);
+    const dest = destination();
+    expect(await safeExtract(archive, dest)).toBe(path.join(fs.realpathSync(dest), "sub"));
+  });
+
+  const malicious: [string, Entry[], RegExp][] = [
+    ["a path with ..", [{ name: "../x", content: "pwned" }], /"\.\.\/x".*leaves the submission/],
+    ["an absolute path", [{ name: "/etc/x", content: "pwned" }], /"\/etc\/x".*leaves the submission/],
+    ["a symlink out of the tree", [{ name: "passwd", type: "symlink", linkname: "/etc/passwd" }], /"passwd".*link points outside/],
+    ["a relative symlink out of the tree", [{ name: "a/up", type: "symlink", linkname: "../../x" }], /"a\/up".*link points outside/],
+    ["a hard link out of the tree", [{ name: "shadow", type: "link", linkname: "../../../etc/shadow" }], /"shadow".*hard link points outside/],
+    ["a character device", [{ name: "null", type: "character-device", devmajor: 1, devminor: 3 }], /"null".*device or FIFO/],
+    ["a FIFO", [{ name: "pipe", type: "fifo" }], /"pipe".*device or FIFO/],
+    [
+      "a write through a link extracted earlier",
+      [
+        { name: "d", type: "symlink", linkname: "." },
+        { name: "d/x", content: "through" },
+      ],
+      /"d\/x".*through a link/,
+    ],
+  ];
+  it.each(malicious)("refuses %s, naming the entry, and writes nothing outside", async (_what, entries, message) => {
+    const archive = await tarGz(entries);
+    const dest = destination();
+    await expect(safeExtract(archive, dest)).rejects.toThrow(UnsafeArchiveError);
+    await expect(safeExtract(archive, destination())).rejects.toThrow(message);
+    expect(fs.readdirSync(path.dirname(dest))).toEqual(["source"]);
+  });
+
+  it("refuses an archive past the entry and size limits", async () => {
+    const many = await tarGz([{ name: "a", content: "1" }, { name: "b", content: "2" }, { name: "c", content: "3" }]);
+    await expect(safeExtract(many, destination(), { maxEntries: 2, maxExpandedBytes: 100 })).rejects.toThrow(/"c".*more than 2 entries/);
+    const big = await tarGz([{ name: "big.bin", content: "x".repeat(1000) }]);
+    await expect(safeExtract(big, destination(), { maxEntries: 10, maxExpandedBytes: 100 })).rejects.toThrow(/"big.bin".*more than 100 bytes/);
+  });
+
+  it("refuses what is not an archive", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "archive-")), "x.txt");
+    fs.writeFileSync(file, "just text, long enough ".repeat(20));
+    await expect(safeExtract(file, destination())).rejects.toThrow(/not a \.tar\.gz, \.tar or \.zip/);
+  });
+});
