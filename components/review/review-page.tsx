@@ -194,7 +194,7 @@ function LoadedReview({
 
         {/* ---------- submission ---------- */}
         <section className="ml-3 flex min-w-0 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" aria-label="Submission">
-          <SubmissionPanel gradingId={gradingId} />
+          <SubmissionPanel gradingId={gradingId} submissionId={grading.submissionId} />
         </section>
       </div>
 

@@ -1,185 +1,83 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { FileCode2, FileWarning, FolderOpen, ScrollText, Search } from "lucide-react";
-import { useEffect, useMemo, useState } from "react";
+import Anser from "anser";
+import { Download, ExternalLink, ScrollText } from "lucide-react";
+import Link from "next/link";
+import { useState } from "react";
 import { fetchJson } from "@/components/api/client";
-import { highlightCode } from "./highlight";
+import { JobStatusBadge } from "@/components/jobs/job-status-badge";
+import { SubmissionFiles } from "@/components/submissions/submission-files";
+import { useSubmission } from "@/components/submissions/submission-query";
+import { formatDurationS } from "@/lib/jobs/duration";
+import type { JobView } from "@/lib/jobs/job-view";
 
-interface FileItem {
-  path: string;
-  size: number;
-  skipped: string | null;
-}
-
-interface FilesResponse {
-  archiveName: string | null;
-  archiveBytes: number;
-  notes: { path: string; reason: string }[];
-  hasReproduceLog: boolean;
-  files: FileItem[];
-}
-
-const LOG = "\u0000reproduce.log";
-
-function formatSize(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-// ANSI escape sequences (colours, cursor moves) in logs.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
-
-/** The submitted repository of the graded run: a file browser with highlighting, and its reproduce.log. */
-export function SubmissionPanel({ gradingId }: { gradingId: string }) {
-  const listing = useQuery({
-    queryKey: ["review-files", gradingId],
-    queryFn: () => fetchJson<FilesResponse>(`/api/gradings/${gradingId}/files`),
-    staleTime: Infinity,
-  });
-  const [open, setOpen] = useState<string | null>(null);
-  const [filter, setFilter] = useState("");
-  const data = listing.data;
-  // The reproduce.log first (what happened when the submission ran), else the first file.
-  const shown = open ?? (data?.hasReproduceLog ? LOG : (data?.files.find((f) => f.skipped === null)?.path ?? null));
-  const files = useMemo(() => {
-    const needle = filter.trim().toLowerCase();
-    return (data?.files ?? []).filter((f) => !needle || f.path.toLowerCase().includes(needle));
-  }, [data, filter]);
-
-  if (listing.isPending) {
-    return (
-      <div className="space-y-2 p-3" aria-busy="true">
-        {Array.from({ length: 6 }, (_, i) => (
-          <div key={i} className="h-4 animate-pulse rounded bg-zinc-100" style={{ width: `${50 + ((i * 23) % 40)}%` }} />
-        ))}
-      </div>
-    );
-  }
-  if (listing.isError) return <p className="p-3 text-sm text-red-700">{listing.error.message}</p>;
-  if (!data || (data.files.length === 0 && !data.hasReproduceLog)) {
-    return (
-      <div className="flex h-full flex-col items-center justify-center gap-2 p-6 text-center" data-testid="no-files">
-        <FolderOpen size={28} className="text-zinc-300" aria-hidden />
-        <p className="text-sm font-medium text-zinc-700">No files were imported for this submission</p>
-        <p className="max-w-xs text-xs text-zinc-500">
-          The grading was imported without the submitted repository. Staff can attach its archive with <strong>Archive</strong> in
-          the header (or <code className="font-mono">npm run grading -- import … --submission &lt;archive&gt;</code>) to review the
-          code here.
-        </p>
-      </div>
-    );
-  }
+/** The submission pane of the review page: the run's latest reproduction (when there is one) over its repository. */
+export function SubmissionPanel({ gradingId, submissionId }: { gradingId: string; submissionId: string }) {
   return (
-    <div className="flex h-full min-h-0 flex-col" data-testid="submission-panel">
-      <div className="shrink-0 space-y-1.5 border-b border-zinc-200 p-2">
-        <div className="flex items-center gap-1.5 text-xs text-zinc-500">
-          <span className="truncate font-medium text-zinc-700" title={data.archiveName ?? undefined}>
-            {data.archiveName ?? "Submission"}
-          </span>
-          <span className="ml-auto shrink-0">
-            {data.files.length.toLocaleString("en")} files · {formatSize(data.archiveBytes)}
-          </span>
-        </div>
-        {data.hasReproduceLog && (
-          <button
-            type="button"
-            onClick={() => setOpen(LOG)}
-            data-testid="open-reproduce-log"
-            className={`flex w-full items-center gap-1.5 rounded px-1.5 py-1 text-left text-xs ${shown === LOG ? "bg-indigo-50 font-medium text-indigo-800" : "text-zinc-700 hover:bg-zinc-50"}`}
-          >
-            <ScrollText size={13} aria-hidden /> reproduce.log
-          </button>
-        )}
-        {data.files.length > 8 && (
-          <div className="flex h-7 items-center rounded border border-zinc-300 bg-white focus-within:border-indigo-500">
-            <Search size={12} className="ml-1.5 text-zinc-400" aria-hidden />
-            <input
-              value={filter}
-              onChange={(e) => setFilter(e.target.value)}
-              aria-label="Filter files"
-              placeholder="Filter files"
-              className="h-full min-w-0 flex-1 bg-transparent px-1.5 text-xs outline-none"
-            />
-          </div>
-        )}
-        <ul className="max-h-40 overflow-y-auto text-xs" data-testid="file-list">
-          {files.map((f) => (
-            <li key={f.path}>
-              <button
-                type="button"
-                onClick={() => setOpen(f.path)}
-                disabled={f.skipped !== null}
-                title={f.skipped ? `${f.path}: not kept (${f.skipped})` : f.path}
-                className={`flex w-full items-center gap-1.5 rounded px-1.5 py-0.5 text-left font-mono ${
-                  shown === f.path ? "bg-indigo-50 text-indigo-800" : f.skipped ? "text-zinc-400" : "text-zinc-700 hover:bg-zinc-50"
-                }`}
-              >
-                {f.skipped ? <FileWarning size={12} className="shrink-0" aria-hidden /> : <FileCode2 size={12} className="shrink-0" aria-hidden />}
-                <span className="min-w-0 flex-1 truncate">{f.path}</span>
-                <span className="shrink-0 text-[10px] text-zinc-400">{formatSize(f.size)}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      </div>
-      <div className="min-h-0 flex-1 overflow-auto">
-        {shown === LOG ? <LogView gradingId={gradingId} /> : shown ? <FileView gradingId={gradingId} path={shown} /> : null}
+    <div className="flex h-full min-h-0 flex-col">
+      <LatestReproduction submissionId={submissionId} />
+      <div className="min-h-0 flex-1">
+        <SubmissionFiles
+          filesUrl={`/api/gradings/${gradingId}/files`}
+          empty={
+            <>
+              <p className="text-sm font-medium text-zinc-700">No files were imported for this submission</p>
+              <p className="max-w-xs text-xs text-zinc-500">
+                The grading was imported without the submitted repository. Staff can attach its archive with <strong>Archive</strong> in
+                the header (or <code className="font-mono">npm run grading -- import … --submission &lt;archive&gt;</code>) to review the
+                code here.
+              </p>
+            </>
+          }
+        />
       </div>
     </div>
   );
 }
 
-function LogView({ gradingId }: { gradingId: string }) {
-  const log = useQuery({
-    queryKey: ["review-log", gradingId],
-    queryFn: () => fetchJson<{ reproduceLog: string | null }>(`/api/gradings/${gradingId}/files?log=1`),
-    staleTime: Infinity,
-  });
-  if (log.isPending) return <div className="m-3 h-24 animate-pulse rounded bg-zinc-100" />;
-  if (log.isError) return <p className="p-3 text-sm text-red-700">{log.error.message}</p>;
+function LatestReproduction({ submissionId }: { submissionId: string }) {
+  const submission = useSubmission(submissionId, 5_000);
+  const [logOpen, setLogOpen] = useState(false);
+  const job = submission.data?.jobs.find((j) => j.kind === "reproduce");
+  if (!job) return null;
+  const changed = job.outputs?.files.filter((f) => f.changed).length ?? 0;
   return (
-    <pre className="code-view whitespace-pre-wrap break-all p-3 font-mono text-[11px] leading-relaxed text-zinc-800" data-testid="reproduce-log">
-      {(log.data.reproduceLog ?? "(empty)").replace(ANSI, "")}
+    <div className="shrink-0 space-y-1.5 border-b border-zinc-200 bg-zinc-50/60 p-2 text-xs" data-testid="review-reproduction">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium text-zinc-700">Reproduction</span>
+        <JobStatusBadge status={job.status} cancelRequested={job.cancelRequested} testId="review-reproduction-status" />
+        {job.exitCode !== null && <span className="text-zinc-600">exit {job.exitCode}</span>}
+        {job.durationS !== null && <span className="text-zinc-500">{formatDurationS(job.durationS)}</span>}
+        <Link href={`/submissions/${submissionId}`} className="ml-auto inline-flex items-center gap-1 text-indigo-700 hover:underline" data-testid="review-submission-link">
+          Open <ExternalLink size={11} aria-hidden />
+        </Link>
+      </div>
+      <div className="flex flex-wrap items-center gap-3 text-zinc-600">
+        <button type="button" onClick={() => setLogOpen((o) => !o)} className="inline-flex items-center gap-1 hover:text-zinc-900" aria-expanded={logOpen}>
+          <ScrollText size={12} aria-hidden /> {logOpen ? "Hide its log" : "Its log"}
+        </button>
+        {job.outputs && (
+          <a href={`/api/jobs/${job.id}/outputs`} className="inline-flex items-center gap-1 hover:text-zinc-900" download>
+            <Download size={12} aria-hidden /> Outputs ({job.outputs.files.length} files, {changed} changed)
+          </a>
+        )}
+      </div>
+      {logOpen && <LogTail job={job} />}
+    </div>
+  );
+}
+
+function LogTail({ job }: { job: JobView }) {
+  const tail = useQuery({
+    queryKey: ["job-log-tail", job.id, job.status],
+    queryFn: () => fetchJson<{ logTail: string }>(`/api/jobs/${job.id}`).then((r) => r.logTail),
+  });
+  if (tail.isPending) return <div className="h-16 animate-pulse rounded bg-zinc-100" />;
+  if (tail.isError) return <p className="text-red-700">{tail.error.message}</p>;
+  return (
+    <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-950 p-2 font-mono text-[11px] leading-relaxed text-zinc-200" data-testid="review-reproduction-log">
+      {Anser.ansiToText(tail.data) || "(no output)"}
     </pre>
-  );
-}
-
-function FileView({ gradingId, path }: { gradingId: string; path: string }) {
-  const file = useQuery({
-    queryKey: ["review-file", gradingId, path],
-    queryFn: () =>
-      fetchJson<{ file: FileItem & { content: string | null } }>(`/api/gradings/${gradingId}/files?path=${encodeURIComponent(path)}`).then((r) => r.file),
-    staleTime: Infinity,
-  });
-  const [html, setHtml] = useState<{ path: string; html: string | null } | null>(null);
-  const content = file.data?.content ?? null;
-  useEffect(() => {
-    let live = true;
-    if (content === null) return;
-    highlightCode(content, path).then(
-      (h) => live && setHtml({ path, html: h }),
-      () => live && setHtml({ path, html: null }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [content, path]);
-  if (file.isPending) return <div className="m-3 h-24 animate-pulse rounded bg-zinc-100" />;
-  if (file.isError) return <p className="p-3 text-sm text-red-700">{file.error.message}</p>;
-  if (content === null) return <p className="p-3 text-sm text-zinc-500">This file was not kept ({file.data.skipped ?? "binary"}).</p>;
-  const highlighted = html?.path === path ? html.html : null;
-  return (
-    <div data-testid="file-view" data-path={path}>
-      <div className="sticky top-0 z-10 border-b border-zinc-200 bg-white/95 px-3 py-1 font-mono text-[11px] text-zinc-600">{path}</div>
-      {highlighted ? (
-        // Shiki's output: the code is escaped token by token.
-        <div className="code-view text-[12px]" data-testid="highlighted" dangerouslySetInnerHTML={{ __html: highlighted }} />
-      ) : (
-        <pre className="code-view p-3 font-mono text-[12px] leading-relaxed text-zinc-800">{content}</pre>
-      )}
-    </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { shortText } from "@/lib/short-text";
 
 /** Small building blocks shared by the rubric editor's side panels. */
@@ -34,15 +34,7 @@ export function relativeTime(iso: string, now: number = Date.now()): string {
   return relative.format(Math.round(seconds / 60), "minute");
 }
 
-/** Re-renders every `ms` so that relative times stay true. */
-export function useNow(ms = 60_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(t);
-  }, [ms]);
-  return now;
-}
+export { useNow } from "@/components/hooks/use-now";
 
 export const TASK_CATEGORY_STYLE: Record<string, string> = {
   "Code Development": "bg-sky-50 text-sky-800 ring-sky-200",
