@@ -76,7 +76,7 @@ export function PaperSecrets({ paperId, names, canManage }: { paperId: string; n
       </ul>
       {canManage && (
         <form onSubmit={submit} className="mt-3 space-y-2" aria-label="Add a secret">
-          <Field label="Name" error={errors.name}>
+          <Field label="Secret name" error={errors.name}>
             <Input
               required
               placeholder="HF_TOKEN"
@@ -91,7 +91,7 @@ export function PaperSecrets({ paperId, names, canManage }: { paperId: string; n
               }}
             />
           </Field>
-          <Field label="Value" hint="Stored sealed; never shown again. A name that exists gets this value." error={errors.value}>
+          <Field label="Secret value" hint="Stored sealed; never shown again. A name that exists gets this value." error={errors.value}>
             <Input
               type="password"
               required

@@ -21,10 +21,18 @@ export const DEFAULT_RUN_SETTINGS = {
 export const MAX_OUTPUT_FILE_BYTES = 10 * 1024 * 1024;
 
 export const runSettingsSchema = z.object({
-  timeoutS: z.number().int("must be a whole number of seconds").min(1, "must be at least 1 second").max(7 * 24 * 3600, "must be at most 7 days"),
-  gpus: z.number().int("must be a whole number").min(0, "must be at least 0").max(64, "must be at most 64"),
-  network: z.boolean(),
-  salvageRetryBelowS: z.number().int().min(0).max(24 * 3600),
+  timeoutS: z
+    .number({ error: "must be a number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(1, "must be at least 1 second")
+    .max(7 * 24 * 3600, "must be at most 7 days"),
+  gpus: z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be at least 0").max(64, "must be at most 64"),
+  network: z.boolean({ error: "must be true or false" }),
+  salvageRetryBelowS: z
+    .number({ error: "must be a number of seconds" })
+    .int("must be a whole number of seconds")
+    .min(0, "must be at least 0 (0 = off)")
+    .max(24 * 3600, "must be at most 24 hours (86400 seconds)"),
 });
 export type RunSettings = z.infer<typeof runSettingsSchema>;
 
