@@ -4,6 +4,7 @@ import { MembersPanel } from "@/components/papers/members-panel";
 import { RubricPanel } from "@/components/papers/rubric-panel";
 import { RunSettingsPanel } from "@/components/papers/run-settings-panel";
 import { GradingsPanel } from "@/components/review/gradings-panel";
+import { SubmissionsPanel } from "@/components/submissions/submissions-panel";
 import { buttonClass } from "@/components/ui/button";
 import { Markdown } from "@/components/ui/markdown";
 import { requirePaperPage } from "@/server/auth/page-access";
@@ -41,6 +42,7 @@ export default async function PaperPage({ params }: { params: Promise<{ paperId:
 
       <RubricPanel paperId={paper.id} canEdit={canEdit} />
       <GradingsPanel paperId={paper.id} role={role} />
+      <SubmissionsPanel paperId={paper.id} canUpload={role === "staff"} />
 
       <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
         <div className="space-y-6">
