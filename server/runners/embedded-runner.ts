@@ -28,8 +28,8 @@ export async function startEmbeddedRunner(store: Store, opts: { port: number }):
   await revokeEmbeddedRunnerTokens(store.db);
   const { token } = await createRunnerToken(store, { name: "embedded runner", createdBy: null, embedded: true });
   const root = process.cwd();
-  const tsx = path.join(root, "node_modules", "tsx", "dist", "cli.mjs");
-  const args = [tsx, path.join(root, "runner", "main.ts"), "--url", `http://127.0.0.1:${opts.port}`, "--name", "embedded", "--max-jobs", process.env.EMBEDDED_RUNNER_MAX_JOBS ?? "2"];
+  // One process (the tsx CLI would add a parent between the studio and the runner).
+  const args = ["--import", "tsx", path.join(root, "runner", "main.ts"), "--url", `http://127.0.0.1:${opts.port}`, "--name", "embedded", "--max-jobs", process.env.EMBEDDED_RUNNER_MAX_JOBS ?? "2"];
   if (process.env.EMBEDDED_RUNNER_BACKEND) args.push("--backend", process.env.EMBEDDED_RUNNER_BACKEND);
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG, RUNNER_TOKEN: token } as unknown as NodeJS.ProcessEnv;
   child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });

@@ -93,8 +93,8 @@ process.once("exit", () => {
 /** Starts `npm run runner`'s program as its own process group, with the token in its environment. */
 export function startRunner(baseUrl: string, token: string, opts: { name: string; backend?: string; maxJobs?: number; env?: Record<string, string> }): RunnerProcess {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `rubric-runner-${opts.name}-`));
-  const tsx = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
-  const args = [tsx, path.join(ROOT, "runner", "main.ts"), "--url", baseUrl, "--name", opts.name, "--work-dir", workDir, "--max-jobs", String(opts.maxJobs ?? 1)];
+  // `node --import tsx` runs the runner in this one process (the tsx CLI would add a parent), so a signal reaches it.
+  const args = ["--import", "tsx", path.join(ROOT, "runner", "main.ts"), "--url", baseUrl, "--name", opts.name, "--work-dir", workDir, "--max-jobs", String(opts.maxJobs ?? 1)];
   if (opts.backend) args.push("--backend", opts.backend);
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
