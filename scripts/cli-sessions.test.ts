@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/db/client";
+import { getUserWithPaperAccessByApiToken, listApiTokensByUserId } from "@/db/queries/api-tokens";
 import { getUserWithPaperAccess } from "@/db/queries/papers";
 import { getUserByEmail } from "@/db/queries/users";
+import { hashToken } from "@/server/runners/runner-tokens";
 import { createAccount } from "@/server/users/create-account";
 import { startSession } from "@/server/users/sessions";
 import { verifyCredentials } from "@/server/users/sign-in";
@@ -69,6 +71,18 @@ describe.each(testDatabaseKinds())("user CLI: passwords, disabling, sign-out eve
     });
     expect(user({}, "enable", "off@example.org").status).toBe(0);
     await withDb(async (handle) => expect(await verifyCredentials(handle, "off@example.org", PASSWORD)).not.toBeNull());
+  });
+
+  it("token prints only a new personal API token of the user, named by --name, and it is live", async () => {
+    await userWithSessions("cli-token@example.org");
+    const made = user({}, "token", "cli-token@example.org", "--name", "ci runner");
+    expect(made.status).toBe(0);
+    expect(made.stdout).toMatch(/^rst_user_[A-Za-z0-9_-]{43}\n$/);
+    const access = await withDb((handle) => getUserWithPaperAccessByApiToken(handle.db, hashToken(made.stdout.trim()), undefined));
+    expect(access?.user.email).toBe("cli-token@example.org");
+    const tokens = await withDb((handle) => listApiTokensByUserId(handle.db, access!.user.id));
+    expect(tokens.map((t) => t.name)).toEqual(["ci runner"]);
+    expect(user({}, "token", "nobody@example.org").status).toBe(2);
   });
 
   it("an unknown email is a usage error (exit 2) naming it", () => {

@@ -174,15 +174,24 @@ export async function sendSubmission(
       done(null, chunk);
     },
   });
-  const body = fs.createReadStream(archive.path).pipe(counting);
+  // Opened now, not lazily: a stream still opening when the upload fails would fail later, unheard.
+  const source = fs.createReadStream(archive.path, { fd: fs.openSync(archive.path, "r") });
+  source.on("error", (err) => counting.destroy(err));
+  // fetch reports a body that failed; this keeps the same error from being unhandled too.
+  counting.on("error", () => {});
   const url = `${args.url}/api/papers/${encodeURIComponent(args.paper)}/submissions?${query}`;
-  const res = await studioFetch(url, {
-    method: "POST",
-    headers: { authorization: `Bearer ${args.token}`, "content-type": contentTypeOf(archive.name), "content-length": String(total) },
-    body: body as unknown as BodyInit,
-    duplex: "half",
-  } as RequestInit);
-  return (await answerOf(res)) as UploadAnswer;
+  try {
+    const res = await studioFetch(url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${args.token}`, "content-type": contentTypeOf(archive.name), "content-length": String(total) },
+      body: source.pipe(counting) as unknown as BodyInit,
+      duplex: "half",
+    } as RequestInit);
+    return (await answerOf(res)) as UploadAnswer;
+  } finally {
+    // The studio may answer (a refusal) before it has read everything: stop reading the file.
+    source.destroy();
+  }
 }
 
 export interface JobAnswer {
