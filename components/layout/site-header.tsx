@@ -20,17 +20,22 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
         <Link href="/" className="font-semibold tracking-tight text-zinc-900">
           Rubric Studio
         </Link>
-        <nav className="flex gap-4 text-sm text-zinc-600">
+        <nav className="flex gap-4 whitespace-nowrap text-sm text-zinc-600">
           {user && <Link href="/">Papers</Link>}
           {user && <Link href="/reviews">My reviews</Link>}
           {user?.isStaff && <Link href="/papers/new">New paper</Link>}
           <Link href="/leaderboard">Leaderboard</Link>
           {user?.isStaff && <Link href="/judge-eval">JudgeEval</Link>}
+          {user?.isStaff && <Link href="/jobs">Jobs</Link>}
+          {user?.isStaff && <Link href="/runners">Runners</Link>}
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           {user ? (
             <>
               <NotificationInbox />
+              <Link href="/settings/tokens" className="text-zinc-600 hover:text-zinc-900" title="Personal API tokens for the CLI and scripts">
+                API tokens
+              </Link>
               <span data-testid="current-user" className="text-zinc-600">
                 {user.name ?? user.email}
                 {user.isStaff && <span className="ml-1.5 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700">staff</span>}

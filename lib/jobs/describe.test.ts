@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatBytes } from "@/lib/bytes";
-import { describeGpus, jobElapsedS } from "./describe";
+import { describeGpus, formatAgo, jobElapsedS } from "./describe";
 
 describe("describeGpus", () => {
   it("counts GPUs per model in the order they first appear", () => {
@@ -32,5 +32,17 @@ describe("formatBytes", () => {
     expect(formatBytes(1536)).toBe("1.5 KiB");
     expect(formatBytes(10 * 1024 ** 2)).toBe("10.0 MiB");
     expect(formatBytes(2 * 1024 ** 3)).toBe("2.0 GiB");
+  });
+});
+
+describe("formatAgo", () => {
+  it("names the largest whole unit", () => {
+    const now = Date.parse("2025-01-02T00:00:00Z");
+    expect(formatAgo("2025-01-01T23:59:48Z", now)).toBe("12 s ago");
+    expect(formatAgo("2025-01-01T23:54:30Z", now)).toBe("5 min ago");
+    expect(formatAgo("2025-01-01T20:00:00Z", now)).toBe("4 h ago");
+    expect(formatAgo("2024-12-29T00:00:00Z", now)).toBe("4 d ago");
+    // A clock a little ahead of the server's is not "in the future".
+    expect(formatAgo("2025-01-02T00:00:03Z", now)).toBe("0 s ago");
   });
 });

@@ -20,3 +20,12 @@ export function jobElapsedS(job: { status: JobStatus; startedAt: string | null; 
   if (job.durationS != null) return job.durationS;
   return job.finishedAt ? Math.max(0, (new Date(job.finishedAt).getTime() - started) / 1000) : null;
 }
+
+/** `12 s ago`, `5 min ago`, `3 h ago`, `4 d ago`: when a runner was last heard from, a token last used. */
+export function formatAgo(iso: string, now: number): string {
+  const s = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86_400)} d ago`;
+}

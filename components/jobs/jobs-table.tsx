@@ -1,0 +1,90 @@
+"use client";
+
+import Link from "next/link";
+import { useNow } from "@/components/hooks/use-now";
+import { jobElapsedS } from "@/lib/jobs/describe";
+import { formatDurationS } from "@/lib/jobs/duration";
+import type { JobKind, JobStatus } from "@/lib/jobs/states";
+import { JobStatusBadge } from "./job-status-badge";
+
+/** A row of `GET /api/jobs` (server/jobs/list-jobs.ts JobRow). */
+export interface JobRowView {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  paperId: string;
+  submissionId: string | null;
+  agentName: string | null;
+  runIndex: number | null;
+  runnerName: string | null;
+  gpuIndices: number[];
+  attempts: number;
+  maxAttempts: number;
+  exitCode: number | null;
+  failureReason: string | null;
+  cancelRequested: boolean;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+const HEADERS = ["Status", "Kind", "Paper", "Submission", "Runner", "GPUs", "Attempt", "Elapsed", "Exit", "Queued", "Reason"];
+
+/** The queue's jobs, newest first; a running job's elapsed time ticks. */
+export function JobsTable({ jobs }: { jobs: JobRowView[] }) {
+  const now = useNow(jobs.some((j) => j.status === "running") ? 1_000 : null);
+  return (
+    <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
+      <table className="w-full text-left text-sm" data-testid="jobs-table">
+        <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
+          <tr>
+            {HEADERS.map((h) => (
+              <th key={h} className="whitespace-nowrap px-3 py-2 font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-zinc-100">
+          {jobs.map((j) => {
+            const elapsed = jobElapsedS(j, now);
+            return (
+              <tr key={j.id} data-testid="job-row" data-status={j.status}>
+                <td className="px-3 py-2">
+                  <JobStatusBadge status={j.status} cancelRequested={j.cancelRequested} />
+                </td>
+                <td className="px-3 py-2 text-zinc-600">{j.kind}</td>
+                <td className="max-w-[10rem] truncate px-3 py-2" title={j.paperId}>
+                  <Link href={`/papers/${j.paperId}`} className="text-zinc-700 hover:underline">
+                    {j.paperId}
+                  </Link>
+                </td>
+                <td className="max-w-[14rem] truncate px-3 py-2">
+                  {j.submissionId ? (
+                    <Link href={`/submissions/${j.submissionId}`} className="font-medium text-indigo-700 hover:underline">
+                      {j.agentName ?? "submission"}
+                      {j.runIndex !== null && <span className="font-normal text-zinc-500"> · run {j.runIndex}</span>}
+                    </Link>
+                  ) : (
+                    "—"
+                  )}
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 text-zinc-600">{j.runnerName ?? "—"}</td>
+                <td className="px-3 py-2 tabular-nums text-zinc-600">{j.gpuIndices.length ? j.gpuIndices.join(", ") : "—"}</td>
+                <td className="whitespace-nowrap px-3 py-2 tabular-nums text-zinc-600">
+                  {j.attempts}/{j.maxAttempts}
+                </td>
+                <td className="whitespace-nowrap px-3 py-2 tabular-nums">{elapsed === null ? "—" : formatDurationS(elapsed)}</td>
+                <td className="px-3 py-2 tabular-nums">{j.exitCode ?? "—"}</td>
+                <td className="whitespace-nowrap px-3 py-2 text-zinc-500">{new Date(j.createdAt).toLocaleTimeString("en-GB")}</td>
+                <td className="max-w-[16rem] px-3 py-2 text-xs text-red-800" title={j.failureReason ?? undefined}>
+                  <span className="line-clamp-2">{j.failureReason ?? ""}</span>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
