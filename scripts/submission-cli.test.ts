@@ -32,11 +32,11 @@ describe("parseSubmissionArgs", () => {
     expect(parseSubmissionArgs([...BASE, "--variant", "code-dev"], { ...ENV, STUDIO_URL: "http://studio:3000" })).toMatchObject({ variant: "code-dev", url: "http://studio:3000" });
   });
 
-  const usage: [string[], NodeJS.ProcessEnv, RegExp][] = [
+  const usage: [string[], Record<string, string>, RegExp][] = [
     [BASE, {}, /STUDIO_TOKEN is not set/],
     [["download", "repo"], ENV, /unknown command "download"/],
     [["upload", "--paper", "p1", "--agent", "A", "--run", "1"], ENV, /one archive or directory/],
-    [BASE.filter((a, i) => i !== 2 && i !== 3), ENV, /--paper <id> is required/],
+    [BASE.filter((_, i) => i !== 2 && i !== 3), ENV, /--paper <id> is required/],
     [[...BASE.slice(0, 6), "--run", "0"], ENV, /--run must be a whole number/],
     [[...BASE.slice(0, 6), "--run", "two"], ENV, /--run must be a whole number/],
     [[...BASE, "--variant", "partial"], ENV, /--variant must be full or code-dev/],

@@ -43,7 +43,7 @@ export interface UploadArgs {
 }
 
 /** The command line and environment, checked: a UsageError (exit 2) says what is wrong. */
-export function parseSubmissionArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): UploadArgs {
+export function parseSubmissionArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): UploadArgs {
   const [command, ...rest] = argv;
   if (command !== "upload") throw new UsageError(command ? `unknown command "${command}"` : "no command");
   let parsed;
@@ -268,7 +268,7 @@ export interface CliIo {
 }
 
 /** The command: its exit code, with the JSON answer as the last thing written to stdout. */
-export async function runSubmissionCli(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+export async function runSubmissionCli(argv: readonly string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
   let args: UploadArgs;
   try {
     args = parseSubmissionArgs(argv, env);
