@@ -55,7 +55,11 @@ class Extractor {
     if (this.bytes > this.limits.maxExpandedBytes) throw new UnsafeArchiveError(name, `the archive expands to more than ${this.limits.maxExpandedBytes} bytes`);
   }
 
-  async add(name: string, kind: EntryKind, mode: number, linkname: string | null, content: Readable | null): Promise<void> {
+  /**
+   * `mtime`: the archive's date for the file, kept on disk so that "changed by reproduction" (written
+   * after reproduce.log.creation_time) means what it says, even for a run that takes a second.
+   */
+  async add(name: string, kind: EntryKind, mode: number, linkname: string | null, content: Readable | null, mtime?: Date): Promise<void> {
     if (kind === "other") throw new UnsafeArchiveError(name, "not a file, directory or link (a device or FIFO)");
     const dest = this.target(name);
     const existing = fs.lstatSync(dest, { throwIfNoEntry: false });
@@ -93,6 +97,7 @@ class Extractor {
       },
       fs.createWriteStream(dest, { flags: "wx", mode: mode & 0o111 ? 0o755 : 0o644 }),
     );
+    if (mtime && !Number.isNaN(mtime.getTime())) fs.utimesSync(dest, mtime, mtime);
   }
 }
 
@@ -141,7 +146,7 @@ async function extractTar(input: Readable, extractor: Extractor): Promise<void> 
     const kind: EntryKind =
       h.type === "file" || h.type === "contiguous-file" ? "file" : h.type === "directory" ? "directory" : h.type === "symlink" ? "symlink" : h.type === "link" ? "hardlink" : "other";
     // pax and GNU long-name headers are folded into the entry by tar-stream; anything else is refused by kind.
-    await extractor.add(h.name, kind, h.mode ?? 0o644, h.linkname ?? null, kind === "file" ? (entry as unknown as Readable) : null);
+    await extractor.add(h.name, kind, h.mode ?? 0o644, h.linkname ?? null, kind === "file" ? (entry as unknown as Readable) : null, h.mtime);
     entry.resume();
   }
   await done;
@@ -174,7 +179,7 @@ async function extractZip(file: string, extractor: Extractor): Promise<void> {
         for await (const chunk of stream) chunks.push(chunk as Buffer);
         await extractor.add(name, "symlink", 0, Buffer.concat(chunks).toString("utf8"), null);
       } else if (type === 0 || type === 0o100000) {
-        await extractor.add(name, "file", unixMode, null, stream);
+        await extractor.add(name, "file", unixMode, null, stream, entry.getLastModDate());
       } else {
         stream.destroy();
         await extractor.add(name, "other", 0, null, null);
