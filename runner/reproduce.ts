@@ -1,15 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { StringDecoder } from "node:string_decoder";
+import { CREATION_TIME_FILE } from "@/lib/jobs/outputs-index";
 import type { FinalJobStatus } from "@/lib/jobs/states";
 import type { ReproduceSettings } from "@/lib/runner/protocol";
 import type { ReproductionMetadata } from "@/lib/runner/reproduction-metadata";
 import type { JobBackend, JobExit } from "./backends/job-backend";
 import { SecretMasker } from "./secret-masker";
 
+export { CREATION_TIME_FILE };
 export const REPRODUCE_SCRIPT = "reproduce.sh";
 export const REPRODUCE_LOG = "reproduce.log";
-export const CREATION_TIME_FILE = "reproduce.log.creation_time";
 export const MISSING_SCRIPT_REASON = "reproduce.sh not found at the submission's root";
 
 export interface ReproduceOptions {
@@ -89,7 +90,7 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   function freshCopy(): void {
     fs.rmSync(submissionDir, { recursive: true, force: true });
     fs.rmSync(path.join(opts.jobDir, "scratch"), { recursive: true, force: true });
-    fs.cpSync(opts.sourceRoot, submissionDir, { recursive: true, verbatimSymlinks: true });
+    fs.cpSync(opts.sourceRoot, submissionDir, { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
     fs.mkdirSync(path.join(opts.jobDir, "scratch"), { recursive: true });
   }
 

@@ -2,7 +2,7 @@ import "server-only";
 import type { Store } from "@/db/client";
 import { listSubmissionFiles } from "@/db/queries/submissions";
 import { storeBlob } from "@/server/blobs/store-blob";
-import { readBodyToFile } from "@/server/http/body-file";
+import { readBodyToTempFile } from "@/server/http/body-file";
 import { announceJobChanged } from "./job-feed";
 import { requireCurrentLease, recordJobOutputs, type JobLease } from "./job-lease";
 import { indexOutputsArchive } from "./outputs-index";
@@ -20,7 +20,7 @@ function maxOutputsBytes(): number {
  */
 export async function storeJobOutputs(store: Store, lease: JobLease, req: Request): Promise<{ sha256: string; files: number }> {
   const job = await requireCurrentLease(store, lease);
-  const body = await readBodyToFile(req, maxOutputsBytes(), "The outputs archive");
+  const body = await readBodyToTempFile(req, maxOutputsBytes());
   try {
     const original = job.submissionId ? await listSubmissionFiles(store.db, job.submissionId) : [];
     const index = await indexOutputsArchive(body.path, originalPathSet(original.map((f) => f.path)));
