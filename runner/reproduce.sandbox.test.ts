@@ -42,7 +42,7 @@ function submission(script: string | null, extra: Record<string, string> = {}): 
   return dir;
 }
 
-async function run(backend: JobBackend, script: string | null, over: Partial<ReproduceOptions> & { settings?: Partial<ReproduceSettings> } = {}) {
+async function run(backend: JobBackend, script: string | null, over: Omit<Partial<ReproduceOptions>, "settings"> & { settings?: Partial<ReproduceSettings> } = {}) {
   let log = "";
   const jobDir = fs.mkdtempSync(path.join(workDir, "job-"));
   const result = await reproduce({

@@ -1,29 +1,15 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
-import * as tar from "tar-stream";
 import { describe, expect, it } from "vitest";
 import { safeExtract, UnsafeArchiveError } from "./safe-extract";
+import { tarBuffer, type TarEntry } from "./tar.testutil";
 
-type Entry = Partial<tar.Header> & { name: string; content?: string };
-
-async function tarGz(entries: Entry[]): Promise<string> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  pack.on("data", (c: Buffer) => chunks.push(c));
-  const ended = new Promise((r) => pack.on("end", r));
-  for (const { content, ...header } of entries) {
-    await new Promise<void>((resolve, reject) => {
-      const done = (err?: Error | null) => (err ? reject(err) : resolve());
-      if (content !== undefined) pack.entry(header, content, done);
-      else pack.entry(header, done);
-    });
-  }
-  pack.finalize();
-  await ended;
+async function tarGz(entries: TarEntry[]): Promise<string> {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "archive-")), "submission.tar.gz");
-  fs.writeFileSync(file, gzipSync(Buffer.concat(chunks)));
+  fs.writeFileSync(file, gzipSync(await tarBuffer(entries)));
   return file;
 }
 
@@ -53,7 +39,7 @@ describe("safeExtract", () => {
     expect(await safeExtract(archive, dest)).toBe(path.join(fs.realpathSync(dest), "sub"));
   });
 
-  const malicious: [string, Entry[], RegExp][] = [
+  const malicious: [string, TarEntry[], RegExp][] = [
     ["a path with ..", [{ name: "../x", content: "pwned" }], /"\.\.\/x".*leaves the submission/],
     ["an absolute path", [{ name: "/etc/x", content: "pwned" }], /"\/etc\/x".*leaves the submission/],
     ["a symlink out of the tree", [{ name: "passwd", type: "symlink", linkname: "/etc/passwd" }], /"passwd".*link points outside/],
@@ -83,6 +69,19 @@ describe("safeExtract", () => {
     await expect(safeExtract(many, destination(), { maxEntries: 2, maxExpandedBytes: 100 })).rejects.toThrow(/"c".*more than 2 entries/);
     const big = await tarGz([{ name: "big.bin", content: "x".repeat(1000) }]);
     await expect(safeExtract(big, destination(), { maxEntries: 10, maxExpandedBytes: 100 })).rejects.toThrow(/"big.bin".*more than 100 bytes/);
+  });
+
+  it("extracts a .zip and refuses its unsafe entries too", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "zip-"));
+    // A zip with a safe file, built by Python's zipfile (which, unlike zip(1), writes any name given).
+    const build = (name: string, entryName: string) =>
+      execFileSync("python3", ["-c", `import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1],"w")\nz.writestr("reproduce.sh","echo zip\\n")\nz.writestr(sys.argv[2],"x")\nz.close()`, path.join(dir, name), entryName]);
+    build("ok.zip", "src/a.py");
+    const root = await safeExtract(path.join(dir, "ok.zip"), destination());
+    expect(fs.readFileSync(path.join(root, "reproduce.sh"), "utf8")).toBe("echo zip\n");
+    expect(fs.readFileSync(path.join(root, "src/a.py"), "utf8")).toBe("x");
+    build("bad.zip", "../../evil");
+    await expect(safeExtract(path.join(dir, "bad.zip"), destination())).rejects.toThrow(/\.\.\/\.\.\/evil/);
   });
 
   it("refuses what is not an archive", async () => {

@@ -11,16 +11,14 @@ const TOKEN_TAIL = new RegExp(`(?:${Object.values(TOKEN_PREFIX).map((p) => `${p}
  * Replaces the paper's secret values (and any studio token) with `***` in text that leaves the job:
  * its live log, reproduce.log, the metadata. Output arrives in pieces, and a secret may be cut
  * between two of them, so `push` keeps back the end of the text that could still be the start of
- * one, and gives it out with the next piece (or at `end`).
+ * one (no more), and gives it out with the next piece (or at `end`).
  */
 export class SecretMasker {
   private readonly secrets: string[];
-  private readonly holdBack: number;
   private pending = "";
 
   constructor(secrets: Iterable<string>) {
     this.secrets = [...new Set([...secrets].filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
-    this.holdBack = Math.max(0, ...this.secrets.map((s) => s.length - 1));
   }
 
   /** Masks a whole text (no piece to come after it). */
@@ -32,7 +30,16 @@ export class SecretMasker {
 
   push(text: string): string {
     const buffer = this.pending + text;
-    let cut = Math.max(0, buffer.length - this.holdBack);
+    // Keep back only the longest end of the text that is the start of a secret: a line that cannot be one goes out at once.
+    let cut = buffer.length;
+    for (const secret of this.secrets) {
+      for (let k = Math.min(secret.length - 1, buffer.length); k > 0; k--) {
+        if (buffer.endsWith(secret.slice(0, k))) {
+          cut = Math.min(cut, buffer.length - k);
+          break;
+        }
+      }
+    }
     // Never cut inside a secret that is already whole in the buffer.
     for (const secret of this.secrets) {
       for (let at = buffer.indexOf(secret); at !== -1 && at < cut; at = buffer.indexOf(secret, at + 1)) {
