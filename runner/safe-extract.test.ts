@@ -20,7 +20,7 @@ function destination(): string {
 describe("safeExtract", () => {
   it("extracts files, directories, executable bits and links inside the tree", async () => {
     const archive = await tarGz([
-      { name: "reproduce.sh", content: "echo hi\n", mode: 0o755 },
+      { name: "reproduce.sh", content: "echo hi\n", mode: 0o755, mtime: new Date("2025-01-02T03:04:05Z") },
       { name: "src/", type: "directory" },
       { name: "src/a.py", content: "print(1)\n" },
       { name: "src/link.py", type: "symlink", linkname: "a.py" },
@@ -29,6 +29,8 @@ describe("safeExtract", () => {
     const root = await safeExtract(archive, destination());
     expect(fs.readFileSync(path.join(root, "reproduce.sh"), "utf8")).toBe("echo hi\n");
     expect(fs.statSync(path.join(root, "reproduce.sh")).mode & 0o111).not.toBe(0);
+    // The archive's time is kept: the studio tells files reproduction changed by their times.
+    expect(fs.statSync(path.join(root, "reproduce.sh")).mtime.toISOString()).toBe("2025-01-02T03:04:05.000Z");
     expect(fs.readlinkSync(path.join(root, "src/link.py"))).toBe("a.py");
     expect(fs.readFileSync(path.join(root, "copy.py"), "utf8")).toBe("print(1)\n");
   });
