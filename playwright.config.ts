@@ -87,6 +87,12 @@ export default defineConfig({
       // The e2e suite always runs on the embedded database, even when the shell points vitest at a
       // PostgreSQL server: the app treats an empty DATABASE_URL as unset.
       DATABASE_URL: "",
+      // The studio starts its own runner (server/runners/embedded-runner.ts), which reaches it on PORT:
+      // the submissions spec reproduces real submissions. E2E_RUNNER_BACKEND picks its backend
+      // (sandbox where bubblewrap works, else local).
+      PORT: String(PORT),
+      EMBEDDED_RUNNER: "1",
+      ...(process.env.E2E_RUNNER_BACKEND ? { EMBEDDED_RUNNER_BACKEND: process.env.E2E_RUNNER_BACKEND } : {}),
       ...(process.env.PAPERBENCH_DATA_DIR ? { PAPERBENCH_DATA_DIR: process.env.PAPERBENCH_DATA_DIR } : {}),
     },
   },

@@ -11,7 +11,7 @@ import { enqueueReproduceJob } from "@/server/jobs/enqueue-reproduce";
  * whose repository is in the blob store, and not while one of its reproductions is still queued or
  * running (Retry and Cancel are for those).
  */
-export async function reproduceSubmission(store: Store, submission: Submission, userId: string): Promise<{ jobId: string }> {
+export async function reproduceSubmission(store: Store, submission: Submission, userId: string | null): Promise<{ jobId: string }> {
   if (submission.variant === "code-dev") {
     throw new AppError("bad_request", "A Code-Dev submission is never reproduced (PaperBench grades only its code)");
   }
