@@ -49,7 +49,7 @@ module.exports = {
     layer("components-use-lib", "^components/", ["components/", "lib/"], "components/ are React; they reach the server over HTTP (or as props from a page), never by import"),
     layer("app-uses-server", "^app/", ["app/", "server/", "components/", "lib/", "auth\\.ts$"], "routes and pages call services in server/, never repositories in db/ directly", ["type-only"]),
     layer("scripts-use-server", "^scripts/", ["scripts/", "server/", "lib/", DB_INFRA], "the CLI calls services, so it announces like the UI (it may open the database)"),
-    layer("submission-cli-is-http-only", "^scripts/submission-cli\\.ts$", ["lib/"], "the submission CLI talks HTTP to a running studio with a token: no database, no server code"),
+    layer("submission-cli-is-http-only", "^scripts/submission-cli\\.ts$", ["lib/", "server/submissions/pack-directory\\.ts$"], "the submission CLI talks HTTP to a running studio with a token: no database, no server code but the directory packer (plain Node, shared with the demo seed)"),
     layer("runner-uses-lib", "^runner/", ["runner/", "lib/"], "the runner talks HTTP to the studio: no database, no server code"),
     {
       name: "app-names-db-types-only",

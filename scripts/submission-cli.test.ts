@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkSubmissionArchive, ARCHIVE_LIMITS } from "@/server/submissions/archive";
-import { packDirectory, parseSubmissionArgs, runSubmissionCli, UsageError } from "./submission-cli";
+import { packDirectory } from "@/server/submissions/pack-directory";
+import { parseSubmissionArgs, runSubmissionCli, UsageError } from "./submission-cli";
 
 const ENV = { STUDIO_TOKEN: "rst_user_test" };
 const BASE = ["upload", "repo", "--paper", "p1", "--agent", "My Agent", "--run", "2"];

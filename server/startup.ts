@@ -1,6 +1,7 @@
 import "server-only";
 import { getDb } from "@/db/client";
 import { DEMO_USERS, seedDemo } from "@/server/seed/seed";
+import { seedDemoSubmission } from "@/server/seed/seed-demo-submission";
 import { getAuthSecret } from "@/server/auth/secret";
 import { startQueueUpkeep } from "@/server/jobs/queue-upkeep";
 import { startEmbeddedRunner, wantsEmbeddedRunner } from "@/server/runners/embedded-runner";
@@ -28,7 +29,10 @@ async function openAndSeed(): Promise<void> {
     console.log(`Rubric Studio: PostgreSQL at ${location}, migrations applied`);
     return;
   }
-  const seeded = await seedDemo(db);
+  const seededPaper = await seedDemo(db);
+  // The demo submission, ready to reproduce on the embedded runner (it goes through the blob store).
+  if (seededPaper) await seedDemoSubmission({ db, kind }, seededPaper);
+  const seeded = seededPaper !== null;
   console.log(
     [
       `Rubric Studio: embedded database in ${location}${seeded ? " (demo seeded)" : ""}`,

@@ -8,17 +8,22 @@ import { countUsers, getUserByEmail } from "@/db/queries/users";
 import { DEMO_USERS } from "./seed";
 import { verifyPassword } from "@/server/auth/password";
 import { exportRubricJson } from "@/server/papers/export";
+import { listSubmissionFiles } from "@/db/queries/submissions";
+import { listPaperSubmissions } from "@/server/submissions/list-submissions";
 import { startStudio } from "@/server/startup";
 import { createTestPostgresDatabase } from "@/test/databases";
 
 const globalForDb = globalThis as unknown as { __rubricStudioDb?: ReturnType<typeof getDb> };
-const savedEnv = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR, AUTH_SECRET: process.env.AUTH_SECRET };
+const savedEnv = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR, AUTH_SECRET: process.env.AUTH_SECRET, EMBEDDED_RUNNER: process.env.EMBEDDED_RUNNER };
+// The start-up under test would start a runner beside the studio: not in a unit test.
+process.env.EMBEDDED_RUNNER = "0";
 
 afterEach(async () => {
   await (await globalForDb.__rubricStudioDb)?.close();
   globalForDb.__rubricStudioDb = undefined;
   Object.assign(process.env, savedEnv);
   for (const [k, v] of Object.entries(savedEnv)) if (v === undefined) delete process.env[k];
+  process.env.EMBEDDED_RUNNER = "0";
 });
 
 describe("studio start-up", () => {
@@ -43,6 +48,12 @@ describe("studio start-up", () => {
       expect(paper?.paperMarkdown).toContain("#");
       expect((await listPaperMembers(db, paper!.id)).map((m) => m.role).sort()).toEqual(["author", "grader"]);
       expect(await exportRubricJson(await getDb(), paper!.id)).toBe(fs.readFileSync("rubrics/demo/rubric.json", "utf8"));
+      // The demo submission is stored, ready to reproduce (not queued: the newcomer presses Reproduce).
+      const [demoSubmission] = await listPaperSubmissions(await getDb(), paper!.id).then((list) => list.filter((x) => x.archiveSha256));
+      expect(demoSubmission).toMatchObject({ runIndex: 1, latestJobId: null });
+      const files = (await listSubmissionFiles(db, demoSubmission.id)).map((f) => f.path);
+      expect(files).toEqual(expect.arrayContaining(["reproduce.sh", "wagc.py"]));
+      expect(fs.existsSync(path.join(dataDir, "blobs"))).toBe(true);
       // The secret was generated into the data directory, never committed.
       expect(fs.readFileSync(path.join(dataDir, "auth-secret"), "utf8").length).toBeGreaterThan(30);
 

@@ -21,13 +21,13 @@ export const DEMO_PAPER_DIR = path.join(/*turbopackIgnore: true*/ process.cwd(),
 
 /**
  * Seeds the demo users, the demo paper and synthetic graded runs of demo agents into an empty
- * database, all marked as demo data. Returns false when not empty (so a studio whose demo was
- * deleted and that has no user left seeds it again on its next start).
+ * database, all marked as demo data. Returns null when not empty (so a studio whose demo was
+ * deleted and that has no user left seeds it again on its next start); else the demo paper's id.
  */
-export async function seedDemo(db: Database): Promise<boolean> {
-  if ((await countUsers(db)) > 0) return false;
+export async function seedDemo(db: Database): Promise<string | null> {
+  if ((await countUsers(db)) > 0) return null;
   const { files, folderName } = readPaperFolder(DEMO_PAPER_DIR);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const created = new Map<string, string>();
     for (const u of DEMO_USERS) {
       const user = await createAccount(tx, { email: u.email, name: u.name, password: u.password, isStaff: u.role === "staff" });
@@ -50,6 +50,6 @@ export async function seedDemo(db: Database): Promise<boolean> {
     await seedDemoAssignments(tx, { paperId: result.paperId, staffId, graderId: created.get("grader")!, agentNames: DEMO_AGENTS.map((a) => a.name) });
     // Marked, so every page says it is demo data and staff can delete it in one action (server/demo/).
     await setDemoMarks(tx, { userIds: [...created.values()], paperIds: [result.paperId], agentIds: [] });
+    return result.paperId;
   });
-  return true;
 }
