@@ -242,6 +242,15 @@ export async function requestJobCancel(db: Executor, jobId: string, userId: stri
   return running ?? null;
 }
 
+export async function getJobAttemptByLease(db: Executor, jobId: string, leaseId: string): Promise<JobAttempt | null> {
+  const [row] = await db
+    .select()
+    .from(jobAttempts)
+    .where(and(eq(jobAttempts.jobId, jobId), eq(jobAttempts.leaseId, leaseId)))
+    .limit(1);
+  return row ?? null;
+}
+
 export async function listJobAttempts(db: Executor, jobId: string): Promise<JobAttempt[]> {
   return db.select().from(jobAttempts).where(eq(jobAttempts.jobId, jobId)).orderBy(jobAttempts.attempt);
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { finishJobUnderLease, getJobUnderLease, insertLogChunks, renewLease, setJobOutputs } from "@/db/queries/jobs";
+import { finishJobUnderLease, getJobAttemptByLease, getJobById, getJobUnderLease, insertLogChunks, renewLease, setJobOutputs } from "@/db/queries/jobs";
 import { touchRunner } from "@/db/queries/runners";
 import type { Job } from "@/db/schema";
 import type { OutputsIndex } from "@/lib/jobs/outputs-index";
@@ -73,7 +73,13 @@ export async function completeJob(store: Store, lease: JobLease, body: CompleteR
   sameLease(lease, body.leaseId);
   const job = await store.db.transaction(async (tx) => {
     const current = await getJobUnderLease(tx, lease.jobId, lease.leaseId);
-    if (!current) throw staleLease();
+    if (!current) {
+      // A retried completion whose first answer was lost: the same lease already ended it the same way.
+      const attempt = await getJobAttemptByLease(tx, lease.jobId, lease.leaseId);
+      const job = attempt?.status === body.status ? await getJobById(tx, lease.jobId) : null;
+      if (job && job.status === body.status && job.attempts === attempt!.attempt) return job;
+      throw staleLease();
+    }
     if (body.outputsUploaded && !current.outputsSha256) {
       throw new AppError("bad_request", "The completion says outputs were uploaded, but none arrived under this lease", [{ path: "outputsUploaded", message: "no outputs stored" }]);
     }

@@ -128,6 +128,9 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     const done = await completeJob(store, lease2, { leaseId: lease2.leaseId, status: "failed", exitCode: 3, reason: "reproduce.sh exited with 3", metadata: null, outputsUploaded: false, durationS: 2 });
     expect(done).toMatchObject({ status: "failed", exitCode: 3, failureReason: "reproduce.sh exited with 3" });
     await refusedAsStale(completeJob(store, lease2, { leaseId: lease2.leaseId, status: "succeeded", exitCode: 0, reason: null, metadata: null, outputsUploaded: false, durationS: 2 }));
+    // The same completion sent again (its answer was lost) is answered as the first, and changes nothing.
+    const again = await completeJob(store, lease2, { leaseId: lease2.leaseId, status: "failed", exitCode: 3, reason: "reproduce.sh exited with 3", metadata: null, outputsUploaded: false, durationS: 2 });
+    expect(again).toMatchObject({ status: "failed", attempts: 2 });
     const attempts = await handle.db.execute<{ attempt: number; status: string }>(sql`SELECT attempt, status FROM job_attempts WHERE job_id = ${jobId} ORDER BY attempt`);
     expect(attempts.rows.map((r) => [r.attempt, r.status])).toEqual([
       [1, "failed"],
