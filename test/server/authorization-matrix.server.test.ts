@@ -15,6 +15,7 @@ import { addPaperMember, createPaper } from "@/db/queries/papers";
 import { getUserByEmail } from "@/db/queries/users";
 import { createAccount } from "@/server/users/create-account";
 import { DEMO_PAPER_ID, ROOT, STAFF, AUTHOR, api, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio } from "./harness";
+import { tarGz, uploadSubmission } from "./runner-harness";
 
 const CALLERS = ["signedOut", "otherPaper", "grader", "assignedGrader", "author", "staff"] as const;
 type Caller = (typeof CALLERS)[number];
@@ -34,6 +35,8 @@ interface Ids {
   version: string;
   agent: string;
   submission: string;
+  /** A queued reproduction of the demo paper (the matrix's studio has no runner). */
+  job: string;
 }
 
 interface Row {
@@ -61,6 +64,8 @@ const JUDGE_EVAL_CHOSEN: Statuses = [401, 404, 404, 404, 200, 200];
 const P = (ids: Ids) => `/api/papers/${ids.paper}`;
 const G = (ids: Ids) => `/api/gradings/${ids.grading}`;
 const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
+/** Runner protocol routes: only a runner or job token opens them. */
+const RUNNER_ONLY: Statuses = [401, 401, 401, 401, 401, 401];
 
 /** Keyed by `METHOD /api/path/[param]` exactly as the route files sit under app/. */
 const MATRIX: Record<string, Row> = {
@@ -161,6 +166,30 @@ const MATRIX: Record<string, Row> = {
     request: (ids) => ({ url: `/api/submissions/${ids.submission}/reproduce`, body: {} }),
     expect: [401, 404, 403, 403, 403, 409],
   },
+
+  // Jobs: staff see the queue; a job is its paper's (members read it, others learn nothing); acting on one is staff's.
+  "GET /api/jobs": { request: () => ({ url: "/api/jobs" }), expect: [401, 403, 403, 403, 403, 200] },
+  "GET /api/jobs/[jobId]": { request: (ids) => ({ url: `/api/jobs/${ids.job}` }), expect: [401, 404, 200, 200, 200, 200] },
+  "GET /api/jobs/[jobId]/log": { request: (ids) => ({ url: `/api/jobs/${ids.job}/log` }), expect: [401, 404, 200, 200, 200, 200] },
+  // A queued job has no metadata or outputs yet: members get 404 for that, others for the job.
+  "GET /api/jobs/[jobId]/metadata": { request: (ids) => ({ url: `/api/jobs/${ids.job}/metadata` }), expect: [401, 404, 404, 404, 404, 404] },
+  "GET /api/jobs/[jobId]/outputs": { request: (ids) => ({ url: `/api/jobs/${ids.job}/outputs` }), expect: [401, 404, 404, 404, 404, 404] },
+  // Staff cancel the queued job (200), then retry it (a new job, 200); members are refused.
+  "POST /api/jobs/[jobId]/cancel": { request: (ids) => ({ url: `/api/jobs/${ids.job}/cancel` }), expect: [401, 404, 403, 403, 403, 200] },
+  "POST /api/jobs/[jobId]/retry": { request: (ids) => ({ url: `/api/jobs/${ids.job}/retry` }), expect: [401, 404, 403, 403, 403, 200] },
+  // Runners and their tokens are staff's.
+  "GET /api/runners": { request: () => ({ url: "/api/runners" }), expect: [401, 403, 403, 403, 403, 200] },
+  "GET /api/runners/tokens": { request: () => ({ url: "/api/runners/tokens" }), expect: [401, 403, 403, 403, 403, 200] },
+  "POST /api/runners/tokens": { request: () => ({ url: "/api/runners/tokens", body: {} }), expect: STAFF_ONLY_WRITE },
+  "DELETE /api/runners/tokens/[tokenId]": { request: () => ({ url: `/api/runners/tokens/${NO_SUCH_ID}` }), expect: [401, 403, 403, 403, 403, 404] },
+  // The runner protocol answers runner and job tokens only: a browser session, even staff's, is nobody there.
+  "POST /api/runner/register": { request: () => ({ url: "/api/runner/register", body: {} }), expect: RUNNER_ONLY },
+  "POST /api/runner/claim": { request: () => ({ url: "/api/runner/claim", body: {} }), expect: RUNNER_ONLY },
+  "POST /api/runner/jobs/[jobId]/heartbeat": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/heartbeat`, body: {} }), expect: RUNNER_ONLY },
+  "POST /api/runner/jobs/[jobId]/logs": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/logs`, body: {} }), expect: RUNNER_ONLY },
+  "GET /api/runner/jobs/[jobId]/submission": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/submission` }), expect: RUNNER_ONLY },
+  "PUT /api/runner/jobs/[jobId]/outputs": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/outputs`, body: {} }), expect: RUNNER_ONLY },
+  "POST /api/runner/jobs/[jobId]/complete": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/complete`, body: {} }), expect: RUNNER_ONLY },
 
   // Everyone's own inbox: only ever their own notifications, filtered to what they may still see.
   "GET /api/notifications": { request: () => ({ url: "/api/notifications" }), expect: SIGNED_IN },
@@ -317,6 +346,8 @@ async function findIds(baseUrl: string, cookies: Record<Caller, string>): Promis
   if (!agent) throw new Error(`no agent on the leaderboard: ${Object.keys(board).join(", ")}`);
   const candidates = await ok(api<{ candidates: { submissionId: string }[] }>(baseUrl, staff, "GET", `/api/judge-eval?paper=${DEMO_PAPER_ID}`), "judge-eval");
   if (!candidates.candidates[0]) throw new Error("no JudgeEval candidate in the demo");
+  const upload = await uploadSubmission(baseUrl, { cookie: staff }, DEMO_PAPER_ID, { agent: "Matrix agent", run: 1, reproduce: true }, await tarGz({ "reproduce.sh": "echo matrix\n" }));
+  if (upload.status !== 201 || !upload.body.jobId) throw new Error(`submission upload: ${upload.status} ${JSON.stringify(upload.body)}`);
   return {
     paper: DEMO_PAPER_ID,
     grading: whole.gradingId,
@@ -326,6 +357,7 @@ async function findIds(baseUrl: string, cookies: Record<Caller, string>): Promis
     version: version.version.id,
     agent,
     submission: candidates.candidates[0].submissionId,
+    job: upload.body.jobId,
   };
 }
 
