@@ -14,7 +14,7 @@
  *   reproduce.sh, so the figure is the queue's and the protocol's, not bash's) → jobs completed per
  *   second, and jobs run twice (must be 0). Goal ≥ 50.
  * - `submission_upload_mb_per_s`: a 200 MB .tar.gz of 2,000 files uploaded, streamed to disk,
- *   every entry checked, indexed and stored. Goal ≥ 50.
+ *   every entry checked, indexed and stored (the 201 received). Goal ≥ 50.
  */
 import crypto from "node:crypto";
 import os from "node:os";
@@ -174,13 +174,10 @@ async function jobsPerSecond(ctx: Ctx, databaseUrl: string): Promise<{ perSecond
   }
 }
 
-/** 2,000 files of 100 KB each, half random (incompressible) and half text: about 200 MB packed. */
+/** 2,000 files of 100 KB of random bytes (incompressible): a 200 MB .tar.gz, the figure's size. */
 function bigArchive(): Promise<Buffer> {
   const files: Record<string, string | Buffer> = { "reproduce.sh": "echo big\n" };
-  for (let i = 0; i < 2_000; i++) {
-    files[`data/part-${String(i).padStart(4, "0")}.${i % 2 === 0 ? "bin" : "txt"}`] =
-      i % 2 === 0 ? crypto.randomBytes(100_000) : crypto.randomBytes(50_000).toString("hex");
-  }
+  for (let i = 0; i < 2_000; i++) files[`data/part-${String(i).padStart(4, "0")}.bin`] = crypto.randomBytes(100_000);
   return tarGz(files, { level: 1 });
 }
 

@@ -9,8 +9,11 @@ import type { Readable } from "node:stream";
  * (`get-blob-store.ts`). Files go in and out as streams: an archive may be gigabytes.
  */
 export interface BlobStore {
-  /** Stores the file (once per content) and says what it is. */
-  putFile(filePath: string): Promise<{ sha256: string; bytes: number }>;
+  /**
+   * Stores the file (once per content) and says what it is. `move`: the caller is done with the
+   * file (an upload's temporary copy), so a local store may take it by rename instead of copying.
+   */
+  putFile(filePath: string, opts?: { move?: boolean }): Promise<{ sha256: string; bytes: number }>;
   /** The stored bytes; a 404 AppError when there is no such blob. */
   open(sha256: string): Promise<Readable>;
   has(sha256: string): Promise<boolean>;

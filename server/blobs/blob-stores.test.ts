@@ -81,6 +81,21 @@ describe("LocalBlobStore", () => {
     expect(fs.readdirSync(path.join(dir, blob.sha256.slice(0, 2)))).toEqual([blob.sha256]);
   });
 
+  it("takes a disposable file by rename (move), and leaves the source of a content it already holds", async () => {
+    const dir = tempDir();
+    const store = new LocalBlobStore(dir);
+    const source = writeTemp("moved bytes");
+    const inode = fs.statSync(source).ino;
+    const blob = await store.putFile(source, { move: true });
+    expect(fs.existsSync(source)).toBe(false);
+    const stored = path.join(dir, blob.sha256.slice(0, 2), blob.sha256);
+    expect(fs.statSync(stored).ino).toBe(inode);
+    expect(fs.readFileSync(stored, "utf8")).toBe("moved bytes");
+    const again = writeTemp("moved bytes");
+    expect(await store.putFile(again, { move: true })).toEqual(blob);
+    expect(fs.readFileSync(stored, "utf8")).toBe("moved bytes");
+  });
+
   it("writes atomically: a failed copy leaves neither the blob nor its temporary file", async () => {
     const dir = tempDir();
     const store = new LocalBlobStore(dir);

@@ -6,7 +6,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
 import { AppError } from "@/lib/errors";
-import { isSha256, type BlobStore } from "./blob-store";
+import { hashFile, isSha256, type BlobStore } from "./blob-store";
 
 /**
  * Blobs in a directory, at `<dir>/<first two hex digits>/<sha256>`. A file is copied into a
@@ -20,8 +20,12 @@ export class LocalBlobStore implements BlobStore {
     return this.dir;
   }
 
-  async putFile(filePath: string): Promise<{ sha256: string; bytes: number }> {
+  async putFile(filePath: string, opts: { move?: boolean } = {}): Promise<{ sha256: string; bytes: number }> {
     await fs.promises.mkdir(this.dir, { recursive: true });
+    if (opts.move) {
+      const moved = await this.moveIn(filePath);
+      if (moved) return moved;
+    }
     const temp = path.join(this.dir, `.tmp-${randomUUID()}`);
     const hash = createHash("sha256");
     let bytes = 0;
@@ -45,6 +49,24 @@ export class LocalBlobStore implements BlobStore {
       return { sha256, bytes };
     } catch (err) {
       await fs.promises.rm(temp, { force: true });
+      throw err;
+    }
+  }
+
+  /**
+   * Takes a file the caller no longer needs: hashed in one read, then renamed into place (no second
+   * write of gigabytes). Null when it is on another filesystem (rename cannot cross one): copy then.
+   */
+  private async moveIn(filePath: string): Promise<{ sha256: string; bytes: number } | null> {
+    const { sha256, bytes } = await hashFile(filePath);
+    const target = this.pathOf(sha256);
+    if (fs.existsSync(target)) return { sha256, bytes };
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    try {
+      await fs.promises.rename(filePath, target);
+      return { sha256, bytes };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EXDEV") return null;
       throw err;
     }
   }

@@ -24,7 +24,7 @@ export async function storeJobOutputs(store: Store, lease: JobLease, req: Reques
   try {
     const original = job.submissionId ? await listSubmissionFiles(store.db, job.submissionId) : [];
     const index = await indexOutputsArchive(body.path, originalPathSet(original.map((f) => f.path)));
-    const { sha256 } = await storeBlob(store, body.path);
+    const { sha256 } = await storeBlob(store, body.path, { move: true });
     await recordJobOutputs(store, lease, { sha256, index });
     await announceJobChanged(store, job.id);
     return { sha256, files: index.files.length };

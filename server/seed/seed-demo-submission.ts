@@ -27,7 +27,7 @@ export async function seedDemoSubmission(store: Store, paperId: string): Promise
       reproduce: false,
       replace: true,
       userId: null,
-      archive: { path: archive, name: "demo-submission.tar.gz" },
+      archive: { path: archive, name: "demo-submission.tar.gz", disposable: true },
     });
     return { submissionId: result.submissionId };
   } finally {

@@ -38,7 +38,8 @@ export const MAX_MULTIPART_ARCHIVE_BYTES = 64 * 1024 * 1024;
 
 export interface SubmissionUploadRequest {
   fields: SubmissionUploadFields;
-  archive: { path: string; name: string };
+  /** `disposable`: a temporary copy the blob store may take by rename. */
+  archive: { path: string; name: string; disposable: true };
 }
 
 /**
@@ -64,7 +65,7 @@ export async function withSubmissionUpload<T>(
       const { name, ...fields } = submissionUploadFieldsSchema.parse(query);
       await options.beforeBody(fields);
       await writeBodyToFile(req, file, options.maxArchiveBytes);
-      return await use({ fields, archive: { path: file, name: name || "submission" } });
+      return await use({ fields, archive: { path: file, name: name || "submission", disposable: true } });
     }
     if (type === "multipart/form-data") {
       const form = await readMultipartForm(req, Math.min(options.maxArchiveBytes, MAX_MULTIPART_ARCHIVE_BYTES) + 64 * 1024);
@@ -87,7 +88,7 @@ export async function withSubmissionUpload<T>(
       }
       assertEntrySize(archive, options.maxArchiveBytes, "The submission archive", "archive");
       await fs.promises.writeFile(file, Buffer.from(await archive.arrayBuffer()));
-      return await use({ fields, archive: { path: file, name: name || replaceNul(archive.name).text || "submission" } });
+      return await use({ fields, archive: { path: file, name: name || replaceNul(archive.name).text || "submission", disposable: true } });
     }
     throw new AppError(
       "unsupported_media_type",

@@ -59,12 +59,12 @@ export async function precheckSubmissionUpload(store: Store, input: SubmissionUp
  */
 export async function uploadSubmission(
   store: Store,
-  input: SubmissionUploadFields & { paperId: string; userId: string | null; archive: { path: string; name: string }; limits?: ArchiveLimits },
+  input: SubmissionUploadFields & { paperId: string; userId: string | null; archive: { path: string; name: string; disposable?: boolean }; limits?: ArchiveLimits },
 ): Promise<SubmissionUploadResult> {
   await precheckSubmissionUpload(store, input);
   const { archive, expandedBytes } = await checkSubmissionArchive(input.archive.path, input.archive.name, input.limits ?? submissionLimits());
   // The bytes are in the store before any row names them; a refusal below leaves only an unnamed file there.
-  const blob = await getBlobStore().putFile(input.archive.path);
+  const blob = await getBlobStore().putFile(input.archive.path, { move: input.archive.disposable === true });
   const { submissionId, replaced } = await store.db.transaction(async (tx) => {
     const { agent } = await ensureAgentByName(tx, { name: input.agent });
     const { submission } = await ensureSubmission(tx, {
