@@ -96,6 +96,15 @@ echo "wrote results.csv"`,
   await page.getByTestId("filter-failed").click();
   await expect(page).toHaveURL(/status=failed/);
   await expect(row).toHaveCount(0);
+
+  // The runner that ran it, and a runner token shown once.
+  await page.goto("/runners");
+  await expect(page.getByTestId("runner-row").filter({ hasText: "embedded" })).toContainText(/\d+ s ago/);
+  await page.getByTestId("token-name").fill("e2e gpu host");
+  await page.getByTestId("create-token").click();
+  await expect(page.getByTestId("shown-once-secret")).toHaveText(/^rst_runner_/);
+  await expect(page.getByTestId("token-row").filter({ hasText: "e2e gpu host" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("runners-1024.png"), fullPage: true });
 });
 
 test("staff cancel a running reproduction from the submission page", async ({ asUser }, testInfo) => {

@@ -29,6 +29,8 @@ export interface JobRowView {
 }
 
 const HEADERS = ["Status", "Kind", "Paper", "Submission", "Runner", "GPUs", "Attempt", "Elapsed", "Exit", "Queued", "Reason"];
+// At 1024 px the table fits without the queued time (the newest come first anyway).
+const NARROW_HIDDEN = new Set(["Queued"]);
 
 /** The queue's jobs, newest first; a running job's elapsed time ticks. */
 export function JobsTable({ jobs }: { jobs: JobRowView[] }) {
@@ -39,7 +41,7 @@ export function JobsTable({ jobs }: { jobs: JobRowView[] }) {
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
             {HEADERS.map((h) => (
-              <th key={h} className="whitespace-nowrap px-3 py-2 font-medium">
+              <th key={h} className={`whitespace-nowrap px-3 py-2 font-medium ${NARROW_HIDDEN.has(h) ? "hidden xl:table-cell" : ""}`}>
                 {h}
               </th>
             ))}
@@ -54,7 +56,7 @@ export function JobsTable({ jobs }: { jobs: JobRowView[] }) {
                   <JobStatusBadge status={j.status} cancelRequested={j.cancelRequested} />
                 </td>
                 <td className="px-3 py-2 text-zinc-600">{j.kind}</td>
-                <td className="max-w-[10rem] truncate px-3 py-2" title={j.paperId}>
+                <td className="max-w-[9rem] truncate px-3 py-2" title={j.paperId}>
                   <Link href={`/papers/${j.paperId}`} className="text-zinc-700 hover:underline">
                     {j.paperId}
                   </Link>
@@ -76,7 +78,7 @@ export function JobsTable({ jobs }: { jobs: JobRowView[] }) {
                 </td>
                 <td className="whitespace-nowrap px-3 py-2 tabular-nums">{elapsed === null ? "—" : formatDurationS(elapsed)}</td>
                 <td className="px-3 py-2 tabular-nums">{j.exitCode ?? "—"}</td>
-                <td className="whitespace-nowrap px-3 py-2 text-zinc-500">{new Date(j.createdAt).toLocaleTimeString("en-GB")}</td>
+                <td className="hidden whitespace-nowrap px-3 py-2 text-zinc-500 xl:table-cell">{new Date(j.createdAt).toLocaleTimeString("en-GB")}</td>
                 <td className="max-w-[16rem] px-3 py-2 text-xs text-red-800" title={j.failureReason ?? undefined}>
                   <span className="line-clamp-2">{j.failureReason ?? ""}</span>
                 </td>

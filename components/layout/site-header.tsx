@@ -1,3 +1,4 @@
+import { KeyRound } from "lucide-react";
 import Link from "next/link";
 import { NotificationInbox } from "@/components/notifications/notification-inbox";
 import { buttonClass } from "@/components/ui/button";
@@ -16,11 +17,11 @@ export interface HeaderUser {
 export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; signOutAction: () => Promise<void> }) {
   return (
     <header className="border-b border-zinc-200 bg-white">
-      <div className="mx-auto flex max-w-6xl items-center gap-6 px-4 py-3">
+      <div className="mx-auto flex max-w-6xl items-center gap-5 whitespace-nowrap px-4 py-3">
         <Link href="/" className="font-semibold tracking-tight text-zinc-900">
           Rubric Studio
         </Link>
-        <nav className="flex gap-4 whitespace-nowrap text-sm text-zinc-600">
+        <nav className="flex gap-3.5 text-sm text-zinc-600">
           {user && <Link href="/">Papers</Link>}
           {user && <Link href="/reviews">My reviews</Link>}
           {user?.isStaff && <Link href="/papers/new">New paper</Link>}
@@ -33,8 +34,14 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
           {user ? (
             <>
               <NotificationInbox />
-              <Link href="/settings/tokens" className="text-zinc-600 hover:text-zinc-900" title="Personal API tokens for the CLI and scripts">
-                API tokens
+              <Link
+                href="/settings/tokens"
+                className="rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+                title="API tokens: personal tokens for the CLI and scripts"
+                aria-label="API tokens"
+                data-testid="api-tokens-link"
+              >
+                <KeyRound size={16} aria-hidden />
               </Link>
               <span data-testid="current-user" className="text-zinc-600">
                 {user.name ?? user.email}

@@ -20,8 +20,9 @@ export function SubmissionPage({ submissionId, canManage }: { submissionId: stri
   const [pickedJobId, setPickedJobId] = useState<string | null>(null);
   const jobs = submission.data?.jobs ?? [];
   const job: JobView | null = jobs.find((j) => j.id === pickedJobId) ?? jobs[0] ?? null;
-  const [tab, setTab] = useState<Tab>(job ? "Log" : "Files");
-  const activeTab = !job && tab !== "Files" ? "Files" : tab;
+  // Until someone picks a tab: the log when there is a reproduction, else the files.
+  const [tab, setTab] = useState<Tab | null>(null);
+  const activeTab: Tab = !job ? "Files" : (tab ?? "Log");
 
   const onState = useCallback(() => void queryClient.invalidateQueries({ queryKey: submissionKey(submissionId) }), [queryClient, submissionId]);
   const log = useJobLog(job?.id ?? null, onState);
