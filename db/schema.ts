@@ -6,6 +6,7 @@ import { VARIANTS, type Variant } from "@/lib/grading/variant";
 import { NOTIFICATION_KINDS, type NotificationKind } from "@/lib/notifications/kinds";
 import { JOB_KINDS, JOB_STATUSES } from "@/lib/jobs/states";
 import type { RunnerCapabilities } from "@/lib/runner/protocol";
+import { JUDGE_KINDS, JUDGE_MODES } from "@/lib/judge/config";
 import {
   bigint,
   boolean,
@@ -410,8 +411,8 @@ export const gradings = pgTable(
 export type Grading = InferSelectModel<typeof gradings>;
 
 export interface GradingSource {
-  /** `graded_tree` / `judge_output`: an imported file; `seed`: the demo data. */
-  format: "graded_tree" | "judge_output" | "seed";
+  /** `graded_tree` / `judge_output`: an imported file; `seed`: the demo data; `judge_run`: the studio's own judge. */
+  format: "graded_tree" | "judge_output" | "seed" | "judge_run";
   fileName: string | null;
   sha256: string | null;
   bytes: number | null;
@@ -767,3 +768,84 @@ export const jobLogChunks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.jobId, t.attempt, t.seq] })],
 );
+
+// ── The judge ────────────────────────────────────────────────────────────────
+
+export const judgeKind = pgEnum("judge_kind", JUDGE_KINDS);
+export const judgeMode = pgEnum("judge_mode", JUDGE_MODES);
+
+/** A judge configuration (lib/judge/config.ts): the API key is never here, only its variable's name. */
+export const judgeConfigs = pgTable(
+  "judge_configs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    kind: judgeKind("kind").notNull(),
+    model: text("model").notNull(),
+    baseUrl: text("base_url"),
+    apiKeyEnv: text("api_key_env"),
+    reasoningEffort: text("reasoning_effort"),
+    contextWindow: integer("context_window").notNull(),
+    maxConcurrency: integer("max_concurrency").notNull(),
+    requestsPerMinute: integer("requests_per_minute"),
+    tokensPerMinute: integer("tokens_per_minute"),
+    priceInputPerM: doublePrecision("price_input_per_m").notNull(),
+    priceCachedInputPerM: doublePrecision("price_cached_input_per_m").notNull(),
+    priceOutputPerM: doublePrecision("price_output_per_m").notNull(),
+    mode: judgeMode("mode").notNull().default("efficient"),
+    parseModel: text("parse_model"),
+    // The one staff picked as the default (the start dialog preselects it).
+    isDefault: boolean("is_default").notNull().default(false),
+    isDemo: boolean("is_demo").notNull().default(false),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("judge_configs_name_key").on(t.name)],
+);
+export type JudgeConfig = InferSelectModel<typeof judgeConfigs>;
+
+/**
+ * One run of the judge on one submission: the grading it fills (kind `judge`, source `judge_run`),
+ * its job (kind `judge`), the configuration as it was when started, the estimate made before, and
+ * the running totals (leaves, tokens, cost) kept as verdicts arrive. Each verdict is stored as it
+ * arrives (grading_verdicts), so a run interrupted resumes with the missing leaves only.
+ */
+export const judgeRuns = pgTable(
+  "judge_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    gradingId: uuid("grading_id")
+      .notNull()
+      .references(() => gradings.id, { onDelete: "cascade" }),
+    submissionId: uuid("submission_id")
+      .notNull()
+      .references(() => submissions.id, { onDelete: "cascade" }),
+    jobId: uuid("job_id").references(() => jobs.id, { onDelete: "set null" }),
+    configId: uuid("config_id").references(() => judgeConfigs.id, { onDelete: "set null" }),
+    // The configuration as it was when the run started (a later edit does not change a run).
+    config: jsonb("config").notNull(),
+    variant: submissionVariant("variant").notNull(),
+    maxDepth: integer("max_depth"),
+    leavesTotal: integer("leaves_total").notNull().default(0),
+    leavesDone: integer("leaves_done").notNull().default(0),
+    leavesInvalid: integer("leaves_invalid").notNull().default(0),
+    calls: integer("calls").notNull().default(0),
+    inputTokens: bigint("input_tokens", { mode: "number" }).notNull().default(0),
+    cachedInputTokens: bigint("cached_input_tokens", { mode: "number" }).notNull().default(0),
+    outputTokens: bigint("output_tokens", { mode: "number" }).notNull().default(0),
+    reasoningTokens: bigint("reasoning_tokens", { mode: "number" }).notNull().default(0),
+    costUsd: doublePrecision("cost_usd").notNull().default(0),
+    // Per model: PaperBench's token_usage ({in, out}) plus cached_in, reasoning_out, calls.
+    tokenUsage: jsonb("token_usage").notNull().default(sql`'{}'::jsonb`),
+    // What the start dialog showed: calls, tokens (input, cached, output), cost, duration.
+    estimate: jsonb("estimate"),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("judge_runs_grading_idx").on(t.gradingId), index("judge_runs_submission_idx").on(t.submissionId)],
+);
+export type JudgeRun = InferSelectModel<typeof judgeRuns>;

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { text } from "@/lib/text";
+
+/**
+ * A judge configuration (staff, `/judge`): which model grades, where, how fast and at what price.
+ * `llm` talks to any OpenAI-compatible Chat Completions endpoint; `dummy` (every leaf 1) and
+ * `random` are PaperBench's judges for demos and tests. The API key is never stored: only the
+ * *name* of the environment variable that holds it on the machine running the judge.
+ */
+export const JUDGE_KINDS = ["llm", "dummy", "random"] as const;
+export type JudgeKind = (typeof JUDGE_KINDS)[number];
+
+/**
+ * `efficient`: one structured call per leaf, cache-friendly message order, no ranking call when
+ * everything fits. `paperbench`: SimpleJudge's flow call for call (ranking, grading, parse), for
+ * comparability with published figures.
+ */
+export const JUDGE_MODES = ["efficient", "paperbench"] as const;
+export type JudgeMode = (typeof JUDGE_MODES)[number];
+
+export const REASONING_EFFORTS = ["low", "medium", "high"] as const;
+
+const envName = z
+  .string()
+  .regex(/^[A-Z_][A-Z0-9_]{0,63}$/, "must be an environment variable's name (capital letters, digits, _), never the key itself");
+const price = z.number().min(0, "must be at least 0").max(10_000, "must be at most 10000");
+
+export const judgeConfigInputSchema = z.object({
+  name: text().trim().min(1, "is required").max(100, "must be at most 100 characters"),
+  kind: z.enum(JUDGE_KINDS, { error: `must be one of ${JUDGE_KINDS.join(", ")}` }),
+  model: text().trim().min(1, "is required").max(200, "must be at most 200 characters"),
+  baseUrl: z.url({ error: "must be an http(s) URL of an OpenAI-compatible API" }).nullable(),
+  apiKeyEnv: envName.nullable(),
+  reasoningEffort: z.enum(REASONING_EFFORTS).nullable(),
+  /** Tokens the model reads at most; the prompt budget is derived from it. */
+  contextWindow: z.number().int().min(1_000, "must be at least 1000 tokens").max(10_000_000),
+  maxConcurrency: z.number().int().min(1).max(1_000),
+  requestsPerMinute: z.number().int().min(1).max(1_000_000).nullable(),
+  tokensPerMinute: z.number().int().min(1).max(1_000_000_000).nullable(),
+  /** US dollars per million tokens. */
+  priceInputPerM: price,
+  priceCachedInputPerM: price,
+  priceOutputPerM: price,
+  mode: z.enum(JUDGE_MODES),
+  /** PaperBench's parse model (gpt-4o-2024-08-06); also the fallback for endpoints without JSON-schema output. */
+  parseModel: text().trim().max(200).nullable(),
+});
+export type JudgeConfigInput = z.infer<typeof judgeConfigInputSchema>;
