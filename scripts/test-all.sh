@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: the layer rules (dependency-cruiser), vitest (unit + integration on PGlite, and on PostgreSQL when DATABASE_URL is
-# set), then a production build (into NEXT_DIST_DIR, default .next), the server suite against that
-# build over HTTP (vitest.server.config.ts: live co-editing, two instances on PostgreSQL) and the
-# Playwright suite in Chromium. Ends with one line adding up every suite: "N passed, N failed, N skipped".
+# set), then a production build (into NEXT_DIST_DIR, default .next), and against that build, side by
+# side, the server suite over HTTP (vitest.server.config.ts: live co-editing, two instances on
+# PostgreSQL, runner processes) and the Playwright suite in Chromium. Ends with one line adding up every suite: "N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 results=$(mktemp -d)
@@ -22,19 +22,24 @@ bash scripts/ensure-system-packages.sh || build_rc=$?
 [ $build_rc -eq 0 ] && { npm run build >"$results/build.log" 2>&1 || { build_rc=$?; tail -40 "$results/build.log"; }; }
 [ $build_rc -eq 0 ] && echo "build ok"
 
-echo "── server tests (the built studio over HTTP${DATABASE_URL:+, PGlite and PostgreSQL}) ──"
+# The server suite and Playwright share the build and run side by side (each starts its own studios
+# on its own ports and data): together they take the time of the longer one. Each one's output is
+# kept and printed whole, one after the other, once both are done.
 server_rc=1
-if [ $build_rc -eq 0 ]; then
-  npx vitest run --config vitest.server.config.ts --reporter=default --reporter=json --outputFile.json="$results/server.json"
-  server_rc=$?
-fi
-
-echo "── playwright (Chromium) ──"
 e2e_rc=1
 if [ $build_rc -eq 0 ]; then
-  PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" npx playwright test --reporter=list,json
-  e2e_rc=$?
+  ( npx vitest run --config vitest.server.config.ts --reporter=default --reporter=json --outputFile.json="$results/server.json" >"$results/server.log" 2>&1; echo $? >"$results/server.rc" ) &
+  server_pid=$!
+  ( PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" npx playwright test --reporter=list,json >"$results/playwright.log" 2>&1; echo $? >"$results/playwright.rc" ) &
+  e2e_pid=$!
+  wait $server_pid $e2e_pid
+  server_rc=$(cat "$results/server.rc" 2>/dev/null || echo 1)
+  e2e_rc=$(cat "$results/playwright.rc" 2>/dev/null || echo 1)
 fi
+echo "── server tests (the built studio over HTTP${DATABASE_URL:+, PGlite and PostgreSQL}) ──"
+cat "$results/server.log" 2>/dev/null
+echo "── playwright (Chromium) ──"
+cat "$results/playwright.log" 2>/dev/null
 
 node scripts/sum-test-results.mjs "$results/vitest.json" "$results/playwright.json" "$build_rc" "$results/server.json" "$layers_rc"
 sum_rc=$?
