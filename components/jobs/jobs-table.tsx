@@ -41,7 +41,7 @@ export function JobsTable({ jobs }: { jobs: JobRowView[] }) {
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
             {HEADERS.map((h) => (
-              <th key={h} className={`whitespace-nowrap px-3 py-2 font-medium ${NARROW_HIDDEN.has(h) ? "hidden xl:table-cell" : ""}`}>
+              <th key={h} className={`whitespace-nowrap px-2.5 py-2 font-medium ${NARROW_HIDDEN.has(h) ? "hidden xl:table-cell" : ""}`}>
                 {h}
               </th>
             ))}
@@ -52,16 +52,16 @@ export function JobsTable({ jobs }: { jobs: JobRowView[] }) {
             const elapsed = jobElapsedS(j, now);
             return (
               <tr key={j.id} data-testid="job-row" data-status={j.status}>
-                <td className="px-3 py-2">
+                <td className="px-2.5 py-2">
                   <JobStatusBadge status={j.status} cancelRequested={j.cancelRequested} />
                 </td>
-                <td className="px-3 py-2 text-zinc-600">{j.kind}</td>
-                <td className="max-w-[9rem] truncate px-3 py-2" title={j.paperId}>
+                <td className="px-2.5 py-2 text-zinc-600">{j.kind}</td>
+                <td className="max-w-[9rem] truncate px-2.5 py-2" title={j.paperId}>
                   <Link href={`/papers/${j.paperId}`} className="text-zinc-700 hover:underline">
                     {j.paperId}
                   </Link>
                 </td>
-                <td className="max-w-[14rem] truncate px-3 py-2">
+                <td className="max-w-[14rem] truncate px-2.5 py-2">
                   {j.submissionId ? (
                     <Link href={`/submissions/${j.submissionId}`} className="font-medium text-indigo-700 hover:underline">
                       {j.agentName ?? "submission"}
@@ -71,15 +71,15 @@ export function JobsTable({ jobs }: { jobs: JobRowView[] }) {
                     "—"
                   )}
                 </td>
-                <td className="whitespace-nowrap px-3 py-2 text-zinc-600">{j.runnerName ?? "—"}</td>
-                <td className="px-3 py-2 tabular-nums text-zinc-600">{j.gpuIndices.length ? j.gpuIndices.join(", ") : "—"}</td>
-                <td className="whitespace-nowrap px-3 py-2 tabular-nums text-zinc-600">
+                <td className="whitespace-nowrap px-2.5 py-2 text-zinc-600">{j.runnerName ?? "—"}</td>
+                <td className="px-2.5 py-2 tabular-nums text-zinc-600">{j.gpuIndices.length ? j.gpuIndices.join(", ") : "—"}</td>
+                <td className="whitespace-nowrap px-2.5 py-2 tabular-nums text-zinc-600">
                   {j.attempts}/{j.maxAttempts}
                 </td>
-                <td className="whitespace-nowrap px-3 py-2 tabular-nums">{elapsed === null ? "—" : formatDurationS(elapsed)}</td>
-                <td className="px-3 py-2 tabular-nums">{j.exitCode ?? "—"}</td>
-                <td className="hidden whitespace-nowrap px-3 py-2 text-zinc-500 xl:table-cell">{new Date(j.createdAt).toLocaleTimeString("en-GB")}</td>
-                <td className="max-w-[16rem] px-3 py-2 text-xs text-red-800" title={j.failureReason ?? undefined}>
+                <td className="whitespace-nowrap px-2.5 py-2 tabular-nums">{elapsed === null ? "—" : formatDurationS(elapsed)}</td>
+                <td className="px-2.5 py-2 tabular-nums">{j.exitCode ?? "—"}</td>
+                <td className="hidden whitespace-nowrap px-2.5 py-2 text-zinc-500 xl:table-cell">{new Date(j.createdAt).toLocaleTimeString("en-GB")}</td>
+                <td className="max-w-[16rem] px-2.5 py-2 text-xs text-red-800" title={j.failureReason ?? undefined}>
                   <span className="line-clamp-2">{j.failureReason ?? ""}</span>
                 </td>
               </tr>
