@@ -3,6 +3,7 @@ import { once } from "node:events";
 import fs from "node:fs";
 import type { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { formatBytes } from "@/lib/bytes";
 
 /**
  * Reads a request body, refusing it (413) past `maxBytes`: at once when its declared length is
@@ -81,12 +82,6 @@ function tooLarge(size: number, maxBytes: number): AppError {
     "payload_too_large",
     `The request body is ${formatBytes(size)}${size >= maxBytes ? "+" : ""}; the limit is ${formatBytes(maxBytes)}`,
   );
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 /** `application/json` or a `+json` type, parameters (charset) aside. */

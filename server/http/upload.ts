@@ -1,5 +1,6 @@
 import "server-only";
-import { formatBytes, readBodyBytes } from "@/server/http/body";
+import { formatBytes } from "@/lib/bytes";
+import { readBodyBytes } from "@/server/http/body";
 import { AppError } from "@/lib/errors";
 
 /**

@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
 import * as yauzl from "yauzl";
-import { formatBytes } from "@/server/http/body";
+import { formatBytes } from "@/lib/bytes";
 import { AppError } from "@/lib/errors";
 import { replaceNul } from "@/lib/text";
 import type { SubmissionArchive, SubmissionArchiveFile } from "@/lib/submissions/archive";

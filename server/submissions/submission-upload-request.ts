@@ -6,7 +6,8 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { agentNameSchema, flagSchema, runIndexSchema, submissionVariantSchema } from "@/lib/submissions/schemas";
 import { replaceNul, text } from "@/lib/text";
-import { formatBytes, writeBodyToFile } from "@/server/http/body";
+import { formatBytes } from "@/lib/bytes";
+import { writeBodyToFile } from "@/server/http/body";
 import { assertEntrySize, readMultipartForm } from "@/server/http/upload";
 import type { SubmissionUploadFields } from "./upload-submission";
 
