@@ -1,0 +1,70 @@
+/**
+ * Token counts and budgets, always with the model family's real tokenizer (never by characters:
+ * code, LaTeX and non-English text break any characters-per-token rule). `o200k_base` for the
+ * gpt-4o / gpt-4.1 / gpt-4.5 / gpt-5 / o-series families, `cl100k_base` otherwise.
+ */
+import * as cl100k from "gpt-tokenizer/encoding/cl100k_base";
+import * as o200k from "gpt-tokenizer/encoding/o200k_base";
+import type { ChatMessage } from "../engine-contract";
+
+export type TokenizerFamily = "o200k" | "cl100k";
+
+/** Special-token text inside a paper or a log is plain text to count, not a control token. */
+const PLAIN = { disallowedSpecial: new Set<string>() };
+
+/** The family of a model name; provider prefixes (`openai/o3-mini`, `azure/gpt-4o`) are ignored. */
+export function tokenizerFamily(model: string): TokenizerFamily {
+  const name = model.toLowerCase().split("/").pop() ?? "";
+  return /^(gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|gpt-oss|o1|o3|o4)(\b|-|$)/.test(name) ? "o200k" : "cl100k";
+}
+
+function encoder(model: string) {
+  return tokenizerFamily(model) === "o200k" ? o200k : cl100k;
+}
+
+export function encodeText(model: string, text: string): number[] {
+  return encoder(model).encode(text, PLAIN);
+}
+
+export function decodeTokens(model: string, tokens: number[]): string {
+  return encoder(model).decode(tokens);
+}
+
+export function countTextTokens(model: string, text: string): number {
+  return encoder(model).encode(text, PLAIN).length;
+}
+
+/**
+ * Tokens of a chat prompt as the endpoint bills them: each message is framed by three tokens
+ * (start, separator, end) around its role and content, and the answer is primed by three more.
+ */
+export const MESSAGE_FRAME_TOKENS = 3;
+export const REPLY_PRIMING_TOKENS = 3;
+
+export function countMessageTokens(model: string, message: ChatMessage): number {
+  return MESSAGE_FRAME_TOKENS + countTextTokens(model, message.role) + countTextTokens(model, message.content);
+}
+
+export function countChatTokens(model: string, messages: readonly ChatMessage[]): number {
+  let n = REPLY_PRIMING_TOKENS;
+  for (const m of messages) n += countMessageTokens(model, m);
+  return n;
+}
+
+/** The first `maxTokens` tokens of `text` (whole text when it fits). */
+export function truncateToTokens(model: string, text: string, maxTokens: number): string {
+  const tokens = encodeText(model, text);
+  return tokens.length <= maxTokens ? text : decodeTokens(model, tokens.slice(0, Math.max(0, maxTokens)));
+}
+
+/**
+ * What a prompt may hold: the context window less room for the answer (PaperBench keeps 10k
+ * tokens; small windows keep a tenth, so a test's tiny window still leaves room for a prompt).
+ */
+export function promptBudget(contextWindow: number): number {
+  return contextWindow - answerReserve(contextWindow);
+}
+
+export function answerReserve(contextWindow: number): number {
+  return Math.min(10_000, Math.floor(contextWindow / 10));
+}

@@ -1,0 +1,105 @@
+/**
+ * A judge run over one submission: every leaf (or pseudo-leaf at the max depth) of the judged
+ * rubric not already done is graded, at most `maxConcurrency` calls' worth of leaves at once,
+ * each verdict handed to `onVerdict` as it arrives; an abort starts nothing more.
+ */
+import pLimit from "p-limit";
+import type { ChatModel, JudgeRubricNode, JudgeRunHooks, JudgeRunInput, LeafVerdict } from "../engine-contract";
+import { buildGradedTree, type GradedTree } from "./graded-result";
+import { gradeLeaf, RunAborted } from "./leaf-grader";
+import { prepareSubmission } from "./prepare-submission";
+import { judgedTree, planLeaves, type PlannedLeaf } from "./rubric-plan";
+
+export { estimateRun } from "./estimate";
+export type { GradedTree };
+
+export interface JudgeRunResult {
+  /** This run's verdicts in rubric order (leaves in `hooks.done` are not among them). */
+  verdicts: LeafVerdict[];
+  /** The graded tree of this run's verdicts (leaves not graded by it stay ungraded). */
+  tree: GradedTree;
+}
+
+function judgedTreeOrFail(input: JudgeRunInput): JudgeRubricNode {
+  const tree = judgedTree(input.rubric, input.codeDev);
+  if (!tree) throw new Error("The rubric has no Code Development criterion: there is nothing to grade in the Code-Dev variant");
+  return tree;
+}
+
+async function runLeaves(
+  leaves: PlannedLeaf[],
+  concurrency: number,
+  hooks: JudgeRunHooks,
+  grade: (leaf: PlannedLeaf) => Promise<LeafVerdict>,
+): Promise<LeafVerdict[]> {
+  const limit = pLimit(Math.max(1, concurrency));
+  const onAbort = () => limit.clearQueue();
+  hooks.signal?.addEventListener("abort", onAbort);
+  const got = new Map<string, LeafVerdict>();
+  try {
+    await Promise.all(
+      leaves
+        .filter((leaf) => !hooks.done?.has(leaf.key))
+        .map((leaf) =>
+          limit(async () => {
+            if (hooks.signal?.aborted) return;
+            let verdict: LeafVerdict;
+            try {
+              verdict = await grade(leaf);
+            } catch (err) {
+              if (err instanceof RunAborted) return;
+              throw err;
+            }
+            got.set(leaf.key, verdict);
+            await hooks.onVerdict?.(verdict);
+          }),
+        ),
+    );
+  } finally {
+    hooks.signal?.removeEventListener("abort", onAbort);
+  }
+  return leaves.map((l) => got.get(l.key)).filter((v): v is LeafVerdict => !!v);
+}
+
+export async function gradeSubmission(input: JudgeRunInput, model: ChatModel, hooks: JudgeRunHooks = {}): Promise<JudgeRunResult> {
+  const tree = judgedTreeOrFail(input);
+  const leaves = planLeaves(tree, input.maxDepth);
+  const prepared = await prepareSubmission(input, leaves);
+  const verdicts = await runLeaves(leaves, input.maxConcurrency, hooks, (leaf) =>
+    gradeLeaf({ input, model, prepared, signal: hooks.signal }, leaf),
+  );
+  return { verdicts, tree: buildGradedTree(tree, input.maxDepth, new Map(verdicts.map((v) => [v.key, v]))) };
+}
+
+/** A small seeded generator (mulberry32), so a random judge's run can be replayed. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * PaperBench's dummy (every leaf 1) and random (each leaf 0 or 1, evenly) judges: no model, no
+ * submission read, the same result shape and hooks, for demos and tests without an API key.
+ */
+export async function gradeWithoutModel(
+  input: JudgeRunInput,
+  kind: "dummy" | "random",
+  seed: number = Date.now(),
+  hooks: JudgeRunHooks = {},
+): Promise<JudgeRunResult> {
+  const tree = judgedTreeOrFail(input);
+  const leaves = planLeaves(tree, input.maxDepth);
+  const random = seededRandom(seed);
+  const verdicts = await runLeaves(leaves, input.maxConcurrency, hooks, async (leaf) => {
+    const score = kind === "dummy" ? 1 : random() < 0.5 ? 0 : 1;
+    const explanation = kind === "dummy" ? "The dummy judge scores every criterion 1." : `The random judge drew ${score}.`;
+    return { key: leaf.key, score, valid: true, explanation, evidence: [], calls: [], subtree: leaf.subtree };
+  });
+  return { verdicts, tree: buildGradedTree(tree, input.maxDepth, new Map(verdicts.map((v) => [v.key, v]))) };
+}
