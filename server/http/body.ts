@@ -15,22 +15,11 @@ import { formatBytes } from "@/lib/bytes";
  * Node's server discards it after the answer, holding none of it.)
  */
 export async function readBodyBytes(req: Request, maxBytes: number): Promise<Buffer> {
-  const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (declared > maxBytes) throw tooLarge(declared, maxBytes);
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      // Stop pulling without cancelling: a cancel destroys the socket before the 413 is sent.
-      reader.releaseLock();
-      throw tooLarge(size, maxBytes);
-    }
-    chunks.push(value);
+  for await (const chunk of countedBody(req, maxBytes)) {
+    chunks.push(chunk);
+    size += chunk.byteLength;
   }
   return Buffer.concat(chunks, size);
 }
@@ -41,27 +30,18 @@ export async function readBodyBytes(req: Request, maxBytes: number): Promise<Buf
  * memory. Answers the number of bytes written.
  */
 export async function writeBodyToFile(req: Request, filePath: string, maxBytes: number): Promise<number> {
-  const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (declared > maxBytes) throw tooLarge(declared, maxBytes);
+  const chunks = countedBody(req, maxBytes);
+  // The declared length is checked before the file exists.
+  const first = await chunks.next();
   const out = fs.createWriteStream(filePath, { flags: "wx" });
   // A failed write is thrown below (out.errored, end's callback), not as an unhandled 'error' event.
   out.on("error", () => {});
   let size = 0;
   try {
-    if (req.body) {
-      const reader = req.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > maxBytes) {
-          // As in readBodyBytes: stop pulling without cancelling, so the 413 reaches the client.
-          reader.releaseLock();
-          throw tooLarge(size, maxBytes);
-        }
-        if (out.errored) throw out.errored;
-        if (!out.write(value)) await once(out, "drain");
-      }
+    for (let next = first; !next.done; next = await chunks.next()) {
+      size += next.value.byteLength;
+      if (out.errored) throw out.errored;
+      if (!out.write(next.value)) await once(out, "drain");
     }
     await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
     return size;
@@ -69,6 +49,29 @@ export async function writeBodyToFile(req: Request, filePath: string, maxBytes: 
     out.destroy();
     await fs.promises.rm(filePath, { force: true });
     throw err;
+  }
+}
+
+/**
+ * The one counting reader of both: the body's chunks, refused (413) at once when its declared
+ * length is over the limit, else as soon as the running count passes it. It stops pulling without
+ * cancelling: a cancel destroys the socket before the 413 is sent.
+ */
+async function* countedBody(req: Request, maxBytes: number): AsyncGenerator<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (declared > maxBytes) throw tooLarge(declared, maxBytes);
+  if (!req.body) return;
+  const reader = req.body.getReader();
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      reader.releaseLock();
+      throw tooLarge(size, maxBytes);
+    }
+    yield value;
   }
 }
 
