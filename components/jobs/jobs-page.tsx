@@ -4,7 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { fetchJson } from "@/components/api/client";
 import { JOB_KINDS, JOB_STATUSES, type JobKind } from "@/lib/jobs/states";
 import { JobStatusBadge } from "./job-status-badge";
-import { JobsTable, type JobRowView } from "./jobs-table";
+import type { JobRow } from "@/lib/jobs/job-view";
+import { JobsTable } from "./jobs-table";
 import { useJobsFilters } from "./use-jobs-filters";
 
 /** /jobs: queue depth per kind, filters kept in the URL, and the jobs, refreshed every 2 s while the tab is visible. */
@@ -12,7 +13,7 @@ export function JobsPage() {
   const { filters, update, toggleStatus, apiQuery } = useJobsFilters();
   const jobs = useQuery({
     queryKey: ["jobs", apiQuery],
-    queryFn: () => fetchJson<{ queued: Record<JobKind, number>; jobs: JobRowView[] }>(`/api/jobs?${apiQuery}`),
+    queryFn: () => fetchJson<{ queued: Record<JobKind, number>; jobs: JobRow[] }>(`/api/jobs?${apiQuery}`),
     refetchInterval: 2_000,
     placeholderData: (previous) => previous,
   });

@@ -4,36 +4,16 @@ import Link from "next/link";
 import { useNow } from "@/components/hooks/use-now";
 import { jobElapsedS } from "@/lib/jobs/describe";
 import { formatDurationS } from "@/lib/jobs/duration";
-import type { JobKind, JobStatus } from "@/lib/jobs/states";
+import type { JobRow } from "@/lib/jobs/job-view";
 import { JobStatusBadge } from "./job-status-badge";
 
-/** A row of `GET /api/jobs` (server/jobs/list-jobs.ts JobRow). */
-export interface JobRowView {
-  id: string;
-  kind: JobKind;
-  status: JobStatus;
-  paperId: string;
-  submissionId: string | null;
-  agentName: string | null;
-  runIndex: number | null;
-  runnerName: string | null;
-  gpuIndices: number[];
-  attempts: number;
-  maxAttempts: number;
-  exitCode: number | null;
-  failureReason: string | null;
-  cancelRequested: boolean;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
 
 const HEADERS = ["Status", "Kind", "Paper", "Submission", "Runner", "GPUs", "Attempt", "Elapsed", "Exit", "Queued", "Reason"];
 // At 1024 px the table fits without the queued time (the newest come first anyway).
 const NARROW_HIDDEN = new Set(["Queued"]);
 
 /** The queue's jobs, newest first; a running job's elapsed time ticks. */
-export function JobsTable({ jobs }: { jobs: JobRowView[] }) {
+export function JobsTable({ jobs }: { jobs: JobRow[] }) {
   const now = useNow(jobs.some((j) => j.status === "running") ? 1_000 : null);
   return (
     <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">

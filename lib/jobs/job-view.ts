@@ -39,3 +39,24 @@ export interface JobView {
   metadata: ReproductionMetadata | null;
   attemptHistory: JobAttemptView[];
 }
+
+/** A row of `GET /api/jobs` (the /jobs page). */
+export interface JobRow {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  paperId: string;
+  submissionId: string | null;
+  agentName: string | null;
+  runIndex: number | null;
+  runnerName: string | null;
+  gpuIndices: number[];
+  attempts: number;
+  maxAttempts: number;
+  exitCode: number | null;
+  failureReason: string | null;
+  cancelRequested: boolean;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}

@@ -1,27 +1,8 @@
 import "server-only";
 import type { Store } from "@/db/client";
 import { countQueuedJobs, listJobs } from "@/db/queries/jobs";
+import type { JobRow } from "@/lib/jobs/job-view";
 import type { JobKind, JobStatus } from "@/lib/jobs/states";
-
-export interface JobRow {
-  id: string;
-  kind: JobKind;
-  status: JobStatus;
-  paperId: string;
-  submissionId: string | null;
-  agentName: string | null;
-  runIndex: number | null;
-  runnerName: string | null;
-  gpuIndices: number[];
-  attempts: number;
-  maxAttempts: number;
-  exitCode: number | null;
-  failureReason: string | null;
-  cancelRequested: boolean;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
 
 /** /jobs: how many wait per kind, and the jobs themselves (newest first). */
 export async function listJobsForStaff(
