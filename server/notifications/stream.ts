@@ -3,10 +3,10 @@ import type { Store } from "@/db/client";
 import { getUnreadNotificationStateForSession } from "@/db/queries/notifications";
 import type { SessionRef } from "@/db/queries/papers";
 import type { UnreadState } from "@/lib/notifications/schemas";
+import { recheckingEventStream } from "@/server/live/rechecking-stream";
 import { followAccess } from "@/server/live/rubric-feed";
 import { followNotifications } from "./feed";
 
-const HEARTBEAT_MS = 15_000;
 /**
  * How often an open inbox re-reads its state without being told: a lost announcement, a session
  * that expired, a paper the user left (its notifications drop out of the count), a change made
@@ -14,7 +14,6 @@ const HEARTBEAT_MS = 15_000;
  */
 const RECHECK_MS = 1_000;
 const ACCESS_ENDED = `event: access-ended\ndata: ${JSON.stringify({ message: "Your session ended (signed out or account disabled)" })}\n\n`;
-const encoder = new TextEncoder();
 
 /**
  * A Server-Sent Events stream of one user's inbox: `unread` ({ unread, latest }) at once and
@@ -24,79 +23,26 @@ const encoder = new TextEncoder();
  * live it sends `access-ended` and closes.
  */
 export function notificationEventStream(input: { store: Store; viewer: SessionRef; signal: AbortSignal; databaseUrl?: string }): ReadableStream<Uint8Array> {
-  let close = () => {};
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let closed = false;
-      const write = (text: string) => {
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          // Closed under us: the abort cleans up.
-        }
-      };
-      let sent: UnreadState | null = null;
-      let reading = false;
-      let again = false;
-      // One read at a time; a change heard meanwhile causes one more.
-      const check = async () => {
-        if (reading) {
-          again = true;
-          return;
-        }
-        reading = true;
-        try {
-          do {
-            again = false;
-            const state = await getUnreadNotificationStateForSession(input.store.db, input.viewer);
-            if (closed) return;
-            if (!state) {
-              write(ACCESS_ENDED);
-              return close();
-            }
-            if (sent?.unread !== state.unread || sent.latest !== state.latest) {
-              write(`event: unread\ndata: ${JSON.stringify(state)}\n\n`);
-              sent = state;
-            }
-          } while (again && !closed);
-        } catch {
-          // The database failed: end the stream; the browser reconnects and is checked afresh.
-          close();
-        } finally {
-          reading = false;
-        }
-      };
-      const stops: (() => void)[] = [];
-      const timers: ReturnType<typeof setInterval>[] = [];
-      close = () => {
-        if (closed) return;
-        closed = true;
-        for (const stop of stops) stop();
-        for (const t of timers) clearInterval(t);
-        try {
-          controller.close();
-        } catch {
-          // Already closed.
-        }
-      };
-      input.signal.addEventListener("abort", close, { once: true });
-      write("retry: 2000\n\n");
-      const onChange = () => void check();
-      const followed = await Promise.all([
+  let sent: UnreadState | null = null;
+  return recheckingEventStream({
+    signal: input.signal,
+    recheckMs: RECHECK_MS,
+    follow: (onChange) =>
+      Promise.all([
         followNotifications(input.viewer.userId, onChange, { databaseUrl: input.databaseUrl }),
         followAccess(input.viewer.userId, onChange, { databaseUrl: input.databaseUrl }),
-      ]);
-      stops.push(...followed);
-      // Aborted while it started following: close() ran before these existed.
-      if (closed) return followed.forEach((stop) => stop());
-      timers.push(
-        setInterval(onChange, RECHECK_MS),
-        setInterval(() => write(": keep-alive\n\n"), HEARTBEAT_MS),
-      );
-      await check();
-    },
-    cancel() {
-      close();
+      ]),
+    check: async (write) => {
+      const state = await getUnreadNotificationStateForSession(input.store.db, input.viewer);
+      if (!state) {
+        write(ACCESS_ENDED);
+        return false;
+      }
+      if (sent?.unread !== state.unread || sent.latest !== state.latest) {
+        write(`event: unread\ndata: ${JSON.stringify(state)}\n\n`);
+        sent = state;
+      }
+      return true;
     },
   });
 }
