@@ -33,11 +33,10 @@ async function runLeaves(
   grade: (leaf: PlannedLeaf) => Promise<LeafVerdict>,
 ): Promise<LeafVerdict[]> {
   const limit = pLimit(Math.max(1, concurrency));
-  const onAbort = () => limit.clearQueue();
-  hooks.signal?.addEventListener("abort", onAbort);
   const got = new Map<string, LeafVerdict>();
-  try {
-    await Promise.all(
+  // After an abort the queued leaves still run, each returning at once (a cleared p-limit queue
+  // would leave their promises unsettled).
+  await Promise.all(
       leaves
         .filter((leaf) => !hooks.done?.has(leaf.key))
         .map((leaf) =>
@@ -54,10 +53,7 @@ async function runLeaves(
             await hooks.onVerdict?.(verdict);
           }),
         ),
-    );
-  } finally {
-    hooks.signal?.removeEventListener("abort", onAbort);
-  }
+  );
   return leaves.map((l) => got.get(l.key)).filter((v): v is LeafVerdict => !!v);
 }
 

@@ -1,0 +1,84 @@
+import { encodeChat } from "gpt-tokenizer/encoding/o200k_base";
+import { describe, expect, it } from "vitest";
+import { countChatTokens, countTextTokens, tokenizerFamily, truncateToTokens } from "./budget";
+import { fitLog, reduceLog } from "./reproduce-log";
+import { candidateFiles, isSkippedPath } from "./file-selection";
+
+describe("token counting", () => {
+  it("picks the tokenizer by model family", () => {
+    for (const m of ["o3-mini", "o1", "o4-mini-2025-04-16", "gpt-4o-2024-08-06", "openai/gpt-4.1", "gpt-5"]) expect(tokenizerFamily(m), m).toBe("o200k");
+    for (const m of ["gpt-4", "gpt-3.5-turbo", "llama-3-70b", "qwen2.5"]) expect(tokenizerFamily(m), m).toBe("cl100k");
+  });
+
+  it("counts with the tokenizer, not by characters (chars/4 would be far off both ways)", () => {
+    const spaces = " ".repeat(4000);
+    const cjk = "再現実験の結果を評価する".repeat(100);
+    expect(countTextTokens("o3-mini", "hello world")).toBe(2);
+    expect(countTextTokens("o3-mini", spaces)).toBeLessThan(4000 / 4 / 5);
+    expect(countTextTokens("o3-mini", cjk)).toBeGreaterThan((cjk.length / 4) * 1.5);
+    // The two families differ on the same text.
+    expect(countTextTokens("gpt-4", cjk)).not.toBe(countTextTokens("o3-mini", cjk));
+    // Special-token text in a paper is plain text.
+    expect(countTextTokens("o3-mini", "<|endoftext|>")).toBeGreaterThan(1);
+  });
+
+  it("counts a chat prompt as the endpoint bills it (gpt-tokenizer's chat encoder agrees)", () => {
+    const messages = [
+      { role: "system" as const, content: "You grade." },
+      { role: "user" as const, content: "The paper:\n<paper>\n∑ x_i² — 結果\n</paper>" },
+    ];
+    expect(countChatTokens("o3-mini", messages)).toBe(encodeChat(messages, "gpt-4o").length);
+  });
+
+  it("cuts to a token budget", () => {
+    const cjk = "再現実験の結果を評価する".repeat(100);
+    expect(countTextTokens("o3-mini", truncateToTokens("o3-mini", cjk, 100))).toBeLessThanOrEqual(100);
+  });
+});
+
+describe("reproduce.log", () => {
+  it("keeps only the last state of a rewritten line and collapses repeats", () => {
+    const log = "epoch 1\r 10%\r 50%\r100%\nsame\nsame\nsame\nend";
+    expect(reduceLog(log)).toBe("100%\nsame\n[the line above was repeated 2 more times]\nend");
+  });
+
+  it("keeps head and tail within the budget", () => {
+    const lines = ["FIRST LINE", ...Array.from({ length: 5000 }, (_, i) => `step ${i} loss ${i * 7}`), "FINAL accuracy 0.93"];
+    const fitted = fitLog("o3-mini", lines.join("\n"), 500);
+    expect(fitted.tokens).toBeLessThanOrEqual(500);
+    expect(fitted.omittedTokens).toBeGreaterThan(0);
+    expect(fitted.text.startsWith("FIRST LINE")).toBe(true);
+    expect(fitted.text.trimEnd().endsWith("FINAL accuracy 0.93")).toBe(true);
+  });
+});
+
+describe("file selection", () => {
+  const files = [
+    { path: "README.md", size: 1, mtimeMs: 1000 },
+    { path: "train.py", size: 1, mtimeMs: 1000 },
+    { path: "out/results.csv", size: 1, mtimeMs: 5000 },
+    { path: "old.csv", size: 1, mtimeMs: 1000 },
+    { path: "venv/lib/x.py", size: 1, mtimeMs: 1000 },
+    { path: "pkg.egg-info/PKG-INFO.txt", size: 1, mtimeMs: 1000 },
+    { path: "reproduce.sh", size: 1, mtimeMs: 1000 },
+    { path: "model.bin", size: 1, mtimeMs: 5000 },
+  ];
+  const ctx = { creationMs: 4000, shownApart: new Set(["reproduce.sh", "reproduce.log"]) };
+  const paths = (c: Parameters<typeof candidateFiles>[1]) => candidateFiles(files, c, ctx).map((f) => f.path);
+
+  it("docs and code for development and execution, docs and touched tables for results, all three for a subtree", () => {
+    expect(paths("Code Development")).toEqual(["README.md", "train.py"]);
+    expect(paths("Code Execution")).toEqual(["README.md", "train.py"]);
+    expect(paths("Result Analysis")).toEqual(["README.md", "out/results.csv"]);
+    expect(paths("Subtree")).toEqual(["README.md", "out/results.csv", "train.py"]);
+  });
+
+  it("skips environments, caches and VCS folders", () => {
+    expect(isSkippedPath("venv/lib/x.py")).toBe(true);
+    expect(isSkippedPath("a/.git/config")).toBe(true);
+    expect(isSkippedPath("pkg.egg-info/PKG-INFO.txt")).toBe(true);
+    expect(isSkippedPath("src/node_modules/a.js")).toBe(true);
+    expect(isSkippedPath("src/__pycache__/m.py")).toBe(true);
+    expect(isSkippedPath("venv.py")).toBe(false);
+  });
+});
