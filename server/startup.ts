@@ -5,6 +5,8 @@ import { seedDemoSubmission } from "@/server/seed/seed-demo-submission";
 import { getAuthSecret } from "@/server/auth/secret";
 import { startQueueUpkeep } from "@/server/jobs/queue-upkeep";
 import { startEmbeddedRunner, wantsEmbeddedRunner } from "@/server/runners/embedded-runner";
+import { startInProcessJudgeWorker, wantsInProcessJudgeWorker } from "@/server/judge/worker/in-process";
+import { readServerEnv } from "@/lib/env";
 
 /**
  * Runs once when the studio process starts: opens the database (which migrates it), and in the
@@ -24,6 +26,7 @@ async function openAndSeed(): Promise<void> {
   getAuthSecret();
   const { db, kind, location } = await getDb();
   startQueueUpkeep({ db, kind });
+  if (wantsInProcessJudgeWorker(kind)) startInProcessJudgeWorker({ db, kind }, { databaseUrl: readServerEnv().DATABASE_URL });
   if (wantsEmbeddedRunner(kind)) await startEmbeddedRunner({ db, kind }, { port: Number(process.env.PORT ?? 3000) });
   if (kind !== "pglite") {
     console.log(`Rubric Studio: PostgreSQL at ${location}, migrations applied`);

@@ -178,3 +178,8 @@ export async function findRubricVersionIdByShape(
     .limit(1);
   return row?.id ?? null;
 }
+
+/** A judge run's grading once its run ended: when it was graded and every model's token totals. */
+export async function setGradingJudgeFinished(db: Executor, id: string, tokenUsage: unknown): Promise<void> {
+  await db.update(gradings).set({ gradedAt: sql`now()`, tokenUsage }).where(eq(gradings.id, id));
+}

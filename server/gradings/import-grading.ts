@@ -147,19 +147,7 @@ export async function importGradingInTransaction(db: Executor, input: ImportGrad
       pinned = "live";
       rubricView = variant.data;
       pinnedRows = liveView;
-      const existing = await findLiveVersionId(tx, rubric.id, rubric.revision, liveRows);
-      reusedVersion = existing !== null;
-      versionId =
-        existing ??
-        (
-          await insertRubricVersion(tx, {
-            rubricId: rubric.id,
-            revision: rubric.revision,
-            name: `Graded at revision ${rubric.revision}`,
-            rows: liveRows,
-            userId: input.userId,
-          })
-        ).id;
+      ({ versionId, reused: reusedVersion } = await pinLiveVersion(tx, rubric, liveRows, input.userId));
     } else if (earlier) {
       // The same tree was graded before: pin the version that grading pinned.
       pinned = "graded_tree";
@@ -265,7 +253,7 @@ export async function importGradingInTransaction(db: Executor, input: ImportGrad
  * sha-256 of a graded tree's rubric in pre-order: ids, texts, weights, categories, shape (the
  * fine-grained category where the file had one).
  */
-function rubricFingerprint(tree: GradedNode): string {
+export function rubricFingerprint(tree: GradedNode): string {
   const hash = createHash("sha256");
   for (const node of preorder(tree)) {
     hash.update(
@@ -294,6 +282,22 @@ async function findGradedVersion(
   if (!candidate) return null;
   const rows = viewRows(candidate.rows, candidate.rubricView);
   return isSameRubric(tree, rows) ? { versionId: candidate.versionId, rubricView: candidate.rubricView, rows } : null;
+}
+
+/**
+ * The version a grading of the live rubric pins (rows under the share lock of `rubric`): the one
+ * already made from the live tree at this revision, else a new one.
+ */
+export async function pinLiveVersion(
+  tx: Executor,
+  rubric: { id: string; revision: number },
+  liveRows: NodeRow[],
+  userId: string | null,
+): Promise<{ versionId: string; reused: boolean }> {
+  const existing = await findLiveVersionId(tx, rubric.id, rubric.revision, liveRows);
+  if (existing) return { versionId: existing, reused: true };
+  const version = await insertRubricVersion(tx, { rubricId: rubric.id, revision: rubric.revision, name: `Graded at revision ${rubric.revision}`, rows: liveRows, userId });
+  return { versionId: version.id, reused: false };
 }
 
 /**

@@ -17,6 +17,8 @@ const globalForDb = globalThis as unknown as { __rubricStudioDb?: ReturnType<typ
 const savedEnv = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR, AUTH_SECRET: process.env.AUTH_SECRET, EMBEDDED_RUNNER: process.env.EMBEDDED_RUNNER };
 // The start-up under test would start a runner beside the studio: not in a unit test.
 process.env.EMBEDDED_RUNNER = "0";
+// Nor the judge worker the embedded mode runs in-process.
+process.env.WORKER_IN_PROCESS = "0";
 
 afterEach(async () => {
   await (await globalForDb.__rubricStudioDb)?.close();

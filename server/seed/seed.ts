@@ -4,6 +4,7 @@ import { addPaperMember } from "@/db/queries/papers";
 import { setDemoMarks } from "@/db/queries/demo";
 import { countUsers } from "@/db/queries/users";
 import { DEMO_AGENTS, seedDemoGradings } from "./seed-gradings";
+import { seedJudgeConfigs } from "./seed-judge-configs";
 import { seedDemoAssignments } from "./seed-reviews";
 import type { Database } from "@/db/client";
 import { readPaperFolder } from "@/server/papers/folder-reader";
@@ -48,6 +49,8 @@ export async function seedDemo(db: Database): Promise<string | null> {
     await seedDemoGradings(tx, { paperIds: [result.paperId], staffId, reviewerId: created.get("grader")! });
     // Review assignments for the demo grader, so "My reviews" has a queue.
     await seedDemoAssignments(tx, { paperId: result.paperId, staffId, graderId: created.get("grader")!, agentNames: DEMO_AGENTS.map((a) => a.name) });
+    // Judges a newcomer can run on the demo submission without a key (and o3-mini for when there is one).
+    await seedJudgeConfigs(tx, staffId);
     // Marked, so every page says it is demo data and staff can delete it in one action (server/demo/).
     await setDemoMarks(tx, { userIds: [...created.values()], paperIds: [result.paperId], agentIds: [] });
     return result.paperId;

@@ -1,0 +1,77 @@
+import "server-only";
+import { desc, eq, inArray, sql, type InferInsertModel } from "drizzle-orm";
+import type { Executor } from "../client";
+import { jobs, judgeRuns, type Job, type JudgeRun } from "../schema";
+
+/** Judge runs: the row a run's progress is read from, and the totals its verdicts add up to. */
+
+export async function insertJudgeRun(tx: Executor, values: InferInsertModel<typeof judgeRuns>): Promise<JudgeRun> {
+  const [row] = await tx.insert(judgeRuns).values(values).returning();
+  return row;
+}
+
+export async function getJudgeRunById(db: Executor, id: string): Promise<JudgeRun | null> {
+  const [row] = await db.select().from(judgeRuns).where(eq(judgeRuns.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** The run with its job (status, cancel, failure), as its progress is shown. */
+export async function getJudgeRunWithJob(db: Executor, id: string): Promise<{ run: JudgeRun; job: Job | null } | null> {
+  const [row] = await db.select({ run: judgeRuns, job: jobs }).from(judgeRuns).leftJoin(jobs, eq(jobs.id, judgeRuns.jobId)).where(eq(judgeRuns.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** A submission's runs with their jobs, newest first (the submission page's progress cards). */
+export async function listJudgeRunsBySubmissionId(db: Executor, submissionId: string): Promise<{ run: JudgeRun; job: Job | null }[]> {
+  return db
+    .select({ run: judgeRuns, job: jobs })
+    .from(judgeRuns)
+    .leftJoin(jobs, eq(jobs.id, judgeRuns.jobId))
+    .where(eq(judgeRuns.submissionId, submissionId))
+    .orderBy(desc(judgeRuns.createdAt));
+}
+
+/** The run a grading was made by, if any, with its job. */
+export async function getJudgeRunByGradingId(db: Executor, gradingId: string): Promise<{ run: JudgeRun; job: Job | null } | null> {
+  const [row] = await db
+    .select({ run: judgeRuns, job: jobs })
+    .from(judgeRuns)
+    .leftJoin(jobs, eq(jobs.id, judgeRuns.jobId))
+    .where(eq(judgeRuns.gradingId, gradingId))
+    .orderBy(desc(judgeRuns.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Runs of these jobs, by job id (the /jobs list links a judge job to its run and grading). */
+export async function listJudgeRunsByJobIds(db: Executor, jobIds: readonly string[]): Promise<Map<string, JudgeRun>> {
+  const out = new Map<string, JudgeRun>();
+  if (jobIds.length === 0) return out;
+  const rows = await db.select().from(judgeRuns).where(inArray(judgeRuns.jobId, [...jobIds]));
+  for (const r of rows) if (r.jobId) out.set(r.jobId, r);
+  return out;
+}
+
+/** The run's row, locked for update: verdicts of one run add to its totals one at a time. */
+export async function lockJudgeRunById(tx: Executor, id: string): Promise<JudgeRun | null> {
+  const [row] = await tx.select().from(judgeRuns).where(eq(judgeRuns.id, id)).for("update");
+  return row ?? null;
+}
+
+export type JudgeRunTotals = Pick<
+  JudgeRun,
+  "leavesDone" | "leavesInvalid" | "calls" | "inputTokens" | "cachedInputTokens" | "outputTokens" | "reasoningTokens" | "costUsd" | "tokenUsage"
+>;
+
+export async function setJudgeRunTotals(tx: Executor, id: string, totals: JudgeRunTotals): Promise<void> {
+  await tx.update(judgeRuns).set(totals).where(eq(judgeRuns.id, id));
+}
+
+/** When the worker first took the run up (kept across resumes). */
+export async function markJudgeRunStarted(db: Executor, id: string): Promise<void> {
+  await db.update(judgeRuns).set({ startedAt: sql`coalesce(${judgeRuns.startedAt}, now())` }).where(eq(judgeRuns.id, id));
+}
+
+export async function markJudgeRunFinished(db: Executor, id: string): Promise<void> {
+  await db.update(judgeRuns).set({ finishedAt: sql`now()` }).where(eq(judgeRuns.id, id));
+}

@@ -1,0 +1,147 @@
+import "server-only";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
+import * as tar from "tar-stream";
+import type { Store } from "@/db/client";
+import { getSubmissionById } from "@/db/queries/submissions";
+import { listJobsBySubmissionId } from "@/db/queries/jobs";
+import type { Job, Submission } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import type { Variant } from "@/lib/grading/variant";
+import type { SubmissionFileInfo, SubmissionFiles } from "@/lib/judge/engine-contract";
+import { openBlob } from "@/server/blobs/store-blob";
+import { ARCHIVE_LIMITS, decodeText, normalizeEntryPath, readSubmissionArchive } from "@/server/submissions/archive";
+
+/** Bytes of reproduce.log kept: its head and its tail (final metrics are printed last), half each. */
+const MAX_LOG_BYTES = 16 * 1024 * 1024;
+const SKIPPED_DIRS = new Set([".git"]);
+
+/** What a judge run reads: the executed outputs of the latest succeeded reproduction (full), or the submitted archive (Code-Dev). */
+export type JudgeSource = { kind: "outputs"; sha256: string; jobId: string } | { kind: "archive"; sha256: string };
+
+/** The latest reproduction of a submission that succeeded with its outputs stored, or null. */
+export function latestSucceededReproduction(jobs: readonly Job[]): Job | null {
+  return jobs.find((j) => j.kind === "reproduce" && j.status === "succeeded" && j.outputsSha256 !== null) ?? null;
+}
+
+/**
+ * Which bytes a run of `variant` grades, or a 409 saying what is missing: the full variant reads
+ * what reproduction left (`reproduce.log`, the results it wrote), so it needs a succeeded one.
+ */
+export async function judgeSourceOf(store: Store, submission: Submission, variant: Variant): Promise<JudgeSource> {
+  if (variant === "full") {
+    const job = latestSucceededReproduction(await listJobsBySubmissionId(store.db, submission.id));
+    if (!job) {
+      throw new AppError("conflict", "The full variant grades the reproduction's outputs: reproduce this submission first (or judge it Code-Dev)", [
+        { path: "variant", message: "needs a succeeded reproduction" },
+      ]);
+    }
+    return { kind: "outputs", sha256: job.outputsSha256!, jobId: job.id };
+  }
+  if (!submission.archiveSha256) {
+    throw new AppError("conflict", "This submission has no stored archive to judge (it was imported without one)", [{ path: "submissionIds", message: "no archive" }]);
+  }
+  return { kind: "archive", sha256: submission.archiveSha256 };
+}
+
+/** The submission's files as the engine reads them, loaded into memory once per run. */
+export async function loadJudgeSubmission(source: JudgeSource): Promise<SubmissionFiles> {
+  return source.kind === "outputs" ? readOutputsArchive(await openBlob(source.sha256)) : readSubmittedArchive(source.sha256);
+}
+
+export async function loadJudgeSubmissionOf(store: Store, submissionId: string, variant: Variant): Promise<SubmissionFiles> {
+  const submission = await getSubmissionById(store.db, submissionId);
+  if (!submission) throw new AppError("not_found", "No such submission");
+  return loadJudgeSubmission(await judgeSourceOf(store, submission, variant));
+}
+
+interface HeldFile extends SubmissionFileInfo {
+  text: string | null;
+}
+
+function filesOf(held: HeldFile[]): SubmissionFiles {
+  const byPath = new Map(held.map((f) => [f.path, f]));
+  const list = held.map(({ path: p, size, mtimeMs }) => ({ path: p, size, mtimeMs }));
+  return {
+    list: async () => list,
+    read: async (p) => byPath.get(p)?.text ?? null,
+  };
+}
+
+/** A submitted archive (.tar.gz, .tar or .zip), read with the upload's checks; its dates do not matter to Code-Dev. */
+async function readSubmittedArchive(sha256: string): Promise<SubmissionFiles> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "rs-judge-"));
+  try {
+    const file = path.join(dir, "submission");
+    await pipeline(await openBlob(sha256), fs.createWriteStream(file));
+    const archive = await readSubmissionArchive({ path: file });
+    const held: HeldFile[] = archive.files.map((f) => ({ path: f.path, size: f.size, mtimeMs: null, text: f.content }));
+    if (archive.reproduceLog !== null) held.push({ path: "reproduce.log", size: Buffer.byteLength(archive.reproduceLog), mtimeMs: null, text: archive.reproduceLog });
+    return filesOf(held);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The outputs archive the runner packed (.tar.gz of the executed submission), streamed: each
+ * file with its date (what reproduction wrote is newer than `reproduce.log.creation_time`),
+ * text files up to the upload's per-file limit, reproduce.log's head and tail. Unsafe names and
+ * `.git` are left out; the whole is bounded by the upload's expansion limit.
+ */
+async function readOutputsArchive(stream: Readable): Promise<SubmissionFiles> {
+  const held: HeldFile[] = [];
+  let expanded = 0;
+  const extract = tar.extract();
+  const done = pipeline(stream, createGunzip(), extract);
+  done.catch(() => {});
+  for await (const entry of extract) {
+    const { header } = entry;
+    const name = header.type === "file" || header.type === "contiguous-file" ? normalizeEntryPath(header.name) : null;
+    const keep = name === null || name.split("/").some((s) => SKIPPED_DIRS.has(s)) ? null : new KeptBytes(name === "reproduce.log" ? MAX_LOG_BYTES : ARCHIVE_LIMITS.maxFileBytes);
+    for await (const chunk of entry as AsyncIterable<Buffer>) {
+      expanded += chunk.length;
+      if (expanded > ARCHIVE_LIMITS.maxExpandedBytes) throw new AppError("payload_too_large", "The reproduction's outputs expand past the archive limit");
+      keep?.push(chunk);
+    }
+    if (!keep || name === null) continue;
+    held.push({ path: name, size: keep.size, mtimeMs: header.mtime ? header.mtime.getTime() : null, text: keep.text(name === "reproduce.log") });
+  }
+  await done;
+  return filesOf(held);
+}
+
+/** A file's bytes as it streams: all of it up to `max`, else (a log) its head and tail, `max / 2` each. */
+class KeptBytes {
+  size = 0;
+  private readonly head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+
+  constructor(private readonly max: number) {}
+
+  push(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.headBytes < this.max / 2) {
+      this.head.push(chunk);
+      this.headBytes += chunk.length;
+      return;
+    }
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.max / 2) this.tailBytes -= this.tail.shift()!.length;
+  }
+
+  /** The text; a file past `max` is left out (null) unless it is the log, whose middle is cut. */
+  text(log: boolean): string | null {
+    if (this.size <= this.max) return decodeText(Buffer.concat([...this.head, ...this.tail])) ?? (log ? Buffer.concat([...this.head, ...this.tail]).toString("utf8") : null);
+    if (!log) return null;
+    const left = this.size - this.headBytes - this.tailBytes;
+    return `${Buffer.concat(this.head).toString("utf8")}\n[… ${left} bytes of the log left out …]\n${Buffer.concat(this.tail).toString("utf8")}`;
+  }
+}

@@ -1,0 +1,79 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { getJudgeRunByGradingId, getJudgeRunWithJob, listJudgeRunsBySubmissionId } from "@/db/queries/judge-runs";
+import { getPaperRole } from "@/db/queries/papers";
+import { getSubmissionById } from "@/db/queries/submissions";
+import type { Job, JudgeRun, User } from "@/db/schema";
+import { canAccessPaper, effectiveRole } from "@/lib/auth/access";
+import { AppError } from "@/lib/errors";
+import type { JudgeConfigInput } from "@/lib/judge/config";
+import { judgeEtaS, type JudgeEstimateView, type JudgeRunView } from "@/lib/judge/views";
+import { isUuid } from "@/lib/uuid";
+
+export function toJudgeRunView(run: JudgeRun, job: Job | null, paperId: string, nowMs = Date.now()): JudgeRunView {
+  const config = run.config as JudgeConfigInput;
+  const startedAt = run.startedAt?.toISOString() ?? null;
+  const status = job?.status ?? "cancelled";
+  const running = status === "running" || status === "queued";
+  return {
+    id: run.id,
+    gradingId: run.gradingId,
+    submissionId: run.submissionId,
+    paperId,
+    jobId: run.jobId,
+    status,
+    cancelRequested: job?.cancelRequestedAt != null,
+    failureReason: job?.failureReason ?? null,
+    configName: config.name,
+    kind: config.kind,
+    model: config.model,
+    variant: run.variant,
+    maxDepth: run.maxDepth,
+    leavesTotal: run.leavesTotal,
+    leavesDone: run.leavesDone,
+    leavesInvalid: run.leavesInvalid,
+    calls: run.calls,
+    inputTokens: run.inputTokens,
+    cachedInputTokens: run.cachedInputTokens,
+    outputTokens: run.outputTokens,
+    reasoningTokens: run.reasoningTokens,
+    costUsd: run.costUsd,
+    estimate: (run.estimate as JudgeEstimateView | null) ?? null,
+    startedAt,
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    createdAt: run.createdAt.toISOString(),
+    etaS: running ? judgeEtaS({ leavesDone: run.leavesDone, leavesTotal: run.leavesTotal, startedAt }, nowMs) : null,
+  };
+}
+
+export async function readJudgeRun(store: Store, runId: string): Promise<JudgeRunView | null> {
+  const found = isUuid(runId) ? await getJudgeRunWithJob(store.db, runId) : null;
+  if (!found) return null;
+  const paperId = found.job?.paperId ?? (await getSubmissionById(store.db, found.run.submissionId))?.paperId ?? "";
+  return toJudgeRunView(found.run, found.job, paperId);
+}
+
+/**
+ * A run, once the user may see it: staff, and the members of its submission's paper (they follow
+ * its progress); anyone else learns nothing of it. Cancelling is staff's.
+ */
+export async function requireJudgeRunAccess(store: Store, user: User, runId: string, access: "view" | "manage"): Promise<JudgeRunView> {
+  const run = await readJudgeRun(store, runId);
+  if (!run) throw new AppError("not_found", "No such judge run");
+  if (user.isStaff) return run;
+  const role = effectiveRole(false, await getPaperRole(store.db, run.paperId, user.id));
+  if (!canAccessPaper(role, "view")) throw new AppError("not_found", "No such judge run");
+  if (access === "manage") throw new AppError("forbidden", "Only staff can cancel a judge run");
+  return run;
+}
+
+/** A submission's runs, newest first (the submission page). */
+export async function listSubmissionJudgeRuns(store: Store, submissionId: string, paperId: string): Promise<JudgeRunView[]> {
+  return (await listJudgeRunsBySubmissionId(store.db, submissionId)).map(({ run, job }) => toJudgeRunView(run, job, paperId));
+}
+
+/** The run that filled a grading, if the studio's judge made it (the review page refreshes while it runs). */
+export async function readGradingJudgeRun(store: Store, gradingId: string, paperId: string): Promise<JudgeRunView | null> {
+  const found = await getJudgeRunByGradingId(store.db, gradingId);
+  return found ? toJudgeRunView(found.run, found.job, paperId) : null;
+}

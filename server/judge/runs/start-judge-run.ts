@@ -1,0 +1,100 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Store } from "@/db/client";
+import { insertGrading } from "@/db/queries/gradings";
+import { insertJob } from "@/db/queries/jobs";
+import { insertJudgeRun } from "@/db/queries/judge-runs";
+import { getLiveNodeRows, getRubricByPaperId, lockRubricById } from "@/db/queries/rubrics";
+import type { GradingSource } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import type { JudgeRunRequest } from "@/lib/judge/schemas";
+import type { JudgeRunView } from "@/lib/judge/views";
+import { buildPinnedGradedTree } from "@/lib/review/pinned-tree";
+import { pinLiveVersion, rubricFingerprint } from "@/server/gradings/import-grading";
+import { announceJobQueued } from "@/server/jobs/job-feed";
+import { apiKeyIsSet } from "../configs/judge-config-view";
+import { estimatePlannedRun, planJudgeRuns, rubricRowsFor, unitCount, type JudgePlan, type PlannedRun } from "./plan-judge-runs";
+import { readJudgeRun } from "./read-judge-run";
+
+/** A judge run may take this long (a large paper at a low rate limit) before its job times out. */
+const JUDGE_TIMEOUT_S = 24 * 60 * 60;
+/** A run interrupted by a dead worker resumes this many times (with only its missing leaves). */
+const JUDGE_MAX_ATTEMPTS = 5;
+
+/**
+ * Starts a judge run on each submission a request names (staff): per submission, in one
+ * transaction, a grading (kind judge, source `judge_run`) against the pinned rubric version
+ * (the live rubric pinned now, or the chosen version) with no verdicts yet, a `judge` job on the
+ * queue (no GPUs) and the run's row with the configuration as it is now and the estimate.
+ */
+export async function startJudgeRuns(store: Store, request: JudgeRunRequest, userId: string | null): Promise<JudgeRunView[]> {
+  const plan = await planJudgeRuns(store, request);
+  if (plan.config.kind === "llm" && apiKeyIsSet(plan.config.apiKeyEnv) === false) {
+    throw new AppError("conflict", `The judge configuration "${plan.config.name}" reads its API key from ${plan.config.apiKeyEnv}, which is not set on this server`, [
+      { path: "configId", message: `${plan.config.apiKeyEnv} is not set` },
+    ]);
+  }
+  const views: JudgeRunView[] = [];
+  for (const run of plan.runs) {
+    const runId = await startOne(store, plan, run, userId);
+    views.push((await readJudgeRun(store, runId))!);
+  }
+  return views;
+}
+
+async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: string | null): Promise<string> {
+  const estimate = await estimatePlannedRun(store, plan, run);
+  const runId = randomUUID();
+  const jobId = await store.db.transaction(async (tx) => {
+    let versionId: string;
+    if (plan.rubricVersionId) {
+      versionId = plan.rubricVersionId;
+    } else {
+      const found = await getRubricByPaperId(tx, run.paper.id);
+      if (!found) throw new AppError("conflict", `The paper "${run.paper.id}" has no rubric yet`);
+      // Share lock: the revision and the rows pinned belong together.
+      const rubric = await lockRubricById(tx, found.id, "share");
+      ({ versionId } = await pinLiveVersion(tx, rubric, await getLiveNodeRows(tx, rubric.id), userId));
+    }
+    const { viewed } = await rubricRowsFor(tx, run.paper.id, plan.variant, versionId);
+    const source: GradingSource = { format: "judge_run", fileName: null, sha256: null, bytes: null };
+    const gradingId = await insertGrading(tx, {
+      submissionId: run.submission.id,
+      rubricVersionId: versionId,
+      rubricView: plan.variant,
+      rubricFingerprint: rubricFingerprint(buildPinnedGradedTree(viewed, []).tree),
+      kind: "judge",
+      judgeType: plan.config.kind === "llm" ? "simple" : plan.config.kind,
+      judgeModel: plan.config.model,
+      score: 0,
+      source,
+      createdBy: userId,
+    });
+    const job = await insertJob(tx, {
+      kind: "judge",
+      paperId: run.paper.id,
+      submissionId: run.submission.id,
+      payload: { judgeRunId: runId },
+      gpusRequired: 0,
+      timeoutS: JUDGE_TIMEOUT_S,
+      maxAttempts: JUDGE_MAX_ATTEMPTS,
+      createdBy: userId,
+    });
+    await insertJudgeRun(tx, {
+      id: runId,
+      gradingId,
+      submissionId: run.submission.id,
+      jobId: job.id,
+      configId: plan.config.id,
+      config: plan.fields,
+      variant: plan.variant,
+      maxDepth: plan.maxDepth,
+      leavesTotal: unitCount(viewed, plan.variant, plan.maxDepth),
+      estimate,
+      createdBy: userId,
+    });
+    return job.id;
+  });
+  await announceJobQueued(store, "judge", jobId);
+  return runId;
+}

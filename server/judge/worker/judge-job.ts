@@ -1,0 +1,76 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { getGradingById } from "@/db/queries/gradings";
+import { listVerdictKeys } from "@/db/queries/grading-verdicts";
+import { getJudgeRunById, markJudgeRunStarted } from "@/db/queries/judge-runs";
+import { getPaperById } from "@/db/queries/papers";
+import type { Job, JudgeRun } from "@/db/schema";
+import type { JudgeConfigInput } from "@/lib/judge/config";
+import { doneUnitKeys, gradedUnits, toJudgeRubric } from "@/lib/judge/rubric-rows";
+import { getGradingRows } from "@/server/gradings/pinned-grading";
+import { announceJobChanged } from "@/server/jobs/job-feed";
+import { gradeWithConfig, judgeRunInput } from "../judge-engine";
+import { loadJudgeSubmissionOf } from "../judge-submission-files";
+import { LostLease, storeJudgeVerdict } from "./store-judge-verdict";
+
+/** The run a `judge` job carries (`payload.judgeRunId`), or null when it is gone. */
+export async function judgeRunOfJob(store: Store, job: Job): Promise<JudgeRun | null> {
+  const runId = (job.payload as { judgeRunId?: unknown }).judgeRunId;
+  return typeof runId === "string" ? getJudgeRunById(store.db, runId) : null;
+}
+
+/**
+ * Grades what a run has left: the units (leaves, pseudo-leaves) without a stored verdict are
+ * handed to the engine, each verdict stored as it arrives. Returns when every unit asked is done
+ * or the signal stopped it (then some are left for a later attempt).
+ */
+export async function runJudgeJob(
+  store: Store,
+  job: Job,
+  leaseId: string,
+  controller: AbortController,
+  env: Record<string, string | undefined>,
+): Promise<{ run: JudgeRun; unitsLeft: number }> {
+  const run = await judgeRunOfJob(store, job);
+  if (!run) throw new Error("The judge run of this job is gone");
+  const grading = await getGradingById(store.db, run.gradingId);
+  if (!grading) throw new Error("The judge run's grading is gone");
+  const paper = await getPaperById(store.db, job.paperId);
+  if (!paper) throw new Error("The judge run's paper is gone");
+  const config = run.config as JudgeConfigInput;
+  const rows = await getGradingRows(store.db, grading);
+  const rubric = toJudgeRubric(rows);
+  const units = gradedUnits(rubric, run.variant === "code-dev", run.maxDepth);
+  const unitOf = new Map(units.map((u) => [u.key, u]));
+  const nodeIds = new Map(rows.map((r) => [r.key, r.nodeId]));
+  const done = doneUnitKeys(units, new Set(await listVerdictKeys(store.db, grading.id)));
+  await markJudgeRunStarted(store.db, run.id);
+  let stored = 0;
+  if (done.size < units.length) {
+    const submission = await loadJudgeSubmissionOf(store, run.submissionId, run.variant);
+    const input = judgeRunInput({ rubric, paper, submission, variant: run.variant, maxDepth: run.maxDepth, config, submissionId: run.submissionId });
+    await gradeWithConfig(
+      input,
+      config,
+      {
+        done,
+        signal: controller.signal,
+        onVerdict: async (verdict) => {
+          const unit = unitOf.get(verdict.key);
+          if (!unit) return;
+          try {
+            await storeJudgeVerdict(store, { runId: run.id, grading, jobId: job.id, leaseId, unit, nodeIds, verdict, config });
+          } catch (err) {
+            // Nothing more is stored under this lease: start no other call.
+            if (err instanceof LostLease) controller.abort(err);
+            throw err;
+          }
+          stored++;
+          await announceJobChanged(store, job.id);
+        },
+      },
+      env,
+    );
+  }
+  return { run, unitsLeft: units.length - done.size - stored };
+}

@@ -1,0 +1,192 @@
+/**
+ * The judge worker on both databases, end to end through the queue: a run started by the studio's
+ * service is claimed under a lease, graded by the engine (the dummy judge, and the real `openai`
+ * client against the scripted test server), each verdict stored as it arrives; a worker stopped
+ * mid-run leaves the run to its lease and the next one grades only the missing leaves (counted on
+ * the server); a cancel starts no new call.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle, Store } from "@/db/client";
+import { getGradingById } from "@/db/queries/gradings";
+import { listVerdicts } from "@/db/queries/grading-verdicts";
+import { insertJob } from "@/db/queries/jobs";
+import { getJudgeRunById } from "@/db/queries/judge-runs";
+import { jobs } from "@/db/schema";
+import type { JudgeConfigInput } from "@/lib/judge/config";
+import type { JudgeRunView } from "@/lib/judge/views";
+import { storeBlob } from "@/server/blobs/store-blob";
+import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
+import { cancelJudgeRun } from "@/server/judge/runs/cancel-judge-run";
+import { readJudgeRun } from "@/server/judge/runs/read-judge-run";
+import { startJudgeRuns } from "@/server/judge/runs/start-judge-run";
+import { stopRubricFeed } from "@/server/live/rubric-feed";
+import { seedDemoSubmission } from "@/server/seed/seed-demo-submission";
+import { makeTarGz } from "@/server/submissions/archive.testutil";
+import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import { startOpenAiTestServer, type OpenAiTestServer } from "@/test/openai-test-server";
+import { seedDemoRubric } from "@/test/seed-demo-rubric";
+import { startJudgeWorker } from "./judge-worker";
+
+const PAPER = "judge-worker-paper";
+const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "rs-judge-blobs-"));
+process.env.BLOB_DIR = blobDir;
+
+const LLM: Omit<JudgeConfigInput, "name" | "baseUrl"> = {
+  kind: "llm",
+  model: "gpt-4o-mini",
+  apiKeyEnv: null,
+  reasoningEffort: null,
+  contextWindow: 128_000,
+  maxConcurrency: 1,
+  requestsPerMinute: null,
+  tokensPerMinute: null,
+  priceInputPerM: 1,
+  priceCachedInputPerM: 0.5,
+  priceOutputPerM: 4,
+  mode: "efficient",
+  parseModel: null,
+};
+
+async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
+  let handle: DbHandle;
+  let store: Store;
+  let submissionId: string;
+  let server: OpenAiTestServer | null = null;
+  let worker: { stop(): Promise<void> } | null = null;
+  let configNo = 0;
+
+  beforeAll(async () => {
+    process.env.JOB_LEASE_S = "2";
+    process.env.JOB_HEARTBEAT_S = "1";
+    handle = await openTestDatabase(kind);
+    store = handle;
+    await seedDemoRubric(handle, PAPER);
+    ({ submissionId } = await seedDemoSubmission(store, PAPER));
+    // A succeeded reproduction's outputs: the submission as run, with its log and the results it wrote.
+    const outputs = path.join(blobDir, "outputs.tar.gz");
+    const started = new Date("2025-01-01T00:00:00Z");
+    fs.writeFileSync(
+      outputs,
+      await makeTarGz([
+        { name: "reproduce.sh", data: "#!/bin/bash\nset -e\npython wagc.py > results.csv\n" },
+        { name: "wagc.py", data: "print('a,b')\n" },
+        { name: "reproduce.log", data: "epoch 1\nfinal accuracy 0.93\n" },
+        { name: "reproduce.log.creation_time", data: started.toISOString() },
+        { name: "results.csv", data: "a,b\n1,2\n" },
+      ]),
+    );
+    const blob = await storeBlob(store, outputs);
+    const job = await insertJob(handle.db, { kind: "reproduce", paperId: PAPER, submissionId, gpusRequired: 0, timeoutS: 60, maxAttempts: 1, createdBy: null });
+    await handle.db.execute(sql`UPDATE jobs SET status = 'succeeded', outputs_sha256 = ${blob.sha256}, finished_at = now() WHERE id = ${job.id}`);
+  });
+  afterEach(async () => {
+    await worker?.stop();
+    worker = null;
+    await server?.close();
+    server = null;
+    await handle.db.delete(jobs).where(sql`${jobs.kind} = 'judge'`);
+  });
+  afterAll(async () => {
+    delete process.env.JOB_LEASE_S;
+    delete process.env.JOB_HEARTBEAT_S;
+    await stopRubricFeed();
+    await handle?.close();
+  });
+
+  const workerOpts = () => ({ log: () => {}, databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined });
+  const config = async (fields: Partial<JudgeConfigInput> & Pick<JudgeConfigInput, "kind">) =>
+    createJudgeConfig(store, { ...LLM, baseUrl: null, name: `config ${++configNo}`, model: fields.kind === "llm" ? LLM.model : fields.kind, ...fields } as JudgeConfigInput, null);
+  const finished = (runId: string) =>
+    waitFor(
+      () => readJudgeRun(store, runId) as Promise<JudgeRunView>,
+      (r) => !["queued", "running"].includes(r.status),
+    );
+
+  it("grades the demo submission with the dummy judge: every leaf 1, the grading's score 1, the job succeeded", async () => {
+    const dummy = await config({ kind: "dummy", priceInputPerM: 0, priceCachedInputPerM: 0, priceOutputPerM: 0 });
+    const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev" }, null);
+    expect(run).toMatchObject({ status: "queued", leavesDone: 0, variant: "code-dev" });
+    expect(run.leavesTotal).toBeGreaterThan(0);
+    expect(run.estimate?.costUsd).toBe(0);
+    worker = startJudgeWorker(store, workerOpts());
+    const done = await finished(run.id);
+    expect(done).toMatchObject({ status: "succeeded", leavesDone: run.leavesTotal, leavesInvalid: 0, calls: 0, costUsd: 0 });
+    const verdicts = await listVerdicts(handle.db, run.gradingId);
+    expect(verdicts.length).toBe(run.leavesTotal);
+    expect(verdicts.every((v) => v.score === 1 && v.valid)).toBe(true);
+    const grading = await getGradingById(handle.db, run.gradingId);
+    expect(grading).toMatchObject({ kind: "judge", score: 1, judgeType: "dummy", rubricView: "code-dev" });
+    expect(grading?.gradedAt).not.toBeNull();
+  });
+
+  it("grades the full variant through the openai client: one call per leaf, its tokens the server's own, evidence kept", async () => {
+    server = await startOpenAiTestServer({ verdict: () => ({ score: 1, explanation: "met", evidence: [{ path: "reproduce.sh", start_line: 1, end_line: 3 }] }) });
+    const llm = await config({ kind: "llm", baseUrl: server.baseUrl, maxConcurrency: 4 });
+    const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId: llm.id, variant: "full" }, null);
+    expect(run.estimate!.calls).toBeGreaterThan(0);
+    worker = startJudgeWorker(store, workerOpts());
+    const done = await finished(run.id);
+    expect(done.status).toBe("succeeded");
+    expect(done.leavesDone).toBe(run.leavesTotal);
+    const totals = server.totals()[LLM.model];
+    expect({ calls: done.calls, in: done.inputTokens, cached: done.cachedInputTokens, out: done.outputTokens }).toEqual({
+      calls: totals.calls,
+      in: totals.in,
+      cached: totals.cached_in,
+      out: totals.out,
+    });
+    const stored = await getJudgeRunById(handle.db, run.id);
+    expect(stored?.tokenUsage).toEqual({ [LLM.model]: totals });
+    const [verdict] = await listVerdicts(handle.db, run.gradingId);
+    expect(verdict.judgeMetadata).toMatchObject({ evidence: [{ path: "reproduce.sh", start_line: 1, end_line: 3 }], judge: "llm" });
+  });
+
+  it("resumes a run whose worker stopped mid-way with only the missing leaves", async () => {
+    server = await startOpenAiTestServer({ latencyMs: 120 });
+    const llm = await config({ kind: "llm", baseUrl: server.baseUrl, maxConcurrency: 1 });
+    const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId: llm.id, variant: "full" }, null);
+    worker = startJudgeWorker(store, workerOpts());
+    await waitFor(() => readJudgeRun(store, run.id) as Promise<JudgeRunView>, (r) => r.leavesDone >= 2);
+    await worker.stop();
+    const storedBefore = (await readJudgeRun(store, run.id))!.leavesDone;
+    const askedBefore = server.requests.length;
+    expect(storedBefore).toBeLessThan(run.leavesTotal);
+    worker = startJudgeWorker(store, workerOpts());
+    const done = await finished(run.id);
+    expect(done.status).toBe("succeeded");
+    expect((await listVerdicts(handle.db, run.gradingId)).length).toBe(run.leavesTotal);
+    // Each leaf stored before the stop was never asked again; the one in flight at the stop is asked once more.
+    expect(server.requests.length - askedBefore).toBe(run.leavesTotal - storedBefore);
+  });
+
+  it("stops making calls at once when the run is cancelled; the verdicts stored stay", async () => {
+    server = await startOpenAiTestServer({ latencyMs: 150 });
+    const llm = await config({ kind: "llm", baseUrl: server.baseUrl, maxConcurrency: 1 });
+    const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId: llm.id, variant: "full" }, null);
+    worker = startJudgeWorker(store, workerOpts());
+    await waitFor(() => readJudgeRun(store, run.id) as Promise<JudgeRunView>, (r) => r.leavesDone >= 1);
+    await cancelJudgeRun(store, (await readJudgeRun(store, run.id))!, null);
+    const askedAtCancel = server.requests.length;
+    const done = await finished(run.id);
+    expect(done.status).toBe("cancelled");
+    await new Promise((r) => setTimeout(r, 500));
+    // At most the call already in flight when the cancel arrived.
+    expect(server.requests.length - askedAtCancel).toBeLessThanOrEqual(1);
+    expect(done.leavesDone).toBeLessThan(run.leavesTotal);
+    expect((await listVerdicts(handle.db, run.gradingId)).length).toBe(done.leavesDone);
+  });
+});

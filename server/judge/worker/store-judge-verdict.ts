@@ -1,0 +1,94 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { setGradingScore } from "@/db/queries/gradings";
+import { insertVerdicts } from "@/db/queries/grading-verdicts";
+import { getJobUnderLease } from "@/db/queries/jobs";
+import { lockJudgeRunById, setJudgeRunTotals } from "@/db/queries/judge-runs";
+import type { Grading } from "@/db/schema";
+import type { JsonValue } from "@/lib/grading/types";
+import type { JudgeConfigInput } from "@/lib/judge/config";
+import type { LeafVerdict } from "@/lib/judge/engine-contract";
+import { usageByModel, totalUsage, type ModelUsage } from "@/lib/judge/engine/usage";
+import type { GradedUnit } from "@/lib/judge/rubric-rows";
+import { judgeCostUsd } from "@/lib/judge/views";
+import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
+
+/** The worker lost its job's lease (expired, or the job moved on): it stops and writes nothing more. */
+export class LostLease extends Error {
+  constructor() {
+    super("The judge job's lease is no longer current");
+    this.name = "LostLease";
+  }
+}
+
+/** A verdict's `judge_metadata`: who judged, its evidence, and every call it took with its tokens and cost. */
+export function verdictMetadata(verdict: LeafVerdict, config: JudgeConfigInput): JsonValue {
+  const usage = totalUsage(usageByModel(verdict.calls));
+  return {
+    judge: config.kind,
+    model: config.model,
+    subtree: verdict.subtree,
+    ...(verdict.subtree ? { graded_node_key: verdict.key } : {}),
+    evidence: verdict.evidence.map((e) => ({ path: e.path, start_line: e.start_line, end_line: e.end_line })),
+    calls: verdict.calls.map((c) => ({ ...c })),
+    token_usage: { ...usage },
+    cost_usd: judgeCostUsd(config, { inputTokens: usage.in, cachedInputTokens: usage.cached_in, outputTokens: usage.out }),
+  } as unknown as JsonValue;
+}
+
+/**
+ * Stores one verdict as it arrives, in one transaction fenced by the job's lease: on every leaf of
+ * its unit (a pseudo-leaf's verdict on each leaf below it), the run's totals (leaves, calls,
+ * tokens per model, cost) and the grading's root score recomputed the way every reader does.
+ */
+export async function storeJudgeVerdict(
+  store: Store,
+  input: { runId: string; grading: Grading; jobId: string; leaseId: string; unit: GradedUnit; nodeIds: Map<string, string>; verdict: LeafVerdict; config: JudgeConfigInput },
+): Promise<void> {
+  const { verdict, config } = input;
+  await store.db.transaction(async (tx) => {
+    if (!(await getJobUnderLease(tx, input.jobId, input.leaseId))) throw new LostLease();
+    const run = await lockJudgeRunById(tx, input.runId);
+    if (!run) throw new LostLease();
+    const judgeMetadata = verdictMetadata(verdict, config);
+    await insertVerdicts(
+      tx,
+      input.grading.id,
+      input.unit.leafKeys.map((key) => ({
+        nodeKey: key,
+        nodeId: input.nodeIds.get(key) ?? "",
+        score: verdict.score,
+        valid: verdict.valid,
+        explanation: verdict.explanation,
+        judgeMetadata,
+        source: "judge" as const,
+      })),
+    );
+    const added = usageByModel(verdict.calls);
+    const tokenUsage = { ...(run.tokenUsage as Record<string, ModelUsage>) };
+    for (const [model, u] of Object.entries(added)) {
+      const before = tokenUsage[model] ?? { in: 0, out: 0, cached_in: 0, reasoning_out: 0, calls: 0 };
+      tokenUsage[model] = {
+        in: before.in + u.in,
+        out: before.out + u.out,
+        cached_in: before.cached_in + u.cached_in,
+        reasoning_out: before.reasoning_out + u.reasoning_out,
+        calls: before.calls + u.calls,
+      };
+    }
+    const sum = totalUsage(added);
+    await setJudgeRunTotals(tx, run.id, {
+      leavesDone: run.leavesDone + 1,
+      leavesInvalid: run.leavesInvalid + (verdict.valid ? 0 : 1),
+      calls: run.calls + sum.calls,
+      inputTokens: run.inputTokens + sum.in,
+      cachedInputTokens: run.cachedInputTokens + sum.cached_in,
+      outputTokens: run.outputTokens + sum.out,
+      reasoningTokens: run.reasoningTokens + sum.reasoning_out,
+      costUsd: run.costUsd + judgeCostUsd(config, { inputTokens: sum.in, cachedInputTokens: sum.cached_in, outputTokens: sum.out }),
+      tokenUsage,
+    });
+    const { scores } = await getPinnedGradedTree(tx, input.grading);
+    await setGradingScore(tx, input.grading.id, scores.rootScore);
+  });
+}

@@ -1,0 +1,42 @@
+import "server-only";
+import type { Executor } from "@/db/client";
+import type { JudgeConfigInput } from "@/lib/judge/config";
+import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
+
+const FREE = { priceInputPerM: 0, priceCachedInputPerM: 0, priceOutputPerM: 0 } as const;
+const NO_ENDPOINT = { baseUrl: null, apiKeyEnv: null, reasoningEffort: null, requestsPerMinute: null, tokensPerMinute: null, parseModel: null } as const;
+
+/**
+ * The demo's judges: PaperBench's `dummy` (every leaf 1) and `random`, which need no key, so a
+ * newcomer runs the whole flow on the demo submission; and o3-mini (PaperBench's judge) on
+ * OpenAI at its list prices, ready once `OPENAI_API_KEY` is set where the judge runs.
+ */
+export const DEMO_JUDGE_CONFIGS: readonly JudgeConfigInput[] = [
+  { name: "Dummy judge", kind: "dummy", model: "dummy", contextWindow: 200_000, maxConcurrency: 20, mode: "efficient", ...FREE, ...NO_ENDPOINT },
+  { name: "Random judge", kind: "random", model: "random", contextWindow: 200_000, maxConcurrency: 20, mode: "efficient", ...FREE, ...NO_ENDPOINT },
+  {
+    name: "o3-mini",
+    kind: "llm",
+    model: "o3-mini",
+    baseUrl: null,
+    apiKeyEnv: "OPENAI_API_KEY",
+    reasoningEffort: "high",
+    contextWindow: 200_000,
+    maxConcurrency: 20,
+    requestsPerMinute: null,
+    tokensPerMinute: null,
+    priceInputPerM: 1.1,
+    priceCachedInputPerM: 0.55,
+    priceOutputPerM: 4.4,
+    mode: "efficient",
+    parseModel: "gpt-4o-2024-08-06",
+  },
+];
+
+/** Seeds the demo's judge configurations, marked demo; o3-mini is the default when its key is set, else the dummy judge. */
+export async function seedJudgeConfigs(db: Executor, staffId: string, env: Record<string, string | undefined> = process.env): Promise<void> {
+  const defaultName = env.OPENAI_API_KEY ? "o3-mini" : "Dummy judge";
+  for (const config of DEMO_JUDGE_CONFIGS) {
+    await createJudgeConfig({ db }, { ...config, isDemo: true, isDefault: config.name === defaultName }, staffId);
+  }
+}
