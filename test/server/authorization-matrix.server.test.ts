@@ -178,6 +178,16 @@ const MATRIX: Record<string, Row> = {
   "POST /api/jobs/[jobId]/cancel": { request: (ids) => ({ url: `/api/jobs/${ids.job}/cancel` }), expect: [401, 404, 403, 403, 403, 200] },
   "POST /api/jobs/[jobId]/retry": { request: (ids) => ({ url: `/api/jobs/${ids.job}/retry` }), expect: [401, 404, 403, 403, 403, 200] },
   // Runners and their tokens are staff's.
+  // The judge: configurations and starting runs are staff's; a run's progress is its paper's (an unknown run is nobody's).
+  "GET /api/judge/configs": { request: () => ({ url: "/api/judge/configs" }), expect: [401, 403, 403, 403, 403, 200] },
+  "POST /api/judge/configs": { request: () => ({ url: "/api/judge/configs", body: {} }), expect: STAFF_ONLY_WRITE },
+  "PATCH /api/judge/configs/[configId]": { request: () => ({ url: `/api/judge/configs/${NO_SUCH_ID}`, body: {} }), expect: [401, 403, 403, 403, 403, 404] },
+  "DELETE /api/judge/configs/[configId]": { request: () => ({ url: `/api/judge/configs/${NO_SUCH_ID}` }), expect: [401, 403, 403, 403, 403, 404] },
+  "POST /api/judge/estimate": { request: () => ({ url: "/api/judge/estimate", body: {} }), expect: STAFF_ONLY_WRITE },
+  "POST /api/judge/runs": { request: () => ({ url: "/api/judge/runs", body: {} }), expect: STAFF_ONLY_WRITE },
+  "GET /api/judge/runs/[runId]": { request: () => ({ url: `/api/judge/runs/${NO_SUCH_ID}` }), expect: [401, 404, 404, 404, 404, 404] },
+  "POST /api/judge/runs/[runId]/cancel": { request: () => ({ url: `/api/judge/runs/${NO_SUCH_ID}/cancel`, body: {} }), expect: [401, 404, 404, 404, 404, 404] },
+
   "GET /api/runners": { request: () => ({ url: "/api/runners" }), expect: [401, 403, 403, 403, 403, 200] },
   "GET /api/runners/tokens": { request: () => ({ url: "/api/runners/tokens" }), expect: [401, 403, 403, 403, 403, 200] },
   "POST /api/runners/tokens": { request: () => ({ url: "/api/runners/tokens", body: {} }), expect: STAFF_ONLY_WRITE },
