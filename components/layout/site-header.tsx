@@ -29,6 +29,7 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
           {user?.isStaff && <Link href="/judge-eval">JudgeEval</Link>}
           {user?.isStaff && <Link href="/jobs">Jobs</Link>}
           {user?.isStaff && <Link href="/runners">Runners</Link>}
+          {user?.isStaff && <Link href="/judge">Judge</Link>}
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           {user ? (

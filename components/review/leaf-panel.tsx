@@ -13,6 +13,7 @@ import { fetchJson } from "@/components/api/client";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import type { ReviewModel } from "@/lib/review/review-model";
 import type { ReviewLeafDetail } from "@/lib/review/types";
+import { EvidenceLinks } from "./evidence-links";
 import { LeafBadges, ScoreChip } from "./review-tree";
 import { formatDuration } from "./score-style";
 
@@ -46,6 +47,8 @@ export interface LeafPanelProps {
   onCommit(): void;
   onCancel(): void;
   onAssignSubtree?(key: string): void;
+  /** Opens a file of the submission at lines (an evidence link). */
+  onOpenEvidence?(path: string, startLine: number, endLine: number): void;
 }
 
 /** The selected node: requirements, the verdict with its explanation and full response, the score control and history. */
@@ -81,6 +84,7 @@ function LeafView({
   onReason,
   onCommit,
   onCancel,
+  onOpenEvidence,
 }: LeafPanelProps) {
   const node = model.node(selectedKey)!;
   const leaf = model.leaf(selectedKey)!;
@@ -244,6 +248,7 @@ function LeafView({
               <p className="text-sm text-zinc-500">No explanation.</p>
             )}
           </Section>
+          {d?.verdict && onOpenEvidence && <EvidenceLinks judgeMetadata={d.verdict.judgeMetadata} filesUrl={`/api/gradings/${gradingId}/files`} onOpen={onOpenEvidence} />}
           {d?.verdict && (response.text !== null || response.rest !== null) && (
             <details className="group rounded-md border border-zinc-200" data-testid="judge-response">
               <summary className="cursor-pointer select-none px-3 py-1.5 text-xs font-medium text-zinc-700 hover:bg-zinc-50">Full judge response</summary>

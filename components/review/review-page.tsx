@@ -7,6 +7,7 @@ import { useFillHeight } from "@/components/hooks/use-fill-height";
 import { usePaneWidth } from "@/components/hooks/use-pane-width";
 import { PaneResizer } from "@/components/ui/pane-resizer";
 import { TreeBox, Workspace } from "@/components/ui/workspace";
+import type { FileTarget } from "@/lib/judge/evidence";
 import { NO_REVIEW_FILTERS, reviewFiltersActive, type ReviewFilters, type ReviewModel } from "@/lib/review/review-model";
 import { AssignmentsDialog } from "./assignments-dialog";
 import { LeafPanel } from "./leaf-panel";
@@ -67,6 +68,7 @@ function LoadedReview({
   const [filters, setFilters] = useState<ReviewFilters>(NO_REVIEW_FILTERS);
   const [helpOpen, setHelpOpen] = useState(false);
   const [assignOpen, setAssignOpen] = useState<{ subtree: string | null } | null>(null);
+  const [evidence, setEvidence] = useState<FileTarget | null>(null);
   const drafts = useScoreDraft();
   const [settings, changeSettings] = useReviewSettings();
   const treePane = usePaneWidth("rubric-studio:review-tree-width", { narrow: 360, wide: 540, min: 260, max: 1100, side: "left" });
@@ -186,6 +188,7 @@ function LoadedReview({
               onCommit={commitDraft}
               onCancel={cancelDraft}
               onAssignSubtree={viewer.canAssign ? (key) => setAssignOpen({ subtree: key }) : undefined}
+              onOpenEvidence={(path, startLine, endLine) => setEvidence((e) => ({ path, startLine, endLine, seq: (e?.seq ?? 0) + 1 }))}
             />
           ) : (
             <p className="text-sm text-zinc-500">Select a leaf (j / k).</p>
@@ -194,7 +197,7 @@ function LoadedReview({
 
         {/* ---------- submission ---------- */}
         <section className="ml-3 flex min-w-0 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" aria-label="Submission">
-          <SubmissionPanel gradingId={gradingId} submissionId={grading.submissionId} />
+          <SubmissionPanel gradingId={gradingId} submissionId={grading.submissionId} target={evidence} />
         </section>
       </div>
 

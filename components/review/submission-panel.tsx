@@ -11,15 +11,17 @@ import { SubmissionFiles } from "@/components/submissions/submission-files";
 import { useSubmission } from "@/components/submissions/submission-query";
 import { formatDurationS } from "@/lib/jobs/duration";
 import type { JobView } from "@/lib/jobs/job-view";
+import type { FileTarget } from "@/lib/judge/evidence";
 
 /** The submission pane of the review page: the run's latest reproduction (when there is one) over its repository. */
-export function SubmissionPanel({ gradingId, submissionId }: { gradingId: string; submissionId: string }) {
+export function SubmissionPanel({ gradingId, submissionId, target }: { gradingId: string; submissionId: string; target?: FileTarget | null }) {
   return (
     <div className="flex h-full min-h-0 flex-col">
       <LatestReproduction submissionId={submissionId} />
       <div className="min-h-0 flex-1">
         <SubmissionFiles
           filesUrl={`/api/gradings/${gradingId}/files`}
+          target={target}
           empty={
             <>
               <p className="text-sm font-medium text-zinc-700">No files were imported for this submission</p>

@@ -19,6 +19,8 @@ export function useReviewModel(gradingId: string) {
     },
     staleTime: Infinity,
     refetchOnWindowFocus: false,
+    // A grading the judge is still filling: its verdicts appear as they arrive.
+    refetchInterval: (q) => (isRunning(q.state.data?.grading.judgeRun?.status) ? 2_000 : false),
   });
   const model = useMemo(() => {
     if (!query.data) return null;
@@ -27,4 +29,8 @@ export function useReviewModel(gradingId: string) {
     return built;
   }, [query.data]);
   return { query, model };
+}
+
+function isRunning(status: string | undefined): boolean {
+  return status === "queued" || status === "running";
 }

@@ -2,10 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { FileCode2, FileWarning, FolderOpen, ScrollText, Search } from "lucide-react";
-import { useEffect, useMemo, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
 import { fetchJson } from "@/components/api/client";
 import { highlightCode } from "@/components/review/highlight";
 import { formatBytes } from "@/lib/bytes";
+import type { FileTarget } from "@/lib/judge/evidence";
 
 interface FileItem {
   path: string;
@@ -32,7 +33,18 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
  * it. `filesUrl` answers the listing, `?path=` a file and `?log=1` the log (the grading's route on
  * the review page, the submission's on its own page); `empty` says what to do when there is nothing.
  */
-export function SubmissionFiles({ filesUrl, empty, listMaxHeight = "max-h-40" }: { filesUrl: string; empty: ReactNode; listMaxHeight?: string }) {
+export function SubmissionFiles({
+  filesUrl,
+  empty,
+  listMaxHeight = "max-h-40",
+  target = null,
+}: {
+  filesUrl: string;
+  empty: ReactNode;
+  listMaxHeight?: string;
+  /** A file to open at lines (an evidence link); each new `seq` opens it again. */
+  target?: FileTarget | null;
+}) {
   const listing = useQuery({
     queryKey: ["submission-files", filesUrl],
     queryFn: () => fetchJson<FilesResponse>(filesUrl),
@@ -40,6 +52,13 @@ export function SubmissionFiles({ filesUrl, empty, listMaxHeight = "max-h-40" }:
   });
   const [open, setOpen] = useState<string | null>(null);
   const [filter, setFilter] = useState("");
+  const [openedSeq, setOpenedSeq] = useState(0);
+  // An evidence link opens its file (adjusted while rendering: no effect needed).
+  if (target && target.seq !== openedSeq) {
+    setOpenedSeq(target.seq);
+    setOpen(target.path === "reproduce.log" ? LOG : target.path);
+  }
+  const lines = target && target.seq === openedSeq ? target : null;
   const data = listing.data;
   // The reproduce.log first (what happened when the submission ran), else the first file.
   const shown = open ?? (data?.hasReproduceLog ? LOG : (data?.files.find((f) => f.skipped === null)?.path ?? null));
@@ -120,7 +139,11 @@ export function SubmissionFiles({ filesUrl, empty, listMaxHeight = "max-h-40" }:
         </ul>
       </div>
       <div className="min-h-0 flex-1 overflow-auto">
-        {shown === LOG ? <LogView filesUrl={filesUrl} /> : shown ? <FileView filesUrl={filesUrl} path={shown} /> : null}
+        {shown === LOG ? (
+          <LogView filesUrl={filesUrl} />
+        ) : shown ? (
+          <FileView filesUrl={filesUrl} path={shown} lines={lines?.path === shown ? lines : null} />
+        ) : null}
       </div>
     </div>
   );
@@ -141,13 +164,14 @@ function LogView({ filesUrl }: { filesUrl: string }) {
   );
 }
 
-function FileView({ filesUrl, path }: { filesUrl: string; path: string }) {
+function FileView({ filesUrl, path, lines }: { filesUrl: string; path: string; lines: FileTarget | null }) {
   const file = useQuery({
     queryKey: ["submission-file", filesUrl, path],
     queryFn: () => fetchJson<{ file: FileItem & { content: string | null } }>(`${filesUrl}?path=${encodeURIComponent(path)}`).then((r) => r.file),
     staleTime: Infinity,
   });
   const [html, setHtml] = useState<{ path: string; html: string | null } | null>(null);
+  const viewRef = useRef<HTMLDivElement>(null);
   const content = file.data?.content ?? null;
   useEffect(() => {
     let live = true;
@@ -160,12 +184,13 @@ function FileView({ filesUrl, path }: { filesUrl: string; path: string }) {
       live = false;
     };
   }, [content, path]);
+  const highlighted = html?.path === path ? html.html : null;
+  useEvidenceLines(viewRef, lines, highlighted);
   if (file.isPending) return <div className="m-3 h-24 animate-pulse rounded bg-zinc-100" />;
   if (file.isError) return <p className="p-3 text-sm text-red-700">{file.error.message}</p>;
   if (content === null) return <p className="p-3 text-sm text-zinc-500">This file was not kept ({file.data.skipped ?? "binary"}).</p>;
-  const highlighted = html?.path === path ? html.html : null;
   return (
-    <div data-testid="file-view" data-path={path}>
+    <div data-testid="file-view" data-path={path} ref={viewRef}>
       <div className="sticky top-0 z-10 border-b border-zinc-200 bg-white/95 px-3 py-1 font-mono text-[11px] text-zinc-600">{path}</div>
       {highlighted ? (
         // Shiki's output: the code is escaped token by token.
@@ -175,4 +200,26 @@ function FileView({ filesUrl, path }: { filesUrl: string; path: string }) {
       )}
     </div>
   );
+}
+
+/** Marks the cited lines of the highlighted file (Shiki renders one `.line` per line) and scrolls to the first. */
+function useEvidenceLines(viewRef: RefObject<HTMLDivElement | null>, lines: FileTarget | null, html: string | null): void {
+  useEffect(() => {
+    const view = viewRef.current;
+    if (!view || !lines || html === null) return;
+    const all = view.querySelectorAll<HTMLElement>(".line");
+    const marked: HTMLElement[] = [];
+    for (let i = lines.startLine - 1; i < Math.min(lines.endLine, all.length); i++) {
+      all[i].dataset.evidence = "true";
+      all[i].classList.add("bg-amber-100");
+      marked.push(all[i]);
+    }
+    marked[0]?.scrollIntoView({ block: "center" });
+    return () => {
+      for (const el of marked) {
+        delete el.dataset.evidence;
+        el.classList.remove("bg-amber-100");
+      }
+    };
+  }, [viewRef, lines, html]);
 }

@@ -2,6 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
+import { SubmissionJudgeRuns } from "@/components/judge/submission-judge-runs";
 import type { JobView } from "@/lib/jobs/job-view";
 import { AttemptsPanel, MetadataPanel, OutputsPanel } from "./job-details";
 import { LogPanel } from "./log-panel";
@@ -44,6 +45,7 @@ export function SubmissionPage({ submissionId, canManage }: { submissionId: stri
   return (
     <div className="space-y-4" data-testid="submission-page">
       <SubmissionHeader submission={data} job={job} canManage={canManage} onPickJob={onPickJob} />
+      <SubmissionJudgeRuns submissionId={submissionId} variant={data.variant} canManage={canManage} />
       <div role="tablist" aria-label="Submission" className="flex gap-1 border-b border-zinc-200">
         {TABS.map((t) => {
           const disabled = !job && t !== "Files";

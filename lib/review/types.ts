@@ -4,6 +4,7 @@
  * shared by the route handlers and the browser.
  */
 import type { Variant } from "@/lib/grading/variant";
+import type { JobStatus } from "@/lib/jobs/states";
 
 /** Why a leaf's verdict is not sent to this viewer. */
 export type HiddenReason =
@@ -63,6 +64,8 @@ export interface ReviewGradingSummary {
   submissionId: string;
   /** When every leaf had been reviewed (a review mark on each), or null. */
   reviewedAt: string | null;
+  /** The studio's judge run that fills this grading, if it made it: the page refreshes while it runs. */
+  judgeRun?: { id: string; status: JobStatus } | null;
 }
 
 export interface ReviewPayload {

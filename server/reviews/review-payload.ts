@@ -1,4 +1,5 @@
 import "server-only";
+import { getJudgeRunByGradingId } from "@/db/queries/judge-runs";
 import type { Store } from "@/db/client";
 import { listLeafReviewCounts, listLeafReviews, type LeafReviewRow } from "@/db/queries/grading-reviews";
 import {
@@ -85,6 +86,7 @@ export async function getReviewPayload(store: Store, grading: GradingListItem, v
     finegrainedTaskCategory: r.finegrainedTaskCategory,
   }));
   const a = viewer.assignment;
+  const judgeRun = await getJudgeRunByGradingId(db, grading.id);
   return {
     grading: {
       id: grading.id,
@@ -98,6 +100,7 @@ export async function getReviewPayload(store: Store, grading: GradingListItem, v
       rubricVersionName: grading.rubricVersionName,
       submissionId: grading.submissionId,
       reviewedAt: meta?.reviewedAt?.toISOString() ?? null,
+      judgeRun: judgeRun ? { id: judgeRun.run.id, status: judgeRun.job?.status ?? "cancelled" } : null,
     },
     viewer: {
       userId: viewer.userId,

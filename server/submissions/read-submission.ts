@@ -8,13 +8,13 @@ import type { Submission } from "@/db/schema";
 import type { SubmissionView } from "@/lib/submissions/submission-view";
 import { readJobView } from "@/server/jobs/read-job";
 
-/** A submission with its paper, agent, file listing and reproductions (newest first). */
+/** A submission with its paper, agent, file listing and reproductions (newest first; its judge runs are listed apart). */
 export async function readSubmissionView(store: Store, submission: Submission): Promise<SubmissionView> {
   const [paper, agent, files, jobs] = await Promise.all([
     getPaperById(store.db, submission.paperId),
     getAgentById(store.db, submission.agentId),
     listSubmissionFiles(store.db, submission.id),
-    listJobsBySubmissionId(store.db, submission.id),
+    listJobsBySubmissionId(store.db, submission.id).then((all) => all.filter((job) => job.kind === "reproduce")),
   ]);
   return {
     id: submission.id,

@@ -161,6 +161,10 @@ const MATRIX: Record<string, Row> = {
     request: (ids) => ({ url: `/api/submissions/${ids.submission}/files` }),
     expect: [401, 404, 200, 200, 200, 200],
   },
+  "GET /api/submissions/[submissionId]/judge-runs": {
+    request: (ids) => ({ url: `/api/submissions/${ids.submission}/judge-runs` }),
+    expect: [401, 404, 200, 200, 200, 200],
+  },
   // Reproducing is staff's; the demo's submissions were imported for review only, so staff get 409 and nothing is queued.
   "POST /api/submissions/[submissionId]/reproduce": {
     request: (ids) => ({ url: `/api/submissions/${ids.submission}/reproduce`, body: {} }),
