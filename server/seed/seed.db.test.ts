@@ -6,6 +6,7 @@ import { getDb } from "@/db/client";
 import { getPaperById, listPaperMembers } from "@/db/queries/papers";
 import { countUsers, getUserByEmail } from "@/db/queries/users";
 import { DEMO_USERS } from "./seed";
+import { DEMO_RUNS } from "./seed-gradings";
 import { verifyPassword } from "@/server/auth/password";
 import { exportRubricJson } from "@/server/papers/export";
 import { listSubmissionFiles } from "@/db/queries/submissions";
@@ -52,7 +53,7 @@ describe("studio start-up", () => {
       expect(await exportRubricJson(await getDb(), paper!.id)).toBe(fs.readFileSync("rubrics/demo/rubric.json", "utf8"));
       // The demo submission is stored, ready to reproduce (not queued: the newcomer presses Reproduce).
       const [demoSubmission] = await listPaperSubmissions(await getDb(), paper!.id).then((list) => list.filter((x) => x.archiveSha256));
-      expect(demoSubmission).toMatchObject({ runIndex: 1, latestJobId: null });
+      expect(demoSubmission).toMatchObject({ runIndex: DEMO_RUNS + 1, latestJobId: null });
       const files = (await listSubmissionFiles(db, demoSubmission.id)).map((f) => f.path);
       expect(files).toEqual(expect.arrayContaining(["reproduce.sh", "wagc.py"]));
       expect(fs.existsSync(path.join(dataDir, "blobs"))).toBe(true);
