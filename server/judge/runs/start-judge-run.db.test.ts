@@ -1,0 +1,95 @@
+/**
+ * Judge configurations and starting runs on both databases: names are unique, one default, an
+ * archived configuration starts nothing; an estimate writes nothing; a full-variant run needs a
+ * succeeded reproduction; a started run pins the live rubric like an import and queues a judge job.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle } from "@/db/client";
+import { getGradingById } from "@/db/queries/gradings";
+import { getJobById } from "@/db/queries/jobs";
+import { AppError } from "@/lib/errors";
+import { archiveJudgeConfig, setDefaultJudgeConfig } from "@/server/judge/configs/archive-judge-config";
+import { listJudgeConfigs } from "@/server/judge/configs/list-judge-configs";
+import { createJudgeConfig, updateJudgeConfig } from "@/server/judge/configs/save-judge-config";
+import { stopRubricFeed } from "@/server/live/rubric-feed";
+import { seedDemoSubmission } from "@/server/seed/seed-demo-submission";
+import { DEMO_JUDGE_CONFIGS } from "@/server/seed/seed-judge-configs";
+import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import { seedDemoRubric } from "@/test/seed-demo-rubric";
+import { estimateJudgeRuns } from "./estimate-judge-runs";
+import { startJudgeRuns } from "./start-judge-run";
+
+process.env.BLOB_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "rs-judge-start-"));
+const PAPER = "judge-start-paper";
+const [DUMMY, RANDOM, O3] = DEMO_JUDGE_CONFIGS;
+
+async function refused(p: Promise<unknown>, code: string): Promise<AppError> {
+  const err = await p.then(() => null, (e: unknown) => e);
+  expect(err).toBeInstanceOf(AppError);
+  expect((err as AppError).code).toBe(code);
+  return err as AppError;
+}
+
+describe.each(testDatabaseKinds())("judge configurations and runs on %s", (kind) => {
+  let handle: DbHandle;
+  let submissionId: string;
+  const count = async (table: string) => Number((await handle.db.execute<{ n: number }>(sql.raw(`SELECT count(*)::int AS n FROM ${table}`))).rows[0].n);
+
+  beforeAll(async () => {
+    handle = await openTestDatabase(kind);
+    await seedDemoRubric(handle, PAPER);
+    ({ submissionId } = await seedDemoSubmission(handle, PAPER));
+  });
+  afterAll(async () => {
+    await stopRubricFeed();
+    await handle?.close();
+  });
+
+  it("keeps names unique and one default; archives; never tells a key, only whether its variable is set", async () => {
+    const dummy = await createJudgeConfig(handle, { ...DUMMY, isDefault: true }, null);
+    const random = await createJudgeConfig(handle, RANDOM, null);
+    await refused(createJudgeConfig(handle, DUMMY, null), "conflict");
+    await refused(updateJudgeConfig(handle, random.id, { name: DUMMY.name }), "conflict");
+    await setDefaultJudgeConfig(handle, random.id);
+    const o3 = await createJudgeConfig(handle, { ...O3, apiKeyEnv: "RS_TEST_UNSET_KEY" }, null);
+    let listed = await listJudgeConfigs(handle);
+    expect(listed.filter((c) => c.isDefault).map((c) => c.id)).toEqual([random.id]);
+    expect(listed.find((c) => c.id === o3.id)).toMatchObject({ apiKeySet: false, ready: false });
+    expect(listed.find((c) => c.id === dummy.id)).toMatchObject({ apiKeySet: null, ready: true });
+    expect(JSON.stringify(listed)).not.toContain("sk-");
+    await archiveJudgeConfig(handle, random.id);
+    listed = await listJudgeConfigs(handle);
+    expect(listed.map((c) => c.id)).not.toContain(random.id);
+    expect((await listJudgeConfigs(handle, { includeArchived: true })).find((c) => c.id === random.id)).toMatchObject({ archived: true, isDefault: false });
+    await refused(startJudgeRuns(handle, { submissionIds: [submissionId], configId: random.id, variant: "code-dev" }, null), "conflict");
+    // An llm whose key variable is unset starts nothing (the estimate still answers).
+    await refused(startJudgeRuns(handle, { submissionIds: [submissionId], configId: o3.id, variant: "code-dev" }, null), "conflict");
+  });
+
+  it("estimates without writing; refuses the full variant before a reproduction; starts a run that pins the live rubric and queues a judge job", async () => {
+    const [dummy] = (await listJudgeConfigs(handle)).filter((c) => c.name === DUMMY.name);
+    const before = { gradings: await count("gradings"), versions: await count("rubric_versions"), jobs: await count("jobs") };
+    const estimate = await estimateJudgeRuns(handle, { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev" });
+    expect(estimate.runs).toHaveLength(1);
+    expect(estimate.total.leaves).toBeGreaterThan(0);
+    expect(estimate.total.costUsd).toBe(0);
+    expect({ gradings: await count("gradings"), versions: await count("rubric_versions"), jobs: await count("jobs") }).toEqual(before);
+    const full = await refused(estimateJudgeRuns(handle, { submissionIds: [submissionId], configId: dummy.id, variant: "full" }), "conflict");
+    expect(full.message).toContain("reproduce");
+
+    const [run] = await startJudgeRuns(handle, { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev", maxDepth: 1 }, null);
+    expect(run).toMatchObject({ status: "queued", leavesDone: 0, maxDepth: 1, kind: "dummy" });
+    const grading = await getGradingById(handle.db, run.gradingId);
+    expect(grading).toMatchObject({ kind: "judge", rubricView: "code-dev", score: 0, source: { format: "judge_run" } });
+    const job = await getJobById(handle.db, run.jobId!);
+    expect(job).toMatchObject({ kind: "judge", gpusRequired: 0, payload: { judgeRunId: run.id } });
+    // A second run of the same live rubric pins the same version.
+    const [again] = await startJudgeRuns(handle, { paperId: PAPER, agentId: (await handle.db.execute<{ agent_id: string }>(sql`SELECT agent_id FROM submissions WHERE id = ${submissionId}`)).rows[0].agent_id, configId: dummy.id, variant: "code-dev" }, null);
+    expect((await getGradingById(handle.db, again.gradingId))?.rubricVersionId).toBe(grading?.rubricVersionId);
+    expect(await count("rubric_versions")).toBe(before.versions + 1);
+  });
+});
