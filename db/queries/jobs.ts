@@ -189,8 +189,8 @@ export async function finishJobUnderLease(
  * Every running job whose lease has expired: requeued while it has attempts left, else failed
  * with the reason; a job someone asked to cancel is cancelled instead. Returns what changed.
  */
-export async function expireLeases(db: Executor): Promise<{ id: string; status: JobStatus; paperId: string; submissionId: string | null }[]> {
-  const result = await db.execute<{ id: string; status: JobStatus; paper_id: string; submission_id: string | null; attempts: number; old_lease: string }>(sql`
+export async function expireLeases(db: Executor): Promise<{ id: string; kind: JobKind; status: JobStatus; paperId: string; submissionId: string | null }[]> {
+  const result = await db.execute<{ id: string; kind: JobKind; status: JobStatus; paper_id: string; submission_id: string | null; attempts: number; old_lease: string }>(sql`
     WITH expired AS (
       SELECT id, lease_id AS old_lease FROM jobs
       WHERE status = 'running' AND lease_expires_at < now()
@@ -213,14 +213,14 @@ export async function expireLeases(db: Executor): Promise<{ id: string; status: 
       updated_at = now()
     FROM expired
     WHERE j.id = expired.id
-    RETURNING j.id, j.status, j.paper_id, j.submission_id, j.attempts, expired.old_lease`);
+    RETURNING j.id, j.kind, j.status, j.paper_id, j.submission_id, j.attempts, expired.old_lease`);
   for (const row of result.rows) {
     await db
       .update(jobAttempts)
       .set({ status: "failed", reason: "The runner stopped answering: its lease expired", finishedAt: sql`now()` })
       .where(and(eq(jobAttempts.jobId, row.id), eq(jobAttempts.leaseId, row.old_lease)));
   }
-  return result.rows.map((r) => ({ id: r.id, status: r.status, paperId: r.paper_id, submissionId: r.submission_id }));
+  return result.rows.map((r) => ({ id: r.id, kind: r.kind, status: r.status, paperId: r.paper_id, submissionId: r.submission_id }));
 }
 
 /**

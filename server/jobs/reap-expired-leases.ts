@@ -11,7 +11,7 @@ import { announceJobChanged, announceJobQueued } from "./job-feed";
 export async function reapExpiredLeases(store: Store): Promise<number> {
   const changed = await expireLeases(store.db);
   for (const job of changed) {
-    if (job.status === "queued") await announceJobQueued(store, "reproduce", job.id);
+    if (job.status === "queued") await announceJobQueued(store, job.kind, job.id);
     else await announceJobChanged(store, job.id);
   }
   return changed.length;
