@@ -202,8 +202,8 @@ export async function expireLeases(db: Executor): Promise<{ id: string; kind: Jo
         WHEN j.attempts >= j.max_attempts THEN 'failed'::job_status
         ELSE 'queued'::job_status END,
       failure_reason = CASE
-        WHEN j.cancel_requested_at IS NOT NULL THEN 'Cancelled; the runner stopped answering before it confirmed'
-        WHEN j.attempts >= j.max_attempts THEN 'The runner stopped answering (lease expired) on the last of ' || j.max_attempts || ' attempts'
+        WHEN j.cancel_requested_at IS NOT NULL THEN 'Cancelled; it stopped answering before it confirmed'
+        WHEN j.attempts >= j.max_attempts THEN 'The ' || CASE WHEN j.kind = 'judge' THEN 'judge worker' ELSE 'runner' END || ' stopped answering (lease expired) on the last of ' || j.max_attempts || ' attempts'
         ELSE j.failure_reason END,
       finished_at = CASE WHEN j.cancel_requested_at IS NOT NULL OR j.attempts >= j.max_attempts THEN now() ELSE NULL END,
       lease_id = NULL,
@@ -217,7 +217,7 @@ export async function expireLeases(db: Executor): Promise<{ id: string; kind: Jo
   for (const row of result.rows) {
     await db
       .update(jobAttempts)
-      .set({ status: "failed", reason: "The runner stopped answering: its lease expired", finishedAt: sql`now()` })
+      .set({ status: "failed", reason: "It stopped answering: its lease expired", finishedAt: sql`now()` })
       .where(and(eq(jobAttempts.jobId, row.id), eq(jobAttempts.leaseId, row.old_lease)));
   }
   return result.rows.map((r) => ({ id: r.id, kind: r.kind, status: r.status, paperId: r.paper_id, submissionId: r.submission_id }));
