@@ -22,6 +22,7 @@ import { coeditFigures } from "./coedit";
 import { domainFigures } from "./domain";
 import { editorUiFigures } from "./editor-ui";
 import { reviewUiFigures } from "./review-ui";
+import { judgeFigures } from "./judge";
 import { leaderboardFigures } from "./leaderboard";
 import { oversizedBodyFigures } from "./oversized-body";
 import { runnerFigures } from "./runner";
@@ -115,6 +116,7 @@ const groups: Record<string, () => Promise<void>> = {
   "oversized-body": oversizedBodyFigures,
   "review-ui": reviewUiFigures,
   runner: runnerFigures,
+  judge: judgeFigures,
 };
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !(name in groups));

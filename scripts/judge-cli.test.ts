@@ -11,7 +11,7 @@ import { startOpenAiTestServer, tagged, type OpenAiTestServer } from "@/test/ope
 function runCli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/judge-cli.ts", ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

@@ -72,9 +72,36 @@ export interface OpenAiTestServer {
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
+/**
+ * A prompt's tokens by gpt-tokenizer's chat encoder. Each message is framed on its own, so the
+ * prompt is its messages' encodings in turn plus the reply's priming; each message's encoding is
+ * kept (a judge run repeats its shared messages in every call).
+ */
+const messageTokenCache = new Map<string, number[]>();
 function promptTokens(model: string, messages: { role: string; content: string }[]): number[] {
+  const family = tokenizerFamily(model);
+  const encodeChat = (chat: { role: "system" | "user" | "assistant"; content: string }[]) =>
+    family === "o200k" ? o200k.encodeChat(chat, "gpt-4o", PLAIN) : cl100k.encodeChat(chat, "gpt-4", PLAIN);
+  const priming = encodeChat([]);
+  const out: number[] = [];
+  for (const m of messages) {
+    const key = `${family}\u0000${m.role}\u0000${m.content}`;
+    let tokens = messageTokenCache.get(key);
+    if (!tokens) {
+      tokens = encodeChat([{ role: m.role as "system" | "user" | "assistant", content: m.content }]).slice(0, -priming.length);
+      if (messageTokenCache.size > 10_000) messageTokenCache.clear();
+      messageTokenCache.set(key, tokens);
+    }
+    for (const t of tokens) out.push(t);
+  }
+  for (const t of priming) out.push(t);
+  return out;
+}
+
+/** The same count without the cache, to check the cache's assembly against (tests). */
+export function promptTokensUncached(model: string, messages: { role: string; content: string }[]): number {
   const chat = messages.map((m) => ({ role: m.role as "system" | "user" | "assistant", content: m.content }));
-  return tokenizerFamily(model) === "o200k" ? o200k.encodeChat(chat, "gpt-4o", PLAIN) : cl100k.encodeChat(chat, "gpt-4", PLAIN);
+  return tokenizerFamily(model) === "o200k" ? o200k.encodeChat(chat, "gpt-4o", PLAIN).length : cl100k.encodeChat(chat, "gpt-4", PLAIN).length;
 }
 
 function textTokens(model: string, text: string): number {
@@ -125,6 +152,11 @@ export async function startOpenAiTestServer(script: TestServerScript = {}): Prom
   const cache = new Map<string, Set<string>>();
   const hanging = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
+    if (req.method === "GET" && req.url === "/_stats") {
+      // For a server run in its own process (bench): its totals and request count.
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ totals, requests: requests.length }));
+      return;
+    }
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
       return;

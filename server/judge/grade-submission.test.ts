@@ -5,7 +5,7 @@ import { estimateRun, gradeSubmission } from "@/lib/judge/engine/grade-submissio
 import { NO_RESULTS_EXPLANATION } from "@/lib/judge/engine/leaf-grader";
 import { judgedTree, planLeaves } from "@/lib/judge/engine/rubric-plan";
 import { verdictsUsage } from "@/lib/judge/engine/usage";
-import { startOpenAiTestServer, tagged, type OpenAiTestServer, type TestServerScript } from "@/test/openai-test-server";
+import { promptTokensUncached, startOpenAiTestServer, tagged, type OpenAiTestServer, type TestServerScript } from "@/test/openai-test-server";
 import { demoJudgeInput, demoSubmissionCopy } from "./judge-fixtures.testutil";
 import { createOpenAiChatModel } from "./openai-chat-model";
 
@@ -53,6 +53,8 @@ describe("gradeSubmission against a Chat Completions server", () => {
     expect(server.requests).toHaveLength(demoLeaves.length);
     expect(server.requests.every((r) => r.kind === "verdict" && r.promptCacheKey === "test-submission" && r.reasoningEffort === "high")).toBe(true);
     expect(verdictsUsage(verdicts)).toEqual(server.totals());
+    // The server's per-message cache of encodeChat assembles the same count as encodeChat whole.
+    for (const r of server.requests.slice(0, 3)) expect(r.usage!.prompt).toBe(promptTokensUncached(r.model, r.messages));
     expect(server.totals()["o3-mini"].cached_in).toBeGreaterThan(0);
     expect(server.totals()["o3-mini"].reasoning_out).toBe(37 * demoLeaves.length);
     expect(tree.score).toBeGreaterThan(0.5);

@@ -93,7 +93,8 @@ export function createOpenAiChatModel(opts: OpenAiChatModelOptions): ChatModel {
     async complete(request: ChatRequest): Promise<ChatAnswer> {
       const model = request.model || opts.model;
       if (!model) throw new Error("No model named for the judge's call");
-      const estimated = countChatTokens(model, request.messages);
+      // Counting a prompt costs time: only a tokens-per-minute limit needs it before the call.
+      const estimated = opts.tokensPerMinute ? countChatTokens(model, request.messages) : 0;
       const attempts = settings.maxRetries + 1;
       for (let n = 1; ; n++) {
         try {

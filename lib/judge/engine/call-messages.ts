@@ -7,7 +7,7 @@
  * [reproduce.log] [criterion] [answer form]`, after a ranking call with its own system prompt.
  */
 import type { ChatMessage } from "../engine-contract";
-import { countChatTokens, countTextTokens, decodeTokens, encodeText, promptBudget } from "./budget";
+import { countChatTokens, countMessageTokens, countTextTokens, decodeTokens, encodeText, promptBudget } from "./budget";
 import { filesMessage, criterionMessage, freeFormAnswerMessage, parseSystemPrompt, rankingMessage, rankingSystemPrompt, structuredAnswerMessage } from "./prompts";
 import type { PreparedSubmission } from "./prepare-submission";
 import type { PlannedLeaf } from "./rubric-plan";
@@ -52,16 +52,17 @@ export function parseMessages(answer: string, continuous: boolean): ChatMessage[
   ];
 }
 
-/** Tokens left for the files message in a prompt made of `messages` plus it. */
+/**
+ * Tokens left for the files message in a prompt made of `messagesWithoutFiles` plus it. The
+ * shared prefix's count is known (prepared once), so only the leaf's own messages are counted.
+ */
 export function roomForFiles(p: PreparedSubmission, messagesWithoutFiles: readonly ChatMessage[]): number {
-  return promptBudget(p.contextWindow) - countChatTokens(p.model, messagesWithoutFiles);
-}
-
-/** A placeholder files message: where the grading prompt's files go, for measuring the rest. */
-export const NO_FILES: ChatMessage = { role: "user", content: "" };
-
-export function withoutFiles(messages: ChatMessage[], files: ChatMessage): ChatMessage[] {
-  return messages.filter((m) => m !== files);
+  const prefix = p.sharedPrefix.length;
+  const startsWithPrefix = messagesWithoutFiles.length >= prefix && p.sharedPrefix.every((m, i) => messagesWithoutFiles[i] === m);
+  const used = startsWithPrefix
+    ? p.sharedPrefixTokens + messagesWithoutFiles.slice(prefix).reduce((n, m) => n + countMessageTokens(p.model, m), 0)
+    : countChatTokens(p.model, messagesWithoutFiles);
+  return promptBudget(p.contextWindow) - used;
 }
 
 /** The paths a ranking answer names, in its order, that are candidates (bullets, quotes and `./` ignored). */

@@ -1,0 +1,83 @@
+/**
+ * Judge figures (issue 13), against the Chat Completions test server (test/openai-test-server.ts,
+ * 200 ms per answer), pinn's rubric (1,963 leaves, PAPERBENCH_DATA_DIR) over the demo paper and
+ * the demo submission after a reproduction, concurrency 50:
+ *
+ * - `judge_calls_per_leaf`: efficient mode's calls / graded leaves (paperbench mode's beside it).
+ *   Goal ≤ 1.05.
+ * - `judge_uncached_input_ratio`: uncached input tokens (input − cached, as the server counted
+ *   them), efficient / paperbench, one run each. Goal ≤ 0.5.
+ * - `judge_overhead_ratio`: efficient mode's wall time / (calls × 200 ms / 50). Goal < 1.2.
+ * - `judge_estimate_error_pct`: |estimated − actual| input tokens / actual, efficient mode, the
+ *   actual as the server counted it with gpt-tokenizer's own chat encoder. Goal < 5.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { JudgeMode } from "@/lib/judge/config";
+import { estimateRun, gradeSubmission } from "@/lib/judge/engine/grade-submission";
+import { rubricToJudgeTree } from "@/lib/judge/engine/rubric-plan";
+import { totalUsage, type ModelUsage } from "@/lib/judge/engine/usage";
+import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
+import { demoJudgeInput, demoSubmissionCopy, readRubricFile } from "@/server/judge/judge-fixtures.testutil";
+import { createOpenAiChatModel } from "@/server/judge/openai-chat-model";
+import { report } from "./support/figures";
+
+const LATENCY_MS = 200;
+const CONCURRENCY = 50;
+
+/** The test server in its own process: its counting must not slow the judge's thread (a real endpoint is remote). */
+async function startServerProcess(latencyMs: number) {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/openai-test-server-main.ts", String(latencyMs)], { stdio: ["ignore", "pipe", "inherit"] });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout.once("data", (c: Buffer) => resolve(c.toString().trim()));
+    child.once("exit", (code) => reject(new Error(`the test server exited with ${code}`)));
+  });
+  return {
+    baseUrl,
+    stats: async () => (await (await fetch(baseUrl.replace(/\/v1$/, "/_stats"))).json()) as { totals: Record<string, ModelUsage>; requests: number },
+    close: () => void child.kill(),
+  };
+}
+
+async function run(mode: JudgeMode, dir: string) {
+  const server = await startServerProcess(LATENCY_MS);
+  try {
+    const input = demoJudgeInput(dir, {
+      rubric: rubricToJudgeTree(readRubricFile(path.join(PAPERBENCH_DATA_DIR, "papers/pinn/rubric.json"))),
+      mode,
+      maxConcurrency: CONCURRENCY,
+      promptCacheKey: `bench-${mode}`,
+    });
+    const estimate = await estimateRun(input, { latencyS: LATENCY_MS / 1000 });
+    const model = createOpenAiChatModel({ baseUrl: server.baseUrl, apiKey: "bench", maxConcurrency: CONCURRENCY });
+    const started = performance.now();
+    const { verdicts } = await gradeSubmission(input, model);
+    const seconds = (performance.now() - started) / 1000;
+    const graded = verdicts.filter((v) => v.calls.length > 0).length;
+    const stats = await server.stats();
+    const t = totalUsage(stats.totals);
+    return { seconds, graded, calls: stats.requests, uncached: t.in - t.cached_in, input: t.in, estimate };
+  } finally {
+    server.close();
+  }
+}
+
+export async function judgeFigures(): Promise<void> {
+  const dir = demoSubmissionCopy();
+  try {
+    const efficient = await run("efficient", dir);
+    const paperbench = await run("paperbench", dir);
+    report("judge_calls_per_leaf", efficient.calls / efficient.graded, "calls", 3);
+    console.log(`# judge_calls_per_leaf_paperbench ${(paperbench.calls / paperbench.graded).toFixed(2)} calls (${paperbench.graded} leaves graded)`);
+    report("judge_uncached_input_ratio", efficient.uncached / paperbench.uncached, "ratio", 3);
+    console.log(`# judge uncached input tokens: efficient ${efficient.uncached}, paperbench ${paperbench.uncached}`);
+    const ideal = (efficient.calls * (LATENCY_MS / 1000)) / CONCURRENCY;
+    report("judge_overhead_ratio", efficient.seconds / ideal, "ratio", 3);
+    console.log(`# judge efficient wall ${efficient.seconds.toFixed(2)} s for ${efficient.calls} calls (ideal ${ideal.toFixed(2)} s); paperbench ${paperbench.seconds.toFixed(2)} s for ${paperbench.calls}`);
+    report("judge_estimate_error_pct", (Math.abs(efficient.estimate.inputTokens - efficient.input) / efficient.input) * 100, "%", 2);
+    console.log(`# judge_estimate_error_pct_paperbench ${((Math.abs(paperbench.estimate.inputTokens - paperbench.input) / paperbench.input) * 100).toFixed(2)} %`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
