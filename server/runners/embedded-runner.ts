@@ -27,7 +27,7 @@ export async function startEmbeddedRunner(store: Store, opts: { port: number }):
   if (child) return;
   await revokeEmbeddedRunnerTokens(store.db);
   const { token } = await createRunnerToken(store, { name: "embedded runner", createdBy: null, embedded: true });
-  const root = process.cwd();
+  const root = /*turbopackIgnore: true*/ process.cwd();
   // One process (the tsx CLI would add a parent between the studio and the runner).
   const args = ["--import", "tsx", path.join(root, "runner", "main.ts"), "--url", `http://127.0.0.1:${opts.port}`, "--name", "embedded", "--max-jobs", process.env.EMBEDDED_RUNNER_MAX_JOBS ?? "2"];
   if (process.env.EMBEDDED_RUNNER_BACKEND) args.push("--backend", process.env.EMBEDDED_RUNNER_BACKEND);
