@@ -8,6 +8,7 @@ import type { ChatModel, JudgeRubricNode, JudgeRunHooks, JudgeRunInput, LeafVerd
 import { buildGradedTree, type GradedTree } from "./graded-result";
 import { gradeLeaf, RunAborted } from "./leaf-grader";
 import { prepareSubmission } from "./prepare-submission";
+import { placeholderEvidence } from "./placeholder-evidence";
 import { judgedTree, planLeaves, type PlannedLeaf } from "./rubric-plan";
 
 export { estimateRun } from "./estimate";
@@ -80,8 +81,9 @@ function seededRandom(seed: number): () => number {
 }
 
 /**
- * PaperBench's dummy (every leaf 1) and random (each leaf 0 or 1, evenly) judges: no model, no
- * submission read, the same result shape and hooks, for demos and tests without an API key.
+ * PaperBench's dummy (every leaf 1) and random (each leaf 0 or 1, evenly) judges: no model, the
+ * same result shape and hooks, for demos and tests without an API key. Each verdict cites the first
+ * lines of the first file a model would have been shown, so a demo grading has evidence to follow.
  */
 export async function gradeWithoutModel(
   input: JudgeRunInput,
@@ -92,10 +94,14 @@ export async function gradeWithoutModel(
   const tree = judgedTreeOrFail(input);
   const leaves = planLeaves(tree, input.maxDepth);
   const random = seededRandom(seed);
+  const evidence = await placeholderEvidence(input.submission, input.codeDev, leaves);
   const verdicts = await runLeaves(leaves, input.maxConcurrency, hooks, async (leaf) => {
     const score = kind === "dummy" ? 1 : random() < 0.5 ? 0 : 1;
-    const explanation = kind === "dummy" ? "The dummy judge scores every criterion 1." : `The random judge drew ${score}.`;
-    return { key: leaf.key, score, valid: true, explanation, evidence: [], calls: [], subtree: leaf.subtree };
+    const cited = evidence.get(leaf.key) ?? [];
+    const explanation =
+      (kind === "dummy" ? "The dummy judge scores every criterion 1, whatever the submission holds." : `The random judge drew ${score}.`) +
+      (cited.length > 0 ? ` Its evidence is a placeholder: the first lines of ${cited[0].path}, the first file a model judge would be shown.` : "");
+    return { key: leaf.key, score, valid: true, explanation, evidence: cited, calls: [], subtree: leaf.subtree };
   });
   return { verdicts, tree: buildGradedTree(tree, input.maxDepth, new Map(verdicts.map((v) => [v.key, v]))) };
 }

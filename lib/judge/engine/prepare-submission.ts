@@ -4,7 +4,7 @@
  * files of each category read and formatted with their token counts, and the shared prefix of
  * every efficient-mode prompt.
  */
-import type { ChatMessage, JudgeRunInput, SubmissionFileInfo } from "../engine-contract";
+import type { ChatMessage, JudgeRunInput, SubmissionFileInfo, SubmissionFiles } from "../engine-contract";
 import { countChatTokens, countMessageTokens, countTextTokens, promptBudget, truncateToTokens } from "./budget";
 import {
   candidateFiles,
@@ -76,15 +76,22 @@ function parseCreationTime(text: string | null): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
+/** The files a run may read (skipped folders left out) and how it tells candidates apart. */
+export async function listForSelection(submission: SubmissionFiles, codeDev: boolean): Promise<{ listed: SubmissionFileInfo[]; ctx: SelectionContext }> {
+  const listed = (await submission.list()).filter((f) => !isSkippedPath(f.path));
+  const creationMs = listed.some((f) => f.path === CREATION_TIME_FILE) ? parseCreationTime(await submission.read(CREATION_TIME_FILE)) : null;
+  return { listed, ctx: { creationMs, shownApart: new Set(codeDev ? [REPRODUCE_LOG] : [REPRODUCE_SH, REPRODUCE_LOG]) } };
+}
+
 export async function prepareSubmission(input: JudgeRunInput, leaves: readonly PlannedLeaf[]): Promise<PreparedSubmission> {
   const { model, codeDev, contextWindow, submission } = input;
   const budget = promptBudget(contextWindow);
-  const listed: SubmissionFileInfo[] = (await submission.list()).filter((f) => !isSkippedPath(f.path));
+  const { listed, ctx } = await listForSelection(submission, codeDev);
+  const { creationMs } = ctx;
   const paths = new Set(listed.map((f) => f.path));
 
   const script = !codeDev && paths.has(REPRODUCE_SH) ? await submission.read(REPRODUCE_SH) : null;
   const rawLog = !codeDev && paths.has(REPRODUCE_LOG) ? await submission.read(REPRODUCE_LOG) : null;
-  const creationMs = paths.has(CREATION_TIME_FILE) ? parseCreationTime(await submission.read(CREATION_TIME_FILE)) : null;
 
   const system: ChatMessage = { role: "system", content: systemPrompt(codeDev) };
   const addendum = addendumMessage(input.paper.addendum, input.paper.judgeAddendum);
@@ -109,10 +116,6 @@ export async function prepareSubmission(input: JudgeRunInput, leaves: readonly P
   }
   const paper = paperMessage(paperText);
 
-  const ctx: SelectionContext = {
-    creationMs,
-    shownApart: new Set(codeDev ? [REPRODUCE_LOG] : [REPRODUCE_SH, REPRODUCE_LOG]),
-  };
   const needed = new Set(leaves.map((l) => l.fileCategory));
   const byCategory = new Map<FileCategory, SubmissionFileInfo[]>();
   for (const category of needed) byCategory.set(category, candidateFiles(listed, category, ctx));
