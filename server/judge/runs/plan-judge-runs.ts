@@ -128,6 +128,8 @@ export async function estimatePlannedRun(store: Store, plan: JudgePlan, run: Pla
     submissionId: run.submission.id,
   });
   const estimate = await estimateRun(input);
+  // The dummy and random judges call no model: their leaves cost nothing and take no time.
+  if (plan.fields.kind !== "llm") return { leaves: estimate.leaves, calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, durationS: 0, costUsd: 0 };
   return { ...estimate, costUsd: judgeCostUsd(plan.fields, estimate) };
 }
 

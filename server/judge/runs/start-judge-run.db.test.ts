@@ -76,7 +76,8 @@ describe.each(testDatabaseKinds())("judge configurations and runs on %s", (kind)
     const estimate = await estimateJudgeRuns(handle, { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev" });
     expect(estimate.runs).toHaveLength(1);
     expect(estimate.total.leaves).toBeGreaterThan(0);
-    expect(estimate.total.costUsd).toBe(0);
+    // The dummy judge calls no model: nothing to pay, no tokens, no time.
+    expect(estimate.total).toMatchObject({ calls: 0, inputTokens: 0, costUsd: 0, durationS: 0 });
     expect({ gradings: await count("gradings"), versions: await count("rubric_versions"), jobs: await count("jobs") }).toEqual(before);
     const full = await refused(estimateJudgeRuns(handle, { submissionIds: [submissionId], configId: dummy.id, variant: "full" }), "conflict");
     expect(full.message).toContain("reproduce");
