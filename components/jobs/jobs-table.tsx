@@ -6,7 +6,7 @@ import { jobElapsedS } from "@/lib/jobs/describe";
 import { formatDurationS } from "@/lib/jobs/duration";
 import type { JobRow } from "@/lib/jobs/job-view";
 import { JobStatusBadge } from "./job-status-badge";
-
+import { JudgeJobProgress } from "./judge-job-progress";
 
 const HEADERS = ["Status", "Kind", "Paper", "Submission", "Runner", "GPUs", "Attempt", "Elapsed", "Exit", "Queued", "Reason"];
 // At 1024 px the table fits without the queued time (the newest come first anyway).
@@ -51,8 +51,17 @@ export function JobsTable({ jobs }: { jobs: JobRow[] }) {
                     "—"
                   )}
                 </td>
-                <td className="whitespace-nowrap px-2.5 py-2 text-zinc-600">{j.runnerName ?? "—"}</td>
-                <td className="px-2.5 py-2 tabular-nums text-zinc-600">{j.gpuIndices.length ? j.gpuIndices.join(", ") : "—"}</td>
+                {j.judge ? (
+                  // A judge job runs in the studio's worker: no runner or GPUs, its progress instead.
+                  <td colSpan={2} className="px-2.5 py-2">
+                    <JudgeJobProgress judge={j.judge} />
+                  </td>
+                ) : (
+                  <>
+                    <td className="whitespace-nowrap px-2.5 py-2 text-zinc-600">{j.runnerName ?? "—"}</td>
+                    <td className="px-2.5 py-2 tabular-nums text-zinc-600">{j.gpuIndices.length ? j.gpuIndices.join(", ") : "—"}</td>
+                  </>
+                )}
                 <td className="whitespace-nowrap px-2.5 py-2 tabular-nums text-zinc-600">
                   {j.attempts}/{j.maxAttempts}
                 </td>

@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { FinalJobStatus, JobKind, JobStatus } from "@/lib/jobs/states";
 import type { Executor } from "../client";
-import { agents, jobAttempts, jobLogChunks, jobs, runners, submissions, type Job, type JobAttempt } from "../schema";
+import { agents, jobAttempts, jobLogChunks, jobs, judgeRuns, runners, submissions, type Job, type JobAttempt, type JudgeRun } from "../schema";
 
 export interface NewJobInput {
   kind: JobKind;
@@ -264,6 +264,8 @@ export interface JobListItem {
   runnerName: string | null;
   agentName: string | null;
   runIndex: number | null;
+  /** A judge job's run (null for reproduce jobs). */
+  judgeRun: Pick<JudgeRun, "id" | "gradingId" | "leavesTotal" | "leavesDone" | "leavesInvalid" | "costUsd"> | null;
 }
 
 /** Jobs for /jobs, newest first, filtered by status, kind and paper, limited to papers the caller may see (null: all). */
@@ -277,11 +279,25 @@ export async function listJobs(
   if (filter.paperId) where.push(eq(jobs.paperId, filter.paperId));
   if (filter.paperIds) where.push(filter.paperIds.length ? inArray(jobs.paperId, filter.paperIds) : sql`false`);
   const rows = await db
-    .select({ job: jobs, runnerName: runners.name, agentName: agents.name, runIndex: submissions.runIndex })
+    .select({
+      job: jobs,
+      runnerName: runners.name,
+      agentName: agents.name,
+      runIndex: submissions.runIndex,
+      judgeRun: {
+        id: judgeRuns.id,
+        gradingId: judgeRuns.gradingId,
+        leavesTotal: judgeRuns.leavesTotal,
+        leavesDone: judgeRuns.leavesDone,
+        leavesInvalid: judgeRuns.leavesInvalid,
+        costUsd: judgeRuns.costUsd,
+      },
+    })
     .from(jobs)
     .leftJoin(runners, eq(runners.id, jobs.runnerId))
     .leftJoin(submissions, eq(submissions.id, jobs.submissionId))
     .leftJoin(agents, eq(agents.id, submissions.agentId))
+    .leftJoin(judgeRuns, eq(judgeRuns.jobId, jobs.id))
     .where(where.length ? and(...where) : undefined)
     .orderBy(desc(jobs.createdAt))
     .limit(filter.limit);

@@ -40,6 +40,16 @@ export interface JobView {
   attemptHistory: JobAttemptView[];
 }
 
+/** A judge job's progress on /jobs: its run, the grading it fills, leaves and cost so far. */
+export interface JobJudgeProgress {
+  runId: string;
+  gradingId: string;
+  leavesTotal: number;
+  leavesDone: number;
+  leavesInvalid: number;
+  costUsd: number;
+}
+
 /** A row of `GET /api/jobs` (the /jobs page). */
 export interface JobRow {
   id: string;
@@ -59,4 +69,6 @@ export interface JobRow {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** Judge jobs only (null for reproduce jobs, and for a judge job whose run is gone). */
+  judge: JobJudgeProgress | null;
 }

@@ -12,7 +12,7 @@ export async function listJobsForStaff(
   const [queued, rows] = await Promise.all([countQueuedJobs(store.db), listJobs(store.db, { ...filter, paperIds: null })]);
   return {
     queued,
-    jobs: rows.map(({ job, runnerName, agentName, runIndex }) => ({
+    jobs: rows.map(({ job, runnerName, agentName, runIndex, judgeRun }) => ({
       id: job.id,
       kind: job.kind,
       status: job.status,
@@ -30,6 +30,14 @@ export async function listJobsForStaff(
       createdAt: job.createdAt.toISOString(),
       startedAt: job.startedAt?.toISOString() ?? null,
       finishedAt: job.finishedAt?.toISOString() ?? null,
+      judge: judgeRun && {
+        runId: judgeRun.id,
+        gradingId: judgeRun.gradingId,
+        leavesTotal: judgeRun.leavesTotal,
+        leavesDone: judgeRun.leavesDone,
+        leavesInvalid: judgeRun.leavesInvalid,
+        costUsd: judgeRun.costUsd,
+      },
     })),
   };
 }

@@ -18,7 +18,9 @@ import { getJudgeRunById } from "@/db/queries/judge-runs";
 import { jobs } from "@/db/schema";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import type { JudgeRunView } from "@/lib/judge/views";
+import { evidenceOf } from "@/lib/judge/evidence";
 import { storeBlob } from "@/server/blobs/store-blob";
+import { listJobsForStaff } from "@/server/jobs/list-jobs";
 import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
 import { cancelJudgeRun } from "@/server/judge/runs/cancel-judge-run";
 import { readJudgeRun } from "@/server/judge/runs/read-judge-run";
@@ -131,6 +133,19 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
     const grading = await getGradingById(handle.db, run.gradingId);
     expect(grading).toMatchObject({ kind: "judge", score: 1, judgeType: "dummy", rubricView: "code-dev" });
     expect(grading?.gradedAt).not.toBeNull();
+    // Its placeholder evidence is stored like a model's, so the demo has links to follow.
+    expect(verdicts.every((v) => evidenceOf(v.judgeMetadata).length === 1)).toBe(true);
+    // /jobs: the judge job's row carries its run's progress and grading; the reproduce job's none.
+    const { jobs: rows } = await listJobsForStaff(store, { statuses: [], paperId: PAPER, limit: 10 });
+    expect(rows.find((r) => r.id === run.jobId)?.judge).toEqual({
+      runId: run.id,
+      gradingId: run.gradingId,
+      leavesTotal: run.leavesTotal,
+      leavesDone: run.leavesTotal,
+      leavesInvalid: 0,
+      costUsd: 0,
+    });
+    expect(rows.filter((r) => r.kind === "reproduce").map((r) => r.judge)).toEqual([null]);
   });
 
   it("grades the full variant through the openai client: one call per leaf, its tokens the server's own, evidence kept", async () => {
