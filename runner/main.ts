@@ -12,6 +12,18 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const stamp = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+  // Started by a studio (its embedded runner): the studio holds our stdin open, and a closed stdin
+  // means the studio is gone (even killed with SIGKILL), so the runner goes too instead of polling
+  // a dead address forever.
+  let onStudioGone: () => void = () => {
+    stamp("the studio that started this runner is gone: exiting");
+    process.exit(0);
+  };
+  if (process.env.RUNNER_EXIT_WITH_STDIN === "1") {
+    process.stdin.on("end", () => onStudioGone());
+    process.stdin.on("close", () => onStudioGone());
+    process.stdin.resume();
+  }
   const runner = await startRunner({ ...options, event: stamp });
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -21,6 +33,7 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+  onStudioGone = () => onSignal("SIGTERM");
   await runner.done;
   stamp("stopped");
   // Ending without a signal means the studio refused the runner (a revoked token).

@@ -31,8 +31,9 @@ export async function startEmbeddedRunner(store: Store, opts: { port: number }):
   // One process (the tsx CLI would add a parent between the studio and the runner).
   const args = ["--import", "tsx", path.join(root, "runner", "main.ts"), "--url", `http://127.0.0.1:${opts.port}`, "--name", "embedded", "--max-jobs", process.env.EMBEDDED_RUNNER_MAX_JOBS ?? "2"];
   if (process.env.EMBEDDED_RUNNER_BACKEND) args.push("--backend", process.env.EMBEDDED_RUNNER_BACKEND);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG, RUNNER_TOKEN: token } as unknown as NodeJS.ProcessEnv;
-  child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG, RUNNER_TOKEN: token, RUNNER_EXIT_WITH_STDIN: "1" } as unknown as NodeJS.ProcessEnv;
+  // Its stdin is a pipe this process holds: when the studio dies, however it dies, the pipe closes and the runner stops.
+  child = spawn(process.execPath, args, { cwd: root, env, stdio: ["pipe", "inherit", "inherit"] });
   child.once("exit", (code, signal) => {
     if (child && !stopping) console.error(`Rubric Studio: the embedded runner exited (${code ?? signal})`);
     child = null;
