@@ -1,5 +1,5 @@
 import "server-only";
-import { desc, eq, inArray, sql, type InferInsertModel } from "drizzle-orm";
+import { desc, eq, sql, type InferInsertModel } from "drizzle-orm";
 import type { Executor } from "../client";
 import { jobs, judgeRuns, type Job, type JudgeRun } from "../schema";
 
@@ -41,15 +41,6 @@ export async function getJudgeRunByGradingId(db: Executor, gradingId: string): P
     .orderBy(desc(judgeRuns.createdAt))
     .limit(1);
   return row ?? null;
-}
-
-/** Runs of these jobs, by job id (the /jobs list links a judge job to its run and grading). */
-export async function listJudgeRunsByJobIds(db: Executor, jobIds: readonly string[]): Promise<Map<string, JudgeRun>> {
-  const out = new Map<string, JudgeRun>();
-  if (jobIds.length === 0) return out;
-  const rows = await db.select().from(judgeRuns).where(inArray(judgeRuns.jobId, [...jobIds]));
-  for (const r of rows) if (r.jobId) out.set(r.jobId, r);
-  return out;
 }
 
 /** The run's row, locked for update: verdicts of one run add to its totals one at a time. */

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import type { SubmissionArchive, SubmissionArchiveFile } from "@/lib/submissions/archive";
 import type { Executor } from "../client";
 import type { JobStatus } from "@/lib/jobs/states";
-import { agents, jobs, submissionFiles, submissions, type Submission, type SubmissionVariant } from "../schema";
+import { agents, jobs, judgeRuns, submissionFiles, submissions, type Submission, type SubmissionVariant } from "../schema";
 
 export interface SubmissionRun {
   paperId: string;
@@ -63,9 +63,18 @@ export interface SubmissionListItem {
   /** The repository in the blob store, when it was uploaded to be run. */
   archiveSha256: string | null;
   archiveExpandedBytes: number | null;
-  /** The submission's latest job (a reproduction), if any. */
+  /** The submission's latest reproduction job, if any. */
   latestJobId: string | null;
   latestJobStatus: JobStatus | null;
+  /** Its latest judge run, with its job's status (null once the job is gone). */
+  latestJudge: {
+    runId: string;
+    gradingId: string;
+    jobStatus: JobStatus | null;
+    leavesDone: number;
+    leavesTotal: number;
+    leavesInvalid: number;
+  } | null;
   createdAt: Date;
 }
 
@@ -85,12 +94,22 @@ export async function listSubmissionsByPaperId(db: Executor, paperId: string): P
       archiveExpandedBytes: submissions.archiveExpandedBytes,
       latestJobId: sql<string | null>`latest_job.id`,
       latestJobStatus: sql<JobStatus | null>`latest_job.status`,
+      latestJudge: sql<SubmissionListItem["latestJudge"]>`latest_judge.run`,
       createdAt: submissions.createdAt,
     })
     .from(submissions)
     .innerJoin(agents, eq(agents.id, submissions.agentId))
     .leftJoin(
-      sql`LATERAL (SELECT ${jobs.id} AS id, ${jobs.status} AS status FROM ${jobs} WHERE ${jobs.submissionId} = ${submissions.id} ORDER BY ${jobs.createdAt} DESC LIMIT 1) AS latest_job`,
+      sql`LATERAL (SELECT ${jobs.id} AS id, ${jobs.status} AS status FROM ${jobs} WHERE ${jobs.submissionId} = ${submissions.id} AND ${jobs.kind} = 'reproduce' ORDER BY ${jobs.createdAt} DESC LIMIT 1) AS latest_job`,
+      sql`true`,
+    )
+    .leftJoin(
+      sql`LATERAL (SELECT json_build_object(
+          'runId', ${judgeRuns.id}, 'gradingId', ${judgeRuns.gradingId}, 'jobStatus', judge_job.status,
+          'leavesDone', ${judgeRuns.leavesDone}, 'leavesTotal', ${judgeRuns.leavesTotal}, 'leavesInvalid', ${judgeRuns.leavesInvalid}
+        ) AS run
+        FROM ${judgeRuns} LEFT JOIN ${jobs} AS judge_job ON judge_job.id = ${judgeRuns.jobId}
+        WHERE ${judgeRuns.submissionId} = ${submissions.id} ORDER BY ${judgeRuns.createdAt} DESC LIMIT 1) AS latest_judge`,
       sql`true`,
     )
     .where(eq(submissions.paperId, paperId))

@@ -7,6 +7,7 @@ import type { JudgeConfigInput, JudgeKind } from "./config";
 import type { JudgeEstimate } from "./engine-contract";
 import { usageCost } from "./engine/usage";
 import type { Variant } from "@/lib/grading/variant";
+import type { JobStatus } from "@/lib/jobs/states";
 
 export interface JudgeConfigView extends JudgeConfigInput {
   id: string;
@@ -49,6 +50,21 @@ export interface JudgeEstimateAnswer {
 }
 
 export type JudgeRunStatus = "queued" | "running" | "succeeded" | "failed" | "timed_out" | "cancelled";
+
+/** A run's status is its job's; a run whose job is gone was cancelled with it. */
+export function judgeRunStatus(jobStatus: JobStatus | null | undefined): JudgeRunStatus {
+  return jobStatus ?? "cancelled";
+}
+
+/** A submission's latest judge run as the paper's Submissions list shows it. */
+export interface LatestJudgeRunView {
+  runId: string;
+  gradingId: string;
+  status: JudgeRunStatus;
+  leavesDone: number;
+  leavesTotal: number;
+  leavesInvalid: number;
+}
 
 /** `GET /api/judge/runs/<id>`: a run's progress, and its estimate beside what it actually took. */
 export interface JudgeRunView {

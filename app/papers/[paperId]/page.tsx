@@ -42,7 +42,7 @@ export default async function PaperPage({ params }: { params: Promise<{ paperId:
 
       <RubricPanel paperId={paper.id} canEdit={canEdit} />
       <GradingsPanel paperId={paper.id} role={role} />
-      <SubmissionsPanel paperId={paper.id} canUpload={role === "staff"} />
+      <SubmissionsPanel paperId={paper.id} canManage={role === "staff"} />
 
       <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
         <div className="space-y-6">

@@ -7,13 +7,13 @@ import type { Job, JudgeRun, User } from "@/db/schema";
 import { canAccessPaper, effectiveRole } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import type { JudgeConfigInput } from "@/lib/judge/config";
-import { judgeEtaS, type JudgeEstimateView, type JudgeRunView } from "@/lib/judge/views";
+import { judgeEtaS, judgeRunStatus, type JudgeEstimateView, type JudgeRunView } from "@/lib/judge/views";
 import { isUuid } from "@/lib/uuid";
 
 export function toJudgeRunView(run: JudgeRun, job: Job | null, paperId: string, nowMs = Date.now()): JudgeRunView {
   const config = run.config as JudgeConfigInput;
   const startedAt = run.startedAt?.toISOString() ?? null;
-  const status = job?.status ?? "cancelled";
+  const status = judgeRunStatus(job?.status);
   const running = status === "running" || status === "queued";
   return {
     id: run.id,

@@ -21,6 +21,7 @@ import type { JudgeRunView } from "@/lib/judge/views";
 import { evidenceOf } from "@/lib/judge/evidence";
 import { storeBlob } from "@/server/blobs/store-blob";
 import { listJobsForStaff } from "@/server/jobs/list-jobs";
+import { listPaperSubmissions } from "@/server/submissions/list-submissions";
 import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
 import { cancelJudgeRun } from "@/server/judge/runs/cancel-judge-run";
 import { readJudgeRun } from "@/server/judge/runs/read-judge-run";
@@ -146,6 +147,11 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
       costUsd: 0,
     });
     expect(rows.filter((r) => r.kind === "reproduce").map((r) => r.judge)).toEqual([null]);
+    // The paper's Submissions list: the latest judge run beside the latest reproduction (a judge job is not one).
+    const listed = (await listPaperSubmissions(store, PAPER)).find((x) => x.id === submissionId)!;
+    expect(listed.latestJudge).toEqual({ runId: run.id, gradingId: run.gradingId, status: "succeeded", leavesDone: run.leavesTotal, leavesTotal: run.leavesTotal, leavesInvalid: 0 });
+    expect(listed.latestJobId).not.toBe(run.jobId);
+    expect(listed.latestJobStatus).toBe("succeeded");
   });
 
   it("grades the full variant through the openai client: one call per leaf, its tokens the server's own, evidence kept", async () => {

@@ -1,0 +1,164 @@
+/**
+ * The judge from the studio (issue 13): staff reproduce the demo submission (the embedded runner
+ * makes it succeed in seconds), open Run judge, read the estimate (calls, tokens, cost) of o3-mini
+ * and start the Dummy judge on the full variant, watch its progress card reach done, open the
+ * grading, select a leaf and follow its evidence link to the cited lines, highlighted. On the
+ * paper page they select submissions (one by one, or an agent's all), read the combined estimate
+ * of two runs and start it: a toast links both, and the list shows each one's judge run.
+ *
+ * Named to run after the leaderboard specs (files run in name order, one worker): a judge grading
+ * of the demo submission adds a fourth run of the first demo agent to the leaderboard they count.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { Page, TestInfo } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
+import { DEMO_PAPER, STAFF } from "./support/users";
+
+test.describe.configure({ mode: "serial", timeout: 120_000 });
+
+const DEMO_AGENT = "Demo BasicAgent · o1";
+
+/** The demo submission: the first demo agent's run stored with files (the seeded runs have none). */
+async function demoSubmissionId(page: Page): Promise<string> {
+  const res = await page.request.get(`/api/papers/${DEMO_PAPER.id}/submissions`);
+  expect(res.status()).toBe(200);
+  const { submissions } = (await res.json()) as { submissions: { id: string; agentName: string; archiveSha256: string | null }[] };
+  const found = submissions.filter((s) => s.agentName === DEMO_AGENT && s.archiveSha256);
+  expect(found, "one demo submission with files").toHaveLength(1);
+  return found[0].id;
+}
+
+/** A second judgeable submission: the demo repository uploaded as another agent's Code-Dev run (the seeded runs have no files). */
+async function uploadCodeDevCopy(page: Page, testInfo: TestInfo, agent: string): Promise<string> {
+  const archive = testInfo.outputPath("demo-copy.tar.gz");
+  fs.mkdirSync(path.dirname(archive), { recursive: true });
+  execFileSync("tar", ["-czf", archive, "-C", path.resolve("rubrics/demo/submission"), "."]);
+  const query = new URLSearchParams({ agent, run: "1", variant: "code-dev", name: "demo-copy.tar.gz" });
+  const res = await page.request.post(`/api/papers/${DEMO_PAPER.id}/submissions?${query}`, {
+    headers: { "content-type": "application/octet-stream" },
+    data: fs.readFileSync(archive),
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { submissionId: string }).submissionId;
+}
+
+async function screenshots(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 768],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test("staff judge the reproduced demo submission with the dummy judge and follow a verdict's evidence to the highlighted lines", async ({ asUser }, testInfo) => {
+  const page = await asUser(STAFF);
+  const submissionId = await demoSubmissionId(page);
+  await page.goto(`/submissions/${submissionId}`);
+  await page.getByTestId("reproduce").click();
+  await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "succeeded", { timeout: 60_000 });
+
+  const judge = page.getByTestId("judge-runs");
+  await judge.getByTestId("run-judge").click();
+  const dialog = page.getByTestId("run-judge-dialog");
+  await expect(dialog).toBeVisible();
+  await dialog.getByTestId("judge-variant").selectOption("full");
+
+  // o3-mini's estimate, counted from the real prompts: calls, tokens and cost (its key is not set here).
+  await dialog.getByTestId("judge-config").selectOption({ label: "o3-mini (o3-mini) — key not set" });
+  await expect(dialog.getByTestId("judge-estimate-calls")).toHaveText(/^[1-9]\d*$/);
+  const calls = Number(await dialog.getByTestId("judge-estimate-calls").textContent());
+  await expect(dialog.getByTestId("judge-estimate")).toContainText(/Tokens in \/ cached \/ out\s*[\d.]+ k/);
+  await expect(dialog.getByTestId("judge-estimate-cost")).toHaveText(/^\$\d+\.\d\d$|^< \$0\.01$/);
+  await expect(dialog.getByTestId("judge-confirm")).toBeDisabled();
+  await screenshots(page, testInfo, "run-judge-dialog");
+
+  // The dummy judge: no calls, no cost, every leaf of the full rubric.
+  await dialog.getByTestId("judge-config").selectOption({ label: "Dummy judge (dummy)" });
+  await expect(dialog.getByTestId("judge-estimate-cost")).toHaveText("$0");
+  await expect(dialog.getByTestId("judge-estimate")).toContainText("1 · 21");
+  expect(calls).toBeGreaterThanOrEqual(21);
+  await dialog.getByTestId("judge-confirm").click();
+  await expect(dialog).toHaveCount(0);
+
+  const card = judge.getByTestId("judge-run").first();
+  await expect(card).toHaveAttribute("data-status", "succeeded", { timeout: 30_000 });
+  await expect(card.getByTestId("judge-run-leaves")).toHaveText("21 / 21");
+  await expect(card.getByTestId("judge-run-vs-estimate")).toContainText("took 0 calls");
+  await card.scrollIntoViewIfNeeded();
+  await screenshots(page, testInfo, "judge-run-card");
+
+  // /jobs: the judge job's row shows its progress and links to the grading.
+  await page.goto("/jobs?kind=judge");
+  const jobRow = page.getByTestId("job-row").first();
+  await expect(jobRow.getByTestId("job-judge-progress")).toContainText("21/21 leaves");
+  await jobRow.getByTestId("job-grading-link").click();
+  await page.waitForURL(/\/gradings\/[0-9a-f-]{36}$/);
+
+  // The grading: a leaf's placeholder evidence opens reproduce.sh at lines 1-3, highlighted.
+  await expect(page.getByTestId("review-page")).toBeVisible();
+  await page.locator('[data-testid="review-row"][data-leaf]').nth(2).click();
+  const panel = page.getByTestId("leaf-panel");
+  await expect(panel.getByTestId("leaf-explanation")).toContainText("dummy judge");
+  const link = panel.getByTestId("evidence-link").first();
+  await expect(link).toHaveText(/reproduce\.sh:1–3/);
+  await link.click();
+  const view = page.locator('[data-testid="file-view"][data-path="reproduce.sh"]');
+  await expect(view.locator('.line[data-evidence="true"]')).toHaveCount(3);
+  await expect(view.locator('.line[data-evidence="true"]').first()).toContainText("#!/usr/bin/env bash");
+  await expect(view.locator('.line[data-evidence="true"]').first()).toBeInViewport();
+  await screenshots(page, testInfo, "evidence");
+});
+
+test("staff select submissions on the paper page, an agent's runs at once, and read the combined estimate of two", async ({ asUser }, testInfo) => {
+  const page = await asUser(STAFF);
+  const submissionId = await demoSubmissionId(page);
+  const copyId = await uploadCodeDevCopy(page, testInfo, "E2E Agent · judge");
+  await page.goto(`/papers/${DEMO_PAPER.id}`);
+  const panel = page.getByTestId("submissions-panel");
+  const demoRow = panel.locator(`[data-testid="submission-row"][data-submission="${submissionId}"]`);
+  // The list shows the demo submission's latest judge run (the previous test's).
+  await expect(demoRow.getByTestId("submission-judge")).toHaveAttribute("data-status", "succeeded");
+  await expect(demoRow.getByTestId("submission-judge")).toContainText("21/21");
+
+  const agent = panel.locator(`[data-testid="agent-runs"][data-agent="${DEMO_AGENT}"]`);
+  const runs = await agent.getByTestId("submission-row").count();
+  expect(runs).toBeGreaterThanOrEqual(2);
+  await agent.getByTestId("select-agent-runs").check();
+  await expect(panel.getByTestId("judge-selection")).toContainText(`${runs} selected`);
+  await agent.getByTestId("select-agent-runs").uncheck();
+  await expect(panel.getByTestId("judge-selection")).toHaveCount(0);
+
+  await demoRow.getByTestId("select-submission").check();
+  await expect(agent.getByTestId("select-agent-runs")).not.toBeChecked();
+  await panel.locator(`[data-testid="submission-row"][data-submission="${copyId}"]`).getByTestId("select-submission").check();
+  const bar = panel.getByTestId("judge-selection");
+  await expect(bar).toContainText("2 selected");
+  await screenshots(page, testInfo, "selection");
+  await bar.getByRole("button", { name: "Run judge on 2…" }).click();
+  const dialog = page.getByTestId("run-judge-dialog");
+  await dialog.getByTestId("judge-config").selectOption({ label: "Dummy judge (dummy)" });
+  // One of them is a Code-Dev run, so the dialog opens on Code-Dev.
+  await expect(dialog.getByTestId("judge-variant")).toHaveValue("code-dev");
+  await expect(dialog.getByTestId("judge-estimate")).toContainText(/Runs · leaves\s*2 · \d+/);
+  await screenshots(page, testInfo, "run-judge-two");
+
+  // Confirmed: a toast links both submissions, the selection clears, and each row shows its new run.
+  await dialog.getByTestId("judge-confirm").click();
+  await expect(dialog).toHaveCount(0);
+  const links = page.getByTestId("judge-started-links").getByRole("link");
+  await expect(links).toHaveText([`${DEMO_AGENT} run 4`, "E2E Agent · judge run 1"], { useInnerText: true });
+  await expect(panel.getByTestId("judge-selection")).toHaveCount(0);
+  for (const id of [submissionId, copyId]) {
+    const judged = panel.locator(`[data-testid="submission-row"][data-submission="${id}"]`).getByTestId("submission-judge");
+    await expect(judged).toHaveAttribute("data-status", "succeeded", { timeout: 30_000 });
+    await expect(judged).toContainText("13/13");
+  }
+  await links.last().click();
+  await page.waitForURL(`/submissions/${copyId}`);
+  await expect(page.getByTestId("judge-run").first()).toHaveAttribute("data-status", "succeeded");
+});
