@@ -96,6 +96,7 @@ test("staff judge the reproduced demo submission with the dummy judge and follow
   await page.goto("/jobs?kind=judge");
   const jobRow = page.getByTestId("job-row").first();
   await expect(jobRow.getByTestId("job-judge-progress")).toContainText("21/21 leaves");
+  await screenshots(page, testInfo, "jobs");
   await jobRow.getByTestId("job-grading-link").click();
   await page.waitForURL(/\/gradings\/[0-9a-f-]{36}$/);
 
