@@ -20,7 +20,7 @@ import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { cancelJob } from "./cancel-job";
 import { claimReproduceJob } from "./claim-reproduce-job";
 import { enqueueReproduceJob } from "./enqueue-reproduce";
-import { appendJobLogs, completeJob, heartbeatJob, type JobLease } from "./job-lease";
+import { appendJobLogs, authenticateJobToken, completeJob, heartbeatJob, type JobLease } from "./job-lease";
 import { readJobToken } from "./job-token";
 import { reapExpiredLeases } from "./reap-expired-leases";
 
@@ -184,6 +184,21 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     await expireLease(jobId);
     await reapExpiredLeases(store);
     expect((await getJobById(handle.db, jobId))?.status).toBe("cancelled");
+  });
+
+  it("lets a job token open only its own job, and nothing else pass for one", async () => {
+    const a = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
+    const b = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
+    const claimed = (await claim(runnerA))!;
+    expect(claimed.job.id).toBe(a.jobId);
+    const withToken = (token: string) => new Request("http://studio/x", { headers: { authorization: `Bearer ${token}` } });
+    expect(authenticateJobToken(withToken(claimed.jobToken), a.jobId)).toEqual(leaseOf(claimed));
+    expect(() => authenticateJobToken(withToken(claimed.jobToken), b.jobId)).toThrow(expect.objectContaining({ code: "forbidden" }));
+    // A forged signature, or a runner token, is no job token.
+    const forged = claimed.jobToken.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
+    for (const token of [forged, "rst_runner_abc", `rst_job_${a.jobId}.${leaseOf(claimed).leaseId}`]) {
+      expect(() => authenticateJobToken(withToken(token), a.jobId)).toThrow(expect.objectContaining({ code: "unauthorized" }));
+    }
   });
 
   it("refuses a claim for a runner registered with another token", async () => {
