@@ -1,0 +1,98 @@
+/**
+ * A judge run survives the death of its worker (issue 13 item 6): the built studio on PGlite (its
+ * worker runs in-process) grades the demo submission through the real `openai` client against the
+ * local test server; the studio is killed with SIGKILL mid-run and started again on the same data;
+ * the run resumes and finishes, asking the model again only for the leaves that were in flight.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { JudgeRunView } from "@/lib/judge/views";
+import { startOpenAiTestServer, type OpenAiTestServer } from "@/test/openai-test-server";
+import { DEMO_PAPER_ID, ROOT, STAFF, api, prepareDatabase, signIn, startStudio, waitFor, type PreparedDatabase, type Studio } from "./harness";
+import { tarGz, uploadSubmission } from "./runner-harness";
+
+const CONCURRENCY = 2;
+const LEASE_S = 3;
+
+describe("a judge run whose studio is killed mid-run", () => {
+  let db: PreparedDatabase;
+  let studio: Studio | null = null;
+  let model: OpenAiTestServer;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    model = await startOpenAiTestServer({ latencyMs: 800 });
+    db = await prepareDatabase("pglite", 0, "judge-resume");
+    // The configuration names the key's variable; only the studio's worker has it.
+    env = { ...db.env, JOB_LEASE_S: String(LEASE_S), JOB_HEARTBEAT_S: "1", TEST_JUDGE_KEY: "test-key" };
+    studio = await startStudio(env);
+  });
+  afterAll(async () => {
+    await studio?.stop();
+    await model?.close();
+    await db?.drop();
+  });
+
+  it("resumes after a restart with only the missing leaves, and finishes once", async () => {
+    const staff = await signIn(studio!.url, STAFF.email, STAFF.password);
+    const demo = path.join(ROOT, "rubrics", "demo", "submission");
+    const files = Object.fromEntries(fs.readdirSync(demo).map((name) => [name, fs.readFileSync(path.join(demo, name), "utf8")]));
+    const up = await uploadSubmission(studio!.url, { cookie: staff }, DEMO_PAPER_ID, { agent: "Resume agent", run: 1, variant: "code-dev" }, await tarGz(files));
+    expect(up.status, JSON.stringify(up.body)).toBe(201);
+    const config = await api<{ config: { id: string } }>(studio!.url, staff, "POST", "/api/judge/configs", {
+      name: "Test server judge",
+      kind: "llm",
+      model: "gpt-4o-mini",
+      baseUrl: model.baseUrl,
+      apiKeyEnv: "TEST_JUDGE_KEY",
+      reasoningEffort: null,
+      contextWindow: 128_000,
+      maxConcurrency: CONCURRENCY,
+      requestsPerMinute: null,
+      tokensPerMinute: null,
+      priceInputPerM: 0.15,
+      priceCachedInputPerM: 0.075,
+      priceOutputPerM: 0.6,
+      mode: "efficient",
+      parseModel: null,
+    });
+    expect(config.status, JSON.stringify(config.body)).toBe(200);
+    const started = await api<{ runs: JudgeRunView[] }>(studio!.url, staff, "POST", "/api/judge/runs", { submissionIds: [up.body.submissionId], configId: config.body.config.id, variant: "code-dev" });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const runId = started.body.runs[0].id;
+    const readRun = async (cookie: string) => (await api<{ run: JudgeRunView }>(studio!.url, cookie, "GET", `/api/judge/runs/${runId}`)).body.run;
+
+    // Some verdicts are stored, the rest not yet: kill the studio (and with it the worker) outright.
+    const before = await waitFor("a few verdicts stored", 60_000, async () => {
+      const run = await readRun(staff);
+      return run.leavesDone >= 3 && run.leavesDone < run.leavesTotal - CONCURRENCY ? run : undefined;
+    });
+    process.kill(-studio!.pid, "SIGKILL");
+    await waitFor("the studio gone", 10_000, () => {
+      try {
+        process.kill(studio!.pid, 0);
+        return undefined;
+      } catch {
+        return true;
+      }
+    });
+    const askedBeforeKill = model.requests.length;
+    // What the dead worker had stored, it never asks again; at most the calls in flight are asked twice.
+    studio = await startStudio(env, { port: studio!.port });
+    const again = await signIn(studio.url, STAFF.email, STAFF.password);
+    const done = await waitFor("the run finished after the restart", 90_000, async () => {
+      const run = await readRun(again);
+      return run.status === "succeeded" || run.status === "failed" ? run : undefined;
+    });
+    expect(done.status, done.failureReason ?? "").toBe("succeeded");
+    expect(done.leavesDone).toBe(done.leavesTotal);
+    expect(done.leavesInvalid).toBe(0);
+    const askedAfter = model.requests.length - askedBeforeKill;
+    expect(askedBeforeKill).toBeGreaterThanOrEqual(before.leavesDone);
+    // Every leaf graded once, plus no more than the calls cut off in flight.
+    expect(model.requests.length).toBeGreaterThanOrEqual(done.leavesTotal);
+    expect(model.requests.length).toBeLessThanOrEqual(done.leavesTotal + CONCURRENCY);
+    expect(askedAfter).toBeLessThanOrEqual(done.leavesTotal - before.leavesDone);
+  });
+});
