@@ -18,7 +18,7 @@ import { openDatabase } from "@/db/client";
 import { insertSyntheticGradings, type SyntheticGrading } from "@/db/leaderboard-fixture.testutil";
 import { LEADERBOARD_MAX_STALE_MS } from "@/server/leaderboard/leaderboard";
 import { readSplits } from "@/server/leaderboard/data-splits";
-import { mulberry32 } from "@/server/seed/seed-gradings";
+import { mulberry32 } from "@/lib/random";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import { createTestPostgresDatabase } from "@/test/databases";
 import { assertBuilt, freePort, startStudio, type Studio } from "@/test/server/harness";

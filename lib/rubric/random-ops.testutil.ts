@@ -6,19 +6,13 @@
 import { generateKeyBetween } from "fractional-indexing";
 import type { NewNode, NodeFields, RubricOperation } from "./operations";
 import { compareSiblings, type NodeRow } from "./tree-rows";
+import { mulberry32 } from "@/lib/random";
 
 export type DeletedRowLike = NodeRow & { deletedRevision: number | null };
 
-/** A small seeded generator (mulberry32): the same seed, the same sequence. */
+/** A seeded generator (mulberry32) with the helpers property tests use: the same seed, the same sequence. */
 export function seededRandom(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)];
   return { next, int, pick, chance: (p: number) => next() < p };

@@ -11,6 +11,7 @@ import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import { listVerdictStates } from "@/db/queries/grading-verdicts";
 import { importGradingInTransaction } from "@/server/gradings/import-grading";
 import { overrideLeafScoreInTransaction } from "@/server/gradings/override-leaf-score";
+import { mulberry32 } from "@/lib/random";
 
 /**
  * Synthetic demo gradings for the embedded mode's first start, so the leaderboard and the review
@@ -27,18 +28,6 @@ export const DEMO_AGENTS = [
 ] as const;
 export const DEMO_RUNS = 3;
 const JUDGE_MODEL = "o3-mini-2025-01-31";
-
-/** mulberry32: a small, well-known seeded PRNG (uniform in [0, 1)). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Harder kinds of leaves pass less often: code is written more often than it runs, results least. */
 const CATEGORY_EASE: Record<string, number> = { "Code Development": 1.25, "Code Execution": 0.85, "Result Analysis": 0.6 };

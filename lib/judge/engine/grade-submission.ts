@@ -10,6 +10,7 @@ import { gradeLeaf, RunAborted } from "./leaf-grader";
 import { prepareSubmission } from "./prepare-submission";
 import { placeholderEvidence } from "./placeholder-evidence";
 import { judgedTree, planLeaves, type PlannedLeaf } from "./rubric-plan";
+import { mulberry32 } from "@/lib/random";
 
 export { estimateRun } from "./estimate";
 export type { GradedTree };
@@ -68,18 +69,6 @@ export async function gradeSubmission(input: JudgeRunInput, model: ChatModel, ho
   return { verdicts, tree: buildGradedTree(tree, input.maxDepth, new Map(verdicts.map((v) => [v.key, v]))) };
 }
 
-/** A small seeded generator (mulberry32), so a random judge's run can be replayed. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * PaperBench's dummy (every leaf 1) and random (each leaf 0 or 1, evenly) judges: no model, the
  * same result shape and hooks, for demos and tests without an API key. Each verdict cites the first
@@ -93,7 +82,7 @@ export async function gradeWithoutModel(
 ): Promise<JudgeRunResult> {
   const tree = judgedTreeOrFail(input);
   const leaves = planLeaves(tree, input.maxDepth);
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   const evidence = await placeholderEvidence(input.submission, input.codeDev, leaves);
   const verdicts = await runLeaves(leaves, input.maxConcurrency, hooks, async (leaf) => {
     const score = kind === "dummy" ? 1 : random() < 0.5 ? 0 : 1;
