@@ -3,25 +3,10 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
-import { JUDGE_KINDS, JUDGE_MODES, REASONING_EFFORTS, type JudgeConfigInput } from "@/lib/judge/config";
+import { JUDGE_KINDS, JUDGE_MODES, O3_MINI_CONFIG, REASONING_EFFORTS, type JudgeConfigInput } from "@/lib/judge/config";
 
-export const NEW_JUDGE_CONFIG: JudgeConfigInput = {
-  name: "",
-  kind: "llm",
-  model: "o3-mini",
-  baseUrl: null,
-  apiKeyEnv: "OPENAI_API_KEY",
-  reasoningEffort: "high",
-  contextWindow: 200_000,
-  maxConcurrency: 20,
-  requestsPerMinute: null,
-  tokensPerMinute: null,
-  priceInputPerM: 1.1,
-  priceCachedInputPerM: 0.55,
-  priceOutputPerM: 4.4,
-  mode: "efficient",
-  parseModel: "gpt-4o-2024-08-06",
-};
+/** A new configuration starts from PaperBench's o3-mini, unnamed. */
+export const NEW_JUDGE_CONFIG: JudgeConfigInput = { ...O3_MINI_CONFIG, name: "" };
 
 const SELECT = "h-8 w-full rounded-md border border-zinc-300 bg-white px-2 text-sm";
 

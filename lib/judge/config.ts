@@ -46,3 +46,25 @@ export const judgeConfigInputSchema = z.object({
   parseModel: text().trim().max(200).nullable(),
 });
 export type JudgeConfigInput = z.infer<typeof judgeConfigInputSchema>;
+
+/**
+ * PaperBench's judge, o3-mini (high reasoning) with its gpt-4o parse model, on OpenAI at its list
+ * prices: the demo's ready-made configuration and the new-configuration form's starting point.
+ */
+export const O3_MINI_CONFIG: JudgeConfigInput = {
+  name: "o3-mini",
+  kind: "llm",
+  model: "o3-mini",
+  baseUrl: null,
+  apiKeyEnv: "OPENAI_API_KEY",
+  reasoningEffort: "high",
+  contextWindow: 200_000,
+  maxConcurrency: 20,
+  requestsPerMinute: null,
+  tokensPerMinute: null,
+  priceInputPerM: 1.1,
+  priceCachedInputPerM: 0.55,
+  priceOutputPerM: 4.4,
+  mode: "efficient",
+  parseModel: "gpt-4o-2024-08-06",
+};

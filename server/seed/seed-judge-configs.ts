@@ -1,6 +1,6 @@
 import "server-only";
 import type { Executor } from "@/db/client";
-import type { JudgeConfigInput } from "@/lib/judge/config";
+import { O3_MINI_CONFIG, type JudgeConfigInput } from "@/lib/judge/config";
 import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
 
 const FREE = { priceInputPerM: 0, priceCachedInputPerM: 0, priceOutputPerM: 0 } as const;
@@ -14,23 +14,7 @@ const NO_ENDPOINT = { baseUrl: null, apiKeyEnv: null, reasoningEffort: null, req
 export const DEMO_JUDGE_CONFIGS: readonly JudgeConfigInput[] = [
   { name: "Dummy judge", kind: "dummy", model: "dummy", contextWindow: 200_000, maxConcurrency: 20, mode: "efficient", ...FREE, ...NO_ENDPOINT },
   { name: "Random judge", kind: "random", model: "random", contextWindow: 200_000, maxConcurrency: 20, mode: "efficient", ...FREE, ...NO_ENDPOINT },
-  {
-    name: "o3-mini",
-    kind: "llm",
-    model: "o3-mini",
-    baseUrl: null,
-    apiKeyEnv: "OPENAI_API_KEY",
-    reasoningEffort: "high",
-    contextWindow: 200_000,
-    maxConcurrency: 20,
-    requestsPerMinute: null,
-    tokensPerMinute: null,
-    priceInputPerM: 1.1,
-    priceCachedInputPerM: 0.55,
-    priceOutputPerM: 4.4,
-    mode: "efficient",
-    parseModel: "gpt-4o-2024-08-06",
-  },
+  O3_MINI_CONFIG,
 ];
 
 /** Seeds the demo's judge configurations, marked demo; o3-mini is the default when its key is set, else the dummy judge. */
