@@ -46,7 +46,7 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
     abandonReason ??= reason;
     stopJob();
   };
-  void ctx.shutdown.then(() => abandon("the runner is shutting down; the job will be requeued when its lease expires"));
+  void ctx.shutdown.then(() => abandon("the runner is shutting down; the job goes back to the queue"));
 
   const heartbeats = setInterval(() => {
     client.heartbeat(claimed).then(

@@ -62,12 +62,20 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
     event(`claimed job ${job.id} (attempt ${job.attempt}${job.gpuIndices.length ? `, GPUs ${job.gpuIndices.join(",")}` : ""})`);
     const run = executeJob({ client, backend, claimed, workDir: opts.workDir, runnerName: opts.name, gpus, killGraceMs: opts.killGraceMs ?? 10_000, shutdown, event })
       .then(
-        (result) =>
-          event(
-            result.outcome === "completed"
-              ? `finished job ${job.id}: ${result.status}${result.exitCode !== null ? `, exit code ${result.exitCode}` : ""}${result.reason ? ` (${result.reason})` : ""}`
-              : `abandoned job ${job.id}: ${result.reason}`,
-          ),
+        async (result) => {
+          if (result.outcome === "completed") {
+            event(`finished job ${job.id}: ${result.status}${result.exitCode !== null ? `, exit code ${result.exitCode}` : ""}${result.reason ? ` (${result.reason})` : ""}`);
+            return;
+          }
+          event(`abandoned job ${job.id}: ${result.reason}`);
+          // Stopping (a scale-down, a reboot): hand the job back so it runs elsewhere now, not after its lease.
+          if (stopping) {
+            await client.release(claimed, `the runner ${opts.name} was stopped`).then(
+              () => event(`released job ${job.id} to the queue`),
+              (err: Error) => event(`could not release job ${job.id} (${err.message}); it is requeued when its lease expires`),
+            );
+          }
+        },
         (err: Error) => event(`job ${job.id} ended with a runner error: ${err.message}`),
       )
       .finally(() => {
@@ -89,7 +97,10 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
       try {
         const freeGpus = gpus.map((g) => g.index).filter((i) => !gpusInUse.has(i));
         const claimed = await client.claim({ runnerId, freeGpus, freeSlots, waitS: opts.claimWaitS ?? 30 }, claimAbort.signal);
-        if (claimed && !stopping) launch(claimed);
+        if (claimed && stopping) {
+          // Claimed just as the runner was told to stop: hand it straight back.
+          await client.release(claimed, `the runner ${opts.name} was stopped`).catch(() => undefined);
+        } else if (claimed) launch(claimed);
       } catch (err) {
         if (stopping) break;
         if (err instanceof StudioError && (err.status === 401 || err.status === 403)) {

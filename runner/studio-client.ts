@@ -52,6 +52,8 @@ interface RequestOptions {
   body?: () => { stream: ReadableStream; type: string; length: number };
   leaseId?: string;
   signal?: AbortSignal;
+  /** Tries before giving up (default: the client's). */
+  attempts?: number;
 }
 
 /** The runner's side of lib/runner/protocol.ts, over global fetch. */
@@ -110,6 +112,12 @@ export class StudioClient {
     await res.body?.cancel();
   }
 
+  /** Hands the job back to the queue (this runner is stopping); one try, the lease covers a failure. */
+  async release(job: ClaimedJob, reason: string): Promise<void> {
+    const res = await this.request(RUNNER_PATHS.release(job.job.id), { ...jobRequest(job, { method: "POST", json: { leaseId: job.lease.id, reason } }), attempts: 1 });
+    await res.body?.cancel();
+  }
+
   private async request(pathname: string, opts: RequestOptions): Promise<Response> {
     let wait = this.backoffMs;
     for (let attempt = 1; ; attempt++) {
@@ -131,7 +139,7 @@ export class StudioClient {
           ...(upload ? { duplex: "half" } : {}),
         } as RequestInit);
       } catch (err) {
-        if (opts.signal?.aborted || attempt >= this.attempts) throw err;
+        if (opts.signal?.aborted || attempt >= (opts.attempts ?? this.attempts)) throw err;
         await sleep(wait);
         wait = Math.min(wait * 2, 10_000);
         continue;
@@ -139,7 +147,7 @@ export class StudioClient {
       if (res.ok) return res;
       const { code, message } = await errorOf(res);
       if (res.status === 409 && code === "stale_lease") throw new StaleLeaseError(message);
-      if (res.status < 500 || attempt >= this.attempts) throw new StudioError(res.status, code, `${opts.method} ${pathname}: ${res.status} ${message}`);
+      if (res.status < 500 || attempt >= (opts.attempts ?? this.attempts)) throw new StudioError(res.status, code, `${opts.method} ${pathname}: ${res.status} ${message}`);
       await sleep(wait);
       wait = Math.min(wait * 2, 10_000);
     }

@@ -186,6 +186,35 @@ export async function finishJobUnderLease(
 }
 
 /**
+ * Puts a running job back in the queue under its current lease (its runner is stopping): the
+ * attempt is recorded as ended with the reason and does not count against the job's attempts
+ * (`max_attempts` grows by one); a job someone asked to cancel is cancelled instead. Null when the
+ * lease is no longer current.
+ */
+export async function releaseJobUnderLease(db: Executor, jobId: string, leaseId: string, reason: string): Promise<Job | null> {
+  const [row] = await db
+    .update(jobs)
+    .set({
+      status: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NOT NULL THEN 'cancelled'::job_status ELSE 'queued'::job_status END`,
+      maxAttempts: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NOT NULL THEN ${jobs.maxAttempts} ELSE ${jobs.maxAttempts} + 1 END`,
+      finishedAt: sql`CASE WHEN ${jobs.cancelRequestedAt} IS NOT NULL THEN now() ELSE NULL END`,
+      leaseId: null,
+      leaseExpiresAt: null,
+      runnerId: null,
+      gpuIndices: sql`'{}'::integer[]`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "running"), sql`${jobs.leaseExpiresAt} > now()`))
+    .returning();
+  if (!row) return null;
+  await db
+    .update(jobAttempts)
+    .set({ status: "failed", reason: `Released: ${reason}`, finishedAt: sql`now()` })
+    .where(and(eq(jobAttempts.jobId, jobId), eq(jobAttempts.leaseId, leaseId)));
+  return row;
+}
+
+/**
  * Every running job whose lease has expired: requeued while it has attempts left, else failed
  * with the reason; a job someone asked to cancel is cancelled instead. Returns what changed.
  */

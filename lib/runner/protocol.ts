@@ -13,6 +13,7 @@ import { reproductionMetadataSchema } from "./reproduction-metadata";
  *   GET  /api/runner/jobs/<id>/submission  job token → the submission archive (.tar.gz)
  *   PUT  /api/runner/jobs/<id>/outputs     job token, body: the outputs archive (.tar.gz)
  *   POST /api/runner/jobs/<id>/complete    job token → the final state, once
+ *   POST /api/runner/jobs/<id>/release     job token → back in the queue at once (a runner stopping)
  *
  * A runner token (`Authorization: Bearer rst_runner_…`) registers and claims. A claim answers a
  * job token (`Bearer rst_job_…`) valid only for that job and only while its lease is current:
@@ -27,6 +28,7 @@ export const RUNNER_PATHS = {
   submission: (jobId: string) => `/api/runner/jobs/${jobId}/submission`,
   outputs: (jobId: string) => `/api/runner/jobs/${jobId}/outputs`,
   complete: (jobId: string) => `/api/runner/jobs/${jobId}/complete`,
+  release: (jobId: string) => `/api/runner/jobs/${jobId}/release`,
 } as const;
 
 /** Token prefixes: a token says what it is, so a leaked one is recognisable (and maskable). */
@@ -139,6 +141,16 @@ export const completeRequestSchema = z.object({
   durationS: z.number().min(0).nullable(),
 });
 export type CompleteRequest = z.infer<typeof completeRequestSchema>;
+
+/**
+ * A runner that is stopping (SIGTERM: a scale-down, a reboot) hands its jobs back rather than leave
+ * them to wait out their lease; the attempt does not count against the job's attempts.
+ */
+export const releaseRequestSchema = z.object({
+  leaseId: z.string().uuid(),
+  reason: z.string().max(500),
+});
+export type ReleaseRequest = z.infer<typeof releaseRequestSchema>;
 
 /** The header that carries the lease on the outputs upload (a raw body has no JSON to hold it). */
 export const LEASE_HEADER = "x-lease-id";

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Store } from "@/db/client";
-import { claimQueuedJob } from "@/db/queries/jobs";
+import { claimQueuedJob, releaseJobUnderLease } from "@/db/queries/jobs";
 import { getRunnerOfToken, touchRunner } from "@/db/queries/runners";
 import type { Job, RunnerToken } from "@/db/schema";
 import { MAX_OUTPUT_FILE_BYTES } from "@/lib/jobs/paper-settings";
@@ -10,7 +10,7 @@ import type { ClaimRequest, ClaimedJob } from "@/lib/runner/protocol";
 import { readServerEnv } from "@/lib/env";
 import { getRunSettings } from "@/server/papers/run-settings";
 import { readReproduceSecrets } from "@/server/papers/paper-secrets";
-import { announceJobChanged, followQueue } from "./job-feed";
+import { announceJobChanged, announceJobQueued, followQueue } from "./job-feed";
 import { issueJobToken } from "./job-token";
 import { queueTimings } from "./queue-config";
 import { reapExpiredLeasesThrottled } from "./reap-expired-leases";
@@ -39,6 +39,13 @@ export async function claimReproduceJob(store: Store, token: RunnerToken, claim:
         claimQueuedJob(tx, { kind: "reproduce", runnerId: runner.id, runnerName: runner.name, freeGpus: claim.freeGpus, leaseId, leaseS: timings.leaseS }),
       );
       if (job) {
+        // The runner hung up while its claim was being made (it is stopping): the job goes straight
+        // back to the queue rather than waiting out a lease nobody holds.
+        if (signal?.aborted) {
+          await store.db.transaction((tx) => releaseJobUnderLease(tx, job.id, leaseId, "the runner hung up before it received the job"));
+          await announceJobQueued(store, "reproduce", job.id);
+          return null;
+        }
         await announceJobChanged(store, job.id);
         return await claimedJob(store, job, leaseId, timings);
       }

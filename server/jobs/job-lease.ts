@@ -1,13 +1,13 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { finishJobUnderLease, getJobAttemptByLease, getJobById, getJobUnderLease, insertLogChunks, renewLease, setJobOutputs } from "@/db/queries/jobs";
+import { finishJobUnderLease, getJobAttemptByLease, getJobById, getJobUnderLease, releaseJobUnderLease, insertLogChunks, renewLease, setJobOutputs } from "@/db/queries/jobs";
 import { touchRunner } from "@/db/queries/runners";
 import type { Job } from "@/db/schema";
 import type { OutputsIndex } from "@/lib/jobs/outputs-index";
 import { AppError } from "@/lib/errors";
-import type { CompleteRequest, HeartbeatResponse, LogsRequest } from "@/lib/runner/protocol";
+import type { CompleteRequest, HeartbeatResponse, LogsRequest, ReleaseRequest } from "@/lib/runner/protocol";
 import { bearerToken } from "@/server/runners/runner-tokens";
-import { announceJobChanged } from "./job-feed";
+import { announceJobChanged, announceJobQueued } from "./job-feed";
 import { readJobToken } from "./job-token";
 import { queueTimings } from "./queue-config";
 
@@ -67,6 +67,16 @@ export async function requireCurrentLease(store: Store, lease: JobLease): Promis
 
 export async function recordJobOutputs(store: Store, lease: JobLease, outputs: { sha256: string; index: OutputsIndex }): Promise<void> {
   if (!(await setJobOutputs(store.db, lease.jobId, lease.leaseId, outputs.sha256, outputs.index))) throw staleLease();
+}
+
+/** A stopping runner hands the job back: queued again at once (or cancelled, if that was asked). */
+export async function releaseJob(store: Store, lease: JobLease, body: ReleaseRequest): Promise<Job> {
+  sameLease(lease, body.leaseId);
+  const job = await store.db.transaction((tx) => releaseJobUnderLease(tx, lease.jobId, lease.leaseId, body.reason));
+  if (!job) throw staleLease();
+  if (job.status === "queued") await announceJobQueued(store, job.kind, job.id);
+  else await announceJobChanged(store, job.id);
+  return job;
 }
 
 export async function completeJob(store: Store, lease: JobLease, body: CompleteRequest): Promise<Job> {

@@ -20,7 +20,7 @@ import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { cancelJob } from "./cancel-job";
 import { claimReproduceJob } from "./claim-reproduce-job";
 import { enqueueReproduceJob } from "./enqueue-reproduce";
-import { appendJobLogs, authenticateJobToken, completeJob, heartbeatJob, type JobLease } from "./job-lease";
+import { appendJobLogs, authenticateJobToken, completeJob, heartbeatJob, releaseJob, type JobLease } from "./job-lease";
 import { readJobToken } from "./job-token";
 import { reapExpiredLeases } from "./reap-expired-leases";
 
@@ -183,6 +183,25 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     await cancelJob(store, (await getJobById(handle.db, jobId))!, null);
     await expireLease(jobId);
     await reapExpiredLeases(store);
+    expect((await getJobById(handle.db, jobId))?.status).toBe("cancelled");
+  });
+
+  it("requeues a job its stopping runner releases, at once and without using up an attempt", async () => {
+    const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
+    const first = (await claim(runnerA))!;
+    const lease = leaseOf(first);
+    await releaseJob(store, lease, { leaseId: lease.leaseId, reason: "the runner a was stopped" });
+    expect(await getJobById(handle.db, jobId)).toMatchObject({ status: "queued", attempts: 1, maxAttempts: 4, leaseId: null });
+    await refusedAsStale(heartbeatJob(store, lease, lease.leaseId));
+    await refusedAsStale(releaseJob(store, lease, { leaseId: lease.leaseId, reason: "again" }));
+    const second = (await claim(runnerB))!;
+    expect(second.job).toMatchObject({ id: jobId, attempt: 2 });
+    const attempts = await handle.db.execute<{ attempt: number; status: string; reason: string | null }>(sql`SELECT attempt, status, reason FROM job_attempts WHERE job_id = ${jobId} ORDER BY attempt`);
+    expect(attempts.rows[0]).toMatchObject({ attempt: 1, status: "failed", reason: "Released: the runner a was stopped" });
+    // A job whose cancel was asked is cancelled when its runner lets go of it.
+    await cancelJob(store, (await getJobById(handle.db, jobId))!, null);
+    const lease2 = leaseOf(second);
+    await releaseJob(store, lease2, { leaseId: lease2.leaseId, reason: "stopped" });
     expect((await getJobById(handle.db, jobId))?.status).toBe("cancelled");
   });
 

@@ -204,6 +204,7 @@ const MATRIX: Record<string, Row> = {
   "GET /api/runner/jobs/[jobId]/submission": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/submission` }), expect: RUNNER_ONLY },
   "PUT /api/runner/jobs/[jobId]/outputs": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/outputs`, body: {} }), expect: RUNNER_ONLY },
   "POST /api/runner/jobs/[jobId]/complete": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/complete`, body: {} }), expect: RUNNER_ONLY },
+  "POST /api/runner/jobs/[jobId]/release": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/release`, body: {} }), expect: RUNNER_ONLY },
 
   // Everyone's own inbox: only ever their own notifications, filtered to what they may still see.
   "GET /api/notifications": { request: () => ({ url: "/api/notifications" }), expect: SIGNED_IN },

@@ -145,6 +145,24 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     expect(job.attemptHistory[0].reason).toMatch(/lease expired/);
   });
 
+  it("gets a job of a runner stopped with SIGTERM back into the queue at once, not after its lease", async () => {
+    await Promise.all(runners.splice(0).map((r) => r.stop()));
+    const stopped = runner("stopped");
+    const jobId = await submit({ "reproduce.sh": 'echo "before the stop"\nsleep 5\necho "done"\n' });
+    // Mid-reproduction, as a scale-down finds it. (A job claimed at the very instant of the stop can
+    // miss its hand-back and waits out its lease instead.)
+    await waitForJob(studio.url, staff, jobId, 30_000, (a) => a.logTail.includes("before the stop"));
+    stopped.kill("SIGTERM");
+    const stoppedAt = performance.now();
+    const { job } = await waitForJob(studio.url, staff, jobId, 30_000, (a) => a.job.status === "queued");
+    expect((performance.now() - stoppedAt) / 1000).toBeLessThan(LEASE_S);
+    expect(job.attemptHistory[0].reason).toMatch(/^Released: the runner stopped-/);
+    runner("after-stop");
+    const finished = await waitForJob(studio.url, staff, jobId, 60_000);
+    expect(finished.job.status).toBe("succeeded");
+    expect(finished.job.attempts).toBe(2);
+  });
+
   it("refuses a paused runner's late completion once its job has moved on (fencing)", async () => {
     await Promise.all(runners.splice(0).map((r) => r.stop()));
     const paused = runner("paused");
