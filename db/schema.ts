@@ -7,7 +7,9 @@ import { NOTIFICATION_KINDS, type NotificationKind } from "@/lib/notifications/k
 import { JOB_KINDS, JOB_STATUSES } from "@/lib/jobs/states";
 import type { RunnerCapabilities } from "@/lib/runner/protocol";
 import { JUDGE_KINDS, JUDGE_MODES } from "@/lib/judge/config";
+import type { Aggregation, EvaluationPolicies, EvaluationSetup, ImportedRunResult } from "@/lib/evaluations/schemas";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   doublePrecision,
@@ -339,12 +341,19 @@ export const submissions = pgTable(
     // The repository in the blob store (sha-256 of the archive as uploaded), for reproduction.
     archiveSha256: text("archive_sha256").references(() => blobs.sha256),
     archiveExpandedBytes: bigint("archive_expanded_bytes", { mode: "number" }),
+    // The evaluation this run belongs to (its run index is the evaluation's run), if any.
+    evaluationId: uuid("evaluation_id").references((): AnyPgColumn => evaluations.id, { onDelete: "set null" }),
+    // What PaperBench's grade.json said of an ingested run (its reproduction's metadata, whether
+    // the judge ran), and the executed archive it kept, in the blob store.
+    importedResult: jsonb("imported_result").$type<ImportedRunResult>(),
+    executedArchiveSha256: text("executed_archive_sha256").references(() => blobs.sha256),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("submissions_run_key").on(t.paperId, t.agentId, t.variant, t.runIndex),
     index("submissions_agent_idx").on(t.agentId),
+    index("submissions_evaluation_idx").on(t.evaluationId),
   ],
 );
 export type Submission = InferSelectModel<typeof submissions>;
@@ -849,3 +858,35 @@ export const judgeRuns = pgTable(
   (t) => [index("judge_runs_grading_idx").on(t.gradingId), index("judge_runs_submission_idx").on(t.submissionId)],
 );
 export type JudgeRun = InferSelectModel<typeof judgeRuns>;
+
+// ── Evaluations ──────────────────────────────────────────────────────────────
+
+/**
+ * An agent on a split, N runs of one variant: its submissions name it (`submissions.evaluation_id`,
+ * run index = the evaluation's run). The policies say what counts when a cell fails, per failure
+ * kind; the aggregation is the mean over runs or the best of N per paper.
+ */
+export const evaluations = pgTable(
+  "evaluations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    agentId: uuid("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
+    // A split of PaperBench's splits/ by name, or `custom` with its own papers.
+    split: text("split").notNull(),
+    paperIds: jsonb("paper_ids").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    runs: integer("runs").notNull(),
+    variant: submissionVariant("variant").notNull().default("full"),
+    policies: jsonb("policies").$type<EvaluationPolicies>().notNull(),
+    aggregation: text("aggregation").$type<Aggregation>().notNull().default("mean"),
+    resourcesProvided: boolean("resources_provided").notNull().default(false),
+    setup: jsonb("setup").$type<EvaluationSetup>().notNull(),
+    isHuman: boolean("is_human").notNull().default(false),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("evaluations_agent_idx").on(t.agentId)],
+);
+export type Evaluation = InferSelectModel<typeof evaluations>;

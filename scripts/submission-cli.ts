@@ -192,7 +192,7 @@ export async function waitForJob(
   }
 }
 
-async function studioFetch(url: string, init: RequestInit): Promise<Response> {
+export async function studioFetch(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (err) {
@@ -201,7 +201,7 @@ async function studioFetch(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
-async function answerOf(res: Response): Promise<unknown> {
+export async function answerOf(res: Response): Promise<unknown> {
   const text = await res.text();
   let body: unknown = null;
   try {

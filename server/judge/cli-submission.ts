@@ -1,10 +1,10 @@
 import "server-only";
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { SubmissionFiles } from "@/lib/judge/engine-contract";
-import { ARCHIVE_LIMITS, checkSubmissionArchive } from "@/server/submissions/archive";
+import { ARCHIVE_LIMITS } from "@/server/submissions/archive";
+import { extractCheckedArchive } from "@/server/submissions/extract-checked-archive";
 import { directorySubmissionFiles } from "./directory-submission";
 
 export interface OpenedSubmission {
@@ -23,15 +23,9 @@ export interface OpenedSubmission {
 export async function openSubmission(source: string): Promise<OpenedSubmission> {
   const stat = fs.statSync(source);
   if (stat.isDirectory()) return { files: directorySubmissionFiles(source), close: () => undefined };
-  await checkSubmissionArchive(source, path.basename(source), ARCHIVE_LIMITS, "submission");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "judge-submission-"));
   try {
-    const head = Buffer.alloc(4);
-    const fd = fs.openSync(source, "r");
-    fs.readSync(fd, head, 0, 4, 0);
-    fs.closeSync(fd);
-    if (head[0] === 0x50 && head[1] === 0x4b) execFileSync("unzip", ["-q", "-o", source, "-d", dir], { stdio: "pipe" });
-    else execFileSync("tar", ["-xf", source, "-C", dir, "--no-same-owner"], { stdio: "pipe" });
+    await extractCheckedArchive(source, path.basename(source), dir, ARCHIVE_LIMITS, "submission");
   } catch (err) {
     fs.rmSync(dir, { recursive: true, force: true });
     throw err;

@@ -1,0 +1,84 @@
+import "server-only";
+import { desc, eq, sql } from "drizzle-orm";
+import type { Executor } from "../client";
+import { agents, evaluations, submissions, type Evaluation } from "../schema";
+import type { InferInsertModel } from "drizzle-orm";
+import type { ImportedRunResult } from "@/lib/evaluations/schemas";
+
+export async function insertEvaluation(db: Executor, values: InferInsertModel<typeof evaluations>): Promise<Evaluation> {
+  const [row] = await db.insert(evaluations).values(values).returning();
+  return row;
+}
+
+export async function getEvaluationById(db: Executor, id: string): Promise<(Evaluation & { agentName: string }) | null> {
+  const [row] = await db
+    .select({ evaluation: evaluations, agentName: agents.name })
+    .from(evaluations)
+    .innerJoin(agents, eq(agents.id, evaluations.agentId))
+    .where(eq(evaluations.id, id))
+    .limit(1);
+  return row ? { ...row.evaluation, agentName: row.agentName } : null;
+}
+
+export async function listEvaluations(db: Executor): Promise<(Evaluation & { agentName: string; submissions: number })[]> {
+  const rows = await db
+    .select({
+      evaluation: evaluations,
+      agentName: agents.name,
+      submissions: sql<number>`(SELECT count(*) FROM submissions s WHERE s.evaluation_id = ${evaluations.id})::int`,
+    })
+    .from(evaluations)
+    .innerJoin(agents, eq(agents.id, evaluations.agentId))
+    .orderBy(desc(evaluations.createdAt), desc(evaluations.id));
+  return rows.map((r) => ({ ...r.evaluation, agentName: r.agentName, submissions: Number(r.submissions) }));
+}
+
+export async function setSubmissionEvaluation(
+  db: Executor,
+  submissionId: string,
+  values: { evaluationId: string; importedResult: ImportedRunResult | null; executedArchiveSha256: string | null },
+): Promise<void> {
+  await db.update(submissions).set(values).where(eq(submissions.id, submissionId));
+}
+
+/** One submission of an evaluation with the grading that counts (as the leaderboard picks it). */
+export interface EvaluationCellRow {
+  submissionId: string;
+  paperId: string;
+  runIndex: number;
+  importedResult: ImportedRunResult | null;
+  latestJobStatus: string | null;
+  gradingId: string | null;
+  score: number | null;
+  invalidLeaves: number;
+  leaves: number;
+}
+
+export async function listEvaluationCellRows(db: Executor, evaluationId: string): Promise<EvaluationCellRow[]> {
+  const result = await db.execute(sql`
+    SELECT s.id AS submission_id, s.paper_id, s.run_index, s.imported_result,
+      (SELECT j.status FROM jobs j WHERE j.submission_id = s.id AND j.kind = 'reproduce'
+        ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS job_status,
+      g.id AS grading_id, g.score,
+      (SELECT count(*) FROM grading_verdicts v WHERE v.grading_id = g.id AND NOT v.valid)::int AS invalid_leaves,
+      (SELECT count(*) FROM grading_verdicts v WHERE v.grading_id = g.id)::int AS leaves
+    FROM submissions s
+    LEFT JOIN LATERAL (
+      SELECT id, score FROM gradings WHERE submission_id = s.id
+      ORDER BY (kind = 'judge') DESC, created_at DESC, id DESC LIMIT 1
+    ) g ON true
+    WHERE s.evaluation_id = ${evaluationId}
+    ORDER BY s.paper_id, s.run_index
+  `);
+  return (result.rows as Record<string, unknown>[]).map((r) => ({
+    submissionId: String(r.submission_id),
+    paperId: String(r.paper_id),
+    runIndex: Number(r.run_index),
+    importedResult: (r.imported_result as ImportedRunResult | null) ?? null,
+    latestJobStatus: (r.job_status as string | null) ?? null,
+    gradingId: r.grading_id === null ? null : String(r.grading_id),
+    score: r.score === null ? null : Number(r.score),
+    invalidLeaves: Number(r.invalid_leaves ?? 0),
+    leaves: Number(r.leaves ?? 0),
+  }));
+}

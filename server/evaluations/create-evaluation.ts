@@ -1,0 +1,51 @@
+import "server-only";
+import type { Executor, Store } from "@/db/client";
+import { ensureAgentByName } from "@/db/queries/agents";
+import { insertEvaluation } from "@/db/queries/evaluations";
+import type { Evaluation } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { createEvaluationSchema, type CreateEvaluationInput } from "@/lib/evaluations/schemas";
+import { zodIssuesToDetails } from "@/server/http/zod-details";
+import { readDataSplits } from "@/server/leaderboard/data-splits";
+
+/**
+ * Creates an evaluation (the agent by name, created when new): a named split takes its papers
+ * from PaperBench's `splits/`, `custom` takes the ones given. Bad fields are a 400 naming them.
+ */
+export async function createEvaluation(store: Store, input: CreateEvaluationInput, userId: string | null): Promise<Evaluation> {
+  return store.db.transaction((tx) => createEvaluationInTransaction(tx, input, userId));
+}
+
+export async function createEvaluationInTransaction(tx: Executor, input: CreateEvaluationInput, userId: string | null): Promise<Evaluation> {
+  const parsed = createEvaluationSchema.safeParse(input);
+  if (!parsed.success) {
+    const details = zodIssuesToDetails(parsed.error);
+    throw new AppError("bad_request", details.map((d) => `${d.path}: ${d.message}`).join("; "), details);
+  }
+  const fields = parsed.data;
+  let paperIds = fields.paperIds;
+  if (fields.split !== "custom") {
+    const splits = readDataSplits();
+    const papers = splits[fields.split];
+    if (!papers) {
+      const known = Object.keys(splits).join(", ") || "none";
+      throw new AppError("bad_request", `split: no split named "${fields.split}" (known: ${known}, or custom)`, [{ path: "split", message: "unknown split" }]);
+    }
+    paperIds = papers;
+  }
+  const { agent } = await ensureAgentByName(tx, { name: fields.agent });
+  return insertEvaluation(tx, {
+    name: fields.name,
+    agentId: agent.id,
+    split: fields.split,
+    paperIds: [...new Set(paperIds)],
+    runs: fields.runs,
+    variant: fields.variant,
+    policies: fields.policies,
+    aggregation: fields.aggregation,
+    resourcesProvided: fields.resourcesProvided,
+    setup: fields.setup,
+    isHuman: fields.isHuman,
+    createdBy: userId,
+  });
+}
