@@ -114,6 +114,34 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
     }
   });
 
+  it("the executed files of the latest submission folder: its metadata over the grade's, its archive in the blob store, its grader output when the grade has none", async () => {
+    const runsDir = path.join(work, "executed");
+    const made = await makePaperBenchRuns(
+      runsDir,
+      [[1], [0.5]],
+      [{ timedout: false, repro_script_exists: true }, null],
+      [
+        { metadata: { timedout: true, repro_script_exists: true, repro_execution_time: 86400 }, graderOutput: false },
+        { metadata: { timedout: false, repro_script_exists: true, repro_execution_time: 60 }, graderOutput: true },
+      ],
+    );
+    const { result, summary } = await ingestPaperBenchResults(handle, { runsDir, agent: "executed", userId: staffId });
+    expect(summary.cells.map((c) => [c.state, c.score])).toEqual([
+      ["timed_out", made[0].score],
+      ["succeeded", made[1].score],
+    ]);
+    // Timed out counts as 0 by default, and says so.
+    expect(result.runScores).toEqual([0, made[1].score]);
+    expect(summary.result.counted[0].note).toBe("count as 0: reproduction timed out");
+    const stored = await handle.db.execute(sql`
+      SELECT s.executed_archive_sha256, b.sha256 AS blob FROM submissions s LEFT JOIN blobs b ON b.sha256 = s.executed_archive_sha256
+      WHERE s.evaluation_id = ${result.evaluationId} ORDER BY s.run_index`);
+    for (const row of stored.rows as { executed_archive_sha256: string | null; blob: string | null }[]) {
+      expect(row.executed_archive_sha256).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.blob).toBe(row.executed_archive_sha256);
+    }
+  });
+
   it("refuses a folder naming a paper the studio lacks, or runs the agent already has, before writing anything", async () => {
     const runsDir = path.join(work, "unknown");
     await makePaperBenchRuns(runsDir, [[1]]);

@@ -47,6 +47,11 @@ export async function makePaperBenchRuns(
   root: string,
   patterns: readonly (readonly number[] | null)[],
   reproduction: readonly (Record<string, unknown> | null)[] = [],
+  /**
+   * Per run: the executed files of the latest submission folder (metadata, archive, and the
+   * grader output, which then replaces the grade's judge output: the grade says null).
+   */
+  executed: readonly ({ metadata: Record<string, unknown>; graderOutput: boolean } | null)[] = [],
 ): Promise<MadeRun[]> {
   const made: MadeRun[] = [];
   const archive = await makeTarGz([
@@ -70,7 +75,7 @@ export async function makePaperBenchRuns(
         code_only: false,
         resources_provided: false,
         agent_output: null,
-        judge_output: judgeOutputText ? JSON.parse(judgeOutputText) : null,
+        judge_output: judgeOutputText && !executed[i]?.graderOutput ? JSON.parse(judgeOutputText) : null,
         reproduction_metadata: reproduction[i] ?? null,
         monitor_result: null,
         monitor_ran: false,
@@ -83,6 +88,13 @@ export async function makePaperBenchRuns(
     fs.writeFileSync(path.join(dir, "grade.json"), JSON.stringify(grade, null, 4));
     fs.writeFileSync(path.join(dir, "submissions", "2025-04-01T11-00-00-UTC", "submission.tar.gz"), stale);
     fs.writeFileSync(path.join(dir, "submissions", "2025-04-01T12-00-00-UTC", "submission.tar.gz"), archive);
+    const extra = executed[i];
+    if (extra) {
+      const latest = path.join(dir, "submissions", "2025-04-01T12-00-00-UTC");
+      fs.writeFileSync(path.join(latest, "submission_executed_metadata.json"), JSON.stringify(extra.metadata));
+      fs.writeFileSync(path.join(latest, "submission_executed.tar.gz"), await makeTarGz([{ name: "reproduce.log", data: "ran\n" }]));
+      if (extra.graderOutput && judgeOutputText) fs.writeFileSync(path.join(latest, "submission_executed_grader_output_0.json"), judgeOutputText);
+    }
     made.push({ runGroupId, runId, judgeOutputText, score: tree ? tree.score : null });
   }
   return made;
