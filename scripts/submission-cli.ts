@@ -4,7 +4,7 @@
  * reproduction:
  *
  *   npm run submission -- upload <archive | dir> --paper <id> --agent <name> --run <n>
- *                          [--variant code-dev] [--reproduce] [--wait] [--replace] [--url <studio>]
+ *                          [--variant code-dev] [--reproduce] [--wait] [--replace] [--evaluation <id>] [--url <studio>]
  *
  * A directory is packed to a .tar.gz first (`.git` included: PaperBench reads the git log). Progress
  * goes to stderr; the last line on stdout is one JSON object:
@@ -24,7 +24,8 @@ export class UsageError extends Error {}
 
 export const USAGE = `usage:
   npm run submission -- upload <archive.tar.gz | .tar | .zip | dir> --paper <id> --agent <name> --run <n>
-                         [--variant full|code-dev] [--reproduce] [--wait] [--replace] [--url <studio>]
+                         [--variant full|code-dev] [--reproduce] [--wait] [--replace] [--evaluation <id>] [--url <studio>]
+  --evaluation: the evaluation this run belongs to (its agent, variant, a run within its N).
   The token comes from STUDIO_TOKEN (npm run user -- token <email>); the studio from --url, STUDIO_URL or http://127.0.0.1:3000.`;
 
 export interface UploadArgs {
@@ -36,6 +37,8 @@ export interface UploadArgs {
   reproduce: boolean;
   wait: boolean;
   replace: boolean;
+  /** The evaluation the run belongs to. */
+  evaluation?: string;
   url: string;
   token: string;
 }
@@ -57,6 +60,7 @@ export function parseSubmissionArgs(argv: readonly string[], env: Record<string,
         reproduce: { type: "boolean", default: false },
         wait: { type: "boolean", default: false },
         replace: { type: "boolean", default: false },
+        evaluation: { type: "string" },
         url: { type: "string" },
       },
     });
@@ -84,6 +88,7 @@ export function parseSubmissionArgs(argv: readonly string[], env: Record<string,
     reproduce: values.reproduce,
     wait: values.wait,
     replace: values.replace,
+    ...(values.evaluation ? { evaluation: values.evaluation } : {}),
     url,
     token,
   };
@@ -117,7 +122,7 @@ function contentTypeOf(name: string): string {
 
 /** Streams an archive file to `POST /api/papers/<paper>/submissions`, reporting bytes sent. */
 export async function sendSubmission(
-  args: Pick<UploadArgs, "url" | "token" | "paper" | "agent" | "run" | "variant" | "reproduce" | "replace">,
+  args: Pick<UploadArgs, "url" | "token" | "paper" | "agent" | "run" | "variant" | "reproduce" | "replace" | "evaluation">,
   archive: { path: string; name: string },
   onProgress: (sent: number, total: number) => void = () => {},
 ): Promise<UploadAnswer> {
@@ -125,6 +130,7 @@ export async function sendSubmission(
   const query = new URLSearchParams({ agent: args.agent, run: String(args.run), variant: args.variant, name: archive.name });
   if (args.reproduce) query.set("reproduce", "1");
   if (args.replace) query.set("replace", "1");
+  if (args.evaluation) query.set("evaluation", args.evaluation);
   let sent = 0;
   const counting = new Transform({
     transform(chunk: Buffer, _encoding, done) {

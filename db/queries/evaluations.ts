@@ -41,6 +41,10 @@ export async function setSubmissionEvaluation(
   await db.update(submissions).set(values).where(eq(submissions.id, submissionId));
 }
 
+export async function setSubmissionEvaluationId(db: Executor, submissionId: string, evaluationId: string): Promise<void> {
+  await db.update(submissions).set({ evaluationId }).where(eq(submissions.id, submissionId));
+}
+
 /** One submission of an evaluation with the grading that counts (as the leaderboard picks it). */
 export interface EvaluationCellRow {
   submissionId: string;

@@ -62,6 +62,7 @@ export async function readEvaluationSummary(store: Store, id: string): Promise<E
       if (!present.has(`${paperId}\u0000${run}`)) policyCells.push({ paperId, run, state: "pending", score: null });
     }
   }
+  policyCells.sort((a, b) => (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : a.run - b.run));
   const result = applyPolicies(policyCells, evaluation.policies, { runs: evaluation.runs, aggregation: evaluation.aggregation });
   const policy = Object.fromEntries(FAILURE_KINDS.map((k) => [k, describePolicy(evaluation.policies[k])])) as Record<FailureKind, string>;
   return { evaluation, papers, cells, policy, result };

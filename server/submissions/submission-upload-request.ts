@@ -18,6 +18,7 @@ export const submissionUploadFieldsSchema = z.object({
   reproduce: flagSchema,
   replace: flagSchema,
   name: text().trim().max(300, "must be at most 300 characters").optional(),
+  evaluation: text().trim().max(100, "must be at most 100 characters").optional(),
 });
 
 /** The raw body types of an archive sent as it is (the CLI, a browser's fetch of a File). */
@@ -81,6 +82,7 @@ export async function withSubmissionUpload<T>(
         reproduce: field("reproduce"),
         replace: field("replace"),
         name: field("name") || undefined,
+        evaluation: field("evaluation") || undefined,
       });
       await options.beforeBody(fields);
       const archive = form.get("archive");

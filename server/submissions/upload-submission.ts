@@ -2,11 +2,13 @@ import "server-only";
 import type { Store } from "@/db/client";
 import { ensureAgentByName, getAgentByName } from "@/db/queries/agents";
 import { insertBlob } from "@/db/queries/blobs";
+import { setSubmissionEvaluationId } from "@/db/queries/evaluations";
 import { ensureSubmission, getSubmissionByRun, replaceSubmissionArchive, setSubmissionArchiveBlob } from "@/db/queries/submissions";
 import type { Submission } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Variant } from "@/lib/grading/variant";
 import { getBlobStore } from "@/server/blobs/get-blob-store";
+import { evaluationForRun } from "@/server/evaluations/evaluation-run";
 import { enqueueReproduceJob } from "@/server/jobs/enqueue-reproduce";
 import { checkSubmissionArchive, type ArchiveLimits } from "./archive";
 import { submissionLimits } from "./submission-limits";
@@ -20,6 +22,8 @@ export interface SubmissionUploadFields {
   reproduce: boolean;
   /** Replace the archive the run already has (else 409). */
   replace: boolean;
+  /** The evaluation this run belongs to (a harness uploading one submission at a time). */
+  evaluation?: string;
 }
 
 export interface SubmissionUploadResult {
@@ -45,6 +49,7 @@ export async function precheckSubmissionUpload(store: Store, input: SubmissionUp
       { path: "reproduce", message: "must be off for the code-dev variant" },
     ]);
   }
+  if (input.evaluation) await evaluationForRun(store.db, input.evaluation, { paperId: input.paperId, agent: input.agent, runIndex: input.run, variant: input.variant });
   const agent = await getAgentByName(store.db, input.agent);
   if (!agent) return;
   const existing = await getSubmissionByRun(store.db, { paperId: input.paperId, agentId: agent.id, runIndex: input.run, variant: input.variant });
@@ -79,6 +84,10 @@ export async function uploadSubmission(
     await insertBlob(tx, blob);
     await replaceSubmissionArchive(tx, submission.id, archive);
     await setSubmissionArchiveBlob(tx, submission.id, { sha256: blob.sha256, expandedBytes });
+    if (input.evaluation) {
+      await evaluationForRun(tx, input.evaluation, { paperId: input.paperId, agent: agent.name, runIndex: input.run, variant: input.variant });
+      await setSubmissionEvaluationId(tx, submission.id, input.evaluation);
+    }
     return { submissionId: submission.id, replaced: hasArchive(submission) };
   });
   const result: SubmissionUploadResult = { submissionId, files: archive.files.length, expandedBytes, sha256: blob.sha256, replaced };
