@@ -10,10 +10,12 @@ const MAX_INDEXED_FILES = 100_000;
 
 /**
  * Lists an uploaded outputs archive (.tar.gz, as the runner packs it): each file, its size, and
- * whether reproduction touched it — modified at or after the time in `reproduce.log.creation_time`
- * (second precision: tar keeps whole seconds), or absent from the submission as uploaded.
+ * whether reproduction touched it: absent from the submission as uploaded, or modified after the
+ * time in `reproduce.log.creation_time`. Tar keeps whole seconds, so a file dated in the very second
+ * reproduction started counts as changed only when its size differs from the uploaded one's (an
+ * archive made moments before its run would otherwise show every file changed).
  */
-export async function indexOutputsArchive(filePath: string, originalPaths: ReadonlySet<string>): Promise<OutputsIndex> {
+export async function indexOutputsArchive(filePath: string, originalSizes: ReadonlyMap<string, number>): Promise<OutputsIndex> {
   const entries: { path: string; size: number; mtime: number }[] = [];
   let creationTime: number | null = null;
   const extract = tar.extract();
@@ -46,7 +48,7 @@ export async function indexOutputsArchive(filePath: string, originalPaths: Reado
   const files = entries.map((e) => ({
     path: e.path,
     size: e.size,
-    changed: e.path !== CREATION_TIME_FILE && (!originalPaths.has(e.path) || (since !== null && e.mtime >= since)),
+    changed: e.path !== CREATION_TIME_FILE && (!originalSizes.has(e.path) || (since !== null && (e.mtime > since || (e.mtime === since && originalSizes.get(e.path) !== e.size)))),
   }));
   return { files, bytes: entries.reduce((n, e) => n + e.size, 0) };
 }

@@ -23,7 +23,7 @@ export async function storeJobOutputs(store: Store, lease: JobLease, req: Reques
   const body = await readBodyToTempFile(req, maxOutputsBytes());
   try {
     const original = job.submissionId ? await listSubmissionFiles(store.db, job.submissionId) : [];
-    const index = await indexOutputsArchive(body.path, originalPathSet(original.map((f) => f.path)));
+    const index = await indexOutputsArchive(body.path, originalSizes(original));
     const { sha256 } = await storeBlob(store, body.path, { move: true });
     await recordJobOutputs(store, lease, { sha256, index });
     await announceJobChanged(store, job.id);
@@ -34,14 +34,14 @@ export async function storeJobOutputs(store: Store, lease: JobLease, req: Reques
 }
 
 /**
- * The submission's paths as the runner sees them: it unpacks an archive whose only root entry is a
- * folder into that folder, so each path is also known without its first segment.
+ * The submission's files and sizes as the runner sees them: it unpacks an archive whose only root
+ * entry is a folder into that folder, so each path is also known without its first segment.
  */
-function originalPathSet(paths: string[]): Set<string> {
-  const set = new Set(paths);
-  for (const p of paths) {
-    const slash = p.indexOf("/");
-    if (slash > 0) set.add(p.slice(slash + 1));
+function originalSizes(files: { path: string; size: number }[]): Map<string, number> {
+  const sizes = new Map(files.map((f) => [f.path, f.size]));
+  for (const f of files) {
+    const slash = f.path.indexOf("/");
+    if (slash > 0 && !sizes.has(f.path.slice(slash + 1))) sizes.set(f.path.slice(slash + 1), f.size);
   }
-  return set;
+  return sizes;
 }
