@@ -23,6 +23,19 @@ export async function insertJob(db: Executor, input: NewJobInput): Promise<Job> 
   return row;
 }
 
+/**
+ * The fencing rule, written once: the job is running under this lease and the lease has not
+ * expired. Everything a runner or worker writes under a lease is conditioned on it.
+ */
+function underCurrentLease(jobId: string, leaseId: string): SQL | undefined {
+  return and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "running"), sql`${jobs.leaseExpiresAt} > now()`);
+}
+
+/** The attempt a lease was issued for. */
+function attemptOfLease(jobId: string, leaseId: string): SQL | undefined {
+  return and(eq(jobAttempts.jobId, jobId), eq(jobAttempts.leaseId, leaseId));
+}
+
 export async function getJobById(db: Executor, id: string): Promise<Job | null> {
   const [row] = await db.select().from(jobs).where(eq(jobs.id, id)).limit(1);
   return row ?? null;
@@ -79,7 +92,7 @@ export async function getJobUnderLease(db: Executor, jobId: string, leaseId: str
   const [row] = await db
     .select()
     .from(jobs)
-    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "running"), sql`${jobs.leaseExpiresAt} > now()`))
+    .where(underCurrentLease(jobId, leaseId))
     .limit(1);
   return row ?? null;
 }
@@ -94,7 +107,7 @@ export async function renewLease(
   const [row] = await db
     .update(jobs)
     .set({ leaseExpiresAt: sql`now() + make_interval(secs => ${leaseS})`, updatedAt: sql`now()` })
-    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "running"), sql`${jobs.leaseExpiresAt} > now()`))
+    .where(underCurrentLease(jobId, leaseId))
     .returning({ leaseExpiresAt: jobs.leaseExpiresAt, cancelRequestedAt: jobs.cancelRequestedAt, runnerId: jobs.runnerId });
   if (!row) return null;
   return { leaseExpiresAt: row.leaseExpiresAt!, cancelRequested: row.cancelRequestedAt !== null, runnerId: row.runnerId };
@@ -150,7 +163,7 @@ export async function setJobOutputs(db: Executor, jobId: string, leaseId: string
       result: sql`coalesce(${jobs.result}, '{}'::jsonb) || jsonb_build_object('outputs', ${JSON.stringify(index)}::jsonb)`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "running"), sql`${jobs.leaseExpiresAt} > now()`))
+    .where(underCurrentLease(jobId, leaseId))
     .returning({ id: jobs.id });
   return rows.length > 0;
 }
@@ -175,13 +188,13 @@ export async function finishJobUnderLease(
       leaseExpiresAt: null,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "running"), sql`${jobs.leaseExpiresAt} > now()`))
+    .where(underCurrentLease(jobId, leaseId))
     .returning();
   if (!row) return null;
   await db
     .update(jobAttempts)
     .set({ status: end.status, exitCode: end.exitCode, reason: end.reason, finishedAt: sql`now()` })
-    .where(and(eq(jobAttempts.jobId, jobId), eq(jobAttempts.leaseId, leaseId)));
+    .where(attemptOfLease(jobId, leaseId));
   return row;
 }
 
@@ -204,13 +217,13 @@ export async function releaseJobUnderLease(db: Executor, jobId: string, leaseId:
       gpuIndices: sql`'{}'::integer[]`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "running"), sql`${jobs.leaseExpiresAt} > now()`))
+    .where(underCurrentLease(jobId, leaseId))
     .returning();
   if (!row) return null;
   await db
     .update(jobAttempts)
     .set({ status: "failed", reason: `Released: ${reason}`, finishedAt: sql`now()` })
-    .where(and(eq(jobAttempts.jobId, jobId), eq(jobAttempts.leaseId, leaseId)));
+    .where(attemptOfLease(jobId, leaseId));
   return row;
 }
 
@@ -275,7 +288,7 @@ export async function getJobAttemptByLease(db: Executor, jobId: string, leaseId:
   const [row] = await db
     .select()
     .from(jobAttempts)
-    .where(and(eq(jobAttempts.jobId, jobId), eq(jobAttempts.leaseId, leaseId)))
+    .where(attemptOfLease(jobId, leaseId))
     .limit(1);
   return row ?? null;
 }

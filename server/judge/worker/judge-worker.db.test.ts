@@ -190,8 +190,11 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
     const done = await finished(run.id);
     expect(done.status).toBe("succeeded");
     expect((await listVerdicts(handle.db, run.gradingId)).length).toBe(run.leavesTotal);
-    // Each leaf stored before the stop was never asked again; the one in flight at the stop is asked once more.
-    expect(server.requests.length - askedBefore).toBe(run.leavesTotal - storedBefore);
+    // Each leaf stored before the stop was never asked again; the one in flight at the stop is asked once
+    // more (and, on a loaded machine, its first request may reach the server only after the count above).
+    const askedAfter = server.requests.length - askedBefore;
+    expect(askedAfter).toBeGreaterThanOrEqual(run.leavesTotal - storedBefore);
+    expect(askedAfter).toBeLessThanOrEqual(run.leavesTotal - storedBefore + 1);
   });
 
   it("stops making calls at once when the run is cancelled; the verdicts stored stay", async () => {
