@@ -310,16 +310,15 @@ export interface JobListItem {
   judgeRun: Pick<JudgeRun, "id" | "gradingId" | "leavesTotal" | "leavesDone" | "leavesInvalid" | "costUsd"> | null;
 }
 
-/** Jobs for /jobs, newest first, filtered by status, kind and paper, limited to papers the caller may see (null: all). */
+/** Jobs for /jobs, newest first, filtered by status, kind and paper. */
 export async function listJobs(
   db: Executor,
-  filter: { statuses?: JobStatus[]; kind?: JobKind; paperId?: string; paperIds: string[] | null; limit: number },
+  filter: { statuses?: JobStatus[]; kind?: JobKind; paperId?: string; limit: number },
 ): Promise<JobListItem[]> {
   const where: SQL[] = [];
   if (filter.statuses?.length) where.push(inArray(jobs.status, filter.statuses));
   if (filter.kind) where.push(eq(jobs.kind, filter.kind));
   if (filter.paperId) where.push(eq(jobs.paperId, filter.paperId));
-  if (filter.paperIds) where.push(filter.paperIds.length ? inArray(jobs.paperId, filter.paperIds) : sql`false`);
   const rows = await db
     .select({
       job: jobs,

@@ -19,20 +19,6 @@ export async function getJudgeConfigById(db: Executor, id: string): Promise<Judg
   return row ?? null;
 }
 
-export async function getJudgeConfigByName(db: Executor, name: string): Promise<JudgeConfig | null> {
-  const [row] = await db.select().from(judgeConfigs).where(eq(judgeConfigs.name, name)).limit(1);
-  return row ?? null;
-}
-
-export async function getDefaultJudgeConfig(db: Executor): Promise<JudgeConfig | null> {
-  const [row] = await db
-    .select()
-    .from(judgeConfigs)
-    .where(and(eq(judgeConfigs.isDefault, true), isNull(judgeConfigs.archivedAt)))
-    .limit(1);
-  return row ?? null;
-}
-
 export async function insertJudgeConfig(
   tx: Executor,
   input: JudgeConfigInput & { isDefault?: boolean; isDemo?: boolean; createdBy: string | null },

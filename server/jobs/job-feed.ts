@@ -10,11 +10,9 @@ import { announceLive, followRubric } from "@/server/live/rubric-feed";
  */
 const jobTopic = (jobId: string) => `job:${jobId}`;
 const queueTopic = (kind: JobKind) => `queue:${kind}`;
-/** Every job change, for /jobs and /runners pages. */
-const JOBS_TOPIC = "jobs:all";
 
 export async function announceJobChanged(store: Store, jobId: string): Promise<void> {
-  await Promise.all([announceLive(store, jobTopic(jobId), { type: "job" }), announceLive(store, JOBS_TOPIC, { type: "job" })]);
+  await announceLive(store, jobTopic(jobId), { type: "job" });
 }
 
 export async function announceJobQueued(store: Store, kind: JobKind, jobId: string): Promise<void> {
@@ -27,8 +25,4 @@ export function followJob(jobId: string, listener: () => void, opts: { databaseU
 
 export function followQueue(kind: JobKind, listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
   return followRubric(queueTopic(kind), listener, opts);
-}
-
-export function followAllJobs(listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
-  return followRubric(JOBS_TOPIC, listener, opts);
 }

@@ -9,7 +9,7 @@ export async function listJobsForStaff(
   store: Store,
   filter: { statuses: JobStatus[]; kind?: JobKind; paperId?: string; limit: number },
 ): Promise<{ queued: Record<JobKind, number>; jobs: JobRow[] }> {
-  const [queued, rows] = await Promise.all([countQueuedJobs(store.db), listJobs(store.db, { ...filter, paperIds: null })]);
+  const [queued, rows] = await Promise.all([countQueuedJobs(store.db), listJobs(store.db, filter)]);
   return {
     queued,
     jobs: rows.map(({ job, runnerName, agentName, runIndex, judgeRun }) => ({

@@ -20,6 +20,7 @@ import { hiddenReason, maySeeAggregate, type LeafVisibility } from "@/lib/review
 import { getGradingRows } from "@/server/gradings/pinned-grading";
 import { getLeafVisibility } from "./leaf-visibility";
 import { leafKeysOf } from "./progress";
+import { judgeRunStatus } from "@/lib/judge/views";
 
 interface LeafStates {
   overrideOf: Map<string, number>;
@@ -100,7 +101,7 @@ export async function getReviewPayload(store: Store, grading: GradingListItem, v
       rubricVersionName: grading.rubricVersionName,
       submissionId: grading.submissionId,
       reviewedAt: meta?.reviewedAt?.toISOString() ?? null,
-      judgeRun: judgeRun ? { id: judgeRun.run.id, status: judgeRun.job?.status ?? "cancelled" } : null,
+      judgeRun: judgeRun ? { id: judgeRun.run.id, status: judgeRunStatus(judgeRun.job?.status) } : null,
     },
     viewer: {
       userId: viewer.userId,
