@@ -8,7 +8,7 @@ import { MAX_OUTPUT_FILE_BYTES } from "@/lib/jobs/paper-settings";
 import { AppError } from "@/lib/errors";
 import type { ClaimRequest, ClaimedJob } from "@/lib/runner/protocol";
 import { readServerEnv } from "@/lib/env";
-import { getRunSettings } from "@/server/papers/run-settings";
+import { readRunSettings } from "@/server/papers/run-settings";
 import { readReproduceSecrets } from "@/server/papers/paper-secrets";
 import { announceJobChanged, announceJobQueued, followQueue } from "./job-feed";
 import { issueJobToken } from "./job-token";
@@ -69,7 +69,7 @@ export async function claimReproduceJob(store: Store, token: RunnerToken, claim:
 }
 
 async function claimedJob(store: Store, job: Job, leaseId: string, timings: { leaseS: number; heartbeatS: number }): Promise<ClaimedJob> {
-  const settings = await getRunSettings(store.db, job.paperId);
+  const settings = await readRunSettings(store.db, job.paperId);
   const secrets = await readReproduceSecrets(store.db, job.paperId);
   return {
     job: {

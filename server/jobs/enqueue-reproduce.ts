@@ -2,7 +2,7 @@ import "server-only";
 import type { Store } from "@/db/client";
 import { insertJob } from "@/db/queries/jobs";
 import { JOB_TIMINGS } from "@/lib/jobs/states";
-import { getRunSettings } from "@/server/papers/run-settings";
+import { readRunSettings } from "@/server/papers/run-settings";
 import { announceJobQueued } from "./job-feed";
 
 /**
@@ -15,7 +15,7 @@ export async function enqueueReproduceJob(
   store: Store,
   input: { submissionId: string; paperId: string; userId: string | null; announce?: boolean },
 ): Promise<{ jobId: string }> {
-  const settings = await getRunSettings(store.db, input.paperId);
+  const settings = await readRunSettings(store.db, input.paperId);
   const job = await insertJob(store.db, {
     kind: "reproduce",
     paperId: input.paperId,

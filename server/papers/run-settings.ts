@@ -8,12 +8,15 @@ import { DEFAULT_RUN_SETTINGS, runSettingsSchema, type RunSettings } from "@/lib
 /** What members see of a paper's reproduction settings: the settings and the names of its secrets, never their values. */
 export type PaperRunSettingsView = RunSettings & { secretNames: string[] };
 
-/** The paper's settings, the defaults where staff set none; a job takes them when it is queued. */
+/** The paper's settings, the defaults where staff set none; a job takes them when it is queued and claimed. */
+export async function readRunSettings(db: Executor, paperId: string): Promise<RunSettings> {
+  const row = await getPaperRunSettings(db, paperId);
+  return row ? { timeoutS: row.timeoutS, gpus: row.gpus, network: row.network, salvageRetryBelowS: row.salvageRetryBelowS } : { ...DEFAULT_RUN_SETTINGS };
+}
+
+/** The settings with the names of the paper's secrets, as the paper page shows them. */
 export async function getRunSettings(db: Executor, paperId: string): Promise<PaperRunSettingsView> {
-  const [row, secretNames] = await Promise.all([getPaperRunSettings(db, paperId), listPaperSecretNames(db, paperId)]);
-  const settings: RunSettings = row
-    ? { timeoutS: row.timeoutS, gpus: row.gpus, network: row.network, salvageRetryBelowS: row.salvageRetryBelowS }
-    : { ...DEFAULT_RUN_SETTINGS };
+  const [settings, secretNames] = await Promise.all([readRunSettings(db, paperId), listPaperSecretNames(db, paperId)]);
   return { ...settings, secretNames };
 }
 
