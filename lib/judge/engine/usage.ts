@@ -12,16 +12,28 @@ export interface ModelUsage {
   calls: number;
 }
 
+const noUsage = (): ModelUsage => ({ in: 0, out: 0, cached_in: 0, reasoning_out: 0, calls: 0 });
+
+function addInto(total: ModelUsage, u: ModelUsage): void {
+  total.in += u.in;
+  total.out += u.out;
+  total.cached_in += u.cached_in;
+  total.reasoning_out += u.reasoning_out;
+  total.calls += u.calls;
+}
+
 export function usageByModel(calls: Iterable<CallUsage>): Record<string, ModelUsage> {
   const out: Record<string, ModelUsage> = {};
   for (const c of calls) {
-    const u = (out[c.model] ??= { in: 0, out: 0, cached_in: 0, reasoning_out: 0, calls: 0 });
-    u.in += c.inputTokens;
-    u.out += c.outputTokens;
-    u.cached_in += c.cachedInputTokens;
-    u.reasoning_out += c.reasoningTokens;
-    u.calls += 1;
+    addInto((out[c.model] ??= noUsage()), { in: c.inputTokens, out: c.outputTokens, cached_in: c.cachedInputTokens, reasoning_out: c.reasoningTokens, calls: 1 });
   }
+  return out;
+}
+
+/** Per-model totals of both (a run's totals so far plus one verdict's), as a new record. */
+export function mergeUsage(a: Record<string, ModelUsage>, b: Record<string, ModelUsage>): Record<string, ModelUsage> {
+  const out: Record<string, ModelUsage> = {};
+  for (const usage of [a, b]) for (const [model, u] of Object.entries(usage)) addInto((out[model] ??= noUsage()), u);
   return out;
 }
 
@@ -32,14 +44,8 @@ export function verdictsUsage(verdicts: Iterable<LeafVerdict>): Record<string, M
 }
 
 export function totalUsage(usage: Record<string, ModelUsage>): ModelUsage {
-  const t: ModelUsage = { in: 0, out: 0, cached_in: 0, reasoning_out: 0, calls: 0 };
-  for (const u of Object.values(usage)) {
-    t.in += u.in;
-    t.out += u.out;
-    t.cached_in += u.cached_in;
-    t.reasoning_out += u.reasoning_out;
-    t.calls += u.calls;
-  }
+  const t = noUsage();
+  for (const u of Object.values(usage)) addInto(t, u);
   return t;
 }
 

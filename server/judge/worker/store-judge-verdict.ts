@@ -8,7 +8,7 @@ import type { Grading } from "@/db/schema";
 import type { JsonValue } from "@/lib/grading/types";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import type { LeafVerdict } from "@/lib/judge/engine-contract";
-import { usageByModel, totalUsage, type ModelUsage } from "@/lib/judge/engine/usage";
+import { mergeUsage, usageByModel, totalUsage, type ModelUsage } from "@/lib/judge/engine/usage";
 import type { GradedUnit } from "@/lib/judge/rubric-rows";
 import { judgeCostUsd } from "@/lib/judge/views";
 import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
@@ -65,17 +65,7 @@ export async function storeJudgeVerdict(
       })),
     );
     const added = usageByModel(verdict.calls);
-    const tokenUsage = { ...(run.tokenUsage as Record<string, ModelUsage>) };
-    for (const [model, u] of Object.entries(added)) {
-      const before = tokenUsage[model] ?? { in: 0, out: 0, cached_in: 0, reasoning_out: 0, calls: 0 };
-      tokenUsage[model] = {
-        in: before.in + u.in,
-        out: before.out + u.out,
-        cached_in: before.cached_in + u.cached_in,
-        reasoning_out: before.reasoning_out + u.reasoning_out,
-        calls: before.calls + u.calls,
-      };
-    }
+    const tokenUsage = mergeUsage(run.tokenUsage as Record<string, ModelUsage>, added);
     const sum = totalUsage(added);
     await setJudgeRunTotals(tx, run.id, {
       leavesDone: run.leavesDone + 1,
