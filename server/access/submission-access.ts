@@ -1,11 +1,11 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { getPaperRole } from "@/db/queries/papers";
 import { getSubmissionById } from "@/db/queries/submissions";
 import type { Submission, User } from "@/db/schema";
-import { canAccessPaper, effectiveRole, type EffectiveRole } from "@/lib/auth/access";
+import type { EffectiveRole } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/uuid";
+import { requirePaperItemRole } from "@/server/access/paper-item-access";
 
 /**
  * A submission of a `/api/submissions/<id>` route, once the user may see it: staff, and the members
@@ -20,8 +20,6 @@ export async function requireSubmissionAccess(
 ): Promise<{ submission: Submission; role: Exclude<EffectiveRole, null> }> {
   const submission = isUuid(submissionId) ? await getSubmissionById(store.db, submissionId) : null;
   if (!submission) throw new AppError("not_found", "No such submission");
-  const role = effectiveRole(user.isStaff, user.isStaff ? null : await getPaperRole(store.db, submission.paperId, user.id));
-  if (!role || !canAccessPaper(role, "view")) throw new AppError("not_found", "No such submission");
-  if (access === "manage" && role !== "staff") throw new AppError("forbidden", "Only staff can reproduce a submission");
+  const role = await requirePaperItemRole(store, user, submission.paperId, access, { item: "submission", action: "reproduce a submission" });
   return { submission, role };
 }

@@ -1,14 +1,13 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { getJudgeRunByGradingId, getJudgeRunWithJob, listJudgeRunsBySubmissionId } from "@/db/queries/judge-runs";
-import { getPaperRole } from "@/db/queries/papers";
+import { getJudgeRunWithJob, listJudgeRunsBySubmissionId } from "@/db/queries/judge-runs";
 import { getSubmissionById } from "@/db/queries/submissions";
 import type { Job, JudgeRun, User } from "@/db/schema";
-import { canAccessPaper, effectiveRole } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import { judgeEtaS, judgeRunStatus, type JudgeEstimateView, type JudgeRunView } from "@/lib/judge/views";
 import { isUuid } from "@/lib/uuid";
+import { requirePaperItemRole } from "@/server/access/paper-item-access";
 
 export function toJudgeRunView(run: JudgeRun, job: Job | null, paperId: string, nowMs = Date.now()): JudgeRunView {
   const config = run.config as JudgeConfigInput;
@@ -60,10 +59,7 @@ export async function readJudgeRun(store: Store, runId: string): Promise<JudgeRu
 export async function requireJudgeRunAccess(store: Store, user: User, runId: string, access: "view" | "manage"): Promise<JudgeRunView> {
   const run = await readJudgeRun(store, runId);
   if (!run) throw new AppError("not_found", "No such judge run");
-  if (user.isStaff) return run;
-  const role = effectiveRole(false, await getPaperRole(store.db, run.paperId, user.id));
-  if (!canAccessPaper(role, "view")) throw new AppError("not_found", "No such judge run");
-  if (access === "manage") throw new AppError("forbidden", "Only staff can cancel a judge run");
+  await requirePaperItemRole(store, user, run.paperId, access, { item: "judge run", action: "cancel a judge run" });
   return run;
 }
 
@@ -72,8 +68,3 @@ export async function listSubmissionJudgeRuns(store: Store, submissionId: string
   return (await listJudgeRunsBySubmissionId(store.db, submissionId)).map(({ run, job }) => toJudgeRunView(run, job, paperId));
 }
 
-/** The run that filled a grading, if the studio's judge made it (the review page refreshes while it runs). */
-export async function readGradingJudgeRun(store: Store, gradingId: string, paperId: string): Promise<JudgeRunView | null> {
-  const found = await getJudgeRunByGradingId(store.db, gradingId);
-  return found ? toJudgeRunView(found.run, found.job, paperId) : null;
-}
