@@ -20,7 +20,14 @@ const addVitest = (report) => {
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
   // A test file that failed to load has no tests but is a failure.
-  failed += report.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
+  const loadFailures = report.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
+  failed += loadFailures;
+  // vitest fails a run whose tests all passed when an error escaped them (an unhandled rejection, an
+  // error after a test ended): its report says so only in `success`, so it counts as one failure.
+  if (report.success === false && report.numFailedTests === 0 && loadFailures === 0) {
+    console.log("vitest reported an error outside the tests (see 'Unhandled Errors' above)");
+    failed += 1;
+  }
 };
 
 if (layersRc !== undefined) {
