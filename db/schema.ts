@@ -453,6 +453,11 @@ export const gradingVerdicts = pgTable(
     judgeMetadata: jsonb("judge_metadata"),
     // How the imported file wrote fields PaperBench reads loosely (`valid_score: 1.0`), for export.
     fileDetail: jsonb("file_detail").$type<{ validScoreNumber?: number }>(),
+    // The rubric version the verdict was made against: the grading's pin when it was stored, an
+    // older one for a verdict a re-grade after a rubric change kept (migration 0016).
+    rubricVersionId: uuid("rubric_version_id")
+      .notNull()
+      .references(() => rubricVersions.id, { onDelete: "cascade" }),
   },
   (t) => [primaryKey({ columns: [t.gradingId, t.nodeKey] })],
 );

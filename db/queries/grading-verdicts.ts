@@ -12,7 +12,10 @@ import { toUserRef, type UserRef } from "./users";
 
 export type NewVerdict = StoredVerdict & { nodeId: string; source: VerdictSource };
 
-/** Inserts verdicts in one statement per batch, as one JSON parameter (see insertNodeRows). */
+/**
+ * Inserts verdicts in one statement per batch, as one JSON parameter (see insertNodeRows). Each is
+ * recorded as made against the grading's pinned rubric version as it is now.
+ */
 export async function insertVerdicts(tx: Executor, gradingId: string, verdicts: readonly NewVerdict[]): Promise<void> {
   const BATCH = 5_000;
   for (let start = 0; start < verdicts.length; start += BATCH) {
@@ -29,9 +32,9 @@ export async function insertVerdicts(tx: Executor, gradingId: string, verdicts: 
       })),
     );
     await tx.execute(sql`
-      INSERT INTO grading_verdicts (grading_id, node_key, node_id, score, valid, explanation, source, judge_metadata, file_detail)
+      INSERT INTO grading_verdicts (grading_id, node_key, node_id, score, valid, explanation, source, judge_metadata, file_detail, rubric_version_id)
       SELECT ${gradingId}::uuid, x.node_key, x.node_id, x.score, x.valid, x.explanation, x.source::verdict_source,
-             x.judge_metadata, x.file_detail
+             x.judge_metadata, x.file_detail, (SELECT g.rubric_version_id FROM gradings g WHERE g.id = ${gradingId}::uuid)
       FROM jsonb_to_recordset(${payload}::jsonb) AS x(
         node_key uuid, node_id text, score float8, valid boolean, explanation text, source text,
         judge_metadata jsonb, file_detail jsonb)
