@@ -889,9 +889,34 @@ export const evaluations = pgTable(
     resourcesProvided: boolean("resources_provided").notNull().default(false),
     setup: jsonb("setup").$type<EvaluationSetup>().notNull(),
     isHuman: boolean("is_human").notNull().default(false),
+    // Human review sampling: leaves drawn per grading (null: none), and the graders who get them in turn.
+    reviewSampleSize: integer("review_sample_size"),
+    reviewGraderIds: jsonb("review_grader_ids").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [index("evaluations_agent_idx").on(t.agentId)],
 );
 export type Evaluation = InferSelectModel<typeof evaluations>;
+
+/**
+ * The leaves of a grading drawn for human review (`lib/evaluations/review-sampling.ts`), and the
+ * grader they went to (as a blind assignment of those leaves). One sample per grading: judge–human
+ * agreement is read from the review marks on these leaves.
+ */
+export const gradingReviewSamples = pgTable(
+  "grading_review_samples",
+  {
+    gradingId: uuid("grading_id")
+      .primaryKey()
+      .references(() => gradings.id, { onDelete: "cascade" }),
+    evaluationId: uuid("evaluation_id")
+      .notNull()
+      .references(() => evaluations.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    nodeKeys: jsonb("node_keys").$type<string[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("grading_review_samples_evaluation_idx").on(t.evaluationId)],
+);
+export type GradingReviewSample = InferSelectModel<typeof gradingReviewSamples>;

@@ -51,6 +51,8 @@ export const splitNameSchema = text()
   .max(100, "must be at most 100 characters")
   .regex(/^[A-Za-z0-9_.-]+$/, "must be a split name (letters, digits, _ . -)");
 
+export const reviewSampleSizeSchema = z.number().int("must be a whole number").min(1, "must be at least 1").max(10_000, "must be at most 10000");
+
 export const createEvaluationSchema = z
   .object({
     name: text().trim().min(1, "is required").max(200, "must be at most 200 characters"),
@@ -65,6 +67,8 @@ export const createEvaluationSchema = z
     resourcesProvided: z.boolean().default(false),
     setup: evaluationSetupSchema.default({ time_limit_h: null, hardware: null, scaffold: null, tools: null }),
     isHuman: z.boolean().default(false),
+    /** Leaves per grading drawn for human review (`lib/evaluations/review-sampling.ts`); null: no sampling. */
+    reviewSampleSize: reviewSampleSizeSchema.nullable().default(null),
   })
   .strict();
 export type CreateEvaluationInput = z.input<typeof createEvaluationSchema>;
@@ -86,3 +90,15 @@ export interface ImportedRunResult {
   /** PaperBench's `score` of the grade. */
   score: number | null;
 }
+
+/**
+ * Human review sampling of an evaluation (staff): leaves drawn per grading (null: none) and the
+ * graders (graders of the papers, or staff, by email) who get the samples in turn.
+ */
+export const reviewSamplingSchema = z
+  .object({
+    sampleSize: reviewSampleSizeSchema.nullable(),
+    graders: z.array(text().trim().min(1, "is required").max(320, "must be at most 320 characters")).max(100, "must be at most 100 graders").default([]),
+  })
+  .strict();
+export type ReviewSamplingInput = z.input<typeof reviewSamplingSchema>;

@@ -46,6 +46,7 @@ export async function createEvaluationInTransaction(tx: Executor, input: CreateE
     resourcesProvided: fields.resourcesProvided,
     setup: fields.setup,
     isHuman: fields.isHuman,
+    reviewSampleSize: fields.reviewSampleSize,
     createdBy: userId,
   });
 }
