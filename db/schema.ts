@@ -410,6 +410,9 @@ export const gradings = pgTable(
     // When a human review covered every leaf (each has a review mark, see grading_reviews), else
     // null: such a grading counts as a human grading (JudgeEval, the leaderboard's "reviewed").
     reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    // A judge-lab grading (comparing judge configurations, migration 0017): never counted on the
+    // leaderboard, in an evaluation or as JudgeEval's judge side.
+    isLab: boolean("is_lab").notNull().default(false),
   },
   (t) => [
     index("gradings_submission_idx").on(t.submissionId, t.createdAt),
@@ -863,6 +866,67 @@ export const judgeRuns = pgTable(
   (t) => [index("judge_runs_grading_idx").on(t.gradingId), index("judge_runs_submission_idx").on(t.submissionId)],
 );
 export type JudgeRun = InferSelectModel<typeof judgeRuns>;
+
+// ── The judge lab and calibration (migration 0017) ───────────────────────────
+
+/**
+ * The accepted versions of a paper's judge addendum (`papers.judge_addendum` holds the latest):
+ * calibration appends one with the overrides it came from, never overwriting silently. The first
+ * acceptance records the text it replaced as version 1.
+ */
+export const paperJudgeAddenda = pgTable(
+  "paper_judge_addenda",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    paperId: text("paper_id")
+      .notNull()
+      .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    version: integer("version").notNull(),
+    text: text("text").notNull(),
+    overrideIds: jsonb("override_ids").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    note: text("note").notNull().default(""),
+    createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("paper_judge_addenda_version_key").on(t.paperId, t.version)],
+);
+export type PaperJudgeAddendum = InferSelectModel<typeof paperJudgeAddenda>;
+
+/** A judge lab: judge configurations run on human-labelled submissions, to compare with the humans. */
+export const judgeLabs = pgTable("judge_labs", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});
+export type JudgeLab = InferSelectModel<typeof judgeLabs>;
+
+/** One run of a lab: the judge run (its grading is a lab grading), the human truth, the addendum it ran with. */
+export const judgeLabRuns = pgTable(
+  "judge_lab_runs",
+  {
+    judgeRunId: uuid("judge_run_id")
+      .primaryKey()
+      .references(() => judgeRuns.id, { onDelete: "cascade" }),
+    labId: uuid("lab_id")
+      .notNull()
+      .references(() => judgeLabs.id, { onDelete: "cascade" }),
+    configId: uuid("config_id").references(() => judgeConfigs.id, { onDelete: "set null" }),
+    configName: text("config_name").notNull(),
+    paperId: text("paper_id")
+      .notNull()
+      .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
+    // The grading the run is compared with: a human grading, or a judge grading a review covered.
+    truthGradingId: uuid("truth_grading_id")
+      .notNull()
+      .references(() => gradings.id, { onDelete: "cascade" }),
+    // The paper's judge addendum when the run started: its accepted version (null: not one) and text.
+    addendumVersion: integer("addendum_version"),
+    judgeAddendum: text("judge_addendum").notNull(),
+  },
+  (t) => [index("judge_lab_runs_lab_idx").on(t.labId), index("judge_lab_runs_paper_idx").on(t.paperId)],
+);
+export type JudgeLabRun = InferSelectModel<typeof judgeLabRuns>;
 
 // ── Evaluations ──────────────────────────────────────────────────────────────
 

@@ -68,7 +68,7 @@ export async function listEvaluationCellRows(db: Executor, evaluationId: string)
       (SELECT count(*) FROM grading_verdicts v WHERE v.grading_id = g.id)::int AS leaves
     FROM submissions s
     LEFT JOIN LATERAL (
-      SELECT id, score FROM gradings WHERE submission_id = s.id
+      SELECT id, score FROM gradings WHERE submission_id = s.id AND NOT is_lab
       ORDER BY (kind = 'judge') DESC, created_at DESC, id DESC LIMIT 1
     ) g ON true
     WHERE s.evaluation_id = ${evaluationId}

@@ -36,11 +36,11 @@ export async function listJudgeEvalCandidateRows(db: Executor, opts: { paperIds?
       ORDER BY submission_id, created_at DESC, id DESC
     ), j AS (
       SELECT DISTINCT ON (submission_id) submission_id, id, judge_model, judge_type
-      FROM gradings WHERE kind = 'judge'
+      FROM gradings WHERE kind = 'judge' AND NOT is_lab
       ORDER BY submission_id, created_at DESC, id DESC
     ), r AS (
       SELECT DISTINCT ON (submission_id) submission_id, id, judge_model, judge_type
-      FROM gradings WHERE kind = 'judge' AND reviewed_at IS NOT NULL
+      FROM gradings WHERE kind = 'judge' AND reviewed_at IS NOT NULL AND NOT is_lab
       ORDER BY submission_id, reviewed_at DESC, id DESC
     )
     SELECT s.id, s.paper_id, p.title, s.agent_id, a.name AS agent_name, s.run_index, s.variant,

@@ -48,7 +48,7 @@ export interface LeaderboardGradingRow {
 
 /**
  * Per submission of the variant, the grading that counts: its latest judge grading, else its
- * latest human grading; `reviewed` when it is a human grading or a review covered every leaf.
+ * latest human grading (judge-lab gradings never count); `reviewed` when it is a human grading or a review covered every leaf.
  */
 export async function listCountedGradings(db: Executor, variant: SubmissionVariant): Promise<LeaderboardGradingRow[]> {
   const counted = await db.execute(sql`
@@ -58,7 +58,7 @@ export async function listCountedGradings(db: Executor, variant: SubmissionVaria
       (extract(epoch FROM g.created_at) * 1000)::float8 AS created_ms
     FROM gradings g
     JOIN submissions s ON s.id = g.submission_id
-    WHERE s.variant = ${variant}
+    WHERE s.variant = ${variant} AND NOT g.is_lab
     ORDER BY g.submission_id, (g.kind = 'judge') DESC, g.created_at DESC, g.id DESC
   `);
   return (counted.rows as Record<string, unknown>[]).map((r) => ({

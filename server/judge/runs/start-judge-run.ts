@@ -26,8 +26,9 @@ const JUDGE_MAX_ATTEMPTS = 5;
  * transaction, a grading (kind judge, source `judge_run`) against the pinned rubric version
  * (the live rubric pinned now, or the chosen version) with no verdicts yet, a `judge` job on the
  * queue (no GPUs) and the run's row with the configuration as it is now and the estimate.
+ * `lab`: the judge lab's runs, whose gradings are never counted (`gradings.is_lab`).
  */
-export async function startJudgeRuns(store: Store, request: JudgeRunRequest, userId: string | null): Promise<JudgeRunView[]> {
+export async function startJudgeRuns(store: Store, request: JudgeRunRequest, userId: string | null, opts: { lab?: boolean } = {}): Promise<JudgeRunView[]> {
   const plan = await planJudgeRuns(store, request);
   if (plan.config.kind === "llm" && apiKeyIsSet(plan.config.apiKeyEnv) === false) {
     throw new AppError("conflict", `The judge configuration "${plan.config.name}" reads its API key from ${plan.config.apiKeyEnv}, which is not set on this server`, [
@@ -36,13 +37,13 @@ export async function startJudgeRuns(store: Store, request: JudgeRunRequest, use
   }
   const views: JudgeRunView[] = [];
   for (const run of plan.runs) {
-    const runId = await startOne(store, plan, run, userId);
+    const runId = await startOne(store, plan, run, userId, opts.lab ?? false);
     views.push((await readJudgeRun(store, runId))!);
   }
   return views;
 }
 
-async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: string | null): Promise<string> {
+async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: string | null, isLab: boolean): Promise<string> {
   const estimate = await estimatePlannedRun(store, plan, run);
   const runId = randomUUID();
   const jobId = await store.db.transaction(async (tx) => {
@@ -68,6 +69,7 @@ async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: 
       judgeModel: plan.config.model,
       score: 0,
       source,
+      isLab,
       createdBy: userId,
     });
     const job = await insertJob(tx, {
