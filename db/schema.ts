@@ -8,6 +8,7 @@ import { JOB_KINDS, JOB_STATUSES } from "@/lib/jobs/states";
 import type { RunnerCapabilities } from "@/lib/runner/protocol";
 import { JUDGE_KINDS, JUDGE_MODES } from "@/lib/judge/config";
 import type { Aggregation, EvaluationPolicies, EvaluationSetup, ImportedRunResult } from "@/lib/evaluations/schemas";
+import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
 import {
   type AnyPgColumn,
   bigint,
@@ -347,6 +348,8 @@ export const submissions = pgTable(
     // the judge ran), and the executed archive it kept, in the blob store.
     importedResult: jsonb("imported_result").$type<ImportedRunResult>(),
     executedArchiveSha256: text("executed_archive_sha256").references(() => blobs.sha256),
+    // What the monitors found in the agent's log (blacklisted sites); null when no log was scanned.
+    flags: jsonb("flags").$type<SubmissionFlags>(),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },

@@ -1,2 +1,2 @@
--- Reserved; the feature that owns this migration fills it in.
-SELECT 1;
+ALTER TABLE "submissions" ADD COLUMN "flags" jsonb;--> statement-breakpoint
+UPDATE "evaluations" SET "policies" = "policies" || '{"blacklisted": "zero"}'::jsonb WHERE NOT ("policies" ? 'blacklisted');

@@ -53,7 +53,7 @@ describe("evaluation policies", () => {
       { paperId: "b", run: 1, state: "invalid_leaves", score: 0.2 },
       { paperId: "c", run: 1, state: "pending", score: null },
     ];
-    const r = applyPolicies(cells, { reproduction_failed: "exclude", reproduction_timed_out: "zero", judge_invalid_leaves: "zero" }, { runs: 1, aggregation: "mean" });
+    const r = applyPolicies(cells, { reproduction_failed: "exclude", reproduction_timed_out: "zero", judge_invalid_leaves: "zero", blacklisted: "zero" }, { runs: 1, aggregation: "mean" });
     expect(r.counted.map((c) => [c.paperId, c.score])).toEqual([
       ["a", 0],
       ["b", 0.2],

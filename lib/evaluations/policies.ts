@@ -17,6 +17,8 @@ export interface EvaluationCell {
    * has nothing left to retry.
    */
   attempts?: number;
+  /** The monitor found a blacklisted site in the agent's log: the `blacklisted` policy decides, whatever the state. */
+  flagged?: boolean;
 }
 
 export interface CountedCell {
@@ -61,6 +63,7 @@ const FAILURE_TEXT: Record<FailureKind, string> = {
   reproduction_failed: "reproduction failed",
   reproduction_timed_out: "reproduction timed out",
   judge_invalid_leaves: "judge left invalid leaves",
+  blacklisted: "agent's log names a blacklisted site",
 };
 
 /** How a policy reads, as the evaluation page and the leaderboard say it. */
@@ -74,7 +77,8 @@ export function describePolicy(policy: FailurePolicy): string {
  * Each run's score from an evaluation's cells under its policies. A failed cell counts as 0
  * ("zero"; for invalid leaves: those leaves at 0, the judge's score as stored), is excluded with
  * its reason ("exclude"), or is retried while attempts are left, then excluded saying so. Pending
- * cells are excluded as not graded yet. Pure: the evaluation page, its export and the CLI share it.
+ * cells are excluded as not graded yet. A flagged cell (a blacklisted site in the agent's log)
+ * counts as 0 or is excluded by the `blacklisted` policy before anything else. Pure: the evaluation page, its export and the CLI share it.
  */
 export function applyPolicies(
   cells: readonly EvaluationCell[],
@@ -86,6 +90,12 @@ export function applyPolicies(
   const retrying: PolicyResult["retrying"] = [];
   for (const cell of cells) {
     const at = { paperId: cell.paperId, run: cell.run };
+    if (cell.flagged) {
+      // A broken rule voids the run however far it got; it is never retried.
+      if (policies.blacklisted === "exclude") excluded.push({ ...at, reason: `excluded: ${FAILURE_TEXT.blacklisted}` });
+      else counted.push({ ...at, score: 0, note: `count as 0: ${FAILURE_TEXT.blacklisted}` });
+      continue;
+    }
     if (cell.state === "pending") {
       excluded.push({ ...at, reason: "excluded: not graded yet" });
       continue;

@@ -3,8 +3,11 @@ import { text } from "@/lib/text";
 import { VARIANTS } from "@/lib/grading/variant";
 import { agentNameSchema } from "@/lib/submissions/schemas";
 
-/** What can go wrong with one cell (paper × run) of an evaluation, each with a policy of its own. */
-export const FAILURE_KINDS = ["reproduction_failed", "reproduction_timed_out", "judge_invalid_leaves"] as const;
+/**
+ * What can go wrong with one cell (paper × run) of an evaluation, each with a policy of its own.
+ * `blacklisted`: the agent's log names a site of the paper's blacklist (the monitor flagged it).
+ */
+export const FAILURE_KINDS = ["reproduction_failed", "reproduction_timed_out", "judge_invalid_leaves", "blacklisted"] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 /** Count the cell as 0, leave it out of its run's mean (the reason shown), or retry it up to n times. */
@@ -20,6 +23,8 @@ export const evaluationPoliciesSchema = z
     reproduction_failed: failurePolicySchema,
     reproduction_timed_out: failurePolicySchema,
     judge_invalid_leaves: failurePolicySchema,
+    // A broken rule is not fixed by running again: counted as 0 or excluded, never retried.
+    blacklisted: z.enum(["zero", "exclude"], { error: "must be zero or exclude (a flagged run is not retried)" }).default("zero"),
   })
   .strict();
 export type EvaluationPolicies = z.infer<typeof evaluationPoliciesSchema>;
@@ -28,7 +33,7 @@ export type EvaluationPolicies = z.infer<typeof evaluationPoliciesSchema>;
  * PaperBench's own scripts count a failed reproduction as the judge scores it (mostly 0) and keep
  * invalid leaves at 0: the default says so instead of dropping anything silently.
  */
-export const DEFAULT_POLICIES: EvaluationPolicies = { reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero" };
+export const DEFAULT_POLICIES: EvaluationPolicies = { reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero", blacklisted: "zero" };
 
 export const AGGREGATIONS = ["mean", "best_of_n"] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];

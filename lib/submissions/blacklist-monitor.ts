@@ -42,6 +42,22 @@ export interface BlacklistScan {
   lines: number;
 }
 
+/** What is stored on a submission whose agent's log was scanned (`submissions.flags`). */
+export interface SubmissionFlags {
+  blacklist: BlacklistScan & {
+    /** Where the log came from: its path in the archive, or `agent.log` sent beside it. */
+    log: string;
+    /** The paper's blacklist at the time of the scan. */
+    rules: string[];
+    scannedAt: string;
+  };
+}
+
+/** Whether a submission's flags count against it (a blacklisted site in its agent's log). */
+export function isFlagged(flags: SubmissionFlags | null | undefined): boolean {
+  return (flags?.blacklist.totalHits ?? 0) > 0;
+}
+
 /** How many matching lines a flag keeps, and how much of each: enough to show, bounded whatever the log. */
 export const MONITOR_LIMITS = { maxHits: 50, maxLineChars: 500 } as const;
 

@@ -98,7 +98,7 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
         runsDir,
         agent: `failing ${policy}`,
         userId: staffId,
-        policies: { reproduction_failed: policy, reproduction_timed_out: policy, judge_invalid_leaves: "zero" },
+        policies: { reproduction_failed: policy, reproduction_timed_out: policy, judge_invalid_leaves: "zero", blacklisted: "zero" },
       });
       expect(summary.cells.map((c) => c.state)).toEqual(["succeeded", "failed", "timed_out"]);
       expect(result.papers[DEMO_PAPER]).toEqual([1, null, 0.5]);
@@ -180,7 +180,7 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
 
   it("create: a named split takes its papers, an unknown split is a 400 naming the field", async () => {
     const created = await createEvaluation(handle, { name: "debug", agent: "BasicAgent · ingest", split: "custom", paperIds: [DEMO_PAPER], runs: 3 }, staffId);
-    expect(created.policies).toEqual({ reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero" });
+    expect(created.policies).toEqual({ reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero", blacklisted: "zero" });
     const err = await createEvaluation(handle, { name: "x", agent: "a", split: "no-such-split", runs: 1 }, staffId).catch((e: unknown) => e);
     expect((err as AppError).code).toBe("bad_request");
     expect((err as AppError).details[0]).toMatchObject({ path: "split" });
