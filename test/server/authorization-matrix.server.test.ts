@@ -191,6 +191,7 @@ const MATRIX: Record<string, Row> = {
   "POST /api/evaluations": { request: () => ({ url: "/api/evaluations", body: {} }), expect: STAFF_ONLY_WRITE },
   "POST /api/evaluations/ingest": { request: () => ({ url: "/api/evaluations/ingest", body: {} }), expect: STAFF_ONLY_WRITE },
   "GET /api/evaluations/[evaluationId]": { request: () => ({ url: `/api/evaluations/${NO_SUCH_ID}` }), expect: [401, 403, 403, 403, 403, 404] },
+  "POST /api/evaluations/[evaluationId]/submissions": { request: () => ({ url: `/api/evaluations/${NO_SUCH_ID}/submissions`, body: {} }), expect: [401, 403, 403, 403, 403, 404] },
   "GET /api/evaluations/[evaluationId]/export": { request: () => ({ url: `/api/evaluations/${NO_SUCH_ID}/export?format=csv` }), expect: [401, 403, 403, 403, 403, 404] },
   "POST /api/judge/estimate": { request: () => ({ url: "/api/judge/estimate", body: {} }), expect: STAFF_ONLY_WRITE },
   "POST /api/judge/runs": { request: () => ({ url: "/api/judge/runs", body: {} }), expect: STAFF_ONLY_WRITE },
