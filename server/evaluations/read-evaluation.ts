@@ -1,12 +1,14 @@
 import "server-only";
-import type { Store } from "@/db/client";
+import type { Executor, Store } from "@/db/client";
 import { getEvaluationById, listEvaluationCellRows, listEvaluations } from "@/db/queries/evaluations";
 import type { Evaluation } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/uuid";
 import { cellStateOf } from "@/lib/evaluations/cell-state";
-import { applyPolicies, describePolicy, type CellState, type PolicyResult } from "@/lib/evaluations/policies";
+import type { Agreement } from "@/lib/evaluations/agreement";
+import { applyPolicies, describePolicy, type CellState, type EvaluationCell, type PolicyResult } from "@/lib/evaluations/policies";
 import { FAILURE_KINDS, type FailureKind, type ImportedRunResult } from "@/lib/evaluations/schemas";
+import { readEvaluationAgreement } from "./review-agreement";
 
 export interface EvaluationCellView {
   paperId: string;
@@ -28,22 +30,18 @@ export interface EvaluationSummary {
   /** The policy per failure kind as it reads ("count as 0"). */
   policy: Record<FailureKind, string>;
   result: PolicyResult;
+  /** Judge–human agreement on the leaves sampled for review (F1, bootstrap 95% interval); null before any is reviewed. */
+  agreement: Agreement | null;
 }
 
 export async function listEvaluationSummaries(store: Store) {
   return listEvaluations(store.db);
 }
 
-/**
- * An evaluation with its cells (paper × run: state, score, submission, grading) and the per-run
- * scores, mean and standard error its policies give, with every excluded cell and its reason.
- * A paper of the split without a run yet is a pending cell of each run.
- */
-export async function readEvaluationSummary(store: Store, id: string): Promise<EvaluationSummary> {
-  const evaluation = isUuid(id) ? await getEvaluationById(store.db, id) : null;
-  if (!evaluation) throw new AppError("not_found", `No evaluation with id "${id}"`);
-  const rows = await listEvaluationCellRows(store.db, id);
-  const cells: EvaluationCellView[] = rows.map((r) => ({
+/** An evaluation's stored cells (one per submission), in paper and run order. */
+export async function readEvaluationCells(db: Executor, evaluationId: string): Promise<EvaluationCellView[]> {
+  const rows = await listEvaluationCellRows(db, evaluationId);
+  return rows.map((r) => ({
     paperId: r.paperId,
     run: r.runIndex,
     state: cellStateOf({ imported: r.importedResult, jobStatus: r.latestJobStatus, hasGrading: r.gradingId !== null, invalidLeaves: r.invalidLeaves }),
@@ -54,16 +52,38 @@ export async function readEvaluationSummary(store: Store, id: string): Promise<E
     leaves: r.leaves,
     imported: r.importedResult,
   }));
-  const papers = [...new Set([...evaluation.paperIds, ...cells.map((c) => c.paperId)])].sort();
-  const present = new Set(cells.map((c) => `${c.paperId}\u0000${c.run}`));
-  const policyCells = cells.map(({ paperId, run, state, score }) => ({ paperId, run, state, score }));
+}
+
+/**
+ * What the policies read for `papers`: the stored cells of those papers, and a pending cell for
+ * each paper × run without a submission, sorted. The summary and the leaderboard share it.
+ */
+export function policyCellsOf(evaluation: Pick<Evaluation, "runs">, cells: readonly EvaluationCellView[], papers: readonly string[]): EvaluationCell[] {
+  const wanted = new Set(papers);
+  const stored = cells.filter((c) => wanted.has(c.paperId));
+  const present = new Set(stored.map((c) => `${c.paperId}\u0000${c.run}`));
+  const policyCells: EvaluationCell[] = stored.map(({ paperId, run, state, score }) => ({ paperId, run, state, score }));
   for (const paperId of papers) {
     for (let run = 1; run <= evaluation.runs; run++) {
       if (!present.has(`${paperId}\u0000${run}`)) policyCells.push({ paperId, run, state: "pending", score: null });
     }
   }
-  policyCells.sort((a, b) => (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : a.run - b.run));
+  return policyCells.sort((a, b) => (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : a.run - b.run));
+}
+
+/**
+ * An evaluation with its cells (paper × run: state, score, submission, grading) and the per-run
+ * scores, mean and standard error its policies give, with every excluded cell and its reason.
+ * A paper of the split without a run yet is a pending cell of each run.
+ */
+export async function readEvaluationSummary(store: Store, id: string): Promise<EvaluationSummary> {
+  const evaluation = isUuid(id) ? await getEvaluationById(store.db, id) : null;
+  if (!evaluation) throw new AppError("not_found", `No evaluation with id "${id}"`);
+  const cells = await readEvaluationCells(store.db, id);
+  const papers = [...new Set([...evaluation.paperIds, ...cells.map((c) => c.paperId)])].sort();
+  const policyCells = policyCellsOf(evaluation, cells, papers);
   const result = applyPolicies(policyCells, evaluation.policies, { runs: evaluation.runs, aggregation: evaluation.aggregation });
   const policy = Object.fromEntries(FAILURE_KINDS.map((k) => [k, describePolicy(evaluation.policies[k])])) as Record<FailureKind, string>;
-  return { evaluation, papers, cells, policy, result };
+  const agreement = await readEvaluationAgreement(store.db, id);
+  return { evaluation, papers, cells, policy, result, agreement };
 }
