@@ -119,6 +119,9 @@ const MATRIX: Record<string, Row> = {
   "GET /api/papers/[paperId]/rubric/review": { request: (ids) => ({ url: `${P(ids)}/rubric/review` }), expect: PAPER_VIEW },
   "POST /api/papers/[paperId]/rubric/review": { request: (ids) => ({ url: `${P(ids)}/rubric/review`, body: {} }), expect: RUBRIC_EDIT },
   "GET /api/papers/[paperId]/rubric/versions": { request: (ids) => ({ url: `${P(ids)}/rubric/versions` }), expect: PAPER_VIEW },
+  // A rubric change's consequences: those who change the rubric see them; staff re-grade.
+  "GET /api/papers/[paperId]/rubric/consequences": { request: (ids) => ({ url: `${P(ids)}/rubric/consequences` }), expect: [401, 403, 403, 403, 200, 200] },
+  "POST /api/papers/[paperId]/rubric/consequences": { request: (ids) => ({ url: `${P(ids)}/rubric/consequences`, body: {} }), expect: PAPER_MANAGE },
   "POST /api/papers/[paperId]/rubric/versions": { request: (ids) => ({ url: `${P(ids)}/rubric/versions`, body: {} }), expect: RUBRIC_EDIT },
   "GET /api/papers/[paperId]/rubric/versions/[versionId]": {
     request: (ids) => ({ url: `${P(ids)}/rubric/versions/${ids.version}` }),

@@ -17,9 +17,9 @@ import { estimatePlannedRun, planJudgeRuns, rubricRowsFor, unitCount, type Judge
 import { readJudgeRun } from "./read-judge-run";
 
 /** A judge run may take this long (a large paper at a low rate limit) before its job times out. */
-const JUDGE_TIMEOUT_S = 24 * 60 * 60;
+export const JUDGE_TIMEOUT_S = 24 * 60 * 60;
 /** A run interrupted by a dead worker resumes this many times (with only its missing leaves). */
-const JUDGE_MAX_ATTEMPTS = 5;
+export const JUDGE_MAX_ATTEMPTS = 5;
 
 /**
  * Starts a judge run on each submission a request names (staff): per submission, in one
