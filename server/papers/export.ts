@@ -2,6 +2,7 @@ import "server-only";
 import type { Store } from "@/db/client";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
 import { AppError } from "@/lib/errors";
+import { resourcesProvidedTree } from "@/lib/grading/resources-provided";
 import type { Variant } from "@/lib/grading/variant";
 import { RUBRIC_LIMITS } from "@/lib/rubric/limits";
 import { blockingExportWarnings, lintPaperBenchRules } from "@/lib/rubric/lint";
@@ -20,7 +21,8 @@ export async function exportRubricJson(
   store: Store,
   paperId: string,
   // `full` is the rubric as it is; `code-dev` is PaperBench's Code-Dev variant (Code Development leaves only).
-  opts: { force?: boolean; variant?: Variant } = {},
+  // `resourcesProvided`: PaperBench's setting, the "Dataset and Model Acquisition" leaves weighing 0.
+  opts: { force?: boolean; variant?: Variant; resourcesProvided?: boolean } = {},
 ): Promise<string> {
   const rubric = await getRubricByPaperId(store.db, paperId);
   const full = rubric ? await getRubricTree(store.db, rubric.id) : null;
@@ -45,5 +47,6 @@ export async function exportRubricJson(
       );
     }
   }
-  return serializeRubric(tree);
+  // After the rules are checked: the zero weights are the setting's, not a flaw of the rubric.
+  return serializeRubric(opts.resourcesProvided ? resourcesProvidedTree(tree).tree : tree);
 }
