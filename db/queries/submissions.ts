@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { SubmissionArchive, SubmissionArchiveFile } from "@/lib/submissions/archive";
+import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
 import type { Executor } from "../client";
 import type { JobStatus } from "@/lib/jobs/states";
 import { agents, jobs, judgeRuns, submissionFiles, submissions, type Submission, type SubmissionVariant } from "../schema";
@@ -119,6 +120,11 @@ export async function listSubmissionsByPaperId(db: Executor, paperId: string): P
 /** Names the submission's repository in the blob store (the archive as uploaded) and its expanded size. */
 export async function setSubmissionArchiveBlob(db: Executor, submissionId: string, blob: { sha256: string; expandedBytes: number }): Promise<void> {
   await db.update(submissions).set({ archiveSha256: blob.sha256, archiveExpandedBytes: blob.expandedBytes }).where(eq(submissions.id, submissionId));
+}
+
+/** What the monitors found in the submission's agent log; null when it came without one. */
+export async function setSubmissionFlags(db: Executor, submissionId: string, flags: SubmissionFlags | null): Promise<void> {
+  await db.update(submissions).set({ flags }).where(eq(submissions.id, submissionId));
 }
 
 // Files travel to the database as JSON batches of about this many bytes of content.

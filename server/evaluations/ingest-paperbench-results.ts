@@ -112,6 +112,8 @@ export async function ingestPaperBenchResults(store: Store, input: IngestPaperBe
         paperId: folder.paperId,
         userId: input.userId,
         archive: { path: folder.submissionArchive, name: path.basename(folder.submissionArchive) },
+        // PaperBench writes the agent's log beside grade.json: the blacklist monitor reads it.
+        agentLog: agentLogIn(folder.dir),
         limits,
       });
     }
@@ -181,6 +183,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** PaperBench's latest `submissions/<timestamp>/` (timestamps sort as text). */
+function agentLogIn(runDir: string): { path: string } | undefined {
+  const file = path.join(runDir, "agent.log");
+  return fs.existsSync(/*turbopackIgnore: true*/ file) ? { path: file } : undefined;
+}
+
 function latestSubmissionDir(runDir: string): string | null {
   const dir = path.join(runDir, "submissions");
   if (!fs.existsSync(dir)) return null;

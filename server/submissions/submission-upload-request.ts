@@ -42,6 +42,8 @@ export interface SubmissionUploadRequest {
   fields: SubmissionUploadFields;
   /** `disposable`: a temporary copy the blob store may take by rename. */
   archive: { path: string; name: string; disposable: true };
+  /** PaperBench's `agent.log`, when a form sends it beside the archive. */
+  agentLog?: { path: string };
 }
 
 /**
@@ -51,7 +53,8 @@ export interface SubmissionUploadRequest {
  *   `application/octet-stream`), the fields in the query string (`?agent=…&run=…&variant=…&reproduce=1&name=repo.tar.gz`),
  *   streamed to disk up to `maxArchiveBytes`; `beforeBody` runs once the fields are read, before
  *   the body is, so a refusal costs no upload;
- * - a multipart form with the `archive` file and the same fields (at most 64 MiB).
+ * - a multipart form with the `archive` file and the same fields (at most 64 MiB in all), and
+ *   optionally the agent's log as the `agentLog` file.
  */
 export async function withSubmissionUpload<T>(
   req: Request,
@@ -91,7 +94,13 @@ export async function withSubmissionUpload<T>(
       }
       assertEntrySize(archive, options.maxArchiveBytes, "The submission archive", "archive");
       await fs.promises.writeFile(file, Buffer.from(await archive.arrayBuffer()));
-      return await use({ fields, archive: { path: file, name: name || replaceNul(archive.name).text || "submission", disposable: true } });
+      const log = form.get("agentLog");
+      let agentLog: { path: string } | undefined;
+      if (log !== null && typeof log !== "string") {
+        agentLog = { path: path.join(dir, "agent.log") };
+        await fs.promises.writeFile(agentLog.path, Buffer.from(await log.arrayBuffer()));
+      }
+      return await use({ fields, archive: { path: file, name: name || replaceNul(archive.name).text || "submission", disposable: true }, agentLog });
     }
     throw new AppError(
       "unsupported_media_type",

@@ -3,7 +3,8 @@ import type { Store } from "@/db/client";
 import { ensureAgentByName, getAgentByName } from "@/db/queries/agents";
 import { insertBlob } from "@/db/queries/blobs";
 import { setSubmissionEvaluationId } from "@/db/queries/evaluations";
-import { ensureSubmission, getSubmissionByRun, replaceSubmissionArchive, setSubmissionArchiveBlob } from "@/db/queries/submissions";
+import { getPaperById } from "@/db/queries/papers";
+import { ensureSubmission, getSubmissionByRun, replaceSubmissionArchive, setSubmissionArchiveBlob, setSubmissionFlags } from "@/db/queries/submissions";
 import type { Submission } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Variant } from "@/lib/grading/variant";
@@ -11,6 +12,7 @@ import { getBlobStore } from "@/server/blobs/get-blob-store";
 import { evaluationForRun } from "@/server/evaluations/evaluation-run";
 import { enqueueReproduceJob } from "@/server/jobs/enqueue-reproduce";
 import { checkSubmissionArchive, type ArchiveLimits } from "./archive";
+import { scanAgentLog } from "./scan-agent-log";
 import { submissionLimits } from "./submission-limits";
 
 /** Which run a submission is, and what to do with it. */
@@ -36,6 +38,8 @@ export interface SubmissionUploadResult {
   /** The archive in the blob store. */
   sha256: string;
   replaced: boolean;
+  /** Lines of the agent's log that name a blacklisted site (0 when it has none, absent when no log came). */
+  blacklistHits?: number;
 }
 
 /**
@@ -60,14 +64,25 @@ export async function precheckSubmissionUpload(store: Store, input: SubmissionUp
  * Stores an uploaded submission: the archive at `archive.path` (a temporary file the caller owns
  * and removes) is checked entry by entry (a refusal names the entry, and nothing is stored), put in
  * the blob store, then the agent (created when new), the submission, its file listing and its
- * blob are written in one transaction. With `reproduce`, a reproduction is queued after it commits.
+ * blob are written in one transaction, with what the blacklist monitor found in the agent's log
+ * (`scan-agent-log.ts`). With `reproduce`, a reproduction is queued after it commits.
  */
 export async function uploadSubmission(
   store: Store,
-  input: SubmissionUploadFields & { paperId: string; userId: string | null; archive: { path: string; name: string; disposable?: boolean }; limits?: ArchiveLimits },
+  input: SubmissionUploadFields & {
+    paperId: string;
+    userId: string | null;
+    archive: { path: string; name: string; disposable?: boolean };
+    /** PaperBench's `agent.log` sent beside the archive (else one inside it is used). */
+    agentLog?: { path: string };
+    limits?: ArchiveLimits;
+  },
 ): Promise<SubmissionUploadResult> {
   await precheckSubmissionUpload(store, input);
   const { archive, expandedBytes } = await checkSubmissionArchive(input.archive.path, input.archive.name, input.limits ?? submissionLimits());
+  // Before the archive may be moved into the blob store: the monitor streams the log from it.
+  const paper = await getPaperById(store.db, input.paperId);
+  const flags = await scanAgentLog({ archivePath: input.archive.path, archive, agentLog: input.agentLog, blacklist: paper?.blacklist ?? [] });
   // The bytes are in the store before any row names them; a refusal below leaves only an unnamed file there.
   const blob = await getBlobStore().putFile(input.archive.path, { move: input.archive.disposable === true });
   const { submissionId, replaced } = await store.db.transaction(async (tx) => {
@@ -84,6 +99,7 @@ export async function uploadSubmission(
     await insertBlob(tx, blob);
     await replaceSubmissionArchive(tx, submission.id, archive);
     await setSubmissionArchiveBlob(tx, submission.id, { sha256: blob.sha256, expandedBytes });
+    await setSubmissionFlags(tx, submission.id, flags);
     if (input.evaluation) {
       await evaluationForRun(tx, input.evaluation, { paperId: input.paperId, agent: agent.name, runIndex: input.run, variant: input.variant });
       await setSubmissionEvaluationId(tx, submission.id, input.evaluation);
@@ -91,6 +107,7 @@ export async function uploadSubmission(
     return { submissionId: submission.id, replaced: hasArchive(submission) };
   });
   const result: SubmissionUploadResult = { submissionId, files: archive.files.length, expandedBytes, sha256: blob.sha256, replaced };
+  if (flags) result.blacklistHits = flags.blacklist.totalHits;
   if (input.reproduce) {
     const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: input.paperId, userId: input.userId });
     result.jobId = jobId;

@@ -14,14 +14,15 @@ export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper }) 
 /**
  * Staff upload of a submission (one run of an agent): the archive as the raw body with the fields
  * in the query string (`?agent=…&run=…&variant=…&reproduce=1&replace=1&name=repo.tar.gz`), or a
- * small multipart form. Answers `{ submissionId, jobId?, files, expandedBytes, sha256 }`.
+ * small multipart form (which may carry PaperBench's `agent.log` as `agentLog`). Answers
+ * `{ submissionId, jobId?, files, expandedBytes, sha256, blacklistHits? }`.
  */
 export const POST = apiRoute<Params>({ paper: "manage" }, async ({ req, store, paper, user }) => {
   const limits = submissionLimits();
   const result = await withSubmissionUpload(
     req,
     { maxArchiveBytes: limits.maxArchiveBytes, beforeBody: (fields) => precheckSubmissionUpload(store, { ...fields, paperId: paper.id }) },
-    ({ fields, archive }) => uploadSubmission(store, { ...fields, paperId: paper.id, userId: user.id, archive, limits }),
+    ({ fields, archive, agentLog }) => uploadSubmission(store, { ...fields, paperId: paper.id, userId: user.id, archive, agentLog, limits }),
   );
   return Response.json(result, { status: 201 });
 });
