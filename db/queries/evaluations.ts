@@ -4,6 +4,7 @@ import type { Executor } from "../client";
 import { agents, evaluations, submissions, type Evaluation } from "../schema";
 import type { InferInsertModel } from "drizzle-orm";
 import type { ImportedRunResult } from "@/lib/evaluations/schemas";
+import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
 
 export async function insertEvaluation(db: Executor, values: InferInsertModel<typeof evaluations>): Promise<Evaluation> {
   const [row] = await db.insert(evaluations).values(values).returning();
@@ -56,17 +57,22 @@ export interface EvaluationCellRow {
   score: number | null;
   invalidLeaves: number;
   leaves: number;
+  /** What the monitors found in the agent's log (`submissions.flags`). */
+  flags: SubmissionFlags | null;
+  /** The evaluation's resources-provided setting (every cell's score is read under it). */
+  resourcesProvided: boolean;
 }
 
 export async function listEvaluationCellRows(db: Executor, evaluationId: string): Promise<EvaluationCellRow[]> {
   const result = await db.execute(sql`
-    SELECT s.id AS submission_id, s.paper_id, s.run_index, s.imported_result,
+    SELECT s.id AS submission_id, s.paper_id, s.run_index, s.imported_result, s.flags, e.resources_provided,
       (SELECT j.status FROM jobs j WHERE j.submission_id = s.id AND j.kind = 'reproduce'
         ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS job_status,
       g.id AS grading_id, g.score,
       (SELECT count(*) FROM grading_verdicts v WHERE v.grading_id = g.id AND NOT v.valid)::int AS invalid_leaves,
       (SELECT count(*) FROM grading_verdicts v WHERE v.grading_id = g.id)::int AS leaves
     FROM submissions s
+    JOIN evaluations e ON e.id = s.evaluation_id
     LEFT JOIN LATERAL (
       SELECT id, score FROM gradings WHERE submission_id = s.id AND NOT is_lab
       ORDER BY (kind = 'judge') DESC, created_at DESC, id DESC LIMIT 1
@@ -84,5 +90,7 @@ export async function listEvaluationCellRows(db: Executor, evaluationId: string)
     score: r.score === null ? null : Number(r.score),
     invalidLeaves: Number(r.invalid_leaves ?? 0),
     leaves: Number(r.leaves ?? 0),
+    flags: (r.flags as SubmissionFlags | null) ?? null,
+    resourcesProvided: r.resources_provided === true,
   }));
 }

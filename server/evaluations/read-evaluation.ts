@@ -8,6 +8,8 @@ import { cellStateOf } from "@/lib/evaluations/cell-state";
 import type { Agreement } from "@/lib/evaluations/agreement";
 import { applyPolicies, describePolicy, type CellState, type EvaluationCell, type PolicyResult } from "@/lib/evaluations/policies";
 import { FAILURE_KINDS, type FailureKind, type ImportedRunResult } from "@/lib/evaluations/schemas";
+import { isFlagged } from "@/lib/submissions/blacklist-monitor";
+import { readResourcesProvidedScore } from "./resources-provided-score";
 import { readEvaluationAgreement } from "./review-agreement";
 
 export interface EvaluationCellView {
@@ -20,6 +22,10 @@ export interface EvaluationCellView {
   invalidLeaves: number;
   leaves: number;
   imported: ImportedRunResult | null;
+  /** The agent's log names a blacklisted site: the `blacklisted` policy decides the cell. */
+  flagged: boolean;
+  /** Under resources provided: the leaves of the grading that weigh 0 (its score is read with them at 0). */
+  zeroedLeaves?: number;
 }
 
 export interface EvaluationSummary {
@@ -30,6 +36,8 @@ export interface EvaluationSummary {
   /** The policy per failure kind as it reads ("count as 0"). */
   policy: Record<FailureKind, string>;
   result: PolicyResult;
+  /** Resources provided: how many leaves weigh 0 in each paper's graded cells; null when the setting is off. */
+  resourcesProvided: { zeroedLeaves: Record<string, number> } | null;
   /** Judge–human agreement on the leaves sampled for review (F1, bootstrap 95% interval); null before any is reviewed. */
   agreement: Agreement | null;
 }
@@ -38,20 +46,30 @@ export async function listEvaluationSummaries(store: Store) {
   return listEvaluations(store.db);
 }
 
-/** An evaluation's stored cells (one per submission), in paper and run order. */
+/**
+ * An evaluation's stored cells (one per submission), in paper and run order. Under resources
+ * provided, each graded cell's score is its grading's recomputed with the acquisition leaves at 0.
+ */
 export async function readEvaluationCells(db: Executor, evaluationId: string): Promise<EvaluationCellView[]> {
   const rows = await listEvaluationCellRows(db, evaluationId);
-  return rows.map((r) => ({
-    paperId: r.paperId,
-    run: r.runIndex,
-    state: cellStateOf({ imported: r.importedResult, jobStatus: r.latestJobStatus, hasGrading: r.gradingId !== null, invalidLeaves: r.invalidLeaves }),
-    score: r.score,
-    submissionId: r.submissionId,
-    gradingId: r.gradingId,
-    invalidLeaves: r.invalidLeaves,
-    leaves: r.leaves,
-    imported: r.importedResult,
-  }));
+  const cells: EvaluationCellView[] = [];
+  for (const r of rows) {
+    const underSetting = r.resourcesProvided && r.gradingId !== null ? await readResourcesProvidedScore(db, r.gradingId) : null;
+    cells.push({
+      paperId: r.paperId,
+      run: r.runIndex,
+      state: cellStateOf({ imported: r.importedResult, jobStatus: r.latestJobStatus, hasGrading: r.gradingId !== null, invalidLeaves: r.invalidLeaves }),
+      score: underSetting ? underSetting.score : r.score,
+      submissionId: r.submissionId,
+      gradingId: r.gradingId,
+      invalidLeaves: r.invalidLeaves,
+      leaves: r.leaves,
+      imported: r.importedResult,
+      flagged: isFlagged(r.flags),
+      ...(underSetting ? { zeroedLeaves: underSetting.zeroedLeaves } : {}),
+    });
+  }
+  return cells;
 }
 
 /**
@@ -62,7 +80,7 @@ export function policyCellsOf(evaluation: Pick<Evaluation, "runs">, cells: reado
   const wanted = new Set(papers);
   const stored = cells.filter((c) => wanted.has(c.paperId));
   const present = new Set(stored.map((c) => `${c.paperId}\u0000${c.run}`));
-  const policyCells: EvaluationCell[] = stored.map(({ paperId, run, state, score }) => ({ paperId, run, state, score }));
+  const policyCells: EvaluationCell[] = stored.map(({ paperId, run, state, score, flagged }) => ({ paperId, run, state, score, flagged }));
   for (const paperId of papers) {
     for (let run = 1; run <= evaluation.runs; run++) {
       if (!present.has(`${paperId}\u0000${run}`)) policyCells.push({ paperId, run, state: "pending", score: null });
@@ -85,5 +103,8 @@ export async function readEvaluationSummary(store: Store, id: string): Promise<E
   const result = applyPolicies(policyCells, evaluation.policies, { runs: evaluation.runs, aggregation: evaluation.aggregation });
   const policy = Object.fromEntries(FAILURE_KINDS.map((k) => [k, describePolicy(evaluation.policies[k])])) as Record<FailureKind, string>;
   const agreement = await readEvaluationAgreement(store.db, id);
-  return { evaluation, papers, cells, policy, result, agreement };
+  const resourcesProvided = evaluation.resourcesProvided
+    ? { zeroedLeaves: Object.fromEntries(cells.filter((c) => c.zeroedLeaves !== undefined).map((c) => [c.paperId, c.zeroedLeaves!])) }
+    : null;
+  return { evaluation, papers, cells, policy, result, resourcesProvided, agreement };
 }
