@@ -2,6 +2,7 @@
  * Evaluations from the command line:
  *
  *   npm run evaluation -- ingest <runs-folder> --agent <name> [--name <name>] [--policies <json>] [--url <studio>]
+ *   npm run evaluation -- upload <folder|archive|manifest.csv> --evaluation <id> [--url <studio>]
  *
  * Ingests PaperBench's own results folder (`runs/<run_group_id>/<run_id>/grade.json` and its
  * `submissions/<timestamp>/`) as one evaluation of the agent: each run group, by name, is a run.
@@ -9,6 +10,10 @@
  * embedded DATA_DIR, which it locks); with --url (or STUDIO_URL) it packs the folder and sends it
  * to a running studio with STUDIO_TOKEN. Progress goes to stderr; the last thing on stdout is one
  * JSON object: `{evaluationId, agent, runs, papers: {<paper>: [<root score per run>]}, runScores, mean, se}`.
+ *
+ * `upload` fills an existing evaluation by bulk upload (scripts/evaluation-upload.ts): PaperBench's
+ * run groups without grades, `<paper>/<run>/submission/` folders, or a manifest CSV
+ * (`paper_id,run,path`); it prints `{evaluationId, layout, cells: [{paperId, run, submissionId, source, …}], skipped}` last.
  * Exit 0 on success, 1 on a refusal, 2 on a usage error.
  */
 import fs from "node:fs";
@@ -22,12 +27,14 @@ import { AppError } from "@/lib/errors";
 import { evaluationPoliciesSchema, type EvaluationPolicies } from "@/lib/evaluations/schemas";
 import { ingestPaperBenchResults, type IngestResult } from "@/server/evaluations/ingest-paperbench-results";
 import { packDirectory } from "@/server/submissions/pack-directory";
+import { parseUploadArgs, uploadOnDatabase, uploadThroughStudio } from "./evaluation-upload";
 import { answerOf, studioFetch, StudioError } from "./submission-cli";
 
 class UsageError extends Error {}
 
 const USAGE = `usage:
   npm run evaluation -- ingest <runs-folder> --agent <name> [--name <name>] [--policies <json>] [--url <studio>]
+  npm run evaluation -- upload <folder|archive|manifest.csv> --evaluation <id> [--url <studio>]
   --policies: {"reproduction_failed": "zero"|"exclude"|{"retry": n}, "reproduction_timed_out": …, "judge_invalid_leaves": …}
   With --url (or STUDIO_URL) the token comes from STUDIO_TOKEN (npm run user -- token <email>).`;
 
@@ -110,20 +117,39 @@ async function ingestThroughStudio(args: IngestArgs & { url: string }, token: st
   }
 }
 
+function studioToken(env: Record<string, string | undefined>): string {
+  const token = env.STUDIO_TOKEN?.trim();
+  if (!token) throw new UsageError("STUDIO_TOKEN is not set: make a token with `npm run user -- token <email>` and export STUDIO_TOKEN=<token>");
+  return token;
+}
+
+function printLast(result: unknown): Promise<void> {
+  return new Promise<void>((resolve, reject) => process.stdout.write(JSON.stringify(result) + "\n", (err) => (err ? reject(err) : resolve())));
+}
+
+async function runUpload(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  const args = parseUploadArgs(argv, env, (message) => new UsageError(message));
+  const log = (line: string) => console.error(line);
+  const result = args.url ? await uploadThroughStudio({ ...args, url: args.url }, studioToken(env), log) : await uploadOnDatabase(args);
+  for (const skipped of result.skipped) log(`skipped ${skipped.where}: ${skipped.reason}`);
+  log(`evaluation ${result.evaluationId}: ${result.cells.length} submission(s) from the ${result.layout} layout`);
+  await printLast(result);
+  return 0;
+}
+
 async function runEvaluationCli(argv: readonly string[], env: Record<string, string | undefined>): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "upload") return runUpload(rest, env);
   if (command !== "ingest") throw new UsageError(command ? `unknown command "${command}"` : "a command is required");
   const args = parseIngestArgs(rest, env);
   let result: IngestResult;
   if (args.url) {
-    const token = env.STUDIO_TOKEN?.trim();
-    if (!token) throw new UsageError("STUDIO_TOKEN is not set: make a token with `npm run user -- token <email>` and export STUDIO_TOKEN=<token>");
-    result = await ingestThroughStudio({ ...args, url: args.url }, token, (line) => console.error(line));
+    result = await ingestThroughStudio({ ...args, url: args.url }, studioToken(env), (line) => console.error(line));
   } else {
     result = await ingestOnDatabase(args);
   }
   console.error(`evaluation ${result.evaluationId}: ${Object.keys(result.papers).length} papers × ${result.runs} runs, mean ${result.mean ?? "n/a"} ± ${result.se ?? "n/a"}`);
-  await new Promise<void>((resolve, reject) => process.stdout.write(JSON.stringify(result) + "\n", (err) => (err ? reject(err) : resolve())));
+  await printLast(result);
   return 0;
 }
 
