@@ -60,14 +60,17 @@ describe.each(testDatabaseKinds())("a harness's upload into an evaluation on %s"
 
     const count = async () => Number(((await handle.db.execute(sql`SELECT count(*)::int AS n FROM submissions`)).rows[0] as { n: number }).n);
     const before = await count();
+    // Each refusal is caught as it is made: they run at once, and one left unawaited while an
+    // earlier one is awaited would reject with no handler yet.
+    const refused = (p: Promise<unknown>) => p.catch((e: unknown) => e);
     const refusals: [Promise<unknown>, string, string][] = [
-      [upload(evaluation.id, { agent: "Someone else", run: 1 }), "bad_request", "agent"],
-      [upload(evaluation.id, { agent: "Harness agent", run: 3 }), "bad_request", "run"],
-      [upload(evaluation.id, { agent: "Harness agent", run: 1, variant: "code-dev" }), "bad_request", "variant"],
-      [upload("00000000-0000-4000-8000-000000000000", { agent: "Harness agent", run: 1 }), "not_found", ""],
+      [refused(upload(evaluation.id, { agent: "Someone else", run: 1 })), "bad_request", "agent"],
+      [refused(upload(evaluation.id, { agent: "Harness agent", run: 3 })), "bad_request", "run"],
+      [refused(upload(evaluation.id, { agent: "Harness agent", run: 1, variant: "code-dev" })), "bad_request", "variant"],
+      [refused(upload("00000000-0000-4000-8000-000000000000", { agent: "Harness agent", run: 1 })), "not_found", ""],
     ];
     for (const [promise, code, field] of refusals) {
-      const err = (await promise.catch((e: unknown) => e)) as AppError;
+      const err = (await promise) as AppError;
       expect(err).toBeInstanceOf(AppError);
       expect(err.code).toBe(code);
       if (field) expect(err.details[0]).toMatchObject({ path: field });
