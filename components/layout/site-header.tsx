@@ -26,6 +26,7 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
           {user && <Link href="/reviews">My reviews</Link>}
           {user?.isStaff && <Link href="/papers/new">New paper</Link>}
           <Link href="/leaderboard">Leaderboard</Link>
+          {user?.isStaff && <Link href="/evaluations">Evaluations</Link>}
           {user?.isStaff && <Link href="/judge-eval">JudgeEval</Link>}
           {user?.isStaff && <Link href="/jobs">Jobs</Link>}
           {user?.isStaff && <Link href="/runners">Runners</Link>}
