@@ -8,7 +8,8 @@
  * A leaf's verdict answers its own requirements and category, so it stands while they do: a
  * change of its weight, an ancestor's weight, its siblings or its place only moves its share of the
  * root, which is recomputed from the verdicts at once. A changed requirement or category, a leaf
- * that was not one before (its children deleted) and a new leaf need a verdict.
+ * that was not one before (its children deleted) and a new leaf need a verdict. The fine-grained
+ * category is not asked: the judge never reads it (and PaperBench's graded trees leave it out).
  */
 import { buildPinnedGradedTree, type StoredOverride, type StoredVerdict } from "@/lib/review/pinned-tree";
 import { effectiveShares } from "@/lib/rubric/shares";
@@ -118,7 +119,6 @@ export function classifyLeaves(gradedRows: readonly NodeRow[], currentRows: read
     if (!wasLeaf) reasons.push("was not a leaf");
     if (old.requirements !== row.requirements) reasons.push("requirements");
     if (old.taskCategory !== row.taskCategory) reasons.push("task category");
-    if (old.finegrainedTaskCategory !== row.finegrainedTaskCategory) reasons.push("fine-grained category");
     if (wasLeaf) keptOldLeaves.add(old.key);
     const oldShare = wasLeaf ? (oldShares.get(old.key) ?? 0) : null;
     const change: LeafChange = reasons.length > 0 ? "changed" : oldShare === newShare ? "unchanged" : "reweighted";

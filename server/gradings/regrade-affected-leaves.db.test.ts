@@ -34,6 +34,12 @@ import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { startOpenAiTestServer, tagged, type OpenAiTestServer, type RecordedRequest } from "@/test/openai-test-server";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
+import type { GradedNode } from "@/lib/grading/types";
+import { serializeGradedTree } from "@/lib/grading/serialize";
+import { buildPinnedGradedTree, viewRows } from "@/lib/review/pinned-tree";
+import { importGrading } from "./import-grading";
+import { overrideLeafScore } from "./override-leaf-score";
+import { getPinnedGradedTree } from "./pinned-grading";
 import { regradeAffectedLeaves } from "./regrade-affected-leaves";
 import { listRubricConsequences } from "./rubric-consequences";
 
@@ -225,4 +231,55 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
       ]),
     );
   });
+  it("a human grading of an imported tree (keys of its own) keeps its verdicts and overrides under the live keys; the changed leaf waits for review", async () => {
+    const live = viewRows(await liveRows(), "full");
+    const isLeaf = (key: string) => !live.some((r) => r.parentKey === key);
+    const leaves = live.filter((r) => isLeaf(r.key));
+    const edited = leaves[0];
+    const overridden = leaves[1];
+    // The graded file: every leaf met, and the first leaf's requirements as they were before an edit.
+    const graded = buildPinnedGradedTree(live, leaves.map((r) => ({ nodeKey: r.key, score: 1, valid: true, explanation: "met", judgeMetadata: null }))).tree;
+    const firstLeaf = (function find(n: GradedNode): GradedNode {
+      return n.sub_tasks.length === 0 ? n : find(n.sub_tasks[0]);
+    })(graded);
+    expect(firstLeaf.id).toBe(edited.nodeId);
+    firstLeaf.requirements = "An older wording of this requirement.";
+    const imported = await importGrading(store, { paperId: PAPER, agentName: "human-expert", runIndex: 1, variant: "full", human: true, fileText: serializeGradedTree(graded), userId: null });
+    expect(imported.pinned).toBe("graded_tree");
+    await overrideLeafScore(store, { gradingId: imported.gradingId, nodeKey: (await keyOfNodeId(imported.gradingId, overridden.nodeId))!, userId: null, score: 0, reason: "not met after all" });
+
+    const listed = (await listRubricConsequences(store, PAPER)).gradings.find((g) => g.gradingId === imported.gradingId)!;
+    expect(listed).toMatchObject({ kind: "human", leavesToGrade: 1 });
+    expect(listed.counts).toMatchObject({ changed: 1, added: 0, removed: 0 });
+
+    const asked = server.requests.length;
+    const [result] = await regradeAffectedLeaves(store, PAPER, { gradingIds: [imported.gradingId] }, null);
+    expect(result).toMatchObject({ outcome: "review", leavesToGrade: 1, judgeRunId: null });
+    expect(server.requests.length).toBe(asked);
+    const grading = (await getGradingById(handle.db, imported.gradingId))!;
+    expect(grading.rubricVersionId).not.toBe(imported.rubricVersionId);
+    const verdicts = new Map((await listVerdicts(handle.db, imported.gradingId)).map((v) => [v.nodeKey, v]));
+    // Verdicts now sit on the live keys: the edited leaf's is an invalid placeholder, counting 0 until reviewed.
+    expect([...verdicts.keys()].sort()).toEqual(leaves.map((r) => r.key).sort());
+    expect(verdicts.get(edited.key)).toMatchObject({ valid: false, score: 0 });
+    expect(verdicts.get(overridden.key)).toMatchObject({ valid: true, score: 1 });
+    // The override followed its leaf.
+    const { scores, indexOfKey } = await getPinnedGradedTree(handle.db, grading);
+    expect(scores.effectiveScoreOf(indexOfKey.get(overridden.key)!)).toBe(0);
+    expect(scores.effectiveScoreOf(indexOfKey.get(edited.key)!)).toBe(0);
+    expect(grading.score).toBe(scores.rootScore);
+    expect(result.score).toBe(scores.rootScore);
+    expect(await countVerdictsByRubricVersion(handle.db, imported.gradingId)).toEqual(
+      new Map([
+        [imported.rubricVersionId, leaves.length - 1],
+        [grading.rubricVersionId, 1],
+      ]),
+    );
+  });
+
+  /** The key a grading's verdict on the leaf with this PaperBench id has. */
+  async function keyOfNodeId(gradingId: string, nodeId: string): Promise<string | null> {
+    const rows = await handle.db.execute(sql`SELECT node_key FROM grading_verdicts WHERE grading_id = ${gradingId} AND node_id = ${nodeId}`);
+    return (rows.rows[0] as { node_key: string } | undefined)?.node_key ?? null;
+  }
 });
