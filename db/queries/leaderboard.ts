@@ -1,7 +1,7 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../client";
-import type { GradingKind, PaperRole, SubmissionVariant } from "../schema";
+import { evaluations, type Evaluation, type GradingKind, type PaperRole, type SubmissionVariant } from "../schema";
 
 /** The leaderboard's reads: the stamp of the gradings, a variant's counted gradings, agents, papers. */
 
@@ -9,8 +9,11 @@ import type { GradingKind, PaperRole, SubmissionVariant } from "../schema";
  * What has to change for the board to change: gradings added, removed, re-scored (overrides keep
  * `gradings.score` up to date) or reviewed, overrides appended, agents or papers renamed or
  * removed, blind assignments made, changed or taken back, and a blind grader's commits (one may
- * close a blind review, publishing the grading's score). Cheap: a scan of gradings' few columns
- * and of small tables (the commits through the blind graders' index).
+ * close a blind review, publishing the grading's score); for the rows computed from evaluations,
+ * the evaluations (policies, aggregation, setup), which submissions they hold, their reproductions'
+ * jobs ending, judge runs' verdict counts (invalid leaves change a cell's state) and the review
+ * marks on sampled leaves (agreement). Cheap: a scan of gradings' few columns and of small tables
+ * (the commits through the blind graders' and the samples' grading index).
  */
 export async function getLeaderboardStamp(db: Executor): Promise<string> {
   const result = await db.execute(sql`
@@ -22,7 +25,15 @@ export async function getLeaderboardStamp(db: Executor): Promise<string> {
       (SELECT md5(coalesce(string_agg(id || ':' || title, ',' ORDER BY id), '')) FROM papers),
       (SELECT md5(coalesce(string_agg(id::text || ':' || updated_at::text, ',' ORDER BY id), '')) FROM grading_assignments WHERE blind),
       (SELECT coalesce(max(r.seq), 0) FROM grading_assignments a
-        JOIN grading_reviews r ON r.grading_id = a.grading_id AND r.user_id = a.user_id WHERE a.blind)
+        JOIN grading_reviews r ON r.grading_id = a.grading_id AND r.user_id = a.user_id WHERE a.blind),
+      (SELECT count(evaluation_id) FROM submissions),
+      (SELECT md5(coalesce(string_agg(id::text || name || runs || variant || policies::text || aggregation || setup::text
+        || is_human::text || resources_provided::text || paper_ids::text, ',' ORDER BY id), '')) FROM evaluations),
+      (SELECT count(*) || ':' || count(j.finished_at) FROM jobs j JOIN submissions s ON s.id = j.submission_id
+        WHERE s.evaluation_id IS NOT NULL AND j.kind = 'reproduce'),
+      (SELECT count(*) || ':' || coalesce(sum(leaves_done), 0) || ':' || coalesce(sum(leaves_invalid), 0) FROM judge_runs),
+      (SELECT count(*) FROM grading_review_samples),
+      (SELECT coalesce(max(r.seq), 0) FROM grading_review_samples s JOIN grading_reviews r ON r.grading_id = s.grading_id)
     ) AS stamp
     FROM (
       SELECT count(*) AS n, max(created_at) AS latest, sum(score) AS total,
@@ -127,5 +138,42 @@ export async function listBlindAssignments(
     nodeKeys: (r.node_keys as string[] | null) ?? null,
     rubricVersionId: String(r.rubric_version_id),
     rubricView: r.rubric_view as SubmissionVariant,
+  }));
+}
+
+/** An evaluation the board may compute a row from (`server/leaderboard/evaluation-rows.ts`). */
+export interface LeaderboardEvaluation {
+  id: string;
+  name: string;
+  agentId: string;
+  paperIds: string[];
+  runs: number;
+  policies: Evaluation["policies"];
+  aggregation: Evaluation["aggregation"];
+  setup: Evaluation["setup"];
+  resourcesProvided: boolean;
+  isHuman: boolean;
+  createdMs: number;
+}
+
+/** The evaluations of a variant, newest first. */
+export async function listLeaderboardEvaluations(db: Executor, variant: SubmissionVariant): Promise<LeaderboardEvaluation[]> {
+  const rows = await db
+    .select()
+    .from(evaluations)
+    .where(eq(evaluations.variant, variant))
+    .orderBy(desc(evaluations.createdAt), desc(evaluations.id));
+  return rows.map((e) => ({
+    id: e.id,
+    name: e.name,
+    agentId: e.agentId,
+    paperIds: e.paperIds,
+    runs: e.runs,
+    policies: e.policies,
+    aggregation: e.aggregation,
+    setup: e.setup,
+    resourcesProvided: e.resourcesProvided,
+    isHuman: e.isHuman,
+    createdMs: e.createdAt.getTime(),
   }));
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { ALL_PAPERS, PAPERBENCH_DATA_DIR, readSplit, requirePaperBenchData, skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
-import { computeLeaderboard, type LeaderboardRow } from "./leaderboard";
+import { computeLeaderboard, rankEntries, type LeaderboardRow } from "./leaderboard";
 import { readSplits } from "@/server/leaderboard/data-splits";
 import { parseSplitText } from "./splits";
 import { numpyMean, numpyStd, numpySum, standardError } from "./stats";
@@ -234,5 +234,19 @@ describe("splits", () => {
     for (const name of Object.keys(splits)) expect(splits[name]).toEqual(readSplit(name));
     expect([...splits.all].sort()).toEqual([...ALL_PAPERS]);
     expect(readSplits("/nonexistent-folder")).toEqual({});
+  });
+});
+
+describe("rankEntries with a baseline", () => {
+  const entry = (agentId: string, mean: number | null) => ({ agentId, mean, rank: null as number | null, coverage: { papers: mean === null ? 0 : 1, mean } });
+  it("sorts a human baseline in by its mean without a rank, and the agents' ranks do not move", () => {
+    const ranked = rankEntries([entry("a", 0.2), entry("human", 0.4), entry("b", 0.3), entry("c", 0.3), entry("d", null)], (e) => e.agentId === "human");
+    expect(ranked.map((e) => [e.agentId, e.rank])).toEqual([
+      ["human", null],
+      ["b", 1],
+      ["c", 1],
+      ["a", 3],
+      ["d", null],
+    ]);
   });
 });

@@ -235,16 +235,23 @@ export function computeLeaderboard(
       coverage: { papers: covered.length, mean: covered.length > 0 ? numpyMean(covered) : null },
     });
   }
-  entries.sort(compareEntries);
-  assignRanks(entries);
+  rankEntries(entries);
   return { split: split.name, paperIds, agents: entries };
 }
 
 /** Descending, nulls last. */
 const byHigher = (a: number | null, b: number | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a);
 
+/** What ranking reads of an entry (an `AgentEntry`, or a row computed another way). */
+export interface Rankable {
+  agentId: string;
+  rank: number | null;
+  mean: number | null;
+  coverage: { papers: number; mean: number | null };
+}
+
 /** Ranked agents by mean; then the unranked by coverage, then their mean over it; then agent id. */
-function compareEntries(a: AgentEntry, b: AgentEntry): number {
+function compareEntries(a: Rankable, b: Rankable): number {
   return (
     byHigher(a.mean, b.mean) ||
     b.coverage.papers - a.coverage.papers ||
@@ -254,13 +261,23 @@ function compareEntries(a: AgentEntry, b: AgentEntry): number {
 }
 
 /**
- * Standard competition ranks over entries sorted by `compareEntries`: the same mean shares the rank
- * of the first with it, the next mean takes its position (1, 1, 3); no mean, no rank.
+ * Sorts entries (`compareEntries`) and gives standard competition ranks: the same mean shares the
+ * rank of the first with it, the next mean takes its position among the ranked (1, 1, 3); no
+ * mean, no rank. A baseline (a human's row) sorts in by its mean but takes no rank and no
+ * position: it shows where agents stand against it without moving their ranks.
  */
-function assignRanks(entries: AgentEntry[]): void {
-  entries.forEach((entry, i) => {
-    if (entry.mean === null) return;
-    const prev = entries[i - 1];
-    entry.rank = prev !== undefined && prev.mean === entry.mean ? prev.rank : i + 1;
-  });
+export function rankEntries<T extends Rankable>(entries: T[], isBaseline: (entry: T) => boolean = () => false): T[] {
+  entries.sort(compareEntries);
+  let position = 0;
+  let previous: T | null = null;
+  for (const entry of entries) {
+    if (entry.mean === null || isBaseline(entry)) {
+      entry.rank = null;
+      continue;
+    }
+    position++;
+    entry.rank = previous !== null && previous.mean === entry.mean ? previous.rank : position;
+    previous = entry;
+  }
+  return entries;
 }

@@ -2,6 +2,9 @@
  * The leaderboard as the API and the page give it (see `server/leaderboard/leaderboard.ts`):
  * scores, agent and paper names only. Shared by the server and the browser.
  */
+import type { Agreement } from "@/lib/evaluations/agreement";
+import type { CellState } from "@/lib/evaluations/policies";
+import type { Aggregation, EvaluationSetup } from "@/lib/evaluations/schemas";
 import { VARIANTS, type Variant } from "@/lib/grading/variant";
 
 /** The variants the board offers: every variant. */
@@ -17,8 +20,33 @@ export interface LeaderboardExcludedRun {
   message: string;
 }
 
+/**
+ * Which rule produced a row's number. `as_graded`: each run's counted gradings as they are
+ * (PaperBench's leaderboard). `evaluation`: the agent's evaluation on the board's papers and
+ * variant, its policies and aggregation applied to its cells (`lib/evaluations/policies.ts`).
+ */
+export type LeaderboardBasis =
+  | { kind: "as_graded"; label: "as graded" }
+  | {
+      kind: "evaluation";
+      /** "mean of 3 runs · failed or timed-out reproduction counts 0 · invalid leaves excluded (2)" */
+      label: string;
+      evaluationId: string;
+      evaluationName: string;
+      aggregation: Aggregation;
+      runs: number;
+      /** Each failure kind's policy as it reads ("count as 0"). */
+      policies: Record<string, string>;
+      /** The agent's setup PaperBench asks researchers to report. */
+      setup: EvaluationSetup;
+      /** PaperBench's "resources provided": datasets and models handed to the agent. */
+      resourcesProvided: boolean;
+      /** Cells of the board left out, with the reason (a policy's, not graded yet, a blind review open). */
+      excludedCells: { paperId: string; run: number; state: CellState; reason: string }[];
+    };
+
 export interface LeaderboardAgentRow {
-  /** 1 for the best; agents with the same mean share a rank; null without a complete run. */
+  /** 1 for the best; agents with the same mean share a rank; null without a complete run, and for a human baseline. */
   rank: number | null;
   agentId: string;
   name: string;
@@ -55,6 +83,15 @@ export interface LeaderboardAgentRow {
    * from the ranked ones.
    */
   coverage: { papers: number; of: number; mean: number | null };
+  /** Which rule produced the number: as graded, or an evaluation's policies and aggregation. */
+  basis: LeaderboardBasis;
+  /**
+   * A human baseline (an evaluation whose agent is a person, PaperBench's ML-PhD baseline): sorted
+   * in by its score with no rank, so agents' ranks are among agents.
+   */
+  isHuman: boolean;
+  /** Judge–human agreement on the evaluation's leaves sampled for review; null without reviewed samples. */
+  agreement: Agreement | null;
 }
 
 export interface LeaderboardSplitOption {

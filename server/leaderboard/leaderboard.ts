@@ -10,11 +10,12 @@ import {
   type LeaderboardGradingRow,
 } from "@/db/queries/leaderboard";
 import { AppError } from "@/lib/errors";
-import { computeLeaderboard, type AgentEntry } from "@/lib/grading/leaderboard";
+import { computeLeaderboard, rankEntries, type AgentEntry } from "@/lib/grading/leaderboard";
 import type { Variant } from "@/lib/grading/variant";
 import { chooseDefaultSplit, resolveSplits, type SplitInfo } from "@/lib/leaderboard/splits";
 import { LEADERBOARD_VARIANTS, type LeaderboardAgentRow, type LeaderboardPaper, type LeaderboardView } from "@/lib/leaderboard/types";
 import { readDataSplits } from "./data-splits";
+import { evaluationRow, evaluationsForBoard, readEvaluationData, type EvaluationData } from "./evaluation-rows";
 import { listPendingReviewGradings } from "./pending-review";
 
 /**
@@ -33,6 +34,13 @@ import { listPendingReviewGradings } from "./pending-review";
  * Pending review: a grading under an open blind review publishes no score (its run waits, and the
  * agent's mean uses its other complete runs; see `computeLeaderboard`), or its grader could read
  * there what they are scoring blind.
+ *
+ * Evaluations: an agent with an evaluation on the board's papers and variant gets its row from it,
+ * its policies and aggregation applied (`evaluation-rows.ts`); the row says which ("mean of 3 runs
+ * · …", "best of 3"; the others "as graded") and carries the evaluation's setup, resources
+ * provided and judge–human agreement. A human's evaluation is a baseline: sorted in by its score
+ * with no rank, so adding PaperBench's ML-PhD baseline shows where agents stand against it
+ * without moving their ranks.
  *
  * Scores, names and paper titles only: never rubric text or judge explanations.
  *
@@ -54,6 +62,10 @@ export interface VariantData {
   latestGradingAt: string | null;
   /** Gradings under an open blind review: their scores are not published. */
   pendingReview: ReadonlySet<string>;
+  /** The variant's evaluations, newest first: an agent's row may be computed from one (`evaluation-rows.ts`). */
+  evaluations: EvaluationData[];
+  /** `rows` by grading id. */
+  gradings: ReadonlyMap<string, LeaderboardGradingRow>;
 }
 
 async function readVariantData(db: Executor, variant: Variant): Promise<VariantData> {
@@ -61,6 +73,7 @@ async function readVariantData(db: Executor, variant: Variant): Promise<VariantD
   const rows = await listCountedGradings(db, variant);
   const [agentRows, paperRows] = await Promise.all([listLeaderboardAgents(db), listLeaderboardPapers(db)]);
   const pendingReview = await listPendingReviewGradings(db, variant);
+  const evaluations = await readEvaluationData(db, variant);
   let latest = -Infinity;
   for (const r of rows) latest = Math.max(latest, r.createdMs);
   // Runs in run order, papers in id order: `computeLeaderboard` lists runs as it first sees them.
@@ -82,6 +95,8 @@ async function readVariantData(db: Executor, variant: Variant): Promise<VariantD
     variantPapers,
     latestGradingAt: Number.isFinite(latest) ? new Date(latest).toISOString() : null,
     pendingReview,
+    evaluations,
+    gradings: new Map(rows.map((r) => [r.gradingId, r])),
   };
 }
 
@@ -235,10 +250,15 @@ export async function loadBoard(db: Executor, query: LeaderboardQuery): Promise<
   );
 }
 
-/** The board of `split`'s papers; a per-paper board is the board of a one-paper split (`paper`). */
+/**
+ * The board of `split`'s papers; a per-paper board is the board of a one-paper split (`paper`).
+ * Agents with an evaluation on these papers get its row (`evaluation-rows.ts`), the others the
+ * gradings as they are; a human's row is a baseline, sorted in without a rank.
+ */
 function buildView(data: VariantData, split: SplitInfo, paper: LeaderboardPaper | null, splits: SplitInfo[], variant: Variant): LeaderboardView {
+  const fromEvaluation = evaluationsForBoard(data.evaluations, [...new Set(split.paperIds)]);
   const board = computeLeaderboard(
-    data.rows.map((r) => ({
+    data.rows.filter((r) => !fromEvaluation.has(r.agentId)).map((r) => ({
       agentId: r.agentId,
       runId: String(r.runIndex),
       paperId: r.paperId,
@@ -273,8 +293,24 @@ function buildView(data: VariantData, split: SplitInfo, paper: LeaderboardPaper 
       reviewedGradings: entry.humanReviewedPapers,
       humanReviewed: counted > 0 && entry.humanReviewedPapers === counted,
       coverage: { papers: entry.coverage.papers, of: board.paperIds.length, mean: entry.coverage.mean },
+      basis: { kind: "as_graded", label: "as graded" },
+      isHuman: false,
+      agreement: null,
     };
   });
+  for (const [agentId, evaluation] of fromEvaluation) {
+    const info = data.agents.get(agentId);
+    agents.push({
+      rank: null,
+      agentId,
+      name: info?.name ?? agentId,
+      model: info?.model ?? null,
+      scaffold: info?.scaffold ?? null,
+      isDemo: info?.isDemo ?? false,
+      ...evaluationRow(evaluation, board.paperIds, data),
+    });
+  }
+  rankEntries(agents, (a) => a.isHuman);
   const excludedRuns = agents.flatMap((a) => a.excludedRuns);
   return {
     split: split.name,
