@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { AccessDenied } from "@/components/layout/access-denied";
 import { MembersPanel } from "@/components/papers/members-panel";
+import { RubricConsequencesPanel } from "@/components/papers/rubric-consequences-panel";
 import { RubricPanel } from "@/components/papers/rubric-panel";
 import { RunSettingsPanel } from "@/components/papers/run-settings-panel";
 import { GradingsPanel } from "@/components/review/gradings-panel";
@@ -41,6 +42,7 @@ export default async function PaperPage({ params }: { params: Promise<{ paperId:
       </header>
 
       <RubricPanel paperId={paper.id} canEdit={canEdit} />
+      {canEdit && <RubricConsequencesPanel paperId={paper.id} canRegrade={role === "staff"} />}
       <GradingsPanel paperId={paper.id} role={role} />
       <SubmissionsPanel paperId={paper.id} canManage={role === "staff"} />
 
