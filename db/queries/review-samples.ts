@@ -15,6 +15,11 @@ export async function insertReviewSample(db: Executor, values: { gradingId: stri
   return rows.length > 0;
 }
 
+/** Takes a sample back (its assignment could not be made). */
+export async function deleteReviewSample(db: Executor, gradingId: string): Promise<void> {
+  await db.delete(gradingReviewSamples).where(eq(gradingReviewSamples.gradingId, gradingId));
+}
+
 export async function listReviewSamples(db: Executor, evaluationId: string): Promise<GradingReviewSample[]> {
   return db.select().from(gradingReviewSamples).where(eq(gradingReviewSamples.evaluationId, evaluationId)).orderBy(gradingReviewSamples.createdAt, gradingReviewSamples.gradingId);
 }

@@ -195,6 +195,8 @@ const MATRIX: Record<string, Row> = {
   "POST /api/evaluations/ingest": { request: () => ({ url: "/api/evaluations/ingest", body: {} }), expect: STAFF_ONLY_WRITE },
   "GET /api/evaluations/[evaluationId]": { request: () => ({ url: `/api/evaluations/${NO_SUCH_ID}` }), expect: [401, 403, 403, 403, 403, 404] },
   "POST /api/evaluations/[evaluationId]/submissions": { request: () => ({ url: `/api/evaluations/${NO_SUCH_ID}/submissions`, body: {} }), expect: [401, 403, 403, 403, 403, 404] },
+  "PUT /api/evaluations/[evaluationId]/review-sampling": { request: () => ({ url: `/api/evaluations/${NO_SUCH_ID}/review-sampling`, body: {} }), expect: [401, 403, 403, 403, 403, 400] },
+  "POST /api/evaluations/[evaluationId]/review-sampling": { request: () => ({ url: `/api/evaluations/${NO_SUCH_ID}/review-sampling`, body: {} }), expect: [401, 403, 403, 403, 403, 404] },
   "GET /api/evaluations/[evaluationId]/export": { request: () => ({ url: `/api/evaluations/${NO_SUCH_ID}/export?format=csv` }), expect: [401, 403, 403, 403, 403, 404] },
   "POST /api/judge/estimate": { request: () => ({ url: "/api/judge/estimate", body: {} }), expect: STAFF_ONLY_WRITE },
   "POST /api/judge/runs": { request: () => ({ url: "/api/judge/runs", body: {} }), expect: STAFF_ONLY_WRITE },
@@ -226,6 +228,12 @@ const MATRIX: Record<string, Row> = {
 
   // Everyone signed in may ask; each gets the papers they may evaluate (none for graders).
   "GET /api/judge-eval": { request: () => ({ url: "/api/judge-eval" }), expect: SIGNED_IN },
+  "GET /api/judge-lab": { request: () => ({ url: "/api/judge-lab" }), expect: [401, 403, 403, 403, 403, 200] },
+  "POST /api/judge-lab": { request: () => ({ url: "/api/judge-lab", body: {} }), expect: STAFF_ONLY_WRITE },
+  "GET /api/judge-lab/[labId]": { request: () => ({ url: `/api/judge-lab/${NO_SUCH_ID}` }), expect: [401, 403, 403, 403, 403, 404] },
+  "GET /api/judge-lab/papers/[paperId]": { request: (ids) => ({ url: `/api/judge-lab/papers/${ids.paper}` }), expect: [401, 403, 403, 403, 403, 200] },
+  "POST /api/judge-lab/papers/[paperId]/suggestions": { request: (ids) => ({ url: `/api/judge-lab/papers/${ids.paper}/suggestions`, body: {} }), expect: STAFF_ONLY_WRITE },
+  "POST /api/judge-lab/papers/[paperId]/addendum": { request: (ids) => ({ url: `/api/judge-lab/papers/${ids.paper}/addendum`, body: {} }), expect: STAFF_ONLY_WRITE },
   "POST /api/judge-eval": { request: (ids) => ({ url: "/api/judge-eval", body: { submissionIds: [ids.submission] } }), expect: JUDGE_EVAL_CHOSEN },
   "GET /api/judge-eval/results": { request: (ids) => ({ url: `/api/judge-eval/results?paper=${ids.paper}` }), expect: JUDGE_EVAL },
   "POST /api/judge-eval/results": {
