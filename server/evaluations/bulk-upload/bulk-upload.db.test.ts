@@ -75,12 +75,13 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
     return dir;
   };
 
-  it("PaperBench run groups without grades, sent as an archive body: each group (by name) is a run, the latest submissions/<ts>/ wins, a submission/ folder is packed, an attempt without a submission is skipped", async () => {
+  it("PaperBench run groups without grades, sent as an archive body: each group (by name) is a run, the latest submissions/<ts>/ wins, a submission/ folder is packed, an attempt's agent.log is scanned, an attempt without a submission is skipped", async () => {
     const evaluation = await newEvaluation({ runs: 2 });
     const root = folder("pb-runs");
     const real = await makeTarGz([{ name: "reproduce.sh", data: "echo latest\n" }]);
     // Written in reverse so that only sorting puts group "a" first.
     write(path.join(root, "group-b", `${DEMO_PAPER}_${UUID(2)}`, "submission", "reproduce.sh"), "echo from a folder\n");
+    write(path.join(root, "group-b", `${DEMO_PAPER}_${UUID(2)}`, "agent.log"), "step 3: fetching https://github.com/example-lab/adaptive-clipping/blob/main/train.py\n");
     write(path.join(root, "group-b", `${OTHER_PAPER}_${UUID(3)}`, "agent.log"), "gave up\n");
     write(path.join(root, "group-a", `${DEMO_PAPER}_${UUID(1)}`, "submissions", "2025-04-01T11-00-00-UTC", "submission.tar.gz"), await makeTarGz([{ name: "STALE", data: "old\n" }]));
     write(path.join(root, "group-a", `${DEMO_PAPER}_${UUID(1)}`, "submissions", "2025-04-01T12-00-00-UTC", "submission.tar.gz"), real);
@@ -95,6 +96,9 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
     expect(result.skipped).toEqual([{ where: `group-b/${OTHER_PAPER}_${UUID(3)}`, reason: expect.stringContaining("no submission") }]);
     const second = await getSubmissionById(handle.db, result.cells[1].submissionId);
     expect(second?.evaluationId).toBe(evaluation.id);
+    // The attempt's agent.log went with it: the blacklisted repository is flagged with its line.
+    expect(second?.flags?.blacklist).toMatchObject({ totalHits: 1, log: "agent.log" });
+    expect((await getSubmissionById(handle.db, result.cells[0].submissionId))?.flags?.blacklist ?? null).toBeNull();
     const summary = await readEvaluationSummary(handle, evaluation.id);
     expect(summary.cells.map((c) => [c.paperId, c.run, c.submissionId, c.state])).toEqual(result.cells.map((c) => [c.paperId, c.run, c.submissionId, "pending"]));
   });

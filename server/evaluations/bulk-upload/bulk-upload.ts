@@ -79,6 +79,7 @@ export async function bulkUploadIntoEvaluation(store: Store, input: BulkUploadIn
         paperId: cell.paperId,
         userId: input.userId,
         archive: { path: cell.archive.path, name: cell.archive.name, disposable: cell.archive.packed },
+        agentLog: cell.agentLog ? { path: cell.agentLog } : undefined,
         limits,
       });
       cells.push({ paperId: cell.paperId, run: cell.run, submissionId: uploaded.submissionId, source: cell.where, files: uploaded.files, sha256: uploaded.sha256 });

@@ -12,6 +12,8 @@ export interface PlannedCell {
   /** Where in the upload, as the person reads it (`<group>/<run_id>/submissions/<ts>/submission.tar.gz`, `manifest.csv:3`). */
   where: string;
   source: { kind: "archive" | "directory"; path: string };
+  /** PaperBench's `agent.log` beside the submission, which the upload scans for blacklisted sites. */
+  agentLog?: string;
 }
 
 export interface BulkPlan {

@@ -4,7 +4,8 @@ import { isDirectory, isFile, subdirs, type BulkPlan, type PlannedCell, type Pro
 
 /**
  * `<paper>/<run>/submission/` (or `<paper>/<run>/submission.tar.gz`): each run folder, a whole
- * number, is that run of the paper; its submission folder is packed as the upload's archive.
+ * number, is that run of the paper; its submission folder is packed as the upload's archive, and
+ * an `agent.log` beside it goes with it.
  */
 export function readPaperRunFolders(root: string, problems: Problems): BulkPlan {
   const cells: PlannedCell[] = [];
@@ -16,10 +17,11 @@ export function readPaperRunFolders(root: string, problems: Problems): BulkPlan 
         continue;
       }
       const dir = path.join(root, paperId, runName);
+      const agentLog = isFile(path.join(dir, "agent.log")) ? path.join(dir, "agent.log") : undefined;
       if (isDirectory(path.join(dir, "submission"))) {
-        cells.push({ paperId, run: Number(runName), where: `${where}/submission/`, source: { kind: "directory", path: path.join(dir, "submission") } });
+        cells.push({ paperId, run: Number(runName), where: `${where}/submission/`, source: { kind: "directory", path: path.join(dir, "submission") }, agentLog });
       } else if (isFile(path.join(dir, "submission.tar.gz"))) {
-        cells.push({ paperId, run: Number(runName), where: `${where}/submission.tar.gz`, source: { kind: "archive", path: path.join(dir, "submission.tar.gz") } });
+        cells.push({ paperId, run: Number(runName), where: `${where}/submission.tar.gz`, source: { kind: "archive", path: path.join(dir, "submission.tar.gz") }, agentLog });
       } else {
         problems.add(where, "has no submission/ folder (or submission.tar.gz)");
       }

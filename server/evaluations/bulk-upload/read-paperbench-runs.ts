@@ -8,7 +8,8 @@ import { isDirectory, isFile, subdirs, type BulkPlan, type PlannedCell, type Pro
  * run 1 first, as the ingest numbers them; in it each `<paper>_<uuid>/` attempt folder gives the
  * paper (its name less the uuid) and the submission: the latest `submissions/<timestamp>/submission.tar.gz`
  * (timestamps sort as text), else a `submission.tar.gz` or a `submission/` folder in the attempt.
- * An attempt without any is listed as skipped (PaperBench counts it 0), never guessed at.
+ * An attempt without any is listed as skipped (PaperBench counts it 0), never guessed at; the
+ * attempt's `agent.log` goes with its submission (the upload scans it for blacklisted sites).
  */
 export function readPaperBenchRuns(root: string, problems: Problems): BulkPlan {
   const children = subdirs(root);
@@ -38,7 +39,14 @@ export function readPaperBenchRuns(root: string, problems: Problems): BulkPlan {
         skipped.push({ where, reason: "no submission (submissions/<timestamp>/submission.tar.gz, submission.tar.gz or submission/)" });
         continue;
       }
-      cells.push({ paperId, run: i + 1, where: `${where}/${source.rel}`, source: { kind: source.kind, path: path.join(group.dir, attempt, source.rel) } });
+      const agentLog = path.join(group.dir, attempt, "agent.log");
+      cells.push({
+        paperId,
+        run: i + 1,
+        where: `${where}/${source.rel}`,
+        source: { kind: source.kind, path: path.join(group.dir, attempt, source.rel) },
+        agentLog: isFile(agentLog) ? agentLog : undefined,
+      });
     }
   });
   return { layout: "paperbench-runs", cells, skipped };
