@@ -52,10 +52,11 @@ export function gradeWithConfig(
 }
 
 /**
- * The chat model a configuration grades with. The API key is read here, in the worker, from the
- * variable the configuration names: it is never stored, logged or answered.
+ * The chat model a configuration grades with. The API key is read here, in the worker (and, for
+ * calibration's one suggestion call, the studio), from the variable the configuration names: it
+ * is never stored, logged or answered.
  */
-function chatModelFor(config: JudgeConfigInput, env: Record<string, string | undefined>): ChatModel {
+export function chatModelFor(config: JudgeConfigInput, env: Record<string, string | undefined>): ChatModel {
   const apiKey = config.apiKeyEnv ? env[config.apiKeyEnv] : undefined;
   if (config.apiKeyEnv && !apiKey) throw new Error(`${config.apiKeyEnv} is not set where the judge worker runs`);
   return createOpenAiChatModel({

@@ -1,0 +1,272 @@
+/**
+ * The judge lab and calibration on both databases, through the studio's services and the judge
+ * worker: configurations run on a human-labelled submission as lab runs (F1 against the human,
+ * overall and per category, cost and time per paper), which neither the leaderboard nor JudgeEval
+ * nor an evaluation counts; suggestions from the overrides' reasons through the openai client
+ * against the scripted test server (the prompt carries the reasons, each suggestion links the
+ * overrides behind it); an accepted addendum is a new version; a lab re-run shows F1 by version.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { DbHandle, Store } from "@/db/client";
+import { getGradingById } from "@/db/queries/gradings";
+import { insertJob } from "@/db/queries/jobs";
+import { listJudgeEvalCandidateRows } from "@/db/queries/judge-eval";
+import { listCountedGradings } from "@/db/queries/leaderboard";
+import { getPaperById } from "@/db/queries/papers";
+import { parseGradedJson, preorder } from "@/lib/grading/graded-tree";
+import { computeMetrics } from "@/lib/grading/judge-eval";
+import { serializeGradedTree } from "@/lib/grading/serialize";
+import type { GradedNode } from "@/lib/grading/types";
+import type { JudgeConfigInput } from "@/lib/judge/config";
+import type { RubricNode } from "@/lib/rubric/types";
+import { storeBlob } from "@/server/blobs/store-blob";
+import { importGrading } from "@/server/gradings/import-grading";
+import { overrideLeafScore } from "@/server/gradings/override-leaf-score";
+import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
+import { startJudgeWorker } from "@/server/judge/worker/judge-worker";
+import { stopRubricFeed } from "@/server/live/rubric-feed";
+import { DEMO_AGENTS, DEMO_RUNS } from "@/server/seed/seed-gradings";
+import { seedDemoSubmission } from "@/server/seed/seed-demo-submission";
+import { makeTarGz } from "@/server/submissions/archive.testutil";
+import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import { startOpenAiTestServer, type OpenAiTestServer } from "@/test/openai-test-server";
+import { DEMO_DIR, seedDemoRubric } from "@/test/seed-demo-rubric";
+import { acceptAddendum } from "./accept-addendum";
+import { readCalibration } from "./calibration";
+import { listLabSubmissions } from "./lab-submissions";
+import { readJudgeLab } from "./read-judge-lab";
+import { startJudgeLab } from "./start-judge-lab";
+import { suggestAddendum } from "./suggest-addendum";
+
+const PAPER = "judge-lab-paper";
+const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "rs-judge-lab-blobs-"));
+process.env.BLOB_DIR = blobDir;
+
+const LLM: Omit<JudgeConfigInput, "name" | "baseUrl"> = {
+  kind: "llm",
+  model: "gpt-4o-mini",
+  apiKeyEnv: null,
+  reasoningEffort: null,
+  contextWindow: 128_000,
+  maxConcurrency: 4,
+  requestsPerMinute: null,
+  tokensPerMinute: null,
+  priceInputPerM: 1,
+  priceCachedInputPerM: 0.5,
+  priceOutputPerM: 4,
+  mode: "efficient",
+  parseModel: null,
+};
+
+/** The demo rubric graded: leaf i (pre-order) scores `score(i)`. */
+function gradedDemo(score: (i: number) => number): GradedNode {
+  const rubric = JSON.parse(fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8")) as RubricNode;
+  let n = 0;
+  const convert = (node: RubricNode): GradedNode => {
+    const i = node.sub_tasks.length ? -1 : n++;
+    return {
+      id: node.id,
+      requirements: node.requirements,
+      weight: node.weight,
+      score: i < 0 ? 0 : score(i),
+      valid_score: true,
+      task_category: node.task_category,
+      finegrained_task_category: node.finegrained_task_category,
+      explanation: "graded",
+      judge_metadata: null,
+      sub_tasks: node.sub_tasks.map(convert),
+    };
+  };
+  const parsed = parseGradedJson(serializeGradedTree(convert(rubric)));
+  if (!parsed.ok) throw new Error("bad tree");
+  return parsed.file.tree;
+}
+
+async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const humanScore = (i: number) => (i % 3 === 0 ? 0 : 1);
+
+describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
+  let handle: DbHandle;
+  let store: Store;
+  let submissionId: string;
+  let countedJudgeId: string;
+  let server: OpenAiTestServer | null = null;
+  let worker: { stop(): Promise<void> } | null = null;
+  let configNo = 0;
+  const human = gradedDemo(humanScore);
+  const humanLeaves = preorder(human).filter((n) => n.sub_tasks.length === 0);
+
+  beforeAll(async () => {
+    process.env.JOB_LEASE_S = "2";
+    process.env.JOB_HEARTBEAT_S = "1";
+    handle = await openTestDatabase(kind);
+    store = handle;
+    await seedDemoRubric(handle, PAPER);
+    ({ submissionId } = await seedDemoSubmission(store, PAPER));
+    // A succeeded reproduction, so the full variant can be judged.
+    const outputs = path.join(blobDir, "outputs.tar.gz");
+    fs.writeFileSync(
+      outputs,
+      await makeTarGz([
+        { name: "reproduce.sh", data: "#!/bin/bash\npython wagc.py > results.csv\n" },
+        { name: "reproduce.log", data: "final accuracy 0.93\n" },
+        { name: "reproduce.log.creation_time", data: new Date("2025-01-01T00:00:00Z").toISOString() },
+        { name: "results.csv", data: "a,b\n1,2\n" },
+      ]),
+    );
+    const blob = await storeBlob(store, outputs);
+    const job = await insertJob(handle.db, { kind: "reproduce", paperId: PAPER, submissionId, gpusRequired: 0, timeoutS: 60, maxAttempts: 1, createdBy: null });
+    await handle.db.execute(sql`UPDATE jobs SET status = 'succeeded', outputs_sha256 = ${blob.sha256}, finished_at = now() WHERE id = ${job.id}`);
+    const run = { paperId: PAPER, agentName: DEMO_AGENTS[0].name, runIndex: DEMO_RUNS + 1, variant: "full" as const, userId: null };
+    const humanImport = await importGrading(handle, { ...run, human: true, fileText: serializeGradedTree(human) });
+    expect(humanImport.submissionId).toBe(submissionId);
+    countedJudgeId = (await importGrading(handle, { ...run, human: false, fileText: serializeGradedTree(gradedDemo(() => 1)) })).gradingId;
+  });
+  afterEach(async () => {
+    await worker?.stop();
+    worker = null;
+    await server?.close();
+    server = null;
+  });
+  afterAll(async () => {
+    delete process.env.JOB_LEASE_S;
+    delete process.env.JOB_HEARTBEAT_S;
+    await stopRubricFeed();
+    await handle?.close();
+  });
+
+  const workerOpts = () => ({ log: () => {}, databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined });
+  const config = async (fields: Partial<JudgeConfigInput> & Pick<JudgeConfigInput, "kind">) =>
+    createJudgeConfig(store, { ...LLM, baseUrl: null, name: `lab config ${++configNo}`, model: fields.kind === "llm" ? LLM.model : fields.kind, ...fields } as JudgeConfigInput, null);
+  const labDone = (labId: string) =>
+    waitFor(
+      () => readJudgeLab(store, labId),
+      (v) => v.runs.every((r) => !["queued", "running"].includes(r.status)),
+    );
+  const counted = async () => (await listCountedGradings(handle.db, "full")).find((g) => g.gradingId && g.paperId === PAPER && g.runIndex === DEMO_RUNS + 1);
+
+  it("lists the submission with a human grading as labelled, the human grading as its truth", async () => {
+    const listed = (await listLabSubmissions(store, { paperIds: [PAPER] })).find((s) => s.submissionId === submissionId);
+    expect(listed).toMatchObject({ truth: "human_grading", variant: "full" });
+  });
+
+  it("runs each configuration on the labelled submission: F1 against the human, per category, cost and time per paper; nothing counts the lab gradings", async () => {
+    expect((await counted())?.gradingId).toBe(countedJudgeId);
+    const candidatesBefore = await listJudgeEvalCandidateRows(handle.db, { paperIds: [PAPER] });
+    server = await startOpenAiTestServer({ verdict: () => ({ score: 0, explanation: "not met" }) });
+    const dummy = await config({ kind: "dummy", priceInputPerM: 0, priceCachedInputPerM: 0, priceOutputPerM: 0 });
+    const llm = await config({ kind: "llm", baseUrl: server.baseUrl });
+    const { labId, runs } = await startJudgeLab(store, { name: "two judges", configIds: [dummy.id, llm.id], submissionIds: [submissionId] }, null);
+    expect(runs).toBe(2);
+    worker = startJudgeWorker(store, workerOpts());
+    const view = await labDone(labId);
+    expect(view.runs.map((r) => r.status)).toEqual(["succeeded", "succeeded"]);
+    expect(view.lab).toMatchObject({ name: "two judges", runs: 2, pending: 0, paperIds: [PAPER] });
+
+    const truth = humanLeaves.map((n) => n.score);
+    const [dummyRow, llmRow] = [dummy, llm].map((c) => view.groups.find((g) => g.configId === c.id)!);
+    expect(dummyRow.overall).toEqual(computeMetrics(truth, truth.map(() => 1)));
+    expect(llmRow.overall).toEqual(computeMetrics(truth, truth.map(() => 0)));
+    const categories = [...new Set(humanLeaves.map((n) => n.task_category ?? "null"))];
+    expect(Object.keys(dummyRow.stratified).sort()).toEqual(categories.sort());
+    for (const c of categories) {
+      const leaves = humanLeaves.filter((n) => (n.task_category ?? "null") === c).map((n) => n.score);
+      expect(dummyRow.stratified[c]).toEqual(computeMetrics(leaves, leaves.map(() => 1)));
+    }
+    const llmRun = view.runs.find((r) => r.configId === llm.id)!;
+    expect(llmRun.costUsd).toBeGreaterThan(0);
+    expect(llmRow.costPerPaperUsd).toBeCloseTo(llmRun.costUsd, 12);
+    expect(dummyRow.costPerPaperUsd).toBe(0);
+    expect(llmRow.timePerPaperS).toBeGreaterThanOrEqual(0);
+    expect(llmRow).toMatchObject({ runs: 1, finished: 1, succeeded: 1, papers: 1, kind: "llm", isDefault: false });
+
+    // The lab gradings are marked and counted nowhere: the leaderboard keeps the imported judge
+    // grading, JudgeEval compares it, an evaluation would too.
+    for (const r of view.runs) expect((await getGradingById(handle.db, r.gradingId))?.isLab).toBe(true);
+    expect((await counted())?.gradingId).toBe(countedJudgeId);
+    expect(await listJudgeEvalCandidateRows(handle.db, { paperIds: [PAPER] })).toEqual(candidatesBefore);
+  });
+
+  it("refuses a submission without a human grading and an archived configuration, naming the field", async () => {
+    const dummy = await config({ kind: "dummy" });
+    await expect(startJudgeLab(store, { configIds: [dummy.id], submissionIds: ["00000000-0000-4000-8000-000000000000"] }, null)).rejects.toMatchObject({
+      code: "bad_request",
+      details: [{ path: "submissionIds[0]" }],
+    });
+  });
+
+  it("calibration: overrides with reasons → suggestions through the model, linked to the overrides; accepted as a new version; a re-run shows F1 by version", async () => {
+    const leaves = (await handle.db.execute(sql`SELECT node_key FROM grading_verdicts WHERE grading_id = ${countedJudgeId} ORDER BY node_id`)).rows as { node_key: string }[];
+    const reasons = ["The table is in results.csv, not the log: look there", "Three seeds are required; only one ran"];
+    const made = [];
+    for (const [i, reason] of [...reasons, ""].entries()) {
+      made.push((await overrideLeafScore(store, { gradingId: countedJudgeId, nodeKey: leaves[i].node_key, userId: null, score: 0, reason })).override);
+    }
+    const calibration = await readCalibration(store, PAPER);
+    expect(calibration.overrides.map((o) => o.id)).toEqual(made.map((o) => o.id));
+    expect(calibration.overrides[0]).toMatchObject({ judgeScore: 1, humanScore: 0, reason: reasons[0] });
+    expect(calibration.overrides[0].requirements.length).toBeGreaterThan(0);
+    expect(calibration.latestVersion).toBe(0);
+
+    // The Dummy kind: built from the reasons, no call, marked.
+    const dummy = await config({ kind: "dummy" });
+    const fromDummy = await suggestAddendum(store, PAPER, { configId: dummy.id });
+    expect(fromDummy.generatedBy).toBe("dummy");
+    expect(fromDummy.suggestions.flatMap((s) => s.overrideIds).sort()).toEqual(made.slice(0, 2).map((o) => o.id).sort());
+
+    // A model: the prompt lists the reasons by override id; the answer links them (an id it was not shown is dropped).
+    server = await startOpenAiTestServer({
+      verdict: (req) => {
+        const ids = [...req.messages.map((m) => m.content).join("\n").matchAll(/<override id="([^"]+)">/g)].map((m) => m[1]);
+        return { score: 1, explanation: JSON.stringify({ suggestions: [{ text: "Read results.csv for the table; require three seeds.", overrideIds: [...ids, "not-an-override"] }] }) };
+      },
+    });
+    const llm = await config({ kind: "llm", baseUrl: server.baseUrl });
+    const suggested = await suggestAddendum(store, PAPER, { configId: llm.id });
+    expect(server.requests).toHaveLength(1);
+    const prompt = server.requests[0].messages.map((m) => m.content).join("\n");
+    for (const reason of reasons) expect(prompt).toContain(reason);
+    expect(suggested).toMatchObject({ generatedBy: "model", model: LLM.model });
+    expect(suggested.suggestions).toEqual([{ text: "Read results.csv for the table; require three seeds.", overrideIds: made.slice(0, 2).map((o) => o.id) }]);
+    expect(suggested.notes).toHaveLength(1);
+    expect(suggested.costUsd).toBeGreaterThan(0);
+
+    // Accepted: the text before is kept as version 1, the new one is version 2 and what the judge reads.
+    const before = (await getPaperById(handle.db, PAPER))!.judgeAddendum;
+    const after = `${before}\n\n${suggested.suggestions[0].text}`;
+    const accepted = await acceptAddendum(store, PAPER, { text: after, overrideIds: suggested.suggestions[0].overrideIds, baseVersion: 0 }, null);
+    expect(accepted.before).toBe(before);
+    expect(accepted.after).toMatchObject({ version: 2, text: after, overrideIds: suggested.suggestions[0].overrideIds });
+    expect((await getPaperById(handle.db, PAPER))!.judgeAddendum).toBe(after);
+    await expect(acceptAddendum(store, PAPER, { text: "other", overrideIds: [], baseVersion: 0 }, null)).rejects.toMatchObject({ code: "conflict" });
+    await expect(acceptAddendum(store, PAPER, { text: "other", overrideIds: [made[0].gradingId], baseVersion: 2 }, null)).rejects.toMatchObject({
+      code: "bad_request",
+      details: [{ path: "overrideIds[0]" }],
+    });
+    const versions = (await readCalibration(store, PAPER)).versions;
+    expect(versions.map((v) => [v.version, v.text])).toEqual([[1, before], [2, after]]);
+
+    // Re-run the lab on this paper: the dummy's runs before (version 1) and after (version 2) side by side.
+    const dummyBefore = (await readCalibration(store, PAPER)).byAddendum.filter((g) => g.kind === "dummy").map((g) => g.addendumVersion);
+    expect(dummyBefore).toEqual([1]);
+    const { labId } = await startJudgeLab(store, { configIds: [(await readCalibration(store, PAPER)).byAddendum.find((g) => g.kind === "dummy")!.configId!], submissionIds: [submissionId] }, null);
+    worker = startJudgeWorker(store, workerOpts());
+    await labDone(labId);
+    const byAddendum = (await readCalibration(store, PAPER)).byAddendum.filter((g) => g.kind === "dummy");
+    expect(byAddendum.map((g) => g.addendumVersion)).toEqual([1, 2]);
+    expect(byAddendum[1].overall.num_samples).toBe(humanLeaves.length);
+  });
+});
