@@ -7,7 +7,8 @@ import { NOTIFICATION_KINDS, type NotificationKind } from "@/lib/notifications/k
 import { JOB_KINDS, JOB_STATUSES } from "@/lib/jobs/states";
 import type { RunnerCapabilities } from "@/lib/runner/protocol";
 import { JUDGE_KINDS, JUDGE_MODES } from "@/lib/judge/config";
-import type { Aggregation, EvaluationPolicies, EvaluationSetup, ImportedRunResult } from "@/lib/evaluations/schemas";
+import type { Aggregation, EvaluationPolicies, EvaluationSetup, FailureKind, ImportedRunResult } from "@/lib/evaluations/schemas";
+import type { PipelineStage } from "@/lib/evaluations/pipeline";
 import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
 import {
   type AnyPgColumn,
@@ -959,12 +960,44 @@ export const evaluations = pgTable(
     // Human review sampling: leaves drawn per grading (null: none), and the graders who get them in turn.
     reviewSampleSize: integer("review_sample_size"),
     reviewGraderIds: jsonb("review_grader_ids").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    // The judge configuration the pipeline grades with (migration 0014); null: the default one when judging starts.
+    judgeConfigId: uuid("judge_config_id").references(() => judgeConfigs.id, { onDelete: "set null" }),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [index("evaluations_agent_idx").on(t.agentId)],
 );
 export type Evaluation = InferSelectModel<typeof evaluations>;
+
+/**
+ * Where the pipeline has a submission of an evaluation (migration 0014): uploaded → reproducing
+ * (full variant) → judging → graded → done, or failed once its policy has no attempt left
+ * (`server/evaluations/pipeline/advance-cell.ts`). An ingested result has no row: it is counted as
+ * imported. `attempts` counts the tries (a retry adds one); the job and judge run are the current
+ * attempt's; the failure is the last one seen.
+ */
+export const evaluationCells = pgTable(
+  "evaluation_cells",
+  {
+    submissionId: uuid("submission_id")
+      .primaryKey()
+      .references(() => submissions.id, { onDelete: "cascade" }),
+    evaluationId: uuid("evaluation_id")
+      .notNull()
+      .references(() => evaluations.id, { onDelete: "cascade" }),
+    stage: text("stage").$type<PipelineStage>().notNull().default("uploaded"),
+    attempts: integer("attempts").notNull().default(1),
+    jobId: uuid("job_id").references(() => jobs.id, { onDelete: "set null" }),
+    judgeRunId: uuid("judge_run_id").references(() => judgeRuns.id, { onDelete: "set null" }),
+    failureKind: text("failure_kind").$type<FailureKind>(),
+    failureReason: text("failure_reason"),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("evaluation_cells_evaluation_idx").on(t.evaluationId)],
+);
+export type EvaluationCellRecord = InferSelectModel<typeof evaluationCells>;
 
 /**
  * The leaves of a grading drawn for human review (`lib/evaluations/review-sampling.ts`), and the

@@ -1,7 +1,9 @@
 import "server-only";
 import type { Executor, Store } from "@/db/client";
 import { ensureAgentByName } from "@/db/queries/agents";
+import { getDefaultJudgeConfigId } from "@/db/queries/evaluation-cells";
 import { insertEvaluation } from "@/db/queries/evaluations";
+import { getJudgeConfigById } from "@/db/queries/judge-configs";
 import type { Evaluation } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { createEvaluationSchema, type CreateEvaluationInput } from "@/lib/evaluations/schemas";
@@ -10,7 +12,9 @@ import { readDataSplits } from "@/server/leaderboard/data-splits";
 
 /**
  * Creates an evaluation (the agent by name, created when new): a named split takes its papers
- * from PaperBench's `splits/`, `custom` takes the ones given. Bad fields are a 400 naming them.
+ * from PaperBench's `splits/`, `custom` takes the ones given; its judge configuration is the one
+ * named, else the one marked default now (none: the default when its first judging starts).
+ * Bad fields are a 400 naming them.
  */
 export async function createEvaluation(store: Store, input: CreateEvaluationInput, userId: string | null): Promise<Evaluation> {
   return store.db.transaction((tx) => createEvaluationInTransaction(tx, input, userId));
@@ -33,6 +37,13 @@ export async function createEvaluationInTransaction(tx: Executor, input: CreateE
     }
     paperIds = papers;
   }
+  let judgeConfigId = fields.judgeConfigId;
+  if (judgeConfigId) {
+    const config = await getJudgeConfigById(tx, judgeConfigId);
+    if (!config || config.archivedAt) throw new AppError("bad_request", `judgeConfigId: no judge configuration with id "${judgeConfigId}" (or it is archived)`, [{ path: "judgeConfigId", message: "no such configuration" }]);
+  } else {
+    judgeConfigId = await getDefaultJudgeConfigId(tx);
+  }
   const { agent } = await ensureAgentByName(tx, { name: fields.agent });
   return insertEvaluation(tx, {
     name: fields.name,
@@ -47,6 +58,7 @@ export async function createEvaluationInTransaction(tx: Executor, input: CreateE
     setup: fields.setup,
     isHuman: fields.isHuman,
     reviewSampleSize: fields.reviewSampleSize,
+    judgeConfigId,
     createdBy: userId,
   });
 }

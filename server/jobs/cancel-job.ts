@@ -4,6 +4,7 @@ import { requestJobCancel } from "@/db/queries/jobs";
 import type { Job } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { announceJobChanged } from "./job-feed";
+import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
 
 /**
  * Cancels a job: a queued one at once; a running one is marked, its runner hears it on the next
@@ -14,5 +15,6 @@ export async function cancelJob(store: Store, job: Job, userId: string | null): 
   const updated = await requestJobCancel(store.db, job.id, userId);
   if (!updated) throw new AppError("conflict", `The job has already ended (${job.status})`);
   await announceJobChanged(store, job.id);
+  await afterJobChanged(store, job.id);
   return updated;
 }

@@ -11,6 +11,7 @@ import { readServerEnv } from "@/lib/env";
 import { readRunSettings } from "@/server/papers/run-settings";
 import { readReproduceSecrets } from "@/server/papers/paper-secrets";
 import { announceJobChanged, announceJobQueued, followQueue } from "./job-feed";
+import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
 import { issueJobToken } from "./job-token";
 import { queueTimings } from "./queue-config";
 import { reapExpiredLeasesThrottled } from "./reap-expired-leases";
@@ -47,6 +48,8 @@ export async function claimReproduceJob(store: Store, token: RunnerToken, claim:
           return null;
         }
         await announceJobChanged(store, job.id);
+        // The matrix shows the start; not awaited, so the runner gets its job at once.
+        void afterJobChanged(store, job.id);
         return await claimedJob(store, job, leaseId, timings);
       }
       const left = deadline - Date.now();

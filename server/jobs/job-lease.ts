@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import type { CompleteRequest, HeartbeatResponse, LogsRequest, ReleaseRequest } from "@/lib/runner/protocol";
 import { bearerToken } from "@/server/runners/runner-tokens";
 import { announceJobChanged, announceJobQueued } from "./job-feed";
+import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
 import { readJobToken } from "./job-token";
 import { queueTimings } from "./queue-config";
 
@@ -76,6 +77,7 @@ export async function releaseJob(store: Store, lease: JobLease, body: ReleaseReq
   if (!job) throw staleLease();
   if (job.status === "queued") await announceJobQueued(store, job.kind, job.id);
   else await announceJobChanged(store, job.id);
+  await afterJobChanged(store, job.id);
   return job;
 }
 
@@ -99,5 +101,6 @@ export async function completeJob(store: Store, lease: JobLease, body: CompleteR
     return ended;
   });
   await announceJobChanged(store, job.id);
+  await afterJobChanged(store, job.id);
   return job;
 }

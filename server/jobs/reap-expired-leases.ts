@@ -2,6 +2,7 @@ import "server-only";
 import type { Store } from "@/db/client";
 import { expireLeases } from "@/db/queries/jobs";
 import { announceJobChanged, announceJobQueued } from "./job-feed";
+import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
 
 /**
  * Requeues (or fails, after the last attempt) every job whose runner stopped renewing its lease.
@@ -13,6 +14,7 @@ export async function reapExpiredLeases(store: Store): Promise<number> {
   for (const job of changed) {
     if (job.status === "queued") await announceJobQueued(store, job.kind, job.id);
     else await announceJobChanged(store, job.id);
+    await afterJobChanged(store, job.id);
   }
   return changed.length;
 }

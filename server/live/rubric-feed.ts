@@ -28,7 +28,9 @@ export type LiveSignal =
   /** A user's notifications changed (a new one, some read): their inbox streams re-read the unread count. */
   | { type: "notifications" }
   /** A job changed (queued, claimed, a log chunk, finished): its followers re-read it (server/jobs/job-feed.ts). */
-  | { type: "job" };
+  | { type: "job" }
+  /** A cell of an evaluation changed: its matrix streams say so (server/evaluations/pipeline/evaluation-feed.ts). */
+  | { type: "evaluation" };
 
 /** What happened to whom: replicated to every process, which keeps its own copy of who is where. */
 export type PresenceChange =

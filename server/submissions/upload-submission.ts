@@ -2,6 +2,7 @@ import "server-only";
 import type { Store } from "@/db/client";
 import { ensureAgentByName, getAgentByName } from "@/db/queries/agents";
 import { insertBlob } from "@/db/queries/blobs";
+import { getEvaluationCell } from "@/db/queries/evaluation-cells";
 import { setSubmissionEvaluationId } from "@/db/queries/evaluations";
 import { getPaperById } from "@/db/queries/papers";
 import { ensureSubmission, getSubmissionByRun, replaceSubmissionArchive, setSubmissionArchiveBlob, setSubmissionFlags } from "@/db/queries/submissions";
@@ -10,6 +11,7 @@ import { AppError } from "@/lib/errors";
 import type { Variant } from "@/lib/grading/variant";
 import { getBlobStore } from "@/server/blobs/get-blob-store";
 import { evaluationForRun } from "@/server/evaluations/evaluation-run";
+import { startEvaluationCell } from "@/server/evaluations/pipeline/advance-cell";
 import { enqueueReproduceJob } from "@/server/jobs/enqueue-reproduce";
 import { checkSubmissionArchive, type ArchiveLimits } from "./archive";
 import { scanAgentLog } from "./scan-agent-log";
@@ -65,7 +67,8 @@ export async function precheckSubmissionUpload(store: Store, input: SubmissionUp
  * and removes) is checked entry by entry (a refusal names the entry, and nothing is stored), put in
  * the blob store, then the agent (created when new), the submission, its file listing and its
  * blob are written in one transaction, with what the blacklist monitor found in the agent's log
- * (`scan-agent-log.ts`). With `reproduce`, a reproduction is queued after it commits.
+ * (`scan-agent-log.ts`). With `reproduce`, a reproduction is queued after it commits; in an
+ * evaluation, its pipeline starts instead (`startEvaluationCell`: reproduction, judge, counting).
  */
 export async function uploadSubmission(
   store: Store,
@@ -108,7 +111,12 @@ export async function uploadSubmission(
   });
   const result: SubmissionUploadResult = { submissionId, files: archive.files.length, expandedBytes, sha256: blob.sha256, replaced };
   if (flags) result.blacklistHits = flags.blacklist.totalHits;
-  if (input.reproduce) {
+  if (input.evaluation) {
+    // The evaluation's pipeline reproduces (full variant) and judges it; a replaced archive starts it again.
+    await startEvaluationCell(store, { submissionId, evaluationId: input.evaluation, restart: replaced, userId: input.userId });
+    const cell = await getEvaluationCell(store.db, submissionId);
+    if (cell?.jobId) result.jobId = cell.jobId;
+  } else if (input.reproduce) {
     const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: input.paperId, userId: input.userId });
     result.jobId = jobId;
   }

@@ -27,8 +27,15 @@ export const JUDGE_MAX_ATTEMPTS = 5;
  * (the live rubric pinned now, or the chosen version) with no verdicts yet, a `judge` job on the
  * queue (no GPUs) and the run's row with the configuration as it is now and the estimate.
  * `lab`: the judge lab's runs, whose gradings are never counted (`gradings.is_lab`).
+ * `announce: false` inside a caller's transaction (the evaluation pipeline): it announces the jobs
+ * (`announceJobQueued`) after it commits.
  */
-export async function startJudgeRuns(store: Store, request: JudgeRunRequest, userId: string | null, opts: { lab?: boolean } = {}): Promise<JudgeRunView[]> {
+export async function startJudgeRuns(
+  store: Store,
+  request: JudgeRunRequest,
+  userId: string | null,
+  opts: { lab?: boolean; announce?: boolean } = {},
+): Promise<JudgeRunView[]> {
   const plan = await planJudgeRuns(store, request);
   if (plan.config.kind === "llm" && apiKeyIsSet(plan.config.apiKeyEnv) === false) {
     throw new AppError("conflict", `The judge configuration "${plan.config.name}" reads its API key from ${plan.config.apiKeyEnv}, which is not set on this server`, [
@@ -37,13 +44,13 @@ export async function startJudgeRuns(store: Store, request: JudgeRunRequest, use
   }
   const views: JudgeRunView[] = [];
   for (const run of plan.runs) {
-    const runId = await startOne(store, plan, run, userId, opts.lab ?? false);
+    const runId = await startOne(store, plan, run, userId, opts.lab ?? false, opts.announce ?? true);
     views.push((await readJudgeRun(store, runId))!);
   }
   return views;
 }
 
-async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: string | null, isLab: boolean): Promise<string> {
+async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: string | null, isLab: boolean, announce: boolean): Promise<string> {
   const estimate = await estimatePlannedRun(store, plan, run);
   const runId = randomUUID();
   const jobId = await store.db.transaction(async (tx) => {
@@ -97,6 +104,6 @@ async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: 
     });
     return job.id;
   });
-  await announceJobQueued(store, "judge", jobId);
+  if (announce) await announceJobQueued(store, "judge", jobId);
   return runId;
 }

@@ -9,6 +9,7 @@ import type { JudgeConfigInput } from "@/lib/judge/config";
 import { doneUnitKeys, gradedUnits, toJudgeRubric } from "@/lib/judge/rubric-rows";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
 import { announceJobChanged } from "@/server/jobs/job-feed";
+import { afterJudgeProgress } from "@/server/evaluations/pipeline/job-events";
 import { gradeWithConfig, judgeRunInput } from "../judge-engine";
 import { loadJudgeSubmissionOf } from "../judge-submission-files";
 import { LostLease, storeJudgeVerdict } from "./store-judge-verdict";
@@ -67,6 +68,7 @@ export async function runJudgeJob(
           }
           stored++;
           await announceJobChanged(store, job.id);
+          await afterJudgeProgress(store, job.id);
         },
       },
       env,

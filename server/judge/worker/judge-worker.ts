@@ -8,6 +8,7 @@ import { markJudgeRunFinished } from "@/db/queries/judge-runs";
 import type { Job } from "@/db/schema";
 import type { FinalJobStatus } from "@/lib/jobs/states";
 import { announceJobChanged, followJob, followQueue } from "@/server/jobs/job-feed";
+import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
 import { queueTimings } from "@/server/jobs/queue-config";
 import { reapExpiredLeasesThrottled } from "@/server/jobs/reap-expired-leases";
 import { judgeRunOfJob, runJudgeJob } from "./judge-job";
@@ -92,6 +93,7 @@ export function startJudgeWorker(store: Store, opts: JudgeWorkerOptions = {}): {
     };
     const done = (async () => {
       await announceJobChanged(store, job.id);
+      await afterJobChanged(store, job.id);
       const { heartbeatS, leaseS } = queueTimings();
       const heartbeat = setInterval(() => {
         renewLease(store.db, job.id, leaseId, leaseS).then(
@@ -144,6 +146,8 @@ export function startJudgeWorker(store: Store, opts: JudgeWorkerOptions = {}): {
         unfollow();
         active.delete(job.id);
         await announceJobChanged(store, job.id).catch(() => undefined);
+        // The run's grading is complete (or it ended): its evaluation cell takes its next step.
+        await afterJobChanged(store, job.id);
         wake?.();
       }
     })();

@@ -1,0 +1,33 @@
+import "server-only";
+import type { Store } from "@/db/client";
+import { findEvaluationCellOfJob } from "@/db/queries/evaluation-cells";
+import { advanceCell } from "./advance-cell";
+import { announceEvaluationChanged, announceEvaluationProgress } from "./evaluation-feed";
+
+/**
+ * A job changed state (claimed, completed, failed, requeued, expired, cancelled), after its
+ * transaction committed: the cell it belongs to, if any, takes its next step and its evaluation
+ * hears of it. The queue and the judge worker call it where they announce the job; a failure here
+ * never fails theirs (the sweep takes the step later).
+ */
+export async function afterJobChanged(store: Store, jobId: string): Promise<void> {
+  try {
+    const cell = await findEvaluationCellOfJob(store.db, jobId);
+    if (!cell) return;
+    const advanced = await advanceCell(store, cell.submissionId);
+    // A claim or a requeue is no step of the pipeline but changes what the matrix shows.
+    if (advanced?.step === "wait") await announceEvaluationChanged(store, cell.evaluationId);
+  } catch (err) {
+    console.error(`Rubric Studio: advancing the evaluation cell of job ${jobId} failed:`, err instanceof Error ? err.message : err);
+  }
+}
+
+/** A judge run stored a verdict: its evaluation hears of it at most once a second. */
+export async function afterJudgeProgress(store: Store, jobId: string): Promise<void> {
+  try {
+    const cell = await findEvaluationCellOfJob(store.db, jobId);
+    if (cell) await announceEvaluationProgress(store, cell.evaluationId);
+  } catch {
+    // Only the matrix's refresh is lost; the next change or its once-a-second look catches up.
+  }
+}
