@@ -5,6 +5,7 @@ import Link from "next/link";
 import { fetchJson } from "@/components/api/client";
 import { formatMeanSe, formatPercent, plural } from "@/lib/leaderboard/format";
 import type { LeaderboardAgentGradings, LeaderboardAgentRow, LeaderboardView } from "@/lib/leaderboard/types";
+import { EvaluationSetup } from "./evaluation-setup";
 import { PendingReviewNote } from "./pending-review-note";
 
 /**
@@ -39,7 +40,8 @@ export function AgentBreakdown({
 
   return (
     <div className="space-y-4" data-testid="agent-breakdown">
-      {agent.rank === null && agent.coverage.papers > 0 && (
+      {agent.basis.kind === "evaluation" && <EvaluationSetup basis={agent.basis} />}
+      {agent.rank === null && !agent.isHuman && agent.coverage.papers > 0 && (
         <p className="text-sm text-zinc-700" data-testid="coverage-note">
           <span className="font-medium">Not ranked:</span> no run graded every paper of the split. Its runs cover{" "}
           {agent.coverage.papers} of {plural(agent.coverage.of, "paper")}; the mean over those papers is {formatPercent(agent.coverage.mean)}.

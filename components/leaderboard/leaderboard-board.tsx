@@ -11,6 +11,7 @@ import { AgentBreakdown } from "./agent-breakdown";
 import { LeaderboardChart } from "./leaderboard-chart";
 import { LeaderboardControls } from "./leaderboard-controls";
 import { PendingReviewNote } from "./pending-review-note";
+import { AgreementBadge, BasisLine, HumanBaselineBadge } from "./row-badges";
 
 const COLUMNS = 6;
 
@@ -24,8 +25,9 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const open = useMemo(() => new Set(parseOpenAgents(searchParams)), [searchParams]);
-  const ranked = view.agents.filter((a) => a.rank !== null);
-  const unranked = view.agents.filter((a) => a.rank === null);
+  // A human baseline with a score sits among the ranked, in its place by score, without a rank.
+  const ranked = view.agents.filter(isScored);
+  const unranked = view.agents.filter((a) => !isScored(a));
   const split = view.splits.find((s) => s.name === view.split);
   const paper = view.paper;
   // Page state only: a history entry of its own (back closes it again), no server round trip.
@@ -222,15 +224,18 @@ function DemoBadge() {
   );
 }
 
+/** Shown with a score among the ranked: a ranked agent, or a human baseline with a score. */
+const isScored = (a: LeaderboardAgentRow) => a.rank !== null || (a.isHuman && a.mean !== null);
+
 function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open: boolean; onToggle: () => void }) {
   const detail = [agent.scaffold, agent.model].filter(Boolean).join(" · ");
-  const ranked = agent.rank !== null;
+  const ranked = isScored(agent);
   const pending = agent.excludedRuns.some((x) => x.reason === "pending_review");
   const coverage = `${agent.coverage.papers}/${agent.coverage.of} ${agent.coverage.of === 1 ? "paper" : "papers"}`;
   return (
-    <tr data-testid="leaderboard-row" data-agent={agent.name} data-ranked={ranked} className={ranked ? "" : "text-zinc-600"}>
+    <tr data-testid="leaderboard-row" data-agent={agent.name} data-ranked={agent.rank !== null} data-human={agent.isHuman} className={ranked ? "" : "text-zinc-600"}>
       <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums text-zinc-500" data-testid={ranked ? "agent-rank" : "agent-coverage"}>
-        {ranked ? agent.rank : coverage}
+        {ranked ? (agent.rank ?? "—") : coverage}
       </td>
       <td className="px-3 py-2">
         <div className="flex flex-wrap items-center gap-2">
@@ -238,6 +243,8 @@ function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open:
             {agent.name}
           </span>
           {agent.isDemo && <DemoBadge />}
+          {agent.isHuman && <HumanBaselineBadge />}
+          {agent.agreement && <AgreementBadge agreement={agent.agreement} />}
           {agent.humanReviewed && (
             <span
               className="inline-flex items-center gap-1 rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-medium text-emerald-700"
@@ -250,6 +257,7 @@ function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open:
           )}
         </div>
         {detail && detail !== agent.name && <div className="text-xs text-zinc-500">{detail}</div>}
+        <BasisLine agent={agent} />
       </td>
       <td className="whitespace-nowrap px-3 py-2 text-right font-medium tabular-nums" data-testid="agent-score">
         {ranked ? (

@@ -67,6 +67,18 @@ export async function sampleGradingForReview(store: Store, input: { evaluationId
   return sampleCell(store, evaluation, { gradingId: input.gradingId, paperId: cell.paperId }, input.assignedBy);
 }
 
+/**
+ * The pipeline's hook (`pipeline/on-cell-graded.ts`): samples a graded cell's grading when the
+ * evaluation has a sample size and graders. Idempotent: a grading is sampled once.
+ */
+export async function sampleSubmissionForReview(store: Store, input: { evaluationId: string; submissionId: string }): Promise<SampledGrading | null> {
+  const evaluation = await requireEvaluation(store, input.evaluationId);
+  if (evaluation.reviewSampleSize === null || evaluation.reviewGraderIds.length === 0) return null;
+  const cell = (await listEvaluationCellRows(store.db, evaluation.id)).find((c) => c.submissionId === input.submissionId);
+  if (!cell || cell.gradingId === null) return null;
+  return sampleCell(store, evaluation, { gradingId: cell.gradingId, paperId: cell.paperId }, null);
+}
+
 async function sampleCell(store: Store, evaluation: Evaluation, cell: { gradingId: string; paperId: string }, assignedBy: string | null): Promise<SampledGrading | null> {
   if (evaluation.reviewSampleSize === null || evaluation.reviewGraderIds.length === 0) return null;
   const grading = await getGradingById(store.db, cell.gradingId);
