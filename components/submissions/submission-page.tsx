@@ -7,6 +7,7 @@ import type { JobView } from "@/lib/jobs/job-view";
 import { AttemptsPanel, MetadataPanel, OutputsPanel } from "./job-details";
 import { LogPanel } from "./log-panel";
 import { SubmissionFiles } from "./submission-files";
+import { SubmissionFlagsPanel } from "./submission-flags";
 import { SubmissionHeader } from "./submission-header";
 import { submissionKey, useSubmission } from "./submission-query";
 import { useJobLog } from "./use-job-log";
@@ -45,6 +46,7 @@ export function SubmissionPage({ submissionId, canManage }: { submissionId: stri
   return (
     <div className="space-y-4" data-testid="submission-page">
       <SubmissionHeader submission={data} job={job} canManage={canManage} onPickJob={onPickJob} />
+      <SubmissionFlagsPanel flags={data.flags} />
       <SubmissionJudgeRuns submissionId={submissionId} variant={data.variant} canManage={canManage} />
       <div role="tablist" aria-label="Submission" className="flex gap-1 border-b border-zinc-200">
         {TABS.map((t) => {

@@ -1,5 +1,6 @@
 import type { Variant } from "@/lib/grading/variant";
 import type { JobView } from "@/lib/jobs/job-view";
+import type { SubmissionFlags } from "./blacklist-monitor";
 
 /** A file of a submitted repository, as listed (contents are read one at a time). */
 export interface SubmissionFileView {
@@ -26,6 +27,8 @@ export interface SubmissionView {
     sha256: string | null;
     notes: { path: string; reason: string }[];
   };
+  /** What the blacklist monitor found in the agent's log; null when none came with it. */
+  flags: SubmissionFlags | null;
   /** A reproduce.log that came inside an imported archive. */
   hasReproduceLog: boolean;
   createdAt: string;

@@ -30,6 +30,7 @@ export async function readSubmissionView(store: Store, submission: Submission): 
       sha256: submission.archiveSha256,
       notes: submission.archiveNotes,
     },
+    flags: submission.flags,
     hasReproduceLog: submission.reproduceLog !== null,
     createdAt: submission.createdAt.toISOString(),
     files,
