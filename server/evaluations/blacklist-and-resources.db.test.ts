@@ -5,11 +5,14 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { submissions } from "@/db/schema";
+import { setSubmissionEvaluationId } from "@/db/queries/evaluations";
 import { createUser } from "@/db/queries/users";
-import { resourcesProvidedScore } from "@/lib/grading/resources-provided";
+import { resourcesProvidedScore, resourcesProvidedTree } from "@/lib/grading/resources-provided";
+import { parseRubricJson, serializeRubric } from "@/lib/rubric/paperbench";
 import { serializeJudgeOutput } from "@/lib/grading/serialize";
 import { importGrading } from "@/server/gradings/import-grading";
 import { readPaperFolder } from "@/server/papers/folder-reader";
+import { exportRubricJson } from "@/server/papers/export";
 import { importPaperFolder } from "@/server/papers/import";
 import { makeTarGz, makeZip } from "@/server/submissions/archive.testutil";
 import { uploadSubmission } from "@/server/submissions/upload-submission";
@@ -56,7 +59,6 @@ describe.each(testDatabaseKinds())("blacklist monitor and resources provided on 
         variant: "full",
         reproduce: false,
         replace: false,
-        evaluation: evaluation.id,
         paperId: DEMO_PAPER,
         userId: staffId,
         archive: { path: file, name },
@@ -69,6 +71,9 @@ describe.each(testDatabaseKinds())("blacklist monitor and resources provided on 
     const clean = await upload(2, makeZip([{ name: "reproduce.sh", data: "echo hi\n" }, { name: "agent.log", data: CLEAN_LOG }]), "repo.zip");
     // Run 3: no log in the archive; one sent beside it.
     const beside = await upload(3, await makeTarGz([{ name: "reproduce.sh", data: "echo hi\n" }]), "repo.tar.gz", CHEATING_LOG);
+
+    // Joined to the evaluation as ingested runs are: graded below, with no pipeline of their own.
+    for (const { submissionId } of [flagged, clean, beside]) await setSubmissionEvaluationId(handle.db, submissionId, evaluation.id);
 
     expect(flagged.blacklistHits).toBe(1);
     expect((await flagsOf(flagged.submissionId))?.blacklist).toMatchObject({
@@ -113,13 +118,22 @@ describe.each(testDatabaseKinds())("blacklist monitor and resources provided on 
       variant: "full",
       reproduce: false,
       replace: true,
-      evaluation: evaluation.id,
       paperId: DEMO_PAPER,
       userId: staffId,
       archive: { path: path.join(dir, "3-repo.tar.gz"), name: "repo.tar.gz" },
     });
     expect(replaced.blacklistHits).toBeUndefined();
     expect(await flagsOf(replaced.submissionId)).toBeNull();
+  });
+
+  it("the rubric export under resources provided is the rubric with its acquisition leaf weighing 0, byte for byte as PaperBench writes it", async () => {
+    const plain = await exportRubricJson(handle, DEMO_PAPER);
+    const under = await exportRubricJson(handle, DEMO_PAPER, { resourcesProvided: true });
+    const parsed = parseRubricJson(plain);
+    if (!parsed.ok) throw new Error("the export did not parse");
+    expect(under).toBe(serializeRubric(resourcesProvidedTree(parsed.tree).tree));
+    expect(under).not.toBe(plain);
+    expect(under.split("\n").filter((line, i) => line !== plain.split("\n")[i])).toEqual([expect.stringMatching(/^\s*"weight": 0,$/)]);
   });
 
   it("ingest reads agent.log beside grade.json; under resources provided every cell's score is its grading's with the acquisition leaf at 0", async () => {
