@@ -24,6 +24,7 @@ import { editorUiFigures } from "./editor-ui";
 import { reviewUiFigures } from "./review-ui";
 import { judgeFigures } from "./judge";
 import { leaderboardFigures } from "./leaderboard";
+import { leaderboardUpdateFigures } from "./leaderboard-update";
 import { oversizedBodyFigures } from "./oversized-body";
 import { runnerFigures } from "./runner";
 import { median, report } from "./support/figures";
@@ -113,6 +114,7 @@ const groups: Record<string, () => Promise<void>> = {
   "editor-ui": editorUiFigures,
   coedit: coeditFigures,
   leaderboard: leaderboardFigures,
+  "leaderboard-update": leaderboardUpdateFigures,
   "oversized-body": oversizedBodyFigures,
   "review-ui": reviewUiFigures,
   runner: runnerFigures,
