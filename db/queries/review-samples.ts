@@ -15,9 +15,9 @@ export async function insertReviewSample(db: Executor, values: { gradingId: stri
   return rows.length > 0;
 }
 
-/** Takes a sample back (its assignment could not be made). */
-export async function deleteReviewSample(db: Executor, gradingId: string): Promise<void> {
-  await db.delete(gradingReviewSamples).where(eq(gradingReviewSamples.gradingId, gradingId));
+export async function hasReviewSample(db: Executor, gradingId: string): Promise<boolean> {
+  const rows = await db.select({ gradingId: gradingReviewSamples.gradingId }).from(gradingReviewSamples).where(eq(gradingReviewSamples.gradingId, gradingId)).limit(1);
+  return rows.length > 0;
 }
 
 export async function listReviewSamples(db: Executor, evaluationId: string): Promise<GradingReviewSample[]> {

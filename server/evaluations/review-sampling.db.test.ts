@@ -21,6 +21,7 @@ import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { createEvaluation } from "./create-evaluation";
 import { DEMO_DIR, DEMO_PAPER, gradeDemoRubric } from "./paperbench-runs.testutil";
 import { readEvaluationSummary } from "./read-evaluation";
+import { onCellGraded } from "./pipeline/on-cell-graded";
 import { sampleEvaluationForReview, setReviewSampling } from "./review-sampling";
 
 process.env.BLOB_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "rs-sampling-"));
@@ -71,9 +72,14 @@ describe.each(testDatabaseKinds())("review sampling and judge–human agreement 
       sampleSize: 6,
       graders: [...graders, "outsider@example.org"],
     });
+    // The pipeline's hook samples run 1's grading as it is graded (twice: still one sample).
+    const [first] = (await handle.db.execute(sql`SELECT id FROM submissions WHERE evaluation_id = ${evaluationId} AND run_index = 1`)).rows as { id: string }[];
+    await onCellGraded(handle, { submissionId: first.id, evaluationId, failure: null });
+    await onCellGraded(handle, { submissionId: first.id, evaluationId, failure: null });
+    expect((await listReviewSamples(handle.db, evaluationId)).map((s) => s.userId)).toHaveLength(1);
+    // Sample for review: the other two, the graders in turn.
     const { sampled } = await sampleEvaluationForReview(handle, evaluationId, staffId);
     expect(sampled.map((s) => [s.grader, s.leaves])).toEqual([
-      ["g1@example.org", 6],
       ["g2@example.org", 6],
       ["g1@example.org", 6],
     ]);

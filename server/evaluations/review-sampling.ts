@@ -4,7 +4,7 @@ import { getEvaluationById, listEvaluationCellRows } from "@/db/queries/evaluati
 import { getGradingAssignment } from "@/db/queries/grading-reviews";
 import { getGradingById } from "@/db/queries/gradings";
 import { getPaperRole } from "@/db/queries/papers";
-import { countReviewSamples, deleteReviewSample, insertReviewSample, setEvaluationReviewSampling } from "@/db/queries/review-samples";
+import { countReviewSamples, hasReviewSample, insertReviewSample, setEvaluationReviewSampling } from "@/db/queries/review-samples";
 import { getUserByEmail, getUserById } from "@/db/queries/users";
 import type { Evaluation, User } from "@/db/schema";
 import { AppError } from "@/lib/errors";
@@ -81,6 +81,7 @@ export async function sampleSubmissionForReview(store: Store, input: { evaluatio
 
 async function sampleCell(store: Store, evaluation: Evaluation, cell: { gradingId: string; paperId: string }, assignedBy: string | null): Promise<SampledGrading | null> {
   if (evaluation.reviewSampleSize === null || evaluation.reviewGraderIds.length === 0) return null;
+  if (await hasReviewSample(store.db, cell.gradingId)) return null;
   const grading = await getGradingById(store.db, cell.gradingId);
   if (!grading) return null;
   const rows = await getGradingRows(store.db, grading);
@@ -96,23 +97,19 @@ async function sampleCell(store: Store, evaluation: Evaluation, cell: { gradingI
     if (user && !user.disabledAt && (user.isStaff || (await getPaperRole(store.db, cell.paperId, user.id)) === "grader")) grader = user;
   }
   if (!grader) return null;
-  // Claims the grading first: a grading sampled twice at once gets one sample.
+  // Assigned first, recorded after: a crash in between leaves no sample, and running again (the
+  // pipeline's sweep) picks the same grader and leaves and makes the same assignment.
+  const existing = await getGradingAssignment(store.db, grading.id, grader.id);
+  // A grader who holds the whole grading already keeps it; one who holds subtrees gets the sample besides.
+  const nodeKeys = existing && existing.nodeKeys === null ? null : [...new Set([...(existing?.nodeKeys ?? []), ...keys])];
+  await assignGrading(store, {
+    grading: { id: grading.id, paperId: cell.paperId, rubricVersionId: grading.rubricVersionId, rubricView: grading.rubricView },
+    email: grader.email,
+    nodeKeys,
+    blind: existing ? existing.blind : true,
+    assignedBy: assignedBy ?? evaluation.createdBy ?? grader.id,
+  });
   if (!(await insertReviewSample(store.db, { gradingId: grading.id, evaluationId: evaluation.id, userId: grader.id, nodeKeys: keys }))) return null;
-  try {
-    const existing = await getGradingAssignment(store.db, grading.id, grader.id);
-    // A grader who holds the whole grading already keeps it; one who holds subtrees gets the sample besides.
-    const nodeKeys = existing && existing.nodeKeys === null ? null : [...new Set([...(existing?.nodeKeys ?? []), ...keys])];
-    await assignGrading(store, {
-      grading: { id: grading.id, paperId: cell.paperId, rubricVersionId: grading.rubricVersionId, rubricView: grading.rubricView },
-      email: grader.email,
-      nodeKeys,
-      blind: existing ? existing.blind : true,
-      assignedBy: assignedBy ?? evaluation.createdBy ?? grader.id,
-    });
-  } catch (error) {
-    await deleteReviewSample(store.db, grading.id);
-    throw error;
-  }
   return { gradingId: grading.id, paperId: cell.paperId, grader: grader.email, leaves: keys.length };
 }
 
