@@ -31,6 +31,7 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
           {user?.isStaff && <Link href="/jobs">Jobs</Link>}
           {user?.isStaff && <Link href="/runners">Runners</Link>}
           {user?.isStaff && <Link href="/judge">Judge</Link>}
+          {user?.isStaff && <Link href="/judge-lab">Judge lab</Link>}
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           {user ? (
