@@ -53,6 +53,8 @@ export interface SampledGrading {
   paperId: string;
   grader: string;
   leaves: number;
+  /** The sampled leaves' node keys (of the grading's pinned rubric). */
+  nodeKeys: string[];
 }
 
 /**
@@ -110,7 +112,7 @@ async function sampleCell(store: Store, evaluation: Evaluation, cell: { gradingI
     assignedBy: assignedBy ?? evaluation.createdBy ?? grader.id,
   });
   if (!(await insertReviewSample(store.db, { gradingId: grading.id, evaluationId: evaluation.id, userId: grader.id, nodeKeys: keys }))) return null;
-  return { gradingId: grading.id, paperId: cell.paperId, grader: grader.email, leaves: keys.length };
+  return { gradingId: grading.id, paperId: cell.paperId, grader: grader.email, leaves: keys.length, nodeKeys: keys };
 }
 
 /** "Sample for review" (staff): samples every graded cell of the evaluation not sampled yet. */
