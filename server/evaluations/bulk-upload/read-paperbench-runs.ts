@@ -44,7 +44,7 @@ export function readPaperBenchRuns(root: string, problems: Problems): BulkPlan {
         paperId,
         run: i + 1,
         where: `${where}/${source.rel}`,
-        source: { kind: source.kind, path: path.join(group.dir, attempt, source.rel) },
+        source: { kind: source.kind, path: path.join(/*turbopackIgnore: true*/ group.dir, attempt, source.rel) },
         agentLog: isFile(agentLog) ? agentLog : undefined,
       });
     }
