@@ -35,7 +35,7 @@ class UsageError extends Error {}
 const USAGE = `usage:
   npm run evaluation -- ingest <runs-folder> --agent <name> [--name <name>] [--policies <json>] [--url <studio>]
   npm run evaluation -- upload <folder|archive|manifest.csv> --evaluation <id> [--url <studio>]
-  --policies: {"reproduction_failed": "zero"|"exclude"|{"retry": n}, "reproduction_timed_out": …, "judge_invalid_leaves": …}
+  --policies: {"reproduction_failed": "zero"|"exclude"|{"retry": n}, "reproduction_timed_out": …, "judge_invalid_leaves": …, "blacklisted": "zero"|"exclude"}
   With --url (or STUDIO_URL) the token comes from STUDIO_TOKEN (npm run user -- token <email>).`;
 
 interface IngestArgs {
