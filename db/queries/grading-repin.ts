@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../client";
-import { gradingVerdicts, gradings } from "../schema";
+import { gradingAssignments, gradingVerdicts, gradings } from "../schema";
 
 /** Moving a grading to another rubric version: its pin, and its verdicts' keys in that version. */
 
@@ -51,6 +51,24 @@ export async function rekeyVerdicts(tx: Executor, gradingId: string, moves: read
     FROM jsonb_to_recordset(${payload}::jsonb) AS m(from_key uuid, to_key uuid, node_id text)
     WHERE v.grading_id = ${gradingId}::uuid AND v.node_key = m.to_key AND v.node_id <> m.node_id
   `);
+}
+
+/**
+ * Assignments name subtrees by node key: under a version with other keys, each names its node's
+ * key there (`newKeyOf`); a node the new version lacks is left out of the assignment.
+ */
+export async function remapAssignmentKeys(tx: Executor, gradingId: string, newKeyOf: ReadonlyMap<string, string>): Promise<void> {
+  const rows = await tx
+    .select({ id: gradingAssignments.id, nodeKeys: gradingAssignments.nodeKeys })
+    .from(gradingAssignments)
+    .where(eq(gradingAssignments.gradingId, gradingId));
+  for (const row of rows) {
+    if (row.nodeKeys === null) continue;
+    const nodeKeys = row.nodeKeys.flatMap((k) => (newKeyOf.has(k) ? [newKeyOf.get(k)!] : []));
+    if (nodeKeys.length !== row.nodeKeys.length || nodeKeys.some((k, i) => k !== row.nodeKeys![i])) {
+      await tx.update(gradingAssignments).set({ nodeKeys }).where(eq(gradingAssignments.id, row.id));
+    }
+  }
 }
 
 /** How many of a grading's verdicts were made against each rubric version. */

@@ -9,15 +9,16 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { generateKeyBetween } from "fractional-indexing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle, Store } from "@/db/client";
 import { countVerdictsByRubricVersion } from "@/db/queries/grading-repin";
-import { getGradingById } from "@/db/queries/gradings";
+import { getGradingById, getRubricVersionRows } from "@/db/queries/gradings";
 import { listVerdicts } from "@/db/queries/grading-verdicts";
 import { insertJob } from "@/db/queries/jobs";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
+import { gradingAssignments } from "@/db/schema";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import type { JudgeRunView } from "@/lib/judge/views";
 import type { SimpleOperation } from "@/lib/rubric/operations";
@@ -28,6 +29,7 @@ import { readJudgeRun } from "@/server/judge/runs/read-judge-run";
 import { startJudgeRuns } from "@/server/judge/runs/start-judge-run";
 import { startJudgeWorker } from "@/server/judge/worker/judge-worker";
 import { stopRubricFeed } from "@/server/live/rubric-feed";
+import { createAccount } from "@/server/users/create-account";
 import { applyRubricOperation } from "@/server/rubrics/apply-rubric-operation";
 import { seedDemoSubmission } from "@/server/seed/seed-demo-submission";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
@@ -247,6 +249,12 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     const imported = await importGrading(store, { paperId: PAPER, agentName: "human-expert", runIndex: 1, variant: "full", human: true, fileText: serializeGradedTree(graded), userId: null });
     expect(imported.pinned).toBe("graded_tree");
     await overrideLeafScore(store, { gradingId: imported.gradingId, nodeKey: (await keyOfNodeId(imported.gradingId, overridden.nodeId))!, userId: null, score: 0, reason: "not met after all" });
+    // A grader assigned the subtree of the overridden leaf's parent, named by the imported version's key.
+    const parentRow = live.find((r) => r.key === overridden.parentKey)!;
+    const importedRows = (await getRubricVersionRows(handle.db, imported.rubricVersionId))!;
+    const importedParentKey = importedRows.find((r) => r.nodeId === parentRow.nodeId && importedRows.some((c) => c.parentKey === r.key && c.nodeId === overridden.nodeId))!.key;
+    const grader = await createAccount(handle.db, { email: `affected-${kind}@test.rubric.studio`, password: "affected-grader-pass-1" });
+    await handle.db.insert(gradingAssignments).values({ gradingId: imported.gradingId, userId: grader.id, nodeKeys: [importedParentKey], blind: false });
 
     const listed = (await listRubricConsequences(store, PAPER)).gradings.find((g) => g.gradingId === imported.gradingId)!;
     expect(listed).toMatchObject({ kind: "human", leavesToGrade: 1 });
@@ -269,6 +277,9 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     expect(scores.effectiveScoreOf(indexOfKey.get(edited.key)!)).toBe(0);
     expect(grading.score).toBe(scores.rootScore);
     expect(result.score).toBe(scores.rootScore);
+    // The assignment follows its subtree to the live key.
+    const [assignment] = await handle.db.select().from(gradingAssignments).where(eq(gradingAssignments.gradingId, imported.gradingId));
+    expect(assignment.nodeKeys).toEqual([parentRow.key]);
     expect(await countVerdictsByRubricVersion(handle.db, imported.gradingId)).toEqual(
       new Map([
         [imported.rubricVersionId, leaves.length - 1],

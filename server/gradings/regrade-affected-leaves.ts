@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Executor, Store } from "@/db/client";
-import { deleteVerdictsByKeys, rekeyVerdicts, setGradingPin } from "@/db/queries/grading-repin";
+import { deleteVerdictsByKeys, rekeyVerdicts, remapAssignmentKeys, setGradingPin } from "@/db/queries/grading-repin";
 import { getGradingItemById, lockGradingById, setGradingScore, type GradingListItem } from "@/db/queries/gradings";
 import { insertVerdicts, listVerdictKeys } from "@/db/queries/grading-verdicts";
 import { insertJob } from "@/db/queries/jobs";
@@ -11,13 +11,14 @@ import { getLiveNodeRows, getRubricByPaperId, lockRubricById } from "@/db/querie
 import { getSubmissionById } from "@/db/queries/submissions";
 import type { JudgeConfig } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { classifyLeaves } from "@/lib/grading/affected-leaves";
+import { classifyLeaves, matchNodes } from "@/lib/grading/affected-leaves";
 import type { RegradeRequest, RegradeResult } from "@/lib/grading/rubric-consequences";
 import type { Variant } from "@/lib/grading/variant";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import { gradedUnits, toJudgeRubric } from "@/lib/judge/rubric-rows";
 import { isFinalJobStatus } from "@/lib/jobs/states";
 import { buildPinnedGradedTree, viewRows } from "@/lib/review/pinned-tree";
+import { buildTreeIndex } from "@/lib/rubric/tree-index";
 import { announceJobQueued } from "@/server/jobs/job-feed";
 import { apiKeyIsSet, judgeConfigFields } from "@/server/judge/configs/judge-config-view";
 import { requireJudgeConfig } from "@/server/judge/configs/list-judge-configs";
@@ -92,7 +93,8 @@ async function regradeOne(
       throw new AppError("conflict", `A judge run of ${item.agentName} run ${item.runIndex} is still going: re-grade once it ends`, [{ path: "gradingIds", message: `${grading.id} is being judged` }]);
     }
 
-    const impact = classifyLeaves(await getGradingRows(tx, grading), current);
+    const pinnedRows = await getGradingRows(tx, grading);
+    const impact = classifyLeaves(pinnedRows, current);
     const { versionId } = await pinLiveVersion(tx, rubric, liveRows, userId);
     const oldKeys = await listVerdictKeys(tx, grading.id);
     const kept = new Map<string, { from: string; to: string; nodeId: string }>();
@@ -110,6 +112,8 @@ async function regradeOne(
       grading.id,
       oldKeys.filter((k) => kept.has(k)).map((k) => kept.get(k)!),
     );
+    const newKeyOf = new Map([...matchNodes(buildTreeIndex(pinnedRows), buildTreeIndex(current))].map(([to, from]) => [from, to]));
+    await remapAssignmentKeys(tx, grading.id, newKeyOf);
     const nodeIdOf = new Map(current.map((r) => [r.key, r.nodeId]));
 
     let jobId: string | null = null;
