@@ -43,6 +43,12 @@ export async function getJudgeRunByGradingId(db: Executor, gradingId: string): P
   return row ?? null;
 }
 
+/** The token usage (per model) of each run of a grading: a re-grade after a rubric change adds a run to it. */
+export async function listJudgeRunUsagesByGradingId(db: Executor, gradingId: string): Promise<unknown[]> {
+  const rows = await db.select({ tokenUsage: judgeRuns.tokenUsage }).from(judgeRuns).where(eq(judgeRuns.gradingId, gradingId));
+  return rows.map((r) => r.tokenUsage);
+}
+
 /** The run's row, locked for update: verdicts of one run add to its totals one at a time. */
 export async function lockJudgeRunById(tx: Executor, id: string): Promise<JudgeRun | null> {
   const [row] = await tx.select().from(judgeRuns).where(eq(judgeRuns.id, id)).for("update");

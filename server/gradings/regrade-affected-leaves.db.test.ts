@@ -17,6 +17,7 @@ import { countVerdictsByRubricVersion } from "@/db/queries/grading-repin";
 import { getGradingById, getRubricVersionRows } from "@/db/queries/gradings";
 import { listVerdicts } from "@/db/queries/grading-verdicts";
 import { insertJob } from "@/db/queries/jobs";
+import { getJudgeRunById } from "@/db/queries/judge-runs";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import { gradingAssignments } from "@/db/schema";
 import type { JudgeConfigInput } from "@/lib/judge/config";
@@ -134,11 +135,11 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
       (r) => !["queued", "running"].includes(r.status),
     );
   /** Every leaf judged anew on the live rubric: a new grading, the brute force to compare with. */
-  async function fullRegrade(): Promise<{ gradingId: string; score: number; leaves: number }> {
+  async function fullRegrade(): Promise<{ gradingId: string; runId: string; score: number; leaves: number }> {
     const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId, variant: "full" }, null);
     const done = await finished(run.id);
     expect(done.status).toBe("succeeded");
-    return { gradingId: run.gradingId, score: (await getGradingById(handle.db, run.gradingId))!.score, leaves: run.leavesTotal };
+    return { gradingId: run.gradingId, runId: run.id, score: (await getGradingById(handle.db, run.gradingId))!.score, leaves: run.leavesTotal };
   }
   async function apply(op: SimpleOperation): Promise<void> {
     const rubric = (await getRubricByPaperId(handle.db, PAPER))!;
@@ -222,6 +223,9 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     expect(Object.is(selective.score, brute.score)).toBe(true);
     expect(selective.score).toBeGreaterThanOrEqual(affected.minScore);
     expect(selective.score).toBeLessThanOrEqual(affected.maxScore);
+    // The grading's tokens are both its runs'.
+    const callsOf = async (runId: string) => ((await getJudgeRunById(handle.db, runId))!.tokenUsage as Record<string, { calls: number }>)["gpt-4o-mini"].calls;
+    expect((selective.tokenUsage as Record<string, { calls: number }>)["gpt-4o-mini"].calls).toBe((await callsOf(original.runId)) + (await callsOf(judging.judgeRunId!)));
     // Leaf by leaf the same verdicts as the full re-grade.
     const byKey = async (gradingId: string) => new Map((await listVerdicts(handle.db, gradingId)).map((v) => [v.nodeKey, v.score]));
     expect(await byKey(original.gradingId)).toEqual(await byKey(brute.gradingId));

@@ -4,9 +4,10 @@ import os from "node:os";
 import type { Store } from "@/db/client";
 import { setGradingJudgeFinished } from "@/db/queries/gradings";
 import { claimQueuedJob, finishJobUnderLease, getJobById, renewLease } from "@/db/queries/jobs";
-import { markJudgeRunFinished } from "@/db/queries/judge-runs";
+import { listJudgeRunUsagesByGradingId, markJudgeRunFinished } from "@/db/queries/judge-runs";
 import type { Job } from "@/db/schema";
 import type { FinalJobStatus } from "@/lib/jobs/states";
+import { mergeUsage, type ModelUsage } from "@/lib/judge/engine/usage";
 import { announceJobChanged, followJob, followQueue } from "@/server/jobs/job-feed";
 import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
 import { queueTimings } from "@/server/jobs/queue-config";
@@ -135,7 +136,11 @@ export function startJudgeWorker(store: Store, opts: JudgeWorkerOptions = {}): {
           const run = await judgeRunOfJob(store, job);
           if (run) {
             await markJudgeRunFinished(store.db, run.id);
-            if (end.status === "succeeded") await setGradingJudgeFinished(store.db, run.gradingId, run.tokenUsage);
+            // The grading's tokens are every run's on it (a re-grade of the leaves a rubric change touched is a run of its own).
+            if (end.status === "succeeded") {
+              const usages = (await listJudgeRunUsagesByGradingId(store.db, run.gradingId)) as Record<string, ModelUsage>[];
+              await setGradingJudgeFinished(store.db, run.gradingId, usages.reduce(mergeUsage, {}));
+            }
           }
           log(`Judge worker: job ${job.id} ${end.status}${end.reason ? ` (${end.reason})` : ""}`);
         }
