@@ -3,7 +3,8 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { agents, evaluations, submissions, type Evaluation } from "../schema";
 import type { InferInsertModel } from "drizzle-orm";
-import type { ImportedRunResult } from "@/lib/evaluations/schemas";
+import type { FailureKind, ImportedRunResult } from "@/lib/evaluations/schemas";
+import type { PipelineStage } from "@/lib/evaluations/pipeline";
 import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
 
 export async function insertEvaluation(db: Executor, values: InferInsertModel<typeof evaluations>): Promise<Evaluation> {
@@ -61,11 +62,14 @@ export interface EvaluationCellRow {
   flags: SubmissionFlags | null;
   /** The evaluation's resources-provided setting (every cell's score is read under it). */
   resourcesProvided: boolean;
+  /** Where the pipeline has it (`evaluation_cells`); null outside it (an ingested result). */
+  pipeline: { stage: PipelineStage; attempts: number; failureKind: FailureKind | null; failureReason: string | null } | null;
 }
 
 export async function listEvaluationCellRows(db: Executor, evaluationId: string): Promise<EvaluationCellRow[]> {
   const result = await db.execute(sql`
     SELECT s.id AS submission_id, s.paper_id, s.run_index, s.imported_result, s.flags, e.resources_provided,
+      ec.stage, ec.attempts, ec.failure_kind, ec.failure_reason,
       (SELECT j.status FROM jobs j WHERE j.submission_id = s.id AND j.kind = 'reproduce'
         ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS job_status,
       g.id AS grading_id, g.score,
@@ -73,6 +77,7 @@ export async function listEvaluationCellRows(db: Executor, evaluationId: string)
       (SELECT count(*) FROM grading_verdicts v WHERE v.grading_id = g.id)::int AS leaves
     FROM submissions s
     JOIN evaluations e ON e.id = s.evaluation_id
+    LEFT JOIN evaluation_cells ec ON ec.submission_id = s.id
     LEFT JOIN LATERAL (
       SELECT id, score FROM gradings WHERE submission_id = s.id AND NOT is_lab
       ORDER BY (kind = 'judge') DESC, created_at DESC, id DESC LIMIT 1
@@ -92,5 +97,8 @@ export async function listEvaluationCellRows(db: Executor, evaluationId: string)
     leaves: Number(r.leaves ?? 0),
     flags: (r.flags as SubmissionFlags | null) ?? null,
     resourcesProvided: r.resources_provided === true,
+    pipeline: r.stage
+      ? { stage: r.stage as PipelineStage, attempts: Number(r.attempts), failureKind: (r.failure_kind as FailureKind | null) ?? null, failureReason: (r.failure_reason as string | null) ?? null }
+      : null,
   }));
 }

@@ -5,6 +5,7 @@ import type { Evaluation } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/uuid";
 import { cellStateOf } from "@/lib/evaluations/cell-state";
+import { policyStateOf } from "@/lib/evaluations/pipeline";
 import type { Agreement } from "@/lib/evaluations/agreement";
 import { applyPolicies, describePolicy, type CellState, type EvaluationCell, type PolicyResult } from "@/lib/evaluations/policies";
 import { FAILURE_KINDS, type FailureKind, type ImportedRunResult } from "@/lib/evaluations/schemas";
@@ -26,6 +27,8 @@ export interface EvaluationCellView {
   flagged: boolean;
   /** Under resources provided: the leaves of the grading that weigh 0 (its score is read with them at 0). */
   zeroedLeaves?: number;
+  /** Attempts the pipeline made at it (absent for an ingested result): a retry policy counts them. */
+  attempts?: number;
 }
 
 export interface EvaluationSummary {
@@ -58,8 +61,11 @@ export async function readEvaluationCells(db: Executor, evaluationId: string): P
     cells.push({
       paperId: r.paperId,
       run: r.runIndex,
-      state: cellStateOf({ imported: r.importedResult, jobStatus: r.latestJobStatus, hasGrading: r.gradingId !== null, invalidLeaves: r.invalidLeaves }),
-      score: underSetting ? underSetting.score : r.score,
+      // A pipeline cell is graded once its pipeline says so (a running judge run's grading is not), with its attempts.
+      state: r.pipeline
+        ? policyStateOf(r.pipeline.stage, r.pipeline.failureKind && { kind: r.pipeline.failureKind, reason: r.pipeline.failureReason ?? "" })
+        : cellStateOf({ imported: r.importedResult, jobStatus: r.latestJobStatus, hasGrading: r.gradingId !== null, invalidLeaves: r.invalidLeaves }),
+      score: r.pipeline && r.pipeline.stage !== "done" ? null : underSetting ? underSetting.score : r.score,
       submissionId: r.submissionId,
       gradingId: r.gradingId,
       invalidLeaves: r.invalidLeaves,
@@ -67,6 +73,7 @@ export async function readEvaluationCells(db: Executor, evaluationId: string): P
       imported: r.importedResult,
       flagged: isFlagged(r.flags),
       ...(underSetting ? { zeroedLeaves: underSetting.zeroedLeaves } : {}),
+      ...(r.pipeline ? { attempts: r.pipeline.attempts } : {}),
     });
   }
   return cells;
@@ -80,7 +87,7 @@ export function policyCellsOf(evaluation: Pick<Evaluation, "runs">, cells: reado
   const wanted = new Set(papers);
   const stored = cells.filter((c) => wanted.has(c.paperId));
   const present = new Set(stored.map((c) => `${c.paperId}\u0000${c.run}`));
-  const policyCells: EvaluationCell[] = stored.map(({ paperId, run, state, score, flagged }) => ({ paperId, run, state, score, flagged }));
+  const policyCells: EvaluationCell[] = stored.map(({ paperId, run, state, score, flagged, attempts }) => ({ paperId, run, state, score, flagged, ...(attempts !== undefined ? { attempts } : {}) }));
   for (const paperId of papers) {
     for (let run = 1; run <= evaluation.runs; run++) {
       if (!present.has(`${paperId}\u0000${run}`)) policyCells.push({ paperId, run, state: "pending", score: null });

@@ -24,6 +24,7 @@ import { uploadSubmission } from "@/server/submissions/upload-submission";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { createEvaluation } from "../create-evaluation";
+import { readEvaluationSummary } from "../read-evaluation";
 import { advanceCell } from "./advance-cell";
 import { afterJobChanged } from "./job-events";
 import { readEvaluationMatrix } from "./read-matrix";
@@ -174,6 +175,8 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     const matrix = await readEvaluationMatrix(store, evaluation.id);
     expect(matrix.cells[0]).toMatchObject({ stage: "excluded", attempts: 3 });
     expect(matrix.result.excluded).toEqual([{ paperId: PAPER, run: 1, reason: "excluded: reproduction failed after 2 retries" }]);
+    // The summary (export, leaderboard) reads the pipeline's attempts the same way.
+    expect((await readEvaluationSummary(store, evaluation.id)).result.excluded).toEqual(matrix.result.excluded);
   });
 
   it("the sweep takes the step of a job whose event was missed, and leaves a running one", async () => {
