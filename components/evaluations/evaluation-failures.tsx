@@ -5,6 +5,7 @@ import { RotateCcw } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import type { RetryCellsInput, RetryCellsResult } from "@/lib/evaluations/matrix";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { evaluationMatrixKey } from "./evaluation-query";
@@ -20,8 +21,6 @@ export interface FailureRow {
   retryable: boolean;
 }
 
-type RetryBody = { cells: { paperId: string; run: number }[] } | { allFailed: true };
-
 /**
  * The failed cells with their reasons, a Retry per cell and "Retry all failed" (confirmed). One
  * request at a time: every button waits while one is in flight, and the server's refusal is shown
@@ -31,7 +30,7 @@ export function EvaluationFailures({ evaluationId, failures }: { evaluationId: s
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const retry = useMutation({
-    mutationFn: (body: RetryBody) => fetchJson<unknown>(`/api/evaluations/${encodeURIComponent(evaluationId)}/retry`, jsonInit("POST", body)),
+    mutationFn: (body: RetryCellsInput) => fetchJson<RetryCellsResult>(`/api/evaluations/${encodeURIComponent(evaluationId)}/retry`, jsonInit("POST", body)),
     onSuccess: () => {
       setConfirming(false);
       return queryClient.invalidateQueries({ queryKey: evaluationMatrixKey(evaluationId) });
@@ -52,6 +51,11 @@ export function EvaluationFailures({ evaluationId, failures }: { evaluationId: s
           </Button>
         )}
       </div>
+      {retry.data?.retried === 0 && (
+        <p role="status" className="text-sm text-zinc-600" data-testid="retry-nothing">
+          Nothing was retried: those cells are running again or already done.
+        </p>
+      )}
       {retry.isError && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="retry-error">
           {retry.error.message}
