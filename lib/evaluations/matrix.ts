@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { text } from "@/lib/text";
 import type { Variant } from "@/lib/grading/variant";
+import type { Agreement } from "./agreement";
 import type { PolicyResult } from "./policies";
 import type { Aggregation, EvaluationPolicies, EvaluationSetup, FailureKind } from "./schemas";
 
@@ -103,6 +104,8 @@ export interface EvaluationMatrix {
   progress: MatrixProgress;
   /** Each run's score, the mean and standard error, every excluded cell with its reason. */
   result: PolicyResult;
+  /** Judge–human agreement on the leaves sampled for review; null before any is reviewed. */
+  agreement: Agreement | null;
 }
 
 /** `POST /api/evaluations/<id>/retry` (staff): some cells, or every failed or excluded-by-failure one. */

@@ -22,6 +22,7 @@ import { createEvaluation } from "./create-evaluation";
 import { DEMO_DIR, DEMO_PAPER, gradeDemoRubric } from "./paperbench-runs.testutil";
 import { readEvaluationSummary } from "./read-evaluation";
 import { onCellGraded } from "./pipeline/on-cell-graded";
+import { readEvaluationMatrix } from "./pipeline/read-matrix";
 import { sampleEvaluationForReview, setReviewSampling } from "./review-sampling";
 
 process.env.BLOB_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "rs-sampling-"));
@@ -121,6 +122,8 @@ describe.each(testDatabaseKinds())("review sampling and judge–human agreement 
     expect(summary.agreement).toEqual(expected);
     expect(summary.agreement).toMatchObject({ leaves: 18 });
     expect(summary.agreement!.f1).toBeLessThan(1);
+    // The evaluation page's matrix carries it too.
+    expect((await readEvaluationMatrix(handle, evaluationId)).agreement).toEqual(expected);
     const row = (await getLeaderboard(handle, { split: "one", variant: "full", dataSplits: { one: [DEMO_PAPER] } })).agents[0];
     expect(row.agreement).toEqual(expected);
     // Every sampled leaf reviewed: the blind reviews are done and the row is published.

@@ -12,6 +12,7 @@ import { FAILURE_KINDS, type FailureKind } from "@/lib/evaluations/schemas";
 import { isFlagged } from "@/lib/submissions/blacklist-monitor";
 import { isUuid } from "@/lib/uuid";
 import { readResourcesProvidedScore } from "../resources-provided-score";
+import { readEvaluationAgreement } from "../review-agreement";
 
 const key = (paperId: string, run: number) => `${paperId}\u0000${run}`;
 
@@ -117,6 +118,7 @@ export async function readEvaluationMatrix(store: Store, id: string): Promise<Ev
       costUsd: progressRow.costUsd,
     },
     result,
+    agreement: await readEvaluationAgreement(store.db, evaluation.id),
   };
 }
 
