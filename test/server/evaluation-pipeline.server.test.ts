@@ -1,0 +1,181 @@
+/**
+ * The evaluation pipeline end to end (issue 14 item 2), on the built studio with PGlite: its
+ * embedded runner reproduces, its in-process worker judges with the Dummy judge. An agent's
+ * harness uploads the demo submission as 3 runs of the demo paper into an evaluation; the matrix
+ * fills in (its stream says when) until every cell is counted, and the public leaderboard shows
+ * the agent with its 3 runs. A reproduce.sh that exits 1 follows each policy: `zero` counts 0,
+ * `exclude` leaves it out, `{retry: 2}` runs it 3 times and then leaves it out saying so.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
+import type { FailurePolicy } from "@/lib/evaluations/schemas";
+import type { LeaderboardView } from "@/lib/leaderboard/types";
+import { DEMO_PAPER_ID, ROOT, STAFF, api, prepareDatabase, signIn, startStudio, waitFor, type PreparedDatabase, type Studio } from "./harness";
+import { tarGz } from "./runner-harness";
+
+describe("an evaluation through the pipeline", () => {
+  let db: PreparedDatabase;
+  let studio: Studio | null = null;
+  let staff = "";
+  let dummyId = "";
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "rs-evaluation-pipeline-"));
+
+  beforeAll(async () => {
+    db = await prepareDatabase("pglite", 0, "evaluation-pipeline");
+    studio = await startStudio({
+      ...db.env,
+      BLOB_DIR: path.join(work, "blobs"),
+      EMBEDDED_RUNNER: "1",
+      EMBEDDED_RUNNER_BACKEND: "local",
+      EMBEDDED_RUNNER_MAX_JOBS: "3",
+    });
+    staff = await signIn(studio.url, STAFF.email, STAFF.password);
+    const configs = await api<{ configs: { id: string; name: string }[] }>(studio.url, staff, "GET", "/api/judge/configs");
+    dummyId = configs.body.configs.find((c) => c.name === "Dummy judge")!.id;
+  }, 120_000);
+  afterAll(async () => {
+    await studio?.stop();
+    await db?.drop();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  async function createEvaluation(agent: string, runs: number, policies: Record<string, FailurePolicy> = {}): Promise<string> {
+    const res = await api<{ evaluation: { id: string; judgeConfigId: string | null } }>(studio!.url, staff, "POST", "/api/evaluations", {
+      name: `${agent} on the demo paper`,
+      agent,
+      paperIds: [DEMO_PAPER_ID],
+      runs,
+      variant: "full",
+      judgeConfigId: dummyId,
+      policies: { reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero", ...policies },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.evaluation.judgeConfigId).toBe(dummyId);
+    return res.body.evaluation.id;
+  }
+
+  /** The harness's upload: one submission at a time with the evaluation's id. */
+  async function harnessUpload(evaluationId: string, agent: string, run: number, archive: Buffer) {
+    const q = new URLSearchParams({ agent, run: String(run), name: "submission.tar.gz", variant: "full", evaluation: evaluationId });
+    const res = await fetch(`${studio!.url}/api/papers/${DEMO_PAPER_ID}/submissions?${q}`, {
+      method: "POST",
+      headers: { cookie: staff, "content-type": "application/gzip", origin: studio!.url },
+      body: new Uint8Array(archive),
+    });
+    const body = (await res.json()) as { submissionId?: string; jobId?: string };
+    expect(res.status, JSON.stringify(body)).toBe(201);
+    // The pipeline queued the reproduction: the answer names its job.
+    expect(body.jobId).toBeTruthy();
+  }
+
+  const matrixOf = async (evaluationId: string) => {
+    const res = await api<EvaluationMatrix>(studio!.url, staff, "GET", `/api/evaluations/${evaluationId}/matrix`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  };
+  const allDone = (evaluationId: string, ms: number) =>
+    waitFor(`every cell of ${evaluationId} done`, ms, async () => {
+      const m = await matrixOf(evaluationId);
+      return m.progress.done === m.progress.total ? m : undefined;
+    }, 250);
+
+  /** Opens the matrix's SSE stream and collects its events' names. */
+  async function followStream(evaluationId: string) {
+    const controller = new AbortController();
+    const res = await fetch(`${studio!.url}/api/evaluations/${evaluationId}/stream`, { headers: { cookie: staff }, signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const events: string[] = [];
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    void (async () => {
+      let buffered = "";
+      for (;;) {
+        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (done) return;
+        buffered += decoder.decode(value, { stream: true });
+        for (const m of buffered.matchAll(/^event: (\S+)$/gm)) events.push(m[1]);
+        buffered = buffered.slice(buffered.lastIndexOf("\n") + 1);
+      }
+    })();
+    return { events, close: () => controller.abort() };
+  }
+
+  it("the demo submission × 3 runs: reproduced, judged and counted, live on the matrix, then on the public leaderboard", async () => {
+    const agent = "Pipeline agent";
+    const evaluationId = await createEvaluation(agent, 3);
+    const stream = await followStream(evaluationId);
+    const demo = path.join(ROOT, "rubrics", "demo", "submission");
+    const archive = await tarGz(Object.fromEntries(fs.readdirSync(demo).map((name) => [name, fs.readFileSync(path.join(demo, name))])));
+    for (let run = 1; run <= 3; run++) await harnessUpload(evaluationId, agent, run, archive);
+
+    const first = await matrixOf(evaluationId);
+    expect(first.evaluation).toMatchObject({ agent, runs: 3, variant: "full", judgeConfig: { id: dummyId, name: "Dummy judge" } });
+    expect(first.cells.map((c) => c.run)).toEqual([1, 2, 3]);
+    expect(first.cells.every((c) => ["reproducing", "judging", "counted"].includes(c.stage))).toBe(true);
+
+    const done = await allDone(evaluationId, 180_000);
+    for (const cell of done.cells) {
+      expect(cell).toMatchObject({ stage: "counted", state: "succeeded", score: 1, attempts: 1, failure: null });
+      expect(cell.href.grading).toBe(`/gradings/${cell.gradingId}`);
+      expect(cell.jobId && cell.judgeRunId).toBeTruthy();
+    }
+    expect(done.result).toMatchObject({ runScores: [1, 1, 1], mean: 1, n: 3, excluded: [] });
+    expect(done.progress).toMatchObject({ done: 3, total: 3, etaS: null, costUsd: 0 });
+    // The stream said a cell changed as they moved on.
+    expect(stream.events.filter((e) => e === "cell").length).toBeGreaterThan(0);
+    stream.close();
+
+    // Anyone (signed out) sees the agent on the paper's public board with its 3 runs.
+    const board = await waitFor("the agent on the public leaderboard", 10_000, async () => {
+      const res = await fetch(`${studio!.url}/api/leaderboard?paper=${DEMO_PAPER_ID}&variant=full`);
+      const view = (await res.json()) as LeaderboardView;
+      return view.agents.find((a) => a.name === agent && a.nRuns === 3);
+    }, 200);
+    expect(board.runs.map((r) => r.score)).toEqual([1, 1, 1]);
+    expect(board.mean).toBe(1);
+  }, 240_000);
+
+  it("a reproduction that exits 1 counts 0 under `zero`, is excluded under `exclude`, and under `{retry: 2}` is run 3 times, then excluded", async () => {
+    const failing = await tarGz({ "reproduce.sh": "#!/usr/bin/env bash\necho failing on purpose\nexit 1\n" });
+    const cases: { agent: string; policy: FailurePolicy }[] = [
+      { agent: "Failing agent · zero", policy: "zero" },
+      { agent: "Failing agent · exclude", policy: "exclude" },
+      { agent: "Failing agent · retry", policy: { retry: 2 } },
+    ];
+    const ids: string[] = [];
+    for (const c of cases) {
+      const id = await createEvaluation(c.agent, 1, { reproduction_failed: c.policy });
+      await harnessUpload(id, c.agent, 1, failing);
+      ids.push(id);
+    }
+    const [zero, exclude, retry] = await Promise.all(ids.map((id) => allDone(id, 120_000)));
+
+    expect(zero.cells[0]).toMatchObject({ stage: "counted", state: "failed", score: 0, attempts: 1, failure: { kind: "reproduction_failed" }, gradingId: null });
+    expect(zero.cells[0].failure!.reason).toContain("count as 0");
+    expect(zero.result).toMatchObject({ runScores: [0], mean: 0, excluded: [] });
+
+    expect(exclude.cells[0]).toMatchObject({ stage: "excluded", state: "failed", attempts: 1, failure: { kind: "reproduction_failed" } });
+    expect(exclude.result.excluded).toEqual([{ paperId: DEMO_PAPER_ID, run: 1, reason: "excluded: reproduction failed" }]);
+    expect(exclude.result.runScores).toEqual([null]);
+
+    expect(retry.cells[0]).toMatchObject({ stage: "excluded", state: "failed", attempts: 3, failure: { kind: "reproduction_failed" } });
+    expect(retry.result.excluded).toEqual([{ paperId: DEMO_PAPER_ID, run: 1, reason: "excluded: reproduction failed after 2 retries" }]);
+    // Three reproduce jobs ran for it, each failed.
+    const jobs = await api<{ jobs: { status: string; submissionId: string | null }[] }>(studio!.url, staff, "GET", `/api/jobs?paper=${DEMO_PAPER_ID}&kind=reproduce`);
+    const ofCell = jobs.body.jobs.filter((j) => j.submissionId === retry.cells[0].submissionId);
+    expect(ofCell.map((j) => j.status)).toEqual(["failed", "failed", "failed"]);
+
+    // Retry by hand: the excluded cell gets a 4th attempt (which fails again and stays excluded).
+    const retried = await api<{ retried: number }>(studio!.url, staff, "POST", `/api/evaluations/${ids[2]}/retry`, { allFailed: true });
+    expect(retried.body).toEqual({ retried: 1 });
+    const again = await waitFor("the 4th attempt failed", 60_000, async () => {
+      const m = await matrixOf(ids[2]);
+      return m.cells[0].attempts === 4 && m.cells[0].stage === "excluded" ? m : undefined;
+    }, 250);
+    expect(again.result.excluded[0].reason).toBe("excluded: reproduction failed after 2 retries");
+  }, 240_000);
+});
