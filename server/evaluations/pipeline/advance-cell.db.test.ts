@@ -142,9 +142,13 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     expect(await advanceCell(store, submissions[0])).toMatchObject({ step: "wait" });
     await afterJobChanged(store, cell.jobId!);
     expect(await jobsOf(submissions[0], "reproduce")).toHaveLength(1);
+    // GPU hours: each attempt's duration × the GPUs it claimed (here 30 minutes on 2 GPUs).
+    await handle.db.execute(sql`INSERT INTO job_attempts (job_id, attempt, lease_id, gpu_indices, started_at, finished_at, status)
+      VALUES (${cell.jobId}, 1, gen_random_uuid(), '{0,1}', now() - interval '30 minutes', now(), 'failed')`);
     const matrix = await readEvaluationMatrix(store, evaluation.id);
     expect(matrix.result.runScores).toEqual([0]);
     expect(matrix.progress).toMatchObject({ done: 1, total: 1 });
+    expect(matrix.progress.gpuHours).toBeCloseTo(1, 3);
   });
 
   it("a timed-out reproduction under `exclude` is left out of its run with the reason", async () => {
@@ -220,7 +224,10 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     expect(await jobsOf(id, "judge")).toHaveLength(2);
     await endRun();
     expect(await getEvaluationCell(handle.db, id)).toMatchObject({ stage: "done", attempts: 2, failureKind: "judge_invalid_leaves" });
+    // Judge tokens and cost add up over every attempt's run.
+    await handle.db.execute(sql`UPDATE judge_runs SET input_tokens = 1000, cached_input_tokens = 100, output_tokens = 10, cost_usd = 0.25 WHERE submission_id = ${id}`);
     const matrix = await readEvaluationMatrix(store, evaluation.id);
+    expect(matrix.progress).toMatchObject({ judgeTokens: { input: 2000, cachedInput: 200, output: 20 }, costUsd: 0.5 });
     expect(matrix.cells[0]).toMatchObject({ stage: "excluded", state: "invalid_leaves", attempts: 2 });
     expect(matrix.result.excluded[0].reason).toBe("excluded: judge left invalid leaves after 1 retry");
   });
