@@ -2,6 +2,7 @@ import { Download, Radio, UserRound } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { buttonClass } from "@/components/ui/button";
+import { plural } from "@/lib/leaderboard/format";
 import { FAILURE_KINDS, type FailureKind } from "@/lib/evaluations/schemas";
 import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
 import type { StreamConnection } from "./use-evaluation-stream";
@@ -61,7 +62,7 @@ export function EvaluationHeader({ matrix, connection }: { matrix: EvaluationMat
         <Fact label="Agent" testId="evaluation-agent">
           {e.agent}
         </Fact>
-        <Fact label="Split">{e.split === "custom" ? `custom (${matrix.papers.length} papers)` : e.split}</Fact>
+        <Fact label="Split">{e.split === "custom" ? `custom (${plural(matrix.papers.length, "paper")})` : e.split}</Fact>
         <Fact label="Runs">{e.runs}</Fact>
         <Fact label="Variant">{e.variant}</Fact>
         <Fact label="Aggregation">{e.aggregation === "best_of_n" ? `best of ${e.runs}` : "mean over runs"}</Fact>

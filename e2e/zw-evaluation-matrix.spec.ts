@@ -1,0 +1,153 @@
+/**
+ * The evaluation page (issue 14): staff create an evaluation of the demo paper × 2 runs over the
+ * API (a failed reproduction counts as 0), open its page (empty, live), then upload into it over
+ * the API the demo submission as run 1 and a submission whose reproduce.sh fails as run 2. Without
+ * a reload the matrix fills in: run 1 reproduced by the embedded runner and graded by the dummy
+ * judge (the seed's default without a key) to counted 100%, run 2 seen reproducing, then counted
+ * as 0 with its reason in the failures list; Retry sends it back to reproducing, and its second
+ * attempt ends the same way. Arrow keys move between cells, the exports download, a cell opens its
+ * grading, and a grader is refused the page.
+ *
+ * A new agent, but its graded runs are on the demo paper: named to run after the leaderboard
+ * specs, which count the agents on the demo paper's board (files run in name order, one worker).
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { Page, TestInfo } from "@playwright/test";
+import { expect, test } from "./support/fixtures";
+import { REPO_ROOT } from "./support/files";
+import { DEMO_PAPER, GRADER, STAFF } from "./support/users";
+
+test.describe.configure({ mode: "serial", timeout: 180_000 });
+
+const AGENT = "E2E Matrix Agent";
+
+/** A .tar.gz of a directory's contents. */
+function pack(testInfo: TestInfo, name: string, dir: string): Buffer {
+  const archive = testInfo.outputPath(`${name}.tar.gz`);
+  fs.mkdirSync(path.dirname(archive), { recursive: true });
+  execFileSync("tar", ["-czf", archive, "-C", dir, "."]);
+  return fs.readFileSync(archive);
+}
+
+/** A repository whose reproduce.sh runs a few seconds (long enough to be seen reproducing) and exits 1. */
+function failingSubmission(testInfo: TestInfo): Buffer {
+  const dir = testInfo.outputPath("failing-repo");
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "reproduce.sh"), `#!/usr/bin/env bash\necho "training…"\nsleep 5\necho "out of memory" >&2\nexit 1\n`);
+  fs.writeFileSync(path.join(dir, "README.md"), "# A submission whose reproduction fails\n");
+  return pack(testInfo, "failing", dir);
+}
+
+/** The harness's upload: one run into the evaluation, the archive as the body. */
+async function uploadRun(page: Page, evaluationId: string, run: number, archive: Buffer): Promise<void> {
+  const query = new URLSearchParams({ agent: AGENT, run: String(run), variant: "full", name: `run-${run}.tar.gz`, evaluation: evaluationId });
+  const res = await page.request.post(`/api/papers/${DEMO_PAPER.id}/submissions?${query}`, {
+    headers: { "content-type": "application/octet-stream" },
+    data: archive,
+  });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
+async function screenshots(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 768],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+let evaluationId = "";
+
+test("staff watch an evaluation's matrix fill in live, see a failed reproduction with its reason and retry it", async ({ asUser }, testInfo) => {
+  const page = await asUser(STAFF);
+  const created = await page.request.post("/api/evaluations", {
+    data: {
+      name: "E2E matrix",
+      agent: AGENT,
+      split: "custom",
+      paperIds: [DEMO_PAPER.id],
+      runs: 2,
+      policies: { reproduction_failed: "zero", reproduction_timed_out: "exclude", judge_invalid_leaves: { retry: 1 }, blacklisted: "zero" },
+      setup: { time_limit_h: 1, hardware: "1× A10", scaffold: "BasicAgent", tools: "bash, python" },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  evaluationId = ((await created.json()) as { evaluation: { id: string } }).evaluation.id;
+
+  await page.goto(`/evaluations/${evaluationId}`);
+  await expect(page.getByTestId("evaluation-title")).toHaveText("E2E matrix");
+  await expect(page.getByTestId("evaluation-agent")).toHaveText(AGENT);
+  await expect(page.getByTestId("evaluation-facts")).toContainText("1× A10");
+  const policy = (kind: string) => page.locator(`[data-testid="policy"][data-kind="${kind}"]`);
+  await expect(policy("reproduction_failed")).toHaveText("Reproduction failed: count as 0");
+  await expect(policy("judge_invalid_leaves")).toHaveText("Judge left invalid leaves: retry up to 1, then exclude");
+  await expect(page.getByTestId("evaluation-empty")).toContainText(`--evaluation ${evaluationId}`);
+  await expect(page.getByTestId("evaluation-connection")).toHaveAttribute("data-connection", "live");
+  const cell = (run: number) => page.locator(`[data-testid="matrix-cell"][data-paper="${DEMO_PAPER.id}"][data-run="${run}"]`);
+  await expect(cell(1)).toHaveAttribute("data-stage", "empty");
+  await expect(cell(2)).toHaveAttribute("data-stage", "empty");
+
+  // Arrow keys move between cells, even cells with nothing to open.
+  await cell(1).focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(cell(2)).toBeFocused();
+  await page.keyboard.press("ArrowLeft");
+  await expect(cell(1)).toBeFocused();
+
+  // From here on the page is never reloaded: a marker on window would be lost.
+  await page.evaluate(() => ((window as unknown as { e2eMarker: string }).e2eMarker = "same page"));
+  await uploadRun(page, evaluationId, 1, pack(testInfo, "demo", path.join(REPO_ROOT, "rubrics", "demo", "submission")));
+  await uploadRun(page, evaluationId, 2, failingSubmission(testInfo));
+
+  await expect(page.getByTestId("evaluation-empty")).toHaveCount(0);
+  await expect(cell(2)).toHaveAttribute("data-stage", "reproducing", { timeout: 60_000 });
+  await expect(page.getByTestId("evaluation-progress")).toBeVisible();
+  await expect(cell(1)).toHaveAttribute("data-stage", "counted", { timeout: 90_000 });
+  await expect(cell(1).getByTestId("cell-score")).toHaveText("100.0%");
+  await expect(cell(1)).toHaveAttribute("href", /^\/gradings\/[0-9a-f-]{36}$/);
+
+  await expect(cell(2)).toHaveAttribute("data-stage", "counted", { timeout: 60_000 });
+  await expect(cell(2).getByTestId("cell-score")).toHaveText("0.0%");
+  await expect(cell(2)).toHaveAttribute("href", /^\/submissions\/[0-9a-f-]{36}$/);
+  const failure = page.locator(`[data-testid="failure"][data-paper="${DEMO_PAPER.id}"][data-run="2"]`);
+  await expect(failure.getByTestId("failure-reason")).toContainText("reproduction failed");
+  await expect(failure.getByTestId("failure-reason")).toContainText("count as 0");
+  await expect(page.getByTestId("progress-count")).toHaveText("2 / 2 cells counted or excluded");
+  await expect(page.locator('[data-testid="run-score"][data-run="1"]')).toContainText("100.0%");
+  await expect(page.locator('[data-testid="run-score"][data-run="2"]')).toContainText("0.0%");
+  await expect(page.getByTestId("adjusted-cells").locator('[data-testid="cell-note"][data-run="2"]')).toContainText("count as 0");
+  await screenshots(page, testInfo, "evaluation-matrix");
+
+  // Retry the failed cell: back to reproducing (its second attempt), then counted as 0 again.
+  await failure.getByTestId("retry-cell").click();
+  await expect(cell(2)).toHaveAttribute("data-stage", "reproducing", { timeout: 15_000 });
+  await expect(cell(2)).toHaveAttribute("aria-label", /attempt 2/);
+  await expect(cell(2)).toHaveAttribute("data-stage", "counted", { timeout: 60_000 });
+  await expect(failure.getByTestId("failure-reason")).toContainText("reproduction failed");
+  expect(await page.evaluate(() => (window as unknown as { e2eMarker?: string }).e2eMarker)).toBe("same page");
+
+  // The exports are downloads of the export route.
+  await expect(page.getByTestId("export-json")).toHaveAttribute("href", `/api/evaluations/${evaluationId}/export?format=json`);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
+  expect(download.suggestedFilename()).toMatch(/\.csv$/);
+  const csv = fs.readFileSync(await download.path(), "utf8");
+  expect(csv.split("\r\n")[0]).toMatch(/^paper_id,run,/);
+  expect(csv).toContain(`${DEMO_PAPER.id},2,`);
+
+  // A cell opens its grading.
+  await cell(1).click();
+  await page.waitForURL(/\/gradings\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("review-page")).toBeVisible();
+});
+
+test("a grader is refused the evaluation page", async ({ asUser }) => {
+  const page = await asUser(GRADER);
+  await page.goto(`/evaluations/${evaluationId}`);
+  await expect(page.getByTestId("access-denied")).toContainText("benchmark staff");
+  await expect(page.getByTestId("evaluation-page")).toHaveCount(0);
+});
