@@ -12,7 +12,10 @@ import { announceJobChanged } from "@/server/jobs/job-feed";
 import { afterJudgeProgress } from "@/server/evaluations/pipeline/job-events";
 import { gradeWithConfig, judgeRunInput } from "../judge-engine";
 import { loadJudgeSubmissionOf } from "../judge-submission-files";
-import { LostLease, storeJudgeVerdict } from "./store-judge-verdict";
+import { LostLease, storeJudgeRunScore, storeJudgeVerdict } from "./store-judge-verdict";
+
+/** How often a run in progress recomputes its grading's root score (readers see progress, not every verdict). */
+const SCORE_EVERY_MS = 1_000;
 
 /** The run a `judge` job carries (`payload.judgeRunId`), or null when it is gone. */
 export async function judgeRunOfJob(store: Store, job: Job): Promise<JudgeRun | null> {
@@ -47,32 +50,46 @@ export async function runJudgeJob(
   const done = doneUnitKeys(units, new Set(await listVerdictKeys(store.db, grading.id)));
   await markJudgeRunStarted(store.db, run.id);
   let stored = 0;
+  // The root score is recomputed at most this often while verdicts arrive, and once at the end.
+  let scoredAt = 0;
   if (done.size < units.length) {
     const submission = await loadJudgeSubmissionOf(store, run.submissionId, run.variant);
     const input = judgeRunInput({ rubric, paper, submission, variant: run.variant, maxDepth: run.maxDepth, config, submissionId: run.submissionId });
-    await gradeWithConfig(
-      input,
-      config,
-      {
-        done,
-        signal: controller.signal,
-        onVerdict: async (verdict) => {
-          const unit = unitOf.get(verdict.key);
-          if (!unit) return;
-          try {
-            await storeJudgeVerdict(store, { runId: run.id, grading, jobId: job.id, leaseId, unit, nodeIds, verdict, config });
-          } catch (err) {
-            // Nothing more is stored under this lease: start no other call.
-            if (err instanceof LostLease) controller.abort(err);
-            throw err;
-          }
-          stored++;
-          await announceJobChanged(store, job.id);
-          await afterJudgeProgress(store, job.id);
+    try {
+      await gradeWithConfig(
+        input,
+        config,
+        {
+          done,
+          signal: controller.signal,
+          onVerdict: async (verdict) => {
+            const unit = unitOf.get(verdict.key);
+            if (!unit) return;
+            try {
+              const recomputeScore = Date.now() - scoredAt >= SCORE_EVERY_MS;
+              if (recomputeScore) scoredAt = Date.now();
+              await storeJudgeVerdict(store, { runId: run.id, grading, jobId: job.id, leaseId, unit, nodeIds, verdict, config, recomputeScore });
+            } catch (err) {
+              // Nothing more is stored under this lease: start no other call.
+              if (err instanceof LostLease) controller.abort(err);
+              throw err;
+            }
+            stored++;
+            await announceJobChanged(store, job.id);
+            await afterJudgeProgress(store, job.id);
+          },
         },
-      },
-      env,
-    );
+        env,
+      );
+    } finally {
+      // Also when the run stops early (a cancel): the score covers every verdict it stored. Not
+      // after the lease is lost, when nothing more may be written under it.
+      if (stored > 0 && !(controller.signal.reason instanceof LostLease)) {
+        await storeJudgeRunScore(store, { grading, jobId: job.id, leaseId }).catch((err: unknown) => {
+          if (!(err instanceof LostLease)) throw err;
+        });
+      }
+    }
   }
   return { run, unitsLeft: units.length - done.size - stored };
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Store } from "@/db/client";
+import type { Executor, Store } from "@/db/client";
 import { setGradingScore } from "@/db/queries/gradings";
 import { insertVerdicts } from "@/db/queries/grading-verdicts";
 import { getJobUnderLease } from "@/db/queries/jobs";
@@ -39,11 +39,24 @@ export function verdictMetadata(verdict: LeafVerdict, config: JudgeConfigInput):
 /**
  * Stores one verdict as it arrives, in one transaction fenced by the job's lease: on every leaf of
  * its unit (a pseudo-leaf's verdict on each leaf below it), the run's totals (leaves, calls,
- * tokens per model, cost) and the grading's root score recomputed the way every reader does.
+ * tokens per model, cost) and, when `recomputeScore` says so, the grading's root score recomputed
+ * the way every reader does. The recompute reads the whole pinned tree, so doing it on every
+ * verdict made a run quadratic in its leaves; the caller asks for it at most once a second and
+ * once at the end (`storeJudgeRunScore`).
  */
 export async function storeJudgeVerdict(
   store: Store,
-  input: { runId: string; grading: Grading; jobId: string; leaseId: string; unit: GradedUnit; nodeIds: Map<string, string>; verdict: LeafVerdict; config: JudgeConfigInput },
+  input: {
+    runId: string;
+    grading: Grading;
+    jobId: string;
+    leaseId: string;
+    unit: GradedUnit;
+    nodeIds: Map<string, string>;
+    verdict: LeafVerdict;
+    config: JudgeConfigInput;
+    recomputeScore: boolean;
+  },
 ): Promise<void> {
   const { verdict, config } = input;
   await store.db.transaction(async (tx) => {
@@ -78,7 +91,19 @@ export async function storeJudgeVerdict(
       costUsd: run.costUsd + judgeCostUsd(config, { inputTokens: sum.in, cachedInputTokens: sum.cached_in, outputTokens: sum.out }),
       tokenUsage,
     });
-    const { scores } = await getPinnedGradedTree(tx, input.grading);
-    await setGradingScore(tx, input.grading.id, scores.rootScore);
+    if (input.recomputeScore) await recomputeGradingScore(tx, input.grading);
+  });
+}
+
+async function recomputeGradingScore(tx: Executor, grading: Grading): Promise<void> {
+  const { scores } = await getPinnedGradedTree(tx, grading);
+  await setGradingScore(tx, grading.id, scores.rootScore);
+}
+
+/** The grading's root score from every verdict stored, under the job's lease: a run's last word. */
+export async function storeJudgeRunScore(store: Store, input: { grading: Grading; jobId: string; leaseId: string }): Promise<void> {
+  await store.db.transaction(async (tx) => {
+    if (!(await getJobUnderLease(tx, input.jobId, input.leaseId))) throw new LostLease();
+    await recomputeGradingScore(tx, input.grading);
   });
 }
