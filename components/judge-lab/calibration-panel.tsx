@@ -27,9 +27,11 @@ export function CalibrationPanel({ onLabStarted }: { onLabStarted: (labId: strin
   const [highlight, setHighlight] = useState<ReadonlySet<string>>(new Set());
   const rerun = useStartLab(onLabStarted);
   const data = calibration.data;
-  const rerunConfigIds = [...new Set((data?.byAddendum ?? []).map((g) => g.configId).filter((id): id is string => id !== null))];
+  // The same submissions and configurations as the paper's lab runs so far (before the first: every
+  // labelled submission with the default configuration), so F1 after sits beside F1 before.
   const defaultConfig = configs.data?.find((c) => c.isDefault);
-  if (rerunConfigIds.length === 0 && defaultConfig) rerunConfigIds.push(defaultConfig.id);
+  const rerunConfigIds = data?.rerun.configIds.length ? data.rerun.configIds : defaultConfig ? [defaultConfig.id] : [];
+  const rerunSubmissionIds = data?.rerun.submissionIds.length ? data.rerun.submissionIds : (data?.submissions ?? []).map((s) => s.submissionId);
   return (
     <div className="space-y-4" data-testid="calibration-panel">
       <label className="flex items-center gap-2 text-sm text-zinc-700">
@@ -88,8 +90,8 @@ export function CalibrationPanel({ onLabStarted }: { onLabStarted: (labId: strin
               <Button
                 className="ml-auto"
                 variant="secondary"
-                disabled={rerun.isPending || rerunConfigIds.length === 0 || data.submissions.length === 0}
-                onClick={() => rerun.mutate({ name: `${data.paper.id} after v${data.latestVersion}`, configIds: rerunConfigIds, submissionIds: data.submissions.map((s) => s.submissionId) })}
+                disabled={rerun.isPending || rerunConfigIds.length === 0 || rerunSubmissionIds.length === 0}
+                onClick={() => rerun.mutate({ name: `${data.paper.id} with v${data.latestVersion}`, configIds: rerunConfigIds, submissionIds: rerunSubmissionIds })}
                 data-testid="calibration-rerun"
               >
                 Re-run the judge lab on this paper

@@ -86,6 +86,8 @@ export interface CalibrationView {
   latestVersion: number;
   /** The paper's lab runs grouped by configuration and the addendum version they ran with. */
   byAddendum: LabGroupView[];
-  /** The submissions of this paper the lab can re-run on. */
+  /** The paper's human-labelled submissions. */
   submissions: LabSubmission[];
+  /** What "re-run the judge lab on this paper" runs: the submissions and configurations of its lab runs so far. */
+  rerun: { submissionIds: string[]; configIds: string[] };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Executor, Store } from "@/db/client";
-import { listPaperAddenda, listPaperJudgeOverrideRows } from "@/db/queries/judge-lab";
+import { listLabRunRows, listPaperAddenda, listPaperJudgeOverrideRows } from "@/db/queries/judge-lab";
 import { getPaperById } from "@/db/queries/papers";
 import type { Paper } from "@/db/schema";
 import { AppError } from "@/lib/errors";
@@ -58,6 +58,7 @@ export async function listCalibrationOverrides(store: { db: Executor }, paperId:
 export async function readCalibration(store: Store, paperId: string): Promise<CalibrationView> {
   const paper = await requirePaper(store, paperId);
   const versions = await listPaperAddenda(store.db, paperId);
+  const labRuns = await listLabRunRows(store.db, { paperId });
   return {
     paper: { id: paper.id, title: paper.title, judgeAddendum: paper.judgeAddendum },
     overrides: await listCalibrationOverrides(store, paperId),
@@ -72,5 +73,9 @@ export async function readCalibration(store: Store, paperId: string): Promise<Ca
     latestVersion: versions.at(-1)?.version ?? 0,
     byAddendum: await labGroupsOfPaper(store, paperId),
     submissions: await listLabSubmissions(store, { paperIds: [paperId] }),
+    rerun: {
+      submissionIds: [...new Set(labRuns.map((r) => r.submissionId))],
+      configIds: [...new Set(labRuns.map((r) => r.configId).filter((id): id is string => id !== null))],
+    },
   };
 }

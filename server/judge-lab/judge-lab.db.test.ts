@@ -154,7 +154,7 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
   const labDone = (labId: string) =>
     waitFor(
       () => readJudgeLab(store, labId),
-      (v) => v.runs.every((r) => !["queued", "running"].includes(r.status)),
+      (v) => v.groups.every((g) => g.finished === g.runs),
     );
   const counted = async () => (await listCountedGradings(handle.db, "full")).find((g) => g.gradingId && g.paperId === PAPER && g.runIndex === DEMO_RUNS + 1);
 
@@ -260,8 +260,11 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
     expect(versions.map((v) => [v.version, v.text])).toEqual([[1, before], [2, after]]);
 
     // Re-run the lab on this paper: the dummy's runs before (version 1) and after (version 2) side by side.
-    const dummyBefore = (await readCalibration(store, PAPER)).byAddendum.filter((g) => g.kind === "dummy").map((g) => g.addendumVersion);
-    expect(dummyBefore).toEqual([1]);
+    const beforeRerun = await readCalibration(store, PAPER);
+    expect(beforeRerun.byAddendum.filter((g) => g.kind === "dummy").map((g) => g.addendumVersion)).toEqual([1]);
+    // A re-run takes the submissions and configurations of the paper's lab runs so far.
+    expect(beforeRerun.rerun.submissionIds).toEqual([submissionId]);
+    expect(beforeRerun.rerun.configIds.sort()).toEqual(beforeRerun.byAddendum.map((g) => g.configId).sort());
     const { labId } = await startJudgeLab(store, { configIds: [(await readCalibration(store, PAPER)).byAddendum.find((g) => g.kind === "dummy")!.configId!], submissionIds: [submissionId] }, null);
     worker = startJudgeWorker(store, workerOpts());
     await labDone(labId);

@@ -80,13 +80,22 @@ async function compareRuns(db: Executor, rows: readonly LabRunRow[]): Promise<{ 
   return { compared, skipped };
 }
 
+/**
+ * Whether a run's cost and time are final: the worker ends the job first and stamps the run's end
+ * just after, so a run counts once stamped (or once its job ended without it ever starting, or is gone).
+ */
+function runSettled(row: LabRunRow): boolean {
+  if (row.finishedAt !== null || row.jobStatus === null) return true;
+  return isFinalJobStatus(row.jobStatus) && row.startedAt === null;
+}
+
 /** Groups per configuration, or per configuration and addendum version (`byAddendum`). */
 async function groupsOf(db: Executor, compared: readonly ComparedRun[], byAddendum: boolean): Promise<LabGroupView[]> {
   const keyOf = (r: LabRunRow) => `${r.configId ?? r.configName}${byAddendum ? `@${r.addendumVersion ?? "none"}` : ""}`;
   const outcomes: LabRunOutcome[] = compared.map(({ row, view, samples }) => ({
     groupKey: keyOf(row),
     paperId: row.paperId,
-    finished: row.jobStatus === null || isFinalJobStatus(row.jobStatus),
+    finished: runSettled(row),
     succeeded: view.status === "succeeded",
     costUsd: row.costUsd,
     durationMs: view.durationS === null ? null : view.durationS * 1000,
