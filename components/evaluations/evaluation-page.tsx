@@ -1,7 +1,6 @@
 "use client";
 
-import type { Agreement } from "@/lib/evaluations/agreement";
-import type { EvaluationMatrix, MatrixCell } from "@/lib/evaluations/matrix";
+import type { MatrixCell } from "@/lib/evaluations/matrix";
 import type { FailureKind } from "@/lib/evaluations/schemas";
 import { EvaluationAgreement } from "./evaluation-agreement";
 import { EvaluationEmpty } from "./evaluation-empty";
@@ -54,8 +53,6 @@ export function EvaluationPage({ evaluationId }: { evaluationId: string }) {
   const data = matrix.data;
   const e = data.evaluation;
   const empty = data.cells.every((c) => c.submissionId === null);
-  // Judge–human agreement joins the matrix with review sampling; until then there is none to show.
-  const agreement = (data as EvaluationMatrix & { agreement?: Agreement | null }).agreement ?? null;
 
   return (
     <div className="space-y-4" data-testid="evaluation-page" data-evaluation={e.id}>
@@ -64,7 +61,7 @@ export function EvaluationPage({ evaluationId }: { evaluationId: string }) {
       <EvaluationMatrixGrid papers={data.papers} runs={e.runs} cells={data.cells} />
       {!empty && <EvaluationFailures evaluationId={e.id} failures={failureRows(data.cells)} />}
       {!empty && <EvaluationResults result={data.result} />}
-      {agreement && <EvaluationAgreement agreement={agreement} />}
+      {data.agreement && <EvaluationAgreement agreement={data.agreement} />}
     </div>
   );
 }
