@@ -13,7 +13,7 @@ async function entriesOf(blob: Blob): Promise<{ name: string; size: number; text
   const done = new Promise<void>((resolve, reject) => {
     extract.on("entry", (h, stream, next) => {
       const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("data", (c: unknown) => chunks.push(c as Buffer));
       stream.on("end", () => {
         seen.push({ name: h.name, size: h.size ?? 0, text: Buffer.concat(chunks).toString("utf8"), mtime: h.mtime?.getTime() ?? 0 });
         next();

@@ -25,7 +25,7 @@ function writeOctal(header: Uint8Array, offset: number, length: number, value: n
   writeText(header, offset, length - 1, Math.floor(value).toString(8).padStart(length - 1, "0"));
 }
 
-function header(name: string, size: number, mtime: number, type: "0" | "x"): Uint8Array {
+function header(name: string, size: number, mtime: number, type: "0" | "x"): Uint8Array<ArrayBuffer> {
   const block = new Uint8Array(BLOCK);
   writeText(block, 0, 100, name);
   writeOctal(block, 100, 8, 0o644);
@@ -62,7 +62,7 @@ export function tarBlob(entries: readonly TarEntry[]): Blob {
     const size = entry.data.size;
     const fits = /^[\x20-\x7e]*$/.test(name) && name.length <= 100 && size <= MAX_OCTAL_SIZE;
     if (!fits) {
-      const pax = encoder.encode(paxRecord("path", name) + (size > MAX_OCTAL_SIZE ? paxRecord("size", String(size)) : ""));
+      const pax = new Uint8Array(encoder.encode(paxRecord("path", name) + (size > MAX_OCTAL_SIZE ? paxRecord("size", String(size)) : "")));
       parts.push(header(`PaxHeader/${name.replace(/[^\x20-\x7e]/g, "_").slice(-80)}`, pax.length, mtime, "x"), pax, padding(pax.length));
     }
     parts.push(header(fits ? name : name.replace(/[^\x20-\x7e]/g, "_").slice(-100), size, mtime, "0"), entry.data, padding(size));
