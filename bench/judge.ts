@@ -11,37 +11,23 @@
  * - `judge_estimate_error_pct`: |estimated − actual| input tokens / actual, efficient mode, the
  *   actual as the server counted it with gpt-tokenizer's own chat encoder. Goal < 5.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { JudgeMode } from "@/lib/judge/config";
 import { estimateRun, gradeSubmission } from "@/lib/judge/engine/grade-submission";
 import { rubricToJudgeTree } from "@/lib/judge/engine/rubric-plan";
-import { totalUsage, type ModelUsage } from "@/lib/judge/engine/usage";
+import { totalUsage } from "@/lib/judge/engine/usage";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import { demoJudgeInput, demoSubmissionCopy, readRubricFile } from "@/server/judge/judge-fixtures.testutil";
 import { createOpenAiChatModel } from "@/server/judge/openai-chat-model";
 import { report } from "./support/figures";
+import { startModelServerProcess } from "./support/model-server-process";
 
 const LATENCY_MS = 200;
 const CONCURRENCY = 50;
 
-/** The test server in its own process: its counting must not slow the judge's thread (a real endpoint is remote). */
-async function startServerProcess(latencyMs: number) {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/openai-test-server-main.ts", String(latencyMs)], { stdio: ["ignore", "pipe", "inherit"] });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout.once("data", (c: Buffer) => resolve(c.toString().trim()));
-    child.once("exit", (code) => reject(new Error(`the test server exited with ${code}`)));
-  });
-  return {
-    baseUrl,
-    stats: async () => (await (await fetch(baseUrl.replace(/\/v1$/, "/_stats"))).json()) as { totals: Record<string, ModelUsage>; requests: number },
-    close: () => void child.kill(),
-  };
-}
-
 async function run(mode: JudgeMode, dir: string) {
-  const server = await startServerProcess(LATENCY_MS);
+  const server = await startModelServerProcess(LATENCY_MS);
   try {
     const input = demoJudgeInput(dir, {
       rubric: rubricToJudgeTree(readRubricFile(path.join(PAPERBENCH_DATA_DIR, "papers/pinn/rubric.json"))),

@@ -22,6 +22,7 @@ import { coeditFigures } from "./coedit";
 import { domainFigures } from "./domain";
 import { editorUiFigures } from "./editor-ui";
 import { reviewUiFigures } from "./review-ui";
+import { evaluationFigures } from "./evaluation";
 import { judgeFigures } from "./judge";
 import { leaderboardFigures } from "./leaderboard";
 import { leaderboardUpdateFigures } from "./leaderboard-update";
@@ -119,6 +120,7 @@ const groups: Record<string, () => Promise<void>> = {
   "review-ui": reviewUiFigures,
   runner: runnerFigures,
   judge: judgeFigures,
+  evaluation: evaluationFigures,
 };
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !(name in groups));

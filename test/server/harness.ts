@@ -105,7 +105,7 @@ export async function prepareDatabase(
   extraUsers: number,
   label = "coedit",
   /** More preparation on the open database, after the seed and the extra users. */
-  setup?: (db: DbHandle["db"]) => Promise<void>,
+  setup?: (db: DbHandle["db"], handle: DbHandle) => Promise<void>,
 ): Promise<PreparedDatabase> {
   const users: TestUser[] = Array.from({ length: extraUsers }, (_, i) => ({
     email: `${label}-${i}@test.rubric.studio`,
@@ -137,7 +137,7 @@ export async function prepareDatabase(
         await createAccount(handle.db, { email: u.email, name: u.email.split("@")[0], password: u.password, isStaff: u.staff });
         if (!u.staff) await addPaperMember(handle.db, { paperId: DEMO_PAPER_ID, email: u.email, role: "author", addedBy: staff.id });
       }
-      await setup?.(handle.db);
+      await setup?.(handle.db, handle);
     } finally {
       await handle.close();
     }
