@@ -109,8 +109,8 @@ export interface MatrixCellRow {
   gradingId: string | null;
   score: number | null;
   invalidLeaves: number;
-  /** The grading has leaves sampled for human review. */
-  sampled: boolean;
+  /** Leaves of the grading were sampled for human review and some have no review mark yet. */
+  inReview: boolean;
 }
 
 export async function listMatrixCellRows(db: Executor, evaluationId: string): Promise<MatrixCellRow[]> {
@@ -121,7 +121,9 @@ export async function listMatrixCellRows(db: Executor, evaluationId: string): Pr
         ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS job_status,
       g.id AS grading_id, g.score,
       (SELECT count(*) FROM grading_verdicts v WHERE v.grading_id = g.id AND NOT v.valid)::int AS invalid_leaves,
-      EXISTS (SELECT 1 FROM grading_review_samples rs WHERE rs.grading_id = g.id) AS sampled
+      EXISTS (SELECT 1 FROM grading_review_samples rs, jsonb_array_elements_text(rs.node_keys) AS k(node_key)
+              WHERE rs.grading_id = g.id
+                AND NOT EXISTS (SELECT 1 FROM grading_reviews r WHERE r.grading_id = g.id AND r.node_key::text = k.node_key)) AS in_review
     FROM submissions s
     LEFT JOIN evaluation_cells ec ON ec.submission_id = s.id
     LEFT JOIN LATERAL (
@@ -147,7 +149,7 @@ export async function listMatrixCellRows(db: Executor, evaluationId: string): Pr
     gradingId: r.grading_id ? String(r.grading_id) : null,
     score: r.score === null || r.score === undefined ? null : Number(r.score),
     invalidLeaves: Number(r.invalid_leaves ?? 0),
-    sampled: r.sampled === true,
+    inReview: r.in_review === true,
   }));
 }
 

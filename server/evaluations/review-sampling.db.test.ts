@@ -103,6 +103,8 @@ describe.each(testDatabaseKinds())("review sampling and judge–human agreement 
     expect(pendingRow.basis.label).toContain("3 awaiting blind review");
     // Each grader scores their samples: the judge's verdict, but the first two leaves of each sample flipped.
     const pairs: { human: number; judge: number }[] = [];
+    // Sampled and not reviewed yet: the matrix shows the cells in review.
+    expect((await readEvaluationMatrix(handle, evaluationId)).cells.map((c) => c.stage)).toEqual(["in_review", "in_review", "in_review"]);
     // In the order agreement reads them (grading, then leaf): the bootstrap's draws follow it.
     const samples = (await listReviewSamples(handle.db, evaluationId)).sort((a, b) => (a.gradingId < b.gradingId ? -1 : 1));
     for (const sample of samples) {
@@ -122,8 +124,10 @@ describe.each(testDatabaseKinds())("review sampling and judge–human agreement 
     expect(summary.agreement).toEqual(expected);
     expect(summary.agreement).toMatchObject({ leaves: 18 });
     expect(summary.agreement!.f1).toBeLessThan(1);
-    // The evaluation page's matrix carries it too.
-    expect((await readEvaluationMatrix(handle, evaluationId)).agreement).toEqual(expected);
+    // The evaluation page's matrix carries it too, and every sampled leaf reviewed, its cells are counted.
+    const matrix = await readEvaluationMatrix(handle, evaluationId);
+    expect(matrix.agreement).toEqual(expected);
+    expect(matrix.cells.map((c) => c.stage)).toEqual(["counted", "counted", "counted"]);
     const row = (await getLeaderboard(handle, { split: "one", variant: "full", dataSplits: { one: [DEMO_PAPER] } })).agents[0];
     expect(row.agreement).toEqual(expected);
     // Every sampled leaf reviewed: the blind reviews are done and the row is published.

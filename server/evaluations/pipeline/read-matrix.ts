@@ -137,7 +137,7 @@ function stageOf(r: MatrixCellRow | null, state: CellState, decided: Outcome | n
   if (!r) return "empty";
   if (r.stage === "uploaded" || r.stage === "reproducing" || r.stage === "judging" || r.stage === "graded") return r.stage;
   if (r.stage === null && state === "pending") return r.gradingId ? "judging" : "uploaded";
-  if (decided?.what === "counted") return "counted";
+  if (decided?.what === "counted") return r.inReview ? "in_review" : "counted";
   if (decided?.what === "retrying") return "failed";
   return "excluded";
 }
