@@ -6,6 +6,7 @@
  * usual aggregation (`recompute.ts`) then gives a parent whose children all weigh 0 the score 0.
  * Pure; iterative (deep trees); the input is not modified.
  */
+import { mapTree } from "@/lib/rubric/walk";
 import { GradingScores } from "./recompute";
 import type { GradedNode } from "./types";
 
@@ -20,27 +21,12 @@ interface CategorisedNode<T> {
 /** A copy of `tree` with the weight of every "Dataset and Model Acquisition" leaf set to 0, and how many such leaves there are. */
 export function resourcesProvidedTree<T extends CategorisedNode<T>>(tree: T): { tree: T; zeroedLeaves: number } {
   let zeroedLeaves = 0;
-  const copyOf = new Map<T, T>();
-  // Post-order: children are copied before their parent.
-  const stack: { node: T; expanded: boolean }[] = [{ node: tree, expanded: false }];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1];
-    const { node } = top;
-    if (!top.expanded && node.sub_tasks.length > 0) {
-      top.expanded = true;
-      for (let i = node.sub_tasks.length - 1; i >= 0; i--) stack.push({ node: node.sub_tasks[i], expanded: false });
-      continue;
-    }
-    stack.pop();
-    if (node.sub_tasks.length === 0) {
-      const zeroed = node.finegrained_task_category === RESOURCES_PROVIDED_CATEGORY;
-      if (zeroed) zeroedLeaves++;
-      copyOf.set(node, { ...node, weight: zeroed ? 0 : node.weight, sub_tasks: [] });
-    } else {
-      copyOf.set(node, { ...node, sub_tasks: node.sub_tasks.map((c) => copyOf.get(c)!) });
-    }
-  }
-  return { tree: copyOf.get(tree)!, zeroedLeaves };
+  const copy = mapTree<T, T>(tree, (node) => {
+    const zeroed = node.sub_tasks.length === 0 && node.finegrained_task_category === RESOURCES_PROVIDED_CATEGORY;
+    if (zeroed) zeroedLeaves++;
+    return { ...node, weight: zeroed ? 0 : node.weight, sub_tasks: [] };
+  });
+  return { tree: copy, zeroedLeaves };
 }
 
 /** The root score of a graded tree (leaf scores as they stand) under resources provided. */
