@@ -22,6 +22,8 @@ export function CalibrationPanel({ onLabStarted }: { onLabStarted: (labId: strin
     queryKey: ["calibration", chosen],
     queryFn: () => fetchJson<CalibrationView>(`/api/judge-lab/papers/${encodeURIComponent(chosen)}`),
     enabled: chosen !== "",
+    // Lab runs started or finished elsewhere change F1 by version: read it afresh on each visit.
+    staleTime: 0,
   });
   const configs = useJudgeConfigs();
   const [highlight, setHighlight] = useState<ReadonlySet<string>>(new Set());
