@@ -12,7 +12,8 @@ import { announceJobChanged } from "@/server/jobs/job-feed";
 import { afterJudgeProgress } from "@/server/evaluations/pipeline/job-events";
 import { gradeWithConfig, judgeRunInput } from "../judge-engine";
 import { loadJudgeSubmissionOf } from "../judge-submission-files";
-import { LostLease, storeJudgeRunScore, storeJudgeVerdict } from "./store-judge-verdict";
+import { groupCommit } from "@/lib/group-commit";
+import { LostLease, storeJudgeRunScore, storeJudgeVerdicts, type UnitVerdict } from "./store-judge-verdict";
 
 /** How often a run in progress recomputes its grading's root score (readers see progress, not every verdict). */
 const SCORE_EVERY_MS = 1_000;
@@ -55,6 +56,21 @@ export async function runJudgeJob(
   if (done.size < units.length) {
     const submission = await loadJudgeSubmissionOf(store, run.submissionId, run.variant);
     const input = judgeRunInput({ rubric, paper, submission, variant: run.variant, maxDepth: run.maxDepth, config, submissionId: run.submissionId });
+    // Verdicts arriving while others are being stored are stored together next (one transaction,
+    // one announcement): at a run's full concurrency, one write per verdict was the worker's cost.
+    const verdicts = groupCommit<UnitVerdict>(async (items) => {
+      const recomputeScore = Date.now() - scoredAt >= SCORE_EVERY_MS;
+      if (recomputeScore) scoredAt = Date.now();
+      try {
+        await storeJudgeVerdicts(store, { runId: run.id, grading, jobId: job.id, leaseId, nodeIds, verdicts: items, config, recomputeScore });
+      } catch (err) {
+        // Nothing more is stored under this lease: start no other call.
+        if (err instanceof LostLease) controller.abort(err);
+        throw err;
+      }
+      await announceJobChanged(store, job.id);
+      await afterJudgeProgress(store, job.id);
+    });
     try {
       await gradeWithConfig(
         input,
@@ -65,18 +81,8 @@ export async function runJudgeJob(
           onVerdict: async (verdict) => {
             const unit = unitOf.get(verdict.key);
             if (!unit) return;
-            try {
-              const recomputeScore = Date.now() - scoredAt >= SCORE_EVERY_MS;
-              if (recomputeScore) scoredAt = Date.now();
-              await storeJudgeVerdict(store, { runId: run.id, grading, jobId: job.id, leaseId, unit, nodeIds, verdict, config, recomputeScore });
-            } catch (err) {
-              // Nothing more is stored under this lease: start no other call.
-              if (err instanceof LostLease) controller.abort(err);
-              throw err;
-            }
+            await verdicts.add({ unit, verdict });
             stored++;
-            await announceJobChanged(store, job.id);
-            await afterJudgeProgress(store, job.id);
           },
         },
         env,

@@ -131,19 +131,23 @@ export function startJudgeWorker(store: Store, opts: JudgeWorkerOptions = {}): {
         }
         // Lost or stopped: the job stays to its lease, and its next holder resumes it.
         if (!end) return;
-        const ended = await finishJobUnderLease(store.db, job.id, leaseId, { status: end.status, exitCode: null, reason: end.reason, result: {} });
-        if (ended) {
-          const run = await judgeRunOfJob(store, job);
+        // The job, its run and its grading end in one transaction: no reader sees a succeeded run
+        // whose grading is not finished yet.
+        const final = end;
+        const ended = await store.db.transaction(async (tx) => {
+          if (!(await finishJobUnderLease(tx, job.id, leaseId, { status: final.status, exitCode: null, reason: final.reason, result: {} }))) return false;
+          const run = await judgeRunOfJob({ ...store, db: tx }, job);
           if (run) {
-            await markJudgeRunFinished(store.db, run.id);
+            await markJudgeRunFinished(tx, run.id);
             // The grading's tokens are every run's on it (a re-grade of the leaves a rubric change touched is a run of its own).
-            if (end.status === "succeeded") {
-              const usages = (await listJudgeRunUsagesByGradingId(store.db, run.gradingId)) as Record<string, ModelUsage>[];
-              await setGradingJudgeFinished(store.db, run.gradingId, usages.reduce(mergeUsage, {}));
+            if (final.status === "succeeded") {
+              const usages = (await listJudgeRunUsagesByGradingId(tx, run.gradingId)) as Record<string, ModelUsage>[];
+              await setGradingJudgeFinished(tx, run.gradingId, usages.reduce(mergeUsage, {}));
             }
           }
-          log(`Judge worker: job ${job.id} ${end.status}${end.reason ? ` (${end.reason})` : ""}`);
-        }
+          return true;
+        });
+        if (ended) log(`Judge worker: job ${job.id} ${end.status}${end.reason ? ` (${end.reason})` : ""}`);
       } catch (err) {
         log(`Judge worker: job ${job.id} could not be ended: ${err instanceof Error ? err.message : err}`);
       } finally {

@@ -36,59 +36,70 @@ export function verdictMetadata(verdict: LeafVerdict, config: JudgeConfigInput):
   } as unknown as JsonValue;
 }
 
+/** A verdict and the unit (a leaf, or a pseudo-leaf with the leaves below it) it is for. */
+export interface UnitVerdict {
+  unit: GradedUnit;
+  verdict: LeafVerdict;
+}
+
 /**
- * Stores one verdict as it arrives, in one transaction fenced by the job's lease: on every leaf of
- * its unit (a pseudo-leaf's verdict on each leaf below it), the run's totals (leaves, calls,
- * tokens per model, cost) and, when `recomputeScore` says so, the grading's root score recomputed
- * the way every reader does. The recompute reads the whole pinned tree, so doing it on every
- * verdict made a run quadratic in its leaves; the caller asks for it at most once a second and
- * once at the end (`storeJudgeRunScore`).
+ * Stores verdicts as they arrive (those that arrived together: the worker group-commits them), in
+ * one transaction fenced by the job's lease: each on every leaf of its unit, the run's totals
+ * (leaves, calls, tokens per model, cost) and, when `recomputeScore` says so, the grading's root
+ * score recomputed the way every reader does. The recompute reads the whole pinned tree, so doing
+ * it on every verdict made a run quadratic in its leaves; the caller asks for it at most once a
+ * second and once at the end (`storeJudgeRunScore`).
  */
-export async function storeJudgeVerdict(
+export async function storeJudgeVerdicts(
   store: Store,
   input: {
     runId: string;
     grading: Grading;
     jobId: string;
     leaseId: string;
-    unit: GradedUnit;
     nodeIds: Map<string, string>;
-    verdict: LeafVerdict;
+    verdicts: UnitVerdict[];
     config: JudgeConfigInput;
     recomputeScore: boolean;
   },
 ): Promise<void> {
-  const { verdict, config } = input;
+  const { config } = input;
   await store.db.transaction(async (tx) => {
     if (!(await getJobUnderLease(tx, input.jobId, input.leaseId))) throw new LostLease();
     const run = await lockJudgeRunById(tx, input.runId);
     if (!run) throw new LostLease();
-    const judgeMetadata = verdictMetadata(verdict, config);
     await insertVerdicts(
       tx,
       input.grading.id,
-      input.unit.leafKeys.map((key) => ({
-        nodeKey: key,
-        nodeId: input.nodeIds.get(key) ?? "",
-        score: verdict.score,
-        valid: verdict.valid,
-        explanation: verdict.explanation,
-        judgeMetadata,
-        source: "judge" as const,
-      })),
+      input.verdicts.flatMap(({ unit, verdict }) => {
+        const judgeMetadata = verdictMetadata(verdict, config);
+        return unit.leafKeys.map((key) => ({
+          nodeKey: key,
+          nodeId: input.nodeIds.get(key) ?? "",
+          score: verdict.score,
+          valid: verdict.valid,
+          explanation: verdict.explanation,
+          judgeMetadata,
+          source: "judge" as const,
+        }));
+      }),
     );
-    const added = usageByModel(verdict.calls);
+    const added = usageByModel(input.verdicts.flatMap(({ verdict }) => verdict.calls));
     const tokenUsage = mergeUsage(run.tokenUsage as Record<string, ModelUsage>, added);
     const sum = totalUsage(added);
     await setJudgeRunTotals(tx, run.id, {
-      leavesDone: run.leavesDone + 1,
-      leavesInvalid: run.leavesInvalid + (verdict.valid ? 0 : 1),
+      leavesDone: run.leavesDone + input.verdicts.length,
+      leavesInvalid: run.leavesInvalid + input.verdicts.filter(({ verdict }) => !verdict.valid).length,
       calls: run.calls + sum.calls,
       inputTokens: run.inputTokens + sum.in,
       cachedInputTokens: run.cachedInputTokens + sum.cached_in,
       outputTokens: run.outputTokens + sum.out,
       reasoningTokens: run.reasoningTokens + sum.reasoning_out,
-      costUsd: run.costUsd + judgeCostUsd(config, { inputTokens: sum.in, cachedInputTokens: sum.cached_in, outputTokens: sum.out }),
+      // Added verdict by verdict, in order: the same sum as when each verdict was stored alone.
+      costUsd: input.verdicts.reduce((cost, { verdict }) => {
+        const u = totalUsage(usageByModel(verdict.calls));
+        return cost + judgeCostUsd(config, { inputTokens: u.in, cachedInputTokens: u.cached_in, outputTokens: u.out });
+      }, run.costUsd),
       tokenUsage,
     });
     if (input.recomputeScore) await recomputeGradingScore(tx, input.grading);
