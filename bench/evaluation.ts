@@ -57,7 +57,9 @@ function postgresCpuSeconds(): number {
 }
 
 function startWorker(env: Record<string, string>, i: number): ChildProcess {
-  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join(ROOT, "scripts", "worker.ts")], {
+  // BENCH_CPU_PROF=<dir>: each worker writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, "--conditions=react-server", "--import", "tsx", path.join(ROOT, "scripts", "worker.ts")], {
     cwd: ROOT,
     env: { ...process.env, ...env, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "pipe"],
