@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, getTableColumns, gt, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Executor, Transaction } from "../client";
 import { signInThrottle, type SignInThrottle } from "../schema";
 
@@ -15,14 +15,12 @@ export async function lockSignInThrottles(tx: Transaction, keys: string[]): Prom
     .insert(signInThrottle)
     .values(sorted.map((key) => ({ key })))
     .onConflictDoNothing({ target: signInThrottle.key });
-  const rows = await tx
-    .select({ ...getTableColumns(signInThrottle), now: sql`now()`.mapWith(signInThrottle.lastFailureAt) })
-    .from(signInThrottle)
-    .where(inArray(signInThrottle.key, sorted))
-    .orderBy(signInThrottle.key)
-    .for("update");
+  const rows = await tx.select().from(signInThrottle).where(inArray(signInThrottle.key, sorted)).orderBy(signInThrottle.key).for("update");
   if (rows.length !== sorted.length) throw new Error(`sign-in throttle rows missing after insert: ${sorted.join(", ")}`);
-  return { now: rows[0].now, rows: rows.map(({ now: _now, ...row }) => row) };
+  // The clock read once the locks are held: a sign-in that waited for another counts from when it
+  // got the rows, not from when its transaction began (now()), which would add the wait to a block.
+  const clock = await tx.execute(sql`SELECT clock_timestamp() AS now`);
+  return { now: new Date((clock.rows[0] as { now: Date | string }).now), rows };
 }
 
 export async function setSignInThrottle(tx: Transaction, row: SignInThrottle): Promise<void> {
