@@ -42,11 +42,23 @@ describe("safeExtract", () => {
   });
 
   const malicious: [string, TarEntry[], RegExp][] = [
-    ["a path with ..", [{ name: "../x", content: "pwned" }], /"\.\.\/x".*leaves the submission/],
-    ["an absolute path", [{ name: "/etc/x", content: "pwned" }], /"\/etc\/x".*leaves the submission/],
-    ["a symlink out of the tree", [{ name: "passwd", type: "symlink", linkname: "/etc/passwd" }], /"passwd".*link points outside/],
-    ["a relative symlink out of the tree", [{ name: "a/up", type: "symlink", linkname: "../../x" }], /"a\/up".*link points outside/],
-    ["a hard link out of the tree", [{ name: "shadow", type: "link", linkname: "../../../etc/shadow" }], /"shadow".*hard link points outside/],
+    ["a path with ..", [{ name: "../x", content: "pwned" }], /"\.\.\/x".*has a \.\. segment/],
+    ["a .. that stays inside lexically (the studio refuses it too)", [{ name: "a/../b", content: "x" }], /"a\/\.\.\/b".*has a \.\. segment/],
+    ["an absolute path", [{ name: "/etc/x", content: "pwned" }], /"\/etc\/x".*has an absolute path/],
+    ["a symlink out of the tree", [{ name: "passwd", type: "symlink", linkname: "/etc/passwd" }], /"passwd".*link to an absolute path/],
+    ["a relative symlink out of the tree", [{ name: "a/up", type: "symlink", linkname: "../../x" }], /"a\/up".*with a \.\. segment/],
+    [
+      "a chain of links that each look inside",
+      [
+        { name: "sub/", type: "directory" },
+        { name: "a", type: "symlink", linkname: "sub/.." },
+        { name: "b", type: "symlink", linkname: "a/.." },
+        { name: "c", type: "symlink", linkname: "b/.." },
+      ],
+      /"a".*link to "sub\/\.\.", with a \.\. segment/,
+    ],
+    ["a hard link out of the tree", [{ name: "shadow", type: "link", linkname: "../../../etc/shadow" }], /"shadow".*hard link to .*\.\. segment/],
+    ["a hard link to an absolute path", [{ name: "shadow", type: "link", linkname: "/etc/shadow" }], /"shadow".*hard link to .*absolute path/],
     ["a character device", [{ name: "null", type: "character-device", devmajor: 1, devminor: 3 }], /"null".*device or FIFO/],
     ["a FIFO", [{ name: "pipe", type: "fifo" }], /"pipe".*device or FIFO/],
     [
@@ -58,12 +70,13 @@ describe("safeExtract", () => {
       /"d\/x".*through a link/,
     ],
   ];
-  it.each(malicious)("refuses %s, naming the entry, and writes nothing outside", async (_what, entries, message) => {
-    const archive = await tarGz(entries);
+  it.each(malicious)("refuses %s, naming the entry, and leaves nothing behind", async (_what, entries, message) => {
+    const archive = await tarGz([{ name: "reproduce.sh", content: "echo hi\n" }, ...entries]);
     const dest = destination();
     await expect(safeExtract(archive, dest)).rejects.toThrow(UnsafeArchiveError);
     await expect(safeExtract(archive, destination())).rejects.toThrow(message);
     expect(fs.readdirSync(path.dirname(dest))).toEqual(["source"]);
+    expect(fs.readdirSync(dest)).toEqual([]);
   });
 
   it("refuses an archive past the entry and size limits", async () => {
@@ -84,6 +97,15 @@ describe("safeExtract", () => {
     expect(fs.readFileSync(path.join(root, "src/a.py"), "utf8")).toBe("x");
     build("bad.zip", "../../evil");
     await expect(safeExtract(path.join(dir, "bad.zip"), destination())).rejects.toThrow(/\.\.\/\.\.\/evil/);
+    // A zip symlink holds its target as its content: `a -> sub/..`, the first link of the chain out.
+    execFileSync("python3", [
+      "-c",
+      `import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1],"w")\nz.writestr("sub/x","x")\ni=zipfile.ZipInfo("a")\ni.external_attr=0o120777<<16\nz.writestr(i,"sub/..")\nz.close()`,
+      path.join(dir, "chain.zip"),
+    ]);
+    const dest = destination();
+    await expect(safeExtract(path.join(dir, "chain.zip"), dest)).rejects.toThrow(/"a".*link to "sub\/\.\.", with a \.\. segment/);
+    expect(fs.readdirSync(dest)).toEqual([]);
   });
 
   it("refuses what is not an archive", async () => {

@@ -5,12 +5,14 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
 import * as yauzl from "yauzl";
+import { checkEntryPath, entryRefusal, normalizeEntryPath, type EntryKind as RuleEntryKind } from "@/lib/files/entry-path";
 
 /**
  * Extracting a submission archive onto the runner's disk. The studio checked it on upload; this is
- * the runner's own check, since it writes to disk what the studio only read: an entry that would
- * land outside the tree (`..`, an absolute path, a link out, a path through a link), a device or
- * a FIFO, or an archive past the limits refuses the whole archive, naming the entry.
+ * the runner's own check, under the same path rule (`lib/files/entry-path.ts`: no absolute name, no
+ * `..` segment, links only pointing down), since it writes to disk what the studio only read. An
+ * entry the rule refuses, a write through a link already extracted, a device or a FIFO, or an
+ * archive past the limits refuses the whole archive, naming the entry, and leaves nothing behind.
  */
 export const EXTRACT_LIMITS = { maxEntries: 100_000, maxExpandedBytes: 2 * 1024 * 1024 * 1024 };
 export type ExtractLimits = typeof EXTRACT_LIMITS;
@@ -36,15 +38,12 @@ class Extractor {
     private readonly limits: ExtractLimits,
   ) {}
 
-  /** The host path of an entry, once its name and every directory on its way are checked. */
-  target(name: string): string {
-    if (++this.entries > this.limits.maxEntries) throw new UnsafeArchiveError(name, `the archive has more than ${this.limits.maxEntries} entries`);
-    const rel = relativeInside(name, "");
-    if (rel === null) throw new UnsafeArchiveError(name, "the path leaves the submission (absolute, .. or NUL)");
+  /** The host path of `rel` (a name the rule accepted), once no directory on its way is a link. */
+  private inside(name: string, rel: string): string {
     let at = this.root;
     for (const part of rel.split("/").slice(0, -1)) {
       at = path.join(at, part);
-      // A link already extracted could carry a later entry anywhere: nothing is written through one.
+      // A link already extracted points down, but nothing is written through one all the same.
       if (fs.lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) throw new UnsafeArchiveError(name, "the path goes through a link");
     }
     return path.join(this.root, rel);
@@ -60,8 +59,13 @@ class Extractor {
    * after reproduce.log.creation_time) means what it says, even for a run that takes a second.
    */
   async add(name: string, kind: EntryKind, mode: number, linkname: string | null, content: Readable | null, mtime?: Date): Promise<void> {
-    if (kind === "other") throw new UnsafeArchiveError(name, "not a file, directory or link (a device or FIFO)");
-    const dest = this.target(name);
+    if (++this.entries > this.limits.maxEntries) throw new UnsafeArchiveError(name, `the archive has more than ${this.limits.maxEntries} entries`);
+    const refusal = entryRefusal(name, ruleKind(kind, linkname));
+    if (refusal !== null) throw new UnsafeArchiveError(name, refusal);
+    const checked = checkEntryPath(name);
+    // Only the root folder itself (`./`) has no name: it is `dest`, already there.
+    if (!checked.ok) return;
+    const dest = this.inside(name, checked.path);
     const existing = fs.lstatSync(dest, { throwIfNoEntry: false });
     if (kind === "directory") {
       if (existing && !existing.isDirectory()) throw new UnsafeArchiveError(name, "listed twice");
@@ -70,18 +74,15 @@ class Extractor {
     }
     if (existing) throw new UnsafeArchiveError(name, "listed twice");
     fs.mkdirSync(path.dirname(dest), { recursive: true });
-    const entryDir = path.posix.dirname(relativeInside(name, "")!);
     if (kind === "symlink") {
-      if (!linkname || linkname.startsWith("/") || relativeInside(linkname, entryDir) === null) throw new UnsafeArchiveError(name, `the link points outside the submission (${linkname})`);
-      fs.symlinkSync(linkname, dest);
+      fs.symlinkSync(linkname!, dest);
       return;
     }
     if (kind === "hardlink") {
-      // A hard link's name is from the archive's root; it is extracted as a copy of a file already in the tree.
-      const source = linkname === null ? null : relativeInside(linkname, "");
-      const sourcePath = source === null ? null : this.target(source);
-      if (sourcePath === null || !fs.lstatSync(sourcePath, { throwIfNoEntry: false })?.isFile()) {
-        throw new UnsafeArchiveError(name, `the hard link points outside the submission's files (${linkname})`);
+      // A hard link names a file already extracted, from the archive's root; it is extracted as a copy of it.
+      const sourcePath = this.inside(name, normalizeEntryPath(linkname!)!);
+      if (!fs.lstatSync(sourcePath, { throwIfNoEntry: false })?.isFile()) {
+        throw new UnsafeArchiveError(name, `the hard link names no file extracted before it (${linkname})`);
       }
       fs.copyFileSync(sourcePath, dest);
       return;
@@ -101,23 +102,17 @@ class Extractor {
   }
 }
 
-/** `name` joined to `base` (both relative, `/`-separated) and normalized, or null when it leaves the root. */
-function relativeInside(name: string, base: string): string | null {
-  if (name.includes("\u0000") || name.startsWith("/") || /^[a-zA-Z]:/.test(name)) return null;
-  const parts: string[] = base === "" || base === "." ? [] : base.split("/");
-  for (const seg of name.replace(/\\/g, "/").split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") {
-      if (parts.length === 0) return null;
-      parts.pop();
-    } else parts.push(seg);
-  }
-  return parts.join("/");
+/** The rule's kind of an entry. */
+function ruleKind(kind: EntryKind, linkname: string | null): RuleEntryKind {
+  if (kind === "symlink" || kind === "hardlink") return { kind, target: linkname ?? "" };
+  if (kind === "other") return { kind: "other", type: "device or FIFO" };
+  return { kind };
 }
 
 /**
  * Extracts a .tar.gz, .tar or .zip into `dest` (created empty) and answers the submission's root:
- * `dest`, or its one directory when the archive holds a single folder and nothing else.
+ * `dest`, or its one directory when the archive holds a single folder and nothing else. A refused
+ * archive leaves `dest` empty.
  */
 export async function safeExtract(archive: string, dest: string, limits: ExtractLimits = EXTRACT_LIMITS): Promise<string> {
   fs.mkdirSync(dest, { recursive: true });
@@ -128,10 +123,16 @@ export async function safeExtract(archive: string, dest: string, limits: Extract
   const read = fs.readSync(fd, head, 0, head.length, 0);
   fs.closeSync(fd);
   const magic = head.subarray(0, read);
-  if (magic[0] === 0x50 && magic[1] === 0x4b) await extractZip(archive, extractor);
-  else if (magic[0] === 0x1f && magic[1] === 0x8b) await extractTar(fs.createReadStream(archive).pipe(createGunzip()), extractor);
-  else if (magic.length >= 262 && magic.toString("latin1", 257, 262) === "ustar") await extractTar(fs.createReadStream(archive), extractor);
-  else throw new Error("the submission is not a .tar.gz, .tar or .zip archive");
+  try {
+    if (magic[0] === 0x50 && magic[1] === 0x4b) await extractZip(archive, extractor);
+    else if (magic[0] === 0x1f && magic[1] === 0x8b) await extractTar(fs.createReadStream(archive).pipe(createGunzip()), extractor);
+    else if (magic.length >= 262 && magic.toString("latin1", 257, 262) === "ustar") await extractTar(fs.createReadStream(archive), extractor);
+    else throw new Error("the submission is not a .tar.gz, .tar or .zip archive");
+  } catch (err) {
+    // Nothing half-extracted stays behind.
+    for (const entry of fs.readdirSync(root)) fs.rmSync(path.join(root, entry), { recursive: true, force: true });
+    throw err;
+  }
   const top = fs.readdirSync(root, { withFileTypes: true });
   return top.length === 1 && top[0].isDirectory() ? path.join(root, top[0].name) : root;
 }

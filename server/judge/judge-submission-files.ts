@@ -11,10 +11,11 @@ import { getSubmissionById } from "@/db/queries/submissions";
 import { listJobsBySubmissionId } from "@/db/queries/jobs";
 import type { Job, Submission } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { normalizeEntryPath } from "@/lib/files/entry-path";
 import type { Variant } from "@/lib/grading/variant";
 import type { SubmissionFileInfo, SubmissionFiles } from "@/lib/judge/engine-contract";
 import { openBlob } from "@/server/blobs/store-blob";
-import { ARCHIVE_LIMITS, decodeText, normalizeEntryPath, readSubmissionArchive } from "@/server/submissions/archive";
+import { ARCHIVE_LIMITS, decodeText, readSubmissionArchive } from "@/server/submissions/archive";
 
 /** Bytes of reproduce.log kept: its head and its tail (final metrics are printed last), half each. */
 const MAX_LOG_BYTES = 16 * 1024 * 1024;

@@ -8,6 +8,7 @@ import * as tar from "tar-stream";
 import * as yauzl from "yauzl";
 import { formatBytes } from "@/lib/bytes";
 import { AppError } from "@/lib/errors";
+import { checkEntryPath, entryRefusal, quoteEntry, type EntryKind } from "@/lib/files/entry-path";
 import { replaceNul } from "@/lib/text";
 import type { SubmissionArchive, SubmissionArchiveFile } from "@/lib/submissions/archive";
 
@@ -155,11 +156,6 @@ function archiveTooLarge(size: number, limits: ArchiveLimits, field: string): Ap
   ]);
 }
 
-/** What an archive entry is. A link carries its target: a symlink's relative to its folder, a hard link's to the archive's root. */
-export type EntryKind =
-  | { kind: "file" | "directory" }
-  | { kind: "symlink" | "hardlink"; target: string }
-  | { kind: "other"; type: string };
 
 /** How much of an entry to keep: everything up to `max` bytes, or only its last `max` bytes. */
 type Keep = { max: number; tail: boolean };
@@ -216,11 +212,12 @@ class Collector {
     if (this.expandedBytes + size > this.limits.maxExpandedBytes) throw this.expandsTooFar();
     if (this.policy.unsafe === "refuse") this.refuseUnsafe(rawPath, entry);
     if (entry.kind === "directory") return null;
-    const safe = normalizeEntryPath(rawPath);
-    if (!safe) {
-      this.notes.push({ path: replaceNul(rawPath).text, reason: "unsafe path (absolute, with .. or a NUL), not kept" });
+    const checked = checkEntryPath(rawPath);
+    if (!checked.ok) {
+      this.notes.push({ path: printable(rawPath), reason: `unsafe path (${checked.reason}), not kept` });
       return null;
     }
+    const safe = checked.path;
     if (safe.split("/").includes(".git")) {
       this.skipGitDirectory();
       return null;
@@ -244,7 +241,7 @@ class Collector {
 
   /** Refuses (400, naming the entry) what a submission that is going to be run may not hold. */
   private refuseUnsafe(rawPath: string, entry: EntryKind): void {
-    const why = unsafeEntryReason(rawPath, entry);
+    const why = entryRefusal(rawPath, entry);
     if (why === null) return;
     throw new AppError("bad_request", `${this.name} was refused: entry ${quoteEntry(rawPath)} ${why}`, [
       { path: this.policy.field, message: `entry ${quoteEntry(rawPath)} ${why}`, entry: rawPath },
@@ -326,47 +323,9 @@ class Collector {
   }
 }
 
-/** A relative POSIX path with no `.`/`..`/empty segments, or null when the entry is unsafe. */
-export function normalizeEntryPath(raw: string): string | null {
-  const p = raw.replace(/\\/g, "/");
-  if (p.startsWith("/") || p.includes("\u0000") || /^[a-zA-Z]:/.test(p)) return null;
-  const parts: string[] = [];
-  for (const seg of p.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") return null;
-    parts.push(seg);
-  }
-  return parts.length > 0 ? parts.join("/") : null;
-}
-
-/**
- * Why an entry may not be in a submission that is going to be unpacked and run, or null when it
- * may: an unsafe path, a link whose target leaves the tree, anything but files, folders and links.
- */
-export function unsafeEntryReason(rawPath: string, entry: EntryKind): string | null {
-  const p = rawPath.replace(/\\/g, "/");
-  if (p.includes("\u0000")) return "has a NUL in its path";
-  if (p.startsWith("/") || /^[a-zA-Z]:/.test(p)) return "has an absolute path";
-  if (p.split("/").includes("..")) return "has .. in its path";
-  // The root folder itself (`./`, as `tar -C dir .` writes it) is the only entry without a name.
-  if (normalizeEntryPath(p) === null && entry.kind !== "directory") return "has no name";
-  if (entry.kind === "other") return `is a ${entry.type}, not a file, folder or link`;
-  if (entry.kind === "symlink" || entry.kind === "hardlink") {
-    const target = entry.target.replace(/\\/g, "/");
-    if (target === "" || target.includes("\u0000")) return "is a link with no usable target";
-    if (target.startsWith("/") || /^[a-zA-Z]:/.test(target)) return `is a link to an absolute path (${quoteEntry(target)})`;
-    // A symlink's target is relative to its folder; a hard link's to the archive's root.
-    const base = entry.kind === "symlink" ? path.posix.dirname(p) : ".";
-    const resolved = path.posix.normalize(path.posix.join(base, target));
-    if (resolved === ".." || resolved.startsWith("../")) return `is a link to ${quoteEntry(target)}, outside the submission`;
-  }
-  return null;
-}
-
-/** An entry's name as a message shows it: quoted, control characters visible, at most 300 characters. */
-function quoteEntry(name: string): string {
-  const shown = name.length > 300 ? `${name.slice(0, 300)}…` : name;
-  return JSON.stringify(shown);
+/** A refused name as a note keeps it: with NULs and lone surrogates, which the database cannot store, made U+FFFD. */
+function printable(name: string): string {
+  return replaceNul(name).text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
 }
 
 function commonTopFolder(paths: readonly string[]): string | null {

@@ -5,9 +5,9 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
 import * as yauzl from "yauzl";
+import { normalizeEntryPath } from "@/lib/files/entry-path";
 import type { SubmissionArchive } from "@/lib/submissions/archive";
 import { BlacklistMonitor, type SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
-import { normalizeEntryPath } from "./archive";
 
 /** Where PaperBench's agent log may sit in a submission archive, relative to its root folder. */
 const AGENT_LOG_PATHS = ["agent.log", "logs/agent.log"] as const;
