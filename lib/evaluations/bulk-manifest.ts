@@ -6,6 +6,8 @@
  * Every problem names its line (1-based, the header is line 1) and column.
  */
 
+import { checkEntryPath } from "@/lib/files/entry-path";
+
 export const MANIFEST_FILE = "manifest.csv";
 export const MANIFEST_COLUMNS = ["paper_id", "run", "path"] as const;
 export const MAX_MANIFEST_ROWS = 10_000;
@@ -69,14 +71,19 @@ export function parseCsvRecords(text: string): { line: number; fields: string[] 
   return records;
 }
 
-/** Whether a manifest path stays inside the upload root: relative, no `..` segment, no NUL. */
+/**
+ * Whether a manifest path stays inside the upload root: the one path rule (`lib/files/entry-path.ts`:
+ * relative, no `..` segment, no control characters), `/` between folders; an absolute path only
+ * where the caller allows it (the CLI on the studio's machine, naming the operator's own files).
+ */
 export function manifestPathIssue(value: string, allowAbsolute: boolean): string | null {
-  if (value.includes("\u0000")) return "must not contain NUL";
   if (value.includes("\\")) return "must use / between folders";
-  const absolute = value.startsWith("/");
-  if (absolute && !allowAbsolute) return "must be relative to the upload's root (absolute paths only from the CLI on the studio's machine)";
-  if (!absolute && value.split("/").includes("..")) return "must not go up a folder (..)";
-  return null;
+  if (value.startsWith("/")) {
+    if (!allowAbsolute) return "must be relative to the upload's root (absolute paths only from the CLI on the studio's machine)";
+    return value.includes("\u0000") ? "must not contain NUL" : null;
+  }
+  const checked = checkEntryPath(value);
+  return checked.ok ? null : checked.reason;
 }
 
 /** The rows of a manifest, or every problem found (none written until all are fixed). */

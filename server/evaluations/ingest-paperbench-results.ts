@@ -19,6 +19,7 @@ import { importGrading } from "@/server/gradings/import-grading";
 import { checkSubmissionArchive } from "@/server/submissions/archive";
 import { submissionLimits } from "@/server/submissions/submission-limits";
 import { uploadSubmission } from "@/server/submissions/upload-submission";
+import { isRealDirectory, isRealFile, readRealFile, realSubdirs as subdirs, uploadReadError } from "@/server/submissions/upload-tree";
 import { createEvaluationInTransaction } from "./create-evaluation";
 import { readEvaluationSummary, type EvaluationSummary } from "./read-evaluation";
 
@@ -68,11 +69,16 @@ const GRADE_FILE = "grade.json";
  * `submissions/<timestamp>/` the submitted archive (through the upload's checks and the blob
  * store), the executed metadata and archive, and the grader output. Every file is read and checked
  * first, and runs the agent already has are refused, so a bad folder writes nothing; then the
- * evaluation, the submissions and the gradings (the grading import, one per judge output).
+ * evaluation, the submissions and the gradings (the grading import, one per judge output). No
+ * link in the folder is followed (`upload-tree.ts`): a linked grade.json or submission is not there.
  */
 export async function ingestPaperBenchResults(store: Store, input: IngestPaperBenchInput): Promise<{ result: IngestResult; summary: EvaluationSummary }> {
-  const root = findRunsRoot(input.runsDir);
-  const folders = readRunFolders(root);
+  let folders: RunFolder[];
+  try {
+    folders = readRunFolders(findRunsRoot(fs.realpathSync(input.runsDir)));
+  } catch (err) {
+    throw uploadReadError(err, "runs");
+  }
   if (folders.length === 0) {
     throw new AppError("bad_request", `No run groups with <run_id>/${GRADE_FILE} in ${path.basename(input.runsDir)}`, [{ path: "runs", message: "no grade.json found" }]);
   }
@@ -153,19 +159,11 @@ export function findRunsRoot(dir: string): string {
   let at = dir;
   for (let depth = 0; depth < 4; depth++) {
     const children = subdirs(at);
-    if (children.some((group) => subdirs(path.join(at, group)).some((run) => fs.existsSync(path.join(at, group, run, GRADE_FILE))))) return at;
+    if (children.some((group) => subdirs(path.join(at, group)).some((run) => isRealFile(path.join(at, group, run, GRADE_FILE))))) return at;
     if (children.length !== 1) return at;
     at = path.join(at, children[0]);
   }
   return at;
-}
-
-function subdirs(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort();
 }
 
 function bad(where: string, message: string): AppError {
@@ -173,7 +171,7 @@ function bad(where: string, message: string): AppError {
 }
 
 function readJsonFile(file: string, where: string): unknown {
-  const read = readJsonText(fs.readFileSync(file, "utf8"), GRADED_LIMITS.maxBytes);
+  const read = readJsonText(readRealFile(file, where, GRADED_LIMITS.maxBytes), GRADED_LIMITS.maxBytes);
   if (!read.ok) throw bad(where, `${read.issue.path}: ${read.issue.message}`);
   return read.value;
 }
@@ -185,25 +183,25 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** PaperBench's latest `submissions/<timestamp>/` (timestamps sort as text). */
 function agentLogIn(runDir: string): { path: string } | undefined {
   const file = path.join(runDir, "agent.log");
-  return fs.existsSync(/*turbopackIgnore: true*/ file) ? { path: file } : undefined;
+  return isRealFile(/*turbopackIgnore: true*/ file) ? { path: file } : undefined;
 }
 
 function latestSubmissionDir(runDir: string): string | null {
   const dir = path.join(runDir, "submissions");
-  if (!fs.existsSync(dir)) return null;
+  if (!isRealDirectory(dir)) return null;
   const stamps = subdirs(dir);
   return stamps.length > 0 ? path.join(dir, stamps[stamps.length - 1]) : null;
 }
 
 function readRunFolders(root: string): RunFolder[] {
   const folders: RunFolder[] = [];
-  const groups = subdirs(root).filter((group) => subdirs(path.join(root, group)).some((run) => fs.existsSync(path.join(root, group, run, GRADE_FILE))));
+  const groups = subdirs(root).filter((group) => subdirs(path.join(root, group)).some((run) => isRealFile(path.join(root, group, run, GRADE_FILE))));
   groups.forEach((runGroupId, i) => {
     const seen = new Map<string, string>();
     for (const runId of subdirs(path.join(root, runGroupId))) {
       const dir = path.join(root, runGroupId, runId);
       const gradeFile = path.join(dir, GRADE_FILE);
-      if (!fs.existsSync(gradeFile)) continue;
+      if (!isRealFile(gradeFile)) continue;
       const where = `${runGroupId}/${runId}/${GRADE_FILE}`;
       const grade = readJsonFile(gradeFile, where);
       const pb = isObject(grade) ? grade.paperbench_result : undefined;
@@ -218,13 +216,13 @@ function readRunFolders(root: string): RunFolder[] {
       const inLatest = (name: string) => {
         if (!latest) return null;
         const file = path.join(/*turbopackIgnore: true*/ latest, name);
-        return fs.existsSync(/*turbopackIgnore: true*/ file) ? file : null;
+        return isRealFile(/*turbopackIgnore: true*/ file) ? file : null;
       };
       let judgeOutputText: string | null = null;
       if (isObject(pb.judge_output)) judgeOutputText = JSON.stringify(pb.judge_output);
       else {
         const graderOutput = inLatest("submission_executed_grader_output_0.json");
-        if (graderOutput) judgeOutputText = fs.readFileSync(/*turbopackIgnore: true*/ graderOutput, "utf8");
+        if (graderOutput) judgeOutputText = readRealFile(/*turbopackIgnore: true*/ graderOutput, `${runGroupId}/${runId}/submission_executed_grader_output_0.json`, GRADED_LIMITS.maxBytes);
       }
       if (judgeOutputText !== null) {
         const parsed = parseGradedJson(judgeOutputText);

@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/uuid";
 import { uploadSubmission } from "@/server/submissions/upload-submission";
 import { submissionLimits } from "@/server/submissions/submission-limits";
+import { uploadReadError } from "@/server/submissions/upload-tree";
 import { checkPlan } from "./check-plan";
 import { findLayout } from "./find-layout";
 import { Problems, type BulkLayout, type BulkPlan } from "./plan";
@@ -40,6 +41,19 @@ export async function evaluationToFill(store: Store, evaluationId: string) {
 }
 
 /**
+ * Which cells the upload holds. `input.source` is the operator's own path (the CLI) or a folder the
+ * request's archive was unpacked into: it is taken as it is, and nothing under it is followed
+ * through a link (`upload-tree.ts`).
+ */
+function readPlan(input: BulkUploadInput, problems: Problems): BulkPlan {
+  const source = fs.realpathSync(input.source);
+  if (fs.statSync(source).isFile()) return readManifest(source, { allowAbsolute: input.allowAbsolutePaths === true }, problems);
+  const { root, layout } = findLayout(source);
+  if (layout === "manifest") return readManifest(path.join(root, "manifest.csv"), { allowAbsolute: input.allowAbsolutePaths === true }, problems);
+  return layout === "paperbench-runs" ? readPaperBenchRuns(root, problems) : readPaperRunFolders(root, problems);
+}
+
+/**
  * Fills an evaluation from a folder (PaperBench's run groups without grades, `<paper>/<run>/submission/`,
  * or a `manifest.csv` at its root) or a manifest file. Every cell is read and checked first
  * (`check-plan.ts`) and all problems answered at once, so a bad upload writes nothing; then each
@@ -49,12 +63,10 @@ export async function bulkUploadIntoEvaluation(store: Store, input: BulkUploadIn
   const evaluation = await evaluationToFill(store, input.evaluationId);
   const problems = new Problems();
   let plan: BulkPlan;
-  if (fs.statSync(input.source).isFile()) {
-    plan = readManifest(input.source, { allowAbsolute: input.allowAbsolutePaths === true }, problems);
-  } else {
-    const { root, layout } = findLayout(input.source);
-    if (layout === "manifest") plan = readManifest(path.join(root, "manifest.csv"), { allowAbsolute: input.allowAbsolutePaths === true }, problems);
-    else plan = layout === "paperbench-runs" ? readPaperBenchRuns(root, problems) : readPaperRunFolders(root, problems);
+  try {
+    plan = readPlan(input, problems);
+  } catch (err) {
+    throw uploadReadError(err, "body");
   }
   if (problems.size === 0 && plan.cells.length === 0) {
     problems.add("body", `no submission found in the ${plan.layout} layout`);

@@ -2,7 +2,8 @@ import "server-only";
 import path from "node:path";
 import { AppError } from "@/lib/errors";
 import { MANIFEST_FILE } from "@/lib/evaluations/bulk-manifest";
-import { isDirectory, isFile, subdirs, type BulkLayout } from "./plan";
+import { isRealDirectory, isRealFile } from "@/server/submissions/upload-tree";
+import { subdirs, type BulkLayout } from "./plan";
 
 /** PaperBench names each attempt's folder `<paper_id>_<uuid4>`. */
 export const RUN_ID_PATTERN = /^(.+)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -21,10 +22,10 @@ const GRADE_FILE = "grade.json";
 export function findLayout(dir: string): { root: string; layout: BulkLayout } {
   let at = dir;
   for (let depth = 0; depth < 4; depth++) {
-    if (isFile(path.join(at, MANIFEST_FILE))) return { root: at, layout: "manifest" };
+    if (isRealFile(path.join(at, MANIFEST_FILE))) return { root: at, layout: "manifest" };
     const children = subdirs(at);
     const grandchildren = (child: string) => subdirs(path.join(at, child));
-    const graded = children.some((child) => isFile(path.join(at, child, GRADE_FILE)) || grandchildren(child).some((run) => isFile(path.join(at, child, run, GRADE_FILE))));
+    const graded = children.some((child) => isRealFile(path.join(at, child, GRADE_FILE)) || grandchildren(child).some((run) => isRealFile(path.join(at, child, run, GRADE_FILE))));
     if (graded) {
       throw new AppError(
         "bad_request",
@@ -34,7 +35,7 @@ export function findLayout(dir: string): { root: string; layout: BulkLayout } {
     }
     // Run groups, or one run group's attempts themselves.
     if (children.some((child) => RUN_ID_PATTERN.test(child) || grandchildren(child).some((run) => RUN_ID_PATTERN.test(run)))) return { root: at, layout: "paperbench-runs" };
-    if (children.some((paper) => grandchildren(paper).some((run) => /^[0-9]+$/.test(run) && isDirectory(path.join(at, paper, run))))) {
+    if (children.some((paper) => grandchildren(paper).some((run) => /^[0-9]+$/.test(run) && isRealDirectory(path.join(at, paper, run))))) {
       return { root: at, layout: "paper-run-folders" };
     }
     if (children.length !== 1) break;

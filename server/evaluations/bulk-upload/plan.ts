@@ -1,6 +1,6 @@
 import "server-only";
-import fs from "node:fs";
 import { AppError, type ErrorDetail } from "@/lib/errors";
+import { realSubdirs } from "@/server/submissions/upload-tree";
 
 /** The shapes a bulk upload may take (README, "Evaluations"). */
 export type BulkLayout = "paperbench-runs" | "paper-run-folders" | "manifest";
@@ -47,19 +47,8 @@ export class Problems {
   }
 }
 
-/** Sub-folders by name, leaving out hidden ones and macOS's `__MACOSX` that zips carry. */
+/** Real sub-folders by name (a link to a folder is not one: `upload-tree.ts`), leaving out hidden ones and macOS's `__MACOSX` that zips carry. */
 export function subdirs(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && !e.name.startsWith(".") && e.name !== "__MACOSX")
-    .map((e) => e.name)
-    .sort();
+  return realSubdirs(dir).filter((name) => !name.startsWith(".") && name !== "__MACOSX");
 }
 
-export function isFile(file: string): boolean {
-  return fs.statSync(file, { throwIfNoEntry: false })?.isFile() === true;
-}
-
-export function isDirectory(dir: string): boolean {
-  return fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
-}

@@ -1,7 +1,9 @@
 import "server-only";
 import fs from "node:fs";
 import path from "node:path";
+import { AppError } from "@/lib/errors";
 import { parseManifest } from "@/lib/evaluations/bulk-manifest";
+import { findInTree, readRealFile } from "@/server/submissions/upload-tree";
 import type { BulkPlan, PlannedCell, Problems } from "./plan";
 
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
@@ -9,37 +11,38 @@ const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 /**
  * A manifest CSV (`paper_id,run,path`, lib/evaluations/bulk-manifest.ts): each row's path, relative
  * to the manifest's folder (absolute too when `allowAbsolute`: the CLI on the studio's machine),
- * must name an archive or a folder inside that folder. Problems name the line and column.
+ * must name an archive or a folder inside that folder, under the path rule and through no link
+ * (`findInTree`). Problems name the line and column.
  */
 export function readManifest(file: string, options: { allowAbsolute: boolean }, problems: Problems): BulkPlan {
   const root = path.dirname(file);
   const name = path.basename(file);
-  const size = fs.statSync(file).size;
-  if (size > MAX_MANIFEST_BYTES) {
-    problems.add(name, `is ${size} bytes, more than ${MAX_MANIFEST_BYTES}`);
+  let text: string;
+  try {
+    text = readRealFile(file, name, MAX_MANIFEST_BYTES);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    problems.add(name, err.details?.[0]?.message ?? err.message);
     return { layout: "manifest", cells: [], skipped: [] };
   }
-  const { rows, issues } = parseManifest(fs.readFileSync(file, "utf8"), options);
+  const { rows, issues } = parseManifest(text, options);
   for (const issue of issues) problems.add(`${name}:${issue.line}:${issue.column}`, `line ${issue.line}, column ${issue.column}: ${issue.message}`);
-  const realRoot = fs.realpathSync(root);
   const cells: PlannedCell[] = [];
   for (const row of rows) {
     const where = `${name}:${row.line}:path`;
-    const target = path.isAbsolute(row.path) ? row.path : path.join(root, row.path);
-    const stat = fs.statSync(target, { throwIfNoEntry: false });
-    if (!stat || !(stat.isFile() || stat.isDirectory())) {
-      problems.add(where, `"${row.path}" is not a file or folder in the upload`);
+    const found = path.isAbsolute(row.path) ? operatorPath(row.path) : findInTree(root, row.path);
+    if ("problem" in found) {
+      problems.add(where, `"${row.path}" ${found.problem}`);
       continue;
     }
-    // A relative path must stay in the upload, links included.
-    if (!path.isAbsolute(row.path)) {
-      const rel = path.relative(realRoot, fs.realpathSync(target));
-      if (rel.startsWith("..") || path.isAbsolute(rel)) {
-        problems.add(where, `"${row.path}" leads out of the upload`);
-        continue;
-      }
-    }
-    cells.push({ paperId: row.paperId, run: row.run, where: `${name}:${row.line} (${row.path})`, source: { kind: stat.isDirectory() ? "directory" : "archive", path: target } });
+    cells.push({ paperId: row.paperId, run: row.run, where: `${name}:${row.line} (${row.path})`, source: { kind: found.kind === "directory" ? "directory" : "archive", path: found.path } });
   }
   return { layout: "manifest", cells, skipped: [] };
+}
+
+/** An absolute path in the CLI's own manifest: the operator's file or folder on the studio's machine, as they named it. */
+function operatorPath(file: string): { path: string; kind: "file" | "directory" } | { problem: string } {
+  const stat = fs.statSync(file, { throwIfNoEntry: false });
+  if (!stat || !(stat.isFile() || stat.isDirectory())) return { problem: "is not a file or folder" };
+  return { path: file, kind: stat.isDirectory() ? "directory" : "file" };
 }

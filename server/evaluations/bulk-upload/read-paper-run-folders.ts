@@ -1,6 +1,7 @@
 import "server-only";
 import path from "node:path";
-import { isDirectory, isFile, subdirs, type BulkPlan, type PlannedCell, type Problems } from "./plan";
+import { isRealDirectory, isRealFile } from "@/server/submissions/upload-tree";
+import { subdirs, type BulkPlan, type PlannedCell, type Problems } from "./plan";
 
 /**
  * `<paper>/<run>/submission/` (or `<paper>/<run>/submission.tar.gz`): each run folder, a whole
@@ -17,10 +18,10 @@ export function readPaperRunFolders(root: string, problems: Problems): BulkPlan 
         continue;
       }
       const dir = path.join(root, paperId, runName);
-      const agentLog = isFile(path.join(dir, "agent.log")) ? path.join(dir, "agent.log") : undefined;
-      if (isDirectory(path.join(dir, "submission"))) {
+      const agentLog = isRealFile(path.join(dir, "agent.log")) ? path.join(dir, "agent.log") : undefined;
+      if (isRealDirectory(path.join(dir, "submission"))) {
         cells.push({ paperId, run: Number(runName), where: `${where}/submission/`, source: { kind: "directory", path: path.join(dir, "submission") }, agentLog });
-      } else if (isFile(path.join(dir, "submission.tar.gz"))) {
+      } else if (isRealFile(path.join(dir, "submission.tar.gz"))) {
         cells.push({ paperId, run: Number(runName), where: `${where}/submission.tar.gz`, source: { kind: "archive", path: path.join(dir, "submission.tar.gz") }, agentLog });
       } else {
         problems.add(where, "has no submission/ folder (or submission.tar.gz)");

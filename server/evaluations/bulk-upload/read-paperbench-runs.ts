@@ -1,7 +1,8 @@
 import "server-only";
 import path from "node:path";
 import { RUN_ID_PATTERN } from "./find-layout";
-import { isDirectory, isFile, subdirs, type BulkPlan, type PlannedCell, type Problems } from "./plan";
+import { isRealDirectory, isRealFile } from "@/server/submissions/upload-tree";
+import { subdirs, type BulkPlan, type PlannedCell, type Problems } from "./plan";
 
 /**
  * PaperBench's run output without grades: each run group (sorted by name) is one run of the agent,
@@ -45,7 +46,7 @@ export function readPaperBenchRuns(root: string, problems: Problems): BulkPlan {
         run: i + 1,
         where: `${where}/${source.rel}`,
         source: { kind: source.kind, path: path.join(/*turbopackIgnore: true*/ group.dir, attempt, source.rel) },
-        agentLog: isFile(agentLog) ? agentLog : undefined,
+        agentLog: isRealFile(agentLog) ? agentLog : undefined,
       });
     }
   });
@@ -54,13 +55,13 @@ export function readPaperBenchRuns(root: string, problems: Problems): BulkPlan {
 
 function submissionOf(attemptDir: string): { rel: string; kind: "archive" | "directory" } | null {
   const submissions = path.join(attemptDir, "submissions");
-  if (isDirectory(submissions)) {
+  if (isRealDirectory(submissions)) {
     const stamps = subdirs(submissions);
     for (const stamp of stamps.reverse()) {
-      if (isFile(path.join(submissions, stamp, "submission.tar.gz"))) return { rel: `submissions/${stamp}/submission.tar.gz`, kind: "archive" };
+      if (isRealFile(path.join(submissions, stamp, "submission.tar.gz"))) return { rel: `submissions/${stamp}/submission.tar.gz`, kind: "archive" };
     }
   }
-  if (isFile(path.join(attemptDir, "submission.tar.gz"))) return { rel: "submission.tar.gz", kind: "archive" };
-  if (isDirectory(path.join(attemptDir, "submission"))) return { rel: "submission", kind: "directory" };
+  if (isRealFile(path.join(attemptDir, "submission.tar.gz"))) return { rel: "submission.tar.gz", kind: "archive" };
+  if (isRealDirectory(path.join(attemptDir, "submission"))) return { rel: "submission", kind: "directory" };
   return null;
 }
