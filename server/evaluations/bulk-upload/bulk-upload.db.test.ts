@@ -13,6 +13,7 @@ import { paperCreateSchema } from "@/lib/papers/schemas";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
+import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
 import { packDirectory } from "@/server/submissions/pack-directory";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { createEvaluation } from "../create-evaluation";
@@ -184,6 +185,94 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
 
     const missing = (await bulkUploadIntoEvaluation(handle, { evaluationId: "00000000-0000-4000-8000-000000000000", source: work, userId: staffId }).catch((e: unknown) => e)) as AppError;
     expect(missing.code).toBe("not_found");
+  });
+
+  /** No stored file of any submission holds the canary's secret. */
+  async function storedWithSecret(secret: string): Promise<number> {
+    const result = await handle.db.execute(sql`SELECT count(*)::int AS n FROM submission_files WHERE content LIKE ${`%${secret}%`}`);
+    return Number((result.rows[0] as { n: number }).n);
+  }
+
+  it("a hostile archive body (a chain of links out, an absolute link, a/../b, an absolute name, ../ names; as folders and as a manifest's rows) is a 400 naming the entry and the rule; nothing is written, and no host file is read", async () => {
+    const evaluation = await newEvaluation({ runs: 1 });
+    const canary = makeCanary();
+    const tables = ["submissions", "submission_files", "blobs", "agents"];
+    const before = await Promise.all(tables.map((t) => count(handle, t)));
+    const layouts = [
+      { prefix: `${DEMO_PAPER}/1/`, extra: [] },
+      { prefix: "cells/", extra: [{ name: "manifest.csv", data: `paper_id,run,path\n${DEMO_PAPER},1,cells/submission\n` }] },
+      { prefix: `group/${DEMO_PAPER}_${UUID(1)}/`, extra: [] },
+    ];
+    for (const { prefix, extra } of layouts) {
+      for (const hostile of hostileCases(prefix, "submission", canary.dir, canary.dir)) {
+        const body = await makeTarGz([...extra, ...hostile.entries]);
+        const req = new Request(`http://studio.test/api/evaluations/${evaluation.id}/submissions`, { method: "POST", body: new Uint8Array(body) });
+        const err = (await bulkUploadRequest(handle, req, evaluation.id, staffId).catch((e: unknown) => e)) as AppError;
+        const what = `${prefix}: ${hostile.what}`;
+        expect(err, what).toBeInstanceOf(AppError);
+        expect(err.status, what).toBe(400);
+        expect(err.message, what).toContain(`entry ${JSON.stringify(hostile.entry)}`);
+        expect(err.message, what).toMatch(hostile.refusal);
+        expect(err.message, what).not.toContain(canary.secret);
+        if (hostile.planted) expect(fs.existsSync(hostile.planted), what).toBe(false);
+      }
+    }
+    expect(await Promise.all(tables.map((t) => count(handle, t)))).toEqual(before);
+    expect(await storedWithSecret(canary.secret)).toBe(0);
+    fs.rmSync(canary.dir, { recursive: true, force: true });
+  });
+
+  it("a folder whose layout links out of it (the CLI's folder form): links are never followed, each is a 400 naming it, and no host file is read", async () => {
+    const evaluation = await newEvaluation({ runs: 3 });
+    const canary = makeCanary();
+    const chain = (dir: string) => {
+      fs.mkdirSync(path.join(dir, "sub"), { recursive: true });
+      fs.symlinkSync("sub/..", path.join(dir, "l0"));
+      for (let i = 1; i <= 40; i++) fs.symlinkSync(`l${i - 1}/..`, path.join(dir, `l${i}`));
+      return `l40${canary.dir}`;
+    };
+    const before = await count(handle, "submissions");
+    const attempt = async (root: string) => (await bulkUploadIntoEvaluation(handle, { evaluationId: evaluation.id, source: root, userId: staffId }).catch((e: unknown) => e)) as AppError;
+
+    // <paper>/<run>/submission as the end of a chain, as an absolute link, and a real folder holding the chain.
+    const runs = folder("linked-runs");
+    const one = path.join(runs, DEMO_PAPER, "1");
+    fs.symlinkSync(chain(one), path.join(one, "submission"));
+    fs.mkdirSync(path.join(runs, DEMO_PAPER, "2"), { recursive: true });
+    fs.symlinkSync(canary.dir, path.join(runs, DEMO_PAPER, "2", "submission"));
+    const err = await attempt(runs);
+    expect(err.status).toBe(400);
+    expect(err.details).toEqual([
+      { path: `${DEMO_PAPER}/1/submission`, message: "is a link: links in an upload are not followed" },
+      { path: `${DEMO_PAPER}/2/submission`, message: "is a link: links in an upload are not followed" },
+    ]);
+    // Links inside a submission folder are packed as links, and held to the rule like an archive's.
+    const inside = folder("chain-inside");
+    const three = path.join(inside, DEMO_PAPER, "3", "submission");
+    write(path.join(three, "reproduce.sh"), "echo hi\n");
+    fs.symlinkSync(chain(three), path.join(three, "data"));
+    expect((await attempt(inside)).details).toEqual([{ path: `${DEMO_PAPER}/3/submission/`, message: expect.stringMatching(/entry "l0" is a link to "sub\/\.\.", with a \.\. segment/) }]);
+
+    // PaperBench's attempt folder: the latest submission archive is a link to a host file.
+    const pb = folder("linked-pb");
+    const attemptDir = path.join(pb, "group", `${DEMO_PAPER}_${UUID(1)}`, "submissions", "2025-04-01T12-00-00-UTC");
+    fs.mkdirSync(attemptDir, { recursive: true });
+    fs.symlinkSync(path.join(canary.dir, "id_rsa"), path.join(attemptDir, "submission.tar.gz"));
+    expect((await attempt(pb)).details).toEqual([{ path: `group/${DEMO_PAPER}_${UUID(1)}/submissions/2025-04-01T12-00-00-UTC/submission.tar.gz`, message: "is a link: links in an upload are not followed" }]);
+
+    // A manifest.csv that is a link to a host manifest with decoy rows; and a manifest row through the chain.
+    const decoy = path.join(canary.dir, "manifest.csv");
+    fs.writeFileSync(decoy, `paper_id,run,path\n${DEMO_PAPER},1,${canary.dir}\n`);
+    const linkedManifest = folder("linked-manifest");
+    fs.symlinkSync(decoy, path.join(linkedManifest, "manifest.csv"));
+    expect((await attempt(linkedManifest)).message).toMatch(/manifest\.csv is a link: links in an upload are not followed/);
+    const throughChain = folder("manifest-through-chain");
+    write(path.join(throughChain, "manifest.csv"), `paper_id,run,path\n${DEMO_PAPER},1,${chain(throughChain)}\n`);
+    expect((await attempt(throughChain)).details).toEqual([{ path: "manifest.csv:2:path", message: expect.stringMatching(/goes through the link "l40": links in an upload are not followed/) }]);
+
+    expect(await count(handle, "submissions")).toBe(before);
+    expect(await storedWithSecret(canary.secret)).toBe(0);
+    fs.rmSync(canary.dir, { recursive: true, force: true });
   });
 
   async function filled(name: string, runs: number[]): Promise<string> {

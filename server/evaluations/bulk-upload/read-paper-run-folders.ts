@@ -1,6 +1,6 @@
 import "server-only";
 import path from "node:path";
-import { isRealDirectory, isRealFile } from "@/server/submissions/upload-tree";
+import { entryKindAt, isRealDirectory, isRealFile } from "@/server/submissions/upload-tree";
 import { subdirs, type BulkPlan, type PlannedCell, type Problems } from "./plan";
 
 /**
@@ -19,6 +19,11 @@ export function readPaperRunFolders(root: string, problems: Problems): BulkPlan 
       }
       const dir = path.join(root, paperId, runName);
       const agentLog = isRealFile(path.join(dir, "agent.log")) ? path.join(dir, "agent.log") : undefined;
+      const linked = ["submission", "submission.tar.gz", "agent.log"].find((name) => entryKindAt(path.join(dir, name)) === "link");
+      if (linked) {
+        problems.add(`${where}/${linked}`, "is a link: links in an upload are not followed");
+        continue;
+      }
       if (isRealDirectory(path.join(dir, "submission"))) {
         cells.push({ paperId, run: Number(runName), where: `${where}/submission/`, source: { kind: "directory", path: path.join(dir, "submission") }, agentLog });
       } else if (isRealFile(path.join(dir, "submission.tar.gz"))) {

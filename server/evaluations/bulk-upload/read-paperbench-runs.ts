@@ -1,7 +1,7 @@
 import "server-only";
 import path from "node:path";
 import { RUN_ID_PATTERN } from "./find-layout";
-import { isRealDirectory, isRealFile } from "@/server/submissions/upload-tree";
+import { entryKindAt, isRealDirectory, isRealFile } from "@/server/submissions/upload-tree";
 import { subdirs, type BulkPlan, type PlannedCell, type Problems } from "./plan";
 
 /**
@@ -35,6 +35,11 @@ export function readPaperBenchRuns(root: string, problems: Problems): BulkPlan {
         continue;
       }
       seen.set(paperId, attempt);
+      const linked = linkIn(path.join(group.dir, attempt));
+      if (linked) {
+        problems.add(`${where}/${linked}`, "is a link: links in an upload are not followed");
+        continue;
+      }
       const source = submissionOf(path.join(group.dir, attempt));
       if (!source) {
         skipped.push({ where, reason: "no submission (submissions/<timestamp>/submission.tar.gz, submission.tar.gz or submission/)" });
@@ -64,4 +69,12 @@ function submissionOf(attemptDir: string): { rel: string; kind: "archive" | "dir
   if (isRealFile(path.join(attemptDir, "submission.tar.gz"))) return { rel: "submission.tar.gz", kind: "archive" };
   if (isRealDirectory(path.join(attemptDir, "submission"))) return { rel: "submission", kind: "directory" };
   return null;
+}
+
+/** The first of an attempt's files or folders the reader would take that is a link instead (never followed), or null. */
+function linkIn(attemptDir: string): string | null {
+  const names = ["agent.log", "submission.tar.gz", "submission", "submissions"];
+  const submissions = path.join(attemptDir, "submissions");
+  if (isRealDirectory(submissions)) for (const stamp of subdirs(submissions)) names.push(`submissions/${stamp}/submission.tar.gz`);
+  return names.find((name) => entryKindAt(path.join(attemptDir, name)) === "link") ?? null;
 }
