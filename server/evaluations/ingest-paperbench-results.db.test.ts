@@ -9,7 +9,8 @@ import { AppError } from "@/lib/errors";
 import { importGrading } from "@/server/gradings/import-grading";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
-import { makeTarGz } from "@/server/submissions/archive.testutil";
+import { makeTarGz, type TestEntry } from "@/server/submissions/archive.testutil";
+import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { createEvaluation } from "./create-evaluation";
 import { exportEvaluation } from "./export-evaluation";
@@ -176,6 +177,94 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
     });
     const result = await ingestPaperBenchArchiveRequest(handle, req, staffId);
     expect(result.papers[DEMO_PAPER]).toEqual(made.map((m) => m.score));
+  });
+
+  /** A host folder with a valid grade.json whose run id is the canary's secret (as a private key would show in a summary). */
+  async function canaryRuns(): Promise<{ dir: string; secret: string; grade: string; entries: TestEntry[] }> {
+    const canary = makeCanary();
+    await makePaperBenchRuns(path.join(canary.dir, "runs"), [[1]]);
+    const groupDir = path.join(canary.dir, "runs", fs.readdirSync(path.join(canary.dir, "runs"))[0]);
+    const grade = path.join(groupDir, fs.readdirSync(groupDir)[0], "grade.json");
+    const json = JSON.parse(fs.readFileSync(grade, "utf8"));
+    json.paperbench_result.run_id = canary.secret;
+    fs.writeFileSync(grade, JSON.stringify(json));
+    // A real run beside the hostile one, so the archive is otherwise one the ingest takes.
+    const real = path.join(work, `real-${Math.random()}`);
+    await makePaperBenchRuns(real, [[0.5]]);
+    const entries: TestEntry[] = [];
+    const walk = (dir: string, rel: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(path.join(dir, e.name), `${rel}${e.name}/`);
+        else entries.push({ name: `${rel}${e.name}`, data: fs.readFileSync(path.join(dir, e.name)) });
+      }
+    };
+    walk(real, "runs/");
+    return { ...canary, grade, entries };
+  }
+
+  async function storedSecret(secret: string): Promise<number> {
+    const result = await handle.db.execute(sql`SELECT count(*)::int AS n FROM submissions WHERE imported_result::text LIKE ${`%${secret}%`}`);
+    return Number((result.rows[0] as { n: number }).n);
+  }
+
+  it("a hostile runs archive (a chain of links out, an absolute link, a/../b, an absolute name, ../ names) is a 400 naming the entry and the rule; nothing is written, no host file is read", async () => {
+    const canary = await canaryRuns();
+    const before = [await count(handle, "evaluations"), await count(handle, "submissions"), await count(handle, "gradings")];
+    const prefix = `runs/2025-04-09T10-00-00-UTC_run-group_hostile/${DEMO_PAPER}_00000009-aaaa-bbbb-cccc-dddddddddddd/`;
+    for (const hostile of hostileCases(prefix, "grade.json", canary.grade, canary.dir)) {
+      const req = new Request(`http://studio.test/api/evaluations/ingest?agent=${encodeURIComponent("hostile")}`, { method: "POST", body: new Uint8Array(await makeTarGz([...canary.entries, ...hostile.entries])) });
+      const err = (await ingestPaperBenchArchiveRequest(handle, req, staffId).catch((e: unknown) => e)) as AppError;
+      expect(err, hostile.what).toBeInstanceOf(AppError);
+      expect(err.status, hostile.what).toBe(400);
+      expect(err.message, hostile.what).toContain(`entry ${JSON.stringify(hostile.entry)}`);
+      expect(err.message, hostile.what).toMatch(hostile.refusal);
+      if (hostile.planted) expect(fs.existsSync(hostile.planted), hostile.what).toBe(false);
+    }
+    expect([await count(handle, "evaluations"), await count(handle, "submissions"), await count(handle, "gradings")]).toEqual(before);
+    expect(await storedSecret(canary.secret)).toBe(0);
+    fs.rmSync(canary.dir, { recursive: true, force: true });
+  });
+
+  it("a runs folder whose grade.json, submission or executed file is a link (absolute, or the end of a chain out) is a 400 naming it; no host file is read", async () => {
+    const canary = await canaryRuns();
+    const before = [await count(handle, "evaluations"), await count(handle, "submissions"), await count(handle, "gradings")];
+    const cases: [string, (runDir: string, latest: string) => string][] = [
+      ["grade.json", (runDir) => {
+        fs.rmSync(path.join(runDir, "grade.json"));
+        fs.symlinkSync(canary.grade, path.join(runDir, "grade.json"));
+        return "grade.json";
+      }],
+      ["a chain to grade.json", (runDir) => {
+        fs.rmSync(path.join(runDir, "grade.json"));
+        fs.mkdirSync(path.join(runDir, "sub"));
+        fs.symlinkSync("sub/..", path.join(runDir, "l0"));
+        for (let i = 1; i <= 40; i++) fs.symlinkSync(`l${i - 1}/..`, path.join(runDir, `l${i}`));
+        fs.symlinkSync(`l40${canary.grade}`, path.join(runDir, "grade.json"));
+        return "grade.json";
+      }],
+      ["the submission archive", (_runDir, latest) => {
+        fs.rmSync(path.join(latest, "submission.tar.gz"));
+        fs.symlinkSync(path.join(canary.dir, "id_rsa"), path.join(latest, "submission.tar.gz"));
+        return "submissions/2025-04-01T12-00-00-UTC/submission.tar.gz";
+      }],
+      ["the executed metadata", (_runDir, latest) => {
+        fs.symlinkSync(canary.grade, path.join(latest, "submission_executed_metadata.json"));
+        return "submissions/2025-04-01T12-00-00-UTC/submission_executed_metadata.json";
+      }],
+    ];
+    for (const [what, plant] of cases) {
+      const runsDir = path.join(work, `linked-${what.replace(/\W+/g, "-")}`);
+      const [made] = await makePaperBenchRuns(runsDir, [[1]]);
+      const runDir = path.join(runsDir, made.runGroupId, made.runId);
+      const linked = plant(runDir, path.join(runDir, "submissions", "2025-04-01T12-00-00-UTC"));
+      const err = (await ingestPaperBenchResults(handle, { runsDir, agent: `linked ${what}`, userId: staffId }).catch((e: unknown) => e)) as AppError;
+      expect(err, what).toBeInstanceOf(AppError);
+      expect(err.status, what).toBe(400);
+      expect(err.details, what).toEqual([{ path: `${made.runGroupId}/${made.runId}/${linked}`, message: "is a link: links in an upload are not followed" }]);
+    }
+    expect([await count(handle, "evaluations"), await count(handle, "submissions"), await count(handle, "gradings")]).toEqual(before);
+    expect(await storedSecret(canary.secret)).toBe(0);
+    fs.rmSync(canary.dir, { recursive: true, force: true });
   });
 
   it("create: a named split takes its papers, an unknown split is a 400 naming the field", async () => {

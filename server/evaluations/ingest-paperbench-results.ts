@@ -19,7 +19,7 @@ import { importGrading } from "@/server/gradings/import-grading";
 import { checkSubmissionArchive } from "@/server/submissions/archive";
 import { submissionLimits } from "@/server/submissions/submission-limits";
 import { uploadSubmission } from "@/server/submissions/upload-submission";
-import { isRealDirectory, isRealFile, readRealFile, realSubdirs as subdirs, uploadReadError } from "@/server/submissions/upload-tree";
+import { entryKindAt, firstLinkAmong, isRealDirectory, isRealFile, LINK_NOT_FOLLOWED, readRealFile, realSubdirs as subdirs, uploadReadError } from "@/server/submissions/upload-tree";
 import { createEvaluationInTransaction } from "./create-evaluation";
 import { readEvaluationSummary, type EvaluationSummary } from "./read-evaluation";
 
@@ -155,11 +155,12 @@ export async function ingestPaperBenchResults(store: Store, input: IngestPaperBe
 }
 
 /** The folder whose children are run groups: `runs/` itself, or the one folder an archive wrapped it in. */
-export function findRunsRoot(dir: string): string {
+function findRunsRoot(dir: string): string {
   let at = dir;
   for (let depth = 0; depth < 4; depth++) {
     const children = subdirs(at);
-    if (children.some((group) => subdirs(path.join(at, group)).some((run) => isRealFile(path.join(at, group, run, GRADE_FILE))))) return at;
+    // A grade.json that is a link marks the root too: `refuseLinks` then names it.
+    if (children.some((group) => subdirs(path.join(at, group)).some((run) => entryKindAt(path.join(at, group, run, GRADE_FILE)) !== null))) return at;
     if (children.length !== 1) return at;
     at = path.join(at, children[0]);
   }
@@ -193,7 +194,23 @@ function latestSubmissionDir(runDir: string): string | null {
   return stamps.length > 0 ? path.join(dir, stamps[stamps.length - 1]) : null;
 }
 
+/** PaperBench's files in a run folder and its latest submission folder: a link in place of one is refused, never followed. */
+const RUN_FILES = [GRADE_FILE, "agent.log", "submissions"];
+const SUBMISSION_FILES = ["submission.tar.gz", "submission_executed.tar.gz", "submission_executed_metadata.json", "submission_executed_grader_output_0.json"];
+
+function refuseLinks(root: string): void {
+  for (const group of subdirs(root)) {
+    for (const runId of subdirs(path.join(root, group))) {
+      const dir = path.join(root, group, runId);
+      const latest = latestSubmissionDir(dir);
+      const linked = firstLinkAmong(dir, RUN_FILES) ?? (latest ? firstLinkAmong(dir, SUBMISSION_FILES.map((f) => path.relative(dir, path.join(latest, f)))) : null);
+      if (linked) throw bad(`${group}/${runId}/${linked}`, LINK_NOT_FOLLOWED);
+    }
+  }
+}
+
 function readRunFolders(root: string): RunFolder[] {
+  refuseLinks(root);
   const folders: RunFolder[] = [];
   const groups = subdirs(root).filter((group) => subdirs(path.join(root, group)).some((run) => isRealFile(path.join(root, group, run, GRADE_FILE))));
   groups.forEach((runGroupId, i) => {

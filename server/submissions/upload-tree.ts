@@ -38,6 +38,14 @@ export function realSubdirs(dir: string): string[] {
     .sort();
 }
 
+/** The first of `names` (relative to `dir`) that is a link, which a reader would have taken for its file or folder; null when none is. */
+export function firstLinkAmong(dir: string, names: readonly string[]): string | null {
+  return names.find((name) => entryKindAt(path.join(dir, name)) === "link") ?? null;
+}
+
+/** The refusal of a link where a layout expects a file or a folder: named, never followed. */
+export const LINK_NOT_FOLLOWED = "is a link: links in an upload are not followed";
+
 /**
  * A regular file's text, opened with `O_NOFOLLOW` (a link there fails, it is not read through) and
  * refused past `maxBytes`. `where` names it in the upload for the error.
@@ -110,7 +118,7 @@ export function uploadReadError(err: unknown, where: string): unknown {
   const code = (err as NodeJS.ErrnoException | null)?.code;
   const why: Record<string, string> = {
     ENOENT: "does not exist",
-    ELOOP: "is a link: links in an upload are not followed",
+    ELOOP: LINK_NOT_FOLLOWED,
     ENOTDIR: "is not a folder",
     EISDIR: "is a folder, not a file",
     EACCES: "cannot be read",

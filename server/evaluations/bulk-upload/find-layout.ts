@@ -2,7 +2,7 @@ import "server-only";
 import path from "node:path";
 import { AppError } from "@/lib/errors";
 import { MANIFEST_FILE } from "@/lib/evaluations/bulk-manifest";
-import { entryKindAt, isRealDirectory, isRealFile } from "@/server/submissions/upload-tree";
+import { entryKindAt, isRealDirectory, isRealFile, LINK_NOT_FOLLOWED } from "@/server/submissions/upload-tree";
 import { subdirs, type BulkLayout } from "./plan";
 
 /** PaperBench names each attempt's folder `<paper_id>_<uuid4>`. */
@@ -23,7 +23,7 @@ export function findLayout(dir: string): { root: string; layout: BulkLayout } {
   let at = dir;
   for (let depth = 0; depth < 4; depth++) {
     if (entryKindAt(path.join(at, MANIFEST_FILE)) === "link") {
-      throw new AppError("bad_request", `${MANIFEST_FILE} is a link: links in an upload are not followed`, [{ path: MANIFEST_FILE, message: "is a link" }]);
+      throw new AppError("bad_request", `${MANIFEST_FILE} ${LINK_NOT_FOLLOWED}`, [{ path: MANIFEST_FILE, message: LINK_NOT_FOLLOWED }]);
     }
     if (isRealFile(path.join(at, MANIFEST_FILE))) return { root: at, layout: "manifest" };
     const children = subdirs(at);

@@ -1,6 +1,6 @@
 import "server-only";
 import path from "node:path";
-import { entryKindAt, isRealDirectory, isRealFile } from "@/server/submissions/upload-tree";
+import { firstLinkAmong, isRealDirectory, isRealFile, LINK_NOT_FOLLOWED } from "@/server/submissions/upload-tree";
 import { subdirs, type BulkPlan, type PlannedCell, type Problems } from "./plan";
 
 /**
@@ -19,9 +19,9 @@ export function readPaperRunFolders(root: string, problems: Problems): BulkPlan 
       }
       const dir = path.join(root, paperId, runName);
       const agentLog = isRealFile(path.join(dir, "agent.log")) ? path.join(dir, "agent.log") : undefined;
-      const linked = ["submission", "submission.tar.gz", "agent.log"].find((name) => entryKindAt(path.join(dir, name)) === "link");
+      const linked = firstLinkAmong(dir, ["submission", "submission.tar.gz", "agent.log"]);
       if (linked) {
-        problems.add(`${where}/${linked}`, "is a link: links in an upload are not followed");
+        problems.add(`${where}/${linked}`, LINK_NOT_FOLLOWED);
         continue;
       }
       if (isRealDirectory(path.join(dir, "submission"))) {

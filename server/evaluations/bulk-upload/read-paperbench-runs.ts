@@ -1,7 +1,7 @@
 import "server-only";
 import path from "node:path";
 import { RUN_ID_PATTERN } from "./find-layout";
-import { entryKindAt, isRealDirectory, isRealFile } from "@/server/submissions/upload-tree";
+import { firstLinkAmong, isRealDirectory, isRealFile, LINK_NOT_FOLLOWED } from "@/server/submissions/upload-tree";
 import { subdirs, type BulkPlan, type PlannedCell, type Problems } from "./plan";
 
 /**
@@ -37,7 +37,7 @@ export function readPaperBenchRuns(root: string, problems: Problems): BulkPlan {
       seen.set(paperId, attempt);
       const linked = linkIn(path.join(group.dir, attempt));
       if (linked) {
-        problems.add(`${where}/${linked}`, "is a link: links in an upload are not followed");
+        problems.add(`${where}/${linked}`, LINK_NOT_FOLLOWED);
         continue;
       }
       const source = submissionOf(path.join(group.dir, attempt));
@@ -76,5 +76,5 @@ function linkIn(attemptDir: string): string | null {
   const names = ["agent.log", "submission.tar.gz", "submission", "submissions"];
   const submissions = path.join(attemptDir, "submissions");
   if (isRealDirectory(submissions)) for (const stamp of subdirs(submissions)) names.push(`submissions/${stamp}/submission.tar.gz`);
-  return names.find((name) => entryKindAt(path.join(attemptDir, name)) === "link") ?? null;
+  return firstLinkAmong(attemptDir, names);
 }
