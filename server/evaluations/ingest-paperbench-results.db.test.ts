@@ -10,7 +10,7 @@ import { importGrading } from "@/server/gradings/import-grading";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { makeTarGz, type TestEntry } from "@/server/submissions/archive.testutil";
-import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
+import { hostileCases, makeCanary, makeChainOnDisk } from "@/server/submissions/hostile-archives.testutil";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { createEvaluation } from "./create-evaluation";
 import { exportEvaluation } from "./export-evaluation";
@@ -236,10 +236,7 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
       }],
       ["a chain to grade.json", (runDir) => {
         fs.rmSync(path.join(runDir, "grade.json"));
-        fs.mkdirSync(path.join(runDir, "sub"));
-        fs.symlinkSync("sub/..", path.join(runDir, "l0"));
-        for (let i = 1; i <= 40; i++) fs.symlinkSync(`l${i - 1}/..`, path.join(runDir, `l${i}`));
-        fs.symlinkSync(`l40${canary.grade}`, path.join(runDir, "grade.json"));
+        fs.symlinkSync(makeChainOnDisk(runDir, canary.grade), path.join(runDir, "grade.json"));
         return "grade.json";
       }],
       ["the submission archive", (_runDir, latest) => {

@@ -27,8 +27,20 @@ export function makeCanary(): { dir: string; secret: string } {
   return { dir, secret };
 }
 
-/** Links enough to climb from any unpack folder to `/`: each `lN -> l(N-1)/..` looks inside to a lexical check. */
-const CHAIN = 40;
+/**
+ * Links enough to climb from an unpack folder under the temporary folder to `/` (going up from `/`
+ * stays there): each `lN -> l(N-1)/..` looks inside to a lexical check. Linux follows at most 40
+ * links in one path, and the last link passes through all of them.
+ */
+export const CHAIN = os.tmpdir().split("/").length + 10;
+
+/** The chain made on disk in `dir` (as a folder upload would hold it); answers the link target that reaches host path `target` through it. */
+export function makeChainOnDisk(dir: string, target: string): string {
+  fs.mkdirSync(path.join(dir, "sub"), { recursive: true });
+  fs.symlinkSync("sub/..", path.join(dir, "l0"));
+  for (let i = 1; i <= CHAIN; i++) fs.symlinkSync(`l${i - 1}/..`, path.join(dir, `l${i}`));
+  return `l${CHAIN}${target}`;
+}
 
 /**
  * The hostile archives, with `leaf` (under `prefix`, as `demo/1/`) the entry a reader takes as a

@@ -13,7 +13,7 @@ import { paperCreateSchema } from "@/lib/papers/schemas";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
-import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
+import { CHAIN, hostileCases, makeCanary, makeChainOnDisk } from "@/server/submissions/hostile-archives.testutil";
 import { packDirectory } from "@/server/submissions/pack-directory";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { createEvaluation } from "../create-evaluation";
@@ -225,12 +225,7 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
   it("a folder whose layout links out of it (the CLI's folder form): links are never followed, each is a 400 naming it, and no host file is read", async () => {
     const evaluation = await newEvaluation({ runs: 3 });
     const canary = makeCanary();
-    const chain = (dir: string) => {
-      fs.mkdirSync(path.join(dir, "sub"), { recursive: true });
-      fs.symlinkSync("sub/..", path.join(dir, "l0"));
-      for (let i = 1; i <= 40; i++) fs.symlinkSync(`l${i - 1}/..`, path.join(dir, `l${i}`));
-      return `l40${canary.dir}`;
-    };
+    const chain = (dir: string) => makeChainOnDisk(dir, canary.dir);
     const before = await count(handle, "submissions");
     const attempt = async (root: string) => (await bulkUploadIntoEvaluation(handle, { evaluationId: evaluation.id, source: root, userId: staffId }).catch((e: unknown) => e)) as AppError;
 
@@ -268,7 +263,7 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
     expect((await attempt(linkedManifest)).message).toMatch(/manifest\.csv is a link: links in an upload are not followed/);
     const throughChain = folder("manifest-through-chain");
     write(path.join(throughChain, "manifest.csv"), `paper_id,run,path\n${DEMO_PAPER},1,${chain(throughChain)}\n`);
-    expect((await attempt(throughChain)).details).toEqual([{ path: "manifest.csv:2:path", message: expect.stringMatching(/goes through the link "l40": links in an upload are not followed/) }]);
+    expect((await attempt(throughChain)).details).toEqual([{ path: "manifest.csv:2:path", message: expect.stringMatching(new RegExp(`goes through the link "l${CHAIN}": links in an upload are not followed`)) }]);
 
     expect(await count(handle, "submissions")).toBe(before);
     expect(await storedWithSecret(canary.secret)).toBe(0);
