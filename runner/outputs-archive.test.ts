@@ -28,12 +28,17 @@ describe("buildOutputsArchive", () => {
     fs.writeFileSync(path.join(dir, "leak.txt"), "token=hf_abcdef end");
     fs.symlinkSync("results/table.csv", path.join(dir, "latest.csv"));
     fs.symlinkSync("/etc/passwd", path.join(dir, "passwd"));
+    // Inside the tree to a lexical check, but refused by the studio's path rule: a link only points down.
+    fs.symlinkSync("../reproduce.log", path.join(dir, "results", "up.log"));
+    fs.writeFileSync(path.join(dir, "new\nline.txt"), "x");
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "outputs-archive-")), "outputs.tar.gz");
 
     const result = await buildOutputsArchive(dir, file, { maxFileBytes: 1024, secrets: ["hf_abcdef"] });
 
-    expect(result.leftOut).toEqual([
+    expect([...result.leftOut].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
       { path: "passwd", reason: "link out of the submission (/etc/passwd)" },
+      { path: "results/up.log", reason: "link out of the submission (../reproduce.log)" },
+      { path: "new\nline.txt", reason: "a name the path rule refuses (has a control character (U+000A) in its path)" },
       { path: "results/model.bin", reason: "2048 bytes, over the limit of 1024" },
     ].sort((a, b) => a.path.localeCompare(b.path)));
     expect(result.masked).toEqual(["leak.txt"]);

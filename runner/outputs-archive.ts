@@ -3,6 +3,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import * as tar from "tar-stream";
+import { checkEntryPath, symlinkTargetRefusal } from "@/lib/files/entry-path";
 import { MASK } from "./secret-masker";
 
 export interface LeftOut {
@@ -20,8 +21,8 @@ export interface OutputsArchiveResult {
 
 /**
  * The outputs archive (.tar.gz) of an executed submission: every file, as PaperBench keeps them,
- * less those over `maxFileBytes`; links are stored as links when they stay in the tree (never
- * followed) and left out otherwise; a secret's value in a file is masked, as in the log, since
+ * less those over `maxFileBytes`; links are stored as links when they point down
+ * (`lib/files/entry-path.ts`, never followed) and left out otherwise, as are names the rule refuses; a secret's value in a file is masked, as in the log, since
  * the archive goes to the studio.
  */
 export async function buildOutputsArchive(dir: string, file: string, opts: { maxFileBytes: number; secrets: string[] }): Promise<OutputsArchiveResult> {
@@ -43,14 +44,19 @@ export async function buildOutputsArchive(dir: string, file: string, opts: { max
     for (const entry of entries) {
       const name = rel === "" ? entry.name : `${rel}/${entry.name}`;
       const full = path.join(dir, name);
+      // The studio refuses an outputs archive holding a name or a link the path rule refuses: leave those out here.
+      const checked = checkEntryPath(name);
+      if (!checked.ok) {
+        result.leftOut.push({ path: name, reason: `a name the path rule refuses (${checked.reason})` });
+        continue;
+      }
       const stat = fs.lstatSync(full);
       if (stat.isDirectory()) {
         await add({ name: `${name}/`, type: "directory", mode: 0o755, mtime: stat.mtime });
         stack.push(name);
       } else if (stat.isSymbolicLink()) {
         const target = fs.readlinkSync(full);
-        const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(name), target));
-        if (path.isAbsolute(target) || resolved === ".." || resolved.startsWith("../")) result.leftOut.push({ path: name, reason: `link out of the submission (${target})` });
+        if (symlinkTargetRefusal(target) !== null) result.leftOut.push({ path: name, reason: `link out of the submission (${target})` });
         else await add({ name, type: "symlink", linkname: target, mode: 0o777, mtime: stat.mtime });
       } else if (!stat.isFile()) {
         result.leftOut.push({ path: name, reason: "not a regular file" });

@@ -4,7 +4,10 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import { afterAll, describe, expect, it } from "vitest";
+import { AppError } from "@/lib/errors";
 import { CREATION_TIME_FILE } from "@/lib/jobs/outputs-index";
+import { makeTarGz } from "@/server/submissions/archive.testutil";
+import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
 import { indexOutputsArchive } from "./outputs-index";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outputs-index-"));
@@ -69,5 +72,42 @@ describe("the files reproduction changed, in an outputs archive", () => {
       ["README.md", false],
       ["new.csv", true],
     ]);
+  });
+});
+
+describe("the path rule on an outputs archive", () => {
+  it.each([
+    ["../../../../etc/cron.d/x", /has a \.\. segment/],
+    ["/abs", /has an absolute path/],
+    ["results/../x", /has a \.\. segment/],
+  ])("refuses an entry named %j (400, naming it)", async (name, rule) => {
+    const file = path.join(dir, `named-${Math.random()}.tar.gz`);
+    fs.writeFileSync(file, await makeTarGz([{ name: "ok.txt", data: "ok" }, { name, data: "* * * * * root sh /tmp/x\n" }]));
+    const err = (await indexOutputsArchive(file, new Map()).catch((e: unknown) => e)) as AppError;
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.status).toBe(400);
+    expect(err.message).toContain(`entry ${JSON.stringify(name)}`);
+    expect(err.message).toMatch(rule);
+    expect(err.details).toEqual([expect.objectContaining({ path: "outputs", entry: name })]);
+  });
+
+  it("refuses every hostile archive (a chain of links out, an absolute link, a/../b, an absolute name, ../ names) naming its entry", async () => {
+    const canary = makeCanary();
+    for (const hostile of hostileCases("results/", "latest", canary.dir, canary.dir)) {
+      const file = path.join(dir, `hostile-${Math.random()}.tar.gz`);
+      fs.writeFileSync(file, await makeTarGz([{ name: "reproduce.log", data: "done\n" }, ...hostile.entries]));
+      const err = (await indexOutputsArchive(file, new Map()).catch((e: unknown) => e)) as AppError;
+      expect(err, hostile.what).toBeInstanceOf(AppError);
+      expect(err.status, hostile.what).toBe(400);
+      expect(err.message, hostile.what).toContain(`entry ${JSON.stringify(hostile.entry)}`);
+      expect(err.message, hostile.what).toMatch(hostile.refusal);
+    }
+    fs.rmSync(canary.dir, { recursive: true, force: true });
+  });
+
+  it("indexes names as the rule normalizes them, and keeps links that point down", async () => {
+    const file = path.join(dir, `fine-${Math.random()}.tar.gz`);
+    fs.writeFileSync(file, await makeTarGz([{ name: "./results/", type: "directory" }, { name: "./results/t.csv", data: "a\n" }, { name: "latest.csv", type: "symlink", linkname: "results/t.csv" }]));
+    expect((await indexOutputsArchive(file, new Map())).files).toEqual([{ path: "results/t.csv", size: 2, changed: true }]);
   });
 });

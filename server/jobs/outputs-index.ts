@@ -5,6 +5,8 @@ import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
 import { CREATION_TIME_FILE, type OutputsIndex } from "@/lib/jobs/outputs-index";
 import { AppError } from "@/lib/errors";
+import { entryRefusal, normalizeEntryPath, quoteEntry } from "@/lib/files/entry-path";
+import { tarEntryKind } from "@/server/submissions/archive";
 
 const MAX_INDEXED_FILES = 100_000;
 
@@ -13,14 +15,26 @@ const MAX_INDEXED_FILES = 100_000;
  * whether reproduction touched it: absent from the submission as uploaded, or modified after the
  * time in `reproduce.log.creation_time`. Tar keeps whole seconds, so a file dated in the very second
  * reproduction started counts as changed only when its size differs from the uploaded one's (an
- * archive made moments before its run would otherwise show every file changed).
+ * archive made moments before its run would otherwise show every file changed). Every entry is held
+ * to the path rule (`lib/files/entry-path.ts`), as the runner's packer holds them: an archive with
+ * `../x`, `/abs`, a link out, or a device is refused (400, naming the entry) before anything is stored.
  */
 export async function indexOutputsArchive(filePath: string, originalSizes: ReadonlyMap<string, number>): Promise<OutputsIndex> {
   const entries: { path: string; size: number; mtime: number }[] = [];
   let creationTime: number | null = null;
   const extract = tar.extract();
+  let refused: AppError | null = null;
   extract.on("entry", (header, stream, next) => {
-    const name = header.name.replace(/^\.\//, "");
+    const why = entryRefusal(header.name, tarEntryKind(header));
+    if (why !== null) {
+      // One refusal is enough: the archive is not stored, and its entries are not read further.
+      refused = new AppError("bad_request", `The outputs archive was refused: entry ${quoteEntry(header.name)} ${why}`, [{ path: "outputs", message: `entry ${quoteEntry(header.name)} ${why}`, entry: header.name }]);
+      // The pipeline reports the refusal; the entry's own stream ends with it, unheard.
+      stream.on("error", () => {});
+      extract.destroy(refused);
+      return;
+    }
+    const name = normalizeEntryPath(header.name) ?? "";
     if (header.type === "file" && entries.length < MAX_INDEXED_FILES) {
       entries.push({ path: name, size: header.size ?? 0, mtime: Math.floor((header.mtime?.getTime() ?? 0) / 1000) });
     }
@@ -42,6 +56,7 @@ export async function indexOutputsArchive(filePath: string, originalSizes: Reado
   try {
     await pipeline(fs.createReadStream(filePath), createGunzip(), extract);
   } catch (err) {
+    if (refused) throw refused;
     throw new AppError("bad_request", `The outputs archive could not be read: ${(err as Error).message}`, [{ path: "outputs", message: "not a .tar.gz" }]);
   }
   const since = creationTime;
@@ -52,3 +67,4 @@ export async function indexOutputsArchive(filePath: string, originalSizes: Reado
   }));
   return { files, bytes: entries.reduce((n, e) => n + e.size, 0) };
 }
+

@@ -383,7 +383,8 @@ const OTHER_TAR_TYPES: Record<string, string> = {
   fifo: "fifo",
 };
 
-function tarEntryKind(header: tar.Header): EntryKind {
+/** What a tar entry is, for the path rule (also the outputs index's). */
+export function tarEntryKind(header: tar.Header): EntryKind {
   switch (header.type) {
     case "file":
     case "contiguous-file":
