@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getUserByEmail } from "@/db/queries/users";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
+import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
 import { createApiToken } from "@/server/users/api-tokens";
 import { testDatabaseKinds } from "@/test/databases";
 import { DEMO_PAPER_ID, ROOT, STAFF, api, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio } from "./harness";
@@ -74,5 +75,29 @@ describe.each(testDatabaseKinds())("bulk upload through a running studio on %s",
 
     const summary = await api<{ cells: { paperId: string; run: number }[] }>(studio!.url, cookie, "GET", `/api/evaluations/${id}`);
     expect(summary.body.cells.map((c) => c.run)).toEqual([1, 2]);
+  }, 180_000);
+  it("a hostile archive body over HTTP (links out, a/../b, absolute and ../ names, a failing tar) is a 400 naming the entry, never a 500; no host file reaches a submission", async () => {
+    const cookie = await signIn(studio!.url, STAFF.email, STAFF.password);
+    const created = await api<{ evaluation: { id: string } }>(studio!.url, cookie, "POST", "/api/evaluations", { name: "hostile bulk", agent: "Bulk · hostile", paperIds: [DEMO_PAPER_ID], runs: 1 });
+    const id = created.body.evaluation.id;
+    const canary = makeCanary();
+    const post = (body: Buffer) =>
+      fetch(`${studio!.url}/api/evaluations/${id}/submissions`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/gzip" }, body: new Uint8Array(body) });
+    const cases = [
+      ...hostileCases(`${DEMO_PAPER_ID}/1/`, "submission", canary.dir, canary.dir),
+      { what: "a hard link tar cannot make", entries: [{ name: `${DEMO_PAPER_ID}/1/submission/copy`, type: "link" as const, linkname: "nowhere" }], entry: "", refusal: /could not be extracted: tar:/ },
+    ];
+    for (const hostile of cases) {
+      const res = await post(await makeTarGz(hostile.entries));
+      const text = await res.text();
+      expect(res.status, `${hostile.what}: ${text}`).toBe(400);
+      const error = JSON.parse(text).error as { message: string };
+      if (hostile.entry) expect(error.message, hostile.what).toContain(`entry ${JSON.stringify(hostile.entry)}`);
+      expect(error.message, hostile.what).toMatch(hostile.refusal);
+      expect(text).not.toContain(canary.secret);
+    }
+    const summary = await api<{ cells: { submissionId: string | null }[] }>(studio!.url, cookie, "GET", `/api/evaluations/${id}`);
+    expect(summary.body.cells.filter((c) => c.submissionId !== null)).toEqual([]);
+    fs.rmSync(canary.dir, { recursive: true, force: true });
   }, 180_000);
 });

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getUserByEmail } from "@/db/queries/users";
 import { numpyMean, standardError } from "@/lib/grading/stats";
 import { makePaperBenchRuns } from "@/server/evaluations/paperbench-runs.testutil";
+import { makeTarGz } from "@/server/submissions/archive.testutil";
+import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
 import { createApiToken } from "@/server/users/api-tokens";
 import { testDatabaseKinds } from "@/test/databases";
 import { DEMO_PAPER_ID, ROOT, STAFF, api, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio } from "./harness";
@@ -78,5 +80,28 @@ describe.each(testDatabaseKinds())("evaluation ingest through a running studio o
     const badToken = await runEvaluationCli({ ...env, STUDIO_TOKEN: "rst_user_nope" }, "ingest", runsDir, "--agent", "x", "--url", studio!.url);
     expect(badToken.status).toBe(1);
     expect(badToken.stderr).toContain("401");
+  });
+  it("a hostile runs archive over HTTP (a chain of links to a host grade.json, an absolute link, a/../b, absolute and ../ names) is a 400 naming the entry; no evaluation is made", async () => {
+    const canary = makeCanary();
+    await makePaperBenchRuns(path.join(canary.dir, "runs"), [[1]]);
+    const group = fs.readdirSync(path.join(canary.dir, "runs"))[0];
+    const grade = path.join(canary.dir, "runs", group, fs.readdirSync(path.join(canary.dir, "runs", group))[0], "grade.json");
+    const cookie = await signIn(studio!.url, STAFF.email, STAFF.password);
+    const before = await api<{ evaluations: unknown[] }>(studio!.url, cookie, "GET", "/api/evaluations");
+    for (const hostile of hostileCases(`runs/${group}/${DEMO_PAPER_ID}_00000009-aaaa-bbbb-cccc-dddddddddddd/`, "grade.json", grade, canary.dir)) {
+      const res = await fetch(`${studio!.url}/api/evaluations/ingest?agent=${encodeURIComponent("hostile")}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/gzip" },
+        body: new Uint8Array(await makeTarGz(hostile.entries)),
+      });
+      const text = await res.text();
+      expect(res.status, `${hostile.what}: ${text}`).toBe(400);
+      expect(JSON.parse(text).error.message, hostile.what).toContain(`entry ${JSON.stringify(hostile.entry)}`);
+      expect(JSON.parse(text).error.message, hostile.what).toMatch(hostile.refusal);
+      if (hostile.planted) expect(fs.existsSync(hostile.planted)).toBe(false);
+    }
+    const after = await api<{ evaluations: unknown[] }>(studio!.url, cookie, "GET", "/api/evaluations");
+    expect(after.body.evaluations).toHaveLength(before.body.evaluations.length);
+    fs.rmSync(canary.dir, { recursive: true, force: true });
   });
 });

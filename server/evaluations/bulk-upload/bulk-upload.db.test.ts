@@ -217,6 +217,14 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
         if (hostile.planted) expect(fs.existsSync(hostile.planted), what).toBe(false);
       }
     }
+    // tar itself fails (a hard link to a file the archive never holds): a 400 naming the upload, never an error of the server.
+    const broken = await makeTarGz([{ name: `${DEMO_PAPER}/1/submission/copy`, type: "link", linkname: `${DEMO_PAPER}/1/submission/missing` }]);
+    const req = new Request(`http://studio.test/api/evaluations/${evaluation.id}/submissions`, { method: "POST", body: new Uint8Array(broken) });
+    const failed = (await bulkUploadRequest(handle, req, evaluation.id, staffId).catch((e: unknown) => e)) as AppError;
+    expect(failed).toBeInstanceOf(AppError);
+    expect(failed.status).toBe(400);
+    expect(failed.message).toMatch(/^the upload could not be extracted: tar: .*missing/);
+
     expect(await Promise.all(tables.map((t) => count(handle, t)))).toEqual(before);
     expect(await storedWithSecret(canary.secret)).toBe(0);
     fs.rmSync(canary.dir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import "server-only";
 import fs from "node:fs";
 import path from "node:path";
-import { AppError } from "@/lib/errors";
+import { AppError, type ErrorDetail } from "@/lib/errors";
 import { parseManifest } from "@/lib/evaluations/bulk-manifest";
 import { findInTree, readRealFile } from "@/server/submissions/upload-tree";
 import type { BulkPlan, PlannedCell, Problems } from "./plan";
@@ -22,7 +22,7 @@ export function readManifest(file: string, options: { allowAbsolute: boolean }, 
     text = readRealFile(file, name, MAX_MANIFEST_BYTES);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    problems.add(name, err.details?.[0]?.message ?? err.message);
+    problems.add(name, (err.details[0] as ErrorDetail | undefined)?.message ?? err.message);
     return { layout: "manifest", cells: [], skipped: [] };
   }
   const { rows, issues } = parseManifest(text, options);
