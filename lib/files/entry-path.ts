@@ -29,7 +29,6 @@ const encoder = new TextEncoder();
 const bytesOf = (s: string) => encoder.encode(s).length;
 
 // C0 controls (NUL included), DEL and C1 controls: names that hide themselves in a listing or a log.
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
