@@ -82,7 +82,7 @@ export function findInTree(root: string, rel: string): { path: string; kind: "fi
     const kind = entryKindAt(at);
     const shown = parts.slice(0, i + 1).join("/");
     if (kind === null) return { problem: "is not a file or folder in the upload" };
-    if (kind === "link") return { problem: `goes through the link ${quoteEntry(shown)}: links in an upload are not followed` };
+    if (kind === "link") return { problem: i === parts.length - 1 ? LINK_NOT_FOLLOWED : `goes through the link ${quoteEntry(shown)}: links in an upload are not followed` };
     if (kind === "other") return { problem: `names ${quoteEntry(shown)}, which is not a file or folder` };
     if (kind === "file" && i < parts.length - 1) return { problem: "is not a file or folder in the upload" };
   }
