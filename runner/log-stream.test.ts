@@ -106,6 +106,24 @@ describe("LogStream's bounds", () => {
     expect(sent.map((c) => c.seq)).toEqual(sent.map((_, i) => i));
   });
 
+  it("sends a backlog in requests of at most 1 Mi characters, so none is over the studio's body limit", async () => {
+    const requests: LogChunk[][] = [];
+    let release!: () => void;
+    const first = new Promise<void>((r) => (release = r));
+    const stream = new LogStream({
+      send: async (c) => {
+        requests.push(c);
+        if (requests.length === 1) await first;
+      },
+    });
+    // A fast writer: 40 chunks of 256 Ki characters pile up behind the first request.
+    for (let i = 0; i < 41; i++) stream.write("x".repeat(256 * 1024));
+    release();
+    await stream.flush();
+    for (const r of requests) expect(r.reduce((n, c) => n + c.text.length, 0)).toBeLessThanOrEqual(1024 * 1024);
+    expect(requests.flat().map((c) => c.seq)).toEqual(Array.from({ length: 41 }, (_, i) => i));
+  });
+
   it("never cuts a chunk between the halves of a surrogate pair", async () => {
     const sent: LogChunk[] = [];
     const stream = new LogStream({ send: async (c) => void sent.push(...c), maxChunkChars: 4 });

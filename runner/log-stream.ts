@@ -9,6 +9,11 @@ type UnsentChunk = LogChunk & { dropped?: number };
 
 /** The protocol's limit of chunks per request. */
 const MAX_CHUNKS_PER_REQUEST = 100;
+/**
+ * Text per request: the logs route takes 8 MiB of JSON, and a character may take 6 bytes there
+ * (a control character's `\u0001`), so a backlog goes in several requests, never one refused (413).
+ */
+const MAX_CHARS_PER_REQUEST = 1024 * 1024;
 
 export interface LogStreamOptions {
   /** Sends chunks in order; resolves once the studio has them. Throwing makes the stream retry. */
@@ -126,7 +131,12 @@ export class LogStream {
 
   private async drain(): Promise<void> {
     while (this.unsent.length > 0 && !this.stopped) {
-      const batch = this.unsent.slice(0, MAX_CHUNKS_PER_REQUEST);
+      let size = 1;
+      for (let chars = this.unsent[0].text.length; size < Math.min(this.unsent.length, MAX_CHUNKS_PER_REQUEST); size++) {
+        chars += this.unsent[size].text.length;
+        if (chars > MAX_CHARS_PER_REQUEST) break;
+      }
+      const batch = this.unsent.slice(0, size);
       this.inFlight = batch.length;
       try {
         await this.opts.send(batch.map(({ seq, text }) => ({ seq, text })));
