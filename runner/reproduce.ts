@@ -68,7 +68,6 @@ const MAX_CAPTURE_BYTES = 512 * 1024;
  * missing script is a clear failure, only a failed short run is retried, and no process survives.
  */
 export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult> {
-  const masker = new SecretMasker(Object.values(opts.settings.secrets));
   const submissionDir = path.join(opts.jobDir, "submission");
   const started = Date.now();
   let cancelled = false;
@@ -85,11 +84,15 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
     const proc = opts.backend.spawnJob({ ...spawnBase(), command, name: spawnName() });
     let text = "";
     const decoder = new StringDecoder("utf8");
+    // Masked before it is cut, so a cut never leaves half a secret in the clear.
+    const captureMasker = new SecretMasker(Object.values(opts.settings.secrets));
     const cap = new LogCap(MAX_CAPTURE_BYTES, `the output of ${command[0]}`);
-    proc.stdout.on("data", (d: Buffer) => (text += cap.take(decoder.write(d))));
-    proc.stderr.on("data", (d: Buffer) => (text += cap.take(decoder.write(d))));
+    const keep = (d: Buffer) => (text += cap.take(captureMasker.push(decoder.write(d))));
+    proc.stdout.on("data", keep);
+    proc.stderr.on("data", keep);
     const exit = await proc.wait();
-    return { ok: exit.exitCode === 0, text: masker.mask(text + cap.take(decoder.end())) };
+    text += cap.take(captureMasker.push(decoder.end()) + captureMasker.end());
+    return { ok: exit.exitCode === 0, text };
   }
 
   function spawnBase() {
