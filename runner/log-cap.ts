@@ -12,6 +12,8 @@ export const DEFAULT_MAX_LOG_BYTES = 1024 ** 3;
 export class LogCap {
   private bytes = 0;
   private reached = false;
+  /** Whether what was kept so far ends a line: the marker starts on a line of its own either way. */
+  private atLineStart = true;
 
   constructor(
     readonly maxBytes: number,
@@ -28,12 +30,14 @@ export class LogCap {
     const size = Buffer.byteLength(text);
     if (this.bytes + size <= this.maxBytes) {
       this.bytes += size;
+      this.atLineStart = text.endsWith("\n");
       return text;
     }
     this.reached = true;
     // A streaming decode drops a character the cut splits rather than make it U+FFFD.
     const kept = new TextDecoder().decode(Buffer.from(text).subarray(0, this.maxBytes - this.bytes), { stream: true });
     this.bytes = this.maxBytes;
-    return `${kept}\n[runner] ${this.what} reached its limit of ${formatBytes(this.maxBytes)} here; the rest was cut\n`;
+    const newline = (kept === "" ? this.atLineStart : kept.endsWith("\n")) ? "" : "\n";
+    return `${kept}${newline}[runner] ${this.what} reached its limit of ${formatBytes(this.maxBytes)} here; the rest was cut\n`;
   }
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { LogCap } from "./log-cap";
 import { LogStream, type LogChunk } from "./log-stream";
 import { SecretMasker } from "./secret-masker";
 
@@ -104,6 +105,9 @@ describe("LogStream's bounds", () => {
     const text = sent.map((c) => c.text).join("");
     expect(text).toMatch(/^12345678é\n\[runner\] the log reached its limit of 10 B here; the rest was cut\n$/);
     expect(sent.map((c) => c.seq)).toEqual(sent.map((_, i) => i));
+    // The marker has a line of its own, without a blank line before it.
+    const capped = new LogCap(8, "the log");
+    expect(capped.take("1234567\n") + capped.take("more")).toBe("1234567\n[runner] the log reached its limit of 8 B here; the rest was cut\n");
   });
 
   it("sends a backlog in requests of at most 1 Mi characters, so none is over the studio's body limit", async () => {
