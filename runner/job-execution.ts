@@ -32,8 +32,8 @@ export type JobExecutionResult = { outcome: "completed"; status: FinalJobStatus;
 
 /**
  * One claimed job from start to end: heartbeats and the wait-cancel long poll (a cancel is heard
- * the moment staff press it) from the first moment, the submission downloaded and extracted, the reproduction with its live log, the outputs
- * uploaded, then the completion. A stale lease anywhere stops the job's processes and abandons it,
+ * the moment staff press it) from the first moment, the submission downloaded and extracted, the
+ * reproduction with its live log, the outputs uploaded, then the completion. A stale lease anywhere stops the job's processes and abandons it,
  * never completing: the job belongs to someone else now. A runner shutting down abandons its jobs
  * the same way, so they requeue when their lease expires rather than end as failed.
  */
