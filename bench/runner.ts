@@ -7,6 +7,9 @@
  *   Median of 10. Goal < 500.
  * - `runner_log_latency_p95_ms`: reproduce.sh prints a timestamped line every 50 ms for 6 s → the
  *   line arrives on a signed-in viewer's SSE stream of the job's log. p95. Goal < 1000.
+ * - `runner_cancel_to_stopped_ms`: a running job's reproduce.sh sleeps → staff's cancel is pressed
+ *   (the HTTP call starts) → no process of the job is left (its command line gone from /proc).
+ *   p95 of 10. Goal < 1000.
  * - `runner_requeue_after_kill_s`: a runner is killed with SIGKILL mid-job (lease 10 s) → the job is
  *   running on another runner. Goal ≤ lease + 5.
  * - `runner_jobs_per_s`: 1,000 tiny jobs queued at once, 20 protocol clients (the runner's own
@@ -21,7 +24,7 @@ import os from "node:os";
 import pg from "pg";
 import { StudioClient } from "@/runner/studio-client";
 import { DEMO_PAPER_ID, STAFF, api, assertBuilt, prepareDatabase, signIn, sleep, startStudio, type Studio } from "@/test/server/harness";
-import { startRunner, tarGz, uploadSubmission, waitForJob, type RunnerProcess } from "@/test/server/runner-harness";
+import { processWithMarker, startRunner, tarGz, uploadSubmission, waitForJob, type RunnerProcess } from "@/test/server/runner-harness";
 import { median, percentile, report } from "./support/figures";
 
 const LEASE_S = 10;
@@ -39,6 +42,7 @@ export async function runnerFigures(): Promise<void> {
     report("runner_claim_to_start_ms", await claimToStart(ctx), "ms");
     report("runner_log_latency_p95_ms", await logLatencyP95(ctx), "ms");
     report("runner_requeue_after_kill_s", await requeueAfterKill(ctx), "s");
+    report("runner_cancel_to_stopped_ms", await cancelToStopped(ctx), "ms");
     await Promise.all(runners.splice(0).map((r) => r.stop()));
     const { perSecond, twice } = await jobsPerSecond(ctx, db.env.DATABASE_URL);
     report("runner_jobs_per_s", perSecond, "jobs/s");
@@ -130,6 +134,29 @@ async function requeueAfterKill(ctx: Ctx): Promise<number> {
   const seconds = (performance.now() - killed) / 1000;
   await api(ctx.studio.url, ctx.staff, "POST", `/api/jobs/${jobId}/cancel`);
   return seconds;
+}
+
+/** Staff's cancel → the job's processes gone, on the runner left by `requeueAfterKill`. */
+async function cancelToStopped(ctx: Ctx): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const marker = `${800 + i}.${Date.now() % 100000}`;
+    const { jobId } = await submit(ctx, `echo running\nsleep ${marker}\n`);
+    await waitForJob(ctx.studio.url, ctx.staff, jobId, 60_000, (a) => a.logTail.includes("running"));
+    while (!processWithMarker(marker)) await sleep(5);
+    const pressed = performance.now();
+    const res = await api(ctx.studio.url, ctx.staff, "POST", `/api/jobs/${jobId}/cancel`);
+    if (res.status !== 200) throw new Error(`cancel answered ${res.status}`);
+    const deadline = pressed + 60_000;
+    while (processWithMarker(marker)) {
+      if (performance.now() > deadline) throw new Error(`job ${jobId} still running a minute after its cancel`);
+      await sleep(2);
+    }
+    times.push(performance.now() - pressed);
+    await waitForJob(ctx.studio.url, ctx.staff, jobId, 60_000);
+  }
+  console.log(`# cancel→stopped ms: ${times.map((t) => Math.round(t)).join(", ")}`);
+  return percentile(times, 95);
 }
 
 async function jobsPerSecond(ctx: Ctx, databaseUrl: string): Promise<{ perSecond: number; twice: number }> {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { z } from "zod";
 import { newThreadSchema } from "@/lib/comments/schemas";
 import { paperCreateSchema, paperUpdateSchema } from "@/lib/papers/schemas";
 import { assignmentSchema, reviewCommitSchema } from "@/lib/review/schemas";
 import { operationRequestSchema } from "@/lib/rubric/operations";
 import { parsePaperConfig } from "@/lib/rubric/paper-folder";
 import { agentNameSchema } from "@/lib/submissions/schemas";
-import { findUnstorableText, replaceNul, text, unstorableText } from "./text";
+import { z } from "zod";
+import { findUnstorableText, keptText, replaceNul, storableText, text, unstorableText } from "./text";
+import { registerRequestSchema, releaseRequestSchema } from "@/lib/runner/protocol";
 
 const NUL = "\u0000";
 const LONE_HIGH = "\ud83d";
@@ -64,5 +65,17 @@ describe("text the database can store", () => {
   it("replaceNul keeps the text, with U+FFFD for each NUL", () => {
     expect(replaceNul(`a${NUL}${NUL}b`)).toEqual({ text: "a\uFFFD\uFFFDb", replaced: 2 });
     expect(replaceNul("clean")).toEqual({ text: "clean", replaced: 0 });
+  });
+
+  it("storableText and keptText keep a text, NULs and lone surrogates made U+FFFD, pairs untouched, length unchanged", () => {
+    const dirty = `a${NUL}b${LONE_HIGH}c${LONE_LOW}d😀${LONE_LOW}${LONE_HIGH}`;
+    expect(storableText(dirty)).toBe("a\uFFFDb\uFFFDc\uFFFDd😀\uFFFD\uFFFD");
+    expect(storableText(dirty)).toHaveLength(dirty.length);
+    expect(unstorableText(storableText(dirty))).toBeNull();
+    expect(keptText(z.string().max(3)).safeParse("long").success).toBe(false);
+    // The runner protocol's texts: a runner's name and hostname are kept, not refused (a 500 once).
+    const registered = registerRequestSchema.parse({ name: `gpu${NUL}box`, capabilities: { gpus: [{ index: 0, model: `H100${LONE_HIGH}`, memoryMiB: 1 }], cpus: 1, memoryBytes: 1, backend: "local", maxJobs: 1, hostname: `h${NUL}` } });
+    expect([registered.name, registered.capabilities.hostname, registered.capabilities.gpus[0].model]).toEqual(["gpu\uFFFDbox", "h\uFFFD", "H100\uFFFD"]);
+    expect(releaseRequestSchema.parse({ leaseId: crypto.randomUUID(), reason: `x${NUL}` }).reason).toBe("x\uFFFD");
   });
 });

@@ -3,12 +3,14 @@
  * surrogate (half of a UTF-16 pair, which JSON's `\ud800` escapes can make) is not Unicode at all;
  * either one in a write used to fail as a 500. Every text field of every request schema is `text()`,
  * so it is refused as a 400 naming the field; every JSON file read goes through `findUnstorableText`;
- * a kept file (a `reproduce.log`) is cleaned with `replaceNul` and reported instead of refused.
- * Pure; no Node built-ins.
+ * a kept file (a `reproduce.log`) is cleaned with `replaceNul` and reported instead of refused, and
+ * so is every text of the runner protocol (`keptText`: a job's output is whatever reproduce.sh
+ * printed, and refusing it would lose the log and re-run the job). Pure; no Node built-ins.
  */
 import { z } from "zod";
 
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, "g");
 
 /** Why `value` cannot be stored ("must not contain …"), or null when it can. */
 export function unstorableText(value: string): string | null {
@@ -67,4 +69,17 @@ export function replaceNul(text: string): { text: string; replaced: number } {
     return "\uFFFD";
   });
   return { text: cleaned, replaced };
+}
+
+/** `text` with each NUL and each lone surrogate replaced by U+FFFD: what the database can store, same length. */
+export function storableText(text: string): string {
+  return UNSTORABLE.test(text) ? text.replace(UNSTORABLE_ALL, "\uFFFD") : text;
+}
+
+/**
+ * A text that is kept whatever it holds (the runner protocol's: log chunks, reasons, metadata, a
+ * runner's name): zod's checks on `schema` first, then each NUL and lone surrogate made U+FFFD.
+ */
+export function keptText<T extends z.ZodString>(schema: T) {
+  return schema.transform(storableText);
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { RUNNER_BACKENDS, type RunnerBackend } from "@/lib/runner/protocol";
 import { DEFAULT_DOCKER_IMAGE } from "./backends/docker";
+import { DEFAULT_MAX_LOG_BYTES } from "./log-cap";
 
 export interface RunnerOptions {
   url: string;
@@ -14,10 +15,13 @@ export interface RunnerOptions {
   /** Null: one per GPU, at least one. */
   maxJobs: number | null;
   dockerImage: string;
+  /** A job's whole log, and each run's reproduce.log, are cut here with a marker line (default 1 GiB). */
+  maxLogBytes: number;
 }
 
-export const USAGE = `usage: npm run runner -- --url <studio> --token <runner token> [--name <name>] [--backend sandbox|local|docker] [--work-dir <dir>] [--max-jobs <n>] [--docker-image <image>]
-  RUNNER_TOKEN may stand for --token, RUNNER_DOCKER_IMAGE for --docker-image.`;
+export const USAGE = `usage: npm run runner -- --url <studio> --token <runner token> [--name <name>] [--backend sandbox|local|docker] [--work-dir <dir>] [--max-jobs <n>] [--docker-image <image>] [--max-log-bytes <n>]
+  RUNNER_TOKEN may stand for --token (and should: a command line is visible to every user of the machine),
+  RUNNER_DOCKER_IMAGE for --docker-image, RUNNER_MAX_LOG_BYTES for --max-log-bytes (default 1 GiB).`;
 
 export class UsageError extends Error {}
 
@@ -35,6 +39,7 @@ export function parseRunnerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
         "work-dir": { type: "string" },
         "max-jobs": { type: "string" },
         "docker-image": { type: "string" },
+        "max-log-bytes": { type: "string" },
       },
       strict: true,
     }));
@@ -58,6 +63,9 @@ export function parseRunnerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
     maxJobs = Number(values["max-jobs"]);
     if (!Number.isInteger(maxJobs) || maxJobs < 1 || maxJobs > 64) throw new UsageError("--max-jobs must be a whole number from 1 to 64");
   }
+  const maxLogText = values["max-log-bytes"] ?? env.RUNNER_MAX_LOG_BYTES;
+  const maxLogBytes = maxLogText === undefined || maxLogText === "" ? DEFAULT_MAX_LOG_BYTES : Number(maxLogText);
+  if (!Number.isSafeInteger(maxLogBytes) || maxLogBytes < 1024) throw new UsageError("--max-log-bytes (RUNNER_MAX_LOG_BYTES) must be a whole number of bytes, at least 1024");
   const name = values.name?.trim() || os.hostname();
   return {
     url,
@@ -67,5 +75,6 @@ export function parseRunnerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
     workDir: path.resolve(values["work-dir"] ?? path.join(os.tmpdir(), `rubric-runner-${name.replace(/[^a-zA-Z0-9_.-]/g, "-")}`)),
     maxJobs,
     dockerImage: values["docker-image"] ?? env.RUNNER_DOCKER_IMAGE ?? DEFAULT_DOCKER_IMAGE,
+    maxLogBytes,
   };
 }

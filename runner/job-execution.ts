@@ -3,6 +3,7 @@ import path from "node:path";
 import type { FinalJobStatus } from "@/lib/jobs/states";
 import type { ClaimedJob, Gpu } from "@/lib/runner/protocol";
 import type { JobBackend } from "./backends/job-backend";
+import { watchForCancel } from "./cancel-watch";
 import { gpuLabel } from "./capabilities";
 import { LogStream } from "./log-stream";
 import { buildOutputsArchive } from "./outputs-archive";
@@ -19,6 +20,8 @@ export interface JobExecutionContext {
   /** This runner's GPUs (the job's are picked from them by `claimed.job.gpuIndices`). */
   gpus: Gpu[];
   killGraceMs: number;
+  /** The job's whole log, and each run's reproduce.log, are cut here (`--max-log-bytes`). */
+  maxLogBytes?: number;
   /** Resolves when the runner is shutting down: the job is stopped and left to requeue. */
   shutdown: Promise<void>;
   /** One line per event on the runner's stdout. */
@@ -28,9 +31,9 @@ export interface JobExecutionContext {
 export type JobExecutionResult = { outcome: "completed"; status: FinalJobStatus; exitCode: number | null; reason: string | null } | { outcome: "abandoned"; reason: string };
 
 /**
- * One claimed job from start to end: heartbeats (which carry cancel requests) from the first
- * moment, the submission downloaded and extracted, the reproduction with its live log, the outputs
- * uploaded, then the completion. A stale lease anywhere stops the job's processes and abandons it,
+ * One claimed job from start to end: heartbeats and the wait-cancel long poll (a cancel is heard
+ * the moment staff press it) from the first moment, the submission downloaded and extracted, the
+ * reproduction with its live log, the outputs uploaded, then the completion. A stale lease anywhere stops the job's processes and abandons it,
  * never completing: the job belongs to someone else now. A runner shutting down abandons its jobs
  * the same way, so they requeue when their lease expires rather than end as failed.
  */
@@ -48,14 +51,23 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
   };
   void ctx.shutdown.then(() => abandon("the runner is shutting down; the job goes back to the queue"));
 
+  const onCancel = () => {
+    if (cancelRequested) return;
+    cancelRequested = true;
+    ctx.event(`cancel requested for job ${job.id}`);
+    stopJob();
+  };
+  const stopWatchingCancel = watchForCancel({
+    client,
+    claimed,
+    onCancel,
+    onStaleLease: (err) => abandon(`lease lost: ${err.message}`),
+    onUnavailable: (err) => ctx.event(`job ${job.id}: cancel is heard at the next heartbeat only (${err.message})`),
+  });
   const heartbeats = setInterval(() => {
     client.heartbeat(claimed).then(
       (answer) => {
-        if (answer.cancel && !cancelRequested) {
-          cancelRequested = true;
-          ctx.event(`cancel requested for job ${job.id}`);
-          stopJob();
-        }
+        if (answer.cancel) onCancel();
       },
       (err) => {
         if (err instanceof StaleLeaseError) abandon(`lease lost: ${err.message}`);
@@ -66,6 +78,7 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
 
   const logs = new LogStream({
     send: (chunks) => client.sendLogs(claimed, chunks),
+    maxLogBytes: ctx.maxLogBytes,
     isFatal: (err) => err instanceof StaleLeaseError,
     onFatal: (err) => abandon(`lease lost: ${(err as Error).message}`),
   });
@@ -100,6 +113,7 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
       output: (text) => logs.write(text),
       cancelled: stopped,
       killGraceMs: ctx.killGraceMs,
+      maxLogBytes: ctx.maxLogBytes,
     });
     if (abandonReason) return { outcome: "abandoned", reason: abandonReason };
 
@@ -113,6 +127,7 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
     if (err instanceof StaleLeaseError || abandonReason) return { outcome: "abandoned", reason: abandonReason ?? `lease lost: ${(err as Error).message}` };
     throw err;
   } finally {
+    stopWatchingCancel();
     clearInterval(heartbeats);
     logs.stop();
     fs.rmSync(jobDir, { recursive: true, force: true });

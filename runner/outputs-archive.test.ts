@@ -49,4 +49,36 @@ describe("buildOutputsArchive", () => {
     expect(entries.get("latest.csv")).toMatchObject({ type: "symlink", linkname: "results/table.csv" });
     expect(result.files).toBe(3);
   });
+
+  it("masks a secret in file and directory names, link targets, contents broken across lines, and the names it reports", async () => {
+    const secret = "hf_SeCrEtVaLuE";
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "outputs-"));
+    fs.mkdirSync(path.join(dir, `run-${secret}`));
+    fs.writeFileSync(path.join(dir, `run-${secret}`, "log.txt"), "fine\n");
+    fs.writeFileSync(path.join(dir, `key-${secret}.txt`), "a");
+    fs.writeFileSync(path.join(dir, `key-hf_OTHER.txt`), "b");
+    fs.writeFileSync(path.join(dir, "wrapped.txt"), "key: hf_SeCrE\r\ntVaLuE\n");
+    fs.writeFileSync(path.join(dir, "big.bin"), Buffer.alloc(2048));
+    fs.renameSync(path.join(dir, "big.bin"), path.join(dir, `big-${secret}.bin`));
+    fs.symlinkSync(`key-${secret}.txt`, path.join(dir, "latest"));
+    fs.symlinkSync(`/home/${secret}`, path.join(dir, "outside"));
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "outputs-archive-")), "outputs.tar.gz");
+
+    const result = await buildOutputsArchive(dir, file, { maxFileBytes: 1024, secrets: [secret, "hf_OTHER"] });
+
+    const entries = await readArchive(file);
+    const listing = JSON.stringify([...entries.entries()]);
+    expect(listing).not.toContain("SeCrEt");
+    expect(listing).not.toContain("hf_OTHER");
+    // Two names that mask alike stay two files.
+    expect([...entries.keys()].filter((n) => n.startsWith("key-***.txt"))).toHaveLength(2);
+    expect(entries.get("run-***/log.txt")!.content).toBe("fine\n");
+    expect(entries.get("latest")).toMatchObject({ type: "symlink", linkname: "key-***.txt" });
+    expect(entries.get("wrapped.txt")!.content).toBe("key: ***\r\n***\n");
+    // What goes into the log names nothing secret either.
+    const reported = JSON.stringify([result.leftOut, result.masked]);
+    expect(reported).not.toContain("SeCrEt");
+    expect(result.leftOut.map((l) => l.path).sort()).toEqual(["big-***.bin", "outside"]);
+    expect(result.masked).toEqual(expect.arrayContaining(["run-*** (its name)", "latest (its link target)", "wrapped.txt"]));
+  });
 });

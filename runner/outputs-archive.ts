@@ -4,7 +4,7 @@ import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import * as tar from "tar-stream";
 import { checkEntryPath, symlinkTargetRefusal } from "@/lib/files/entry-path";
-import { MASK } from "./secret-masker";
+import { SecretMasker } from "./secret-masker";
 
 export interface LeftOut {
   path: string;
@@ -15,19 +15,35 @@ export interface OutputsArchiveResult {
   files: number;
   bytes: number;
   leftOut: LeftOut[];
-  /** Files in which a secret's value was replaced by `***`. */
+  /** Where a secret's value was replaced by `***`: a file's content, or its name or link target (as stored). */
   masked: string[];
 }
 
 /**
  * The outputs archive (.tar.gz) of an executed submission: every file, as PaperBench keeps them,
  * less those over `maxFileBytes`; links are stored as links when they point down
- * (`lib/files/entry-path.ts`, never followed) and left out otherwise, as are names the rule refuses; a secret's value in a file is masked, as in the log, since
- * the archive goes to the studio.
+ * (`lib/files/entry-path.ts`, never followed) and left out otherwise, as are names that rule
+ * refuses (the studio would refuse the whole archive for them). A secret's value is masked, as in the log, since the archive
+ * and its index go to the studio where graders read them: in a file's content, its name (a name
+ * that then repeats another gets `~2`, `~3`, …) and a link's target; the names this answers (left
+ * out, masked) are the masked ones too, since they go into the log.
  */
 export async function buildOutputsArchive(dir: string, file: string, opts: { maxFileBytes: number; secrets: string[] }): Promise<OutputsArchiveResult> {
   const result: OutputsArchiveResult = { files: 0, bytes: 0, leftOut: [], masked: [] };
-  const secrets = opts.secrets.filter((s) => s.length > 0).map((s) => Buffer.from(s));
+  const names = new SecretMasker(opts.secrets);
+  // Contents are bytes: masked as latin1 text (one character per byte), against each value's UTF-8 bytes.
+  const contents = new SecretMasker(opts.secrets.map((s) => Buffer.from(s).toString("latin1")));
+  const stored = new Set<string>();
+  /** The name an entry is stored (and reported) under, in its directory's stored name: masked, and never one already taken. */
+  const storedName = (dirStored: string, entry: string): string => {
+    const plain = dirStored === "" ? entry : `${dirStored}/${entry}`;
+    const masked = names.mask(plain);
+    let unique = masked;
+    for (let n = 2; stored.has(unique); n++) unique = `${masked}~${n}`;
+    stored.add(unique);
+    if (masked !== plain) result.masked.push(`${unique} (its name)`);
+    return unique;
+  };
   const pack = tar.pack();
   const written = pipeline(pack, createGzip(), fs.createWriteStream(file));
   const add = (header: Partial<tar.Header> & { name: string }, content?: Buffer) =>
@@ -37,38 +53,49 @@ export async function buildOutputsArchive(dir: string, file: string, opts: { max
       else pack.entry(header, done);
     });
 
-  const stack = [""];
+  const stack = [{ rel: "", stored: "" }];
   while (stack.length > 0) {
-    const rel = stack.pop()!;
+    const { rel, stored: dirStored } = stack.pop()!;
     const entries = fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? 1 : -1));
     for (const entry of entries) {
       const name = rel === "" ? entry.name : `${rel}/${entry.name}`;
       const full = path.join(dir, name);
-      // The studio refuses an outputs archive holding a name or a link the path rule refuses: leave those out here.
+      /** How a left-out entry is named in the log. */
+      const shown = () => names.mask(dirStored === "" ? entry.name : `${dirStored}/${entry.name}`);
       const checked = checkEntryPath(name);
       if (!checked.ok) {
-        result.leftOut.push({ path: name, reason: `a name the path rule refuses (${checked.reason})` });
+        result.leftOut.push({ path: shown(), reason: `a name the path rule refuses (${checked.reason})` });
         continue;
       }
       const stat = fs.lstatSync(full);
       if (stat.isDirectory()) {
-        await add({ name: `${name}/`, type: "directory", mode: 0o755, mtime: stat.mtime });
-        stack.push(name);
+        const entryName = storedName(dirStored, entry.name);
+        await add({ name: `${entryName}/`, type: "directory", mode: 0o755, mtime: stat.mtime });
+        stack.push({ rel: name, stored: entryName });
       } else if (stat.isSymbolicLink()) {
         const target = fs.readlinkSync(full);
-        if (symlinkTargetRefusal(target) !== null) result.leftOut.push({ path: name, reason: `link out of the submission (${target})` });
-        else await add({ name, type: "symlink", linkname: target, mode: 0o777, mtime: stat.mtime });
-      } else if (!stat.isFile()) {
-        result.leftOut.push({ path: name, reason: "not a regular file" });
-      } else if (stat.size > opts.maxFileBytes) {
-        result.leftOut.push({ path: name, reason: `${stat.size} bytes, over the limit of ${opts.maxFileBytes}` });
-      } else {
-        let content: Buffer = fs.readFileSync(full);
-        if (secrets.some((s) => content.includes(s))) {
-          content = maskBuffer(content, secrets);
-          result.masked.push(name);
+        if (symlinkTargetRefusal(target) !== null) {
+          result.leftOut.push({ path: shown(), reason: `link out of the submission (${names.mask(target)})` });
+          continue;
         }
-        await add({ name, type: "file", mode: stat.mode & 0o111 ? 0o755 : 0o644, mtime: stat.mtime, size: content.length }, content);
+        const entryName = storedName(dirStored, entry.name);
+        const linkname = names.mask(target);
+        if (linkname !== target) result.masked.push(`${entryName} (its link target)`);
+        await add({ name: entryName, type: "symlink", linkname, mode: 0o777, mtime: stat.mtime });
+      } else if (!stat.isFile()) {
+        result.leftOut.push({ path: shown(), reason: "not a regular file" });
+      } else if (stat.size > opts.maxFileBytes) {
+        result.leftOut.push({ path: shown(), reason: `${stat.size} bytes, over the limit of ${opts.maxFileBytes}` });
+      } else {
+        const entryName = storedName(dirStored, entry.name);
+        let content: Buffer = fs.readFileSync(full);
+        const text = content.toString("latin1");
+        const masked = contents.mask(text);
+        if (masked !== text) {
+          content = Buffer.from(masked, "latin1");
+          result.masked.push(entryName);
+        }
+        await add({ name: entryName, type: "file", mode: stat.mode & 0o111 ? 0o755 : 0o644, mtime: stat.mtime, size: content.length }, content);
         result.files += 1;
         result.bytes += content.length;
       }
@@ -77,19 +104,4 @@ export async function buildOutputsArchive(dir: string, file: string, opts: { max
   pack.finalize();
   await written;
   return result;
-}
-
-function maskBuffer(content: Buffer, secrets: Buffer[]): Buffer {
-  let out = content;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    const parts: Buffer[] = [];
-    let from = 0;
-    for (let at = out.indexOf(secret); at !== -1; at = out.indexOf(secret, from)) {
-      parts.push(out.subarray(from, at), Buffer.from(MASK));
-      from = at + secret.length;
-    }
-    parts.push(out.subarray(from));
-    out = Buffer.concat(parts);
-  }
-  return out;
 }

@@ -86,7 +86,9 @@ describe.each(backends)("reproduce with the %s backend", (name, makeBackend, ava
     expect(log).toMatch(/^created: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\nto-stderr\nline-two\n$/);
     expect(fs.readFileSync(path.join(result.submissionDir, "reproduce.log"), "utf8")).toBe(log);
     expect(fs.existsSync(path.join(result.submissionDir, CREATION_TIME_FILE))).toBe(true);
-    expect(result.metadata).toMatchObject({ repro_script_exists: true, timedout: false, backend: name, runner: "test-runner", attempt: 1, repro_log: log });
+    expect(result.metadata).toMatchObject({ repro_script_exists: true, timedout: false, backend: name, runner: "test-runner", attempt: 1 });
+    // The log is not in the metadata: the studio has it from the live log's chunks.
+    expect(result.metadata).not.toHaveProperty("repro_log");
   });
 
   it.runIf(available)("times out: timed_out, timedout=true, no process left", async () => {
@@ -138,12 +140,19 @@ describe.each(backends)("reproduce with the %s backend", (name, makeBackend, ava
     expect(fs.readFileSync(path.join(result.submissionDir, "reproduce.log"), "utf8")).toBe("hf=***\n");
   });
 
+  it.runIf(available)("cuts reproduce.log at the log cap with a marker line; the run goes on to its end", async () => {
+    const { result } = await run(makeBackend(), 'head -c 20000 /dev/zero | tr "\\0" x\necho\necho "the end"\nexit 4\n', { maxLogBytes: 4096 });
+    expect(result).toMatchObject({ status: "failed", exitCode: 4 });
+    const kept = fs.readFileSync(path.join(result.submissionDir, "reproduce.log"), "utf8");
+    expect(kept).toMatch(/^x{4096}\n\[runner\] reproduce\.log reached its limit of 4\.0 KiB here; the rest was cut\n$/);
+  });
+
   it.runIf(available)("retries a failed short run once on a fresh copy, never a successful one", async () => {
     const failing = await run(makeBackend(), 'echo attempt >> count.txt\ncat count.txt | wc -l\nexit 1\n', { settings: { salvageRetryBelowS: 600 } });
     expect(failing.result.metadata.retried_results).toHaveLength(1);
-    expect(failing.result.metadata.retried_results[0]).toMatchObject({ exit_code: 1, timedout: false, repro_log: "1\n" });
+    expect(failing.result.metadata.retried_results[0]).toMatchObject({ exit_code: 1, timedout: false });
     // A fresh copy: the first run's count.txt is gone.
-    expect(failing.result.metadata.repro_log).toBe("1\n");
+    expect(fs.readFileSync(path.join(failing.result.submissionDir, "reproduce.log"), "utf8")).toBe("1\n");
     expect(failing.log).toContain("salvage retry");
     const passing = await run(makeBackend(), "echo ok\n", { settings: { salvageRetryBelowS: 600 } });
     expect(passing.result.metadata.retried_results).toEqual([]);
@@ -242,7 +251,7 @@ describe.runIf(hasBwrap)("the full reproduce flow on a git repository", () => {
     expect(m.files_after_reproduce).toContain("table.csv");
     expect(m.files_after_reproduce).toContain("reproduce.log");
     expect(m.timedout).toBe(false);
-    expect(m.repro_log).toBe("training\n");
+    expect(fs.readFileSync(path.join(result.submissionDir, "reproduce.log"), "utf8")).toBe("training\n");
     expect(m.retried_results).toEqual([]);
     expect(m.repro_execution_time).toBeGreaterThan(0);
     expect(m.git_status_after_reproduce).toContain("results/");

@@ -6,6 +6,7 @@ import type { FinalJobStatus } from "@/lib/jobs/states";
 import type { ReproduceSettings } from "@/lib/runner/protocol";
 import type { ReproductionMetadata } from "@/lib/runner/reproduction-metadata";
 import type { JobBackend, JobExit } from "./backends/job-backend";
+import { DEFAULT_MAX_LOG_BYTES, LogCap } from "./log-cap";
 import { SecretMasker } from "./secret-masker";
 
 export { CREATION_TIME_FILE };
@@ -32,6 +33,8 @@ export interface ReproduceOptions {
   /** Resolves when staff cancel the job. */
   cancelled: Promise<void>;
   killGraceMs: number;
+  /** Each run's reproduce.log is cut here, with a marker line, as the live log is (default 1 GiB). */
+  maxLogBytes?: number;
 }
 
 export interface ReproduceResult {
@@ -50,8 +53,13 @@ interface RunOutcome {
   timedOut: boolean;
   cancelled: boolean;
   seconds: number;
-  log: string;
 }
+
+/**
+ * The most kept of each of our own commands' output (ls -laR, git log, git status): it rides in the
+ * completion's metadata, which must stay well under the studio's 16 MiB body limit.
+ */
+const MAX_CAPTURE_BYTES = 512 * 1024;
 
 /**
  * One reproduction, with PaperBench's semantics (a fresh copy, `ls` before and after, git log and
@@ -60,7 +68,6 @@ interface RunOutcome {
  * missing script is a clear failure, only a failed short run is retried, and no process survives.
  */
 export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult> {
-  const masker = new SecretMasker(Object.values(opts.settings.secrets));
   const submissionDir = path.join(opts.jobDir, "submission");
   const started = Date.now();
   let cancelled = false;
@@ -68,7 +75,7 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
     cancelled = true;
   });
   const note = (text: string) => opts.output(`[runner] ${text}\n`);
-  const retried: Record<string, unknown>[] = [];
+  const retried: ReproductionMetadata["retried_results"] = [];
   let spawnCount = 0;
   const spawnName = () => `${opts.spawnName}-${spawnCount++}`;
 
@@ -77,10 +84,15 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
     const proc = opts.backend.spawnJob({ ...spawnBase(), command, name: spawnName() });
     let text = "";
     const decoder = new StringDecoder("utf8");
-    proc.stdout.on("data", (d: Buffer) => (text += decoder.write(d)));
-    proc.stderr.on("data", (d: Buffer) => (text += decoder.write(d)));
+    // Masked before it is cut, so a cut never leaves half a secret in the clear.
+    const captureMasker = new SecretMasker(Object.values(opts.settings.secrets));
+    const cap = new LogCap(MAX_CAPTURE_BYTES, `the output of ${command[0]}`);
+    const keep = (d: Buffer) => (text += cap.take(captureMasker.push(decoder.write(d))));
+    proc.stdout.on("data", keep);
+    proc.stderr.on("data", keep);
     const exit = await proc.wait();
-    return { ok: exit.exitCode === 0, text: masker.mask(text + decoder.end()) };
+    text += cap.take(captureMasker.push(decoder.end()) + captureMasker.end());
+    return { ok: exit.exitCode === 0, text };
   }
 
   function spawnBase() {
@@ -98,11 +110,12 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
     fs.writeFileSync(path.join(submissionDir, CREATION_TIME_FILE), `${new Date().toISOString()}\n`);
     const logFile = fs.openSync(path.join(submissionDir, REPRODUCE_LOG), "w");
     const runMasker = new SecretMasker(Object.values(opts.settings.secrets));
-    let log = "";
+    // reproduce.log is written by the runner, outside any sandbox limit: it is capped like the live log.
+    const logCap = new LogCap(opts.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES, REPRODUCE_LOG);
     const emit = (text: string) => {
       if (text === "") return;
-      log += text;
-      fs.writeSync(logFile, text);
+      const kept = logCap.take(text);
+      if (kept !== "") fs.writeSync(logFile, kept);
       opts.output(text);
     };
     const runStarted = Date.now();
@@ -128,7 +141,7 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
       const exit = await proc.wait();
       await stopping;
       emit(runMasker.push(decoder.end()) + runMasker.end());
-      return { exit, timedOut, cancelled: cancelled && !timedOut, seconds: (Date.now() - runStarted) / 1000, log };
+      return { exit, timedOut, cancelled: cancelled && !timedOut, seconds: (Date.now() - runStarted) / 1000 };
     } finally {
       clearTimeout(timer);
       fs.closeSync(logFile);
@@ -149,7 +162,6 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
     files_before_reproduce: before.text,
     files_after_reproduce: after,
     timedout: run?.timedOut ?? false,
-    repro_log: run?.log ?? "",
     retried_results: retried,
     repro_execution_time: run?.seconds ?? null,
     git_status_after_reproduce: gitStatus,
@@ -169,7 +181,7 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   const failedShort = (r: RunOutcome) => !r.timedOut && !r.cancelled && r.exit.exitCode !== 0 && r.seconds < opts.settings.salvageRetryBelowS;
   if (failedShort(run) && !cancelled) {
     note(`reproduce.sh failed after ${run.seconds.toFixed(1)} s (under ${opts.settings.salvageRetryBelowS} s): salvage retry on a fresh copy`);
-    retried.push({ repro_execution_time: run.seconds, timedout: run.timedOut, repro_log: run.log, exit_code: run.exit.exitCode });
+    retried.push({ repro_execution_time: run.seconds, timedout: run.timedOut, exit_code: run.exit.exitCode });
     freshCopy();
     run = await runScript();
   }

@@ -21,7 +21,8 @@ interface FakeStudio {
   logs: Map<number, string>;
   completions: unknown[];
   outputs: Buffer | null;
-  cancel: boolean;
+  /** Staff cancelled: said by the heartbeat, or by the wait-cancel long poll only. */
+  cancel: "heartbeat" | "wait-cancel" | null;
   /** From then on, everything under the job's lease is refused as stale. */
   stale: boolean;
   close(): Promise<void>;
@@ -33,7 +34,7 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
   const leaseId = randomUUID();
   const jobToken = `rst_job_${jobId}.${leaseId}.sig`;
   let claimed = false;
-  const studio: FakeStudio = { url: "", calls: [], logs: new Map(), completions: [], outputs: null, cancel: false, stale: false, close: async () => undefined };
+  const studio: FakeStudio = { url: "", calls: [], logs: new Map(), completions: [], outputs: null, cancel: null, stale: false, close: async () => undefined };
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -61,7 +62,15 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
     expect(auth).toBe(`Bearer ${jobToken}`);
     if (studio.stale) return json(409, { error: { code: "stale_lease", message: "lease moved on" } });
     if (url.endsWith("/submission")) return res.writeHead(200, { "content-type": "application/gzip" }).end(archive);
-    if (url.endsWith("/heartbeat")) return json(200, { leaseExpiresAt: new Date().toISOString(), cancel: studio.cancel });
+    if (url.endsWith("/heartbeat")) return json(200, { leaseExpiresAt: new Date().toISOString(), cancel: studio.cancel === "heartbeat" });
+    if (url.endsWith("/wait-cancel")) {
+      const { waitS } = JSON.parse(body.toString()) as { waitS: number };
+      const deadline = Date.now() + waitS * 1000;
+      let gone = false;
+      res.on("close", () => (gone = true));
+      while (studio.cancel !== "wait-cancel" && Date.now() < deadline && !gone) await new Promise((r) => setTimeout(r, 20));
+      return json(200, { cancel: studio.cancel === "wait-cancel" });
+    }
     if (url.endsWith("/logs")) {
       const parsed = logsRequestSchema.parse(JSON.parse(body.toString()));
       expect(parsed.leaseId).toBe(leaseId);
@@ -81,7 +90,11 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   studio.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  studio.close = () => new Promise<void>((r) => server.close(() => r()));
+  studio.close = () =>
+    new Promise<void>((r) => {
+      server.close(() => r());
+      server.closeAllConnections();
+    });
   return studio;
 }
 
@@ -143,7 +156,7 @@ describe("startRunner against the protocol", () => {
     await until(() => studio!.completions.length > 0);
     expect(studio.completions).toEqual([expect.objectContaining({ status: "failed", exitCode: 3, outputsUploaded: true, reason: "reproduce.sh exited with status 3" })]);
     expect(log(studio)).toContain("step 1\nsecret=***\n");
-    const calls = studio.calls.filter((c) => !c.includes("heartbeat") && !c.includes("claim"));
+    const calls = studio.calls.filter((c) => !c.includes("heartbeat") && !c.includes("claim") && !c.includes("wait-cancel"));
     expect(calls.slice(0, 2)).toEqual(["POST /api/runner/register", "GET /api/runner/jobs/:id/submission"]);
     expect(calls.indexOf("PUT /api/runner/jobs/:id/outputs")).toBeLessThan(calls.indexOf("POST /api/runner/jobs/:id/complete"));
     expect(calls.at(-1)).toBe("POST /api/runner/jobs/:id/complete");
@@ -157,9 +170,20 @@ describe("startRunner against the protocol", () => {
     studio = await fakeStudio("echo working\nsleep 30\n");
     await start(studio);
     await until(() => log(studio!).includes("working"));
-    studio.cancel = true;
+    studio.cancel = "heartbeat";
     await until(() => studio!.completions.length > 0);
     expect(studio.completions[0]).toMatchObject({ status: "cancelled", exitCode: null });
+  });
+
+  it("hears a cancel through its wait-cancel long poll, which it holds for the whole run", async () => {
+    studio = await fakeStudio("echo working\nsleep 30\n");
+    const events = await start(studio);
+    await until(() => log(studio!).includes("working"));
+    expect(studio.calls).toContain("POST /api/runner/jobs/:id/wait-cancel");
+    studio.cancel = "wait-cancel";
+    await until(() => studio!.completions.length > 0);
+    expect(studio.completions[0]).toMatchObject({ status: "cancelled" });
+    expect(events.join("\n")).toMatch(/cancel requested for job/);
   });
 
   it("abandons a job whose lease went stale: its processes stopped, never completed", async () => {

@@ -7,7 +7,9 @@ import type { RunnerOptions } from "./cli-options";
 import { executeJob } from "./job-execution";
 import { StudioClient, StudioError } from "./studio-client";
 
-export interface StartRunnerOptions extends RunnerOptions {
+export interface StartRunnerOptions extends Omit<RunnerOptions, "maxLogBytes"> {
+  /** A job's whole log is cut here (default 1 GiB). */
+  maxLogBytes?: number;
   /** SIGTERM → this grace → SIGKILL when a job is cancelled, times out or the runner stops (10 s). */
   killGraceMs?: number;
   /** How long one claim waits for a job (the protocol's long poll, at most 30 s). */
@@ -60,7 +62,7 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
     const { job } = claimed;
     for (const index of job.gpuIndices) gpusInUse.add(index);
     event(`claimed job ${job.id} (attempt ${job.attempt}${job.gpuIndices.length ? `, GPUs ${job.gpuIndices.join(",")}` : ""})`);
-    const run = executeJob({ client, backend, claimed, workDir: opts.workDir, runnerName: opts.name, gpus, killGraceMs: opts.killGraceMs ?? 10_000, shutdown, event })
+    const run = executeJob({ client, backend, claimed, workDir: opts.workDir, runnerName: opts.name, gpus, killGraceMs: opts.killGraceMs ?? 10_000, maxLogBytes: opts.maxLogBytes, shutdown, event })
       .then(
         async (result) => {
           if (result.outcome === "completed") {

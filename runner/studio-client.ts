@@ -12,6 +12,7 @@ import {
   type CompleteRequest,
   type HeartbeatResponse,
   type RegisterRequest,
+  waitCancelResponseSchema,
 } from "@/lib/runner/protocol";
 import type { LogChunk } from "./log-stream";
 
@@ -83,6 +84,15 @@ export class StudioClient {
   async heartbeat(job: ClaimedJob): Promise<HeartbeatResponse> {
     const res = await this.request(RUNNER_PATHS.heartbeat(job.job.id), jobRequest(job, { method: "POST", json: { leaseId: job.lease.id } }));
     return parse(res, heartbeatResponseSchema);
+  }
+
+  /**
+   * The wait-cancel long poll: true as soon as staff cancel the job, false after `waitS`. One try:
+   * the caller polls again (`watchForCancel`).
+   */
+  async waitCancel(job: ClaimedJob, waitS: number, signal?: AbortSignal): Promise<boolean> {
+    const res = await this.request(RUNNER_PATHS.waitCancel(job.job.id), { ...jobRequest(job, { method: "POST", json: { leaseId: job.lease.id, waitS }, signal }), attempts: 1 });
+    return (await parse(res, waitCancelResponseSchema)).cancel;
   }
 
   async sendLogs(job: ClaimedJob, chunks: LogChunk[]): Promise<void> {

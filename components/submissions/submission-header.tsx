@@ -74,8 +74,17 @@ export function SubmissionHeader({
           {submission.archive.expandedBytes !== null && ` · ${formatBytes(submission.archive.expandedBytes)}`}
         </Fact>
       </dl>
+      {job?.status === "running" && job.cancelRequested && (
+        <p role="status" className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-700" data-testid="job-cancelling">
+          Cancel requested: the runner is stopping reproduce.sh (SIGTERM, then SIGKILL after its grace period). The job ends cancelled, whatever the run does meanwhile.
+        </p>
+      )}
       {job?.failureReason && (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="job-failure-reason">
+        <p
+          role="alert"
+          className={`rounded-md border px-3 py-2 text-sm ${job.status === "cancelled" ? "border-zinc-200 bg-zinc-50 text-zinc-700" : "border-red-200 bg-red-50 text-red-800"}`}
+          data-testid="job-failure-reason"
+        >
           {job.failureReason}
         </p>
       )}

@@ -97,6 +97,20 @@ export async function getJobUnderLease(db: Executor, jobId: string, leaseId: str
   return row ?? null;
 }
 
+/**
+ * `getJobUnderLease` with the row locked until the transaction ends: what the completion reads
+ * (a cancel request) cannot change before it writes, and a cancel waits for it, then finds the job ended.
+ */
+export async function lockJobUnderLease(db: Executor, jobId: string, leaseId: string): Promise<Job | null> {
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(underCurrentLease(jobId, leaseId))
+    .limit(1)
+    .for("update");
+  return row ?? null;
+}
+
 /** Renews a current lease; null when the lease is no longer current (fencing). */
 export async function renewLease(
   db: Executor,
@@ -266,8 +280,9 @@ export async function expireLeases(db: Executor): Promise<{ id: string; kind: Jo
 }
 
 /**
- * Asks to cancel: a queued job is cancelled at once; a running one is marked, and its runner hears
- * it on the next heartbeat. Null when the job is already final.
+ * Asks to cancel: a queued job is cancelled at once; a running one is marked, its runner hears it
+ * at once (its wait-cancel long poll) and the completion records it as cancelled whatever the
+ * runner reports. Null when the job is already final.
  */
 export async function requestJobCancel(db: Executor, jobId: string, userId: string | null): Promise<Job | null> {
   const [queued] = await db

@@ -30,3 +30,20 @@ export const JOB_TIMINGS = {
   defaultTimeoutS: 24 * 60 * 60,
   defaultMaxAttempts: 3,
 } as const;
+
+export interface JobEnd {
+  status: FinalJobStatus;
+  exitCode: number | null;
+  reason: string | null;
+}
+
+/**
+ * How a job ends, from what its runner reported and whether staff asked to cancel it before the
+ * completion arrived: a cancel accepted first wins, whatever the runner says (a short run may end
+ * before the runner hears of the cancel), and the runner's exit code and account stay in the record.
+ */
+export function jobEndOf(reported: JobEnd, cancelRequested: boolean): JobEnd {
+  if (!cancelRequested || reported.status === "cancelled") return reported;
+  const how = `${reported.status.replace("_", " ")}${reported.exitCode === null ? "" : `, exit code ${reported.exitCode}`}${reported.reason ? `: ${reported.reason}` : ""}`;
+  return { status: "cancelled", exitCode: reported.exitCode, reason: `Cancelled by staff as the run was ending; the runner reported ${how}` };
+}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { FINAL_JOB_STATUSES } from "@/lib/jobs/states";
+import { keptText } from "@/lib/text";
 import { reproductionMetadataSchema } from "./reproduction-metadata";
 
 /**
@@ -9,6 +10,7 @@ import { reproductionMetadataSchema } from "./reproduction-metadata";
  *   POST /api/runner/register              runner token → { runnerId }
  *   POST /api/runner/claim                 runner token, long poll (≤ 30 s) → 200 a job | 204 none
  *   POST /api/runner/jobs/<id>/heartbeat   job token → { leaseExpiresAt, cancel }
+ *   POST /api/runner/jobs/<id>/wait-cancel job token, long poll (≤ 30 s) → { cancel } at once when staff cancel
  *   POST /api/runner/jobs/<id>/logs        job token, sequenced chunks (idempotent by seq)
  *   GET  /api/runner/jobs/<id>/submission  job token → the submission archive (.tar.gz)
  *   PUT  /api/runner/jobs/<id>/outputs     job token, body: the outputs archive (.tar.gz)
@@ -24,6 +26,7 @@ export const RUNNER_PATHS = {
   register: "/api/runner/register",
   claim: "/api/runner/claim",
   heartbeat: (jobId: string) => `/api/runner/jobs/${jobId}/heartbeat`,
+  waitCancel: (jobId: string) => `/api/runner/jobs/${jobId}/wait-cancel`,
   logs: (jobId: string) => `/api/runner/jobs/${jobId}/logs`,
   submission: (jobId: string) => `/api/runner/jobs/${jobId}/submission`,
   outputs: (jobId: string) => `/api/runner/jobs/${jobId}/outputs`,
@@ -40,7 +43,7 @@ export type RunnerBackend = (typeof RUNNER_BACKENDS)[number];
 export const gpuSchema = z.object({
   /** The index nvidia-smi gives it (what CUDA_VISIBLE_DEVICES names). */
   index: z.number().int().min(0),
-  model: z.string().max(200),
+  model: keptText(z.string().max(200)),
   memoryMiB: z.number().int().min(0),
 });
 export type Gpu = z.infer<typeof gpuSchema>;
@@ -52,13 +55,13 @@ export const runnerCapabilitiesSchema = z.object({
   backend: z.enum(RUNNER_BACKENDS),
   /** How many jobs it runs at once (`--max-jobs`). */
   maxJobs: z.number().int().min(1).max(64),
-  version: z.string().max(100).optional(),
-  hostname: z.string().max(200).optional(),
+  version: keptText(z.string().max(100)).optional(),
+  hostname: keptText(z.string().max(200)).optional(),
 });
 export type RunnerCapabilities = z.infer<typeof runnerCapabilitiesSchema>;
 
 export const registerRequestSchema = z.object({
-  name: z.string().trim().min(1).max(200),
+  name: keptText(z.string().trim().min(1).max(200)),
   capabilities: runnerCapabilitiesSchema,
 });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
@@ -118,10 +121,22 @@ export const heartbeatResponseSchema = z.object({
 });
 export type HeartbeatResponse = z.infer<typeof heartbeatResponseSchema>;
 
+/**
+ * A running job's runner holds this long poll open for the whole run: it answers `cancel: true` as
+ * soon as staff cancel the job (on any instance), so a cancel does not wait for the next heartbeat.
+ */
+export const waitCancelRequestSchema = z.object({
+  leaseId: z.string().uuid(),
+  /** How long to wait for a cancel before answering `cancel: false` (capped at 30 s). */
+  waitS: z.number().min(0).max(30).default(25),
+});
+export type WaitCancelRequest = z.input<typeof waitCancelRequestSchema>;
+export const waitCancelResponseSchema = z.object({ cancel: z.boolean() });
+
 /** Log lines in order: `seq` counts chunks from 0 per attempt; a chunk sent twice is kept once. */
 export const logChunkSchema = z.object({
   seq: z.number().int().min(0),
-  text: z.string().max(1024 * 1024),
+  text: keptText(z.string().max(1024 * 1024)),
 });
 export const logsRequestSchema = z.object({
   leaseId: z.string().uuid(),
@@ -134,7 +149,7 @@ export const completeRequestSchema = z.object({
   status: z.enum(FINAL_JOB_STATUSES),
   exitCode: z.number().int().nullable(),
   /** Why it failed, in words (missing reproduce.sh, timeout after 3600 s, …). */
-  reason: z.string().max(4000).nullable(),
+  reason: keptText(z.string().max(4000)).nullable(),
   metadata: reproductionMetadataSchema.nullable(),
   /** The outputs archive was uploaded under this lease before completing. */
   outputsUploaded: z.boolean(),
@@ -148,7 +163,7 @@ export type CompleteRequest = z.infer<typeof completeRequestSchema>;
  */
 export const releaseRequestSchema = z.object({
   leaseId: z.string().uuid(),
-  reason: z.string().max(500),
+  reason: keptText(z.string().max(500)),
 });
 export type ReleaseRequest = z.infer<typeof releaseRequestSchema>;
 

@@ -10,9 +10,15 @@ import { announceLive, followRubric } from "@/server/live/rubric-feed";
  */
 const jobTopic = (jobId: string) => `job:${jobId}`;
 const queueTopic = (kind: JobKind) => `queue:${kind}`;
+/** Only cancel requests: the runner's wait-cancel long poll follows it, not every log chunk of `job:`. */
+const cancelTopic = (jobId: string) => `job-cancel:${jobId}`;
 
 export async function announceJobChanged(store: Store, jobId: string): Promise<void> {
   await announceLive(store, jobTopic(jobId), { type: "job" });
+}
+
+export async function announceJobCancelRequested(store: Store, jobId: string): Promise<void> {
+  await Promise.all([announceLive(store, cancelTopic(jobId), { type: "job" }), announceJobChanged(store, jobId)]);
 }
 
 export async function announceJobQueued(store: Store, kind: JobKind, jobId: string): Promise<void> {
@@ -25,4 +31,8 @@ export function followJob(jobId: string, listener: () => void, opts: { databaseU
 
 export function followQueue(kind: JobKind, listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
   return followRubric(queueTopic(kind), listener, opts);
+}
+
+export function followJobCancel(jobId: string, listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
+  return followRubric(cancelTopic(jobId), listener, opts);
 }

@@ -1,13 +1,15 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { finishJobUnderLease, getJobAttemptByLease, getJobById, getJobUnderLease, releaseJobUnderLease, insertLogChunks, renewLease, setJobOutputs } from "@/db/queries/jobs";
+import { finishJobUnderLease, getJobAttemptByLease, getJobById, getJobUnderLease, lockJobUnderLease, releaseJobUnderLease, insertLogChunks, renewLease, setJobOutputs } from "@/db/queries/jobs";
 import { touchRunner } from "@/db/queries/runners";
 import type { Job } from "@/db/schema";
 import type { OutputsIndex } from "@/lib/jobs/outputs-index";
+import { jobEndOf } from "@/lib/jobs/states";
 import { AppError } from "@/lib/errors";
 import type { CompleteRequest, HeartbeatResponse, LogsRequest, ReleaseRequest } from "@/lib/runner/protocol";
+import { readServerEnv } from "@/lib/env";
 import { bearerToken } from "@/server/runners/runner-tokens";
-import { announceJobChanged, announceJobQueued } from "./job-feed";
+import { announceJobChanged, announceJobQueued, followJobCancel } from "./job-feed";
 import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
 import { readJobToken } from "./job-token";
 import { queueTimings } from "./queue-config";
@@ -48,6 +50,44 @@ export async function heartbeatJob(store: Store, lease: JobLease, leaseId: strin
   return { leaseExpiresAt: renewed.leaseExpiresAt.toISOString(), cancel: renewed.cancelRequested };
 }
 
+/** Between two looks at the job while nothing was announced (a notification lost with a connection). */
+const CANCEL_RECHECK_MS = 5_000;
+
+/**
+ * The runner's wait-cancel long poll: answers `cancel: true` as soon as staff cancel the job (woken
+ * by `announceJobCancelRequested` from any instance), `false` after `waitS`; 409 `stale_lease`
+ * once the lease is no longer current, like every request under it.
+ */
+export async function waitForJobCancel(store: Store, lease: JobLease, body: { leaseId: string; waitS: number }, signal?: AbortSignal): Promise<{ cancel: boolean }> {
+  sameLease(lease, body.leaseId);
+  const deadline = Date.now() + body.waitS * 1000;
+  let wake: (() => void) | null = null;
+  // Followed before the first look, so a cancel between the look and the wait is not missed.
+  const unfollow = await followJobCancel(lease.jobId, () => wake?.(), { databaseUrl: readServerEnv().DATABASE_URL });
+  try {
+    for (;;) {
+      const job = await getJobUnderLease(store.db, lease.jobId, lease.leaseId);
+      if (!job) throw staleLease();
+      if (job.cancelRequestedAt) return { cancel: true };
+      const left = deadline - Date.now();
+      if (left <= 0 || signal?.aborted) return { cancel: false };
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.min(left, CANCEL_RECHECK_MS));
+        signal?.addEventListener("abort", done, { once: true });
+        wake = done;
+        function done() {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", done);
+          wake = null;
+          resolve();
+        }
+      });
+    }
+  } finally {
+    unfollow();
+  }
+}
+
 export async function appendJobLogs(store: Store, lease: JobLease, body: LogsRequest): Promise<{ stored: number }> {
   sameLease(lease, body.leaseId);
   await store.db.transaction(async (tx) => {
@@ -81,22 +121,28 @@ export async function releaseJob(store: Store, lease: JobLease, body: ReleaseReq
   return job;
 }
 
+/**
+ * The job's end, once. A cancel accepted before the completion makes it `cancelled` whatever the
+ * runner reports (`jobEndOf`): the row is locked first, so a cancel arriving meanwhile waits and
+ * then finds the job ended (409), and no race records a cancelled job as succeeded.
+ */
 export async function completeJob(store: Store, lease: JobLease, body: CompleteRequest): Promise<Job> {
   sameLease(lease, body.leaseId);
   const job = await store.db.transaction(async (tx) => {
-    const current = await getJobUnderLease(tx, lease.jobId, lease.leaseId);
+    const current = await lockJobUnderLease(tx, lease.jobId, lease.leaseId);
     if (!current) {
       // A retried completion whose first answer was lost: the same lease already ended it the same way.
       const attempt = await getJobAttemptByLease(tx, lease.jobId, lease.leaseId);
-      const job = attempt?.status === body.status ? await getJobById(tx, lease.jobId) : null;
-      if (job && job.status === body.status && job.attempts === attempt!.attempt) return job;
+      const job = attempt?.status ? await getJobById(tx, lease.jobId) : null;
+      if (job && job.attempts === attempt!.attempt && job.status === jobEndOf(body, job.cancelRequestedAt !== null).status && attempt!.status === job.status) return job;
       throw staleLease();
     }
     if (body.outputsUploaded && !current.outputsSha256) {
       throw new AppError("bad_request", "The completion says outputs were uploaded, but none arrived under this lease", [{ path: "outputsUploaded", message: "no outputs stored" }]);
     }
     const result = body.metadata ? { metadata: body.metadata, durationS: body.durationS } : { durationS: body.durationS };
-    const ended = await finishJobUnderLease(tx, lease.jobId, lease.leaseId, { status: body.status, exitCode: body.exitCode, reason: body.reason, result });
+    const reported = { status: body.status, exitCode: body.exitCode, reason: body.reason };
+    const ended = await finishJobUnderLease(tx, lease.jobId, lease.leaseId, { ...jobEndOf(reported, current.cancelRequestedAt !== null), result });
     if (!ended) throw staleLease();
     return ended;
   });

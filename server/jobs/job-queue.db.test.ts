@@ -12,7 +12,7 @@ import { getLiveRunnerTokenByHash } from "@/db/queries/runners";
 import { getJobById, listLogChunksAfter } from "@/db/queries/jobs";
 import { stopRubricFeed } from "@/server/live/rubric-feed";
 import { AppError } from "@/lib/errors";
-import type { ClaimedJob } from "@/lib/runner/protocol";
+import { completeRequestSchema, logsRequestSchema, type ClaimedJob } from "@/lib/runner/protocol";
 import { registerRunner } from "@/server/runners/register-runner";
 import { createRunnerToken, hashToken } from "@/server/runners/runner-tokens";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
@@ -20,7 +20,7 @@ import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { cancelJob } from "./cancel-job";
 import { claimReproduceJob } from "./claim-reproduce-job";
 import { enqueueReproduceJob } from "./enqueue-reproduce";
-import { appendJobLogs, authenticateJobToken, completeJob, heartbeatJob, releaseJob, type JobLease } from "./job-lease";
+import { appendJobLogs, authenticateJobToken, completeJob, heartbeatJob, releaseJob, waitForJobCancel, type JobLease } from "./job-lease";
 import { readJobToken } from "./job-token";
 import { reapExpiredLeases } from "./reap-expired-leases";
 
@@ -175,6 +175,68 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     await completeJob(store, lease, { leaseId: lease.leaseId, status: "cancelled", exitCode: null, reason: "Cancelled by staff", metadata: null, outputsUploaded: false, durationS: 1 });
     expect((await getJobById(handle.db, running.jobId))?.status).toBe("cancelled");
     await expect(cancelJob(store, (await getJobById(handle.db, running.jobId))!, null)).rejects.toMatchObject({ code: "conflict" });
+  });
+
+  it("records a job cancelled before its completion as cancelled, whatever the runner reports, keeping its exit code", async () => {
+    const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
+    const lease = leaseOf((await claim(runnerA))!);
+    // The run ended before the runner heard of the cancel: it reports success.
+    await cancelJob(store, (await getJobById(handle.db, jobId))!, null);
+    const body = { leaseId: lease.leaseId, status: "succeeded" as const, exitCode: 0, reason: null, metadata: null, outputsUploaded: false, durationS: 10 };
+    expect((await completeJob(store, lease, body)).status).toBe("cancelled");
+    const job = await getJobById(handle.db, jobId);
+    expect(job).toMatchObject({ status: "cancelled", exitCode: 0 });
+    expect(job?.failureReason).toMatch(/^Cancelled by staff as the run was ending; the runner reported succeeded, exit code 0$/);
+    // The same completion sent again (its answer lost) is answered the same way, not refused.
+    expect((await completeJob(store, lease, body)).status).toBe("cancelled");
+  });
+
+  it("a cancel racing a completion: either the cancel is accepted and the job ends cancelled, or it is refused and the job ends as reported", async () => {
+    for (let i = 0; i < 5; i++) {
+      const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
+      const lease = leaseOf((await claim(runnerA))!);
+      const job = (await getJobById(handle.db, jobId))!;
+      const [cancel] = await Promise.allSettled([
+        cancelJob(store, job, null),
+        completeJob(store, lease, { leaseId: lease.leaseId, status: "succeeded", exitCode: 0, reason: null, metadata: null, outputsUploaded: false, durationS: 1 }),
+      ]);
+      const ended = await getJobById(handle.db, jobId);
+      if (cancel.status === "fulfilled") expect(ended?.status).toBe("cancelled");
+      else expect([ended?.status, (cancel.reason as AppError).code]).toEqual(["succeeded", "conflict"]);
+    }
+  });
+
+  it("answers a runner's wait-cancel the moment the job is cancelled, false when its wait ends, and stale once the lease is gone", async () => {
+    const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
+    const lease = leaseOf((await claim(runnerA))!);
+    expect(await waitForJobCancel(store, lease, { leaseId: lease.leaseId, waitS: 0 })).toEqual({ cancel: false });
+    const waiting = waitForJobCancel(store, lease, { leaseId: lease.leaseId, waitS: 30 });
+    let answered = false;
+    void waiting.then(() => (answered = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toBe(false);
+    await cancelJob(store, (await getJobById(handle.db, jobId))!, null);
+    expect(await waiting).toEqual({ cancel: true });
+    await expireLease(jobId);
+    await refusedAsStale(waitForJobCancel(store, lease, { leaseId: lease.leaseId, waitS: 0 }));
+  });
+
+  it("stores a log chunk, a reason and metadata holding NUL characters and lone surrogates, with U+FFFD in their place", async () => {
+    const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
+    const lease = leaseOf((await claim(runnerA))!);
+    const dirty = "a\u0000b\ud800c\udfffd";
+    const clean = "a\uFFFDb\uFFFDc\uFFFDd";
+    await appendJobLogs(store, lease, logsRequestSchema.parse(JSON.parse(JSON.stringify({ leaseId: lease.leaseId, chunks: [{ seq: 0, text: dirty }] }))));
+    expect((await listLogChunksAfter(handle.db, jobId, { attempt: 0, seq: -1 }))[0].text).toBe(clean);
+    const metadata = {
+      is_valid_git_repo: true, git_log: dirty, repro_script_exists: true, files_before_reproduce: dirty, files_after_reproduce: null, timedout: false,
+      retried_results: [], repro_execution_time: 1, git_status_after_reproduce: null, exit_code: 1, runner: dirty, gpus: [dirty], backend: "local", attempt: 1,
+    };
+    const body = completeRequestSchema.parse({ leaseId: lease.leaseId, status: "failed", exitCode: 1, reason: dirty, metadata, outputsUploaded: false, durationS: 1 });
+    await completeJob(store, lease, body);
+    const job = await getJobById(handle.db, jobId);
+    expect(job).toMatchObject({ status: "failed", failureReason: clean });
+    expect((job?.result as { metadata: typeof metadata }).metadata).toMatchObject({ git_log: clean, runner: clean, gpus: [clean] });
   });
 
   it("cancels, not requeues, a job whose runner died after a cancel was asked", async () => {

@@ -9,8 +9,17 @@ import type { ReproductionMetadata } from "@/lib/runner/reproduction-metadata";
 
 interface StoredResult {
   outputs?: OutputsIndex;
-  metadata?: ReproductionMetadata;
+  /** Jobs completed before the log left the completion still hold `repro_log` here: never answered. */
+  metadata?: ReproductionMetadata & { repro_log?: string };
   durationS?: number | null;
+}
+
+/** The reproduction metadata a runner sent with the completion, without any log in it. */
+export function storedMetadataOf(job: Job): ReproductionMetadata | null {
+  const stored = (job.result as StoredResult | null)?.metadata;
+  if (!stored) return null;
+  const { repro_log: _log, ...metadata } = stored;
+  return metadata;
 }
 
 /** A job with its attempts, outputs index and metadata, as pages and the CLI read it. */
@@ -40,7 +49,7 @@ export async function readJobView(store: Store, job: Job): Promise<JobView> {
     finishedAt: job.finishedAt?.toISOString() ?? null,
     durationS: measured ?? wall,
     outputs: job.outputsSha256 && result.outputs ? { ...result.outputs, sha256: job.outputsSha256 } : null,
-    metadata: result.metadata ?? null,
+    metadata: storedMetadataOf(job),
     attemptHistory: attempts.map((a) => ({
       attempt: a.attempt,
       runnerName: a.runnerName,

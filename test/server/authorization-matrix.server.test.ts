@@ -215,6 +215,7 @@ const MATRIX: Record<string, Row> = {
   "POST /api/runner/claim": { request: () => ({ url: "/api/runner/claim", body: {} }), expect: RUNNER_ONLY },
   "POST /api/runner/jobs/[jobId]/heartbeat": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/heartbeat`, body: {} }), expect: RUNNER_ONLY },
   "POST /api/runner/jobs/[jobId]/logs": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/logs`, body: {} }), expect: RUNNER_ONLY },
+  "POST /api/runner/jobs/[jobId]/wait-cancel": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/wait-cancel`, body: {} }), expect: RUNNER_ONLY },
   "GET /api/runner/jobs/[jobId]/submission": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/submission` }), expect: RUNNER_ONLY },
   "PUT /api/runner/jobs/[jobId]/outputs": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/outputs`, body: {} }), expect: RUNNER_ONLY },
   "POST /api/runner/jobs/[jobId]/complete": { request: (ids) => ({ url: `/api/runner/jobs/${ids.job}/complete`, body: {} }), expect: RUNNER_ONLY },

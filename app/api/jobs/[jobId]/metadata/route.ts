@@ -1,15 +1,14 @@
 import { AppError } from "@/lib/errors";
-import { executedMetadataJson } from "@/lib/jobs/executed-metadata";
 import { requireJobAccess } from "@/server/access/job-access";
 import { apiRoute } from "@/server/http/route";
-import { readJobView } from "@/server/jobs/read-job";
+import { executedMetadataStream } from "@/server/jobs/export-executed-metadata";
 
-/** PaperBench's `submission_executed_metadata.json` of a finished reproduction. */
+/** PaperBench's `submission_executed_metadata.json` of a finished reproduction, `repro_log` filled from the stored log. */
 export const GET = apiRoute<{ jobId: string }>({}, async ({ params, store, user }) => {
   const job = await requireJobAccess(store, user, params.jobId, "view");
-  const { metadata } = await readJobView(store, job);
-  if (!metadata) throw new AppError("not_found", "This job has no reproduction metadata (yet)");
-  return new Response(executedMetadataJson(metadata), {
+  const body = executedMetadataStream(store, job);
+  if (!body) throw new AppError("not_found", "This job has no reproduction metadata (yet)");
+  return new Response(body, {
     headers: { "content-type": "application/json", "content-disposition": `attachment; filename="submission_executed_metadata.json"` },
   });
 });

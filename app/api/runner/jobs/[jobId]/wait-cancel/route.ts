@@ -1,0 +1,10 @@
+import { waitCancelRequestSchema } from "@/lib/runner/protocol";
+import { authenticateJobToken, waitForJobCancel } from "@/server/jobs/job-lease";
+import { parseJsonBody } from "@/server/http/body";
+import { runnerRoute } from "@/server/http/runner-route";
+
+/** Long poll held by a job's runner for the whole run: `{ cancel: true }` the moment staff cancel it. */
+export const POST = runnerRoute<{ jobId: string }>(async ({ req, params, store }) => {
+  const lease = authenticateJobToken(req, params.jobId);
+  return waitForJobCancel(store, lease, await parseJsonBody(req, waitCancelRequestSchema), req.signal);
+});
