@@ -85,7 +85,7 @@ describe.each(testDatabaseKinds())("user CLI: passwords, disabling, sign-out eve
     const access = await withDb((handle) => getUserWithPaperAccessByApiToken(handle.db, hashToken(made.stdout.trim()), undefined));
     expect(access?.user.email).toBe("cli-token@example.org");
     const tokens = await withDb((handle) => listApiTokensByUserId(handle.db, access!.user.id));
-    expect(tokens.map((t) => t.name)).toEqual(["ci runner"]);
+    expect(tokens.map((t) => t.name)).toEqual(["ci runner", "laptop"]);
     expect(user({}, "token", "nobody@example.org").status).toBe(2);
   });
 

@@ -25,6 +25,15 @@ export async function getLiveRunnerTokenByHash(db: Executor, tokenHash: string):
   return row ?? null;
 }
 
+export async function isRunnerTokenLive(db: Executor, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: runnerTokens.id })
+    .from(runnerTokens)
+    .where(and(eq(runnerTokens.id, id), isNull(runnerTokens.revokedAt)))
+    .limit(1);
+  return row !== undefined;
+}
+
 export interface RunnerTokenListItem {
   id: string;
   name: string;
