@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   /** A runner sent something under a job lease that is no longer current (server/jobs/job-lease.ts). */
   stale_lease: 409,
   payload_too_large: 413,
+  /** Too many at once (runner registrations): the answer's Retry-After says when to try again. */
+  too_many_requests: 429,
   unsupported_media_type: 415,
   invalid_rubric: 422,
   internal: 500,
@@ -30,6 +32,8 @@ export class AppError extends Error {
     message: string,
     /** Where each problem is (a JSON path or a field name) and what is wrong there. */
     readonly details: readonly unknown[] = [],
+    /** For a 429 or 503: seconds until a retry may succeed (the answer's Retry-After). */
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = "AppError";
