@@ -14,10 +14,16 @@ export interface RunnerOptions {
   /** Null: one per GPU, at least one. */
   maxJobs: number | null;
   dockerImage: string;
+  /** What the runner says before it starts (a token on the command line). */
+  warnings: string[];
 }
 
-export const USAGE = `usage: npm run runner -- --url <studio> --token <runner token> [--name <name>] [--backend sandbox|local|docker] [--work-dir <dir>] [--max-jobs <n>] [--docker-image <image>]
-  RUNNER_TOKEN may stand for --token, RUNNER_DOCKER_IMAGE for --docker-image.`;
+export const USAGE = `usage: RUNNER_TOKEN=<runner token> npm run runner -- --url <studio> [--name <name>] [--backend sandbox|local|docker] [--work-dir <dir>] [--max-jobs <n>] [--docker-image <image>]
+  --token <runner token> is still read, but ps and npm show it to every user of the machine; RUNNER_DOCKER_IMAGE may stand for --docker-image.`;
+
+/** Said when the token came on the command line: any local user can read a process's arguments. */
+export const TOKEN_ON_COMMAND_LINE_WARNING =
+  "warning: the runner token was given with --token, which every user of this machine can read in process listings (ps, /proc/<pid>/cmdline, npm's own command line); set RUNNER_TOKEN instead";
 
 export class UsageError extends Error {}
 
@@ -50,7 +56,8 @@ export function parseRunnerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
     throw new UsageError(`--url must be an http(s) address, not ${JSON.stringify(url)}`);
   }
   const token = values.token ?? env.RUNNER_TOKEN;
-  if (!token) throw new UsageError("--token (or RUNNER_TOKEN) is required: a runner token created at /runners");
+  if (!token) throw new UsageError("RUNNER_TOKEN is required: a runner token created at /runners (set it in the environment, not with --token)");
+  const warnings = values.token !== undefined ? [TOKEN_ON_COMMAND_LINE_WARNING] : [];
   const backend = values.backend ?? null;
   if (backend !== null && !(RUNNER_BACKENDS as readonly string[]).includes(backend)) throw new UsageError(`--backend must be one of ${RUNNER_BACKENDS.join(", ")}`);
   let maxJobs: number | null = null;
@@ -67,5 +74,6 @@ export function parseRunnerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
     workDir: path.resolve(values["work-dir"] ?? path.join(os.tmpdir(), `rubric-runner-${name.replace(/[^a-zA-Z0-9_.-]/g, "-")}`)),
     maxJobs,
     dockerImage: values["docker-image"] ?? env.RUNNER_DOCKER_IMAGE ?? DEFAULT_DOCKER_IMAGE,
+    warnings,
   };
 }
