@@ -14,9 +14,10 @@ export interface RunnerOptions {
   /** Null: one per GPU, at least one. */
   maxJobs: number | null;
   dockerImage: string;
-  /** What the runner says before it starts (a token on the command line). */
-  warnings: string[];
 }
+
+/** The options, and what the runner says before it starts (a token on the command line). */
+export type ParsedRunnerOptions = RunnerOptions & { warnings: string[] };
 
 export const USAGE = `usage: RUNNER_TOKEN=<runner token> npm run runner -- --url <studio> [--name <name>] [--backend sandbox|local|docker] [--work-dir <dir>] [--max-jobs <n>] [--docker-image <image>]
   --token <runner token> is still read, but ps and npm show it to every user of the machine; RUNNER_DOCKER_IMAGE may stand for --docker-image.`;
@@ -28,7 +29,7 @@ export const TOKEN_ON_COMMAND_LINE_WARNING =
 export class UsageError extends Error {}
 
 /** The runner's command line (and RUNNER_TOKEN, RUNNER_DOCKER_IMAGE), checked; the token is never echoed. */
-export function parseRunnerOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): RunnerOptions {
+export function parseRunnerOptions(argv: string[], env: Record<string, string | undefined> = process.env): ParsedRunnerOptions {
   let values;
   try {
     ({ values } = parseArgs({
