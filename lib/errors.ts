@@ -12,10 +12,10 @@ export const ERROR_STATUS = {
   /** A runner sent something under a job lease that is no longer current (server/jobs/job-lease.ts). */
   stale_lease: 409,
   payload_too_large: 413,
-  /** Too many at once (runner registrations): the answer's Retry-After says when to try again. */
-  too_many_requests: 429,
   unsupported_media_type: 415,
   invalid_rubric: 422,
+  /** Too many at once (runner registrations): the answer's Retry-After says when to try again. */
+  too_many_requests: 429,
   internal: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
