@@ -36,7 +36,7 @@ function runnerTokensSuite(kind: "pglite" | "postgres") {
       const res = await fetch(`${studio.url}${url}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": raw ? "application/gzip" : "application/json" }), ...headers },
-        body: body === undefined ? undefined : raw ? body : JSON.stringify(body),
+        body: body === undefined ? undefined : raw ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body),
       });
       const text = await res.text();
       return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
