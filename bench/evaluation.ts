@@ -84,7 +84,7 @@ export async function evaluationFigures(): Promise<void> {
     }
   });
   const model = await startModelServerProcess(LATENCY_MS);
-  const env = { ...db.env, BENCH_JUDGE_KEY: "bench-key" };
+  const env = { ...db.env, JUDGE_KEY_BENCH: "bench-key" };
   const studio = await startStudio(env);
   const runners: RunnerProcess[] = [];
   const workers: ChildProcess[] = [];
@@ -100,7 +100,7 @@ export async function evaluationFigures(): Promise<void> {
       kind: "llm",
       model: "gpt-4o-mini",
       baseUrl: model.baseUrl,
-      apiKeyEnv: "BENCH_JUDGE_KEY",
+      apiKeyEnv: "JUDGE_KEY_BENCH",
       reasoningEffort: null,
       contextWindow: 128_000,
       maxConcurrency: CONCURRENCY,

@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   invalid_rubric: 422,
+  /** Too many at once (runner registrations): the answer's Retry-After says when to try again. */
+  too_many_requests: 429,
   internal: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -30,6 +32,8 @@ export class AppError extends Error {
     message: string,
     /** Where each problem is (a JSON path or a field name) and what is wrong there. */
     readonly details: readonly unknown[] = [],
+    /** For a 429 or 503: seconds until a retry may succeed (the answer's Retry-After). */
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = "AppError";

@@ -19,14 +19,21 @@ export interface RunnerOptions {
   maxLogBytes: number;
 }
 
-export const USAGE = `usage: npm run runner -- --url <studio> --token <runner token> [--name <name>] [--backend sandbox|local|docker] [--work-dir <dir>] [--max-jobs <n>] [--docker-image <image>] [--max-log-bytes <n>]
-  RUNNER_TOKEN may stand for --token (and should: a command line is visible to every user of the machine),
-  RUNNER_DOCKER_IMAGE for --docker-image, RUNNER_MAX_LOG_BYTES for --max-log-bytes (default 1 GiB).`;
+/** The options, and what the runner says before it starts (a token on the command line). */
+export type ParsedRunnerOptions = RunnerOptions & { warnings: string[] };
+
+export const USAGE = `usage: RUNNER_TOKEN=<runner token> npm run runner -- --url <studio> [--name <name>] [--backend sandbox|local|docker] [--work-dir <dir>] [--max-jobs <n>] [--docker-image <image>] [--max-log-bytes <n>]
+  --token <runner token> is still read, but ps and npm show it to every user of the machine;
+  RUNNER_DOCKER_IMAGE may stand for --docker-image, RUNNER_MAX_LOG_BYTES for --max-log-bytes (default 1 GiB).`;
+
+/** Said when the token came on the command line: any local user can read a process's arguments. */
+export const TOKEN_ON_COMMAND_LINE_WARNING =
+  "warning: the runner token was given with --token, which every user of this machine can read in process listings (ps, /proc/<pid>/cmdline, npm's own command line); set RUNNER_TOKEN instead";
 
 export class UsageError extends Error {}
 
 /** The runner's command line (and RUNNER_TOKEN, RUNNER_DOCKER_IMAGE), checked; the token is never echoed. */
-export function parseRunnerOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): RunnerOptions {
+export function parseRunnerOptions(argv: string[], env: Record<string, string | undefined> = process.env): ParsedRunnerOptions {
   let values;
   try {
     ({ values } = parseArgs({
@@ -55,7 +62,8 @@ export function parseRunnerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
     throw new UsageError(`--url must be an http(s) address, not ${JSON.stringify(url)}`);
   }
   const token = values.token ?? env.RUNNER_TOKEN;
-  if (!token) throw new UsageError("--token (or RUNNER_TOKEN) is required: a runner token created at /runners");
+  if (!token) throw new UsageError("RUNNER_TOKEN is required: a runner token created at /runners (set it in the environment, not with --token)");
+  const warnings = values.token !== undefined ? [TOKEN_ON_COMMAND_LINE_WARNING] : [];
   const backend = values.backend ?? null;
   if (backend !== null && !(RUNNER_BACKENDS as readonly string[]).includes(backend)) throw new UsageError(`--backend must be one of ${RUNNER_BACKENDS.join(", ")}`);
   let maxJobs: number | null = null;
@@ -76,5 +84,6 @@ export function parseRunnerOptions(argv: string[], env: NodeJS.ProcessEnv = proc
     maxJobs,
     dockerImage: values["docker-image"] ?? env.RUNNER_DOCKER_IMAGE ?? DEFAULT_DOCKER_IMAGE,
     maxLogBytes,
+    warnings,
   };
 }

@@ -1,7 +1,7 @@
 import { parseRunnerOptions, USAGE, UsageError } from "./cli-options";
 import { startRunner } from "./runner-loop";
 
-/** `npm run runner -- --url <studio> --token <t> …`: one runner until SIGTERM or SIGINT. */
+/** `RUNNER_TOKEN=<t> npm run runner -- --url <studio> …`: one runner until SIGTERM or SIGINT. */
 async function main(): Promise<void> {
   let options;
   try {
@@ -12,6 +12,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const stamp = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+  const { warnings, ...runnerOptions } = options;
+  for (const warning of warnings) console.error(warning);
   // Started by a studio (its embedded runner): the studio holds our stdin open, and a closed stdin
   // means the studio is gone (even killed with SIGKILL), so the runner goes too instead of polling
   // a dead address forever.
@@ -24,7 +26,7 @@ async function main(): Promise<void> {
     process.stdin.on("close", () => onStudioGone());
     process.stdin.resume();
   }
-  const runner = await startRunner({ ...options, event: stamp });
+  const runner = await startRunner({ ...runnerOptions, event: stamp });
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     if (++signals > 1) return;

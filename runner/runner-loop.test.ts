@@ -25,6 +25,8 @@ interface FakeStudio {
   cancel: "heartbeat" | "wait-cancel" | null;
   /** From then on, everything under the job's lease is refused as stale. */
   stale: boolean;
+  /** From then on, the job token is refused (its runner token was revoked). */
+  revoked: boolean;
   close(): Promise<void>;
 }
 
@@ -34,7 +36,7 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
   const leaseId = randomUUID();
   const jobToken = `rst_job_${jobId}.${leaseId}.sig`;
   let claimed = false;
-  const studio: FakeStudio = { url: "", calls: [], logs: new Map(), completions: [], outputs: null, cancel: null, stale: false, close: async () => undefined };
+  const studio: FakeStudio = { url: "", calls: [], logs: new Map(), completions: [], outputs: null, cancel: null, stale: false, revoked: false, close: async () => undefined };
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -61,6 +63,7 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
     }
     expect(auth).toBe(`Bearer ${jobToken}`);
     if (studio.stale) return json(409, { error: { code: "stale_lease", message: "lease moved on" } });
+    if (studio.revoked) return json(401, { error: { code: "unauthorized", message: "The runner token this job was claimed with was revoked: stop the job" } });
     if (url.endsWith("/submission")) return res.writeHead(200, { "content-type": "application/gzip" }).end(archive);
     if (url.endsWith("/heartbeat")) return json(200, { leaseExpiresAt: new Date().toISOString(), cancel: studio.cancel === "heartbeat" });
     if (url.endsWith("/wait-cancel")) {
@@ -193,6 +196,19 @@ describe("startRunner against the protocol", () => {
     await until(() => log(studio!).includes("working"));
     studio.stale = true;
     await until(() => events.some((e) => e.startsWith("abandoned job")));
+    expect(studio.completions).toEqual([]);
+    const { execFileSync } = await import("node:child_process");
+    expect(() => execFileSync("pgrep", ["-f", `sleep ${marker}`])).toThrow();
+  });
+
+  it("stops a job whose token the studio refuses (its runner token revoked): its processes stopped, never completed", async () => {
+    const marker = `7${Math.floor(Math.random() * 1e8)}`;
+    studio = await fakeStudio(`echo working\nsleep ${marker}\n`);
+    const events = await start(studio);
+    await until(() => log(studio!).includes("working"));
+    studio.revoked = true;
+    await until(() => events.some((e) => e.startsWith("abandoned job")));
+    expect(events.find((e) => e.startsWith("abandoned job"))).toContain("revoked");
     expect(studio.completions).toEqual([]);
     const { execFileSync } = await import("node:child_process");
     expect(() => execFileSync("pgrep", ["-f", `sleep ${marker}`])).toThrow();

@@ -16,7 +16,7 @@ import {
 } from "@/lib/runner/protocol";
 import type { LogChunk } from "./log-stream";
 
-/** The studio refused something sent under a lease that is no longer the job's: abandon the job, never complete it. */
+/** The studio refused something sent under a lease that is no longer the job's (or a job token it no longer accepts): abandon the job, never complete it. */
 export class StaleLeaseError extends Error {
   constructor(message: string) {
     super(message);
@@ -157,6 +157,9 @@ export class StudioClient {
       if (res.ok) return res;
       const { code, message } = await errorOf(res);
       if (res.status === 409 && code === "stale_lease") throw new StaleLeaseError(message);
+      // A job token refused (the runner token it was claimed with was revoked): the job is no longer
+      // this runner's to run, just as with a stale lease; stop it rather than run it to its end.
+      if (res.status === 401 && opts.leaseId) throw new StaleLeaseError(message);
       if (res.status < 500 || attempt >= (opts.attempts ?? this.attempts)) throw new StudioError(res.status, code, `${opts.method} ${pathname}: ${res.status} ${message}`);
       await sleep(wait);
       wait = Math.min(wait * 2, 10_000);

@@ -5,6 +5,7 @@ import { getUserWithPaperAccess } from "@/db/queries/papers";
 import { getUserByEmail } from "@/db/queries/users";
 import { hashToken } from "@/server/runners/runner-tokens";
 import { createAccount } from "@/server/users/create-account";
+import { createApiToken } from "@/server/users/api-tokens";
 import { startSession } from "@/server/users/sessions";
 import { verifyCredentials } from "@/server/users/sign-in";
 import { testDatabaseKinds } from "@/test/databases";
@@ -26,34 +27,37 @@ describe.each(testDatabaseKinds())("user CLI: passwords, disabling, sign-out eve
       await handle.close();
     }
   }
-  /** A new user with two live sessions. */
+  /** A new user with two live sessions and a personal API token (its hash beside them). */
   const userWithSessions = (email: string) =>
     withDb(async (handle) => {
       const { id } = await createAccount(handle.db, { email, password: PASSWORD });
-      return [{ userId: id, sessionId: await startSession(handle, id) }, { userId: id, sessionId: await startSession(handle, id) }];
+      const { token } = await createApiToken(handle, { userId: id, name: "laptop" });
+      return [{ userId: id, sessionId: await startSession(handle, id), tokenHash: hashToken(token) }, { userId: id, sessionId: await startSession(handle, id), tokenHash: hashToken(token) }];
     });
-  const liveSessions = (sessions: { userId: string; sessionId: string }[]) =>
+  /** Live sessions, and the API token (counted once). */
+  const liveSessions = (sessions: { userId: string; sessionId: string; tokenHash: string }[]) =>
     withDb(async (handle) => {
       let live = 0;
       for (const s of sessions) if (await getUserWithPaperAccess(handle.db, s, undefined)) live++;
+      if (await getUserWithPaperAccessByApiToken(handle.db, sessions[0].tokenHash, undefined)) live++;
       return live;
     });
 
-  it("sign-out ends every session of the user", async () => {
+  it("sign-out ends every session and API token of the user", async () => {
     const sessions = await userWithSessions("out@example.org");
     const out = user({}, "sign-out", "out@example.org");
-    expect([out.status, out.stdout.trim()]).toEqual([0, "ended 2 session(s) of out@example.org"]);
+    expect([out.status, out.stdout.trim()]).toEqual([0, "ended 2 session(s) and 1 API token(s) of out@example.org"]);
     expect(await liveSessions(sessions)).toBe(0);
   });
 
-  it("password sets a new password (under the same rules as add) and ends every session", async () => {
+  it("password sets a new password (under the same rules as add) and ends every session and API token", async () => {
     const sessions = await userWithSessions("pass@example.org");
     const weak = user({ STUDIO_PASSWORD: "12345678" }, "password", "pass@example.org");
     expect([weak.status, weak.stderr]).toEqual([2, expect.stringContaining("the password must have at least 12 characters")]);
-    expect(await liveSessions(sessions)).toBe(2);
+    expect(await liveSessions(sessions)).toBe(3);
 
     const changed = user({ STUDIO_PASSWORD: "the second long password" }, "password", "pass@example.org");
-    expect([changed.status, changed.stdout.trim()]).toEqual([0, "changed the password of pass@example.org; ended 2 session(s)"]);
+    expect([changed.status, changed.stdout.trim()]).toEqual([0, "changed the password of pass@example.org; ended 2 session(s) and 1 API token(s)"]);
     expect(await liveSessions(sessions)).toBe(0);
     await withDb(async (handle) => {
       expect(await verifyCredentials(handle, "pass@example.org", PASSWORD)).toBeNull();
@@ -61,7 +65,7 @@ describe.each(testDatabaseKinds())("user CLI: passwords, disabling, sign-out eve
     });
   });
 
-  it("disable ends every session and refuses sign-in; enable allows it again", async () => {
+  it("disable ends every session and API token and refuses sign-in; enable allows it again", async () => {
     const sessions = await userWithSessions("off@example.org");
     expect(user({}, "disable", "off@example.org").status).toBe(0);
     expect(await liveSessions(sessions)).toBe(0);
@@ -81,7 +85,7 @@ describe.each(testDatabaseKinds())("user CLI: passwords, disabling, sign-out eve
     const access = await withDb((handle) => getUserWithPaperAccessByApiToken(handle.db, hashToken(made.stdout.trim()), undefined));
     expect(access?.user.email).toBe("cli-token@example.org");
     const tokens = await withDb((handle) => listApiTokensByUserId(handle.db, access!.user.id));
-    expect(tokens.map((t) => t.name)).toEqual(["ci runner"]);
+    expect(tokens.map((t) => t.name)).toEqual(["ci runner", "laptop"]);
     expect(user({}, "token", "nobody@example.org").status).toBe(2);
   });
 

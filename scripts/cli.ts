@@ -6,8 +6,8 @@
  *   npm run rubric -- export <paper-id> [--out <file>] [--force]
  *   npm run user -- add <email> [--staff] [--name <name>]   (password read from STUDIO_PASSWORD or stdin;
                                                           an invited member gets the password)
- *   npm run user -- password <email>                     (new password as for add; signs the user out everywhere)
- *   npm run user -- disable|enable <email>               (disabling signs the user out everywhere)
+ *   npm run user -- password <email>                     (new password as for add; signs the user out everywhere, API tokens too)
+ *   npm run user -- disable|enable <email>               (disabling signs the user out everywhere, API tokens too)
  *   npm run user -- sign-out <email>                     (ends every session of the user)
  *   npm run user -- token <email> [--name <label>]       (a new personal API token: only the token, on stdout)
  *   npm run demo -- delete                               (deletes the demo seed's users, papers and agents, and all that hangs off them)
@@ -176,8 +176,8 @@ async function passwordCommand(positionals: string[]): Promise<number> {
   // Checked before the database is opened; the service applies the same rule.
   const problem = passwordProblem(password);
   if (problem) throw new UsageError(`the password ${problem}`);
-  const { endedSessions } = await withDatabase((store) => changePassword(store, { email, password })).catch(userNotFound(email));
-  console.log(`changed the password of ${email}; ended ${endedSessions} session(s)`);
+  const { endedSessions, endedTokens } = await withDatabase((store) => changePassword(store, { email, password })).catch(userNotFound(email));
+  console.log(`changed the password of ${email}; ended ${endedSessions} session(s) and ${endedTokens} API token(s)`);
   return 0;
 }
 
@@ -187,9 +187,12 @@ async function userSessionsCommand(action: "disable" | "enable" | "sign-out", po
   if (!email || positionals.length > 1) throw new UsageError(`user ${action} takes one email`);
   const message = await withDatabase(async (store) => {
     const user = await findUserByEmail(store, email);
-    if (action === "sign-out") return `ended ${(await signOutEverywhere(store, user.id)).ended} session(s) of ${email}`;
+    if (action === "sign-out") {
+      const { ended, endedTokens } = await signOutEverywhere(store, user.id);
+      return `ended ${ended} session(s) and ${endedTokens} API token(s) of ${email}`;
+    }
     await setDisabled(store, { userId: user.id, disabled: action === "disable", by: null });
-    return `${action}d ${email}${action === "disable" ? "; every session of theirs ended" : ""}`;
+    return `${action}d ${email}${action === "disable" ? "; every session and API token of theirs ended" : ""}`;
   }).catch(userNotFound(email));
   console.log(message);
   return 0;

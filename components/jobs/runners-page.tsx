@@ -101,12 +101,12 @@ export function RunnersPage() {
         <h2 className="text-lg font-semibold">Runner tokens</h2>
         <p className="max-w-3xl text-sm text-zinc-600">
           A runner registers with a token and then only ever sees the job it holds; it never gets database credentials. Start one on a GPU
-          machine:
+          machine, with the token in the environment (on the command line, <code className="font-mono">ps</code> shows it to every user):
         </p>
         <pre className="overflow-x-auto rounded-md bg-zinc-900 px-3 py-2 font-mono text-xs text-zinc-100" data-testid="runner-snippet">
-          npm run runner -- --url {origin} --token &lt;token&gt;
+          RUNNER_TOKEN=&lt;token&gt; npm run runner -- --url {origin}
         </pre>
-        <TokensPanel url="/api/runners/tokens" what="runner token" namePlaceholder="gpu-host-3" usage={(token) => `npm run runner -- --url ${origin} --token ${token}`} />
+        <TokensPanel url="/api/runners/tokens" what="runner token" namePlaceholder="gpu-host-3" usage={(token) => `RUNNER_TOKEN=${token} npm run runner -- --url ${origin}`} />
       </section>
     </div>
   );

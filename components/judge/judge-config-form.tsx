@@ -78,7 +78,7 @@ export function JudgeConfigForm({
         label="API key variable"
         hint={
           apiKeySet === null
-            ? "The name of the environment variable holding the key on the server (never the key)"
+            ? "OPENAI_API_KEY or a JUDGE_KEY_… variable holding the key on the server (never the key)"
             : apiKeySet
               ? "Set on the server"
               : "Not set on the server: runs cannot start until it is"

@@ -6,6 +6,7 @@ import { toast } from "sonner";
 import { ApiClientError, fetchJson, jsonInit } from "@/components/api/client";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
+import { reservedEnvNameReason } from "@/lib/jobs/reserved-env-names";
 import { runSettingsKey } from "./run-settings-query";
 
 /**
@@ -57,9 +58,15 @@ export function PaperSecrets({ paperId, names, canManage }: { paperId: string; n
         {names.map((secret) => (
           <li key={secret} className="flex items-center gap-2">
             <span className="min-w-0 flex-1 truncate font-mono text-xs">{secret}</span>
-            <span className="rounded bg-emerald-50 px-1.5 text-xs text-emerald-700" title="A value is set; it is never shown again">
-              set
-            </span>
+            {reservedEnvNameReason(secret) ? (
+              <span className="rounded bg-amber-50 px-1.5 text-xs text-amber-800" title={`${secret} cannot be a secret because ${reservedEnvNameReason(secret)}: remove it`}>
+                not passed to jobs
+              </span>
+            ) : (
+              <span className="rounded bg-emerald-50 px-1.5 text-xs text-emerald-700" title="A value is set; it is never shown again">
+                set
+              </span>
+            )}
             {canManage && (
               <button
                 type="button"

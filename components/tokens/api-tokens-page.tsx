@@ -12,7 +12,8 @@ export function ApiTokensPage() {
         <h1 className="text-2xl font-semibold">API tokens</h1>
         <p className="mt-1 text-sm text-zinc-600">
           A token acts as you, with your rights, from scripts and the CLI (<code className="font-mono">Authorization: Bearer …</code>). Only its
-          hash is kept: it is shown once. Revoke one you no longer use.
+          hash is kept: it is shown once. Revoke one you no longer use. Changing your password or signing out everywhere revokes every
+          token; tokens cannot sign you out or end your sessions.
         </p>
       </header>
       <TokensPanel

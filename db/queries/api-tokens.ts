@@ -33,6 +33,16 @@ export async function revokeApiToken(db: Executor, input: { tokenId: string; use
   return rows.length > 0;
 }
 
+/** Revokes every live token of the user (a password change, "sign out everywhere", disabling); how many. */
+export async function revokeApiTokensOfUser(db: Executor, userId: string): Promise<number> {
+  const rows = await db
+    .update(apiTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
+  return rows.length;
+}
+
 /** The one rule of a usable token, for a query joining `users` on `api_tokens`: this hash, not revoked, its user not disabled. */
 function liveApiToken(tokenHash: string): SQL {
   return and(eq(apiTokens.tokenHash, tokenHash), isNull(apiTokens.revokedAt), isNull(users.disabledAt))!;

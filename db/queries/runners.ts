@@ -25,6 +25,15 @@ export async function getLiveRunnerTokenByHash(db: Executor, tokenHash: string):
   return row ?? null;
 }
 
+export async function isRunnerTokenLive(db: Executor, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: runnerTokens.id })
+    .from(runnerTokens)
+    .where(and(eq(runnerTokens.id, id), isNull(runnerTokens.revokedAt)))
+    .limit(1);
+  return row !== undefined;
+}
+
 export interface RunnerTokenListItem {
   id: string;
   name: string;
@@ -63,6 +72,47 @@ export async function revokeRunnerToken(db: Executor, id: string): Promise<boole
 export async function insertRunner(db: Executor, input: { tokenId: string; name: string; capabilities: RunnerCapabilities }): Promise<Runner> {
   const [row] = await db.insert(runners).values(input).returning();
   return row;
+}
+
+/** Holds the token's row until the transaction ends: one token's registrations are counted one at a time. */
+export async function lockRunnerToken(db: Executor, tokenId: string): Promise<void> {
+  await db.execute(sql`SELECT id FROM runner_tokens WHERE id = ${tokenId} FOR UPDATE`);
+}
+
+/** Deletes runners not heard from for `staleAfterS` that run no job (their attempts keep the runner's name); how many. */
+export async function deleteStaleRunners(db: Executor, staleAfterS: number): Promise<number> {
+  const result = await db.execute<{ id: string }>(sql`
+    DELETE FROM runners r
+    WHERE r.last_seen_at < now() - make_interval(secs => ${staleAfterS})
+      AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.runner_id = r.id AND j.status = 'running')
+    RETURNING r.id`);
+  return result.rows.length;
+}
+
+/** The token's runner with this name on this host (a runner starting again), if any. */
+export async function getRunnerByNameAndHost(db: Executor, tokenId: string, name: string, hostname: string | null): Promise<Runner | null> {
+  const [row] = await db
+    .select()
+    .from(runners)
+    .where(and(eq(runners.tokenId, tokenId), eq(runners.name, name), sql`(${runners.capabilities} ->> 'hostname') IS NOT DISTINCT FROM ${hostname}`))
+    .orderBy(desc(runners.lastSeenAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A runner registering again: its new capabilities, registered and seen now. */
+export async function reRegisterRunner(db: Executor, id: string, capabilities: RunnerCapabilities): Promise<void> {
+  await db.update(runners).set({ capabilities, registeredAt: sql`now()`, lastSeenAt: sql`now()` }).where(eq(runners.id, id));
+}
+
+/** How many runners the token holds, and in how many seconds the least recently seen of them turns `staleAfterS` old. */
+export async function countRunnersOfToken(db: Executor, tokenId: string, staleAfterS: number): Promise<{ count: number; oldestStaleInS: number }> {
+  const result = await db.execute<{ count: number | string; oldest_stale_in_s: number | string | null }>(sql`
+    SELECT count(*) AS count,
+           extract(epoch FROM min(last_seen_at) + make_interval(secs => ${staleAfterS}) - now()) AS oldest_stale_in_s
+    FROM runners WHERE token_id = ${tokenId}`);
+  const row = result.rows[0];
+  return { count: Number(row.count), oldestStaleInS: Number(row.oldest_stale_in_s ?? staleAfterS) };
 }
 
 /** The runner, if it was registered with this token (a token never acts for another's runner). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { JOB_TIMINGS } from "./states";
 import { text } from "@/lib/text";
+import { reservedEnvNameMessage } from "./reserved-env-names";
 
 /**
  * A paper's reproduction settings as staff set them (paper page → Settings), and the defaults of a
@@ -36,10 +37,16 @@ export const runSettingsSchema = z.object({
 });
 export type RunSettings = z.infer<typeof runSettingsSchema>;
 
-/** A secret's name: an environment variable's (`HF_TOKEN`). */
-export const secretNameSchema = z
+/** A secret's name as stored: an environment variable's (`HF_TOKEN`). Deleting takes any such name, so one stored before the reserved names were refused can go. */
+export const secretNameShapeSchema = z
   .string()
   .regex(/^[A-Z_][A-Z0-9_]{0,63}$/, "must be an environment variable name: capital letters, digits and _, not starting with a digit");
+
+/** A name a secret may be set under: the shape, and none of the reserved names (`lib/jobs/reserved-env-names.ts`). */
+export const secretNameSchema = secretNameShapeSchema.superRefine((name, ctx) => {
+  const refusal = reservedEnvNameMessage(name);
+  if (refusal) ctx.addIssue({ code: "custom", message: refusal });
+});
 
 /** A secret's value is an environment variable's: reproduce.sh reads it, so it must fit one. */
 export const MAX_SECRET_VALUE_BYTES = 16 * 1024;

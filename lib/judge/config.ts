@@ -20,16 +20,53 @@ export type JudgeMode = (typeof JUDGE_MODES)[number];
 
 export const REASONING_EFFORTS = ["low", "medium", "high"] as const;
 
-const envName = z
-  .string()
-  .regex(/^[A-Z_][A-Z0-9_]{0,63}$/, "must be an environment variable's name (capital letters, digits, _), never the key itself");
+/**
+ * The variables a configuration may read its key from. The worker (and the studio, for the judge
+ * lab's calibration call) sends that variable's value as the bearer key to the configuration's
+ * base URL, so a free choice would hand AUTH_SECRET or DATABASE_URL to any server staff typed in,
+ * and "is it set?" would map the server's environment. Only names made for judge keys are read.
+ */
+export const JUDGE_KEY_ENV_PREFIX = "JUDGE_KEY_";
+export const JUDGE_KEY_ENV_NAMES = ["OPENAI_API_KEY"] as const;
+
+/** Why `name` may not hold a judge's key, or null when it may. */
+export function judgeKeyEnvProblem(name: string): string | null {
+  if (!/^[A-Z_][A-Z0-9_]{0,63}$/.test(name)) return "must be an environment variable's name (capital letters, digits, _), never the key itself";
+  if ((JUDGE_KEY_ENV_NAMES as readonly string[]).includes(name)) return null;
+  if (name.startsWith(JUDGE_KEY_ENV_PREFIX) && name.length > JUDGE_KEY_ENV_PREFIX.length) return null;
+  return `must be ${JUDGE_KEY_ENV_NAMES.join(", ")} or start with ${JUDGE_KEY_ENV_PREFIX} (${JUDGE_KEY_ENV_PREFIX}AZURE…): the judge reads no other variable of the server`;
+}
+
+/** Why `url` may not be a judge's base URL, or null when it may: an http(s) address only (not file:, javascript:, data:). */
+export function judgeBaseUrlProblem(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return "must be an http(s) URL of an OpenAI-compatible API";
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "must be an http(s) URL of an OpenAI-compatible API";
+  return null;
+}
+
+const envName = z.string().superRefine((name, ctx) => {
+  const problem = judgeKeyEnvProblem(name);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+const baseUrl = text()
+  .trim()
+  .max(2000, "must be at most 2000 characters")
+  .superRefine((url, ctx) => {
+    const problem = judgeBaseUrlProblem(url);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 const price = z.number().min(0, "must be at least 0").max(10_000, "must be at most 10000");
 
 export const judgeConfigInputSchema = z.object({
   name: text().trim().min(1, "is required").max(100, "must be at most 100 characters"),
   kind: z.enum(JUDGE_KINDS, { error: `must be one of ${JUDGE_KINDS.join(", ")}` }),
   model: text().trim().min(1, "is required").max(200, "must be at most 200 characters"),
-  baseUrl: z.url({ error: "must be an http(s) URL of an OpenAI-compatible API" }).nullable(),
+  baseUrl: baseUrl.nullable(),
   apiKeyEnv: envName.nullable(),
   reasoningEffort: z.enum(REASONING_EFFORTS).nullable(),
   /** Tokens the model reads at most; the prompt budget is derived from it. */

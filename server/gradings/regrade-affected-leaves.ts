@@ -20,7 +20,7 @@ import { isFinalJobStatus } from "@/lib/jobs/states";
 import { buildPinnedGradedTree, viewRows } from "@/lib/review/pinned-tree";
 import { buildTreeIndex } from "@/lib/rubric/tree-index";
 import { announceJobQueued } from "@/server/jobs/job-feed";
-import { apiKeyIsSet, judgeConfigFields } from "@/server/judge/configs/judge-config-view";
+import { assertJudgeKeyReady, judgeConfigFields } from "@/server/judge/configs/judge-config-view";
 import { requireJudgeConfig } from "@/server/judge/configs/list-judge-configs";
 import { judgeSourceOf } from "@/server/judge/judge-submission-files";
 import { JUDGE_MAX_ATTEMPTS, JUDGE_TIMEOUT_S } from "@/server/judge/runs/start-judge-run";
@@ -210,10 +210,6 @@ async function judgeChoiceFor(store: Store, item: GradingListItem, asked: JudgeC
 async function requireUsableConfig(store: Store, configId: string): Promise<JudgeConfig> {
   const config = await requireJudgeConfig(store, configId);
   if (config.archivedAt) throw new AppError("conflict", `The judge configuration "${config.name}" is archived`, [{ path: "configId", message: "is archived" }]);
-  if (config.kind === "llm" && apiKeyIsSet(config.apiKeyEnv) === false) {
-    throw new AppError("conflict", `The judge configuration "${config.name}" reads its API key from ${config.apiKeyEnv}, which is not set on this server`, [
-      { path: "configId", message: `${config.apiKeyEnv} is not set` },
-    ]);
-  }
+  assertJudgeKeyReady(config, "configId");
   return config;
 }

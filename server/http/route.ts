@@ -154,7 +154,7 @@ export function errorResponse(err: unknown): Response {
   if (err instanceof AppError) {
     return NextResponse.json(
       { error: { code: err.code, message: err.message, details: err.details } },
-      { status: err.status },
+      { status: err.status, headers: err.retryAfterS === undefined ? undefined : { "retry-after": String(Math.max(1, Math.ceil(err.retryAfterS))) } },
     );
   }
   if (err instanceof OperationError) {

@@ -50,7 +50,7 @@ export async function claimReproduceJob(store: Store, token: RunnerToken, claim:
         await announceJobChanged(store, job.id);
         // The matrix shows the start; not awaited, so the runner gets its job at once.
         void afterJobChanged(store, job.id);
-        return await claimedJob(store, job, leaseId, timings);
+        return await claimedJob(store, job, leaseId, token.id, timings);
       }
       const left = deadline - Date.now();
       if (left <= 0 || signal?.aborted) return null;
@@ -71,7 +71,7 @@ export async function claimReproduceJob(store: Store, token: RunnerToken, claim:
   }
 }
 
-async function claimedJob(store: Store, job: Job, leaseId: string, timings: { leaseS: number; heartbeatS: number }): Promise<ClaimedJob> {
+async function claimedJob(store: Store, job: Job, leaseId: string, runnerTokenId: string, timings: { leaseS: number; heartbeatS: number }): Promise<ClaimedJob> {
   const settings = await readRunSettings(store.db, job.paperId);
   const secrets = await readReproduceSecrets(store.db, job.paperId);
   return {
@@ -92,6 +92,6 @@ async function claimedJob(store: Store, job: Job, leaseId: string, timings: { le
       },
     },
     lease: { id: leaseId, expiresAt: job.leaseExpiresAt!.toISOString(), leaseS: timings.leaseS, heartbeatS: timings.heartbeatS },
-    jobToken: issueJobToken(job.id, leaseId),
+    jobToken: issueJobToken(job.id, leaseId, runnerTokenId),
   };
 }

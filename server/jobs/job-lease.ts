@@ -8,7 +8,7 @@ import { jobEndOf } from "@/lib/jobs/states";
 import { AppError } from "@/lib/errors";
 import type { CompleteRequest, HeartbeatResponse, LogsRequest, ReleaseRequest } from "@/lib/runner/protocol";
 import { readServerEnv } from "@/lib/env";
-import { bearerToken } from "@/server/runners/runner-tokens";
+import { bearerToken, runnerTokenIsLive } from "@/server/runners/runner-tokens";
 import { announceJobChanged, announceJobQueued, followJobCancel } from "./job-feed";
 import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
 import { readJobToken } from "./job-token";
@@ -25,13 +25,18 @@ export interface JobLease {
   leaseId: string;
 }
 
-/** The job and lease a request's job token names; 401 unless it is a genuine token for this job. */
-export function authenticateJobToken(req: Request, jobId: string): JobLease {
+/**
+ * The job and lease a request's job token names; 401 unless it is a genuine token for this job
+ * whose runner token is still live: revoking a runner token cuts off its running jobs at once
+ * (their heartbeats fail, so their leases expire and the queue requeues or fails them).
+ */
+export async function authenticateJobToken(store: Store, req: Request, jobId: string): Promise<JobLease> {
   const token = bearerToken(req);
-  const lease = token ? readJobToken(token) : null;
-  if (!lease) throw new AppError("unauthorized", "Send this job's token: Authorization: Bearer rst_job_…");
-  if (lease.jobId !== jobId) throw new AppError("forbidden", "This job token is for another job");
-  return lease;
+  const read = token ? readJobToken(token) : null;
+  if (!read) throw new AppError("unauthorized", "Send this job's token: Authorization: Bearer rst_job_…");
+  if (read.jobId !== jobId) throw new AppError("forbidden", "This job token is for another job");
+  if (!(await runnerTokenIsLive(store, read.runnerTokenId))) throw new AppError("unauthorized", "The runner token this job was claimed with was revoked: stop the job");
+  return { jobId: read.jobId, leaseId: read.leaseId };
 }
 
 function staleLease(): AppError {

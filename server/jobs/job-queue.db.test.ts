@@ -14,7 +14,7 @@ import { stopRubricFeed } from "@/server/live/rubric-feed";
 import { AppError } from "@/lib/errors";
 import { completeRequestSchema, logsRequestSchema, type ClaimedJob } from "@/lib/runner/protocol";
 import { registerRunner } from "@/server/runners/register-runner";
-import { createRunnerToken, hashToken } from "@/server/runners/runner-tokens";
+import { createRunnerToken, hashToken, revokeRunnerTokenById } from "@/server/runners/runner-tokens";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { cancelJob } from "./cancel-job";
@@ -273,13 +273,37 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     const claimed = (await claim(runnerA))!;
     expect(claimed.job.id).toBe(a.jobId);
     const withToken = (token: string) => new Request("http://studio/x", { headers: { authorization: `Bearer ${token}` } });
-    expect(authenticateJobToken(withToken(claimed.jobToken), a.jobId)).toEqual(leaseOf(claimed));
-    expect(() => authenticateJobToken(withToken(claimed.jobToken), b.jobId)).toThrow(expect.objectContaining({ code: "forbidden" }));
-    // A forged signature, or a runner token, is no job token.
+    await expect(authenticateJobToken(store, withToken(claimed.jobToken), a.jobId)).resolves.toEqual({ jobId: a.jobId, leaseId: leaseOf(claimed).leaseId });
+    await expect(authenticateJobToken(store, withToken(claimed.jobToken), b.jobId)).rejects.toMatchObject({ code: "forbidden" });
+    // A forged signature, a runner token, or a token of the format before runner tokens were in it, is no job token.
     const forged = claimed.jobToken.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
-    for (const token of [forged, "rst_runner_abc", `rst_job_${a.jobId}.${leaseOf(claimed).leaseId}`]) {
-      expect(() => authenticateJobToken(withToken(token), a.jobId)).toThrow(expect.objectContaining({ code: "unauthorized" }));
+    const { leaseId, runnerTokenId } = readJobToken(claimed.jobToken)!;
+    const otherRunnerToken = (await createRunnerToken(store, { name: "other", createdBy: null })).id;
+    const swapped = claimed.jobToken.replace(runnerTokenId, otherRunnerToken);
+    for (const token of [forged, swapped, "rst_runner_abc", `rst_job_${a.jobId}.${leaseId}`, `rst_job_${a.jobId}.${leaseId}.${claimed.jobToken.split(".").pop()}`]) {
+      await expect(authenticateJobToken(store, withToken(token), a.jobId), token).rejects.toMatchObject({ code: "unauthorized" });
     }
+  });
+
+  it("refuses a job token once its runner's token is revoked; the job requeues when its lease expires", async () => {
+    const other = await createRunnerToken(store, { name: "revoked mid-job", createdBy: null });
+    const revokable = (await getLiveRunnerTokenByHash(handle.db, hashToken(other.token)))!;
+    const runner = (await registerRunner(store, revokable, { name: "doomed", capabilities: CAPS })).runnerId;
+    const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
+    const claimed = (await claimReproduceJob(store, revokable, { runnerId: runner, freeGpus: [], freeSlots: 1, waitS: 0 }))!;
+    const request = () => new Request("http://studio/x", { headers: { authorization: `Bearer ${claimed.jobToken}` } });
+    const lease = await authenticateJobToken(store, request(), jobId);
+    await heartbeatJob(store, lease, lease.leaseId);
+
+    await revokeRunnerTokenById(store, other.id);
+    await expect(authenticateJobToken(store, request(), jobId)).rejects.toMatchObject({ code: "unauthorized", message: expect.stringContaining("revoked") });
+    // Nothing renews the lease now: once it expires the queue's rules apply (a first attempt: queued again).
+    await expireLease(jobId);
+    expect(await reapExpiredLeases(store)).toBe(1);
+    expect(await getJobById(handle.db, jobId)).toMatchObject({ status: "queued", attempts: 1 });
+    const again = (await claim(runnerA))!;
+    expect(again.job).toMatchObject({ id: jobId, attempt: 2 });
+    await expect(authenticateJobToken(store, new Request("http://studio/x", { headers: { authorization: `Bearer ${again.jobToken}` } }), jobId)).resolves.toMatchObject({ jobId });
   });
 
   it("refuses a claim for a runner registered with another token", async () => {

@@ -7,6 +7,7 @@
  * overrides behind it); an accepted addendum is a new version; a lab re-run shows F1 by version.
  */
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -27,6 +28,9 @@ import { storeBlob } from "@/server/blobs/store-blob";
 import { importGrading } from "@/server/gradings/import-grading";
 import { overrideLeafScore } from "@/server/gradings/override-leaf-score";
 import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
+import { toJudgeConfigView } from "@/server/judge/configs/judge-config-view";
+import { requireJudgeConfig } from "@/server/judge/configs/list-judge-configs";
+import { errorResponse } from "@/server/http/route";
 import { startJudgeWorker } from "@/server/judge/worker/judge-worker";
 import { stopRubricFeed } from "@/server/live/rubric-feed";
 import { DEMO_AGENTS, DEMO_RUNS } from "@/server/seed/seed-gradings";
@@ -43,6 +47,33 @@ import { startJudgeLab } from "./start-judge-lab";
 import { suggestAddendum } from "./suggest-addendum";
 
 const PAPER = "judge-lab-paper";
+
+/** A local HTTP listener that records every request's headers and body (and answers 401): what a configuration's server would be sent. */
+async function startRequestListener(): Promise<{ url: string; requests: string[]; close(): Promise<void> }> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      requests.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)} ${Buffer.concat(chunks).toString("utf8")}`);
+      res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "no" } }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** The status and fields a route would answer for what the service threw. */
+async function refusalOf(promise: Promise<unknown>): Promise<{ status: number; paths: string[] }> {
+  const err = await promise.then(
+    () => new Error("expected a refusal"),
+    (e: unknown) => e,
+  );
+  const res = errorResponse(err);
+  const body = (await res.json()) as { error: { details: { path: string }[] } };
+  return { status: res.status, paths: body.error.details.map((d) => d.path) };
+}
 const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "rs-judge-lab-blobs-"));
 process.env.BLOB_DIR = blobDir;
 
@@ -271,5 +302,61 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
     const byAddendum = (await readCalibration(store, PAPER)).byAddendum.filter((g) => g.kind === "dummy");
     expect(byAddendum.map((g) => g.addendumVersion)).toEqual([1, 2]);
     expect(byAddendum[1].overall.num_samples).toBe(humanLeaves.length);
+  });
+
+  it("never sends the studio's secrets to a configuration's server: key variables allow-listed, base URLs http(s), re-checked where the key is read", async () => {
+    const listener = await startRequestListener();
+    const secrets = { AUTH_SECRET: "studio-auth-secret-that-stays-home-51c0", DATABASE_URL: "postgres://studio:db-password-7a1e@db.internal/studio" };
+    const env = { ...secrets, JUDGE_KEY_LAB: "lab-judge-key-0b9d" };
+    const savedLabKey = process.env.JUDGE_KEY_LAB;
+    process.env.JUDGE_KEY_LAB = env.JUDGE_KEY_LAB;
+    try {
+      // The schema: a key variable outside OPENAI_API_KEY / JUDGE_KEY_*, or a base URL that is not http(s), is a 400 naming the field.
+      for (const [field, value] of [
+        ["apiKeyEnv", "AUTH_SECRET"],
+        ["apiKeyEnv", "DATABASE_URL"],
+        ["apiKeyEnv", "S3_SECRET_ACCESS_KEY"],
+        ["apiKeyEnv", "JUDGE_KEY_"],
+        ["baseUrl", "file:///etc/passwd"],
+        ["baseUrl", "javascript:alert(1)"],
+        ["baseUrl", "data:text/plain,x"],
+      ] as const) {
+        const answer = await refusalOf(config({ kind: "llm", baseUrl: listener.url, apiKeyEnv: "JUDGE_KEY_LAB", [field]: value }));
+        expect(answer.status, value).toBe(400);
+        expect(answer.paths, value).toEqual([field]);
+      }
+      expect((await config({ kind: "llm", baseUrl: "https://api.example.org/v1", apiKeyEnv: "OPENAI_API_KEY" })).apiKeyEnv).toBe("OPENAI_API_KEY");
+
+      // Configurations stored before the rule, naming AUTH_SECRET and DATABASE_URL, pointing at the listener.
+      const stored = [];
+      for (const variable of ["AUTH_SECRET", "DATABASE_URL"] as const) {
+        const row = await config({ kind: "llm", baseUrl: listener.url, apiKeyEnv: "JUDGE_KEY_LAB" });
+        await handle.db.execute(sql`UPDATE judge_configs SET api_key_env = ${variable} WHERE id = ${row.id}`);
+        stored.push({ variable, row: await requireJudgeConfig(store, row.id) });
+      }
+      for (const { variable, row } of stored) {
+        // "Is it set?" does not look: the answer cannot map the server's environment.
+        expect(toJudgeConfigView(row, env)).toMatchObject({ apiKeyEnv: variable, apiKeySet: false, ready: false });
+        // Calibration's call, and a lab, are refused before any request.
+        await expect(suggestAddendum(store, PAPER, { configId: row.id }, env)).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining(`names ${variable} for its API key, which it may not`) });
+        await expect(startJudgeLab(store, { configIds: [row.id], submissionIds: [submissionId] }, null)).rejects.toMatchObject({ code: "conflict", details: [{ path: "configIds[0]" }] });
+      }
+
+      // A run whose snapshot names them (started under an allowed name, the snapshot rewritten as an old one would read): the worker fails it without a call.
+      const good = await config({ kind: "llm", baseUrl: listener.url, apiKeyEnv: "JUDGE_KEY_LAB" });
+      const { labId } = await startJudgeLab(store, { configIds: [good.id], submissionIds: [submissionId] }, null);
+      await handle.db.execute(sql`UPDATE judge_runs SET config = jsonb_set(config, '{apiKeyEnv}', '"DATABASE_URL"') WHERE config_id = ${good.id}`);
+      worker = startJudgeWorker(store, { ...workerOpts(), env });
+      const view = await labDone(labId);
+      expect(view.runs.map((r) => r.status)).toEqual(["failed"]);
+      const [{ failure_reason: reason }] = (await handle.db.execute<{ failure_reason: string }>(sql`SELECT j.failure_reason FROM jobs j JOIN judge_runs r ON r.job_id = j.id WHERE r.config_id = ${good.id}`)).rows;
+      expect(reason).toContain("names DATABASE_URL for its API key, which it may not");
+
+      expect(listener.requests).toEqual([]);
+    } finally {
+      if (savedLabKey === undefined) delete process.env.JUDGE_KEY_LAB;
+      else process.env.JUDGE_KEY_LAB = savedLabKey;
+      await listener.close();
+    }
   });
 });

@@ -6,7 +6,7 @@ import { getPaperById } from "@/db/queries/papers";
 import type { JudgeConfig } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { StartJudgeLabRequest } from "@/lib/judge-lab/schemas";
-import { apiKeyIsSet } from "@/server/judge/configs/judge-config-view";
+import { assertJudgeKeyReady } from "@/server/judge/configs/judge-config-view";
 import { requireJudgeConfig } from "@/server/judge/configs/list-judge-configs";
 import { startJudgeRuns } from "@/server/judge/runs/start-judge-run";
 
@@ -29,11 +29,7 @@ export async function startJudgeLab(store: Store, request: StartJudgeLabRequest,
   for (const [i, configId] of [...new Set(request.configIds)].entries()) {
     const config = await requireJudgeConfig(store, configId);
     if (config.archivedAt) throw new AppError("conflict", `The judge configuration "${config.name}" is archived`, [{ path: `configIds[${i}]`, message: "is archived" }]);
-    if (config.kind === "llm" && apiKeyIsSet(config.apiKeyEnv) === false) {
-      throw new AppError("conflict", `The judge configuration "${config.name}" reads its API key from ${config.apiKeyEnv}, which is not set on this server`, [
-        { path: `configIds[${i}]`, message: `${config.apiKeyEnv} is not set` },
-      ]);
-    }
+    assertJudgeKeyReady(config, `configIds[${i}]`);
     configs.push(config);
   }
   const submissionIds = [...new Set(request.submissionIds)];

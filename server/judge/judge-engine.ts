@@ -1,6 +1,6 @@
 import "server-only";
 import type { Paper } from "@/db/schema";
-import type { JudgeConfigInput } from "@/lib/judge/config";
+import { judgeBaseUrlProblem, judgeKeyEnvProblem, type JudgeConfigInput } from "@/lib/judge/config";
 import type { ChatModel, JudgeRubricNode, JudgeRunInput, SubmissionFiles } from "@/lib/judge/engine-contract";
 import type { Variant } from "@/lib/grading/variant";
 import { createOpenAiChatModel } from "./openai-chat-model";
@@ -57,6 +57,12 @@ export function gradeWithConfig(
  * is never stored, logged or answered.
  */
 export function chatModelFor(config: JudgeConfigInput, env: Record<string, string | undefined>): ChatModel {
+  // The configuration schema holds these rules, but a configuration (or a run's snapshot of one)
+  // stored before them could name AUTH_SECRET and any URL: checked again where the key is read.
+  const keyProblem = config.apiKeyEnv ? judgeKeyEnvProblem(config.apiKeyEnv) : null;
+  if (keyProblem) throw new Error(`the judge configuration "${config.name}" names ${config.apiKeyEnv} for its API key, which it may not: the variable ${keyProblem}`);
+  const urlProblem = config.baseUrl !== null ? judgeBaseUrlProblem(config.baseUrl) : null;
+  if (urlProblem) throw new Error(`the judge configuration "${config.name}" has a base URL that ${urlProblem}`);
   const apiKey = config.apiKeyEnv ? env[config.apiKeyEnv] : undefined;
   if (config.apiKeyEnv && !apiKey) throw new Error(`${config.apiKeyEnv} is not set where the judge worker runs`);
   return createOpenAiChatModel({

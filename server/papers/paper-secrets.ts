@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { Executor, Store } from "@/db/client";
 import { deletePaperSecretByName, listSealedPaperSecrets, upsertPaperSecret } from "@/db/queries/paper-secrets";
 import { AppError } from "@/lib/errors";
-import { secretNameSchema, secretValueSchema } from "@/lib/jobs/paper-settings";
+import { secretNameSchema, secretNameShapeSchema, secretValueSchema } from "@/lib/jobs/paper-settings";
+import { reservedEnvNameReason } from "@/lib/jobs/reserved-env-names";
 import { SealError, sealSecret, unsealSecret } from "@/server/secrets/seal";
 
 /**
@@ -21,19 +22,28 @@ export async function setPaperSecret(store: Store, input: { paperId: string; nam
 
 /** 404 when the paper has no secret of that name. */
 export async function deletePaperSecret(store: Store, input: { paperId: string; name: string }): Promise<void> {
-  const name = z.object({ name: secretNameSchema }).parse({ name: input.name }).name;
+  const name = z.object({ name: secretNameShapeSchema }).parse({ name: input.name }).name;
   if (!(await deletePaperSecretByName(store.db, input.paperId, name))) {
     throw new AppError("not_found", `This paper has no secret named ${name}`, [{ path: "name", message: "no such secret" }]);
   }
 }
 
 /**
- * The paper's secrets, opened, for the runner that claimed one of its jobs. A secret sealed under
+ * The paper's secrets, opened, for the runner that claimed one of its jobs, less any stored under a
+ * name that is now reserved (dropped with a log line, never its value). A secret sealed under
  * another AUTH_SECRET cannot be opened: the error names it, so staff know which one to set again.
  */
 export async function readReproduceSecrets(db: Executor, paperId: string): Promise<Record<string, string>> {
   const secrets: Record<string, string> = {};
   for (const { name, sealedValue } of await listSealedPaperSecrets(db, paperId)) {
+    const reserved = reservedEnvNameReason(name);
+    if (reserved) {
+      // Stored before such names were refused. Failing the job would hold every reproduction of the
+      // paper hostage to a setting that never could work as meant; the job runs without it, the
+      // paper page marks it "not passed to jobs", and staff remove it.
+      console.warn(`Rubric Studio: the secret ${name} of paper ${paperId} is not passed to its job: ${name} cannot be a secret because ${reserved}; remove it on the paper's settings`);
+      continue;
+    }
     try {
       secrets[name] = unsealSecret(sealedValue);
     } catch (err) {

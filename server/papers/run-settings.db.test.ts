@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
 import type { DbHandle } from "@/db/client";
 import { createPaper } from "@/db/queries/papers";
 import { ensureUserByEmail } from "@/db/queries/users";
+import { upsertPaperSecret } from "@/db/queries/paper-secrets";
+import { sealSecret } from "@/server/secrets/seal";
 import { DEFAULT_RUN_SETTINGS } from "@/lib/jobs/paper-settings";
 import { errorResponse } from "@/server/http/route";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
@@ -136,10 +138,36 @@ describe.each(testDatabaseKinds())("paper run settings and secrets on %s", (kind
       expect(answer.paths, name).toEqual([field]);
       if (value.length > 1) expect(answer.text, name).not.toContain(value);
     }
+    // Names that change how programs load or run, and the job's own, are refused with the rule named.
+    for (const name of ["PATH", "HOME", "TMPDIR", "LD_PRELOAD", "LD_LIBRARY_PATH", "BASH_ENV", "ENV", "PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "GIT_ASKPASS", "IFS", "PS4", "GCONV_PATH", "CUDA_VISIBLE_DEVICES", "DOCKER_HOST"]) {
+      const answer = await refusal(setPaperSecret(handle, { paperId: PAPER, name, value: "plain-value", userId }));
+      expect(answer.status, name).toBe(400);
+      expect(answer.paths, name).toEqual(["name"]);
+      expect(answer.text, name).toContain(`is reserved: ${name} cannot be a secret because`);
+      expect(answer.text, name).not.toContain("plain-value");
+    }
     await setPaperSecret(handle, { paperId: PAPER, name: "EXACTLY_16_KIB", value: "s".repeat(16 * 1024), userId });
     expect((await getRunSettings(handle.db, PAPER)).secretNames).toEqual(["EXACTLY_16_KIB", "HF_TOKEN"]);
     const badDelete = await refusal(deletePaperSecret(handle, { paperId: PAPER, name: "bad name" }));
     expect(badDelete.status).toBe(400);
     expect(badDelete.paths).toEqual(["name"]);
+  });
+
+  it("drops a secret stored under a reserved name before the rule from the job, with a log line, and lets staff delete it", async () => {
+    // As a secret set before the rule was stored: straight into the table, sealed.
+    for (const name of ["LD_PRELOAD", "PATH"]) await upsertPaperSecret(handle.db, { paperId: OTHER_PAPER, name, sealedValue: sealSecret("/tmp/evil.so"), updatedBy: userId });
+    await setPaperSecret(handle, { paperId: OTHER_PAPER, name: "HF_TOKEN", value: HF_TOKEN, userId });
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      expect(await readReproduceSecrets(handle.db, OTHER_PAPER)).toEqual({ HF_TOKEN });
+      const lines = warned.mock.calls.map((c) => String(c[0]));
+      expect(lines).toEqual([expect.stringContaining("the secret LD_PRELOAD of paper settings-other-paper is not passed to its job"), expect.stringContaining("the secret PATH of paper")]);
+      expect(lines.join("\n")).not.toContain("/tmp/evil.so");
+    } finally {
+      warned.mockRestore();
+    }
+    await deletePaperSecret(handle, { paperId: OTHER_PAPER, name: "LD_PRELOAD" });
+    await deletePaperSecret(handle, { paperId: OTHER_PAPER, name: "PATH" });
+    expect((await getRunSettings(handle.db, OTHER_PAPER)).secretNames).toEqual(["HF_TOKEN"]);
   });
 });

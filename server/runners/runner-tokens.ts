@@ -1,10 +1,11 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import type { Store } from "@/db/client";
-import { getLiveRunnerTokenByHash, insertRunnerToken, listRunnerTokens, revokeRunnerToken, type RunnerTokenListItem } from "@/db/queries/runners";
+import { getLiveRunnerTokenByHash, insertRunnerToken, isRunnerTokenLive, listRunnerTokens, revokeRunnerToken, type RunnerTokenListItem } from "@/db/queries/runners";
 import type { RunnerToken } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { TOKEN_PREFIX } from "@/lib/runner/protocol";
+import { isUuid } from "@/lib/uuid";
 
 /** Tokens are kept as their sha-256 only: the database never holds a usable one. */
 export function hashToken(token: string): string {
@@ -36,6 +37,11 @@ export async function authenticateRunnerToken(store: Store, req: Request): Promi
   const row = await getLiveRunnerTokenByHash(store.db, hashToken(token));
   if (!row) throw new AppError("unauthorized", "This runner token is unknown or was revoked");
   return row;
+}
+
+/** Whether the runner token with this id exists and is not revoked (a job token is good only while its runner's token is). */
+export async function runnerTokenIsLive(store: Store, id: string): Promise<boolean> {
+  return isUuid(id) && (await isRunnerTokenLive(store.db, id));
 }
 
 export function bearerToken(req: Request): string | null {

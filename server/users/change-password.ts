@@ -10,18 +10,20 @@ import { signInWithPassword } from "./sign-in";
 
 /**
  * Sets a user's password and ends their other sessions (all of them when `keepSessionId` is not
- * given, as from the CLI): whoever signed in with the old password is signed out at once. The new
+ * given, as from the CLI) and every API token of theirs: whoever signed in with the old password,
+ * or made a token with it, is signed out at once. The new
  * password must pass the rules every new password does (400 otherwise).
  */
 export async function changePassword(
   store: Store,
   input: { email: string; password: string; keepSessionId?: string },
-): Promise<{ endedSessions: number }> {
+): Promise<{ endedSessions: number; endedTokens: number }> {
   const problem = passwordProblem(input.password);
   if (problem) throw new AppError("bad_request", `the password ${problem}`, [{ path: "password", message: `the password ${problem}` }]);
   const user = await findUserByEmail(store, input.email);
   await setUserPasswordHash(store.db, user.id, await hashPassword(input.password));
-  return { endedSessions: await endAllSessions(store, user.id, input.keepSessionId) };
+  const ended = await endAllSessions(store, user.id, input.keepSessionId);
+  return { endedSessions: ended.sessions, endedTokens: ended.tokens };
 }
 
 /**
@@ -31,7 +33,7 @@ export async function changePassword(
 export async function changeOwnPassword(
   store: Store,
   input: { email: string; sessionId: string; currentPassword: string; newPassword: string; address: string | null },
-): Promise<{ endedSessions: number }> {
+): Promise<{ endedSessions: number; endedTokens: number }> {
   const check = await signInWithPassword(store, { email: input.email, password: input.currentPassword, address: input.address });
   if (!check.ok) {
     const message = check.retryAfterSeconds

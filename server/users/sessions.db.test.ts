@@ -4,6 +4,7 @@ import type { DbHandle } from "@/db/client";
 import { getUserWithPaperAccess, type SessionRef } from "@/db/queries/papers";
 import { AppError } from "@/lib/errors";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import { accessByApiToken, createApiToken, listApiTokens } from "./api-tokens";
 import { changePassword } from "./change-password";
 import { createAccount } from "./create-account";
 import { endSession, signOutEverywhere, startSession } from "./sessions";
@@ -59,7 +60,7 @@ describe.each(testDatabaseKinds())("sessions on %s", (kind) => {
     const other = await newUser();
     const sessions = [await signIn(user.id), await signIn(user.id)];
     const others = await signIn(other.id);
-    expect(await signOutEverywhere(handle, user.id)).toEqual({ ended: 2 });
+    expect(await signOutEverywhere(handle, user.id)).toEqual({ ended: 2, endedTokens: 0 });
     for (const s of sessions) expect(await live(s)).toBe(false);
     expect(await live(others)).toBe(true);
     await expect(signOutEverywhere(handle, crypto.randomUUID())).rejects.toMatchObject({ code: "not_found" });
@@ -68,7 +69,7 @@ describe.each(testDatabaseKinds())("sessions on %s", (kind) => {
   it("a password change ends the other sessions (all of them from the CLI) and the old password stops working", async () => {
     const user = await newUser();
     const [kept, other] = [await signIn(user.id), await signIn(user.id)];
-    expect(await changePassword(handle, { email: user.email, password: "a brand new passphrase", keepSessionId: kept.sessionId })).toEqual({ endedSessions: 1 });
+    expect(await changePassword(handle, { email: user.email, password: "a brand new passphrase", keepSessionId: kept.sessionId })).toEqual({ endedSessions: 1, endedTokens: 0 });
     expect(await live(kept)).toBe(true);
     expect(await live(other)).toBe(false);
     expect(await verifyCredentials(handle, user.email, PASSWORD)).toBeNull();
@@ -102,5 +103,30 @@ describe.each(testDatabaseKinds())("sessions on %s", (kind) => {
     await expect(setDisabled(handle, { userId: staffId, disabled: true, by: staffId })).rejects.toThrow(AppError);
     await expect(setDisabled(handle, { userId: staffId, disabled: true, by: staffId })).rejects.toMatchObject({ code: "conflict" });
     await expect(setDisabled(handle, { userId: crypto.randomUUID(), disabled: true, by: staffId })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("a password change, sign out everywhere and disabling end every API token of the user, and no one else's", async () => {
+    const tokenLive = async (token: string) => (await accessByApiToken(handle.db, token, undefined)) !== null;
+    const other = await newUser();
+    const othersToken = (await createApiToken(handle, { userId: other.id, name: "other's" })).token;
+    for (const end of ["password", "sign out everywhere", "disable"] as const) {
+      const user = await newUser();
+      const kept = await signIn(user.id);
+      const tokens = [(await createApiToken(handle, { userId: user.id, name: "laptop" })).token, (await createApiToken(handle, { userId: user.id, name: "ci" })).token];
+      for (const t of tokens) expect(await tokenLive(t), end).toBe(true);
+      if (end === "password") {
+        expect(await changePassword(handle, { email: user.email, password: "a brand new passphrase", keepSessionId: kept.sessionId })).toEqual({ endedSessions: 0, endedTokens: 2 });
+        expect(await live(kept)).toBe(true);
+      } else if (end === "sign out everywhere") {
+        expect(await signOutEverywhere(handle, user.id)).toEqual({ ended: 1, endedTokens: 2 });
+      } else {
+        await setDisabled(handle, { userId: user.id, disabled: true, by: staffId });
+        await setDisabled(handle, { userId: user.id, disabled: false, by: staffId });
+      }
+      // Ended for good: a new password or enabling again does not bring a token back.
+      for (const t of tokens) expect(await tokenLive(t), end).toBe(false);
+      expect((await listApiTokens(handle, user.id)).every((t) => t.revokedAt !== null), end).toBe(true);
+    }
+    expect(await tokenLive(othersToken)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import type { Store } from "@/db/client";
 import { createUserSession, revokeUserSession, revokeUserSessions } from "@/db/queries/user-sessions";
 import { getUserWithPaperAccess, type SessionRef } from "@/db/queries/papers";
 import { getUserById } from "@/db/queries/users";
+import { revokeApiTokensOfUser } from "@/db/queries/api-tokens";
 import { AppError } from "@/lib/errors";
 import { announceAccessChange } from "@/server/live/rubric-feed";
 import { isUuid } from "@/lib/uuid";
@@ -12,7 +13,8 @@ import { isUuid } from "@/lib/uuid";
  * row's id, and every request reads the row in the same query as the user
  * (`getUserWithPaperAccess`), so:
  * - sign-out ends exactly the session it came from, and the others keep working;
- * - a password change, disabling a user or "sign out everywhere" revokes rows, which takes effect
+ * - a password change, disabling a user or "sign out everywhere" revokes rows (and the user's API
+ *   tokens), which takes effect
  *   on the next request, on every instance, with no list of banned tokens to share;
  * - the cost is a primary-key join in a read every request makes anyway (a per-user session
  *   version would cost the same read, but could only end all of a user's sessions at once).
@@ -50,16 +52,22 @@ export async function endSession(store: Store, sessionId: string): Promise<void>
 
 /**
  * Ends every session of the user (but `keepSessionId`, the caller's own when they change their
- * password); their open streams end too. How many sessions were ended.
+ * password) and every personal API token of theirs, in one transaction; their open streams end
+ * too. A token is a sign-in that never expires: account recovery (a new password, "sign out
+ * everywhere", disabling) that left it working would recover nothing from whoever holds it.
  */
-export async function endAllSessions(store: Store, userId: string, keepSessionId?: string): Promise<number> {
-  const ended = await revokeUserSessions(store.db, userId, keepSessionId);
+export async function endAllSessions(store: Store, userId: string, keepSessionId?: string): Promise<{ sessions: number; tokens: number }> {
+  const ended = await store.db.transaction(async (tx) => ({
+    sessions: await revokeUserSessions(tx, userId, keepSessionId),
+    tokens: await revokeApiTokensOfUser(tx, userId),
+  }));
   await announceAccessChange(store, userId);
   return ended;
 }
 
-/** Staff's "sign out everywhere" for a user; 404 when there is no such user. */
-export async function signOutEverywhere(store: Store, userId: string): Promise<{ ended: number }> {
+/** "Sign out everywhere" (the user, or staff for them): every session and API token ends; 404 when there is no such user. */
+export async function signOutEverywhere(store: Store, userId: string): Promise<{ ended: number; endedTokens: number }> {
   if (!(await getUserById(store.db, userId))) throw new AppError("not_found", `No user with id "${userId}"`);
-  return { ended: await endAllSessions(store, userId) };
+  const { sessions, tokens } = await endAllSessions(store, userId);
+  return { ended: sessions, endedTokens: tokens };
 }

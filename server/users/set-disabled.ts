@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { endAllSessions } from "./sessions";
 
 /**
- * Staff disable a user (every session ends at once, open streams included, and sign-in is refused)
+ * Staff disable a user (every session and API token ends at once, open streams included, and sign-in is refused)
  * or enable them again (they sign in afresh). Staff cannot disable themselves: nobody would be left
  * to undo it from the studio (`by` is null from the CLI).
  */

@@ -25,7 +25,7 @@ describe("a judge run whose studio is killed mid-run", () => {
     model = await startOpenAiTestServer({ latencyMs: 800 });
     db = await prepareDatabase("pglite", 0, "judge-resume");
     // The configuration names the key's variable; only the studio's worker has it.
-    env = { ...db.env, JOB_LEASE_S: String(LEASE_S), JOB_HEARTBEAT_S: "1", TEST_JUDGE_KEY: "test-key" };
+    env = { ...db.env, JOB_LEASE_S: String(LEASE_S), JOB_HEARTBEAT_S: "1", JUDGE_KEY_TEST: "test-key" };
     studio = await startStudio(env);
   });
   afterAll(async () => {
@@ -45,7 +45,7 @@ describe("a judge run whose studio is killed mid-run", () => {
       kind: "llm",
       model: "gpt-4o-mini",
       baseUrl: model.baseUrl,
-      apiKeyEnv: "TEST_JUDGE_KEY",
+      apiKeyEnv: "JUDGE_KEY_TEST",
       reasoningEffort: null,
       contextWindow: 128_000,
       maxConcurrency: CONCURRENCY,

@@ -1,5 +1,5 @@
 /**
- * Sessions end when they should (issue 10, item 6), against the built studio over HTTP, on PGlite
+ * Sessions end when they should (issue 10, item 6; API tokens with them, issue 19 item 11), against the built studio over HTTP, on PGlite
  * and on PostgreSQL when DATABASE_URL is set (CI sets it; CI=true without it fails, it does not
  * skip): a session cookie saved before sign-out, a password change, disabling the user, or "sign
  * out everywhere" is refused at once (401 from the API, the sign-in page for pages), and a cookie
@@ -37,6 +37,18 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
       const user = authors[i];
       return { ...user, id: ids.get(user.email)! };
     };
+    /** A request with a personal API token instead of a cookie. */
+    const bearer = async (token: string, method: string, url: string) => {
+      const res = await fetch(`${studio.url}${url}`, { method, headers: { authorization: `Bearer ${token}` } });
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : null) as unknown };
+    };
+    const tokenStatus = async (token: string) => (await bearer(token, "GET", "/api/papers")).status;
+    const newToken = async (cookie: string) => {
+      const made = await api<{ token: string }>(studio.url, cookie, "POST", "/api/users/me/tokens", { name: "laptop" });
+      expect(made.status).toBe(201);
+      return made.body.token;
+    };
     /** The status of an API read and of a page with this cookie. */
     const apiStatus = async (cookie: string) => (await api(studio.url, cookie, "GET", "/api/papers")).status;
     const pageGoesToSignIn = async (cookie: string) => {
@@ -61,10 +73,12 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
       expect(await apiStatus(other)).toBe(200);
     });
 
-    it("a password change ends the user's other sessions, and the old password no longer signs in", async () => {
+    it("a password change ends the user's other sessions and every API token, and the old password no longer signs in", async () => {
       const user = author(1);
       const elsewhere = await signIn(studio.url, user.email, user.password);
       const here = await signIn(studio.url, user.email, user.password);
+      const token = await newToken(here);
+      expect(await tokenStatus(token)).toBe(200);
       const wrong = await api<{ error: { code: string; details: { path: string }[] } }>(studio.url, here, "PUT", "/api/users/me/password", {
         currentPassword: "not the password",
         newPassword: "a fresh and long passphrase",
@@ -77,8 +91,9 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
       expect(weak.status).toBe(400);
 
       const changed = await api(studio.url, here, "PUT", "/api/users/me/password", { currentPassword: user.password, newPassword: "a fresh and long passphrase" });
-      expect(changed).toEqual({ status: 200, body: { endedSessions: 1 } });
+      expect(changed).toEqual({ status: 200, body: { endedSessions: 1, endedTokens: 1 } });
       expect(await apiStatus(elsewhere)).toBe(401);
+      expect(await tokenStatus(token)).toBe(401);
       expect(await apiStatus(here)).toBe(200);
       await expect(signIn(studio.url, user.email, user.password)).rejects.toThrow(/sign-in .* failed/);
       expect(await apiStatus(await signIn(studio.url, user.email, "a fresh and long passphrase"))).toBe(200);
@@ -100,21 +115,33 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
       expect(await apiStatus(await signIn(studio.url, user.email, user.password))).toBe(200);
     });
 
-    it("staff signing a user out everywhere ends every session of theirs", async () => {
+    it("staff signing a user out everywhere ends every session and API token of theirs", async () => {
       const user = author(3);
       const sessions = [await signIn(studio.url, user.email, user.password), await signIn(studio.url, user.email, user.password)];
-      expect(await api(studio.url, staffCookie, "DELETE", `/api/users/${user.id}/sessions`)).toEqual({ status: 200, body: { ended: 2 } });
+      const token = await newToken(sessions[0]);
+      expect(await api(studio.url, staffCookie, "DELETE", `/api/users/${user.id}/sessions`)).toEqual({ status: 200, body: { ended: 2, endedTokens: 1 } });
+      expect(await tokenStatus(token)).toBe(401);
       for (const cookie of sessions) expect(await apiStatus(cookie)).toBe(401);
       expect(await apiStatus(staffCookie)).toBe(200);
       expect((await api(studio.url, staffCookie, "DELETE", `/api/users/not-a-user/sessions`)).status).toBe(400);
       expect((await api(studio.url, staffCookie, "DELETE", `/api/users/${crypto.randomUUID()}/sessions`)).status).toBe(404);
     });
 
-    it("a user signing themselves out everywhere ends every session of theirs, this one included", async () => {
+    it("a user signing themselves out everywhere ends every session and API token of theirs, this one included; a token cannot do it", async () => {
       const user = author(4);
       const sessions = [await signIn(studio.url, user.email, user.password), await signIn(studio.url, user.email, user.password)];
-      expect((await api(studio.url, sessions[0], "DELETE", "/api/users/me/sessions")).status).toBe(200);
+      const token = await newToken(sessions[0]);
+      // A token (taken from the person, say) cannot end their browser sessions, nor staff's token anyone's.
+      expect(await bearer(token, "DELETE", "/api/users/me/sessions")).toMatchObject({ status: 403, body: { error: { code: "forbidden" } } });
+      const staffToken = await newToken(staffCookie);
+      expect((await bearer(staffToken, "DELETE", `/api/users/${user.id}/sessions`)).status).toBe(403);
+      for (const cookie of sessions) expect(await apiStatus(cookie)).toBe(200);
+      expect(await tokenStatus(token)).toBe(200);
+
+      expect(await api(studio.url, sessions[0], "DELETE", "/api/users/me/sessions")).toEqual({ status: 200, body: { ended: 2, endedTokens: 1 } });
       for (const cookie of sessions) expect(await apiStatus(cookie)).toBe(401);
+      expect(await tokenStatus(token)).toBe(401);
+      expect(await tokenStatus(staffToken)).toBe(200);
     });
 
     it("a session cookie without a session id (issued before sessions were revocable) is refused", async () => {

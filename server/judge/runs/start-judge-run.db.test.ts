@@ -55,7 +55,7 @@ describe.each(testDatabaseKinds())("judge configurations and runs on %s", (kind)
     await refused(createJudgeConfig(handle, DUMMY, null), "conflict");
     await refused(updateJudgeConfig(handle, random.id, { name: DUMMY.name }), "conflict");
     await setDefaultJudgeConfig(handle, random.id);
-    const o3 = await createJudgeConfig(handle, { ...O3, apiKeyEnv: "RS_TEST_UNSET_KEY" }, null);
+    const o3 = await createJudgeConfig(handle, { ...O3, apiKeyEnv: "JUDGE_KEY_RS_TEST_UNSET" }, null);
     let listed = await listJudgeConfigs(handle);
     expect(listed.filter((c) => c.isDefault).map((c) => c.id)).toEqual([random.id]);
     expect(listed.find((c) => c.id === o3.id)).toMatchObject({ apiKeySet: false, ready: false });

@@ -12,7 +12,7 @@ import type { JudgeRunView } from "@/lib/judge/views";
 import { buildPinnedGradedTree } from "@/lib/review/pinned-tree";
 import { pinLiveVersion, rubricFingerprint } from "@/server/gradings/import-grading";
 import { announceJobQueued } from "@/server/jobs/job-feed";
-import { apiKeyIsSet } from "../configs/judge-config-view";
+import { assertJudgeKeyReady } from "../configs/judge-config-view";
 import { estimatePlannedRun, planJudgeRuns, rubricRowsFor, unitCount, type JudgePlan, type PlannedRun } from "./plan-judge-runs";
 import { readJudgeRun } from "./read-judge-run";
 
@@ -37,11 +37,7 @@ export async function startJudgeRuns(
   opts: { lab?: boolean; announce?: boolean } = {},
 ): Promise<JudgeRunView[]> {
   const plan = await planJudgeRuns(store, request);
-  if (plan.config.kind === "llm" && apiKeyIsSet(plan.config.apiKeyEnv) === false) {
-    throw new AppError("conflict", `The judge configuration "${plan.config.name}" reads its API key from ${plan.config.apiKeyEnv}, which is not set on this server`, [
-      { path: "configId", message: `${plan.config.apiKeyEnv} is not set` },
-    ]);
-  }
+  assertJudgeKeyReady(plan.config, "configId");
   const views: JudgeRunView[] = [];
   for (const run of plan.runs) {
     const runId = await startOne(store, plan, run, userId, opts.lab ?? false, opts.announce ?? true);

@@ -108,6 +108,17 @@ describe.each(testDatabaseKinds())("run-settings and secret routes on %s", (kind
     expect((await getSettings("staff")).body.settings!.secretNames).toEqual(["HF_TOKEN"]);
   });
 
+  it("refuses a secret named for how programs load or run (PATH, LD_PRELOAD…) with a 400 naming the rule, storing nothing", async () => {
+    for (const name of ["PATH", "LD_PRELOAD", "BASH_ENV", "PYTHONSTARTUP", "NODE_OPTIONS", "GIT_SSH_COMMAND", "CUDA_VISIBLE_DEVICES"]) {
+      const answer = await putSecret("staff", name, JSON.stringify({ value: SECRET }));
+      expect(answer.status, name).toBe(400);
+      expect(answer.body.error!.details.map((d) => d.path), name).toEqual(["name"]);
+      expect(answer.body.error!.message, name).toMatch(new RegExp(`^name: is reserved: ${name} cannot be a secret because `));
+      expect(answer.text, name).not.toContain(SECRET.slice(0, 8));
+    }
+    expect((await getSettings("staff")).body.settings!.secretNames).toEqual(["HF_TOKEN"]);
+  });
+
   it("deletes a secret for staff only; an unknown name is a 404", async () => {
     expect((await call(secretRoute.DELETE, "author", "DELETE", { paperId, name: "HF_TOKEN" })).status).toBe(403);
     expect((await call(secretRoute.DELETE, "staff", "DELETE", { paperId, name: "HF_TOKEN" })).status).toBe(200);

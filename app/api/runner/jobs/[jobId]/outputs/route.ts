@@ -4,6 +4,6 @@ import { runnerRoute } from "@/server/http/runner-route";
 
 /** The executed submission as one .tar.gz (files over the paper's limit left out by the runner). */
 export const PUT = runnerRoute<{ jobId: string }>(async ({ req, params, store }) => {
-  const lease = authenticateJobToken(req, params.jobId);
+  const lease = await authenticateJobToken(store, req, params.jobId);
   return storeJobOutputs(store, lease, req);
 });

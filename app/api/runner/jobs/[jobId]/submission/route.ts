@@ -7,7 +7,7 @@ import { openBlob } from "@/server/blobs/store-blob";
 
 /** The submission's archive as uploaded, streamed from the blob store to the job's runner. */
 export const GET = runnerRoute<{ jobId: string }>(async ({ req, params, store }) => {
-  const job = await requireCurrentLease(store, authenticateJobToken(req, params.jobId));
+  const job = await requireCurrentLease(store, await authenticateJobToken(store, req, params.jobId));
   const archive = await readSubmissionArchiveRef(store, job);
   if (!archive) throw new AppError("not_found", "This job's submission has no stored archive");
   const body = Readable.toWeb(await openBlob(archive.sha256)) as ReadableStream<Uint8Array>;

@@ -5,6 +5,6 @@ import { runnerRoute } from "@/server/http/runner-route";
 
 /** Long poll held by a job's runner for the whole run: `{ cancel: true }` the moment staff cancel it. */
 export const POST = runnerRoute<{ jobId: string }>(async ({ req, params, store }) => {
-  const lease = authenticateJobToken(req, params.jobId);
+  const lease = await authenticateJobToken(store, req, params.jobId);
   return waitForJobCancel(store, lease, await parseJsonBody(req, waitCancelRequestSchema), req.signal);
 });
