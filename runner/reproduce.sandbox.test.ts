@@ -192,10 +192,13 @@ describe.runIf(hasBwrap)("the sandbox keeps the runner's secrets, network and fi
       expect(log).not.toContain("studio-reached");
     });
 
-    it("reaches it when the paper allows network (the test's own control)", async () => {
-      const { result, log } = await run(sandboxBackend(), `${fetchStudio()}\n`, { settings: { network: true } });
-      expect(result.status).toBe("succeeded");
-      expect(log).toContain("studio-reached");
+    it("cannot reach it when the paper allows network either: the sandbox has a network of its own", async () => {
+      const { result, log } = await run(sandboxBackend(), `ip route | grep -q '^default' && echo has-default-route\n${fetchStudio()}\n`, { settings: { network: true } });
+      expect(log).toContain("has-default-route");
+      expect(result.status).toBe("failed");
+      expect(log).not.toContain("studio-reached");
+      // The same request from the host gets an answer: the server was there to be reached.
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("studio-reached");
     });
   });
 

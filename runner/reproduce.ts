@@ -6,6 +6,8 @@ import type { FinalJobStatus } from "@/lib/jobs/states";
 import type { ReproduceSettings } from "@/lib/runner/protocol";
 import type { ReproductionMetadata } from "@/lib/runner/reproduction-metadata";
 import type { JobBackend, JobExit } from "./backends/job-backend";
+import { diskFull } from "./job-storage";
+import { spawnLimits } from "./job-limits";
 import { SecretMasker } from "./secret-masker";
 
 export { CREATION_TIME_FILE };
@@ -32,6 +34,8 @@ export interface ReproduceOptions {
   /** Resolves when staff cancel the job. */
   cancelled: Promise<void>;
   killGraceMs: number;
+  /** Set when `jobDir` lies on a filesystem of this size made for the job (`openJobStorage`): a full one is the disk limit. */
+  diskLimitMiB?: number;
 }
 
 export interface ReproduceResult {
@@ -83,8 +87,9 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
     return { ok: exit.exitCode === 0, text: masker.mask(text + decoder.end()) };
   }
 
+  const limits = spawnLimits(opts.settings);
   function spawnBase() {
-    return { dir: submissionDir, scratchDir: path.join(opts.jobDir, "scratch"), secrets: opts.settings.secrets, gpuIndices: opts.gpuIndices, network: opts.settings.network };
+    return { dir: submissionDir, scratchDir: path.join(opts.jobDir, "scratch"), secrets: opts.settings.secrets, gpuIndices: opts.gpuIndices, network: opts.settings.network, limits };
   }
 
   function freshCopy(): void {
@@ -177,14 +182,19 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   const after = (await capture(["ls", "-laR", "."])).text;
   const gitStatus = isGitRepo ? (await capture(gitCommand("status"))).text : null;
   const durationS = (Date.now() - started) / 1000;
+  if (opts.diskLimitMiB !== undefined && !run.exit.limitHit && diskFull(submissionDir)) run.exit.limitHit = `the disk limit of ${opts.diskLimitMiB} MiB`;
   const outcome = describe(run, opts.settings.timeoutS);
+  if (outcome.status === "failed" && (run.exit.limitHit || run.exit.setupError)) note(outcome.reason!);
   return { ...outcome, metadata: metadata(run, after, gitStatus), durationS, submissionDir };
 }
 
 function describe(run: RunOutcome, timeoutS: number): { status: FinalJobStatus; exitCode: number | null; reason: string | null } {
   if (run.timedOut) return { status: "timed_out", exitCode: null, reason: `reproduce.sh ran past its timeout of ${timeoutS} s and was stopped` };
   if (run.cancelled) return { status: "cancelled", exitCode: null, reason: "cancelled by staff" };
-  const { exitCode, signal } = run.exit;
+  const { exitCode, signal, limitHit, setupError } = run.exit;
+  if (setupError) return { status: "failed", exitCode, reason: setupError };
+  // A job that hit a limit fails for that reason, whatever its status: its results may be cut short.
+  if (limitHit) return { status: "failed", exitCode, reason: `reproduce.sh hit ${limitHit}` };
   if (exitCode === 0) return { status: "succeeded", exitCode: 0, reason: null };
   if (exitCode === null) return { status: "failed", exitCode: null, reason: `reproduce.sh was killed by ${signal ?? "a signal"}` };
   return { status: "failed", exitCode, reason: `reproduce.sh exited with status ${exitCode}` };

@@ -39,7 +39,7 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
   const event = opts.event ?? ((line: string) => console.log(line));
   const gpus: Gpu[] = await detectGpus();
   const backendName = opts.backend ?? defaultBackend();
-  if (opts.backend === null) event(`backend: ${backendName} (${backendName === "sandbox" ? "bwrap found" : "bwrap not found on PATH: jobs run as plain processes"})`);
+  if (opts.backend === null) event(`backend: ${backendName} (${backendName === "sandbox" ? "bwrap found" : "bwrap not installed: jobs run as plain processes"})`);
   const backend = selectBackend(backendName, { dockerImage: opts.dockerImage });
   const maxJobs = opts.maxJobs ?? Math.max(1, gpus.length);
   fs.mkdirSync(opts.workDir, { recursive: true });

@@ -15,6 +15,11 @@ export const DEFAULT_RUN_SETTINGS = {
   network: false,
   /** PaperBench re-runs any run shorter than 600 s; here only a failed one, and only when asked. */
   salvageRetryBelowS: 0,
+  /** The job's disk: its copy of the submission, /tmp and HOME together (pip and model caches are large). */
+  diskLimitMiB: 50 * 1024,
+  memoryLimitMiB: 32 * 1024,
+  /** Processes and threads at once (a data loader with many workers fits; a fork bomb does not). */
+  processLimit: 4096,
 } as const;
 
 /** The outputs archive leaves out files larger than this (PaperBench: 10 MiB). */
