@@ -71,3 +71,23 @@ export function diskFull(dir: string): boolean {
     return false;
   }
 }
+
+/**
+ * Unmounts (lazily) every job disk left mounted under `dir` by a runner that died without closing
+ * them (SIGKILL, a crash): run at start on the work dir, so a restarted runner cleans up after itself.
+ */
+export function releaseJobMounts(dir: string, tools: HostTools = hostTools()): void {
+  if (!tools.umount || !isRoot()) return;
+  const prefix = `${path.resolve(dir)}/`;
+  let mountinfo = "";
+  try {
+    mountinfo = fs.readFileSync("/proc/self/mountinfo", "utf8");
+  } catch {
+    return;
+  }
+  const points = mountinfo
+    .split("\n")
+    .map((line) => line.split(" ")[4]?.replace(/\\(\d{3})/g, (_m, octal: string) => String.fromCharCode(parseInt(octal, 8))))
+    .filter((p): p is string => p !== undefined && p.startsWith(prefix) && p.endsWith(`/${MOUNT}`));
+  for (const point of points.sort((a, b) => b.length - a.length)) runHostTool(tools.umount, ["-l", point]);
+}

@@ -8,7 +8,7 @@ import type { ReproduceSettings } from "@/lib/runner/protocol";
 import { hostTools, isRoot } from "./backends/host-tools";
 import { JOB_PATH } from "./backends/job-environment";
 import { bwrapAvailable, sandboxBackend } from "./backends/sandbox";
-import { openJobStorage } from "./job-storage";
+import { openJobStorage, releaseJobMounts } from "./job-storage";
 import { reproduce } from "./reproduce";
 
 /**
@@ -211,6 +211,20 @@ describe.runIf(hasBwrap)("a hostile reproduce.sh in the sandbox", () => {
       const { result } = await hostile("dd if=/dev/zero of=/tmp/f bs=1M count=4 2>/dev/null\nfor i in 1 2 3; do sleep 0 & done; wait\necho ok\n", { diskLimitMiB: 32, processLimit: 32, memoryLimitMiB: 256 });
       expect(result.status).toBe("succeeded");
     });
+  });
+});
+
+describe.runIf(isRoot() && !!hostTools()["mkfs.ext4"])("the per-job disk", () => {
+  it("is released at the next runner start when a killed runner left it mounted", () => {
+    const jobDir = fs.mkdtempSync(path.join(os.tmpdir(), "rubric-leftdisk-"));
+    const storage = openJobStorage({ jobDir: path.join(jobDir, "jobs", "j-1"), diskLimitMiB: 64 });
+    expect(storage.unenforced).toBeNull();
+    fs.writeFileSync(path.join(storage.root, "left"), "x");
+    // No close(): the runner died. Its work dir cannot be removed while the disk is mounted.
+    expect(() => fs.rmSync(jobDir, { recursive: true, force: true })).toThrow(/EBUSY/);
+    releaseJobMounts(jobDir);
+    fs.rmSync(jobDir, { recursive: true, force: true });
+    expect(fs.existsSync(jobDir)).toBe(false);
   });
 });
 
