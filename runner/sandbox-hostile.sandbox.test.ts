@@ -20,6 +20,7 @@ import { reproduce } from "./reproduce";
 const hasBwrap = bwrapAvailable();
 if (!hasBwrap && process.env.CI) throw new Error("bwrap (Debian's bubblewrap) is required for the hostile-submission suite in CI");
 if (process.env.CI && !isRoot()) throw new Error("the hostile-submission suite runs as root in CI (network namespaces, cgroups and loop mounts need it)");
+if (process.env.CI && !hostTools().slirp4netns) throw new Error("slirp4netns is required for the hostile-submission suite in CI (scripts/ensure-system-packages.sh installs it)");
 
 const RUNNER_SECRET = `RUNNER-ONLY-${Date.now()}`;
 const PAPER_SECRET = `paper-secret-${Date.now()}`;
