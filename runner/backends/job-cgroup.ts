@@ -53,11 +53,16 @@ function ownGroups(): Map<string, string> {
   return groups;
 }
 
-function rmdirQuietly(dir: string): void {
+/**
+ * Removes a group. The kernel releases a killed process's membership a moment after its parent
+ * saw it die, so a group can still count as busy just after the job ended: tried again for a while
+ * (in the background) rather than left behind.
+ */
+function rmdirQuietly(dir: string, triesLeft = 40): void {
   try {
     fs.rmdirSync(dir);
-  } catch {
-    // Already gone, or a process not yet reaped: the kernel frees an empty group later anyway.
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EBUSY" && triesLeft > 0) setTimeout(() => rmdirQuietly(dir, triesLeft - 1), 50).unref();
   }
 }
 
