@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReproduceSettings } from "@/lib/runner/protocol";
 import { hostTools, isRoot } from "./backends/host-tools";
 import { JOB_PATH } from "./backends/job-environment";
-import { bwrapAvailable, sandboxBackend } from "./backends/sandbox";
+import { SANDBOX_HOST_ID, bwrapAvailable, sandboxBackend } from "./backends/sandbox";
 import { openJobStorage, releaseJobMounts } from "./job-storage";
 import { reproduce } from "./reproduce";
 
@@ -30,6 +30,8 @@ let workDir: string;
 beforeAll(() => {
   process.env.RUNNER_TOKEN = RUNNER_SECRET;
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), "rubric-hostile-"));
+  // Searchable by others (not listable), as a runner's work dir made by mkdir is: bwrap can then run as nobody.
+  fs.chmodSync(workDir, 0o711);
 });
 afterAll(() => {
   delete process.env.RUNNER_TOKEN;
@@ -39,6 +41,7 @@ afterAll(() => {
 /** Runs `script` as reproduce.sh the way the runner does: on a job disk of `diskLimitMiB`, under the sandbox. */
 async function hostile(script: string, over: Partial<ReproduceSettings> & { diskLimitMiB?: number } = {}) {
   const jobDir = fs.mkdtempSync(path.join(workDir, "job-"));
+  fs.chmodSync(jobDir, 0o755); // as the runner's mkdir makes it
   const source = fs.mkdtempSync(path.join(workDir, "source-"));
   fs.writeFileSync(path.join(source, "reproduce.sh"), script);
   const storage = over.diskLimitMiB ? openJobStorage({ jobDir, diskLimitMiB: over.diskLimitMiB }) : null;
@@ -117,6 +120,8 @@ describe.runIf(hasBwrap)("a hostile reproduce.sh in the sandbox", () => {
     }
     expect(sandboxed.length).toBeGreaterThan(0);
     for (const pid of sandboxed) expect(fs.readlinkSync(`/proc/${pid}/ns/user`)).not.toBe(ownUserNs);
+    // A runner running as root starts the sandbox as nobody: on the host, no job process is root.
+    if (isRoot()) for (const pid of sandboxed) expect(/^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1], `uid of ${pid}`).toBe(String(SANDBOX_HOST_ID));
     const sleeper = sandboxed.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, "latin1").includes(marker));
     expect(sleeper).toBeDefined();
     process.kill(sleeper!, "SIGKILL");

@@ -40,6 +40,8 @@ describe("bwrapArgs", () => {
     // --disable-userns needs a user namespace of bwrap's own (as root, --unshare-all only tries one).
     expect(args).toContain("--unshare-user");
     expect(args).not.toContain("--cap-add");
+    // uid 0 of its own namespace only (bwrap itself runs as nobody on the host when the runner is root).
+    expect(after(args, "--uid", 1)).toEqual([["0"]]);
   });
 
   it("never shares the host's network: with network allowed the job's own namespace is attached while bwrap waits", () => {

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
@@ -78,7 +78,8 @@ export const BWRAP_FDS = { args: 3, info: 4, block: 5 } as const;
  * (`sandbox-network.ts` attaches it while bwrap waits on `--block-fd`).
  */
 export function bwrapArgs(opts: { dir: string; scratchDir: string; gpuIndices: number[]; env: Record<string, string>; layout: HostLayout }): string[] {
-  const args = ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL"];
+  // uid 0 of its own namespace only: on the host it is bwrap's uid (nobody's, when the runner is root: SANDBOX_HOST_ID).
+  const args = ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL", "--uid", "0", "--gid", "0"];
   args.push("--die-with-parent", "--new-session", "--hostname", "reproduce");
   for (const dir of opts.layout.systemDirs) args.push("--ro-bind", dir, dir);
   for (const link of opts.layout.systemLinks) args.push("--symlink", link.target, link.path);
@@ -106,15 +107,52 @@ export function bwrapAvailable(tools: HostTools = hostTools()): boolean {
   return tools.bwrap !== undefined;
 }
 
+/**
+ * The host uid and gid a sandbox runs as when the runner is root (nobody's): defence in depth, so
+ * that even a way out of the namespaces would hold no privilege on the host. Inside, the job is
+ * still uid 0 of its own user namespace, with no capability; its copy and scratch space are handed
+ * to this uid before each run.
+ */
+export const SANDBOX_HOST_ID = 65534;
+
 /** What the sandbox backend uses of the host, found once at runner start. */
 export interface SandboxHost {
   layout: HostLayout;
   tools: HostTools;
   cgroups: { support: CgroupSupport | null; why: string | null };
+  /** The host uid bwrap runs as (SANDBOX_HOST_ID), or null: the runner's own (not root, or this host refuses unprivileged user namespaces). */
+  hostId: number | null;
 }
 
 export function probeSandboxHost(): SandboxHost {
-  return { layout: readHostLayout(), tools: hostTools(), cgroups: probeCgroups() };
+  const tools = hostTools();
+  const hostId = tools.bwrap && isRoot() && bwrapRunsAs(tools.bwrap, SANDBOX_HOST_ID) ? SANDBOX_HOST_ID : null;
+  return { layout: readHostLayout(), tools, cgroups: probeCgroups(), hostId };
+}
+
+/** Whether bwrap can make its namespaces as `id` here (a kernel or AppArmor policy may refuse unprivileged user namespaces). */
+function bwrapRunsAs(bwrap: string, id: number): boolean {
+  const probe = spawnSync(bwrap, ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--", "/bin/true"], {
+    env: hostToolEnv(),
+    uid: id,
+    gid: id,
+    stdio: "ignore",
+    timeout: 10_000,
+  });
+  return probe.status === 0;
+}
+
+/** Whether another uid can reach `dir` by its path (every directory above it searchable by others). */
+function reachableByOthers(dir: string): boolean {
+  for (let d = path.dirname(path.resolve(dir)); ; d = path.dirname(d)) {
+    if ((fs.statSync(d).mode & 0o001) === 0) return false;
+    if (d === "/") return true;
+  }
+}
+
+function chownTree(dir: string, id: number): void {
+  fs.lchownSync(dir, id, id);
+  for (const entry of fs.readdirSync(dir, { recursive: true }) as string[]) fs.lchownSync(path.join(dir, entry), id, id);
 }
 
 function networkTools(tools: HostTools) {
@@ -137,6 +175,10 @@ export function sandboxBackend(host: SandboxHost = probeSandboxHost()): JobBacke
     },
     spawnJob(opts: JobSpawnOptions) {
       fs.mkdirSync(path.join(opts.scratchDir, "home"), { recursive: true });
+      // As nobody where bwrap can reach the job's directories as nobody (a work dir under a private
+      // directory keeps the runner's uid: the sandbox is just as closed, the host uid is root's).
+      const hostId = host.hostId !== null && reachableByOthers(opts.dir) && reachableByOthers(opts.scratchDir) ? host.hostId : null;
+      if (hostId !== null) for (const dir of [opts.dir, opts.scratchDir]) chownTree(dir, hostId);
       const env = jobEnvironment({ home: `${SANDBOX_TMP}/home`, tmp: SANDBOX_TMP, gpuIndices: opts.gpuIndices, secrets: opts.secrets });
       const args = bwrapArgs({ ...opts, env, layout: host.layout });
       let cgroup: JobCgroup | null = null;
@@ -149,6 +191,7 @@ export function sandboxBackend(host: SandboxHost = probeSandboxHost()): JobBacke
       // bwrap runs with the fixed host environment, never the job's: the job's goes in through --setenv.
       const child = spawn(bwrap, bwrapCommandLine(withInheritedFdsClosed(opts.command)), {
         env: hostToolEnv(),
+        ...(hostId !== null ? { uid: hostId, gid: hostId } : {}),
         detached: true,
         stdio: ["ignore", "pipe", "pipe", "pipe", "pipe", "pipe"],
       });
