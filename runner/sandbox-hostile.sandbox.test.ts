@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -6,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReproduceSettings } from "@/lib/runner/protocol";
 import { hostTools, isRoot } from "./backends/host-tools";
+import { probeCgroups } from "./backends/job-cgroup";
 import { JOB_PATH } from "./backends/job-environment";
 import { SANDBOX_HOST_ID, bwrapAvailable, sandboxBackend } from "./backends/sandbox";
 import { openJobStorage, releaseJobMounts } from "./job-storage";
@@ -211,6 +213,23 @@ describe.runIf(hasBwrap)("a hostile reproduce.sh in the sandbox", () => {
       expect(log).not.toContain("ALLOCATED");
       expect(result.status).toBe("failed");
       expect(result.reason).toBe("reproduce.sh hit the memory limit of 128 MiB");
+    });
+
+    it("a runner starting removes the control groups a killed runner left behind", () => {
+      const pidsGroup = /^\d+:pids:(.*)$/m.exec(fs.readFileSync("/proc/self/cgroup", "utf8"))?.[1];
+      if (pidsGroup === undefined) return expect(probeCgroups().support?.version).toBe("v2");
+      const dead = spawnSync("/bin/true").pid;
+      const left = path.join("/sys/fs/cgroup/pids", pidsGroup, `rubric-${dead}-job-1-0`);
+      const ours = path.join("/sys/fs/cgroup/pids", pidsGroup, `rubric-${process.pid}-job-2-0`);
+      fs.mkdirSync(left);
+      fs.mkdirSync(ours);
+      try {
+        expect(probeCgroups().support?.version).toBe("v1");
+        expect(fs.existsSync(left)).toBe(false);
+        expect(fs.existsSync(ours)).toBe(true);
+      } finally {
+        for (const dir of [left, ours]) if (fs.existsSync(dir)) fs.rmdirSync(dir);
+      }
     });
 
     it("a job within its limits succeeds", async () => {

@@ -36,6 +36,35 @@ const read = (file: string) => {
     return "";
   }
 };
+/** A group's name holds the runner's pid: a runner starting later removes what a killed one left (`releaseDeadRunnersGroups`). */
+const groupName = (name: string) => `rubric-${process.pid}-${name}`;
+
+/** Removes the empty groups of runners that are no longer running (killed mid-job: no one else would). */
+function releaseDeadRunnersGroups(bases: string[]): void {
+  for (const base of bases) {
+    let entries: string[] = [];
+    try {
+      entries = fs.readdirSync(base);
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const owner = /^rubric-(\d+)-/.exec(entry)?.[1];
+      if (owner === undefined || isRunning(Number(owner))) continue;
+      rmdirQuietly(path.join(base, entry), 0);
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** `key value` lines (memory.events, pids.events, memory.oom_control) → the value of `key`. */
 const counter = (text: string, key: string) => Number(new RegExp(`^${key} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
 
@@ -75,10 +104,11 @@ function v2Support(root: string, group: string): CgroupSupport | null {
   } catch {
     return null;
   }
+  releaseDeadRunnersGroups([base]);
   return {
     version: "v2",
     create(name, limits) {
-      const dir = path.join(base, `rubric-${name}`);
+      const dir = path.join(base, groupName(name));
       fs.mkdirSync(dir);
       try {
         fs.writeFileSync(path.join(dir, "memory.max"), String(limits.memoryMiB * 1024 * 1024));
@@ -111,11 +141,12 @@ function v1Support(root: string, groups: Map<string, string>): CgroupSupport | n
   } catch {
     return null;
   }
+  releaseDeadRunnersGroups([memoryBase, pidsBase]);
   return {
     version: "v1",
     create(name, limits) {
-      const memory = path.join(memoryBase, `rubric-${name}`);
-      const pids = path.join(pidsBase, `rubric-${name}`);
+      const memory = path.join(memoryBase, groupName(name));
+      const pids = path.join(pidsBase, groupName(name));
       fs.mkdirSync(memory);
       try {
         fs.mkdirSync(pids);
