@@ -618,6 +618,10 @@ export const paperRunSettings = pgTable("paper_run_settings", {
   gpus: integer("gpus").notNull(),
   network: boolean("network").notNull(),
   salvageRetryBelowS: integer("salvage_retry_below_s").notNull(),
+  // Per-job limits (runner/job-storage.ts, runner/backends/job-cgroup.ts); rows from before them take the defaults.
+  diskLimitMiB: integer("disk_limit_mib").notNull().default(51200),
+  memoryLimitMiB: integer("memory_limit_mib").notNull().default(32768),
+  processLimit: integer("process_limit").notNull().default(4096),
   updatedBy: uuid("updated_by").references(() => users.id, { onDelete: "set null" }),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

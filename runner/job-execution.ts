@@ -5,6 +5,8 @@ import type { ClaimedJob, Gpu } from "@/lib/runner/protocol";
 import type { JobBackend } from "./backends/job-backend";
 import { watchForCancel } from "./cancel-watch";
 import { gpuLabel } from "./capabilities";
+import { jobLimits, spawnLimits } from "./job-limits";
+import { openJobStorage, type JobStorage } from "./job-storage";
 import { LogStream } from "./log-stream";
 import { buildOutputsArchive } from "./outputs-archive";
 import { reproduce } from "./reproduce";
@@ -83,6 +85,7 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
     onFatal: (err) => abandon(`lease lost: ${(err as Error).message}`),
   });
   const note = (text: string) => logs.write(`[runner] ${text}\n`);
+  let storage: JobStorage | null = null;
 
   try {
     fs.rmSync(jobDir, { recursive: true, force: true });
@@ -99,10 +102,15 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
       note(reason);
       return await finish({ status: "failed", exitCode: null, reason, metadata: null, outputsUploaded: false, durationS: null });
     }
-    if (ctx.backend.name === "local" && !job.settings.network) note("the local backend cannot deny reproduce.sh the network");
+    // The job's copy, /tmp and HOME on a filesystem of the paper's disk limit (closed in `finally`).
+    const diskMiB = jobLimits(job.settings).diskMiB;
+    storage = openJobStorage({ jobDir, diskLimitMiB: diskMiB });
+    if (storage.unenforced) note(`the disk limit (${diskMiB} MiB) is not enforced: ${storage.unenforced}`);
+    for (const line of ctx.backend.notices({ network: job.settings.network, limits: spawnLimits(job.settings) })) note(line);
     const result = await reproduce({
       backend: ctx.backend,
-      jobDir,
+      jobDir: storage.root,
+      diskLimitMiB: storage.unenforced ? undefined : diskMiB,
       sourceRoot,
       settings: job.settings,
       gpuIndices: job.gpuIndices,
@@ -130,6 +138,7 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
     stopWatchingCancel();
     clearInterval(heartbeats);
     logs.stop();
+    storage?.close();
     fs.rmSync(jobDir, { recursive: true, force: true });
   }
 

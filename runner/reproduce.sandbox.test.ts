@@ -147,6 +147,19 @@ describe.each(backends)("reproduce with the %s backend", (name, makeBackend, ava
     expect(kept).toMatch(/^x{4096}\n\[runner\] reproduce\.log reached its limit of 4\.0 KiB here; the rest was cut\n$/);
   });
 
+  it.runIf(available)("writes reproduce.log and its creation time as new files: a submission's links in their place lead the runner's writes nowhere", async () => {
+    const canary = path.join(workDir, `canary-${Math.random().toString(36).slice(2)}`);
+    fs.writeFileSync(canary, "host file\n");
+    const source = submission("echo ran\n");
+    fs.symlinkSync(canary, path.join(source, "reproduce.log"));
+    fs.symlinkSync(canary, path.join(source, CREATION_TIME_FILE));
+    const { result } = await run(makeBackend(), null, { sourceRoot: source });
+    expect(result.status).toBe("succeeded");
+    expect(fs.readFileSync(canary, "utf8")).toBe("host file\n");
+    expect(fs.lstatSync(path.join(result.submissionDir, "reproduce.log")).isFile()).toBe(true);
+    expect(fs.readFileSync(path.join(result.submissionDir, "reproduce.log"), "utf8")).toBe("ran\n");
+  });
+
   it.runIf(available)("retries a failed short run once on a fresh copy, never a successful one", async () => {
     const failing = await run(makeBackend(), 'echo attempt >> count.txt\ncat count.txt | wc -l\nexit 1\n', { settings: { salvageRetryBelowS: 600 } });
     expect(failing.result.metadata.retried_results).toHaveLength(1);
@@ -201,10 +214,13 @@ describe.runIf(hasBwrap)("the sandbox keeps the runner's secrets, network and fi
       expect(log).not.toContain("studio-reached");
     });
 
-    it("reaches it when the paper allows network (the test's own control)", async () => {
-      const { result, log } = await run(sandboxBackend(), `${fetchStudio()}\n`, { settings: { network: true } });
-      expect(result.status).toBe("succeeded");
-      expect(log).toContain("studio-reached");
+    it("cannot reach it when the paper allows network either: the sandbox has a network of its own", async () => {
+      const { result, log } = await run(sandboxBackend(), `ip route | grep -q '^default' && echo has-default-route\n${fetchStudio()}\n`, { settings: { network: true } });
+      expect(log).toContain("has-default-route");
+      expect(result.status).toBe("failed");
+      expect(log).not.toContain("studio-reached");
+      // The same request from the host gets an answer: the server was there to be reached.
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("studio-reached");
     });
   });
 

@@ -7,6 +7,8 @@ import type { ReproduceSettings } from "@/lib/runner/protocol";
 import type { ReproductionMetadata } from "@/lib/runner/reproduction-metadata";
 import type { JobBackend, JobExit } from "./backends/job-backend";
 import { DEFAULT_MAX_LOG_BYTES, LogCap } from "./log-cap";
+import { diskFull } from "./job-storage";
+import { spawnLimits } from "./job-limits";
 import { SecretMasker } from "./secret-masker";
 
 export { CREATION_TIME_FILE };
@@ -35,6 +37,8 @@ export interface ReproduceOptions {
   killGraceMs: number;
   /** Each run's reproduce.log is cut here, with a marker line, as the live log is (default 1 GiB). */
   maxLogBytes?: number;
+  /** Set when `jobDir` lies on a filesystem of this size made for the job (`openJobStorage`): a full one is the disk limit. */
+  diskLimitMiB?: number;
 }
 
 export interface ReproduceResult {
@@ -95,8 +99,9 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
     return { ok: exit.exitCode === 0, text };
   }
 
+  const limits = spawnLimits(opts.settings);
   function spawnBase() {
-    return { dir: submissionDir, scratchDir: path.join(opts.jobDir, "scratch"), secrets: opts.settings.secrets, gpuIndices: opts.gpuIndices, network: opts.settings.network };
+    return { dir: submissionDir, scratchDir: path.join(opts.jobDir, "scratch"), secrets: opts.settings.secrets, gpuIndices: opts.gpuIndices, network: opts.settings.network, limits };
   }
 
   function freshCopy(): void {
@@ -107,8 +112,10 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   }
 
   async function runScript(): Promise<RunOutcome> {
-    fs.writeFileSync(path.join(submissionDir, CREATION_TIME_FILE), `${new Date().toISOString()}\n`);
-    const logFile = fs.openSync(path.join(submissionDir, REPRODUCE_LOG), "w");
+    const creationTime = writeOwnFile(path.join(submissionDir, CREATION_TIME_FILE));
+    fs.writeSync(creationTime, `${new Date().toISOString()}\n`);
+    fs.closeSync(creationTime);
+    const logFile = writeOwnFile(path.join(submissionDir, REPRODUCE_LOG));
     const runMasker = new SecretMasker(Object.values(opts.settings.secrets));
     // reproduce.log is written by the runner, outside any sandbox limit: it is capped like the live log.
     const logCap = new LogCap(opts.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES, REPRODUCE_LOG);
@@ -189,15 +196,30 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   const after = (await capture(["ls", "-laR", "."])).text;
   const gitStatus = isGitRepo ? (await capture(gitCommand("status"))).text : null;
   const durationS = (Date.now() - started) / 1000;
+  if (opts.diskLimitMiB !== undefined && !run.exit.limitHit && diskFull(submissionDir)) run.exit.limitHit = `the disk limit of ${opts.diskLimitMiB} MiB`;
   const outcome = describe(run, opts.settings.timeoutS);
+  if (outcome.status === "failed" && (run.exit.limitHit || run.exit.setupError)) note(outcome.reason!);
   return { ...outcome, metadata: metadata(run, after, gitStatus), durationS, submissionDir };
 }
 
 function describe(run: RunOutcome, timeoutS: number): { status: FinalJobStatus; exitCode: number | null; reason: string | null } {
   if (run.timedOut) return { status: "timed_out", exitCode: null, reason: `reproduce.sh ran past its timeout of ${timeoutS} s and was stopped` };
   if (run.cancelled) return { status: "cancelled", exitCode: null, reason: "cancelled by staff" };
-  const { exitCode, signal } = run.exit;
+  const { exitCode, signal, limitHit, setupError } = run.exit;
+  if (setupError) return { status: "failed", exitCode, reason: setupError };
+  // A job that hit a limit fails for that reason, whatever its status: its results may be cut short.
+  if (limitHit) return { status: "failed", exitCode, reason: `reproduce.sh hit ${limitHit}` };
   if (exitCode === 0) return { status: "succeeded", exitCode: 0, reason: null };
   if (exitCode === null) return { status: "failed", exitCode: null, reason: `reproduce.sh was killed by ${signal ?? "a signal"}` };
   return { status: "failed", exitCode, reason: `reproduce.sh exited with status ${exitCode}` };
+}
+
+/**
+ * A file the runner writes into the submission's copy (as the host's user, outside the sandbox): a
+ * new file in place of whatever the submission put under that name, opened without following a
+ * link, so a submission's `reproduce.log -> …` can never point the runner's write elsewhere.
+ */
+function writeOwnFile(file: string): number {
+  fs.rmSync(file, { force: true, recursive: true });
+  return fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import type { ClaimedJob, Gpu, RunnerBackend } from "@/lib/runner/protocol";
 import { bwrapAvailable } from "./backends/sandbox";
 import { selectBackend } from "./backends/select-backend";
+import { releaseJobMounts } from "./job-storage";
 import { detectGpus, machineCapabilities } from "./capabilities";
 import type { RunnerOptions } from "./cli-options";
 import { executeJob } from "./job-execution";
@@ -41,10 +42,12 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
   const event = opts.event ?? ((line: string) => console.log(line));
   const gpus: Gpu[] = await detectGpus();
   const backendName = opts.backend ?? defaultBackend();
-  if (opts.backend === null) event(`backend: ${backendName} (${backendName === "sandbox" ? "bwrap found" : "bwrap not found on PATH: jobs run as plain processes"})`);
+  if (opts.backend === null) event(`backend: ${backendName} (${backendName === "sandbox" ? "bwrap found" : "bwrap not installed: jobs run as plain processes"})`);
   const backend = selectBackend(backendName, { dockerImage: opts.dockerImage });
   const maxJobs = opts.maxJobs ?? Math.max(1, gpus.length);
   fs.mkdirSync(opts.workDir, { recursive: true });
+  // Job disks a killed runner left mounted here: their jobs went back to the queue with the lease.
+  releaseJobMounts(opts.workDir);
   const client = new StudioClient({ url: opts.url, runnerToken: opts.token });
   const capabilities = machineCapabilities(gpus, backendName, maxJobs, process.env.npm_package_version);
   const runnerId = await registerUntilAnswered(client, { name: opts.name, capabilities }, event);

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # What the tests need from Debian's packages, installed when missing: Chromium (Playwright drives it;
-# a browser download does not work here) and bubblewrap (the runner's sandbox backend).
+# a browser download does not work here), bubblewrap and slirp4netns (the runner's sandbox backend).
 set -euo pipefail
 missing=()
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+# The sandbox's own network namespace (a paper that allows network) and its per-job disk.
+[ -x /usr/bin/slirp4netns ] || missing+=(slirp4netns)
+[ -x /usr/sbin/mkfs.ext4 ] || [ -x /sbin/mkfs.ext4 ] || missing+=(e2fsprogs)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != "0" ]; then
   echo "Missing: ${missing[*]}. Run 'sudo apt-get install -y ${missing[*]}' (or set CHROMIUM_PATH)" >&2

@@ -17,7 +17,14 @@ interface Draft {
   gpus: string;
   network: boolean;
   salvageRetryBelowS: string;
+  diskLimitGiB: string;
+  memoryLimitGiB: string;
+  processLimit: string;
 }
+
+/** Limits are stored in MiB and shown in GiB (a fraction where staff set MiB through the API). */
+const gib = (mib: number) => String(Math.round((mib / 1024) * 100) / 100);
+const mibOrNull = (text: string) => (text.trim() === "" ? null : Math.round(Number(text) * 1024));
 
 function draftOf(s: RunSettings): Draft {
   return {
@@ -26,6 +33,9 @@ function draftOf(s: RunSettings): Draft {
     gpus: String(s.gpus),
     network: s.network,
     salvageRetryBelowS: String(s.salvageRetryBelowS),
+    diskLimitGiB: gib(s.diskLimitMiB),
+    memoryLimitGiB: gib(s.memoryLimitMiB),
+    processLimit: String(s.processLimit),
   };
 }
 
@@ -48,7 +58,15 @@ export function RunSettingsForm({ paperId, initial }: { paperId: string; initial
     mutationFn: () =>
       fetchJson<{ settings: RunSettingsView }>(
         `/api/papers/${paperId}/run-settings`,
-        jsonInit("PUT", { timeoutS, gpus: numberOrNull(draft.gpus), network: draft.network, salvageRetryBelowS: numberOrNull(draft.salvageRetryBelowS) }),
+        jsonInit("PUT", {
+          timeoutS,
+          gpus: numberOrNull(draft.gpus),
+          network: draft.network,
+          salvageRetryBelowS: numberOrNull(draft.salvageRetryBelowS),
+          diskLimitMiB: mibOrNull(draft.diskLimitGiB),
+          memoryLimitMiB: mibOrNull(draft.memoryLimitGiB),
+          processLimit: numberOrNull(draft.processLimit),
+        }),
       ),
     onSuccess: ({ settings }) => {
       toast.success("Reproduction settings saved");
@@ -155,6 +173,18 @@ export function RunSettingsForm({ paperId, initial }: { paperId: string; initial
           value={draft.salvageRetryBelowS}
           onChange={(e) => set("salvageRetryBelowS", "salvageRetryBelowS")(e.target.value)}
         />
+      </Field>
+
+      <Field label="Disk limit (GiB)" hint="The job's copy, /tmp and HOME together; a job that fills it fails." error={errors.diskLimitMiB}>
+        <Input type="number" min={0.0625} step="any" inputMode="decimal" aria-invalid={!!errors.diskLimitMiB} value={draft.diskLimitGiB} onChange={(e) => set("diskLimitGiB", "diskLimitMiB")(e.target.value)} />
+      </Field>
+
+      <Field label="Memory limit (GiB)" hint="A job past it is killed and fails." error={errors.memoryLimitMiB}>
+        <Input type="number" min={0.0625} step="any" inputMode="decimal" aria-invalid={!!errors.memoryLimitMiB} value={draft.memoryLimitGiB} onChange={(e) => set("memoryLimitGiB", "memoryLimitMiB")(e.target.value)} />
+      </Field>
+
+      <Field label="Process limit" hint="Processes and threads at once; a job that reaches it fails." error={errors.processLimit}>
+        <Input type="number" min={16} inputMode="numeric" aria-invalid={!!errors.processLimit} value={draft.processLimit} onChange={(e) => set("processLimit", "processLimit")(e.target.value)} />
       </Field>
 
       <Button type="submit" disabled={save.isPending || !changed} className="w-full">

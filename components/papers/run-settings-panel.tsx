@@ -38,7 +38,7 @@ export function RunSettingsPanel({ paperId, canManage }: { paperId: string; canM
   );
 }
 
-const settingsKey = (s: RunSettings) => [s.timeoutS, s.gpus, s.network, s.salvageRetryBelowS].join();
+const settingsKey = (s: RunSettings) => [s.timeoutS, s.gpus, s.network, s.salvageRetryBelowS, s.diskLimitMiB, s.memoryLimitMiB, s.processLimit].join();
 
 function ReadOnlySettings({ settings }: { settings: RunSettings }) {
   const rows: [string, string][] = [
@@ -46,6 +46,7 @@ function ReadOnlySettings({ settings }: { settings: RunSettings }) {
     ["GPUs per job", String(settings.gpus)],
     ["Network", settings.network ? "allowed" : "not allowed"],
     ["Salvage retry", settings.salvageRetryBelowS > 0 ? `failed runs under ${formatDurationS(settings.salvageRetryBelowS)}` : "off"],
+    ["Limits", `${formatMiB(settings.diskLimitMiB)} disk, ${formatMiB(settings.memoryLimitMiB)} memory, ${settings.processLimit} processes`],
   ];
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
@@ -58,3 +59,5 @@ function ReadOnlySettings({ settings }: { settings: RunSettings }) {
     </dl>
   );
 }
+
+const formatMiB = (mib: number) => (mib % 1024 === 0 ? `${mib / 1024} GiB` : `${mib} MiB`);

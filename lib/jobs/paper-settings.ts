@@ -16,6 +16,11 @@ export const DEFAULT_RUN_SETTINGS = {
   network: false,
   /** PaperBench re-runs any run shorter than 600 s; here only a failed one, and only when asked. */
   salvageRetryBelowS: 0,
+  /** The job's disk: its copy of the submission, /tmp and HOME together (pip and model caches are large). */
+  diskLimitMiB: 50 * 1024,
+  memoryLimitMiB: 32 * 1024,
+  /** Processes and threads at once (a data loader with many workers fits; a fork bomb does not). */
+  processLimit: 4096,
 } as const;
 
 /** The outputs archive leaves out files larger than this (PaperBench: 10 MiB). */
@@ -34,6 +39,25 @@ export const runSettingsSchema = z.object({
     .int("must be a whole number of seconds")
     .min(0, "must be at least 0 (0 = off)")
     .max(24 * 3600, "must be at most 24 hours (86400 seconds)"),
+  // Limits left out (an older client, a script setting the first four) take the defaults.
+  diskLimitMiB: z
+    .number({ error: "must be a number of MiB" })
+    .int("must be a whole number of MiB")
+    .min(64, "must be at least 64 MiB")
+    .max(16 * 1024 * 1024, "must be at most 16 TiB")
+    .default(DEFAULT_RUN_SETTINGS.diskLimitMiB),
+  memoryLimitMiB: z
+    .number({ error: "must be a number of MiB" })
+    .int("must be a whole number of MiB")
+    .min(64, "must be at least 64 MiB")
+    .max(4 * 1024 * 1024, "must be at most 4 TiB")
+    .default(DEFAULT_RUN_SETTINGS.memoryLimitMiB),
+  processLimit: z
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(16, "must be at least 16")
+    .max(1_000_000, "must be at most 1,000,000")
+    .default(DEFAULT_RUN_SETTINGS.processLimit),
 });
 export type RunSettings = z.infer<typeof runSettingsSchema>;
 

@@ -89,6 +89,14 @@ export const reproduceSettingsSchema = z.object({
   salvageRetryBelowS: z.number().int().min(0),
   /** Files larger than this are left out of the outputs archive (PaperBench: 10 MiB). */
   maxOutputFileBytes: z.number().int().min(0),
+  /**
+   * Per-job resource limits (the paper's run settings): the job's disk (its copy, /tmp and HOME
+   * together), memory, and processes at once. Absent (a studio older than the limits), the runner
+   * applies DEFAULT_JOB_LIMITS.
+   */
+  diskLimitMiB: z.number().int().min(1).optional(),
+  memoryLimitMiB: z.number().int().min(1).optional(),
+  processLimit: z.number().int().min(1).optional(),
 });
 export type ReproduceSettings = z.infer<typeof reproduceSettingsSchema>;
 

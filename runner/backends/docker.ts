@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import type { JobBackend, JobSpawnOptions } from "./job-backend";
+import type { JobBackend, JobSpawnOptions, SpawnLimits } from "./job-backend";
 import { trackedProcess } from "./tracked-process";
 
 /** A PaperBench-like reproducer image (Ubuntu 24.04, Python 3.11 and 3.12): `--docker-image` / RUNNER_DOCKER_IMAGE. */
@@ -17,8 +17,10 @@ export function containerName(spawnName: string): string {
  * never on a command line. Inside the container the assigned GPUs are the only ones and are
  * numbered from 0, so CUDA_VISIBLE_DEVICES is left to the NVIDIA runtime.
  */
-export function dockerRunArgs(opts: { name: string; image: string; dir: string; scratchDir: string; command: string[]; gpuIndices: number[]; network: boolean; envNames: string[] }): string[] {
+export function dockerRunArgs(opts: { name: string; image: string; dir: string; scratchDir: string; command: string[]; gpuIndices: number[]; network: boolean; envNames: string[]; limits: SpawnLimits }): string[] {
   const args = ["run", "--rm", "--init", "--name", containerName(opts.name)];
+  // Memory and swap together at the limit: the container cannot swap its way past it.
+  args.push("--memory", `${opts.limits.memoryMiB}m`, "--memory-swap", `${opts.limits.memoryMiB}m`, "--pids-limit", String(opts.limits.processes));
   // The quotes are docker's own syntax for a list of devices (the value is CSV).
   if (opts.gpuIndices.length > 0) args.push("--gpus", `"device=${opts.gpuIndices.join(",")}"`);
   if (!opts.network) args.push("--network", "none");
@@ -37,6 +39,7 @@ export function dockerAnswers(): boolean {
 export function dockerBackend(image: string = DEFAULT_DOCKER_IMAGE): JobBackend {
   return {
     name: "docker",
+    notices: () => [],
     spawnJob(opts: JobSpawnOptions) {
       fs.mkdirSync(opts.scratchDir, { recursive: true });
       // The image's own PATH and HOME stand (its Pythons live there); only these reach the container.

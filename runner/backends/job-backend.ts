@@ -14,11 +14,22 @@ export interface JobSpawnOptions {
   network: boolean;
   /** Unique per spawn: names the container or marks the processes of this spawn. */
   name: string;
+  /** The paper's memory and process limits, for the backends that can hold a job to them. */
+  limits: SpawnLimits;
+}
+
+export interface SpawnLimits {
+  memoryMiB: number;
+  processes: number;
 }
 
 export interface JobExit {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
+  /** The limit the spawn hit, in words ("the memory limit of 512 MiB"), when the backend can tell. */
+  limitHit?: string | null;
+  /** The backend could not set the spawn up (its network, its control group): nothing of the job ran. */
+  setupError?: string | null;
 }
 
 export interface JobProcess {
@@ -34,4 +45,6 @@ export interface JobProcess {
 export interface JobBackend {
   name: RunnerBackend;
   spawnJob(opts: JobSpawnOptions): JobProcess;
+  /** `[runner]` lines for a job with these settings: what this backend cannot enforce of them here, and why. */
+  notices(settings: { network: boolean; limits: SpawnLimits }): string[];
 }

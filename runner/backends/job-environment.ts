@@ -3,21 +3,22 @@ export const JOB_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin
 
 /**
  * The whole environment of a job's process: an allow-list, so nothing of the runner's (its token,
- * the studio's URL, its HOME) can leak in. Secrets come last so a paper cannot be surprised by a
- * runner default, but never override CUDA_VISIBLE_DEVICES (the GPU split is the runner's).
+ * the studio's URL, its HOME) can leak in. The paper's secrets may add variables but never replace
+ * the runner's own: PATH, HOME and TMPDIR (where programs are looked up and written) and
+ * CUDA_VISIBLE_DEVICES (the GPU split is the runner's). This environment is the job's only: the
+ * sandbox hands it to the job through bwrap's --setenv, never to a host-side process.
  */
 export function jobEnvironment(opts: { home: string; tmp: string; gpuIndices: number[]; secrets: Record<string, string>; extra?: Record<string, string> }): Record<string, string> {
-  const env: Record<string, string> = {
-    PATH: JOB_PATH,
-    HOME: opts.home,
-    TMPDIR: opts.tmp,
+  return {
     LANG: "C.UTF-8",
     ...opts.secrets,
     ...opts.extra,
+    PATH: JOB_PATH,
+    HOME: opts.home,
+    TMPDIR: opts.tmp,
+    // An empty value hides every GPU from CUDA: a job that asked for none gets none.
+    CUDA_VISIBLE_DEVICES: opts.gpuIndices.join(","),
   };
-  // An empty value hides every GPU from CUDA: a job that asked for none gets none.
-  env.CUDA_VISIBLE_DEVICES = opts.gpuIndices.join(",");
-  return env;
 }
 
 /**

@@ -16,6 +16,10 @@ export const LOCAL_JOB_MARKER = "RUBRIC_JOB_MARKER";
 export function localBackend(): JobBackend {
   return {
     name: "local",
+    notices: (settings) => [
+      ...(settings.network ? [] : ["the local backend cannot deny reproduce.sh the network"]),
+      `the local backend does not enforce the memory limit (${settings.limits.memoryMiB} MiB) nor the process limit (${settings.limits.processes})`,
+    ],
     spawnJob(opts: JobSpawnOptions) {
       const home = path.join(opts.scratchDir, "home");
       fs.mkdirSync(home, { recursive: true });

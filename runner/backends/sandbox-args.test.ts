@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { dockerRunArgs } from "./docker";
-import { jobEnvironment } from "./job-environment";
-import { bwrapArgs, type HostLayout } from "./sandbox";
+import { JOB_PATH, jobEnvironment } from "./job-environment";
+import { BWRAP_FDS, bwrapArgs, bwrapCommandLine, type HostLayout } from "./sandbox";
+import { prohibitRoutes } from "./sandbox-network";
 
 const layout: HostLayout = {
   systemDirs: ["/usr", "/opt"],
@@ -17,31 +18,60 @@ function after(args: string[], flag: string, n: number): string[][] {
 }
 
 describe("bwrapArgs", () => {
+  const env = { PATH: "/usr/bin:/bin", HF_TOKEN: "hf_x" };
+  const opts = { ...base, gpuIndices: [] as number[], env };
+
   it("binds the system read-only, the job's copy writable at /submission and its scratch as /tmp, and nothing else", () => {
-    const args = bwrapArgs({ ...base, gpuIndices: [], network: false });
+    const args = bwrapArgs(opts);
     expect(after(args, "--ro-bind", 2)).toEqual([["/usr", "/usr"], ["/opt", "/opt"], ["/etc/passwd", "/etc/passwd"], ["/etc/ssl", "/etc/ssl"]]);
     expect(after(args, "--bind", 2)).toEqual([["/work/jobs/j1/scratch", "/tmp"], ["/work/jobs/j1/submission", "/submission"]]);
     expect(after(args, "--symlink", 2)).toEqual([["usr/bin", "/bin"]]);
     expect(after(args, "--chdir", 1)).toEqual([["/submission"]]);
     expect(args).toEqual(expect.arrayContaining(["--unshare-all", "--die-with-parent", "--new-session"]));
-    expect(args.slice(args.indexOf("--"))).toEqual(["--", "bash", "reproduce.sh"]);
     // The root is made read-only after every mount.
+    expect(args.at(-2)).toBe("--remount-ro");
     expect(args.indexOf("--remount-ro")).toBeGreaterThan(args.lastIndexOf("--bind"));
   });
 
-  it("shares the network only when the paper allows it", () => {
-    expect(bwrapArgs({ ...base, gpuIndices: [], network: false })).not.toContain("--share-net");
-    expect(bwrapArgs({ ...base, gpuIndices: [], network: true })).toContain("--share-net");
+  it("drops every capability and refuses nested user namespaces", () => {
+    const args = bwrapArgs(opts);
+    expect(after(args, "--cap-drop", 1)).toEqual([["ALL"]]);
+    expect(args).toContain("--disable-userns");
+    // --disable-userns needs a user namespace of bwrap's own (as root, --unshare-all only tries one).
+    expect(args).toContain("--unshare-user");
+    expect(args).not.toContain("--cap-add");
+    // uid 0 of its own namespace only (bwrap itself runs as nobody on the host when the runner is root).
+    expect(after(args, "--uid", 1)).toEqual([["0"]]);
+  });
+
+  it("never shares the host's network: with network allowed the job's own namespace is attached while bwrap waits", () => {
+    const args = bwrapArgs(opts);
+    expect(args).not.toContain("--share-net");
+    expect(after(args, "--info-fd", 1)).toEqual([[String(BWRAP_FDS.info)]]);
+    expect(after(args, "--block-fd", 1)).toEqual([[String(BWRAP_FDS.block)]]);
   });
 
   it("exposes only the assigned GPUs' device nodes and the shared control devices", () => {
-    expect(after(bwrapArgs({ ...base, gpuIndices: [], network: false }), "--dev-bind", 2)).toEqual([]);
-    const devices = after(bwrapArgs({ ...base, gpuIndices: [0, 2], network: false }), "--dev-bind", 2).map(([src]) => src);
+    expect(after(bwrapArgs(opts), "--dev-bind", 2)).toEqual([]);
+    const devices = after(bwrapArgs({ ...opts, gpuIndices: [0, 2] }), "--dev-bind", 2).map(([src]) => src);
     expect(devices.sort()).toEqual(["/dev/nvidia-caps", "/dev/nvidia-uvm", "/dev/nvidia0", "/dev/nvidia2", "/dev/nvidiactl"]);
   });
 
-  it("never puts an environment value on the command line", () => {
-    expect(bwrapArgs({ ...base, gpuIndices: [1], network: false })).not.toContain("--setenv");
+  it("gives the job exactly its environment, starting from an empty one", () => {
+    const args = bwrapArgs(opts);
+    expect(args.indexOf("--clearenv")).toBeLessThan(args.indexOf("--setenv"));
+    expect(after(args, "--setenv", 2)).toEqual([["PATH", "/usr/bin:/bin"], ["HF_TOKEN", "hf_x"]]);
+  });
+
+  it("keeps host paths and values off bwrap's own command line: only the job's command is there", () => {
+    expect(bwrapCommandLine(["bash", "reproduce.sh"])).toEqual(["--args", String(BWRAP_FDS.args), "--", "bash", "reproduce.sh"]);
+  });
+});
+
+describe("prohibitRoutes", () => {
+  it("refuses link-local, private and shared ranges and the host's own addresses in the job's namespace", () => {
+    const routes = prohibitRoutes(["192.0.2.2/32"]).map((r) => r.join(" "));
+    for (const range of ["169.254.0.0/16", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "192.0.2.2/32"]) expect(routes).toContain(`route add prohibit ${range}`);
   });
 });
 
@@ -51,10 +81,15 @@ describe("jobEnvironment", () => {
     expect(env).toEqual({ PATH: expect.stringContaining("/usr/bin"), HOME: "/tmp/home", TMPDIR: "/tmp", LANG: "C.UTF-8", HF_TOKEN: "hf_x", CUDA_VISIBLE_DEVICES: "1,3" });
     expect(jobEnvironment({ home: "/h", tmp: "/t", gpuIndices: [], secrets: {} }).CUDA_VISIBLE_DEVICES).toBe("");
   });
+
+  it("never lets a secret replace PATH, HOME or TMPDIR", () => {
+    const env = jobEnvironment({ home: "/tmp/home", tmp: "/tmp", gpuIndices: [], secrets: { PATH: "/submission/bin", HOME: "/submission", TMPDIR: "/submission" } });
+    expect(env).toMatchObject({ PATH: JOB_PATH, HOME: "/tmp/home", TMPDIR: "/tmp" });
+  });
 });
 
 describe("dockerRunArgs", () => {
-  const docker = { name: "job-1", image: "pb-reproducer:latest", dir: "/w/sub", scratchDir: "/w/scratch", command: ["bash", "reproduce.sh"], envNames: ["LANG", "HF_TOKEN"] };
+  const docker = { name: "job-1", image: "pb-reproducer:latest", dir: "/w/sub", scratchDir: "/w/scratch", command: ["bash", "reproduce.sh"], envNames: ["LANG", "HF_TOKEN"], limits: { memoryMiB: 2048, processes: 512 } };
 
   it("runs the image on the job's copy with no network and the GPUs named in docker's list syntax", () => {
     const args = dockerRunArgs({ ...docker, gpuIndices: [0, 1], network: false });
@@ -63,6 +98,9 @@ describe("dockerRunArgs", () => {
     expect(after(args, "--network", 1)).toEqual([["none"]]);
     expect(after(args, "-v", 1)).toEqual([["/w/sub:/submission"], ["/w/scratch:/tmp"]]);
     expect(after(args, "-w", 1)).toEqual([["/submission"]]);
+    expect(after(args, "--memory", 1)).toEqual([["2048m"]]);
+    expect(after(args, "--memory-swap", 1)).toEqual([["2048m"]]);
+    expect(after(args, "--pids-limit", 1)).toEqual([["512"]]);
     expect(args.slice(-3)).toEqual(["pb-reproducer:latest", "bash", "reproduce.sh"]);
   });
 

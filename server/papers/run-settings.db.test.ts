@@ -53,11 +53,17 @@ describe.each(testDatabaseKinds())("paper run settings and secrets on %s", (kind
   });
 
   it("stores an update and answers it, for this paper only", async () => {
-    const settings = { timeoutS: 3600, gpus: 2, network: true, salvageRetryBelowS: 600 };
+    const settings = { timeoutS: 3600, gpus: 2, network: true, salvageRetryBelowS: 600, diskLimitMiB: 2048, memoryLimitMiB: 4096, processLimit: 256 };
     expect(await updateRunSettings(handle, { paperId: PAPER, settings, userId })).toEqual({ ...settings, secretNames: [] });
     expect(await getRunSettings(handle.db, PAPER)).toEqual({ ...settings, secretNames: [] });
     expect(await updateRunSettings(handle, { paperId: PAPER, settings: { ...settings, gpus: 1 }, userId })).toMatchObject({ gpus: 1, timeoutS: 3600 });
     expect(await getRunSettings(handle.db, OTHER_PAPER)).toEqual({ ...DEFAULT_RUN_SETTINGS, secretNames: [] });
+  });
+
+  it("gives limits left out of an update their defaults", async () => {
+    const settings = { timeoutS: 60, gpus: 0, network: false, salvageRetryBelowS: 0 };
+    expect(await updateRunSettings(handle, { paperId: OTHER_PAPER, settings, userId })).toEqual({ ...DEFAULT_RUN_SETTINGS, ...settings, secretNames: [] });
+    await updateRunSettings(handle, { paperId: OTHER_PAPER, settings: DEFAULT_RUN_SETTINGS, userId });
   });
 
   it("refuses bad settings with a 400 naming the field, and keeps the stored ones", async () => {
@@ -69,6 +75,10 @@ describe.each(testDatabaseKinds())("paper run settings and secrets on %s", (kind
       ["gpus", -1],
       ["network", "yes"],
       ["salvageRetryBelowS", 99 * 3600],
+      ["diskLimitMiB", 10],
+      ["memoryLimitMiB", 1.5],
+      ["processLimit", 0],
+      ["processLimit", "many"],
     ] as const) {
       const answer = await refusal(updateRunSettings(handle, { paperId: PAPER, settings: { ...good, [field]: bad } as never, userId }));
       expect(answer.status, field).toBe(400);

@@ -11,7 +11,9 @@ export type PaperRunSettingsView = RunSettings & { secretNames: string[] };
 /** The paper's settings, the defaults where staff set none; a job takes them when it is queued and claimed. */
 export async function readRunSettings(db: Executor, paperId: string): Promise<RunSettings> {
   const row = await getPaperRunSettings(db, paperId);
-  return row ? { timeoutS: row.timeoutS, gpus: row.gpus, network: row.network, salvageRetryBelowS: row.salvageRetryBelowS } : { ...DEFAULT_RUN_SETTINGS };
+  if (!row) return { ...DEFAULT_RUN_SETTINGS };
+  const { timeoutS, gpus, network, salvageRetryBelowS, diskLimitMiB, memoryLimitMiB, processLimit } = row;
+  return { timeoutS, gpus, network, salvageRetryBelowS, diskLimitMiB, memoryLimitMiB, processLimit };
 }
 
 /** The settings with the names of the paper's secrets, as the paper page shows them. */
@@ -20,7 +22,7 @@ export async function getRunSettings(db: Executor, paperId: string): Promise<Pap
   return { ...settings, secretNames };
 }
 
-/** Replaces the paper's settings (all four at once); bad ones are a ZodError naming the field (a 400). Jobs already queued keep theirs. */
+/** Replaces the paper's settings (all at once; limits left out take the defaults); bad ones are a ZodError naming the field (a 400). Jobs already queued keep theirs. */
 export async function updateRunSettings(
   store: Store,
   input: { paperId: string; settings: z.input<typeof runSettingsSchema>; userId: string | null },

@@ -9,6 +9,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import type { JobView } from "@/lib/jobs/job-view";
+import { releaseJobMounts } from "@/runner/job-storage";
 import { ROOT, api, sleep } from "./harness";
 
 export type ArchiveFiles = Record<string, string | Buffer | { content: string; mode: number }>;
@@ -114,6 +115,8 @@ export function startRunner(baseUrl: string, token: string, opts: { name: string
     child.once("exit", (code, signal) => {
       done = true;
       runnerPids.delete(child.pid!);
+      // A runner killed mid-job leaves its job's disk mounted (a restarted runner would release it).
+      releaseJobMounts(workDir);
       fs.rmSync(workDir, { recursive: true, force: true });
       resolve(code ?? signal ?? "exit");
     }),

@@ -58,7 +58,7 @@ describe.each(testDatabaseKinds())("run-settings and secret routes on %s", (kind
 
   it("shows members the defaults, and lets staff alone change them", async () => {
     expect((await getSettings("grader")).body.settings).toEqual({ ...DEFAULT_RUN_SETTINGS, secretNames: [] });
-    const wanted = { timeoutS: 7200, gpus: 2, network: true, salvageRetryBelowS: 300 };
+    const wanted = { timeoutS: 7200, gpus: 2, network: true, salvageRetryBelowS: 300, diskLimitMiB: 10240, memoryLimitMiB: 8192, processLimit: 1024 };
     expect((await putSettings("author", wanted)).status).toBe(403);
     const saved = await putSettings("staff", wanted);
     expect(saved.status).toBe(200);
