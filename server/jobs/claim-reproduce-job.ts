@@ -15,6 +15,7 @@ import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
 import { issueJobToken } from "./job-token";
 import { queueTimings } from "./queue-config";
 import { reapExpiredLeasesThrottled } from "./reap-expired-leases";
+import { longPollPause } from "./long-poll-pause";
 
 /** Between two looks at the queue while nothing was announced (a requeue found by another process's reaper). */
 const IDLE_RECHECK_MS = 1_000;
@@ -54,17 +55,7 @@ export async function claimReproduceJob(store: Store, token: RunnerToken, claim:
       }
       const left = deadline - Date.now();
       if (left <= 0 || signal?.aborted) return null;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, Math.min(left, IDLE_RECHECK_MS));
-        signal?.addEventListener("abort", done, { once: true });
-        wake = done;
-        function done() {
-          clearTimeout(timer);
-          signal?.removeEventListener("abort", done);
-          wake = null;
-          resolve();
-        }
-      });
+      await longPollPause(Math.min(left, IDLE_RECHECK_MS), signal, (w) => (wake = w));
     }
   } finally {
     unfollow();

@@ -13,6 +13,7 @@ import { announceJobChanged, announceJobQueued, followJobCancel } from "./job-fe
 import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
 import { readJobToken } from "./job-token";
 import { queueTimings } from "./queue-config";
+import { longPollPause } from "./long-poll-pause";
 
 /**
  * What a runner does under a job's lease: heartbeats, log chunks, the outputs and the completion.
@@ -76,17 +77,7 @@ export async function waitForJobCancel(store: Store, lease: JobLease, body: { le
       if (job.cancelRequestedAt) return { cancel: true };
       const left = deadline - Date.now();
       if (left <= 0 || signal?.aborted) return { cancel: false };
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, Math.min(left, CANCEL_RECHECK_MS));
-        signal?.addEventListener("abort", done, { once: true });
-        wake = done;
-        function done() {
-          clearTimeout(timer);
-          signal?.removeEventListener("abort", done);
-          wake = null;
-          resolve();
-        }
-      });
+      await longPollPause(Math.min(left, CANCEL_RECHECK_MS), signal, (w) => (wake = w));
     }
   } finally {
     unfollow();
