@@ -85,11 +85,17 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
     onFatal: (err) => abandon(`lease lost: ${(err as Error).message}`),
   });
   const note = (text: string) => logs.write(`[runner] ${text}\n`);
-  let storage: JobStorage | null = null;
+  let storage: Promise<JobStorage> | null = null;
 
   try {
     fs.rmSync(jobDir, { recursive: true, force: true });
     fs.mkdirSync(jobDir, { recursive: true });
+    // The job's copy, /tmp and HOME on a filesystem of the paper's disk limit, made while the
+    // submission downloads (closed in `finally`).
+    const diskMiB = jobLimits(job.settings).diskMiB;
+    storage = openJobStorage({ jobDir, diskLimitMiB: diskMiB });
+    // Handled here so it counts as handled while the download runs; its error surfaces at the await below.
+    storage.catch(() => undefined);
     let sourceRoot: string;
     try {
       const archive = path.join(jobDir, "submission.archive");
@@ -102,15 +108,13 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
       note(reason);
       return await finish({ status: "failed", exitCode: null, reason, metadata: null, outputsUploaded: false, durationS: null });
     }
-    // The job's copy, /tmp and HOME on a filesystem of the paper's disk limit (closed in `finally`).
-    const diskMiB = jobLimits(job.settings).diskMiB;
-    storage = openJobStorage({ jobDir, diskLimitMiB: diskMiB });
-    if (storage.unenforced) note(`the disk limit (${diskMiB} MiB) is not enforced: ${storage.unenforced}`);
+    const disk = await storage;
+    if (disk.unenforced) note(`the disk limit (${diskMiB} MiB) is not enforced: ${disk.unenforced}`);
     for (const line of ctx.backend.notices({ network: job.settings.network, limits: spawnLimits(job.settings) })) note(line);
     const result = await reproduce({
       backend: ctx.backend,
-      jobDir: storage.root,
-      diskLimitMiB: storage.unenforced ? undefined : diskMiB,
+      jobDir: disk.root,
+      diskLimitMiB: disk.unenforced ? undefined : diskMiB,
       sourceRoot,
       settings: job.settings,
       gpuIndices: job.gpuIndices,
@@ -138,7 +142,7 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
     stopWatchingCancel();
     clearInterval(heartbeats);
     logs.stop();
-    storage?.close();
+    (await storage?.catch(() => null))?.close();
     fs.rmSync(jobDir, { recursive: true, force: true });
   }
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { hostTools, isRoot, runHostTool, type HostTools } from "./backends/host-tools";
+import { hostTools, isRoot, runHostTool, runHostToolAsync, type HostTools } from "./backends/host-tools";
 
 /**
  * A job's disk with a hard cap: a sparse ext4 image of the limit's size, loop-mounted (nosuid,
@@ -22,7 +22,8 @@ const MOUNT = "fs";
 /** ext4's own metadata and journal-free layout leave this much of a small image unusable; added so a limit means usable space. */
 const OVERHEAD_MIB = 8;
 
-export function openJobStorage(opts: { jobDir: string; diskLimitMiB: number; tools?: HostTools }): JobStorage {
+/** Made while the submission downloads (`job-execution.ts`), off the runner's event loop. */
+export async function openJobStorage(opts: { jobDir: string; diskLimitMiB: number; tools?: HostTools }): Promise<JobStorage> {
   const tools = opts.tools ?? hostTools();
   const none = (why: string): JobStorage => ({ root: opts.jobDir, unenforced: why, close: () => undefined });
   if (!isRoot()) return none("the runner is not root (loop mounts need root)");
@@ -37,12 +38,12 @@ export function openJobStorage(opts: { jobDir: string; diskLimitMiB: number; too
   // No journal (scratch space needs none, and it would take 128 MiB of a large image), no reserved
   // blocks, inode tables initialised lazily and never in the background (noinit_itable): a sparse
   // image costs only what the job writes.
-  const mkfs = runHostTool(tools["mkfs.ext4"], ["-q", "-F", "-m", "0", "-O", "^has_journal", "-E", "lazy_itable_init=1,nodiscard", image]);
+  const mkfs = await runHostToolAsync(tools["mkfs.ext4"], ["-q", "-F", "-m", "0", "-O", "^has_journal", "-E", "lazy_itable_init=1,nodiscard", image]);
   if (!mkfs.ok) {
     fs.rmSync(image, { force: true });
     return none(`mkfs.ext4 failed: ${mkfs.stderr}`);
   }
-  const mount = runHostTool(tools.mount, ["-o", "loop,nosuid,nodev,noinit_itable", image, mountPoint]);
+  const mount = await runHostToolAsync(tools.mount, ["-o", "loop,nosuid,nodev,noinit_itable", image, mountPoint]);
   if (!mount.ok) {
     fs.rmSync(image, { force: true });
     return none(`the loop mount failed: ${mount.stderr}`);

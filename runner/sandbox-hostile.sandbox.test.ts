@@ -46,7 +46,7 @@ async function hostile(script: string, over: Partial<ReproduceSettings> & { disk
   fs.chmodSync(jobDir, 0o755); // as the runner's mkdir makes it
   const source = fs.mkdtempSync(path.join(workDir, "source-"));
   fs.writeFileSync(path.join(source, "reproduce.sh"), script);
-  const storage = over.diskLimitMiB ? openJobStorage({ jobDir, diskLimitMiB: over.diskLimitMiB }) : null;
+  const storage = over.diskLimitMiB ? await openJobStorage({ jobDir, diskLimitMiB: over.diskLimitMiB }) : null;
   let log = "";
   try {
     const result = await reproduce({
@@ -240,9 +240,9 @@ describe.runIf(hasBwrap)("a hostile reproduce.sh in the sandbox", () => {
 });
 
 describe.runIf(isRoot() && !!hostTools()["mkfs.ext4"])("the per-job disk", () => {
-  it("is released at the next runner start when a killed runner left it mounted", () => {
+  it("is released at the next runner start when a killed runner left it mounted", async () => {
     const jobDir = fs.mkdtempSync(path.join(os.tmpdir(), "rubric-leftdisk-"));
-    const storage = openJobStorage({ jobDir: path.join(jobDir, "jobs", "j-1"), diskLimitMiB: 64 });
+    const storage = await openJobStorage({ jobDir: path.join(jobDir, "jobs", "j-1"), diskLimitMiB: 64 });
     expect(storage.unenforced).toBeNull();
     fs.writeFileSync(path.join(storage.root, "left"), "x");
     // No close(): the runner died. Its work dir cannot be removed while the disk is mounted.
@@ -254,9 +254,9 @@ describe.runIf(isRoot() && !!hostTools()["mkfs.ext4"])("the per-job disk", () =>
 });
 
 describe("the per-job disk where it cannot be made", () => {
-  it("says why the limit is not enforced, and the job runs in its own directory", () => {
+  it("says why the limit is not enforced, and the job runs in its own directory", async () => {
     const jobDir = fs.mkdtempSync(path.join(os.tmpdir(), "rubric-nodisk-"));
-    const storage = openJobStorage({ jobDir, diskLimitMiB: 64, tools: {} });
+    const storage = await openJobStorage({ jobDir, diskLimitMiB: 64, tools: {} });
     expect(storage.root).toBe(jobDir);
     expect(storage.unenforced).toMatch(isRoot() ? /mkfs\.ext4, mount or umount is not installed/ : /not root/);
     storage.close();

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -51,6 +51,17 @@ export function runHostTool(file: string, args: string[], timeoutMs = 60_000): {
   const result = spawnSync(file, args, { env: hostToolEnv(), stdio: ["ignore", "ignore", "pipe"], timeout: timeoutMs, encoding: "utf8" });
   const stderr = (result.stderr ?? "").trim() || (result.error ? result.error.message : "");
   return { ok: result.status === 0, stderr };
+}
+
+/** `runHostTool` without blocking the runner's event loop (its other jobs' heartbeats and logs go on meanwhile). */
+export function runHostToolAsync(file: string, args: string[], timeoutMs = 60_000): Promise<{ ok: boolean; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { env: hostToolEnv(), stdio: ["ignore", "ignore", "pipe"], timeout: timeoutMs });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", (err) => resolve({ ok: false, stderr: err.message }));
+    child.on("close", (code) => resolve({ ok: code === 0, stderr: stderr.trim() }));
+  });
 }
 
 export function isRoot(): boolean {
