@@ -92,7 +92,7 @@ export const reproduceSettingsSchema = z.object({
   /**
    * Per-job resource limits (the paper's run settings): the job's disk (its copy, /tmp and HOME
    * together), memory, and processes at once. Absent (a studio older than the limits), the runner
-   * applies DEFAULT_JOB_LIMITS.
+   * applies the run settings' defaults (`runner/job-limits.ts`).
    */
   diskLimitMiB: z.number().int().min(1).optional(),
   memoryLimitMiB: z.number().int().min(1).optional(),

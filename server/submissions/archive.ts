@@ -9,7 +9,7 @@ import * as yauzl from "yauzl";
 import { formatBytes } from "@/lib/bytes";
 import { AppError } from "@/lib/errors";
 import { checkEntryPath, entryRefusal, quoteEntry, type EntryKind } from "@/lib/files/entry-path";
-import { replaceNul } from "@/lib/text";
+import { replaceNul, storableText } from "@/lib/text";
 import type { SubmissionArchive, SubmissionArchiveFile } from "@/lib/submissions/archive";
 
 export type { SubmissionArchive, SubmissionArchiveFile };
@@ -214,7 +214,8 @@ class Collector {
     if (entry.kind === "directory") return null;
     const checked = checkEntryPath(rawPath);
     if (!checked.ok) {
-      this.notes.push({ path: printable(rawPath), reason: `unsafe path (${checked.reason}), not kept` });
+      // A refused name is kept in the note with what the database cannot store made U+FFFD.
+      this.notes.push({ path: storableText(rawPath), reason: `unsafe path (${checked.reason}), not kept` });
       return null;
     }
     const safe = checked.path;
@@ -323,10 +324,6 @@ class Collector {
   }
 }
 
-/** A refused name as a note keeps it: with NULs and lone surrogates, which the database cannot store, made U+FFFD. */
-function printable(name: string): string {
-  return replaceNul(name).text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
-}
 
 function commonTopFolder(paths: readonly string[]): string | null {
   if (paths.length === 0) return null;
