@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { isAlive } from "./process-tree";
 
 /**
  * Memory and process limits of one sandboxed spawn through the kernel's control groups: cgroup v2
@@ -50,18 +51,9 @@ function releaseDeadRunnersGroups(bases: string[]): void {
     }
     for (const entry of entries) {
       const owner = /^rubric-(\d+)-/.exec(entry)?.[1];
-      if (owner === undefined || isRunning(Number(owner))) continue;
+      if (owner === undefined || isAlive(Number(owner))) continue;
       rmdirQuietly(path.join(base, entry), 0);
     }
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -71,8 +71,9 @@ export function signalAll(pids: number[], signal: NodeJS.Signals): void {
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-  } catch {
-    return false;
+  } catch (err) {
+    // EPERM: it exists, as another user's process (a runner of another uid).
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
   // A zombie answers signal 0 but is gone for every purpose here.
   try {
