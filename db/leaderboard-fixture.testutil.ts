@@ -6,6 +6,8 @@
  */
 import { sql } from "drizzle-orm";
 import type { Variant } from "@/lib/grading/variant";
+import type { EvaluationPolicies } from "@/lib/evaluations/schemas";
+import { isPlaceholderJudge, type GradingProvenance } from "@/lib/grading/provenance";
 import type { Executor } from "./client";
 
 export interface SyntheticGrading {
@@ -20,6 +22,11 @@ export interface SyntheticGrading {
   reviewed?: boolean;
   /** ISO time of `created_at` (which grading of a submission is the latest). */
   createdAt?: string;
+  /**
+   * A judge grading by the studio's judge of this kind and mode (its provenance recorded, a
+   * placeholder marked as such); absent: an imported "simple" grading without one.
+   */
+  judge?: { kind: "llm" | "dummy" | "random"; mode?: "efficient" | "paperbench"; policies?: EvaluationPolicies | null };
 }
 
 /**
@@ -62,6 +69,20 @@ export async function insertSyntheticGradings(db: Executor, gradings: readonly S
     judge_model: g.kind === "human" ? null : g.judgeModel === undefined ? "synthetic-judge" : g.judgeModel,
     reviewed: g.reviewed ?? false,
     created_at: g.createdAt ?? null,
+    judge_type: g.kind === "human" ? "human" : g.judge ? (g.judge.kind === "llm" ? "simple" : g.judge.kind) : "simple",
+    placeholder: g.judge !== undefined && isPlaceholderJudge(g.judge.kind),
+    provenance: g.judge
+      ? ({
+          origin: "judge_run",
+          judgeKind: g.judge.kind,
+          judgeModel: g.judgeModel ?? "synthetic-judge",
+          mode: g.judge.mode ?? "efficient",
+          config: null,
+          promptSource: null,
+          evaluationId: null,
+          policies: g.judge.policies ?? null,
+        } satisfies GradingProvenance)
+      : null,
   }));
   const payload = JSON.stringify(rows);
   await db.execute(sql`
@@ -73,14 +94,14 @@ export async function insertSyntheticGradings(db: Executor, gradings: readonly S
   `);
   const inserted = await db.execute(sql`
     INSERT INTO gradings (submission_id, rubric_version_id, rubric_view, rubric_fingerprint, kind, judge_type, judge_model,
-      score, imported_score, source, created_at, reviewed_at)
+      score, imported_score, source, created_at, reviewed_at, judge_placeholder, provenance)
     SELECT s.id, v.id, x.variant::submission_variant, 'synthetic', x.kind::grading_kind,
-      CASE WHEN x.kind = 'human' THEN 'human' ELSE 'simple' END, x.judge_model,
+      x.judge_type, x.judge_model,
       x.score, x.score, '{"format": "seed", "fileName": null, "sha256": null, "bytes": null}'::jsonb,
       coalesce(x.created_at, now() + make_interval(secs => x.i / 1000.0)),
-      CASE WHEN x.reviewed THEN now() ELSE NULL END
+      CASE WHEN x.reviewed THEN now() ELSE NULL END, x.placeholder, x.provenance
     FROM jsonb_to_recordset(${payload}::jsonb) AS x(i int, agent text, paper text, run int, score float8, variant text, kind text,
-      judge_model text, reviewed boolean, created_at timestamptz)
+      judge_model text, reviewed boolean, created_at timestamptz, judge_type text, placeholder boolean, provenance jsonb)
     JOIN agents a ON a.name = x.agent
     JOIN submissions s ON s.paper_id = x.paper AND s.agent_id = a.id AND s.run_index = x.run AND s.variant = x.variant::submission_variant
     JOIN rubrics r ON r.paper_id = x.paper

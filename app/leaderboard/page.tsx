@@ -27,15 +27,17 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
     params = { variant: "full" };
   }
   const [store, user] = await Promise.all([getStore(), getCurrentUser()]);
+  // Placeholder judges' gradings (Dummy, Random): members see them marked and unranked; the public never does.
+  const audience = user ? "members" : "public";
   let view;
   try {
-    view = await getLeaderboard(store, { ...params, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+    view = await getLeaderboard(store, { ...params, audience, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== "bad_request") throw err;
     const badSplit = err.details.some((d) => (d as { path?: unknown }).path === "split");
     const split = badSplit ? undefined : params.split;
     problem = `${err.message}. Showing ${split ? `the board of ${split}` : "the default split"} instead.`;
-    view = await getLeaderboard(store, { split, variant: params.variant, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+    view = await getLeaderboard(store, { split, variant: params.variant, audience, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
   }
   return <LeaderboardBoard view={view} signedIn={user !== null} problem={problem} />;
 }

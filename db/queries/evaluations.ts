@@ -6,6 +6,7 @@ import type { InferInsertModel } from "drizzle-orm";
 import type { FailureKind, ImportedRunResult } from "@/lib/evaluations/schemas";
 import type { PipelineStage } from "@/lib/evaluations/pipeline";
 import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
+import type { GradingProvenance } from "@/lib/grading/provenance";
 
 export async function insertEvaluation(db: Executor, values: InferInsertModel<typeof evaluations>): Promise<Evaluation> {
   const [row] = await db.insert(evaluations).values(values).returning();
@@ -58,6 +59,10 @@ export interface EvaluationCellRow {
   score: number | null;
   invalidLeaves: number;
   leaves: number;
+  /** The grading is a placeholder judge's (Dummy, Random): members only. */
+  placeholder: boolean;
+  /** How the grading was made (migration 0022). */
+  provenance: GradingProvenance | null;
   /** What the monitors found in the agent's log (`submissions.flags`). */
   flags: SubmissionFlags | null;
   /** The evaluation's resources-provided setting (every cell's score is read under it). */
@@ -72,14 +77,14 @@ export async function listEvaluationCellRows(db: Executor, evaluationId: string)
       ec.stage, ec.attempts, ec.failure_kind, ec.failure_reason,
       (SELECT j.status FROM jobs j WHERE j.submission_id = s.id AND j.kind = 'reproduce'
         ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS job_status,
-      g.id AS grading_id, g.score,
+      g.id AS grading_id, g.score, g.judge_placeholder, g.provenance,
       (SELECT count(*) FROM grading_verdicts v WHERE v.grading_id = g.id AND NOT v.valid)::int AS invalid_leaves,
       (SELECT count(*) FROM grading_verdicts v WHERE v.grading_id = g.id)::int AS leaves
     FROM submissions s
     JOIN evaluations e ON e.id = s.evaluation_id
     LEFT JOIN evaluation_cells ec ON ec.submission_id = s.id
     LEFT JOIN LATERAL (
-      SELECT id, score FROM gradings WHERE submission_id = s.id AND NOT is_lab
+      SELECT id, score, judge_placeholder, provenance FROM gradings WHERE submission_id = s.id AND NOT is_lab
       ORDER BY (kind = 'judge') DESC, created_at DESC, id DESC LIMIT 1
     ) g ON true
     WHERE s.evaluation_id = ${evaluationId}
@@ -93,6 +98,8 @@ export async function listEvaluationCellRows(db: Executor, evaluationId: string)
     latestJobStatus: (r.job_status as string | null) ?? null,
     gradingId: r.grading_id === null ? null : String(r.grading_id),
     score: r.score === null ? null : Number(r.score),
+    placeholder: r.judge_placeholder === true,
+    provenance: (r.provenance as GradingProvenance | null) ?? null,
     invalidLeaves: Number(r.invalid_leaves ?? 0),
     leaves: Number(r.leaves ?? 0),
     flags: (r.flags as SubmissionFlags | null) ?? null,

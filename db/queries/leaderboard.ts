@@ -1,5 +1,6 @@
 import "server-only";
 import { desc, eq, sql } from "drizzle-orm";
+import type { GradingProvenance } from "@/lib/grading/provenance";
 import type { Executor } from "../client";
 import { evaluations, type Evaluation, type GradingKind, type PaperRole, type SubmissionVariant } from "../schema";
 
@@ -36,7 +37,7 @@ export async function getLeaderboardStamp(db: Executor): Promise<string> {
       (SELECT coalesce(max(r.seq), 0) FROM grading_review_samples s JOIN grading_reviews r ON r.grading_id = s.grading_id)
     ) AS stamp
     FROM (
-      SELECT count(*) AS n, max(created_at) AS latest, sum(score) AS total,
+      SELECT count(*) || ':' || count(*) FILTER (WHERE judge_placeholder) AS n, max(created_at) AS latest, sum(score) AS total,
         count(reviewed_at) AS reviewed, max(reviewed_at) AS latest_review
       FROM gradings
     ) g
@@ -55,21 +56,26 @@ export interface LeaderboardGradingRow {
   judgeModel: string | null;
   reviewed: boolean;
   createdMs: number;
+  /** Graded by a placeholder judge (Dummy, Random): members only, never in a public figure. */
+  placeholder: boolean;
+  /** How it was made (migration 0022); null for a row older than it that the backfill missed. */
+  provenance: GradingProvenance | null;
 }
 
 /**
  * Per submission of the variant, the grading that counts: its latest judge grading, else its
  * latest human grading (judge-lab gradings never count); `reviewed` when it is a human grading or a review covered every leaf.
+ * `publicOnly`: as if no placeholder judge (Dummy, Random) had graded anything (the public board).
  */
-export async function listCountedGradings(db: Executor, variant: SubmissionVariant): Promise<LeaderboardGradingRow[]> {
+export async function listCountedGradings(db: Executor, variant: SubmissionVariant, opts: { publicOnly?: boolean } = {}): Promise<LeaderboardGradingRow[]> {
   const counted = await db.execute(sql`
     SELECT DISTINCT ON (g.submission_id)
-      s.agent_id, s.run_index, s.paper_id, g.id AS grading_id, g.kind, g.score, g.judge_model,
+      s.agent_id, s.run_index, s.paper_id, g.id AS grading_id, g.kind, g.score, g.judge_model, g.judge_placeholder, g.provenance,
       (g.kind = 'human' OR g.reviewed_at IS NOT NULL) AS reviewed,
       (extract(epoch FROM g.created_at) * 1000)::float8 AS created_ms
     FROM gradings g
     JOIN submissions s ON s.id = g.submission_id
-    WHERE s.variant = ${variant} AND NOT g.is_lab
+    WHERE s.variant = ${variant} AND NOT g.is_lab ${opts.publicOnly ? sql`AND NOT g.judge_placeholder` : sql``}
     ORDER BY g.submission_id, (g.kind = 'judge') DESC, g.created_at DESC, g.id DESC
   `);
   return (counted.rows as Record<string, unknown>[]).map((r) => ({
@@ -82,6 +88,8 @@ export async function listCountedGradings(db: Executor, variant: SubmissionVaria
     judgeModel: (r.judge_model as string | null) ?? null,
     reviewed: Boolean(r.reviewed),
     createdMs: Number(r.created_ms),
+    placeholder: r.judge_placeholder === true,
+    provenance: (r.provenance as GradingProvenance | null) ?? null,
   }));
 }
 
@@ -105,13 +113,15 @@ export async function listLeaderboardAgents(db: Executor): Promise<LeaderboardAg
   }));
 }
 
-/** Every paper with its title, and whether it has a grading of any variant. */
-export async function listLeaderboardPapers(db: Executor): Promise<{ id: string; title: string; graded: boolean }[]> {
+/** Every paper with its title, and whether it has a grading of any variant (`gradedPublic`: by other than a placeholder judge). */
+export async function listLeaderboardPapers(db: Executor): Promise<{ id: string; title: string; graded: boolean; gradedPublic: boolean }[]> {
   const rows = await db.execute(sql`
-    SELECT p.id, p.title, EXISTS (SELECT 1 FROM submissions s JOIN gradings g ON g.submission_id = s.id WHERE s.paper_id = p.id) AS graded
+    SELECT p.id, p.title,
+      EXISTS (SELECT 1 FROM submissions s JOIN gradings g ON g.submission_id = s.id WHERE s.paper_id = p.id) AS graded,
+      EXISTS (SELECT 1 FROM submissions s JOIN gradings g ON g.submission_id = s.id WHERE s.paper_id = p.id AND NOT g.judge_placeholder) AS graded_public
     FROM papers p
   `);
-  return (rows.rows as Record<string, unknown>[]).map((r) => ({ id: String(r.id), title: String(r.title), graded: Boolean(r.graded) }));
+  return (rows.rows as Record<string, unknown>[]).map((r) => ({ id: String(r.id), title: String(r.title), graded: Boolean(r.graded), gradedPublic: Boolean(r.graded_public) }));
 }
 
 /** The papers a user is a member of, with the role on each. */

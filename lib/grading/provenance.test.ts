@@ -66,7 +66,7 @@ describe("scoringMethodOf (the leaderboard's mark)", () => {
 
   it("reads each grading's own policies for a row as graded", () => {
     expect(scoringMethodOf([llmPb]).kind).toBe("paperbench");
-    expect(scoringMethodOf([{ ...llmPb, policies: null, evaluationId: null }]).kind).toBe("paperbench_mode");
+    expect(scoringMethodOf([{ ...llmPb, policies: null }]).kind).toBe("paperbench_mode");
   });
 
   it("lets one placeholder grading mark the whole row", () => {
@@ -102,5 +102,10 @@ describe("chooseDefaultJudge (the dialog's preselection and the API's default)",
     expect(chooseDefaultJudge([c("dummy", "dummy", "efficient"), c("eff", "llm", "efficient")])).toEqual({ id: "eff", placeholder: false });
     expect(chooseDefaultJudge([c("dummy", "dummy", "efficient"), c("pb", "llm", "paperbench", { archived: true })])).toEqual({ id: "dummy", placeholder: true });
     expect(chooseDefaultJudge([])).toBeNull();
+  });
+
+  it("passes over a model judge whose key is not set, unless nothing is ready", () => {
+    expect(chooseDefaultJudge([c("o3", "llm", "paperbench", { ready: false }), c("dummy", "dummy", "efficient", { isDefault: true })])).toEqual({ id: "dummy", placeholder: true });
+    expect(chooseDefaultJudge([c("o3", "llm", "paperbench", { ready: false })])).toEqual({ id: "o3", placeholder: false });
   });
 });

@@ -53,10 +53,10 @@ export interface GradingProvenance {
 }
 
 /** What the provenance says of a grading stored without one (`gradings.judge_type` / `judge_model`). */
-export function fallbackProvenance(grading: { kind: string; judgeType: string | null; judgeModel: string | null }): GradingProvenance {
+export function fallbackProvenance(grading: { kind: string; judgeType: string | null; judgeModel: string | null; source?: { format: string } }): GradingProvenance {
   const placeholder = isPlaceholderJudge(grading.judgeType);
   return {
-    origin: grading.kind === "human" ? "human" : "import",
+    origin: grading.kind === "human" ? "human" : grading.source?.format === "seed" ? "seed" : "import",
     judgeKind: placeholder ? (grading.judgeType as JudgeKind) : null,
     judgeModel: grading.judgeModel,
     mode: null,

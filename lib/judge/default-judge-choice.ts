@@ -5,7 +5,9 @@
  * A model judge in paperbench mode first (so scores are comparable with PaperBench's), the one
  * staff marked default among them first; else the first model judge (the default first); else a
  * placeholder judge (Dummy, Random), whose scores are members-only and never public, said so by
- * `placeholder`. Archived configurations are never chosen.
+ * `placeholder`. Archived configurations are never chosen, and a model judge whose key is not set
+ * where the judge runs (`ready` false) is not configured yet: it is chosen only when nothing is
+ * ready (its runs then fail saying the key is missing, rather than a placeholder grading silently).
  */
 import type { JudgeKind, JudgeMode } from "./config";
 
@@ -16,6 +18,8 @@ export interface JudgeChoiceCandidate {
   mode: JudgeMode;
   isDefault: boolean;
   archived: boolean;
+  /** Runs can start with it (`JudgeConfigView.ready`); absent: ready. */
+  ready?: boolean;
 }
 
 export interface DefaultJudgeChoice {
@@ -25,7 +29,9 @@ export interface DefaultJudgeChoice {
 }
 
 export function chooseDefaultJudge(configs: readonly JudgeChoiceCandidate[]): DefaultJudgeChoice | null {
-  const live = configs.filter((c) => !c.archived);
+  const notArchived = configs.filter((c) => !c.archived);
+  const ready = notArchived.filter((c) => c.ready !== false);
+  const live = ready.length > 0 ? ready : notArchived;
   const defaultFirst = (list: JudgeChoiceCandidate[]) => list.find((c) => c.isDefault) ?? list[0];
   const models = live.filter((c) => c.kind === "llm");
   const pick = defaultFirst(models.filter((c) => c.mode === "paperbench")) ?? defaultFirst(models) ?? defaultFirst(live);

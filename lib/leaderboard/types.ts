@@ -6,6 +6,7 @@ import type { Agreement } from "@/lib/evaluations/agreement";
 import type { CellState } from "@/lib/evaluations/policies";
 import type { Aggregation, EvaluationSetup } from "@/lib/evaluations/schemas";
 import { VARIANTS, type Variant } from "@/lib/grading/variant";
+import type { ScoringMethod } from "./scoring-method";
 
 /** The variants the board offers: every variant. */
 export const LEADERBOARD_VARIANTS: readonly Variant[] = VARIANTS;
@@ -85,6 +86,12 @@ export interface LeaderboardAgentRow {
   coverage: { papers: number; of: number; mean: number | null };
   /** Which rule produced the number: as graded, or an evaluation's policies and aggregation. */
   basis: LeaderboardBasis;
+  /**
+   * How the counted gradings were made: "PaperBench method" (a model judge in paperbench mode
+   * under PaperBench's default policies), "efficient mode", …; `placeholder` rows (Dummy,
+   * Random) are on the members' board only, unranked.
+   */
+  method: ScoringMethod;
   /**
    * A human baseline (an evaluation whose agent is a person, PaperBench's ML-PhD baseline): sorted
    * in by its score with no rank, so agents' ranks are among agents.

@@ -10,6 +10,7 @@ import type { Agreement } from "@/lib/evaluations/agreement";
 import { applyPolicies, describePolicy, type CellState, type EvaluationCell, type PolicyResult } from "@/lib/evaluations/policies";
 import { FAILURE_KINDS, type FailureKind, type ImportedRunResult } from "@/lib/evaluations/schemas";
 import { isFlagged } from "@/lib/submissions/blacklist-monitor";
+import type { GradingProvenance } from "@/lib/grading/provenance";
 import { readResourcesProvidedScore } from "./resources-provided-score";
 import { readEvaluationAgreement } from "./review-agreement";
 
@@ -20,6 +21,10 @@ export interface EvaluationCellView {
   score: number | null;
   submissionId: string;
   gradingId: string | null;
+  /** The grading is a placeholder judge's (Dummy, Random): members only, never in a public figure. */
+  placeholder: boolean;
+  /** How the grading was made (migration 0022); null without a grading. */
+  provenance: GradingProvenance | null;
   invalidLeaves: number;
   leaves: number;
   imported: ImportedRunResult | null;
@@ -68,6 +73,8 @@ export async function readEvaluationCells(db: Executor, evaluationId: string): P
       score: r.pipeline && r.pipeline.stage !== "done" ? null : underSetting ? underSetting.score : r.score,
       submissionId: r.submissionId,
       gradingId: r.gradingId,
+      placeholder: r.placeholder,
+      provenance: r.provenance,
       invalidLeaves: r.invalidLeaves,
       leaves: r.leaves,
       imported: r.importedResult,

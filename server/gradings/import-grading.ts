@@ -16,6 +16,7 @@ import type { Variant } from "@/lib/grading/variant";
 import { buildPinnedGradedTree, isSameRubric, viewRows } from "@/lib/review/pinned-tree";
 import { treeToRows, type NodeRow } from "@/lib/rubric/tree-rows";
 import { agentNameSchema, runIndexSchema, submissionVariantSchema } from "@/lib/submissions/schemas";
+import { fallbackProvenance, isPlaceholderJudge } from "@/lib/grading/provenance";
 import { archiveSummary, type ArchiveSummary, type SubmissionArchive } from "@/server/submissions/archive";
 
 export interface ImportGradingInput {
@@ -212,20 +213,25 @@ export async function importGradingInTransaction(db: Executor, input: ImportGrad
       ...(nodes.some((n) => n.file?.hasFinegrained) ? { finegrained: true } : {}),
       warnings: warnings.map(formatGradingIssue),
     };
+    const judgeTypeOf = meta?.judge_type ?? (input.human ? "human" : null);
+    const judgeModelOfMeta = meta ? judgeModelOf(meta.completer_config) : null;
     const gradingId = await insertGrading(tx, {
       submissionId: submission.id,
       rubricVersionId: versionId,
       rubricView,
       rubricFingerprint: fingerprint,
       kind,
-      judgeType: meta?.judge_type ?? (input.human ? "human" : null),
-      judgeModel: meta ? judgeModelOf(meta.completer_config) : null,
+      judgeType: judgeTypeOf,
+      judgeModel: judgeModelOfMeta,
       gradedAt: meta ? parseGradedAt(meta.graded_at) : null,
       tokenUsage: meta?.token_usage ?? null,
       importedScore: file.fileRootScore,
       score,
       source,
       createdBy: input.userId,
+      // An imported file says who graded it only through `judge_type` (a placeholder's is kept).
+      provenance: fallbackProvenance({ kind, judgeType: judgeTypeOf, judgeModel: judgeModelOfMeta }),
+      judgePlaceholder: isPlaceholderJudge(judgeTypeOf),
     });
     await insertVerdicts(tx, gradingId, verdicts);
 

@@ -8,6 +8,8 @@ import { FAILURE_KINDS } from "@/lib/evaluations/schemas";
 import { numpyMean, standardError } from "@/lib/grading/stats";
 import type { Variant } from "@/lib/grading/variant";
 import type { LeaderboardAgentRow } from "@/lib/leaderboard/types";
+import type { GradingProvenance } from "@/lib/grading/provenance";
+import { scoringMethodOf } from "@/lib/leaderboard/scoring-method";
 import { policyCellsOf, readEvaluationCells, type EvaluationCellView } from "@/server/evaluations/read-evaluation";
 import { readAgreements } from "@/server/evaluations/review-agreement";
 
@@ -95,6 +97,10 @@ export function evaluationRow(
   const covered = perPaper.flatMap((p) => (p.mean === null ? [] : [p.mean]));
   const runs = result.runScores.flatMap((score, i) => (score === null ? [] : [{ run: i + 1, score }]));
   const reviewed = countedGradings.filter((g) => g.reviewed).length;
+  const countedCells = counted.flatMap((c) => {
+    const cell = visible.find((v) => v.paperId === c.paperId && v.run === c.run && v.gradingId !== null);
+    return cell ? [cell] : [];
+  });
   return {
     mean: result.mean,
     stdErr: result.se,
@@ -130,7 +136,22 @@ export function evaluationRow(
         return { paperId: x.paperId, run: x.run, state, reason: blind.has(key) ? "excluded: blind review open" : x.reason };
       }),
     },
+    // How the counted gradings were made, under the evaluation's policies (the ones applied).
+    method: scoringMethodOf(
+      countedCells.map((c) => madeOf(c.provenance, c.placeholder, "judge")),
+      evaluation.policies,
+    ),
     isHuman: evaluation.isHuman,
     agreement: data.agreement,
   };
+}
+
+/** What the scoring mark reads of a grading; one stored before migration 0022's backfill reads as imported. */
+export function madeOf(provenance: GradingProvenance | null, placeholder: boolean, kind: string): Pick<GradingProvenance, "origin" | "judgeKind" | "mode" | "policies"> {
+  if (provenance) return provenance;
+  return { origin: kind === "human" ? "human" : "import", judgeKind: placeholder ? "dummy" : null, mode: null, policies: null };
+}
+
+export function madeOfRow(row: LeaderboardGradingRow): Pick<GradingProvenance, "origin" | "judgeKind" | "mode" | "policies"> {
+  return madeOf(row.provenance, row.placeholder, row.kind);
 }

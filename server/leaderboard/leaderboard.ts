@@ -14,8 +14,9 @@ import { computeLeaderboard, rankEntries, type AgentEntry } from "@/lib/grading/
 import type { Variant } from "@/lib/grading/variant";
 import { chooseDefaultSplit, resolveSplits, type SplitInfo } from "@/lib/leaderboard/splits";
 import { LEADERBOARD_VARIANTS, type LeaderboardAgentRow, type LeaderboardPaper, type LeaderboardView } from "@/lib/leaderboard/types";
+import { scoringMethodOf } from "@/lib/leaderboard/scoring-method";
 import { readDataSplits } from "./data-splits";
-import { evaluationRow, evaluationsForBoard, readEvaluationData, type EvaluationData } from "./evaluation-rows";
+import { evaluationRow, evaluationsForBoard, madeOfRow, readEvaluationData, type EvaluationData } from "./evaluation-rows";
 import { listPendingReviewGradings } from "./pending-review";
 
 /**
@@ -44,11 +45,21 @@ import { listPendingReviewGradings } from "./pending-review";
  *
  * Scores, names and paper titles only: never rubric text or judge explanations.
  *
+ * Placeholder judges: a grading by Dummy or Random (`gradings.judge_placeholder`) is in no public
+ * figure: the public board (`audience: "public"`, the default) is computed as if it did not exist
+ * (its rows, an evaluation's cells, the graded papers, the latest time). Signed-in members get the
+ * `members` board, where such a row is shown, unranked, marked "placeholder judge — not public".
+ * Every row says how its gradings were made (`method`, `lib/leaderboard/scoring-method.ts`):
+ * "PaperBench method" only for a model judge in paperbench mode under PaperBench's default policies.
+ *
  * Cache: the rows of a variant and each computed board stay in memory until a "stamp" of the
  * gradings changes (one cheap read: counts, latest times, the sum of scores, the last override); a
  * check in flight is shared by the requests that arrive meanwhile, and the public page and API
  * reuse a check for `LEADERBOARD_MAX_STALE_MS`.
  */
+
+/** Who a board is for: anyone (placeholder judges' gradings left out), or signed-in members (shown, marked). */
+export type LeaderboardAudience = "public" | "members";
 
 /** What one variant's board is computed from. */
 export interface VariantData {
@@ -68,23 +79,36 @@ export interface VariantData {
   gradings: ReadonlyMap<string, LeaderboardGradingRow>;
 }
 
-async function readVariantData(db: Executor, variant: Variant): Promise<VariantData> {
+/** The read data of a variant, before an audience's filter. */
+interface RawVariantData extends VariantData {
+  /** Papers with a grading of any variant by a judge that is not a placeholder. */
+  publicGradedPaperIds: string[];
+  /** The counted gradings as if no placeholder judge had graded (an older real grading counts again). */
+  publicRows: LeaderboardGradingRow[];
+}
+
+async function readVariantData(db: Executor, variant: Variant): Promise<RawVariantData> {
   // Per submission of the variant, the grading that counts (see the module comment).
   const rows = await listCountedGradings(db, variant);
+  const publicRows = await listCountedGradings(db, variant, { publicOnly: true });
   const [agentRows, paperRows] = await Promise.all([listLeaderboardAgents(db), listLeaderboardPapers(db)]);
   const pendingReview = await listPendingReviewGradings(db, variant);
   const evaluations = await readEvaluationData(db, variant);
   let latest = -Infinity;
   for (const r of rows) latest = Math.max(latest, r.createdMs);
   // Runs in run order, papers in id order: `computeLeaderboard` lists runs as it first sees them.
-  rows.sort((a, b) => a.runIndex - b.runIndex || (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : 0));
+  const runOrder = (a: LeaderboardGradingRow, b: LeaderboardGradingRow) => a.runIndex - b.runIndex || (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : 0);
+  rows.sort(runOrder);
+  publicRows.sort(runOrder);
   const agents = new Map<string, LeaderboardAgentInfo>();
   for (const a of agentRows) agents.set(a.id, a);
   const paperTitles = new Map<string, string>();
   const gradedPaperIds: string[] = [];
+  const publicGradedPaperIds: string[] = [];
   for (const p of paperRows) {
     paperTitles.set(p.id, p.title);
     if (p.graded) gradedPaperIds.push(p.id);
+    if (p.gradedPublic) publicGradedPaperIds.push(p.id);
   }
   const variantPapers = [...new Set(rows.map((r) => r.paperId))].sort().map((id) => ({ id, title: paperTitles.get(id) ?? null }));
   return {
@@ -92,10 +116,36 @@ async function readVariantData(db: Executor, variant: Variant): Promise<VariantD
     agents,
     paperTitles,
     gradedPaperIds: gradedPaperIds.sort(),
+    publicGradedPaperIds: publicGradedPaperIds.sort(),
+    publicRows,
     variantPapers,
     latestGradingAt: Number.isFinite(latest) ? new Date(latest).toISOString() : null,
     pendingReview,
     evaluations,
+    gradings: new Map(rows.map((r) => [r.gradingId, r])),
+  };
+}
+
+/**
+ * The public's view of a variant's data: every placeholder judge's grading gone, as if it had
+ * never been made (a run's earlier real grading counts again; an evaluation's cell whose grading
+ * is a placeholder's is not graded yet), and what is derived from
+ * the gradings (graded papers, the latest time) derived again without them.
+ */
+function publicVariantData(data: RawVariantData): VariantData {
+  const rows = data.publicRows;
+  let latest = -Infinity;
+  for (const r of rows) latest = Math.max(latest, r.createdMs);
+  return {
+    ...data,
+    rows,
+    gradedPaperIds: data.publicGradedPaperIds,
+    variantPapers: [...new Set(rows.map((r) => r.paperId))].sort().map((id) => ({ id, title: data.paperTitles.get(id) ?? null })),
+    latestGradingAt: Number.isFinite(latest) ? new Date(latest).toISOString() : null,
+    evaluations: data.evaluations.map((e) => ({
+      ...e,
+      cells: e.cells.map((c) => (c.placeholder ? { ...c, state: "pending" as const, score: null, gradingId: null, provenance: null, placeholder: false } : c)),
+    })),
     gradings: new Map(rows.map((r) => [r.gradingId, r])),
   };
 }
@@ -110,7 +160,9 @@ interface CachedBoard {
 
 interface CacheEntry {
   stamp: string;
-  data: Promise<VariantData>;
+  data: Promise<RawVariantData>;
+  /** The public's view of `data`, made once. */
+  publicData?: VariantData;
   /** Boards computed from `data`, by split name and papers (and paper, for a per-paper board). */
   boards: Map<string, CachedBoard>;
 }
@@ -143,7 +195,7 @@ function sharedStamp(db: Executor, cache: DbCache, maxStaleMs: number): Promise<
   return cache.stamp;
 }
 
-async function variantData(db: Executor, variant: Variant, maxStaleMs: number): Promise<{ entry: CacheEntry; data: VariantData }> {
+async function variantData(db: Executor, variant: Variant, maxStaleMs: number, audience: LeaderboardAudience): Promise<{ entry: CacheEntry; data: VariantData }> {
   const perDb = (globalCache.__rubricStudioLeaderboard ??= new WeakMap());
   let cache = perDb.get(db);
   if (!cache) perDb.set(db, (cache = { variants: new Map(), stamp: null, checked: null }));
@@ -159,7 +211,10 @@ async function variantData(db: Executor, variant: Variant, maxStaleMs: number): 
     });
     entry = fresh;
   }
-  return { entry, data: await entry.data };
+  const raw = await entry.data;
+  if (audience === "members") return { entry, data: raw };
+  entry.publicData ??= publicVariantData(raw);
+  return { entry, data: entry.publicData };
 }
 
 export interface LeaderboardQuery {
@@ -176,6 +231,11 @@ export interface LeaderboardQuery {
    * check serves every request of that moment, and a change shows within that time.
    */
   maxStaleMs?: number;
+  /**
+   * `public` (default): placeholder judges' gradings left out of every figure. `members`: a
+   * signed-in member's board, with them shown, unranked and marked.
+   */
+  audience?: LeaderboardAudience;
 }
 
 /** How old a check for changes the public page and API reuse. */
@@ -201,7 +261,7 @@ export async function getLeaderboardJson(store: Store, query: LeaderboardQuery):
   board.json ??= {
     body: JSON.stringify(board.view),
     etag: `"lb-${createHash("sha1")
-      .update(`${stamp}|${board.view.split}|${board.view.variant}|${board.view.paper?.id ?? ""}|${board.view.papers.map((p) => p.id).join(",")}`)
+      .update(`${stamp}|${query.audience ?? "public"}|${board.view.split}|${board.view.variant}|${board.view.paper?.id ?? ""}|${board.view.papers.map((p) => p.id).join(",")}`)
       .digest("base64url")}"`,
   };
   return board.json;
@@ -209,11 +269,13 @@ export async function getLeaderboardJson(store: Store, query: LeaderboardQuery):
 
 /** The board of a query with the data it was computed from (the drill-down reads both). */
 export async function loadBoard(db: Executor, query: LeaderboardQuery): Promise<{ board: CachedBoard; data: VariantData; stamp: string }> {
-  const { entry, data } = await variantData(db, query.variant, query.maxStaleMs ?? 0);
+  const audience = query.audience ?? "public";
+  const { entry, data } = await variantData(db, query.variant, query.maxStaleMs ?? 0, audience);
   const splits = resolveSplits(query.dataSplits ?? readDataSplits(), data.gradedPaperIds);
   const cached = (key: string, build: () => LeaderboardView): CachedBoard => {
-    let board = entry.boards.get(key);
-    if (!board) entry.boards.set(key, (board = { view: build() }));
+    const audienceKey = `${audience}:${key}`;
+    let board = entry.boards.get(audienceKey);
+    if (!board) entry.boards.set(audienceKey, (board = { view: build() }));
     return board;
   };
   const splitBoard = (split: SplitInfo) => cached(`${split.name}:${split.paperIds.join(",")}`, () => buildView(data, split, null, splits, query.variant));
@@ -270,6 +332,7 @@ function buildView(data: VariantData, split: SplitInfo, paper: LeaderboardPaper 
     { name: split.name, paperIds: split.paperIds },
   );
   const graded = new Set(data.variantPapers.map((p) => p.id));
+  const boardPapers = new Set(board.paperIds);
   const agents = board.agents.map((entry: AgentEntry): LeaderboardAgentRow => {
     const info = data.agents.get(entry.agentId);
     const counted = entry.nRuns * board.paperIds.length;
@@ -294,6 +357,9 @@ function buildView(data: VariantData, split: SplitInfo, paper: LeaderboardPaper 
       humanReviewed: counted > 0 && entry.humanReviewedPapers === counted,
       coverage: { papers: entry.coverage.papers, of: board.paperIds.length, mean: entry.coverage.mean },
       basis: { kind: "as_graded", label: "as graded" },
+      method: scoringMethodOf(
+        data.rows.filter((r) => r.agentId === entry.agentId && boardPapers.has(r.paperId)).map(madeOfRow),
+      ),
       isHuman: false,
       agreement: null,
     };
@@ -310,7 +376,8 @@ function buildView(data: VariantData, split: SplitInfo, paper: LeaderboardPaper 
       ...evaluationRow(evaluation, board.paperIds, data),
     });
   }
-  rankEntries(agents, (a) => a.isHuman);
+  // A placeholder judge's row (members only) is shown beside the ranked ones, never among them.
+  rankEntries(agents, (a) => a.isHuman || a.method.kind === "placeholder");
   const excludedRuns = agents.flatMap((a) => a.excludedRuns);
   return {
     split: split.name,

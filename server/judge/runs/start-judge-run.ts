@@ -12,7 +12,11 @@ import type { JudgeRunView } from "@/lib/judge/views";
 import { buildPinnedGradedTree } from "@/lib/review/pinned-tree";
 import { pinLiveVersion, rubricFingerprint } from "@/server/gradings/import-grading";
 import { announceJobQueued } from "@/server/jobs/job-feed";
+import { getEvaluationById } from "@/db/queries/evaluations";
+import type { Evaluation } from "@/db/schema";
+import { isPlaceholderJudge, type GradingProvenance } from "@/lib/grading/provenance";
 import { assertJudgeKeyReady } from "../configs/judge-config-view";
+import { judgePromptSource } from "../prompt-source";
 import { estimatePlannedRun, planJudgeRuns, rubricRowsFor, unitCount, type JudgePlan, type PlannedRun } from "./plan-judge-runs";
 import { readJudgeRun } from "./read-judge-run";
 
@@ -62,6 +66,9 @@ async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: 
     }
     const { viewed } = await rubricRowsFor(tx, run.paper.id, plan.variant, versionId);
     const source: GradingSource = { format: "judge_run", fileName: null, sha256: null, bytes: null };
+    // The evaluation the submission is in: its failure policies now are part of how the score is made.
+    const evaluation = run.submission.evaluationId ? await getEvaluationById(tx, run.submission.evaluationId) : null;
+    const provenance = judgeRunProvenance(plan, evaluation);
     const gradingId = await insertGrading(tx, {
       submissionId: run.submission.id,
       rubricVersionId: versionId,
@@ -74,6 +81,8 @@ async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: 
       source,
       isLab,
       createdBy: userId,
+      provenance,
+      judgePlaceholder: isPlaceholderJudge(plan.config.kind),
     });
     const job = await insertJob(tx, {
       kind: "judge",
@@ -102,4 +111,28 @@ async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: 
   });
   if (announce) await announceJobQueued(store, "judge", jobId);
   return runId;
+}
+
+/** How the run's grading is made (`gradings.provenance`): the configuration frozen as it is now, the prompts' source, the evaluation's policies. */
+export function judgeRunProvenance(plan: Pick<JudgePlan, "config" | "fields" | "maxDepth">, evaluation: Pick<Evaluation, "id" | "policies"> | null): GradingProvenance {
+  const f = plan.fields;
+  return {
+    origin: "judge_run",
+    judgeKind: f.kind,
+    judgeModel: f.model,
+    mode: f.mode,
+    config: {
+      id: plan.config.id,
+      name: f.name,
+      model: f.model,
+      mode: f.mode,
+      reasoningEffort: f.reasoningEffort,
+      contextWindow: f.contextWindow,
+      parseModel: f.parseModel,
+      maxDepth: plan.maxDepth,
+    },
+    promptSource: f.kind === "llm" ? judgePromptSource(f.mode) : null,
+    evaluationId: evaluation?.id ?? null,
+    policies: evaluation?.policies ?? null,
+  };
 }

@@ -16,5 +16,5 @@ export const GET = apiRoute({}, async ({ req, store, user }) => {
   if (!agent.success) throw new AppError("bad_request", "agent: must be an agent id", [{ path: "agent", message: "must be an agent id" }]);
   const { split, variant, paper } = parseLeaderboardParams(params);
   const access = await getLeaderboardGradingAccess(store, user);
-  return getLeaderboardAgentGradings(store, { split, variant, paper, agentId: agent.data, access, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+  return getLeaderboardAgentGradings(store, { split, variant, paper, agentId: agent.data, access, audience: "members", maxStaleMs: LEADERBOARD_MAX_STALE_MS });
 });
