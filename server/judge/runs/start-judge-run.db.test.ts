@@ -21,6 +21,7 @@ import { DEMO_JUDGE_CONFIGS } from "@/server/seed/seed-judge-configs";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { estimateJudgeRuns } from "./estimate-judge-runs";
+import { STUDIO_VERSION } from "../prompt-source";
 import { startJudgeRuns } from "./start-judge-run";
 
 process.env.BLOB_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "rs-judge-start-"));
@@ -86,11 +87,41 @@ describe.each(testDatabaseKinds())("judge configurations and runs on %s", (kind)
     expect(run).toMatchObject({ status: "queued", leavesDone: 0, maxDepth: 1, kind: "dummy" });
     const grading = await getGradingById(handle.db, run.gradingId);
     expect(grading).toMatchObject({ kind: "judge", rubricView: "code-dev", score: 0, source: { format: "judge_run" } });
+    // How it is made is recorded with it; a placeholder judge's grading is marked members-only.
+    expect(grading?.judgePlaceholder).toBe(true);
+    expect(grading?.provenance).toEqual({
+      origin: "judge_run",
+      judgeKind: "dummy",
+      judgeModel: "dummy",
+      mode: "efficient",
+      config: { id: dummy.id, name: DUMMY.name, model: "dummy", mode: "efficient", reasoningEffort: null, contextWindow: DUMMY.contextWindow, parseModel: null, maxDepth: 1 },
+      promptSource: null,
+      evaluationId: null,
+      policies: null,
+    });
     const job = await getJobById(handle.db, run.jobId!);
     expect(job).toMatchObject({ kind: "judge", gpusRequired: 0, payload: { judgeRunId: run.id } });
     // A second run of the same live rubric pins the same version.
     const [again] = await startJudgeRuns(handle, { paperId: PAPER, agentId: (await handle.db.execute<{ agent_id: string }>(sql`SELECT agent_id FROM submissions WHERE id = ${submissionId}`)).rows[0].agent_id, configId: dummy.id, variant: "code-dev" }, null);
     expect((await getGradingById(handle.db, again.gradingId))?.rubricVersionId).toBe(grading?.rubricVersionId);
     expect(await count("rubric_versions")).toBe(before.versions + 1);
+  });
+
+  it("records a model judge's mode and prompt source: PaperBench's commit in paperbench mode, the studio's version in efficient mode", async () => {
+    const commit = fs.readFileSync(path.join(process.env.PAPERBENCH_SRC_DIR ?? path.join(process.cwd(), "..", "shared", "paperbench-src"), "COMMIT"), "utf8").trim();
+    for (const mode of ["paperbench", "efficient"] as const) {
+      const config = await createJudgeConfig(handle, { ...O3, name: `o3 ${mode}`, mode, apiKeyEnv: null }, null);
+      const [run] = await startJudgeRuns(handle, { submissionIds: [submissionId], configId: config.id, variant: "code-dev" }, null);
+      const grading = await getGradingById(handle.db, run.gradingId);
+      expect(grading?.judgePlaceholder).toBe(false);
+      expect(grading?.provenance).toMatchObject({
+        origin: "judge_run",
+        judgeKind: "llm",
+        judgeModel: O3.model,
+        mode,
+        config: { id: config.id, model: O3.model, mode, reasoningEffort: O3.reasoningEffort, contextWindow: O3.contextWindow, parseModel: O3.parseModel, maxDepth: null },
+        promptSource: mode === "paperbench" ? `PaperBench ${commit.slice(0, 12)}` : `studio ${STUDIO_VERSION}`,
+      });
+    }
   });
 });
