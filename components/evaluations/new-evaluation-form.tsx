@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Textarea } from "@/components/ui/field";
 import { DEFAULT_POLICIES, type CreateEvaluationInput, type EvaluationPolicies } from "@/lib/evaluations/schemas";
 import { AgentPicker } from "./agent-picker";
+import { JudgeChoiceField } from "./judge-choice-field";
 import { PolicyFields } from "./policy-fields";
 
 export interface CreatedEvaluation {
@@ -22,7 +23,7 @@ const optionalNumber = (value: string) => (value.trim() === "" ? null : Number(v
 const optionalText = (value: string) => (value.trim() === "" ? null : value.trim());
 
 /**
- * The first step of a new evaluation: agent × split × N runs × variant, its policies, aggregation,
+ * The first step of a new evaluation: agent × split × N runs × variant, the judge, its policies, aggregation,
  * resources provided, human baseline and the setup PaperBench asks to report. `POST /api/evaluations`;
  * a refused field shows its message beside it.
  */
@@ -37,6 +38,7 @@ export function NewEvaluationForm({ splits, onCreated, onCancel }: { splits: Rec
   const [aggregation, setAggregation] = useState<"mean" | "best_of_n">("mean");
   const [resourcesProvided, setResourcesProvided] = useState(false);
   const [isHuman, setIsHuman] = useState(false);
+  const [judgeConfigId, setJudgeConfigId] = useState<string | null>(null);
   const [setup, setSetup] = useState({ timeLimit: "", hardware: "", scaffold: "", tools: "" });
   const onAgent = useCallback((value: string) => setAgent(value), []);
 
@@ -53,6 +55,7 @@ export function NewEvaluationForm({ splits, onCreated, onCancel }: { splits: Rec
         aggregation,
         resourcesProvided,
         isHuman,
+        judgeConfigId,
         setup: { time_limit_h: optionalNumber(setup.timeLimit), hardware: optionalText(setup.hardware), scaffold: optionalText(setup.scaffold), tools: optionalText(setup.tools) },
       };
       return fetchJson<{ evaluation: CreatedEvaluation }>("/api/evaluations", jsonInit("POST", body));
@@ -101,6 +104,7 @@ export function NewEvaluationForm({ splits, onCreated, onCancel }: { splits: Rec
           <Textarea rows={2} value={paperIds} onChange={(e) => setPaperIds(e.target.value)} data-testid="evaluation-paper-ids" />
         </Field>
       )}
+      <JudgeChoiceField value={judgeConfigId} onChange={setJudgeConfigId} error={fieldError("judgeConfigId")} />
       <PolicyFields value={policies} onChange={setPolicies} errors={fieldError} />
       <div className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm">
         <label className="flex items-center gap-1.5">

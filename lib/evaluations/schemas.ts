@@ -74,7 +74,11 @@ export const createEvaluationSchema = z
     isHuman: z.boolean().default(false),
     /** Leaves per grading drawn for human review (`lib/evaluations/review-sampling.ts`); null: no sampling. */
     reviewSampleSize: reviewSampleSizeSchema.nullable().default(null),
-    /** The judge configuration the pipeline grades with; absent: the one marked default at creation (else the default when judging starts). */
+    /**
+     * The judge configuration the pipeline grades with; absent: `chooseDefaultJudge`'s choice at
+     * creation (the dialog's preselection: a model judge in paperbench mode first), else the
+     * default when judging starts.
+     */
     judgeConfigId: z.uuid({ error: "must be a judge configuration's id" }).nullable().default(null),
   })
   .strict();

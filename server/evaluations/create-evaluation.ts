@@ -1,20 +1,22 @@
 import "server-only";
 import type { Executor, Store } from "@/db/client";
 import { ensureAgentByName } from "@/db/queries/agents";
-import { getDefaultJudgeConfigId } from "@/db/queries/evaluation-cells";
 import { insertEvaluation } from "@/db/queries/evaluations";
-import { getJudgeConfigById } from "@/db/queries/judge-configs";
+import { getJudgeConfigById, listJudgeConfigs } from "@/db/queries/judge-configs";
 import type { Evaluation } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { createEvaluationSchema, type CreateEvaluationInput } from "@/lib/evaluations/schemas";
+import { chooseDefaultJudge } from "@/lib/judge/default-judge-choice";
 import { zodIssuesToDetails } from "@/server/http/zod-details";
+import { toJudgeConfigView } from "@/server/judge/configs/judge-config-view";
 import { readDataSplits } from "@/server/leaderboard/data-splits";
 
 /**
  * Creates an evaluation (the agent by name, created when new): a named split takes its papers
  * from PaperBench's `splits/`, `custom` takes the ones given; its judge configuration is the one
- * named, else the one marked default now (none: the default when its first judging starts).
- * Bad fields are a 400 naming them.
+ * named, else the one the evaluation dialog preselects (`chooseDefaultJudge`: a ready model judge
+ * in paperbench mode, else a model judge, else a placeholder, whose scores are never public;
+ * none configured: the default when its first judging starts). Bad fields are a 400 naming them.
  */
 export async function createEvaluation(store: Store, input: CreateEvaluationInput, userId: string | null): Promise<Evaluation> {
   return store.db.transaction((tx) => createEvaluationInTransaction(tx, input, userId));
@@ -42,7 +44,8 @@ export async function createEvaluationInTransaction(tx: Executor, input: CreateE
     const config = await getJudgeConfigById(tx, judgeConfigId);
     if (!config || config.archivedAt) throw new AppError("bad_request", `judgeConfigId: no judge configuration with id "${judgeConfigId}" (or it is archived)`, [{ path: "judgeConfigId", message: "no such configuration" }]);
   } else {
-    judgeConfigId = await getDefaultJudgeConfigId(tx);
+    // The dialog's rule, so a request that names no judge gets what the dialog would have chosen.
+    judgeConfigId = chooseDefaultJudge((await listJudgeConfigs(tx, { includeArchived: false })).map((row) => toJudgeConfigView(row)))?.id ?? null;
   }
   const { agent } = await ensureAgentByName(tx, { name: fields.agent });
   return insertEvaluation(tx, {
