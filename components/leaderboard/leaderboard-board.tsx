@@ -11,7 +11,7 @@ import { AgentBreakdown } from "./agent-breakdown";
 import { LeaderboardChart } from "./leaderboard-chart";
 import { LeaderboardControls } from "./leaderboard-controls";
 import { PendingReviewNote } from "./pending-review-note";
-import { AgreementBadge, BasisLine, HumanBaselineBadge } from "./row-badges";
+import { AgreementBadge, BasisLine, HumanBaselineBadge, MethodBadge } from "./row-badges";
 
 const COLUMNS = 6;
 
@@ -26,8 +26,10 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
   const searchParams = useSearchParams();
   const open = useMemo(() => new Set(parseOpenAgents(searchParams)), [searchParams]);
   // A human baseline with a score sits among the ranked, in its place by score, without a rank.
-  const ranked = view.agents.filter(isScored);
-  const unranked = view.agents.filter((a) => !isScored(a));
+  // A placeholder judge's rows (members only) apart, below: never ranked, never public.
+  const placeholder = view.agents.filter(isPlaceholder);
+  const ranked = view.agents.filter((a) => isScored(a) && !isPlaceholder(a));
+  const unranked = view.agents.filter((a) => !isScored(a) && !isPlaceholder(a));
   const split = view.splits.find((s) => s.name === view.split);
   const paper = view.paper;
   // Page state only: a history entry of its own (back closes it again), no server round trip.
@@ -144,6 +146,12 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
         <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-10 text-center text-zinc-600" data-testid="leaderboard-empty">
           No agent has graded runs on {paper ? "this paper" : "the papers of this split"}
           {view.variant === "code-dev" ? " in the Code-Dev variant" : ""} yet.
+          {view.placeholderHidden > 0 && (
+            <p className="mt-2 text-sm" data-testid="leaderboard-placeholder-hidden">
+              {plural(view.placeholderHidden, "grading")} by a placeholder judge (Dummy or Random) {view.placeholderHidden === 1 ? "is" : "are"} not published: placeholder scores say
+              nothing about a submission. Judge with a model judge to rank here.
+            </p>
+          )}
         </div>
       ) : (
         <>
@@ -169,6 +177,20 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
             </div>
           )}
         </>
+      )}
+      {placeholder.length > 0 && (
+        <div className="space-y-2" data-testid="placeholder-section">
+          <div>
+            <h2 className="text-base font-semibold text-zinc-900">Placeholder judges: members only, not public</h2>
+            <p className="max-w-3xl text-sm text-zinc-600">
+              Graded (at least in part) by the Dummy or Random judge, whose scores say nothing about a submission. Signed-in members see these rows; the public leaderboard, its API and
+              every public figure leave them out.
+            </p>
+          </div>
+          <AgentTable testId="placeholder-table" scoreLabel="Placeholder score" runsLabel="Runs">
+            {rows(placeholder)}
+          </AgentTable>
+        </div>
       )}
       {!signedIn && (
         <p className="text-xs text-zinc-500">
@@ -224,12 +246,14 @@ function DemoBadge() {
   );
 }
 
+const isPlaceholder = (a: LeaderboardAgentRow) => a.method.kind === "placeholder";
+
 /** Shown with a score among the ranked: a ranked agent, or a human baseline with a score. */
 const isScored = (a: LeaderboardAgentRow) => a.rank !== null || (a.isHuman && a.mean !== null);
 
 function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open: boolean; onToggle: () => void }) {
   const detail = [agent.scaffold, agent.model].filter(Boolean).join(" · ");
-  const ranked = isScored(agent);
+  const ranked = isScored(agent) || (isPlaceholder(agent) && agent.mean !== null);
   const pending = agent.excludedRuns.some((x) => x.reason === "pending_review");
   const coverage = `${agent.coverage.papers}/${agent.coverage.of} ${agent.coverage.of === 1 ? "paper" : "papers"}`;
   return (
@@ -244,6 +268,7 @@ function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open:
           </span>
           {agent.isDemo && <DemoBadge />}
           {agent.isHuman && <HumanBaselineBadge />}
+          <MethodBadge method={agent.method} />
           {agent.agreement && <AgreementBadge agreement={agent.agreement} />}
           {agent.humanReviewed && (
             <span

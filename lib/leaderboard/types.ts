@@ -133,6 +133,11 @@ export interface LeaderboardView {
   excluded: { runs: number; incomplete: number; duplicatePapers: number; pendingReview: number };
   /** When the newest counted grading was stored. */
   latestGradingAt: string | null;
+  /**
+   * The public board: gradings of its papers left out because a placeholder judge (Dummy,
+   * Random) made them, so an empty board can say why. Always 0 on the members' board, which shows them.
+   */
+  placeholderHidden: number;
 }
 
 export interface LeaderboardAgentGradings {

@@ -77,6 +77,8 @@ export interface VariantData {
   evaluations: EvaluationData[];
   /** `rows` by grading id. */
   gradings: ReadonlyMap<string, LeaderboardGradingRow>;
+  /** The public's data only: the counted gradings left out because a placeholder judge made them (counted, never shown). */
+  hiddenPlaceholder?: readonly LeaderboardGradingRow[];
 }
 
 /** The read data of a variant, before an audience's filter. */
@@ -147,6 +149,7 @@ function publicVariantData(data: RawVariantData): VariantData {
       cells: e.cells.map((c) => (c.placeholder ? { ...c, state: "pending" as const, score: null, gradingId: null, provenance: null, placeholder: false } : c)),
     })),
     gradings: new Map(rows.map((r) => [r.gradingId, r])),
+    hiddenPlaceholder: data.rows.filter((r) => r.placeholder),
   };
 }
 
@@ -400,5 +403,6 @@ function buildView(data: VariantData, split: SplitInfo, paper: LeaderboardPaper 
       pendingReview: excludedRuns.filter((x) => x.reason === "pending_review").length,
     },
     latestGradingAt: data.latestGradingAt,
+    placeholderHidden: (data.hiddenPlaceholder ?? []).filter((r) => boardPapers.has(r.paperId)).length,
   };
 }

@@ -100,6 +100,9 @@ describe.each(testDatabaseKinds())("placeholder judges and scoring marks on the 
     expect((await board("members")).gradedPapers.map((p) => p.id)).toContain("p3");
     const perPaper = await board("public", { paper: "p3" });
     expect(perPaper.agents).toEqual([]);
+    // The empty board can say why: one grading left out, a placeholder's.
+    expect(perPaper.placeholderHidden).toBe(1);
+    expect((await board("members", { paper: "p3" })).placeholderHidden).toBe(0);
     const membersPerPaper = await board("members", { paper: "p3" });
     expect(membersPerPaper.agents.map((a) => a.name)).toContain("Random-only");
   });
