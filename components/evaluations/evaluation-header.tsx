@@ -5,6 +5,7 @@ import { buttonClass } from "@/components/ui/button";
 import { plural } from "@/lib/leaderboard/format";
 import { FAILURE_KINDS, type FailureKind } from "@/lib/evaluations/schemas";
 import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
+import { EvaluationScoring } from "./evaluation-scoring";
 import type { StreamConnection } from "./use-evaluation-stream";
 
 const FAILURE_LABEL: Record<FailureKind, string> = {
@@ -78,6 +79,7 @@ export function EvaluationHeader({ matrix, connection }: { matrix: EvaluationMat
           score of this evaluation.
         </p>
       )}
+      <EvaluationScoring matrix={matrix} />
       <ul className="flex flex-wrap gap-x-6 gap-y-1 text-sm" aria-label="Policies" data-testid="evaluation-policies">
         {FAILURE_KINDS.map((kind) => (
           <li key={kind} data-testid="policy" data-kind={kind}>

@@ -10,6 +10,7 @@ import { GradingExportMenu } from "./grading-export-menu";
 import { AttachArchiveButton } from "./attach-archive-button";
 import { ReviewProgressBar } from "./review-progress";
 import { scoreChipStyle } from "./score-style";
+import { ProvenanceLine } from "./provenance-line";
 
 /** The review page's header: which grading, its root scores, the reviewer's assignment and progress, save state, graders, export, help. */
 export function ReviewHeader({
@@ -44,6 +45,7 @@ export function ReviewHeader({
           {grading.paperTitle} · {grading.kind === "human" ? "human grading" : `judge grading${grading.judgeModel ? ` (${grading.judgeModel})` : ""}`} ·{" "}
           {grading.rubricVersionName}
         </p>
+        <ProvenanceLine provenance={grading.provenance} />
       </div>
       <div className="flex items-center gap-2 rounded-md border border-zinc-200 bg-white px-2.5 py-1" data-testid="root-scores">
         <span className="text-xs text-zinc-500">{grading.kind === "human" ? "Imported" : "Judge"}</span>

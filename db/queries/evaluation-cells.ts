@@ -6,6 +6,7 @@ import type { FailureKind } from "@/lib/evaluations/schemas";
 import type { PipelineStage } from "@/lib/evaluations/pipeline";
 import type { ImportedRunResult } from "@/lib/evaluations/schemas";
 import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
+import type { GradingProvenance } from "@/lib/grading/provenance";
 
 /** The pipeline's cells (`evaluation_cells`): one per submission of an evaluation the studio grades. */
 
@@ -111,6 +112,9 @@ export interface MatrixCellRow {
   invalidLeaves: number;
   /** Leaves of the grading were sampled for human review and some have no review mark yet. */
   inReview: boolean;
+  /** How the grading was made (migration 0022), and whether a placeholder judge made it. */
+  provenance: GradingProvenance | null;
+  placeholder: boolean;
 }
 
 export async function listMatrixCellRows(db: Executor, evaluationId: string): Promise<MatrixCellRow[]> {
@@ -119,7 +123,7 @@ export async function listMatrixCellRows(db: Executor, evaluationId: string): Pr
       ec.stage, ec.attempts, ec.failure_kind, ec.failure_reason, ec.job_id, ec.judge_run_id,
       (SELECT j.status FROM jobs j WHERE j.submission_id = s.id AND j.kind = 'reproduce'
         ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS job_status,
-      g.id AS grading_id, g.score,
+      g.id AS grading_id, g.score, g.provenance, g.judge_placeholder,
       (SELECT count(*) FROM grading_verdicts v WHERE v.grading_id = g.id AND NOT v.valid)::int AS invalid_leaves,
       EXISTS (SELECT 1 FROM grading_review_samples rs, jsonb_array_elements_text(rs.node_keys) AS k(node_key)
               WHERE rs.grading_id = g.id
@@ -127,7 +131,7 @@ export async function listMatrixCellRows(db: Executor, evaluationId: string): Pr
     FROM submissions s
     LEFT JOIN evaluation_cells ec ON ec.submission_id = s.id
     LEFT JOIN LATERAL (
-      SELECT id, score FROM gradings WHERE submission_id = s.id AND NOT is_lab
+      SELECT id, score, provenance, judge_placeholder FROM gradings WHERE submission_id = s.id AND NOT is_lab
       ORDER BY (kind = 'judge') DESC, created_at DESC, id DESC LIMIT 1
     ) g ON true
     WHERE s.evaluation_id = ${evaluationId}
@@ -150,6 +154,8 @@ export async function listMatrixCellRows(db: Executor, evaluationId: string): Pr
     score: r.score === null || r.score === undefined ? null : Number(r.score),
     invalidLeaves: Number(r.invalid_leaves ?? 0),
     inReview: r.in_review === true,
+    provenance: (r.provenance as GradingProvenance | null) ?? null,
+    placeholder: r.judge_placeholder === true,
   }));
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, sql, type InferInsertModel } from "drizzle-orm";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
+import type { GradingProvenance } from "@/lib/grading/provenance";
 import type { Executor } from "../client";
 import {
   agents,
@@ -67,6 +68,10 @@ export interface GradingListItem {
   leafCount: number;
   overrideCount: number;
   fileName: string | null;
+  /** How it was made (migration 0022); null for a row older than it. */
+  provenance: GradingProvenance | null;
+  /** Graded by a placeholder judge (Dummy, Random): members only. */
+  judgePlaceholder: boolean;
   createdAt: Date;
   createdBy: UserRef | null;
 }
@@ -92,6 +97,8 @@ const listColumns = {
   leafCount: sql<number>`(SELECT count(*)::int FROM ${gradingVerdicts} WHERE ${gradingVerdicts.gradingId} = ${gradings.id})`,
   overrideCount: sql<number>`(SELECT count(*)::int FROM ${gradingOverrides} WHERE ${gradingOverrides.gradingId} = ${gradings.id})`,
   fileName: sql<string | null>`${gradings.source}->>'fileName'`,
+  provenance: gradings.provenance,
+  judgePlaceholder: gradings.judgePlaceholder,
   createdAt: gradings.createdAt,
   createdByName: users.name,
   createdByEmail: users.email,

@@ -4,6 +4,9 @@ import type { Variant } from "@/lib/grading/variant";
 import type { Agreement } from "./agreement";
 import type { PolicyResult } from "./policies";
 import type { Aggregation, EvaluationPolicies, EvaluationSetup, FailureKind } from "./schemas";
+import type { GradingProvenance } from "@/lib/grading/provenance";
+import type { JudgeKind, JudgeMode } from "@/lib/judge/config";
+import type { ScoringMethod } from "@/lib/leaderboard/scoring-method";
 
 /**
  * The evaluation page's contract: `GET /api/evaluations/<id>/matrix` answers an `EvaluationMatrix`;
@@ -94,9 +97,15 @@ export interface EvaluationMatrix {
     resourcesProvided: boolean;
     setup: EvaluationSetup;
     /** The judge configuration its gradings use; null for an evaluation built from ingested results only. */
-    judgeConfig: { id: string; name: string } | null;
+    judgeConfig: { id: string; name: string; kind: JudgeKind; mode: JudgeMode } | null;
     createdAt: string;
   };
+  /**
+   * How its gradings were made: the leaderboard's mark under the evaluation's policies ("PaperBench
+   * method", "efficient mode", "placeholder judge — not public", …) and each distinct provenance
+   * of the graded cells (usually one).
+   */
+  scoring: { method: ScoringMethod; provenances: GradingProvenance[] };
   /** Every paper of the evaluation (its split's, and any it holds a run of), sorted. */
   papers: string[];
   /** One per paper × run, in paper then run order. */

@@ -45,6 +45,12 @@ function methodOfOne(g: Made, policies: Partial<EvaluationPolicies> | null): Sco
   return { kind: "unrecorded", label: "judge mode not recorded" };
 }
 
+/** What the mark reads of a grading; one stored without a provenance reads as imported (a placeholder's as Dummy's). */
+export function madeOf(provenance: GradingProvenance | null, placeholder: boolean, kind: string): Made {
+  if (provenance) return provenance;
+  return { origin: kind === "human" ? "human" : "import", judgeKind: placeholder ? "dummy" : null, mode: null, policies: null };
+}
+
 /**
  * The mark of a row from its counted gradings. `policies`: the evaluation's the row was computed
  * under; `undefined` (a row "as graded") reads each grading's own.

@@ -39,6 +39,7 @@ function payload(leaves: Partial<Record<string, Partial<ReviewLeaf>>> = {}, role
       variant: "full",
       kind: "judge",
       judgeModel: null,
+      provenance: { origin: "import", judgeKind: null, judgeModel: null, mode: null, config: null, promptSource: null, evaluationId: null, policies: null },
       rubricVersionName: "v",
       submissionId: "s",
       reviewedAt: null,

@@ -3,6 +3,7 @@
  * rubric's nodes, each leaf's verdict as this viewer may see it, and the review marks. Pure types;
  * shared by the route handlers and the browser.
  */
+import type { GradingProvenance } from "@/lib/grading/provenance";
 import type { Variant } from "@/lib/grading/variant";
 import type { JobStatus } from "@/lib/jobs/states";
 
@@ -60,6 +61,8 @@ export interface ReviewGradingSummary {
   variant: Variant;
   kind: "judge" | "human";
   judgeModel: string | null;
+  /** How the grading was made: judge, mode, configuration, prompts, policies (`lib/grading/provenance.ts`). */
+  provenance: GradingProvenance;
   rubricVersionName: string;
   submissionId: string;
   /** When every leaf had been reviewed (a review mark on each), or null. */

@@ -9,7 +9,7 @@ import { numpyMean, standardError } from "@/lib/grading/stats";
 import type { Variant } from "@/lib/grading/variant";
 import type { LeaderboardAgentRow } from "@/lib/leaderboard/types";
 import type { GradingProvenance } from "@/lib/grading/provenance";
-import { scoringMethodOf } from "@/lib/leaderboard/scoring-method";
+import { madeOf, scoringMethodOf } from "@/lib/leaderboard/scoring-method";
 import { policyCellsOf, readEvaluationCells, type EvaluationCellView } from "@/server/evaluations/read-evaluation";
 import { readAgreements } from "@/server/evaluations/review-agreement";
 
@@ -146,12 +146,7 @@ export function evaluationRow(
   };
 }
 
-/** What the scoring mark reads of a grading; one stored before migration 0022's backfill reads as imported. */
-export function madeOf(provenance: GradingProvenance | null, placeholder: boolean, kind: string): Pick<GradingProvenance, "origin" | "judgeKind" | "mode" | "policies"> {
-  if (provenance) return provenance;
-  return { origin: kind === "human" ? "human" : "import", judgeKind: placeholder ? "dummy" : null, mode: null, policies: null };
-}
-
+/** What the scoring mark reads of a counted grading. */
 export function madeOfRow(row: LeaderboardGradingRow): Pick<GradingProvenance, "origin" | "judgeKind" | "mode" | "policies"> {
   return madeOf(row.provenance, row.placeholder, row.kind);
 }

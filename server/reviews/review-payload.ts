@@ -18,6 +18,7 @@ import { AppError } from "@/lib/errors";
 import type { ReviewLeaf, ReviewLeafDetail, ReviewMarkItem, ReviewNode, ReviewOverrideItem, ReviewPayload } from "@/lib/review/types";
 import { hiddenReason, maySeeAggregate, type LeafVisibility } from "@/lib/review/visibility";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
+import { fallbackProvenance } from "@/lib/grading/provenance";
 import { getLeafVisibility } from "./leaf-visibility";
 import { leafKeysOf } from "./progress";
 import { judgeRunStatus } from "@/lib/judge/views";
@@ -98,6 +99,7 @@ export async function getReviewPayload(store: Store, grading: GradingListItem, v
       variant: grading.variant,
       kind: grading.kind,
       judgeModel: grading.judgeModel,
+      provenance: grading.provenance ?? fallbackProvenance({ kind: grading.kind, judgeType: grading.judgeType, judgeModel: grading.judgeModel }),
       rubricVersionName: grading.rubricVersionName,
       submissionId: grading.submissionId,
       reviewedAt: meta?.reviewedAt?.toISOString() ?? null,

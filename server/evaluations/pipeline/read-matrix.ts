@@ -8,9 +8,11 @@ import { cellStateOf } from "@/lib/evaluations/cell-state";
 import type { EvaluationMatrix, MatrixCell, MatrixStage } from "@/lib/evaluations/matrix";
 import { estimateEtaS, policyStateOf } from "@/lib/evaluations/pipeline";
 import { applyPolicies, describePolicy, type CellState, type EvaluationCell, type PolicyResult } from "@/lib/evaluations/policies";
-import { FAILURE_KINDS, type FailureKind } from "@/lib/evaluations/schemas";
+import { FAILURE_KINDS, type EvaluationPolicies, type FailureKind } from "@/lib/evaluations/schemas";
 import { isFlagged } from "@/lib/submissions/blacklist-monitor";
 import { isUuid } from "@/lib/uuid";
+import type { GradingProvenance } from "@/lib/grading/provenance";
+import { madeOf, scoringMethodOf } from "@/lib/leaderboard/scoring-method";
 import { readResourcesProvidedScore } from "../resources-provided-score";
 import { readEvaluationAgreement } from "../review-agreement";
 
@@ -104,7 +106,7 @@ export async function readEvaluationMatrix(store: Store, id: string): Promise<Ev
       isHuman: evaluation.isHuman,
       resourcesProvided: evaluation.resourcesProvided,
       setup: evaluation.setup,
-      judgeConfig: config ? { id: config.id, name: config.name } : null,
+      judgeConfig: config ? { id: config.id, name: config.name, kind: config.kind, mode: config.mode } : null,
       createdAt: evaluation.createdAt.toISOString(),
     },
     papers,
@@ -119,6 +121,7 @@ export async function readEvaluationMatrix(store: Store, id: string): Promise<Ev
     },
     result,
     agreement: await readEvaluationAgreement(store.db, evaluation.id),
+    scoring: scoringOf(rows, evaluation.policies),
   };
 }
 
@@ -140,4 +143,23 @@ function stageOf(r: MatrixCellRow | null, state: CellState, decided: Outcome | n
   if (decided?.what === "counted") return r.inReview ? "in_review" : "counted";
   if (decided?.what === "retrying") return "failed";
   return "excluded";
+}
+
+/** How the graded cells were made: the leaderboard's mark under the evaluation's policies, and each distinct provenance. */
+function scoringOf(rows: readonly MatrixCellRow[], policies: EvaluationPolicies): EvaluationMatrix["scoring"] {
+  const graded = rows.filter((r) => r.gradingId !== null);
+  const distinct = new Map<string, GradingProvenance>();
+  for (const r of graded) {
+    if (!r.provenance) continue;
+    // The same judge, configuration and prompts under the same policies read as one line.
+    const { evaluationId: _, ...same } = r.provenance;
+    distinct.set(JSON.stringify(same), r.provenance);
+  }
+  return {
+    method: scoringMethodOf(
+      graded.map((r) => madeOf(r.provenance, r.placeholder, "judge")),
+      policies,
+    ),
+    provenances: [...distinct.values()],
+  };
 }
