@@ -8,18 +8,21 @@ const NO_ENDPOINT = { baseUrl: null, apiKeyEnv: null, reasoningEffort: null, req
 
 /**
  * The demo's judges: PaperBench's `dummy` (every leaf 1) and `random`, which need no key, so a
- * newcomer runs the whole flow on the demo submission; and o3-mini (PaperBench's judge) on
- * OpenAI at its list prices, ready once `OPENAI_API_KEY` is set where the judge runs.
+ * newcomer runs the whole flow on the demo submission (their scores are placeholders: members
+ * see them marked, the public leaderboard never); and o3-mini (PaperBench's judge) on OpenAI at
+ * its list prices, in efficient mode and in paperbench mode (the one a new evaluation preselects,
+ * so its rows can be "PaperBench method"), ready once `OPENAI_API_KEY` is set where the judge runs.
  */
 export const DEMO_JUDGE_CONFIGS: readonly JudgeConfigInput[] = [
   { name: "Dummy judge", kind: "dummy", model: "dummy", contextWindow: 200_000, maxConcurrency: 20, mode: "efficient", ...FREE, ...NO_ENDPOINT },
   { name: "Random judge", kind: "random", model: "random", contextWindow: 200_000, maxConcurrency: 20, mode: "efficient", ...FREE, ...NO_ENDPOINT },
   O3_MINI_CONFIG,
+  { ...O3_MINI_CONFIG, name: "o3-mini · PaperBench mode", mode: "paperbench" },
 ];
 
-/** Seeds the demo's judge configurations, marked demo; o3-mini is the default when its key is set, else the dummy judge. */
+/** Seeds the demo's judge configurations, marked demo; o3-mini in paperbench mode is the default when its key is set, else the dummy judge. */
 export async function seedJudgeConfigs(db: Executor, staffId: string, env: Record<string, string | undefined> = process.env): Promise<void> {
-  const defaultName = env.OPENAI_API_KEY ? "o3-mini" : "Dummy judge";
+  const defaultName = env.OPENAI_API_KEY ? "o3-mini · PaperBench mode" : "Dummy judge";
   for (const config of DEMO_JUDGE_CONFIGS) {
     await createJudgeConfig({ db }, { ...config, isDemo: true, isDefault: config.name === defaultName }, staffId);
   }

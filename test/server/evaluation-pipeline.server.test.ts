@@ -2,8 +2,8 @@
  * The evaluation pipeline end to end (issue 14 item 2), on the built studio with PGlite: its
  * embedded runner reproduces, its in-process worker judges with the Dummy judge. An agent's
  * harness uploads the demo submission as 3 runs of the demo paper into an evaluation; the matrix
- * fills in (its stream says when) until every cell is counted, and the public leaderboard shows
- * the agent with its 3 runs. A reproduce.sh that exits 1 follows each policy: `zero` counts 0,
+ * fills in (its stream says when) until every cell is counted, and the members' leaderboard shows
+ * the agent with its 3 runs, marked as a placeholder judge's (the public one never shows it). A reproduce.sh that exits 1 follows each policy: `zero` counts 0,
  * `exclude` leaves it out, `{retry: 2}` runs it 3 times and then leaves it out saying so.
  */
 import fs from "node:fs";
@@ -129,14 +129,23 @@ describe("an evaluation through the pipeline", () => {
     expect(stream.events.filter((e) => e === "cell").length).toBeGreaterThan(0);
     stream.close();
 
-    // Anyone (signed out) sees the agent on the paper's public board with its 3 runs.
-    const board = await waitFor("the agent on the public leaderboard", 10_000, async () => {
-      const res = await fetch(`${studio!.url}/api/leaderboard?paper=${DEMO_PAPER_ID}&variant=full`);
-      const view = (await res.json()) as LeaderboardView;
-      return view.agents.find((a) => a.name === agent && a.nRuns === 3);
+    // The Dummy judge is a placeholder: a signed-in member sees the agent's 3 runs, unranked and
+    // marked; the public (signed out) board never shows it.
+    const board = await waitFor("the agent on the members' leaderboard", 10_000, async () => {
+      const res = await api<LeaderboardView>(studio!.url, staff, "GET", `/api/leaderboard?paper=${DEMO_PAPER_ID}&variant=full`);
+      return res.body.agents.find((a) => a.name === agent && a.nRuns === 3);
     }, 200);
     expect(board.runs.map((r) => r.score)).toEqual([1, 1, 1]);
     expect(board.mean).toBe(1);
+    expect(board.rank).toBeNull();
+    expect(board.method).toEqual({ kind: "placeholder", label: "placeholder judge — not public" });
+    const publicRes = await fetch(`${studio!.url}/api/leaderboard?paper=${DEMO_PAPER_ID}&variant=full`);
+    const publicView = (await publicRes.json()) as LeaderboardView;
+    expect(publicView.agents.map((a) => a.name)).not.toContain(agent);
+    expect(JSON.stringify(publicView)).not.toContain(agent);
+    // The grading says how it was made.
+    const grading = await api<{ grading: { provenance: { judgeKind: string; mode: string; policies: unknown } } }>(studio!.url, staff, "GET", `/api/gradings/${done.cells[0].gradingId}`);
+    expect(grading.body.grading.provenance).toMatchObject({ judgeKind: "dummy", mode: "efficient", policies: { reproduction_failed: "zero" } });
   }, 240_000);
 
   it("a reproduction that exits 1 counts 0 under `zero`, is excluded under `exclude`, and under `{retry: 2}` is run 3 times, then excluded", async () => {
