@@ -76,9 +76,9 @@ test("the dialog asks which judge; paperbench mode is PaperBench method on the p
       parseModel: "gpt-4o-2024-08-06",
     },
   });
-  expect(made.status(), await made.text()).toBe(201);
+  expect(made.status(), await made.text()).toBe(200);
   const configId = ((await made.json()) as { config: { id: string } }).config.id;
-  const pbAgent = `E2E PB ${SUFFIX}`;
+  const pbAgent = `E2E PB · ${SUFFIX}`; // the dialog names a new agent `scaffold · model`
   const dummyAgent = `E2E Dummy ${SUFFIX}`;
   try {
     // The dialog preselects a model judge in paperbench mode, and warns when a placeholder is chosen.
