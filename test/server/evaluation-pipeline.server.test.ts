@@ -104,7 +104,7 @@ describe("an evaluation through the pipeline", () => {
     return { events, close: () => controller.abort() };
   }
 
-  it("the demo submission × 3 runs: reproduced, judged and counted, live on the matrix, then on the public leaderboard", async () => {
+  it("the demo submission × 3 runs: reproduced, judged and counted, live on the matrix, then on the members' leaderboard only (the Dummy judge is a placeholder)", async () => {
     const agent = "Pipeline agent";
     const evaluationId = await createEvaluation(agent, 3);
     const stream = await followStream(evaluationId);
