@@ -52,6 +52,8 @@ export async function startJudgeRuns(
 
 async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: string | null, isLab: boolean, announce: boolean): Promise<string> {
   const estimate = await estimatePlannedRun(store, plan, run);
+  // Read before the transaction: paperbench mode's commit comes from PaperBench's source (python3, cached).
+  const promptSource = plan.fields.kind === "llm" ? await judgePromptSource(plan.fields.mode) : null;
   const runId = randomUUID();
   const jobId = await store.db.transaction(async (tx) => {
     let versionId: string;
@@ -68,7 +70,7 @@ async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: 
     const source: GradingSource = { format: "judge_run", fileName: null, sha256: null, bytes: null };
     // The evaluation the submission is in: its failure policies now are part of how the score is made.
     const evaluation = run.submission.evaluationId ? await getEvaluationById(tx, run.submission.evaluationId) : null;
-    const provenance = judgeRunProvenance(plan, evaluation);
+    const provenance = judgeRunProvenance(plan, evaluation, promptSource);
     const gradingId = await insertGrading(tx, {
       submissionId: run.submission.id,
       rubricVersionId: versionId,
@@ -114,7 +116,11 @@ async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: 
 }
 
 /** How the run's grading is made (`gradings.provenance`): the configuration frozen as it is now, the prompts' source, the evaluation's policies. */
-export function judgeRunProvenance(plan: Pick<JudgePlan, "config" | "fields" | "maxDepth">, evaluation: Pick<Evaluation, "id" | "policies"> | null): GradingProvenance {
+export function judgeRunProvenance(
+  plan: Pick<JudgePlan, "config" | "fields" | "maxDepth">,
+  evaluation: Pick<Evaluation, "id" | "policies"> | null,
+  promptSource: string | null,
+): GradingProvenance {
   const f = plan.fields;
   return {
     origin: "judge_run",
@@ -131,7 +137,7 @@ export function judgeRunProvenance(plan: Pick<JudgePlan, "config" | "fields" | "
       parseModel: f.parseModel,
       maxDepth: plan.maxDepth,
     },
-    promptSource: f.kind === "llm" ? judgePromptSource(f.mode) : null,
+    promptSource,
     evaluationId: evaluation?.id ?? null,
     policies: evaluation?.policies ?? null,
   };
