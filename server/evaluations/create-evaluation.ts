@@ -2,13 +2,12 @@ import "server-only";
 import type { Executor, Store } from "@/db/client";
 import { ensureAgentByName } from "@/db/queries/agents";
 import { insertEvaluation } from "@/db/queries/evaluations";
-import { getJudgeConfigById, listJudgeConfigs } from "@/db/queries/judge-configs";
+import { getJudgeConfigById } from "@/db/queries/judge-configs";
 import type { Evaluation } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { createEvaluationSchema, type CreateEvaluationInput } from "@/lib/evaluations/schemas";
-import { chooseDefaultJudge } from "@/lib/judge/default-judge-choice";
 import { zodIssuesToDetails } from "@/server/http/zod-details";
-import { toJudgeConfigView } from "@/server/judge/configs/judge-config-view";
+import { defaultJudgeConfigId } from "@/server/judge/configs/default-judge-config";
 import { readDataSplits } from "@/server/leaderboard/data-splits";
 
 /**
@@ -45,7 +44,7 @@ export async function createEvaluationInTransaction(tx: Executor, input: CreateE
     if (!config || config.archivedAt) throw new AppError("bad_request", `judgeConfigId: no judge configuration with id "${judgeConfigId}" (or it is archived)`, [{ path: "judgeConfigId", message: "no such configuration" }]);
   } else {
     // The dialog's rule, so a request that names no judge gets what the dialog would have chosen.
-    judgeConfigId = chooseDefaultJudge((await listJudgeConfigs(tx, { includeArchived: false })).map((row) => toJudgeConfigView(row)))?.id ?? null;
+    judgeConfigId = await defaultJudgeConfigId(tx);
   }
   const { agent } = await ensureAgentByName(tx, { name: fields.agent });
   return insertEvaluation(tx, {

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Database, Store } from "@/db/client";
-import { getDefaultJudgeConfigId, insertEvaluationCell, lockEvaluationCell, updateEvaluationCell } from "@/db/queries/evaluation-cells";
+import { insertEvaluationCell, lockEvaluationCell, updateEvaluationCell } from "@/db/queries/evaluation-cells";
 import { getEvaluationById } from "@/db/queries/evaluations";
 import { getJobById } from "@/db/queries/jobs";
 import { getJudgeRunWithJob } from "@/db/queries/judge-runs";
@@ -10,6 +10,7 @@ import { AppError } from "@/lib/errors";
 import { nextPipelineStep, type CellFailure, type PipelineStep } from "@/lib/evaluations/pipeline";
 import { announceJobQueued } from "@/server/jobs/job-feed";
 import { enqueueReproduceJob } from "@/server/jobs/enqueue-reproduce";
+import { defaultJudgeConfigId } from "@/server/judge/configs/default-judge-config";
 import { startJudgeRuns } from "@/server/judge/runs/start-judge-run";
 import { announceEvaluationChanged } from "./evaluation-feed";
 import { onCellGraded } from "./on-cell-graded";
@@ -105,10 +106,11 @@ async function startStep(
     taken.queued.push({ kind: "reproduce", id: jobId });
     return;
   }
-  // The evaluation's configuration, else the default one now: an evaluation made before any was marked still grades.
-  const configId = judgeConfigId ?? (await getDefaultJudgeConfigId(txStore.db));
+  // The evaluation's configuration, else the one a new evaluation would get now (the dialog's rule):
+  // an evaluation made before any configuration existed still grades.
+  const configId = judgeConfigId ?? (await defaultJudgeConfigId(txStore.db));
   if (!configId) {
-    const failure = { kind: "judge_invalid_leaves" as const, reason: "no judge configuration: the evaluation names none and none is marked default" };
+    const failure = { kind: "judge_invalid_leaves" as const, reason: "no judge configuration: the evaluation names none and the studio has none (add one on /judge)" };
     await updateEvaluationCell(txStore.db, cell.submissionId, { stage: "failed", failureKind: failure.kind, failureReason: failure.reason, finishedAt: new Date() });
     taken.step = "failed";
     return;
