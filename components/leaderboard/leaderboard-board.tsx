@@ -48,7 +48,8 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
 
   const rows = (agents: LeaderboardAgentRow[]) =>
     agents.map((agent) => (
-      <Fragment key={agent.agentId}>
+      // An agent may have a row among the public's and one apart (a placeholder judge's runs).
+      <Fragment key={`${agent.agentId}:${agent.method.kind === "placeholder"}`}>
         <AgentRow agent={agent} open={open.has(agent.agentId)} onToggle={() => toggle(agent.agentId)} />
         {open.has(agent.agentId) && (
           <tr data-testid="agent-breakdown-row">

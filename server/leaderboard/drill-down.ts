@@ -47,7 +47,8 @@ export async function getLeaderboardAgentGradings(
   if (!data.agents.has(query.agentId)) throw new AppError("not_found", "No such agent");
   const access = query.access;
   const byPaper = new Map<string, LeaderboardAgentGradings["papers"][number]["runs"]>();
-  for (const r of data.rows) {
+  // A member may open a placeholder judge's grading too (its row is apart on their board).
+  for (const r of [...data.rows, ...(data.placeholderData?.rows ?? [])]) {
     if (r.agentId !== query.agentId) continue;
     const author = access.all || access.papers.has(r.paperId);
     // A grader: a grading assigned to them on a paper they still grade (the review page's rule).

@@ -14,7 +14,7 @@ import { computeLeaderboard, rankEntries, type AgentEntry } from "@/lib/grading/
 import type { Variant } from "@/lib/grading/variant";
 import { chooseDefaultSplit, resolveSplits, type SplitInfo } from "@/lib/leaderboard/splits";
 import { LEADERBOARD_VARIANTS, type LeaderboardAgentRow, type LeaderboardPaper, type LeaderboardView } from "@/lib/leaderboard/types";
-import { scoringMethodOf } from "@/lib/leaderboard/scoring-method";
+import { PLACEHOLDER_LABEL, scoringMethodOf } from "@/lib/leaderboard/scoring-method";
 import { readDataSplits } from "./data-splits";
 import { evaluationRow, evaluationsForBoard, madeOfRow, readEvaluationData, type EvaluationData } from "./evaluation-rows";
 import { listPendingReviewGradings } from "./pending-review";
@@ -48,7 +48,8 @@ import { listPendingReviewGradings } from "./pending-review";
  * Placeholder judges: a grading by Dummy or Random (`gradings.judge_placeholder`) is in no public
  * figure: the public board (`audience: "public"`, the default) is computed as if it did not exist
  * (its rows, an evaluation's cells, the graded papers, the latest time). Signed-in members get the
- * `members` board, where such a row is shown, unranked, marked "placeholder judge — not public".
+ * `members` board: the public's rows and ranks, and after them the placeholder judges' gradings as
+ * rows of their own, unranked, marked "placeholder judge — not public".
  * Every row says how its gradings were made (`method`, `lib/leaderboard/scoring-method.ts`):
  * "PaperBench method" only for a model judge in paperbench mode under PaperBench's default policies.
  *
@@ -79,6 +80,8 @@ export interface VariantData {
   gradings: ReadonlyMap<string, LeaderboardGradingRow>;
   /** The public's data only: the counted gradings left out because a placeholder judge made them (counted, never shown). */
   hiddenPlaceholder?: readonly LeaderboardGradingRow[];
+  /** The members' data only: the placeholder judges' gradings as data of their own, shown as rows apart. */
+  placeholderData?: VariantData;
 }
 
 /** The read data of a variant, before an audience's filter. */
@@ -153,6 +156,33 @@ function publicVariantData(data: RawVariantData): VariantData {
   };
 }
 
+/**
+ * The members' view: the public's rows and ranks exactly, and the placeholder judges' gradings
+ * as data of their own (`placeholderData`: only the runs a placeholder's grading counts for, an
+ * evaluation's cells a placeholder graded), shown as rows apart, unranked and marked. Papers and
+ * times count every grading.
+ */
+function membersVariantData(data: RawVariantData): VariantData {
+  const rows = data.rows.filter((r) => r.placeholder);
+  const placeholderData: VariantData = {
+    ...data,
+    rows,
+    evaluations: data.evaluations.map((e) => ({
+      ...e,
+      cells: e.cells.map((c) => (c.gradingId !== null && !c.placeholder ? { ...c, state: "pending" as const, score: null, gradingId: null, provenance: null } : c)),
+    })),
+    gradings: new Map(rows.map((r) => [r.gradingId, r])),
+  };
+  return {
+    ...publicVariantData(data),
+    gradedPaperIds: data.gradedPaperIds,
+    variantPapers: data.variantPapers,
+    latestGradingAt: data.latestGradingAt,
+    hiddenPlaceholder: undefined,
+    placeholderData,
+  };
+}
+
 // ── The board ────────────────────────────────────────────────────────────────
 
 /** A computed board, with its JSON body and entity tag for the API. */
@@ -164,8 +194,9 @@ interface CachedBoard {
 interface CacheEntry {
   stamp: string;
   data: Promise<RawVariantData>;
-  /** The public's view of `data`, made once. */
+  /** The public's and the members' views of `data`, each made once. */
   publicData?: VariantData;
+  membersData?: VariantData;
   /** Boards computed from `data`, by split name and papers (and paper, for a per-paper board). */
   boards: Map<string, CachedBoard>;
 }
@@ -215,7 +246,10 @@ async function variantData(db: Executor, variant: Variant, maxStaleMs: number, a
     entry = fresh;
   }
   const raw = await entry.data;
-  if (audience === "members") return { entry, data: raw };
+  if (audience === "members") {
+    entry.membersData ??= membersVariantData(raw);
+    return { entry, data: entry.membersData };
+  }
   entry.publicData ??= publicVariantData(raw);
   return { entry, data: entry.publicData };
 }
@@ -286,7 +320,8 @@ export async function loadBoard(db: Executor, query: LeaderboardQuery): Promise<
   if (query.split === undefined) {
     const name = chooseDefaultSplit(
       splits.map((s) => {
-        const { agents } = splitBoard(s).view;
+        // Placeholder judges' rows (members only) choose nothing: members get the public's default.
+        const agents = splitBoard(s).view.agents.filter((a) => a.method.kind !== "placeholder");
         return { name: s.name, completeRuns: agents.reduce((n, a) => n + a.nRuns, 0), agents: agents.length };
       }),
     );
@@ -321,6 +356,14 @@ export async function loadBoard(db: Executor, query: LeaderboardQuery): Promise<
  * gradings as they are; a human's row is a baseline, sorted in without a rank.
  */
 function buildView(data: VariantData, split: SplitInfo, paper: LeaderboardPaper | null, splits: SplitInfo[], variant: Variant): LeaderboardView {
+  const view = buildOneView(data, split, paper, splits, variant);
+  if (!data.placeholderData) return view;
+  // Members: the placeholder judges' rows after the public's, never ranked (their mark says so).
+  const apart = buildOneView(data.placeholderData, split, paper, splits, variant).agents.filter((a) => a.countedGradings > 0 || a.coverage.papers > 0);
+  return { ...view, agents: [...view.agents, ...apart.map((a) => ({ ...a, rank: null, method: { kind: "placeholder" as const, label: PLACEHOLDER_LABEL } }))] };
+}
+
+function buildOneView(data: VariantData, split: SplitInfo, paper: LeaderboardPaper | null, splits: SplitInfo[], variant: Variant): LeaderboardView {
   const fromEvaluation = evaluationsForBoard(data.evaluations, [...new Set(split.paperIds)]);
   const board = computeLeaderboard(
     data.rows.filter((r) => !fromEvaluation.has(r.agentId)).map((r) => ({

@@ -6,6 +6,7 @@ import { DEFAULT_POLICIES } from "@/lib/evaluations/schemas";
 import { PLACEHOLDER_LABEL } from "@/lib/leaderboard/scoring-method";
 import { createEvaluation } from "@/server/evaluations/create-evaluation";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import { getLeaderboardAgentGradings } from "./drill-down";
 import { getLeaderboard, getLeaderboardJson, type LeaderboardAudience } from "./leaderboard";
 
 const SPLITS = { duo: ["p1", "p2"] };
@@ -71,19 +72,30 @@ describe.each(testDatabaseKinds())("placeholder judges and scoring marks on the 
     expect(regraded.method).toEqual({ kind: "efficient", label: "efficient mode" });
   });
 
-  it("shows members the placeholder rows, marked and unranked, without moving the others' ranks", async () => {
+  it("shows members the public's rows and ranks, then the placeholder judges' rows apart, marked and unranked", async () => {
     const view = await board("members");
+    const publicView = await board("public");
     const dummy = view.agents.find((a) => a.name === "Dummy-judged")!;
     expect(dummy).toBeDefined();
     expect(dummy.mean).toBe(1);
     expect(dummy.rank).toBeNull();
     expect(dummy.method).toEqual({ kind: "placeholder", label: PLACEHOLDER_LABEL });
-    expect(view.agents.find((a) => a.name === "Regraded")!.method.kind).toBe("placeholder");
-    // The ranked agents are the public's, in the public's order ("Regraded" is ranked publicly on its real grading).
-    const ranked = view.agents.filter((a) => a.rank !== null).map((a) => a.name);
-    const publicRanked = (await board("public")).agents.filter((a) => a.rank !== null).map((a) => a.name);
-    expect(ranked).toEqual(publicRanked.filter((name) => name !== "Regraded"));
-    expect(ranked[0]).toBe("PaperBench-judged");
+    // The members' board starts with the public's rows, ranks and marks exactly.
+    const strip = (agents: typeof view.agents) => agents.map((a) => [a.name, a.rank, a.mean, a.method.kind]);
+    expect(strip(view.agents.slice(0, publicView.agents.length))).toEqual(strip(publicView.agents));
+    // A run re-graded by Random: its real grading among the public's, the Random one apart.
+    const regraded = view.agents.filter((a) => a.name === "Regraded");
+    expect(regraded.map((a) => [a.mean, a.method.kind, a.rank === null])).toEqual([
+      [0.25, "efficient", false],
+      [0.9, "placeholder", true],
+    ]);
+    expect(view.agents.slice(publicView.agents.length).every((a) => a.method.kind === "placeholder" && a.rank === null)).toBe(true);
+  });
+
+  it("lets members open a placeholder judge's grading from its row", async () => {
+    const agentId = (await board("members")).agents.find((a) => a.name === "Dummy-judged")!.agentId;
+    const drill = await getLeaderboardAgentGradings(handle, { split: "duo", variant: "full", dataSplits: SPLITS, audience: "members", agentId, access: { all: true } });
+    expect(drill.papers.flatMap((p) => p.runs.map((r) => r.score))).toEqual([1, 1, 1, 1]);
   });
 
   it("marks PaperBench method only for a model judge in paperbench mode under the default policies", async () => {
