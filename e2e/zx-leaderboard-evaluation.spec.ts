@@ -96,7 +96,7 @@ test("an evaluated agent's row says which policy produced its number and shows t
   const row = staff.locator(`[data-testid="leaderboard-row"][data-agent="${AGENT}"]`);
   await expect(row).toBeVisible();
   await expect(row.getByTestId("row-policy")).toHaveAttribute("data-basis", "evaluation");
-  await expect(row.getByTestId("row-policy")).toContainText("mean of 3 runs · failed or timed-out reproduction counts 0 (1) · invalid leaves count 0");
+  await expect(row.getByTestId("row-policy")).toContainText("mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 (1) · invalid leaves count 0");
   await expect(row.getByTestId("agreement-badge")).toHaveText(/^judge agreement \d\.\d\d ± \d\.\d\d on 12 leaves$/);
   // The demo's agents keep their computation.
   await expect(staff.locator('[data-testid="leaderboard-row"][data-agent^="Demo"]').first().getByTestId("row-policy")).toHaveText("as graded");

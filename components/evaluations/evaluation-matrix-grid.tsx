@@ -61,6 +61,8 @@ function CellBox({ cell, row, col }: { cell: MatrixCell; row: number; col: numbe
     `${cell.paperId}, run ${cell.run}: ${style.label}`,
     cell.score !== null ? formatPercent(cell.score) : null,
     cell.attempts > 1 ? `attempt ${cell.attempts}` : null,
+    // Judged however it ended, so how reproduce.sh ended is said here.
+    cell.reproduction,
     cell.failure?.reason ?? null,
     cell.flagged ? "flagged: blacklisted site in the agent's log" : null,
   ]
@@ -85,6 +87,7 @@ function CellBox({ cell, row, col }: { cell: MatrixCell; row: number; col: numbe
     "data-paper": cell.paperId,
     "data-run": cell.run,
     "data-stage": cell.stage,
+    "data-reproduction": cell.reproduction ?? undefined,
     "aria-label": label,
     title: label,
     className: `flex h-12 w-28 flex-col justify-center rounded-md px-2 ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 ${style.className} ${href ? "hover:brightness-95" : ""}`,

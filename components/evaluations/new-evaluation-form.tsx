@@ -5,7 +5,8 @@ import { useCallback, useState } from "react";
 import { ApiClientError, fetchJson, jsonInit } from "@/components/api/client";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input, Textarea } from "@/components/ui/field";
-import { DEFAULT_POLICIES, type CreateEvaluationInput, type EvaluationPolicies } from "@/lib/evaluations/schemas";
+import { type CreateEvaluationInput, type EvaluationPolicies } from "@/lib/evaluations/schemas";
+import { DEFAULT_POLICIES } from "@/lib/evaluations/default-policies";
 import { AgentPicker } from "./agent-picker";
 import { PolicyFields } from "./policy-fields";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { estimateEtaS, nextPipelineStep, policyStateOf, type PipelineFacts } from "./pipeline";
-import { DEFAULT_POLICIES } from "./schemas";
+import { DEFAULT_POLICIES } from "./default-policies";
 
 const base: PipelineFacts = { variant: "full", stage: "uploaded", attempts: 1, policies: DEFAULT_POLICIES, job: null, judgeRun: null, failure: null };
 

@@ -3,7 +3,8 @@ import { numpyMean, standardError } from "@/lib/grading/stats";
 import { cellStateOf } from "./cell-state";
 import { evaluationCellsCsv, evaluationResultsJson } from "./export";
 import { applyPolicies, type EvaluationCell } from "./policies";
-import { DEFAULT_POLICIES, evaluationPoliciesSchema, type EvaluationPolicies } from "./schemas";
+import { evaluationPoliciesSchema, type EvaluationPolicies } from "./schemas";
+import { DEFAULT_POLICIES } from "./default-policies";
 
 /** Two papers × three runs; paper b's run 2 reproduction failed (the judge still gave it 0.3). */
 const CELLS: EvaluationCell[] = [

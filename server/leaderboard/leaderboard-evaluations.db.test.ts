@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { insertSyntheticGradings, type SyntheticGrading } from "@/db/leaderboard-fixture.testutil";
-import { DEFAULT_POLICIES } from "@/lib/evaluations/schemas";
+import { DEFAULT_POLICIES } from "@/lib/evaluations/default-policies";
 import { numpyMean, standardError } from "@/lib/grading/stats";
 import { createEvaluation } from "@/server/evaluations/create-evaluation";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
@@ -90,7 +90,7 @@ describe.each(testDatabaseKinds())("leaderboard rows from evaluations on %s", (k
       resourcesProvided: false,
       excludedCells: [{ paperId: "q1", run: 3, state: "invalid_leaves", reason: "excluded: judge left invalid leaves" }],
     });
-    expect(evaluated.basis.label).toMatch(/^mean of 3 runs · failed or timed-out reproduction counts 0 \(1\) · invalid leaves excluded \(1\)/);
+    expect(evaluated.basis.label).toMatch(/^mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 \(1\) · invalid leaves excluded \(1\)/);
     expect(evaluated.isHuman).toBe(false);
     expect(evaluated.agreement).toBeNull();
     const plain = await row("Plain");
@@ -109,7 +109,7 @@ describe.each(testDatabaseKinds())("leaderboard rows from evaluations on %s", (k
     const runs = [numpyMean([0.5, 0.25]), 0.75, numpyMean([0.4, 0.625])];
     expect(after.mean).toBe(numpyMean(runs));
     expect(after.mean).not.toBe(before.mean);
-    expect(after.basis.label).toMatch(/^mean of 3 runs · failed reproduction excluded \(1\) · timed-out reproduction counts 0 · invalid leaves count 0 \(1\)/);
+    expect(after.basis.label).toMatch(/^mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a failed reproduction with nothing to judge excluded \(1\) · a timed-out one with nothing to judge counts 0 · invalid leaves count 0 \(1\)/);
   });
 
   it("best of N takes each paper's best run, and says so", async () => {
