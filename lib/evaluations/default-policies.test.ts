@@ -8,7 +8,9 @@ describe("PaperBench's default failure policies", () => {
     const created = createEvaluationSchema.parse({ name: "e", agent: "a", runs: 1 });
     expect(isPaperbenchDefaultPolicies(created.policies)).toBe(true);
     // Stored before `blacklisted` existed: its default fills in, still PaperBench's.
-    expect(isPaperbenchDefaultPolicies(evaluationPoliciesSchema.parse({ reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero" }))).toBe(true);
+    const older = { reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero" } as const;
+    expect(isPaperbenchDefaultPolicies(evaluationPoliciesSchema.parse(older))).toBe(true);
+    expect(isPaperbenchDefaultPolicies(older)).toBe(true);
   });
 
   it("differ as soon as one kind is excluded or retried", () => {

@@ -1,5 +1,3 @@
-import type { EvaluationPolicies, FailurePolicy } from "./schemas";
-
 /**
  * The evaluation failure policies' defaults, which are PaperBench's: the one place they are
  * written. The policies decide only a cell with nothing to judge, since every reproduction that
@@ -12,11 +10,16 @@ import type { EvaluationPolicies, FailurePolicy } from "./schemas";
  *   stands (`JudgeOutput.num_invalid_leaf_nodes` only reports them): `zero`.
  * - blacklisted: the monitor's flag makes `grade` return `early_exit_grade(...)`, score 0: `zero`.
  */
-export const DEFAULT_POLICIES: EvaluationPolicies = { reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero", blacklisted: "zero" };
+// Shaped as `EvaluationPolicies` (./schemas.ts, whose zod schema takes its default from here, so checks it).
+export const DEFAULT_POLICIES = { reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero", blacklisted: "zero" } as const;
 
-const same = (a: FailurePolicy | undefined, b: FailurePolicy) => JSON.stringify(a) === JSON.stringify(b);
+type PolicyKind = keyof typeof DEFAULT_POLICIES;
 
-/** Whether an evaluation's policies are PaperBench's defaults, every one (a score made under them is PaperBench's method). */
-export function isPaperbenchDefaultPolicies(policies: EvaluationPolicies): boolean {
-  return (Object.keys(DEFAULT_POLICIES) as (keyof EvaluationPolicies)[]).every((kind) => same(policies[kind], DEFAULT_POLICIES[kind]));
+/**
+ * Whether an evaluation's policies are PaperBench's defaults, every one (a score made under them is
+ * PaperBench's method). A kind stored before it existed (`blacklisted`) reads as its default, as
+ * the schema reads it.
+ */
+export function isPaperbenchDefaultPolicies(policies: { readonly [K in PolicyKind]?: unknown }): boolean {
+  return (Object.keys(DEFAULT_POLICIES) as PolicyKind[]).every((kind) => JSON.stringify(policies[kind] ?? DEFAULT_POLICIES[kind]) === JSON.stringify(DEFAULT_POLICIES[kind]));
 }

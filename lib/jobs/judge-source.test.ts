@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { describeReproductionEnd, isJudgeableReproduction, latestJudgeableReproduction } from "./judge-source";
 
 describe("which reproduction is judged", () => {
-  const job = (status: "succeeded" | "failed" | "timed_out" | "cancelled" | "running", outputs: boolean, id = status) => ({ id, kind: "reproduce", status, outputsSha256: outputs ? "sha" : null });
+  const job = (status: "succeeded" | "failed" | "timed_out" | "cancelled" | "running", outputs: boolean, id: string = status) => ({ id, kind: "reproduce", status, outputsSha256: outputs ? "sha" : null });
 
   it("every one that ran with its outputs stored, however it ended; not a cancelled one nor one without outputs", () => {
     expect(isJudgeableReproduction(job("succeeded", true))).toBe(true);
