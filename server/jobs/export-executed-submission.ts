@@ -26,10 +26,14 @@ export function executedSubmissionArchive(outputs: Readable): Readable {
     pack.entry({ name: `${EXECUTED_SUBMISSION_ROOT}/`, type: "directory", mode: 0o755 });
     const read = pipeline(outputs, createGunzip(), extract);
     for await (const entry of extract) {
-      const { header } = entry;
-      const chunks: Buffer[] = [];
-      for await (const chunk of entry as AsyncIterable<Buffer>) chunks.push(chunk);
-      await new Promise<void>((resolve, reject) => pack.entry({ ...header, name: rooted(header.name) }, Buffer.concat(chunks), (err) => (err ? reject(err) : resolve())));
+      const header = { ...entry.header, name: rooted(entry.header.name) };
+      if (header.type === "file" || header.type === "contiguous-file") {
+        // Streamed entry by entry: a large file is never held whole.
+        await pipeline(entry, pack.entry(header));
+      } else {
+        entry.resume();
+        await new Promise<void>((resolve, reject) => pack.entry(header, (err) => (err ? reject(err) : resolve())));
+      }
     }
     await read;
     pack.finalize();

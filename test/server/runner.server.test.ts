@@ -23,7 +23,8 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
 
   beforeAll(async () => {
     db = await prepareDatabase(kind, 0, `runner-${kind}`);
-    studio = await startStudio({ ...db.env, JOB_LEASE_S: String(LEASE_S), JOB_HEARTBEAT_S: "1" });
+    // The judge worker in the studio on PostgreSQL too (the evaluation case judges what the runner reproduced).
+    studio = await startStudio({ ...db.env, JOB_LEASE_S: String(LEASE_S), JOB_HEARTBEAT_S: "1", WORKER_IN_PROCESS: "1" });
     staff = await signIn(studio.url, STAFF.email, STAFF.password);
     const created = await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", { name: `tests on ${kind}` });
     expect(created.status).toBe(200);
