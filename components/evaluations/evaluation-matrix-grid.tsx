@@ -57,6 +57,8 @@ function CellBox({ cell, row, col }: { cell: MatrixCell; row: number; col: numbe
   const style = STAGE_STYLE[cell.stage];
   const href = cell.href.grading ?? cell.href.submission;
   const warn = cell.flagged || (cell.failure !== null && cell.stage === "counted");
+  // A reproduction judged although reproduce.sh did not exit 0: its end, shown on the cell (in full in the label).
+  const endedBadly = cell.reproduction !== null && !cell.reproduction.startsWith("reproduce.sh exited 0");
   const label = [
     `${cell.paperId}, run ${cell.run}: ${style.label}`,
     cell.score !== null ? formatPercent(cell.score) : null,
@@ -74,6 +76,11 @@ function CellBox({ cell, row, col }: { cell: MatrixCell; row: number; col: numbe
         <style.Icon size={12} aria-hidden className={style.spin ? "animate-spin" : undefined} />
         {style.label}
         {warn && <Warning size={12} aria-hidden className="text-amber-600" />}
+        {endedBadly && (
+          <span className="ml-auto rounded bg-amber-100 px-1 font-mono text-[10px] text-amber-800" data-testid="cell-reproduction">
+            {cell.reproduction!.startsWith("timed out") ? "timeout" : /exited (\d+)/.exec(cell.reproduction!)?.[0].replace("exited", "exit") ?? "no run"}
+          </span>
+        )}
       </span>
       <span className="font-mono text-xs tabular-nums" data-testid="cell-score">
         {cell.score !== null ? formatPercent(cell.score) : cell.attempts > 1 ? `try ${cell.attempts}` : " "}
