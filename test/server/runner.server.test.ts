@@ -3,6 +3,8 @@
  * talking the runner protocol over HTTP, real reproduce.sh scripts in the sandbox backend; on PGlite
  * and, when DATABASE_URL is set, PostgreSQL. A short lease (4 s) makes the requeue cases quick.
  */
+import { gunzipSync } from "node:zlib";
+import * as tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
 import { DEMO_PAPER_ID, STAFF, api, prepareDatabase, signIn, sleep, startStudio, waitFor, type PreparedDatabase, type Studio } from "./harness";
@@ -128,6 +130,23 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     const job = await waitForJob(studio.url, staff, failed.cell.jobId!, 5_000);
     expect(job.job).toMatchObject({ status: "failed", exitCode: 1 });
     expect(job.job.outputs?.files.find((f) => f.path === "results/table.csv")).toMatchObject({ changed: true });
+    // The executed submission as PaperBench stores it: every entry under submission/, the results and the log in it.
+    const exported = await fetch(`${studio.url}/api/jobs/${failed.cell.jobId}/outputs?format=paperbench`, { headers: { cookie: staff } });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get("content-disposition")).toContain("submission_executed.tar.gz");
+    const names: string[] = [];
+    const extract = tar.extract();
+    const listed = (async () => {
+      for await (const entry of extract) {
+        names.push(entry.header.name);
+        entry.resume();
+      }
+    })();
+    extract.end(gunzipSync(Buffer.from(await exported.arrayBuffer())));
+    await listed;
+    expect(names.every((n) => n === "submission/" || n.startsWith("submission/"))).toBe(true);
+    expect(names).toEqual(expect.arrayContaining(["submission/results/table.csv", "submission/reproduce.log", "submission/reproduce.log.creation_time"]));
+    expect((await fetch(`${studio.url}/api/jobs/${failed.cell.jobId}/outputs?format=zip`, { headers: { cookie: staff } })).status).toBe(400);
     const leaves = await codeDevLeaves(failed.cell.gradingId!);
     expect(leaves.length).toBeGreaterThan(0);
     expect(leaves.every((l) => l.valid_score && l.score === 1)).toBe(true);
