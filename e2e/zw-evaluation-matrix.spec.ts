@@ -1,11 +1,13 @@
 /**
- * The evaluation page (issue 14): staff create an evaluation of the demo paper × 2 runs over the
- * API (a failed reproduction counts as 0), open its page (empty, live), then upload into it over
- * the API the demo submission as run 1 and a submission whose reproduce.sh fails as run 2. Without
- * a reload the matrix fills in: run 1 reproduced by the embedded runner and graded by the dummy
- * judge (the seed's default without a key) to counted 100%, run 2 seen reproducing, then counted
- * as 0 with its reason in the failures list; Retry sends it back to reproducing, and its second
- * attempt ends the same way. Arrow keys move between cells, the exports download, a cell opens its
+ * The evaluation page (issue 14): staff create an evaluation of the demo paper × 3 runs over the
+ * API (a reproduction with nothing to judge counts as 0), open its page (empty, live), then upload
+ * into it over the API the demo submission as run 1, a submission whose reproduce.sh never ends as
+ * run 2 and one whose reproduce.sh exits 1 as run 3. Without a reload the matrix fills in: run 1
+ * reproduced by the embedded runner and graded by the dummy judge (the seed's default without a
+ * key) to counted 100%; run 3 judged all the same (as PaperBench judges every reproduction that
+ * ran), its cell saying how reproduce.sh ended; run 2 seen reproducing, cancelled, then counted as
+ * 0 (nothing to judge) with its reason in the failures list; Retry sends it back to reproducing,
+ * and its second attempt, cancelled too, ends the same way. Arrow keys move between cells, the exports download, a cell opens its
  * grading, and a grader is refused the page.
  *
  * A new agent, but its graded runs are on the demo paper: named to run after the leaderboard
@@ -31,13 +33,25 @@ function pack(testInfo: TestInfo, name: string, dir: string): Buffer {
   return fs.readFileSync(archive);
 }
 
-/** A repository whose reproduce.sh runs a few seconds (long enough to be seen reproducing) and exits 1. */
-function failingSubmission(testInfo: TestInfo): Buffer {
-  const dir = testInfo.outputPath("failing-repo");
+/** A repository whose reproduce.sh runs `script`. */
+function scriptSubmission(testInfo: TestInfo, name: string, script: string): Buffer {
+  const dir = testInfo.outputPath(`${name}-repo`);
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "reproduce.sh"), `#!/usr/bin/env bash\necho "training…"\nsleep 5\necho "out of memory" >&2\nexit 1\n`);
-  fs.writeFileSync(path.join(dir, "README.md"), "# A submission whose reproduction fails\n");
-  return pack(testInfo, "failing", dir);
+  fs.writeFileSync(path.join(dir, "reproduce.sh"), script);
+  fs.writeFileSync(path.join(dir, "README.md"), `# ${name}\n`);
+  return pack(testInfo, name, dir);
+}
+
+/** Cancels the cell's reproduce job once it has one for this attempt (staff, over the API). */
+async function cancelReproduction(page: Page, run: number, attempt: number): Promise<void> {
+  await expect
+    .poll(async () => {
+      const matrix = (await (await page.request.get(`/api/evaluations/${evaluationId}/matrix`)).json()) as { cells: { run: number; attempts: number; stage: string; jobId: string | null }[] };
+      const cell = matrix.cells.find((c) => c.run === run);
+      if (!cell || cell.attempts !== attempt || cell.stage !== "reproducing" || !cell.jobId) return false;
+      return (await page.request.post(`/api/jobs/${cell.jobId}/cancel`)).status();
+    }, { timeout: 60_000 })
+    .toBe(200);
 }
 
 /** The harness's upload: one run into the evaluation, the archive as the body. */
@@ -71,7 +85,7 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
       agent: AGENT,
       split: "custom",
       paperIds: [DEMO_PAPER.id],
-      runs: 2,
+      runs: 3,
       policies: { reproduction_failed: "zero", reproduction_timed_out: "exclude", judge_invalid_leaves: { retry: 1 }, blacklisted: "zero" },
       setup: { time_limit_h: 1, hardware: "1× A10", scaffold: "BasicAgent", tools: "bash, python" },
     },
@@ -84,7 +98,8 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   await expect(page.getByTestId("evaluation-agent")).toHaveText(AGENT);
   await expect(page.getByTestId("evaluation-facts")).toContainText("1× A10");
   const policy = (kind: string) => page.locator(`[data-testid="policy"][data-kind="${kind}"]`);
-  await expect(policy("reproduction_failed")).toHaveText("Reproduction failed: count as 0");
+  await expect(policy("reproduction_failed")).toHaveText("Nothing to judge (reproduction failed): count as 0");
+  await expect(page.getByTestId("policies-note")).toContainText("Every reproduction that ran is judged");
   await expect(policy("judge_invalid_leaves")).toHaveText("Judge left invalid leaves: retry up to 1, then exclude");
   await expect(page.getByTestId("evaluation-empty")).toContainText(`--evaluation ${evaluationId}`);
   await expect(page.getByTestId("evaluation-connection")).toHaveAttribute("data-connection", "live");
@@ -102,10 +117,12 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   // From here on the page is never reloaded: a marker on window would be lost.
   await page.evaluate(() => ((window as unknown as { e2eMarker: string }).e2eMarker = "same page"));
   await uploadRun(page, evaluationId, 1, pack(testInfo, "demo", path.join(REPO_ROOT, "rubrics", "demo", "submission")));
-  await uploadRun(page, evaluationId, 2, failingSubmission(testInfo));
+  await uploadRun(page, evaluationId, 2, scriptSubmission(testInfo, "endless", `#!/usr/bin/env bash\necho "training…"\nsleep 600\n`));
+  await uploadRun(page, evaluationId, 3, scriptSubmission(testInfo, "exit-1", `#!/usr/bin/env bash\necho "training…"\necho "out of memory" >&2\nexit 1\n`));
 
   await expect(page.getByTestId("evaluation-empty")).toHaveCount(0);
   await expect(cell(2)).toHaveAttribute("data-stage", "reproducing", { timeout: 60_000 });
+  await cancelReproduction(page, 2, 1);
   await expect(page.getByTestId("evaluation-progress")).toBeVisible();
   await expect(cell(1)).toHaveAttribute("data-stage", "counted", { timeout: 90_000 });
   await expect(cell(1).getByTestId("cell-score")).toHaveText("100.0%");
@@ -115,20 +132,27 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   await expect(cell(2).getByTestId("cell-score")).toHaveText("0.0%");
   await expect(cell(2)).toHaveAttribute("href", /^\/submissions\/[0-9a-f-]{36}$/);
   const failure = page.locator(`[data-testid="failure"][data-paper="${DEMO_PAPER.id}"][data-run="2"]`);
-  await expect(failure.getByTestId("failure-reason")).toContainText("reproduction failed");
+  await expect(failure.getByTestId("failure-reason")).toContainText("reproduction cancelled, nothing to judge");
   await expect(failure.getByTestId("failure-reason")).toContainText("count as 0");
-  await expect(page.getByTestId("progress-count")).toHaveText("2 / 2 cells counted or excluded");
+  // Run 3 exited 1 and is judged all the same; its cell says how reproduce.sh ended.
+  await expect(cell(3)).toHaveAttribute("data-stage", "counted", { timeout: 90_000 });
+  await expect(cell(3).getByTestId("cell-score")).toHaveText("100.0%");
+  await expect(cell(3)).toHaveAttribute("data-reproduction", /^reproduce\.sh exited 1 after /);
+  await expect(cell(3)).toHaveAttribute("href", /^\/gradings\/[0-9a-f-]{36}$/);
+  await expect(page.locator('[data-testid="failure"][data-run="3"]')).toHaveCount(0);
+  await expect(page.getByTestId("progress-count")).toHaveText("3 / 3 cells counted or excluded");
   await expect(page.locator('[data-testid="run-score"][data-run="1"]')).toContainText("100.0%");
   await expect(page.locator('[data-testid="run-score"][data-run="2"]')).toContainText("0.0%");
   await expect(page.getByTestId("adjusted-cells").locator('[data-testid="cell-note"][data-run="2"]')).toContainText("count as 0");
   await screenshots(page, testInfo, "evaluation-matrix");
 
-  // Retry the failed cell: back to reproducing (its second attempt), then counted as 0 again.
+  // Retry the failed cell: back to reproducing (its second attempt), cancelled again, then counted as 0 again.
   await failure.getByTestId("retry-cell").click();
   await expect(cell(2)).toHaveAttribute("data-stage", "reproducing", { timeout: 15_000 });
   await expect(cell(2)).toHaveAttribute("aria-label", /attempt 2/);
+  await cancelReproduction(page, 2, 2);
   await expect(cell(2)).toHaveAttribute("data-stage", "counted", { timeout: 60_000 });
-  await expect(failure.getByTestId("failure-reason")).toContainText("reproduction failed");
+  await expect(failure.getByTestId("failure-reason")).toContainText("nothing to judge");
   expect(await page.evaluate(() => (window as unknown as { e2eMarker?: string }).e2eMarker)).toBe("same page");
 
   // The exports are downloads of the export route.

@@ -1,6 +1,7 @@
 /**
  * Evaluations on the leaderboard (issue 14): PaperBench's runs folder for a new agent (three runs
- * of the demo paper, run 2's reproduction failed) is ingested over the API; staff set review
+ * of the demo paper, run 2's reproduction failed but was judged, so its score counts as PaperBench
+ * counts it) is ingested over the API; staff set review
  * sampling and sample the gradings for the demo grader, who scores the sampled leaves blind. The
  * agent's row then says which policy produced its number and carries the judge agreement badge;
  * its breakdown shows the evaluation's setup. Named to run after the leaderboard specs, which
@@ -96,7 +97,7 @@ test("an evaluated agent's row says which policy produced its number and shows t
   const row = staff.locator(`[data-testid="leaderboard-row"][data-agent="${AGENT}"]`);
   await expect(row).toBeVisible();
   await expect(row.getByTestId("row-policy")).toHaveAttribute("data-basis", "evaluation");
-  await expect(row.getByTestId("row-policy")).toContainText("mean of 3 runs · failed or timed-out reproduction counts 0 (1) · invalid leaves count 0");
+  await expect(row.getByTestId("row-policy")).toContainText("mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 · invalid leaves count 0");
   await expect(row.getByTestId("agreement-badge")).toHaveText(/^judge agreement \d\.\d\d ± \d\.\d\d on 12 leaves$/);
   // The demo's agents keep their computation.
   await expect(staff.locator('[data-testid="leaderboard-row"][data-agent^="Demo"]').first().getByTestId("row-policy")).toHaveText("as graded");

@@ -129,6 +129,10 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
     });
     if (abandonReason) return { outcome: "abandoned", reason: abandonReason };
 
+    if (!result.ran) {
+      // Nothing of reproduce.sh ran (the backend could not set it up): no executed submission to judge.
+      return await finish({ status: result.status, exitCode: result.exitCode, reason: result.reason, metadata: result.metadata, outputsUploaded: false, durationS: result.durationS });
+    }
     const outputsFile = path.join(jobDir, "outputs.tar.gz");
     const outputs = await buildOutputsArchive(result.submissionDir, outputsFile, { maxFileBytes: job.settings.maxOutputFileBytes, secrets: Object.values(job.settings.secrets) });
     for (const left of outputs.leftOut) note(`left out of the outputs: ${left.path} (${left.reason})`);

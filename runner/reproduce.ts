@@ -16,6 +16,19 @@ export const REPRODUCE_SCRIPT = "reproduce.sh";
 export const REPRODUCE_LOG = "reproduce.log";
 export const MISSING_SCRIPT_REASON = "reproduce.sh not found at the submission's root";
 
+/**
+ * The command every backend runs (local, sandbox, docker: it is their `command`), as PaperBench's
+ * `run_reproduce_script` does: `rm -rf venv .venv` first (a submission's venv holds links to a
+ * Python that is not there), then `bash reproduce.sh`, stderr into stdout. Unlike PaperBench's
+ * `| tee`, nothing stands between the script and its exit status.
+ */
+export const REPRODUCE_COMMAND: readonly string[] = ["bash", "-c", `exec 2>&1; rm -rf venv .venv && exec bash ${REPRODUCE_SCRIPT}`];
+
+/** `reproduce.log.creation_time` as PaperBench writes it (`date +%s`): whole seconds since the epoch, a newline. Its judge reads it with `int()`. */
+export function creationTimeText(nowMs: number): string {
+  return `${Math.floor(nowMs / 1000)}\n`;
+}
+
 export interface ReproduceOptions {
   backend: JobBackend;
   /** The job's own directory: the executed copy goes to `submission/`, the scratch space to `scratch/`. */
@@ -50,6 +63,12 @@ export interface ReproduceResult {
   durationS: number;
   /** The executed copy, for the outputs archive. */
   submissionDir: string;
+  /**
+   * Whether the submission was executed as PaperBench executes it (reproduce.sh ran, whatever its
+   * end, or there was none to run): then its executed copy is what the judge reads. False when the
+   * backend could not set the run up, so nothing of the job ran: there is nothing to judge.
+   */
+  ran: boolean;
 }
 
 interface RunOutcome {
@@ -113,7 +132,7 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
 
   async function runScript(): Promise<RunOutcome> {
     const creationTime = writeOwnFile(path.join(submissionDir, CREATION_TIME_FILE));
-    fs.writeSync(creationTime, `${new Date().toISOString()}\n`);
+    fs.writeSync(creationTime, creationTimeText(Date.now()));
     fs.closeSync(creationTime);
     const logFile = writeOwnFile(path.join(submissionDir, REPRODUCE_LOG));
     const runMasker = new SecretMasker(Object.values(opts.settings.secrets));
@@ -127,7 +146,7 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
     };
     const runStarted = Date.now();
     // One stream for both, in the order written: what `2>&1 | tee` gives, without losing the status.
-    const proc = opts.backend.spawnJob({ ...spawnBase(), command: ["bash", "-c", `exec bash ${REPRODUCE_SCRIPT} 2>&1`], name: spawnName() });
+    const proc = opts.backend.spawnJob({ ...spawnBase(), command: [...REPRODUCE_COMMAND], name: spawnName() });
     const decoder = new StringDecoder("utf8");
     const onData = (d: Buffer) => emit(runMasker.push(decoder.write(d)));
     proc.stdout.on("data", onData);
@@ -181,7 +200,7 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
 
   if (!scriptExists) {
     note(MISSING_SCRIPT_REASON);
-    return { status: "failed", exitCode: null, reason: MISSING_SCRIPT_REASON, metadata: metadata(null, null, null), durationS: (Date.now() - started) / 1000, submissionDir };
+    return { status: "failed", exitCode: null, reason: MISSING_SCRIPT_REASON, metadata: metadata(null, null, null), durationS: (Date.now() - started) / 1000, submissionDir, ran: true };
   }
 
   let run = await runScript();
@@ -199,7 +218,7 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   if (opts.diskLimitMiB !== undefined && !run.exit.limitHit && diskFull(submissionDir)) run.exit.limitHit = `the disk limit of ${opts.diskLimitMiB} MiB`;
   const outcome = describe(run, opts.settings.timeoutS);
   if (outcome.status === "failed" && (run.exit.limitHit || run.exit.setupError)) note(outcome.reason!);
-  return { ...outcome, metadata: metadata(run, after, gitStatus), durationS, submissionDir };
+  return { ...outcome, metadata: metadata(run, after, gitStatus), durationS, submissionDir, ran: !run.exit.setupError };
 }
 
 function describe(run: RunOutcome, timeoutS: number): { status: FinalJobStatus; exitCode: number | null; reason: string | null } {

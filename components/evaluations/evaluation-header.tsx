@@ -3,14 +3,15 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { buttonClass } from "@/components/ui/button";
 import { plural } from "@/lib/leaderboard/format";
+import { isPaperbenchDefaultPolicies } from "@/lib/evaluations/default-policies";
 import { FAILURE_KINDS, type FailureKind } from "@/lib/evaluations/schemas";
 import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
 import { EvaluationScoring } from "./evaluation-scoring";
 import type { StreamConnection } from "./use-evaluation-stream";
 
 const FAILURE_LABEL: Record<FailureKind, string> = {
-  reproduction_failed: "Reproduction failed",
-  reproduction_timed_out: "Reproduction timed out",
+  reproduction_failed: "Nothing to judge (reproduction failed)",
+  reproduction_timed_out: "Nothing to judge (reproduction timed out)",
   judge_invalid_leaves: "Judge left invalid leaves",
   blacklisted: "Agent's log names a blacklisted site",
 };
@@ -86,7 +87,17 @@ export function EvaluationHeader({ matrix, connection }: { matrix: EvaluationMat
             <span className="text-zinc-500">{FAILURE_LABEL[kind]}:</span> <span className="font-medium">{e.policyText[kind]}</span>
           </li>
         ))}
+        {isPaperbenchDefaultPolicies(e.policies) && (
+          <li className="text-zinc-500" data-testid="policies-paperbench">
+            PaperBench&rsquo;s defaults
+          </li>
+        )}
       </ul>
+      <p className="text-xs text-zinc-500" data-testid="policies-note">
+        Every reproduction that ran is judged, even one whose reproduce.sh exited non-zero, timed out or was missing, as PaperBench judges it: its
+        Code Development criteria can still earn. These policies decide only a cell with nothing to judge: the runner failed before reproduce.sh
+        ran, no outputs came back, or the job was cancelled. Each cell says how its reproduce.sh ended.
+      </p>
     </header>
   );
 }

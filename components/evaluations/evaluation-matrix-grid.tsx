@@ -57,10 +57,14 @@ function CellBox({ cell, row, col }: { cell: MatrixCell; row: number; col: numbe
   const style = STAGE_STYLE[cell.stage];
   const href = cell.href.grading ?? cell.href.submission;
   const warn = cell.flagged || (cell.failure !== null && cell.stage === "counted");
+  // A reproduction judged although reproduce.sh did not exit 0: its end, shown on the cell (in full in the label).
+  const endedBadly = cell.reproduction !== null && !cell.reproduction.startsWith("reproduce.sh exited 0");
   const label = [
     `${cell.paperId}, run ${cell.run}: ${style.label}`,
     cell.score !== null ? formatPercent(cell.score) : null,
     cell.attempts > 1 ? `attempt ${cell.attempts}` : null,
+    // Judged however it ended, so how reproduce.sh ended is said here.
+    cell.reproduction,
     cell.failure?.reason ?? null,
     cell.flagged ? "flagged: blacklisted site in the agent's log" : null,
   ]
@@ -72,6 +76,11 @@ function CellBox({ cell, row, col }: { cell: MatrixCell; row: number; col: numbe
         <style.Icon size={12} aria-hidden className={style.spin ? "animate-spin" : undefined} />
         {style.label}
         {warn && <Warning size={12} aria-hidden className="text-amber-600" />}
+        {endedBadly && (
+          <span className="ml-auto rounded bg-amber-100 px-1 font-mono text-[10px] text-amber-800" data-testid="cell-reproduction">
+            {cell.reproduction!.startsWith("timed out") ? "timeout" : /exited (\d+)/.exec(cell.reproduction!)?.[0].replace("exited", "exit") ?? "no run"}
+          </span>
+        )}
       </span>
       <span className="font-mono text-xs tabular-nums" data-testid="cell-score">
         {cell.score !== null ? formatPercent(cell.score) : cell.attempts > 1 ? `try ${cell.attempts}` : " "}
@@ -85,6 +94,7 @@ function CellBox({ cell, row, col }: { cell: MatrixCell; row: number; col: numbe
     "data-paper": cell.paperId,
     "data-run": cell.run,
     "data-stage": cell.stage,
+    "data-reproduction": cell.reproduction ?? undefined,
     "aria-label": label,
     title: label,
     className: `flex h-12 w-28 flex-col justify-center rounded-md px-2 ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 ${style.className} ${href ? "hover:brightness-95" : ""}`,

@@ -3,8 +3,8 @@
 import { FAILURE_KINDS, type EvaluationPolicies, type FailureKind, type FailurePolicy } from "@/lib/evaluations/schemas";
 
 const KIND_LABELS: Record<string, string> = {
-  reproduction_failed: "Reproduction failed",
-  reproduction_timed_out: "Reproduction timed out",
+  reproduction_failed: "Nothing to judge: reproduction failed",
+  reproduction_timed_out: "Nothing to judge: timed out",
   judge_invalid_leaves: "Judge left invalid leaves",
   blacklisted: "Agent used a blacklisted site",
 };
@@ -17,6 +17,11 @@ export function PolicyFields({ value, onChange, errors }: { value: EvaluationPol
   return (
     <fieldset className="space-y-1.5">
       <legend className="text-sm font-medium text-zinc-800">When a cell fails</legend>
+      <p className="text-xs text-zinc-500">
+        A reproduction that ran is judged however it ended (non-zero exit, timeout, no reproduce.sh), as PaperBench does. The reproduction
+        policies apply only when nothing can be judged: the runner failed before reproduce.sh ran, or no outputs came back. The defaults (all
+        &ldquo;count as 0&rdquo;) are PaperBench&rsquo;s.
+      </p>
       {FAILURE_KINDS.map((kind) => {
         const policy = value[kind];
         const mode = typeof policy === "string" ? policy : "retry";

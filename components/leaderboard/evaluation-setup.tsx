@@ -2,6 +2,11 @@ import type { LeaderboardBasis } from "@/lib/leaderboard/types";
 
 type EvaluationBasis = Extract<LeaderboardBasis, { kind: "evaluation" }>;
 
+const POLICY_KIND_LABEL: Record<string, string> = {
+  reproduction_failed: "nothing to judge (reproduction failed)",
+  reproduction_timed_out: "nothing to judge (timed out)",
+};
+
 /**
  * The setup behind an evaluation's row, as PaperBench asks researchers to report it (time limit,
  * hardware, scaffold, tools) with "resources provided", each failure kind's policy and the cells
@@ -31,11 +36,15 @@ export function EvaluationSetup({ basis }: { basis: EvaluationBasis }) {
         ))}
         {Object.entries(basis.policies).map(([kind, policy]) => (
           <div key={kind} className="contents">
-            <dt className="text-zinc-500">{kind.replaceAll("_", " ")}</dt>
+            <dt className="text-zinc-500">{POLICY_KIND_LABEL[kind] ?? kind.replaceAll("_", " ")}</dt>
             <dd className="text-zinc-900">{policy}</dd>
           </div>
         ))}
       </dl>
+      <p className="text-xs text-zinc-500" data-testid="setup-judged-runs">
+        Every reproduction that ran was judged, even one that exited non-zero or timed out, as PaperBench does; the reproduction policies above
+        apply only to runs that left nothing to judge.
+      </p>
       {basis.excludedCells.length > 0 && (
         <div data-testid="excluded-cells">
           <div className="font-medium text-zinc-700">Cells left out</div>

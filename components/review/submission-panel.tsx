@@ -11,6 +11,7 @@ import { SubmissionFiles } from "@/components/submissions/submission-files";
 import { useSubmission } from "@/components/submissions/submission-query";
 import { formatDurationS } from "@/lib/jobs/duration";
 import type { JobView } from "@/lib/jobs/job-view";
+import { describeReproductionEnd, isJudgeableReproduction } from "@/lib/jobs/judge-source";
 import type { FileTarget } from "@/lib/judge/evidence";
 
 /** The submission pane of the review page: the run's latest reproduction (when there is one) over its repository. */
@@ -41,16 +42,28 @@ export function SubmissionPanel({ gradingId, submissionId, target }: { gradingId
 function LatestReproduction({ submissionId }: { submissionId: string }) {
   const submission = useSubmission(submissionId, 5_000);
   const [logOpen, setLogOpen] = useState(false);
-  const job = submission.data?.jobs.find((j) => j.kind === "reproduce");
+  const reproductions = (submission.data?.jobs ?? []).filter((j) => j.kind === "reproduce");
+  // The one the judge read (the latest that ran, however it ended), else the latest.
+  const job = reproductions.find((j) => isJudgeableReproduction({ kind: j.kind, status: j.status, outputsSha256: j.outputs?.sha256 ?? null })) ?? reproductions[0];
   if (!job) return null;
+  const ended = describeReproductionEnd({ status: job.status, exitCode: job.exitCode, durationS: job.metadata?.repro_execution_time ?? job.durationS, timeoutS: job.timeoutS, reason: job.failureReason });
   const changed = job.outputs?.files.filter((f) => f.changed).length ?? 0;
   return (
     <div className="shrink-0 space-y-1.5 border-b border-zinc-200 bg-zinc-50/60 p-2 text-xs" data-testid="review-reproduction">
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium text-zinc-700">Reproduction</span>
         <JobStatusBadge status={job.status} cancelRequested={job.cancelRequested} testId="review-reproduction-status" />
-        {job.exitCode !== null && <span className="text-zinc-600">exit {job.exitCode}</span>}
-        {job.durationS !== null && <span className="text-zinc-500">{formatDurationS(job.durationS)}</span>}
+        {ended !== null ? (
+          <span
+            className={job.status === "succeeded" ? "text-zinc-600" : "font-medium text-amber-800"}
+            title="Every reproduction that ran is judged however it ended, as PaperBench judges it"
+            data-testid="review-reproduction-end"
+          >
+            {ended}
+          </span>
+        ) : (
+          job.durationS !== null && <span className="text-zinc-500">{formatDurationS(job.durationS)}</span>
+        )}
         <Link href={`/submissions/${submissionId}`} className="ml-auto inline-flex items-center gap-1 text-indigo-700 hover:underline" data-testid="review-submission-link">
           Open <ExternalLink size={11} aria-hidden />
         </Link>

@@ -23,6 +23,17 @@ export function OutputsPanel({ job }: { job: JobView }) {
               <Download size={14} aria-hidden /> Outputs (.tar.gz)
             </a>
           )}
+          {outputs && (
+            <a
+              href={`/api/jobs/${job.id}/outputs?format=paperbench`}
+              className={buttonClass("secondary")}
+              download
+              title="The executed submission as PaperBench stores it, under submission/: what its judge reads"
+              data-testid="download-executed-submission"
+            >
+              <Download size={14} aria-hidden /> submission_executed.tar.gz
+            </a>
+          )}
           {job.metadata && (
             <a href={`/api/jobs/${job.id}/metadata`} className={buttonClass("secondary")} download data-testid="download-metadata">
               <Download size={14} aria-hidden /> executed_metadata.json

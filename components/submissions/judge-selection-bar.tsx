@@ -8,9 +8,12 @@ import type { Variant } from "@/lib/grading/variant";
 import type { JudgeRunView } from "@/lib/judge/views";
 import type { SubmissionItem } from "./submission-item";
 
-/** Full when every selected run was reproduced successfully; else Code-Dev (full would be refused). */
+/** A reproduction that ran is judged however it ended (`lib/jobs/judge-source.ts`); a cancelled or unreproduced one is not. */
+const RAN: readonly (string | null)[] = ["succeeded", "failed", "timed_out"];
+
+/** Full when every selected run was reproduced (whatever reproduce.sh's end); else Code-Dev (full would be refused). */
 function defaultVariantOf(selected: readonly SubmissionItem[]): Variant {
-  return selected.every((s) => s.variant === "full" && s.latestJobStatus === "succeeded") ? "full" : "code-dev";
+  return selected.every((s) => s.variant === "full" && RAN.includes(s.latestJobStatus)) ? "full" : "code-dev";
 }
 
 function announceStarted(runs: readonly JudgeRunView[], items: readonly SubmissionItem[]): void {

@@ -7,6 +7,8 @@ import type { PipelineStage } from "@/lib/evaluations/pipeline";
 import type { ImportedRunResult } from "@/lib/evaluations/schemas";
 import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
 import type { GradingProvenance } from "@/lib/grading/provenance";
+import type { ReproductionEnd } from "@/lib/jobs/judge-source";
+import type { JobStatus } from "@/lib/jobs/states";
 
 /** The pipeline's cells (`evaluation_cells`): one per submission of an evaluation the studio grades. */
 
@@ -115,12 +117,17 @@ export interface MatrixCellRow {
   /** How the grading was made (migration 0022), and whether a placeholder judge made it. */
   provenance: GradingProvenance | null;
   placeholder: boolean;
+  /** How the cell's current reproduce job ended (exit code, time, timeout), when it has one. */
+  reproduction: ReproductionEnd | null;
 }
 
 export async function listMatrixCellRows(db: Executor, evaluationId: string): Promise<MatrixCellRow[]> {
   const result = await db.execute(sql`
     SELECT s.id AS submission_id, s.paper_id, s.run_index, s.imported_result, s.flags,
       ec.stage, ec.attempts, ec.failure_kind, ec.failure_reason, ec.job_id, ec.judge_run_id,
+      cj.status AS cell_job_status, cj.exit_code AS cell_job_exit_code, cj.timeout_s AS cell_job_timeout_s, cj.failure_reason AS cell_job_reason,
+      COALESCE((cj.result->'metadata'->>'repro_execution_time')::float8, (cj.result->>'durationS')::float8,
+        EXTRACT(EPOCH FROM (cj.finished_at - cj.started_at))::float8) AS cell_job_duration_s,
       (SELECT j.status FROM jobs j WHERE j.submission_id = s.id AND j.kind = 'reproduce'
         ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS job_status,
       g.id AS grading_id, g.score, g.provenance, g.judge_placeholder,
@@ -130,6 +137,7 @@ export async function listMatrixCellRows(db: Executor, evaluationId: string): Pr
                 AND NOT EXISTS (SELECT 1 FROM grading_reviews r WHERE r.grading_id = g.id AND r.node_key::text = k.node_key)) AS in_review
     FROM submissions s
     LEFT JOIN evaluation_cells ec ON ec.submission_id = s.id
+    LEFT JOIN jobs cj ON cj.id = ec.job_id
     LEFT JOIN LATERAL (
       SELECT id, score, provenance, judge_placeholder FROM gradings WHERE submission_id = s.id AND NOT is_lab
       ORDER BY (kind = 'judge') DESC, created_at DESC, id DESC LIMIT 1
@@ -156,6 +164,15 @@ export async function listMatrixCellRows(db: Executor, evaluationId: string): Pr
     inReview: r.in_review === true,
     provenance: (r.provenance as GradingProvenance | null) ?? null,
     placeholder: r.judge_placeholder === true,
+    reproduction: r.cell_job_status
+      ? {
+          status: r.cell_job_status as JobStatus,
+          exitCode: r.cell_job_exit_code === null ? null : Number(r.cell_job_exit_code),
+          durationS: r.cell_job_duration_s === null || r.cell_job_duration_s === undefined ? null : Number(r.cell_job_duration_s),
+          timeoutS: r.cell_job_timeout_s === null ? null : Number(r.cell_job_timeout_s),
+          reason: (r.cell_job_reason as string | null) ?? null,
+        }
+      : null,
   }));
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyPolicies, describePolicy, type EvaluationCell } from "./policies";
-import { DEFAULT_POLICIES, evaluationPoliciesSchema } from "./schemas";
+import { evaluationPoliciesSchema } from "./schemas";
+import { DEFAULT_POLICIES } from "./default-policies";
 
 /** Paper b's run 1 was graded 0.9, but its agent's log names a blacklisted site. */
 const CELLS: EvaluationCell[] = [

@@ -10,11 +10,17 @@ export interface CellFacts {
 }
 
 /**
- * Where a cell stands, from what is stored: a reproduction (ingested, or the studio's job) that
- * timed out or failed comes first, then the grading (missing: pending, or failed when an ingested
- * grade had no judge output; invalid leaves), else succeeded.
+ * Where a cell stands, from what is stored. A graded cell is judged, however its reproduction
+ * ended (PaperBench judges every reproduction that ran, a failed or timed-out one too): the
+ * grading decides (invalid leaves, else succeeded), pending while a new reproduction runs. Only a
+ * cell with nothing judged reads its reproduction's end (ingested, or the studio's job: timed out,
+ * failed) or a grade without judge output (failed), else it is pending.
  */
 export function cellStateOf(facts: CellFacts): CellState {
+  if (facts.hasGrading) {
+    if (facts.jobStatus === "queued" || facts.jobStatus === "running") return "pending";
+    return facts.invalidLeaves > 0 ? "invalid_leaves" : "succeeded";
+  }
   const repro = facts.imported?.reproduction ?? null;
   if (repro) {
     if (repro.timedout === true) return "timed_out";
@@ -23,10 +29,6 @@ export function cellStateOf(facts: CellFacts): CellState {
   }
   if (facts.jobStatus === "timed_out") return "timed_out";
   if (facts.jobStatus === "failed" || facts.jobStatus === "cancelled") return "failed";
-  if (!facts.hasGrading) {
-    if (facts.imported?.judgeOutputMissing) return "failed";
-    return "pending";
-  }
-  if (facts.jobStatus === "queued" || facts.jobStatus === "running") return "pending";
-  return facts.invalidLeaves > 0 ? "invalid_leaves" : "succeeded";
+  if (facts.imported?.judgeOutputMissing) return "failed";
+  return "pending";
 }

@@ -58,6 +58,12 @@ export interface MatrixCell {
   /** Attempts made (a retry adds one); 0 for an empty cell, 1 for an ingested result. */
   attempts: number;
   failure: MatrixCellFailure | null;
+  /**
+   * How the cell's reproduce job ended, for reviewers ("reproduce.sh exited 1 after 3 min",
+   * "timed out after 2 h"): a reproduction that ran is judged however it ended, so this is where
+   * its exit shows. Null before it ended or without one (Code-Dev, an ingested result).
+   */
+  reproduction: string | null;
   /** The agent's log names a blacklisted site (the `blacklisted` policy decides the cell). */
   flagged: boolean;
   /** Pages to click through to (`/submissions/<id>`, `/gradings/<id>`); null when there is nothing to show. */

@@ -23,8 +23,11 @@ export interface PipelineFacts {
   stage: PipelineStage;
   attempts: number;
   policies: EvaluationPolicies;
-  /** The current attempt's reproduce job (null before one is queued). */
-  job: { status: JobStatus; exitCode: number | null; reason: string | null } | null;
+  /**
+   * The current attempt's reproduce job (null before one is queued); `judgeable`: it executed the
+   * submission and its outputs are stored, however it ended (`isJudgeableReproduction`).
+   */
+  job: { status: JobStatus; exitCode: number | null; reason: string | null; judgeable: boolean } | null;
   /** The current attempt's judge run, with its job's status (null before one is started). */
   judgeRun: { status: JobStatus; reason: string | null; leavesInvalid: number } | null;
   /** The failure stored with the cell (kept through `graded`: invalid leaves the policy counts). */
@@ -64,12 +67,14 @@ export function nextPipelineStep(f: PipelineFacts): PipelineStep {
       return f.variant === "full" ? { kind: "reproduce" } : { kind: "judge" };
     case "reproducing": {
       if (!f.job) return { kind: "reproduce" };
-      if (f.job.status === "succeeded") return { kind: "judge" };
+      // As PaperBench: every reproduction that ran is judged (a non-zero exit, a timeout, no reproduce.sh).
+      if (f.job.status === "succeeded" || (ENDED_BADLY.includes(f.job.status) && f.job.judgeable)) return { kind: "judge" };
       if (!ENDED_BADLY.includes(f.job.status)) return { kind: "wait" };
+      // Nothing to judge (cancelled, the runner failed before reproduce.sh ran, no outputs): the policy decides.
       const kind: FailureKind = f.job.status === "timed_out" ? "reproduction_timed_out" : "reproduction_failed";
       const detail = f.job.reason ?? (f.job.exitCode !== null ? `exit code ${f.job.exitCode}` : f.job.status);
       const what = kind === "reproduction_timed_out" ? "reproduction timed out" : f.job.status === "cancelled" ? "reproduction cancelled" : "reproduction failed";
-      return failOrRetry(f, { kind, reason: `${what}: ${detail}` }, "reproduce");
+      return failOrRetry(f, { kind, reason: `${what}, nothing to judge: ${detail}` }, "reproduce");
     }
     case "judging": {
       if (!f.judgeRun) return { kind: "judge" };
@@ -111,4 +116,26 @@ export function estimateEtaS(finishedDurationsS: readonly number[], cellsLeft: n
   if (finishedDurationsS.length === 0 || cellsLeft <= 0) return null;
   const mean = finishedDurationsS.reduce((a, b) => a + b, 0) / finishedDurationsS.length;
   return (mean * cellsLeft) / Math.max(1, inFlight);
+}
+
+/**
+ * The one rule of a retry by hand, whichever button asked (the matrix's Retry, or Retry of the
+ * cell's reproduce job on /jobs): a cell whose pipeline ended `failed`, or done with a failure
+ * (invalid leaves), starts its next attempt; null for a cell still running or done without
+ * failure (it is counted as it is). The matrix's Retry judges again when the reproduction already
+ * gave something to judge (or a Code-Dev cell) and the failure was the judge's, else reproduces
+ * again; a retry of the reproduce job itself (`from: "reproduce"`) always reproduces again.
+ */
+export function manualRetryStep(input: {
+  variant: Variant;
+  stage: PipelineStage;
+  failureKind: FailureKind | null;
+  /** The cell's current reproduce job (`isJudgeableReproduction`), null when none. */
+  job: { judgeable: boolean } | null;
+  from?: "reproduce";
+}): "reproduce" | "judge" | null {
+  if (!(input.stage === "failed" || (input.stage === "done" && input.failureKind !== null))) return null;
+  if (input.from === "reproduce") return "reproduce";
+  const judgeAgain = input.failureKind === "judge_invalid_leaves" && (input.variant === "code-dev" || input.job?.judgeable === true);
+  return judgeAgain ? "judge" : "reproduce";
 }

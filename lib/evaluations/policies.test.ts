@@ -3,7 +3,8 @@ import { numpyMean, standardError } from "@/lib/grading/stats";
 import { cellStateOf } from "./cell-state";
 import { evaluationCellsCsv, evaluationResultsJson } from "./export";
 import { applyPolicies, type EvaluationCell } from "./policies";
-import { DEFAULT_POLICIES, evaluationPoliciesSchema, type EvaluationPolicies } from "./schemas";
+import { evaluationPoliciesSchema, type EvaluationPolicies } from "./schemas";
+import { DEFAULT_POLICIES } from "./default-policies";
 
 /** Two papers × three runs; paper b's run 2 reproduction failed (the judge still gave it 0.3). */
 const CELLS: EvaluationCell[] = [
@@ -86,11 +87,17 @@ describe("cell state", () => {
     resourcesProvided: false,
     score: null,
   });
-  it("reads a reproduction's failure before the grading", () => {
-    expect(cellStateOf({ ...base, imported: imported({ timedout: true, repro_script_exists: true }) })).toBe("timed_out");
-    expect(cellStateOf({ ...base, imported: imported({ timedout: false, repro_script_exists: false }) })).toBe("failed");
-    expect(cellStateOf({ ...base, imported: imported({ timedout: false, repro_script_exists: true, exit_code: 1 }) })).toBe("failed");
-    expect(cellStateOf({ ...base, jobStatus: "timed_out" })).toBe("timed_out");
+  it("a graded cell is judged however its reproduction ended; only a cell with nothing judged reads the reproduction's failure", () => {
+    expect(cellStateOf({ ...base, imported: imported({ timedout: true, repro_script_exists: true }) })).toBe("succeeded");
+    expect(cellStateOf({ ...base, imported: imported({ timedout: false, repro_script_exists: true, exit_code: 1 }) })).toBe("succeeded");
+    expect(cellStateOf({ ...base, jobStatus: "failed" })).toBe("succeeded");
+    expect(cellStateOf({ ...base, jobStatus: "running" })).toBe("pending");
+    const unjudged = { ...base, hasGrading: false };
+    expect(cellStateOf({ ...unjudged, imported: imported({ timedout: true, repro_script_exists: true }) })).toBe("timed_out");
+    expect(cellStateOf({ ...unjudged, imported: imported({ timedout: false, repro_script_exists: false }) })).toBe("failed");
+    expect(cellStateOf({ ...unjudged, imported: imported({ timedout: false, repro_script_exists: true, exit_code: 1 }) })).toBe("failed");
+    expect(cellStateOf({ ...unjudged, jobStatus: "timed_out" })).toBe("timed_out");
+    expect(cellStateOf({ ...unjudged, jobStatus: "cancelled" })).toBe("failed");
     expect(cellStateOf({ ...base, hasGrading: false, imported: imported(null, true) })).toBe("failed");
     expect(cellStateOf({ ...base, hasGrading: false })).toBe("pending");
     expect(cellStateOf({ ...base, invalidLeaves: 2 })).toBe("invalid_leaves");

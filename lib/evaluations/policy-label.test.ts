@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { policyLabel } from "./policy-label";
-import { DEFAULT_POLICIES } from "./schemas";
+import { DEFAULT_POLICIES } from "./default-policies";
 
 describe("policy label", () => {
   it("names the aggregation and every failure kind's policy, with the cells it applied to", () => {
@@ -11,7 +11,15 @@ describe("policy label", () => {
         policies: { ...DEFAULT_POLICIES, judge_invalid_leaves: "exclude" },
         states: ["succeeded", "failed", "invalid_leaves", "invalid_leaves"],
       }),
-    ).toMatch(/^mean of 3 runs · failed or timed-out reproduction counts 0 \(1\) · invalid leaves excluded \(2\)( · blacklisted site in the log counts 0)?$/);
+    ).toMatch(
+      /^mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 \(1\) · invalid leaves excluded \(2\)( · blacklisted site in the log counts 0)?$/,
+    );
+  });
+
+  it("says when the policies are PaperBench's defaults", () => {
+    expect(policyLabel({ aggregation: "mean", runs: 1, policies: DEFAULT_POLICIES, states: ["succeeded"] })).toBe(
+      "mean of 1 run · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 · invalid leaves count 0 · blacklisted site in the log counts 0 · PaperBench's default policies",
+    );
   });
 
   it("best of N, reproduction kinds apart when their policies differ, pending and blind-review cells said", () => {
@@ -24,7 +32,7 @@ describe("policy label", () => {
         pendingReview: 1,
       }),
     ).toMatch(
-      /^best of 3 · failed reproduction excluded · timed-out reproduction retried up to 2, then excluded \(1\) · invalid leaves count 0( · blacklisted site in the log counts 0)? · 1 not graded yet · 1 awaiting blind review$/,
+      /^best of 3 · every reproduction that ran is judged, failed or timed out too · a failed reproduction with nothing to judge excluded · a timed-out one with nothing to judge retried up to 2, then excluded \(1\) · invalid leaves count 0( · blacklisted site in the log counts 0)? · 1 not graded yet · 1 awaiting blind review$/,
     );
   });
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { text } from "@/lib/text";
 import { VARIANTS } from "@/lib/grading/variant";
 import { agentNameSchema } from "@/lib/submissions/schemas";
+import { DEFAULT_POLICIES } from "./default-policies";
 
 /**
  * What can go wrong with one cell (paper × run) of an evaluation, each with a policy of its own.
@@ -28,12 +29,6 @@ export const evaluationPoliciesSchema = z
   })
   .strict();
 export type EvaluationPolicies = z.infer<typeof evaluationPoliciesSchema>;
-
-/**
- * PaperBench's own scripts count a failed reproduction as the judge scores it (mostly 0) and keep
- * invalid leaves at 0: the default says so instead of dropping anything silently.
- */
-export const DEFAULT_POLICIES: EvaluationPolicies = { reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero", blacklisted: "zero" };
 
 export const AGGREGATIONS = ["mean", "best_of_n"] as const;
 export type Aggregation = (typeof AGGREGATIONS)[number];

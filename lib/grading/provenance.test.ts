@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_POLICIES } from "@/lib/evaluations/schemas";
-import { isPaperbenchDefaultPolicies } from "@/lib/evaluations/paperbench-default-policies";
 import { chooseDefaultJudge, type JudgeChoiceCandidate } from "@/lib/judge/default-judge-choice";
 import { PLACEHOLDER_LABEL, scoringMethodOf } from "@/lib/leaderboard/scoring-method";
 import { isPaperbenchMethod, isPlaceholderJudge, promptSourceLabel, provenanceSummary, type GradingProvenance } from "./provenance";
@@ -15,18 +14,6 @@ const llmPb: GradingProvenance = {
   evaluationId: "e1",
   policies: DEFAULT_POLICIES,
 };
-
-describe("isPaperbenchDefaultPolicies", () => {
-  it("holds for PaperBench's defaults only", () => {
-    expect(isPaperbenchDefaultPolicies(DEFAULT_POLICIES)).toBe(true);
-    expect(isPaperbenchDefaultPolicies({ ...DEFAULT_POLICIES, reproduction_failed: "exclude" })).toBe(false);
-    expect(isPaperbenchDefaultPolicies({ ...DEFAULT_POLICIES, judge_invalid_leaves: { retry: 2 } })).toBe(false);
-    expect(isPaperbenchDefaultPolicies(null)).toBe(false);
-    // A policy stored before `blacklisted` existed reads as its default.
-    const { blacklisted: _, ...older } = DEFAULT_POLICIES;
-    expect(isPaperbenchDefaultPolicies(older)).toBe(true);
-  });
-});
 
 describe("grading provenance", () => {
   it("knows the placeholder judges", () => {

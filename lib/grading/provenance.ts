@@ -7,7 +7,7 @@
  */
 import type { JudgeKind, JudgeMode } from "@/lib/judge/config";
 import type { EvaluationPolicies } from "@/lib/evaluations/schemas";
-import { isPaperbenchDefaultPolicies } from "@/lib/evaluations/paperbench-default-policies";
+import { isPaperbenchDefaultPolicies } from "@/lib/evaluations/default-policies";
 
 /**
  * The placeholder judges: PaperBench's DummyJudge (every leaf 1) and RandomJudge. They exist for

@@ -30,7 +30,7 @@ export type LeaderboardBasis =
   | { kind: "as_graded"; label: "as graded" }
   | {
       kind: "evaluation";
-      /** "mean of 3 runs · failed or timed-out reproduction counts 0 · invalid leaves excluded (2)" */
+      /** "mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 · invalid leaves excluded (2)" */
       label: string;
       evaluationId: string;
       evaluationName: string;

@@ -50,4 +50,5 @@ export const PAPERBENCH_METADATA_KEYS = [
   "retried_results",
   "repro_execution_time",
   "git_status_after_reproduce",
+  "executed_submission",
 ] as const;

@@ -3,6 +3,7 @@ import { dockerRunArgs } from "./docker";
 import { JOB_PATH, jobEnvironment } from "./job-environment";
 import { BWRAP_FDS, bwrapArgs, bwrapCommandLine, type HostLayout } from "./sandbox";
 import { prohibitRoutes } from "./sandbox-network";
+import { REPRODUCE_COMMAND } from "../reproduce";
 
 const layout: HostLayout = {
   systemDirs: ["/usr", "/opt"],
@@ -102,6 +103,12 @@ describe("dockerRunArgs", () => {
     expect(after(args, "--memory-swap", 1)).toEqual([["2048m"]]);
     expect(after(args, "--pids-limit", 1)).toEqual([["512"]]);
     expect(args.slice(-3)).toEqual(["pb-reproducer:latest", "bash", "reproduce.sh"]);
+  });
+
+  it("runs reproduce.sh in the container after `rm -rf venv .venv`, in the submission's folder, as PaperBench does", () => {
+    const args = dockerRunArgs({ ...docker, command: [...REPRODUCE_COMMAND], gpuIndices: [], network: false });
+    expect(args.slice(-4)).toEqual(["pb-reproducer:latest", "bash", "-c", "exec 2>&1; rm -rf venv .venv && exec bash reproduce.sh"]);
+    expect(after(args, "-w", 1)).toEqual([["/submission"]]);
   });
 
   it("passes variables by name only, leaves GPUs out when none are assigned, and allows the network when asked", () => {

@@ -91,25 +91,25 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
     expect(json.overall.std_err).toBe(result.se);
   });
 
-  it("a failed reproduction (no judge output, a timed-out run) follows the policy: zero vs exclude", async () => {
+  it("a run with nothing judged (no judge output, a timed-out run without one) follows the policy: zero vs exclude; a judged timed-out run counts its score", async () => {
     for (const policy of ["zero", "exclude"] as const) {
       const runsDir = path.join(work, `failing-${policy}`);
-      await makePaperBenchRuns(runsDir, [[1], null, [0.5]], [null, null, { timedout: true, repro_script_exists: true }]);
+      await makePaperBenchRuns(runsDir, [[1], null, null, [0.5]], [null, null, { timedout: true, repro_script_exists: true }, { timedout: true, repro_script_exists: true }]);
       const { result, summary } = await ingestPaperBenchResults(handle, {
         runsDir,
         agent: `failing ${policy}`,
         userId: staffId,
         policies: { reproduction_failed: policy, reproduction_timed_out: policy, judge_invalid_leaves: "zero", blacklisted: "zero" },
       });
-      expect(summary.cells.map((c) => c.state)).toEqual(["succeeded", "failed", "timed_out"]);
-      expect(result.papers[DEMO_PAPER]).toEqual([1, null, 0.5]);
+      // PaperBench judged the 4th run despite its timeout: its score stands, whatever the policy.
+      expect(summary.cells.map((c) => c.state)).toEqual(["succeeded", "failed", "timed_out", "succeeded"]);
+      expect(result.papers[DEMO_PAPER]).toEqual([1, null, null, 0.5]);
       if (policy === "zero") {
-        expect(result.runScores).toEqual([1, 0, 0]);
-        expect(result.mean).toBeCloseTo(1 / 3, 15);
+        expect(result.runScores).toEqual([1, 0, 0, 0.5]);
+        expect(result.mean).toBeCloseTo(1.5 / 4, 15);
       } else {
-        expect(result.runScores).toEqual([1, null, null]);
-        expect(result.mean).toBe(1);
-        expect(result.se).toBeNull();
+        expect(result.runScores).toEqual([1, null, null, 0.5]);
+        expect(result.mean).toBe(0.75);
         expect(summary.result.excluded.map((e) => e.reason)).toEqual(["excluded: reproduction failed", "excluded: reproduction timed out"]);
       }
     }
@@ -127,13 +127,14 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
       ],
     );
     const { result, summary } = await ingestPaperBenchResults(handle, { runsDir, agent: "executed", userId: staffId });
+    // The executed metadata (timed out) is read over the grade's; the run was judged all the same, so its score counts, as PaperBench counts it.
     expect(summary.cells.map((c) => [c.state, c.score])).toEqual([
-      ["timed_out", made[0].score],
+      ["succeeded", made[0].score],
       ["succeeded", made[1].score],
     ]);
-    // Timed out counts as 0 by default, and says so.
-    expect(result.runScores).toEqual([0, made[1].score]);
-    expect(summary.result.counted[0].note).toBe("count as 0: reproduction timed out");
+    expect(summary.cells[0].imported?.reproduction).toMatchObject({ timedout: true, repro_execution_time: 86400 });
+    expect(result.runScores).toEqual([made[0].score, made[1].score]);
+    expect(summary.result.counted[0].note).toBeNull();
     const stored = await handle.db.execute(sql`
       SELECT s.executed_archive_sha256, b.sha256 AS blob FROM submissions s LEFT JOIN blobs b ON b.sha256 = s.executed_archive_sha256
       WHERE s.evaluation_id = ${result.evaluationId} ORDER BY s.run_index`);

@@ -3,6 +3,7 @@ import type { Store } from "@/db/client";
 import { listLogChunksAfter } from "@/db/queries/jobs";
 import type { Job } from "@/db/schema";
 import { executedMetadataFrame, jsonStringContent } from "@/lib/jobs/executed-metadata";
+import { EXECUTED_SUBMISSION_FILE } from "./export-executed-submission";
 import { storedMetadataOf } from "./read-job";
 
 /** Log chunks per read: at most 16 × 1 MiB in memory at once, whatever the log's length. */
@@ -17,7 +18,7 @@ const CHUNKS_PER_READ = 16;
 export function executedMetadataStream(store: Store, job: Job): ReadableStream<Uint8Array> | null {
   const metadata = storedMetadataOf(job);
   if (!metadata) return null;
-  const { head, tail } = executedMetadataFrame(metadata);
+  const { head, tail } = executedMetadataFrame(metadata, job.outputsSha256 ? EXECUTED_SUBMISSION_FILE : null);
   const encoder = new TextEncoder();
   let cursor: { attempt: number; seq: number } | null = null;
   return new ReadableStream<Uint8Array>({

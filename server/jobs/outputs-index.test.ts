@@ -30,11 +30,11 @@ async function outputs(entries: { name: string; content: string; mtime: Date }[]
 
 describe("the files reproduction changed, in an outputs archive", () => {
   it("marks new files and files written after the start; in the start's own second, only a changed size", async () => {
-    // reproduce.log.creation_time at 12:00:00.400: tar keeps 12:00:00 for every file of that second.
+    // Reproduction started at 12:00:00.400; reproduce.log.creation_time says 12:00:00 (whole seconds, as PaperBench writes it), as tar dates every file of that second.
     const start = new Date("2026-11-24T12:00:00.400Z");
     const second = new Date("2026-11-24T12:00:00.000Z");
     const file = await outputs([
-      { name: CREATION_TIME_FILE, content: `${start.toISOString()}\n`, mtime: second },
+      { name: CREATION_TIME_FILE, content: `${Math.floor(start.getTime() / 1000)}\n`, mtime: second },
       { name: "old.py", content: "print(1)\n", mtime: new Date("2026-11-20T08:00:00Z") },
       { name: "README.md", content: "# same\n", mtime: second },
       { name: "config.json", content: '{"lr": 0.01, "steps": 10}', mtime: second },

@@ -44,8 +44,7 @@ export async function indexOutputsArchive(filePath: string, originalSizes: Reado
         chunks.push(c as Buffer);
       });
       stream.on("end", () => {
-        const t = Date.parse(Buffer.concat(chunks).toString("utf8").trim());
-        if (!Number.isNaN(t)) creationTime = Math.floor(t / 1000);
+        creationTime = creationTimeSeconds(Buffer.concat(chunks).toString("utf8"));
         next();
       });
     } else {
@@ -68,3 +67,11 @@ export async function indexOutputsArchive(filePath: string, originalSizes: Reado
   return { files, bytes: entries.reduce((n, e) => n + e.size, 0) };
 }
 
+
+/** The file's time in whole seconds: PaperBench's (and the runner's) `date +%s`, or an ISO date as older runners wrote it. */
+function creationTimeSeconds(text: string): number | null {
+  const t = text.trim();
+  if (/^\d+$/.test(t)) return Number(t);
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? null : Math.floor(ms / 1000);
+}

@@ -4,6 +4,7 @@ import { getLogTail, listJobAttempts } from "@/db/queries/jobs";
 import { getRunnerById } from "@/db/queries/runners";
 import type { Job } from "@/db/schema";
 import type { JobView } from "@/lib/jobs/job-view";
+import { describeReproductionEnd } from "@/lib/jobs/judge-source";
 import type { OutputsIndex } from "@/lib/jobs/outputs-index";
 import type { ReproductionMetadata } from "@/lib/runner/reproduction-metadata";
 
@@ -20,6 +21,13 @@ export function storedMetadataOf(job: Job): ReproductionMetadata | null {
   if (!stored) return null;
   const { repro_log: _log, ...metadata } = stored;
   return metadata;
+}
+
+/** How a reproduce job ended, in words ("reproduce.sh exited 1 after 3 min", "timed out after 2 h"); null while it runs. */
+export function reproductionEndOf(job: Job): string | null {
+  const result = (job.result ?? {}) as StoredResult;
+  const ran = result.metadata?.repro_execution_time ?? result.durationS ?? (job.startedAt && job.finishedAt ? (job.finishedAt.getTime() - job.startedAt.getTime()) / 1000 : null);
+  return describeReproductionEnd({ status: job.status, exitCode: job.exitCode, durationS: ran, timeoutS: job.timeoutS, reason: job.failureReason });
 }
 
 /** A job with its attempts, outputs index and metadata, as pages and the CLI read it. */

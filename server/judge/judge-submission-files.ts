@@ -9,9 +9,10 @@ import * as tar from "tar-stream";
 import type { Store } from "@/db/client";
 import { getSubmissionById } from "@/db/queries/submissions";
 import { listJobsBySubmissionId } from "@/db/queries/jobs";
-import type { Job, Submission } from "@/db/schema";
+import type { Submission } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { normalizeEntryPath } from "@/lib/files/entry-path";
+import { latestJudgeableReproduction } from "@/lib/jobs/judge-source";
 import type { Variant } from "@/lib/grading/variant";
 import type { SubmissionFileInfo, SubmissionFiles } from "@/lib/judge/engine-contract";
 import { openBlob } from "@/server/blobs/store-blob";
@@ -21,24 +22,20 @@ import { ARCHIVE_LIMITS, decodeText, readSubmissionArchive } from "@/server/subm
 const MAX_LOG_BYTES = 16 * 1024 * 1024;
 const SKIPPED_DIRS = new Set([".git"]);
 
-/** What a judge run reads: the executed outputs of the latest succeeded reproduction (full), or the submitted archive (Code-Dev). */
+/** What a judge run reads: the executed outputs of the latest reproduction that ran (full), or the submitted archive (Code-Dev). */
 export type JudgeSource = { kind: "outputs"; sha256: string; jobId: string } | { kind: "archive"; sha256: string };
-
-/** The latest reproduction of a submission that succeeded with its outputs stored, or null. */
-export function latestSucceededReproduction(jobs: readonly Job[]): Job | null {
-  return jobs.find((j) => j.kind === "reproduce" && j.status === "succeeded" && j.outputsSha256 !== null) ?? null;
-}
 
 /**
  * Which bytes a run of `variant` grades, or a 409 saying what is missing: the full variant reads
- * what reproduction left (`reproduce.log`, the results it wrote), so it needs a succeeded one.
+ * what reproduction left (`reproduce.log`, the results it wrote), so it needs a reproduction that
+ * ran: the latest one that executed the submission, however it ended (`lib/jobs/judge-source.ts`).
  */
 export async function judgeSourceOf(store: Store, submission: Submission, variant: Variant): Promise<JudgeSource> {
   if (variant === "full") {
-    const job = latestSucceededReproduction(await listJobsBySubmissionId(store.db, submission.id));
+    const job = latestJudgeableReproduction(await listJobsBySubmissionId(store.db, submission.id));
     if (!job) {
       throw new AppError("conflict", "The full variant grades the reproduction's outputs: reproduce this submission first (or judge it Code-Dev)", [
-        { path: "variant", message: "needs a succeeded reproduction" },
+        { path: "variant", message: "needs a reproduction that ran" },
       ]);
     }
     return { kind: "outputs", sha256: job.outputsSha256!, jobId: job.id };

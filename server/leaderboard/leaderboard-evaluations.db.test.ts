@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { insertSyntheticGradings, type SyntheticGrading } from "@/db/leaderboard-fixture.testutil";
-import { DEFAULT_POLICIES } from "@/lib/evaluations/schemas";
+import { DEFAULT_POLICIES } from "@/lib/evaluations/default-policies";
 import { numpyMean, standardError } from "@/lib/grading/stats";
 import { createEvaluation } from "@/server/evaluations/create-evaluation";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
@@ -19,8 +19,8 @@ describe.each(testDatabaseKinds())("leaderboard rows from evaluations on %s", (k
   beforeAll(async () => {
     handle = await openTestDatabase(kind);
     await insertSyntheticGradings(handle.db, [
-      // Evaluated: three runs; run 2's q2 reproduction failed (the judge still gave 0.3), run 3's
-      // q1 grading has an invalid leaf.
+      // Evaluated: three runs; run 2's q2 reproduction failed but was judged (0.3), which counts as
+      // PaperBench counts it whatever the policies; run 3's q1 grading has an invalid leaf.
       ...run("Evaluated", 1, { q1: 0.5, q2: 0.25 }),
       ...run("Evaluated", 2, { q1: 0.75, q2: 0.3 }),
       ...run("Evaluated", 3, { q1: 0.4, q2: 0.625 }),
@@ -75,8 +75,8 @@ describe.each(testDatabaseKinds())("leaderboard rows from evaluations on %s", (k
 
   it("computes an evaluated agent's row by its policies and says which; other rows are as graded", async () => {
     const evaluated = await row("Evaluated");
-    // Failed reproduction counts 0 (run 2's q2), the invalid-leaf cell (run 3's q1) is excluded.
-    const runs = [numpyMean([0.5, 0.25]), numpyMean([0.75, 0]), 0.625];
+    // The judged failed reproduction counts its 0.3 (run 2's q2), the invalid-leaf cell (run 3's q1) is excluded.
+    const runs = [numpyMean([0.5, 0.25]), numpyMean([0.75, 0.3]), 0.625];
     expect(evaluated.runs).toEqual(runs.map((score, i) => ({ run: i + 1, score })));
     expect(evaluated.mean).toBe(numpyMean(runs));
     expect(evaluated.stdErr).toBe(standardError(runs));
@@ -90,7 +90,7 @@ describe.each(testDatabaseKinds())("leaderboard rows from evaluations on %s", (k
       resourcesProvided: false,
       excludedCells: [{ paperId: "q1", run: 3, state: "invalid_leaves", reason: "excluded: judge left invalid leaves" }],
     });
-    expect(evaluated.basis.label).toMatch(/^mean of 3 runs · failed or timed-out reproduction counts 0 \(1\) · invalid leaves excluded \(1\)/);
+    expect(evaluated.basis.label).toMatch(/^mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 · invalid leaves excluded \(1\)/);
     expect(evaluated.isHuman).toBe(false);
     expect(evaluated.agreement).toBeNull();
     const plain = await row("Plain");
@@ -105,11 +105,11 @@ describe.each(testDatabaseKinds())("leaderboard rows from evaluations on %s", (k
       WHERE id = ${evaluationId}
     `);
     const after = await row("Evaluated");
-    // Run 2 is q1 alone; run 3's invalid-leaf cell counts with the judge's score (its leaves at 0).
-    const runs = [numpyMean([0.5, 0.25]), 0.75, numpyMean([0.4, 0.625])];
+    // Run 2's judged q2 still counts; run 3's invalid-leaf cell counts with the judge's score (its leaves at 0).
+    const runs = [numpyMean([0.5, 0.25]), numpyMean([0.75, 0.3]), numpyMean([0.4, 0.625])];
     expect(after.mean).toBe(numpyMean(runs));
     expect(after.mean).not.toBe(before.mean);
-    expect(after.basis.label).toMatch(/^mean of 3 runs · failed reproduction excluded \(1\) · timed-out reproduction counts 0 · invalid leaves count 0 \(1\)/);
+    expect(after.basis.label).toMatch(/^mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a failed reproduction with nothing to judge excluded · a timed-out one with nothing to judge counts 0 · invalid leaves count 0 \(1\)/);
   });
 
   it("best of N takes each paper's best run, and says so", async () => {
@@ -138,9 +138,10 @@ describe.each(testDatabaseKinds())("leaderboard rows from evaluations on %s", (k
     const view = await getLeaderboard(handle, { split: "duo", paper: "q2", variant: "full", dataSplits: SPLITS });
     const evaluated = view.agents.find((a) => a.name === "Evaluated")!;
     expect(evaluated.basis.kind).toBe("evaluation");
-    // Policies now: failed excluded; q2's runs 1 and 3.
+    // Policies now: failed excluded, but q2's run 2 was judged: all three runs count.
     expect(evaluated.runs).toEqual([
       { run: 1, score: 0.25 },
+      { run: 2, score: 0.3 },
       { run: 3, score: 0.625 },
     ]);
   });

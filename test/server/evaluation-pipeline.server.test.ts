@@ -3,8 +3,10 @@
  * embedded runner reproduces, its in-process worker judges with the Dummy judge. An agent's
  * harness uploads the demo submission as 3 runs of the demo paper into an evaluation; the matrix
  * fills in (its stream says when) until every cell is counted, and the members' leaderboard shows
- * the agent with its 3 runs, marked as a placeholder judge's (the public one never shows it). A reproduce.sh that exits 1 follows each policy: `zero` counts 0,
- * `exclude` leaves it out, `{retry: 2}` runs it 3 times and then leaves it out saying so.
+ * the agent with its 3 runs, marked as a placeholder judge's (the public one never shows it). A
+ * reproduce.sh that exits 1 is judged whatever the policy, as PaperBench judges it; a reproduction
+ * cancelled before it gave anything (nothing to judge) follows its policy: `zero` counts 0,
+ * `exclude` leaves it out; Retry of its job on /jobs moves the cell on.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -148,43 +150,53 @@ describe("an evaluation through the pipeline", () => {
     expect(grading.body.grading.provenance).toMatchObject({ judgeKind: "dummy", mode: "efficient", policies: { reproduction_failed: "zero" } });
   }, 240_000);
 
-  it("a reproduction that exits 1 counts 0 under `zero`, is excluded under `exclude`, and under `{retry: 2}` is run 3 times, then excluded", async () => {
-    const failing = await tarGz({ "reproduce.sh": "#!/usr/bin/env bash\necho failing on purpose\nexit 1\n" });
+  it("a reproduction that exits 1 is judged whatever the policy; one cancelled before it gave anything counts 0 under `zero`, is excluded under `exclude`, and /jobs Retry moves its cell on", async () => {
+    // Judged as PaperBench judges it: the policy (here `exclude`) decides only what has nothing to judge.
+    const judged = await createEvaluation("Exit-1 agent", 1, { reproduction_failed: "exclude" });
+    await harnessUpload(judged, "Exit-1 agent", 1, await tarGz({ "reproduce.sh": "#!/usr/bin/env bash\necho failing on purpose\nexit 1\n" }));
+    const exit1 = await allDone(judged, 120_000);
+    expect(exit1.cells[0]).toMatchObject({ stage: "counted", state: "succeeded", score: 1, attempts: 1, failure: null });
+    expect(exit1.cells[0].gradingId).toBeTruthy();
+    expect(exit1.cells[0].reproduction).toMatch(/^reproduce\.sh exited 1 after /);
+
+    const endless = await tarGz({ "reproduce.sh": "#!/usr/bin/env bash\necho started\nsleep 600\n" });
+    const cancelCurrentJob = async (evaluationId: string, attempt: number) => {
+      const cell = await waitFor(`attempt ${attempt} reproducing`, 60_000, async () => {
+        const c = (await matrixOf(evaluationId)).cells[0];
+        return c.stage === "reproducing" && c.attempts === attempt && c.jobId ? c : undefined;
+      }, 100);
+      expect((await api(studio!.url, staff, "POST", `/api/jobs/${cell.jobId}/cancel`)).status).toBe(200);
+      return cell.jobId!;
+    };
     const cases: { agent: string; policy: FailurePolicy }[] = [
-      { agent: "Failing agent · zero", policy: "zero" },
-      { agent: "Failing agent · exclude", policy: "exclude" },
-      { agent: "Failing agent · retry", policy: { retry: 2 } },
+      { agent: "Cancelled agent · zero", policy: "zero" },
+      { agent: "Cancelled agent · exclude", policy: "exclude" },
     ];
     const ids: string[] = [];
     for (const c of cases) {
       const id = await createEvaluation(c.agent, 1, { reproduction_failed: c.policy });
-      await harnessUpload(id, c.agent, 1, failing);
+      await harnessUpload(id, c.agent, 1, endless);
       ids.push(id);
     }
-    const [zero, exclude, retry] = await Promise.all(ids.map((id) => allDone(id, 120_000)));
+    const cancelledJob = await cancelCurrentJob(ids[0], 1);
+    await cancelCurrentJob(ids[1], 1);
+    const [zero, exclude] = await Promise.all(ids.map((id) => allDone(id, 120_000)));
 
     expect(zero.cells[0]).toMatchObject({ stage: "counted", state: "failed", score: 0, attempts: 1, failure: { kind: "reproduction_failed" }, gradingId: null });
+    expect(zero.cells[0].failure!.reason).toContain("nothing to judge");
     expect(zero.cells[0].failure!.reason).toContain("count as 0");
     expect(zero.result).toMatchObject({ runScores: [0], mean: 0, excluded: [] });
-
     expect(exclude.cells[0]).toMatchObject({ stage: "excluded", state: "failed", attempts: 1, failure: { kind: "reproduction_failed" } });
     expect(exclude.result.excluded).toEqual([{ paperId: DEMO_PAPER_ID, run: 1, reason: "excluded: reproduction failed" }]);
-    expect(exclude.result.runScores).toEqual([null]);
 
-    expect(retry.cells[0]).toMatchObject({ stage: "excluded", state: "failed", attempts: 3, failure: { kind: "reproduction_failed" } });
-    expect(retry.result.excluded).toEqual([{ paperId: DEMO_PAPER_ID, run: 1, reason: "excluded: reproduction failed after 2 retries" }]);
-    // Three reproduce jobs ran for it, each failed.
-    const jobs = await api<{ jobs: { status: string; submissionId: string | null }[] }>(studio!.url, staff, "GET", `/api/jobs?paper=${DEMO_PAPER_ID}&kind=reproduce`);
-    const ofCell = jobs.body.jobs.filter((j) => j.submissionId === retry.cells[0].submissionId);
-    expect(ofCell.map((j) => j.status)).toEqual(["failed", "failed", "failed"]);
-
-    // Retry by hand: the excluded cell gets a 4th attempt (which fails again and stays excluded).
-    const retried = await api<{ retried: number }>(studio!.url, staff, "POST", `/api/evaluations/${ids[2]}/retry`, { allFailed: true });
-    expect(retried.body).toEqual({ retried: 1 });
-    const again = await waitFor("the 4th attempt failed", 60_000, async () => {
-      const m = await matrixOf(ids[2]);
-      return m.cells[0].attempts === 4 && m.cells[0].stage === "excluded" ? m : undefined;
+    // Retry of the cancelled job on /jobs: the cell takes its 2nd attempt with the new job, as the matrix's Retry would.
+    const retried = await api<{ jobId: string }>(studio!.url, staff, "POST", `/api/jobs/${cancelledJob}/retry`);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect(await cancelCurrentJob(ids[0], 2)).toBe(retried.body.jobId);
+    const again = await waitFor("the 2nd attempt counted", 60_000, async () => {
+      const m = await matrixOf(ids[0]);
+      return m.cells[0].attempts === 2 && m.cells[0].stage === "counted" ? m : undefined;
     }, 250);
-    expect(again.result.excluded[0].reason).toBe("excluded: reproduction failed after 2 retries");
+    expect(again.cells[0]).toMatchObject({ score: 0, failure: { kind: "reproduction_failed" } });
   }, 240_000);
 });

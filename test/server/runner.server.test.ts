@@ -3,8 +3,11 @@
  * talking the runner protocol over HTTP, real reproduce.sh scripts in the sandbox backend; on PGlite
  * and, when DATABASE_URL is set, PostgreSQL. A short lease (4 s) makes the requeue cases quick.
  */
+import { gunzipSync } from "node:zlib";
+import * as tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_PAPER_ID, STAFF, api, prepareDatabase, signIn, sleep, startStudio, type PreparedDatabase, type Studio } from "./harness";
+import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
+import { DEMO_PAPER_ID, STAFF, api, prepareDatabase, signIn, sleep, startStudio, waitFor, type PreparedDatabase, type Studio } from "./harness";
 import { processWithMarker, startRunner, tarGz, uploadSubmission, waitForJob, type RunnerProcess } from "./runner-harness";
 
 const kinds = process.env.DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
@@ -22,7 +25,8 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
 
   beforeAll(async () => {
     db = await prepareDatabase(kind, 0, `runner-${kind}`);
-    studio = await startStudio({ ...db.env, JOB_LEASE_S: String(LEASE_S), JOB_HEARTBEAT_S: "1" });
+    // The judge worker in the studio on PostgreSQL too (the evaluation case judges what the runner reproduced).
+    studio = await startStudio({ ...db.env, JOB_LEASE_S: String(LEASE_S), JOB_HEARTBEAT_S: "1", WORKER_IN_PROCESS: "1" });
     staff = await signIn(studio.url, STAFF.email, STAFF.password);
     const created = await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", { name: `tests on ${kind}` });
     expect(created.status).toBe(200);
@@ -81,6 +85,83 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     expect(job.status).toBe("failed");
     expect(job.failureReason).toMatch(/reproduce\.sh/);
     expect(job.metadata?.repro_script_exists).toBe(false);
+  });
+
+  it("judges a reproduction that wrote results then exited 1, and one that timed out, in an evaluation: their Code Development leaves count", async () => {
+    const configs = await api<{ configs: { id: string; name: string }[] }>(studio.url, staff, "GET", "/api/judge/configs");
+    const dummyId = configs.body.configs.find((c) => c.name === "Dummy judge")!.id;
+    const agent = `Judged-anyway agent · ${kind}`;
+    // PaperBench's defaults: they would count 0 a run that left nothing to judge, not these.
+    const created = await api<{ evaluation: { id: string } }>(studio.url, staff, "POST", "/api/evaluations", { name: `judged anyway ${kind}`, agent, paperIds: [DEMO_PAPER_ID], runs: 2, variant: "full", judgeConfigId: dummyId });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const evaluationId = created.body.evaluation.id;
+    const upload = async (run: number, files: Record<string, string>) => {
+      const q = new URLSearchParams({ agent, run: String(run), name: "submission.tar.gz", variant: "full", evaluation: evaluationId });
+      const res = await fetch(`${studio.url}/api/papers/${DEMO_PAPER_ID}/submissions?${q}`, {
+        method: "POST",
+        headers: { cookie: staff, "content-type": "application/gzip", origin: studio.url },
+        body: new Uint8Array(await tarGz(files)),
+      });
+      expect(res.status).toBe(201);
+    };
+    const counted = (run: number, ms: number) =>
+      waitFor(`run ${run} counted`, ms, async () => {
+        const m = await api<EvaluationMatrix>(studio.url, staff, "GET", `/api/evaluations/${evaluationId}/matrix`);
+        const cell = m.body.cells.find((c) => c.run === run);
+        return cell && ["counted", "excluded"].includes(cell.stage) ? { cell, matrix: m.body } : undefined;
+      }, 250);
+    /** Every Code Development leaf of the cell's grading, as its PaperBench graded tree says. */
+    const codeDevLeaves = async (gradingId: string) => {
+      const res = await fetch(`${studio.url}/api/gradings/${gradingId}/export?format=json`, { headers: { cookie: staff } });
+      expect(res.status).toBe(200);
+      type Node = { task_category: string | null; score: number; valid_score: boolean; sub_tasks: Node[] };
+      const leaves: Node[] = [];
+      const walk = (n: Node) => (n.sub_tasks.length === 0 ? leaves.push(n) : n.sub_tasks.forEach(walk));
+      walk((await res.json()) as Node);
+      return leaves.filter((l) => l.task_category === "Code Development");
+    };
+
+    runner("judged-anyway");
+    await upload(1, { "reproduce.sh": 'mkdir -p results\necho "method,score" > results/table.csv\necho "wrote results"\nexit 1\n', "train.py": "print('hello')\n" });
+    const failed = await counted(1, 120_000);
+    expect(failed.cell).toMatchObject({ stage: "counted", state: "succeeded", failure: null, score: 1 });
+    expect(failed.cell.gradingId).toBeTruthy();
+    expect(failed.cell.reproduction).toMatch(/^reproduce\.sh exited 1 after \d/);
+    const job = await waitForJob(studio.url, staff, failed.cell.jobId!, 5_000);
+    expect(job.job).toMatchObject({ status: "failed", exitCode: 1 });
+    expect(job.job.outputs?.files.find((f) => f.path === "results/table.csv")).toMatchObject({ changed: true });
+    // The executed submission as PaperBench stores it: every entry under submission/, the results and the log in it.
+    const exported = await fetch(`${studio.url}/api/jobs/${failed.cell.jobId}/outputs?format=paperbench`, { headers: { cookie: staff } });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get("content-disposition")).toContain("submission_executed.tar.gz");
+    const names: string[] = [];
+    const extract = tar.extract();
+    const listed = (async () => {
+      for await (const entry of extract) {
+        names.push(entry.header.name);
+        entry.resume();
+      }
+    })();
+    extract.end(gunzipSync(Buffer.from(await exported.arrayBuffer())));
+    await listed;
+    expect(names.every((n) => n === "submission/" || n.startsWith("submission/"))).toBe(true);
+    expect(names).toEqual(expect.arrayContaining(["submission/results/table.csv", "submission/reproduce.log", "submission/reproduce.log.creation_time"]));
+    expect((await fetch(`${studio.url}/api/jobs/${failed.cell.jobId}/outputs?format=zip`, { headers: { cookie: staff } })).status).toBe(400);
+    const leaves = await codeDevLeaves(failed.cell.gradingId!);
+    expect(leaves.length).toBeGreaterThan(0);
+    expect(leaves.every((l) => l.valid_score && l.score === 1)).toBe(true);
+
+    expect((await setRunSettings({ timeoutS: 2 })).status).toBe(200);
+    try {
+      await upload(2, { "reproduce.sh": 'mkdir -p results\necho "method,score" > results/table.csv\necho "wrote results"\nsleep 60\n' });
+      const timedOut = await counted(2, 120_000);
+      expect(timedOut.cell).toMatchObject({ stage: "counted", failure: null, score: 1, reproduction: "timed out after 2 s" });
+      expect((await waitForJob(studio.url, staff, timedOut.cell.jobId!, 5_000)).job.status).toBe("timed_out");
+      expect((await codeDevLeaves(timedOut.cell.gradingId!)).every((l) => l.valid_score && l.score === 1)).toBe(true);
+      expect(timedOut.matrix.result).toMatchObject({ runScores: [1, 1], excluded: [] });
+    } finally {
+      await setRunSettings({ timeoutS: 3600 });
+    }
   });
 
   it("times out a script that outlives the paper's timeout, leaving no process behind", async () => {

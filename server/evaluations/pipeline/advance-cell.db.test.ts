@@ -13,11 +13,13 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle, Store } from "@/db/client";
 import { getEvaluationCell } from "@/db/queries/evaluation-cells";
+import { listJobsBySubmissionId } from "@/db/queries/jobs";
 import { createUser } from "@/db/queries/users";
 import type { EvaluationPolicies } from "@/lib/evaluations/schemas";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
 import { startJudgeWorker } from "@/server/judge/worker/judge-worker";
+import { retryJob } from "@/server/jobs/retry-job";
 import { stopRubricFeed } from "@/server/live/rubric-feed";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { uploadSubmission } from "@/server/submissions/upload-submission";
@@ -110,12 +112,17 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
   const jobsOf = async (submissionId: string, jobKind: "reproduce" | "judge") =>
     (await handle.db.execute(sql`SELECT id, status FROM jobs WHERE submission_id = ${submissionId} AND kind = ${jobKind} ORDER BY created_at, id`)).rows as { id: string; status: string }[];
 
-  /** The runner ends the cell's current reproduce job this way, and the queue's event follows. */
-  async function endJob(submissionId: string, status: "failed" | "timed_out" | "succeeded", event = true) {
+  /**
+   * The runner ends the cell's current reproduce job this way, and the queue's event follows.
+   * Without `outputs` it left nothing to judge (as a runner that failed before reproduce.sh ran);
+   * with them (the submission's own archive stands for the executed one) reproduce.sh ran.
+   */
+  async function endJob(submissionId: string, status: "failed" | "timed_out" | "succeeded", event = true, outputs = false) {
     const cell = (await getEvaluationCell(handle.db, submissionId))!;
     await handle.db.execute(
       sql`UPDATE jobs SET status = ${status}, exit_code = ${status === "failed" ? 1 : status === "succeeded" ? 0 : null}, finished_at = now(),
-        failure_reason = ${status === "timed_out" ? "ran past its 60 s timeout" : null} WHERE id = ${cell.jobId}`,
+        failure_reason = ${status === "timed_out" ? "ran past its 60 s timeout" : null},
+        outputs_sha256 = ${outputs ? sql`(SELECT archive_sha256 FROM submissions WHERE id = ${submissionId})` : null} WHERE id = ${cell.jobId}`,
     );
     if (event) await afterJobChanged(store, cell.jobId!);
   }
@@ -149,6 +156,33 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     expect(matrix.result.runScores).toEqual([0]);
     expect(matrix.progress).toMatchObject({ done: 1, total: 1 });
     expect(matrix.progress.gpuHours).toBeCloseTo(1, 3);
+  });
+
+  it("a reproduction that ran and exited 1, or timed out, is judged whatever the policy, as PaperBench judges it", async () => {
+    for (const status of ["failed", "timed_out"] as const) {
+      const { evaluation, submissions } = await evaluationWith({ policies: { reproduction_failed: "exclude", reproduction_timed_out: "exclude" } });
+      await endJob(submissions[0], status, true, true);
+      expect(await getEvaluationCell(handle.db, submissions[0])).toMatchObject({ stage: "judging", attempts: 1, failureKind: null });
+      expect(await jobsOf(submissions[0], "judge")).toHaveLength(1);
+      expect(await cellOf(evaluation.id)).toMatchObject({ stage: "judging", failure: null });
+    }
+  });
+
+  it("Retry of a failed cell's reproduce job on /jobs moves the cell on with the new job, as the matrix's Retry; a running cell's job is refused", async () => {
+    const { evaluation, submissions } = await evaluationWith({ runs: 2 });
+    await endJob(submissions[0], "failed");
+    const failed = (await getEvaluationCell(handle.db, submissions[0]))!;
+    expect(failed).toMatchObject({ stage: "failed", attempts: 1 });
+    const [job] = await listJobsBySubmissionId(handle.db, submissions[0]);
+    const { jobId } = await retryJob(store, job, staffId);
+    expect(await getEvaluationCell(handle.db, submissions[0])).toMatchObject({ stage: "reproducing", attempts: 2, jobId });
+    expect(await cellOf(evaluation.id)).toMatchObject({ stage: "reproducing", attempts: 2, jobId });
+    // Its new job's end moves the cell on: here it ran and exited 1, so it is judged.
+    await endJob(submissions[0], "failed", true, true);
+    expect(await getEvaluationCell(handle.db, submissions[0])).toMatchObject({ stage: "judging", attempts: 2 });
+    // The old job again: the cell is not failed now, so nothing the evaluation would not see is queued.
+    await expect(retryJob(store, job, staffId)).rejects.toMatchObject({ code: "conflict" });
+    expect(await jobsOf(submissions[0], "reproduce")).toHaveLength(2);
   });
 
   it("a timed-out reproduction under `exclude` is left out of its run with the reason", async () => {

@@ -7,6 +7,7 @@ import { getJudgeRunWithJob } from "@/db/queries/judge-runs";
 import { getSubmissionById } from "@/db/queries/submissions";
 import type { EvaluationCellRecord } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { isJudgeableReproduction } from "@/lib/jobs/judge-source";
 import { nextPipelineStep, type CellFailure, type PipelineStep } from "@/lib/evaluations/pipeline";
 import { announceJobQueued } from "@/server/jobs/job-feed";
 import { enqueueReproduceJob } from "@/server/jobs/enqueue-reproduce";
@@ -62,7 +63,7 @@ async function stepCell(store: Store, tx: Database, submissionId: string, userId
     stage: cell.stage,
     attempts: cell.attempts,
     policies: evaluation.policies,
-    job: job ? { status: job.status, exitCode: job.exitCode, reason: job.failureReason } : null,
+    job: job ? { status: job.status, exitCode: job.exitCode, reason: job.failureReason, judgeable: isJudgeableReproduction(job) } : null,
     judgeRun: run ? { status: run.job?.status ?? "failed", reason: run.job?.failureReason ?? (run.job ? null : "its job is gone"), leavesInvalid: run.run.leavesInvalid } : null,
     failure: failureOf(cell),
   });

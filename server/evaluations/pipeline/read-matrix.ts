@@ -9,6 +9,7 @@ import type { EvaluationMatrix, MatrixCell, MatrixStage } from "@/lib/evaluation
 import { estimateEtaS, policyStateOf } from "@/lib/evaluations/pipeline";
 import { applyPolicies, describePolicy, type CellState, type EvaluationCell, type PolicyResult } from "@/lib/evaluations/policies";
 import { FAILURE_KINDS, type EvaluationPolicies, type FailureKind } from "@/lib/evaluations/schemas";
+import { describeReproductionEnd } from "@/lib/jobs/judge-source";
 import { isFlagged } from "@/lib/submissions/blacklist-monitor";
 import { isUuid } from "@/lib/uuid";
 import type { GradingProvenance } from "@/lib/grading/provenance";
@@ -85,6 +86,7 @@ export async function readEvaluationMatrix(store: Store, id: string): Promise<Ev
       judgeRunId: r?.judgeRunId ?? null,
       attempts: r ? (r.attempts ?? 1) : 0,
       failure,
+      reproduction: r?.reproduction ? describeReproductionEnd(r.reproduction) : null,
       flagged: pc.flagged === true,
       href: { submission: r ? `/submissions/${r.submissionId}` : null, grading: r?.gradingId ? `/gradings/${r.gradingId}` : null },
     };
