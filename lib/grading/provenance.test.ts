@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_POLICIES } from "@/lib/evaluations/schemas";
+import { DEFAULT_POLICIES } from "@/lib/evaluations/default-policies";
 import { chooseDefaultJudge, type JudgeChoiceCandidate } from "@/lib/judge/default-judge-choice";
 import { PLACEHOLDER_LABEL, scoringMethodOf } from "@/lib/leaderboard/scoring-method";
 import { isPaperbenchMethod, isPlaceholderJudge, promptSourceLabel, provenanceSummary, type GradingProvenance } from "./provenance";

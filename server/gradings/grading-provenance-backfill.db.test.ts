@@ -10,7 +10,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { insertSyntheticGradings } from "@/db/leaderboard-fixture.testutil";
-import { DEFAULT_POLICIES } from "@/lib/evaluations/schemas";
+import { DEFAULT_POLICIES } from "@/lib/evaluations/default-policies";
 import { createEvaluation } from "@/server/evaluations/create-evaluation";
 import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
 import { startJudgeRuns } from "@/server/judge/runs/start-judge-run";

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { insertSyntheticGradings, type SyntheticGrading } from "@/db/leaderboard-fixture.testutil";
-import { DEFAULT_POLICIES } from "@/lib/evaluations/schemas";
+import { DEFAULT_POLICIES } from "@/lib/evaluations/default-policies";
 import { PLACEHOLDER_LABEL } from "@/lib/leaderboard/scoring-method";
 import { createEvaluation } from "@/server/evaluations/create-evaluation";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
