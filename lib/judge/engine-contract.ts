@@ -6,6 +6,7 @@
  * and the tests.
  */
 import type { JudgeMode } from "./config";
+import type { PaperbenchPrompts } from "./paperbench/prompts";
 
 /** A rubric node as the engine reads it (PaperBench's keys; `key` is the studio's stable node key). */
 export interface JudgeRubricNode {
@@ -133,6 +134,11 @@ export interface JudgeRunInput {
   maxConcurrency: number;
   /** One per submission: the prompt cache groups its calls. */
   promptCacheKey: string;
+  /**
+   * Paperbench mode: PaperBench's prompt texts, read at run start from its constants.py
+   * (server/judge/paperbench-prompts.ts), and the clock SimpleJudge reads at its start (ms; default now).
+   */
+  paperbench?: { prompts: PaperbenchPrompts; now?: number };
 }
 
 export interface JudgeRunHooks {

@@ -23,12 +23,26 @@ export function findPathToDescendant(root: JudgeRubricNode, id: string): JudgeRu
 }
 
 /**
- * `TaskNode.get_prior_nodes(root, max_prior_nodes)`: ancestors, preceding siblings and preceding
- * siblings of ancestors, root first, in PaperBench's order.
+ * `get_prior_nodes` for many nodes of one tree: the first path to each id is found in one walk
+ * (what `find_path_to_descendant` would return for it), so a rubric of thousands of leaves is not
+ * walked once per leaf.
  */
-export function getPriorNodes(nodeId: string, root: JudgeRubricNode, maxPriorNodes: number | null = null): JudgeRubricNode[] {
+export function priorNodesFinder(root: JudgeRubricNode, maxPriorNodes: number | null = null): (nodeId: string) => JudgeRubricNode[] {
+  const firstPath = new Map<string, JudgeRubricNode[]>();
+  const path: JudgeRubricNode[] = [];
+  const stack: { node: JudgeRubricNode; depth: number }[] = [{ node: root, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    path.length = depth;
+    path.push(node);
+    if (!firstPath.has(node.id)) firstPath.set(node.id, [...path]);
+    for (let i = node.sub_tasks.length - 1; i >= 0; i--) stack.push({ node: node.sub_tasks[i], depth: depth + 1 });
+  }
+  return (nodeId) => priorFromPath(nodeId, root, firstPath.get(nodeId) ?? null, maxPriorNodes);
+}
+
+function priorFromPath(nodeId: string, root: JudgeRubricNode, path: JudgeRubricNode[] | null, maxPriorNodes: number | null): JudgeRubricNode[] {
   if (nodeId === root.id) return [];
-  const path = findPathToDescendant(root, nodeId);
   if (path === null) throw new Error(`Task with id '${nodeId}' not found.`);
   let required: JudgeRubricNode[] = [root];
   for (let i = 1; i < path.length; i++) {
@@ -38,8 +52,16 @@ export function getPriorNodes(nodeId: string, root: JudgeRubricNode, maxPriorNod
     required.push(...siblings.slice(0, index + 1));
   }
   required = required.slice(0, -1);
-  if (maxPriorNodes !== null) required = maxPriorNodes === 0 ? required : required.slice(-maxPriorNodes);
+  if (maxPriorNodes !== null && maxPriorNodes !== 0) required = required.slice(-maxPriorNodes);
   return required;
+}
+
+/**
+ * `TaskNode.get_prior_nodes(root, max_prior_nodes)`: ancestors, preceding siblings and preceding
+ * siblings of ancestors, root first, in PaperBench's order.
+ */
+export function getPriorNodes(nodeId: string, root: JudgeRubricNode, maxPriorNodes: number | null = null): JudgeRubricNode[] {
+  return priorFromPath(nodeId, root, nodeId === root.id ? [root] : findPathToDescendant(root, nodeId), maxPriorNodes);
 }
 
 /** `reduce_to_category(node, "Code Development")` (`TaskNode.code_only()`), keys kept. */

@@ -14,7 +14,7 @@ import type { PaperbenchPrompts } from "./prompts";
 import { formatPython } from "./python-format";
 import { bytesNeededFor, readPythonText } from "./python-text";
 import { reduceLog } from "./reduce-log";
-import { buildRequirementsString, codeOnlyTree, getPriorNodes } from "./rubric-walk";
+import { buildRequirementsString, codeOnlyTree, priorNodesFinder } from "./rubric-walk";
 
 /** SimpleJudge's defaults. */
 export const PB_BUFFER_TOKENS = 10_000;
@@ -109,7 +109,8 @@ export interface PbPrepared {
   treeStructures: Record<PbCategory, string>;
   reproduceTouchedFiles: boolean;
   prompts: PaperbenchPrompts;
-  maxPriorNodes: number | null;
+  /** `task.get_prior_nodes(self.rubric, self.max_prior_nodes)`. */
+  priorNodes: (nodeId: string) => JudgeRubricNode[];
 }
 
 export async function preparePaperbench(input: JudgeRunInput, deps: PaperbenchDeps): Promise<PbPrepared> {
@@ -169,8 +170,9 @@ export async function preparePaperbench(input: JudgeRunInput, deps: PaperbenchDe
   const addendum = input.paper.addendum ? input.paper.addendum : "";
   const judgeAddendum = input.paper.judgeAddendum ? input.paper.judgeAddendum : "";
   const joined = pyStrip(`${addendum}\n${judgeAddendum}`);
+  const tree = paperbenchTree(input);
   return {
-    tree: paperbenchTree(input),
+    tree,
     codeDev: input.codeDev,
     nCtx,
     paperMd,
@@ -181,7 +183,7 @@ export async function preparePaperbench(input: JudgeRunInput, deps: PaperbenchDe
     treeStructures,
     reproduceTouchedFiles,
     prompts: deps.prompts,
-    maxPriorNodes: deps.maxPriorNodes ?? null,
+    priorNodes: priorNodesFinder(tree, deps.maxPriorNodes ?? null),
   };
 }
 
@@ -275,7 +277,7 @@ export function gradeMessages(p: PbPrepared, task: PbUnit["task"], files: string
       ? `Here are the most relevant files included in the submission attempt, concatenated:\n<files>\n${files}\n</files>`
       : `Here are the most relevant docs and the files touched (i.e. modified or created) during the reproduce.sh execution, concatenated:\n<files>\n${files}\n</files>`;
   let preceding = "";
-  for (const node of getPriorNodes(task.id, p.tree, p.maxPriorNodes)) preceding += ` -> ${node.requirements}\n`;
+  for (const node of p.priorNodes(task.id)) preceding += ` -> ${node.requirements}\n`;
   const shMessage: ChatMessage = {
     role: "user",
     content: `Here is the \`reproduce.sh\` provided in the submission, if any:\n<reproduce.sh>\n${p.reproduceShContent}\n</reproduce.sh>`,
@@ -363,19 +365,31 @@ export function verdictOf(unit: PbUnit, outcome: PbOutcome, calls: CallUsage[]):
   return { ...base, score: outcome.score, valid: outcome.valid, explanation: outcome.explanation, fullJudgeResponse: outcome.fullJudgeResponse };
 }
 
-/** `GradedTaskNode.from_task`: the node and every node below it with the same grade. */
-function fromTask(node: JudgeRubricNode, score: number, valid: boolean, explanation: string): PbGradedNode {
+/** A node with `to_dict()`'s keys in its order. */
+function pbNode(
+  task: { id: string; requirements: string; weight: number; task_category: string | null },
+  score: number,
+  valid: boolean,
+  explanation: string,
+  judgeMetadata: PbGradedNode["judge_metadata"],
+  subTasks: PbGradedNode[],
+): PbGradedNode {
   return {
-    id: node.id,
-    requirements: node.requirements,
-    weight: node.weight,
+    id: task.id,
+    requirements: task.requirements,
+    weight: task.weight,
     score,
     valid_score: valid,
-    task_category: node.task_category,
+    task_category: task.task_category,
     explanation,
-    judge_metadata: null,
-    sub_tasks: node.sub_tasks.map((c) => fromTask(c, score, valid, explanation)),
+    judge_metadata: judgeMetadata,
+    sub_tasks: subTasks,
   };
+}
+
+/** `GradedTaskNode.from_task`: the node and every node below it with the same grade. */
+function fromTask(node: JudgeRubricNode, score: number, valid: boolean, explanation: string): PbGradedNode {
+  return pbNode(node, score, valid, explanation, null, node.sub_tasks.map((c) => fromTask(c, score, valid, explanation)));
 }
 
 /** `score_from_children`. */
@@ -392,31 +406,13 @@ export function pbGradedTree(tree: JudgeRubricNode, units: readonly PbUnit[], ou
     const unit = unitOf.get(node);
     if (unit) {
       const outcome = outcomes.get(unit.key);
-      const task = unit.task;
-      const leafBase = { id: task.id, requirements: task.requirements, weight: task.weight, task_category: task.task_category, sub_tasks: [] as PbGradedNode[] };
-      if (!outcome) return { ...leafBase, score: 0, valid_score: false, explanation: PB_UNGRADED_EXPLANATION, judge_metadata: null };
+      if (!outcome) return pbNode(unit.task, 0, false, PB_UNGRADED_EXPLANATION, null, []);
       if (outcome.kind === "failed") return fromTask(node, 0, false, outcome.message);
-      if (outcome.kind === "shortcut") return { ...leafBase, score: 0, valid_score: true, explanation: PB_NO_TOUCH_EXPLANATION, judge_metadata: null };
-      return {
-        ...leafBase,
-        score: outcome.score,
-        valid_score: outcome.valid,
-        explanation: outcome.explanation,
-        judge_metadata: { full_judge_response: outcome.fullJudgeResponse, token_usage: outcome.tokenUsage },
-      };
+      if (outcome.kind === "shortcut") return pbNode(unit.task, 0, true, PB_NO_TOUCH_EXPLANATION, null, []);
+      return pbNode(unit.task, outcome.score, outcome.valid, outcome.explanation, { full_judge_response: outcome.fullJudgeResponse, token_usage: outcome.tokenUsage }, []);
     }
-    const sub_tasks = node.sub_tasks.map(build);
-    return {
-      id: node.id,
-      requirements: node.requirements,
-      weight: node.weight,
-      score: scoreFromChildren(sub_tasks),
-      valid_score: true,
-      task_category: null,
-      explanation: PB_AGGREGATED_EXPLANATION,
-      judge_metadata: null,
-      sub_tasks,
-    };
+    const subTasks = node.sub_tasks.map(build);
+    return pbNode({ ...node, task_category: null }, scoreFromChildren(subTasks), true, PB_AGGREGATED_EXPLANATION, null, subTasks);
   };
   return build(tree);
 }
