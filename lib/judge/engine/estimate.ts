@@ -16,6 +16,9 @@ import {
   rankMessages as pbRankMessages,
 } from "../paperbench/simple-judge";
 import { shortcutVerdict } from "./leaf-grader";
+import { encodeO200k } from "../paperbench/o200k";
+import { bytesNeededFor, readPythonText } from "../paperbench/python-text";
+import { PB_READ_CHARS } from "../paperbench/simple-judge";
 import { prepareSubmission } from "./prepare-submission";
 import { judgedTree, planLeaves } from "./rubric-plan";
 
@@ -58,7 +61,8 @@ class PrefixCache {
  * Paperbench mode: SimpleJudge's calls exactly (ranking, grading and parse per unit; none for a
  * Result Analysis leaf when reproduction touched nothing), the ranking and the grading prompt
  * without files counted exactly, the files at the budget SimpleJudge fills (its ranked files are
- * not known before the call: the ten largest candidates, at most the budget).
+ * not known before the call: the ten largest files its tree lists, read as it reads them, at most
+ * the budget).
  */
 async function estimatePaperbench(input: JudgeRunInput, latencyS: number): Promise<JudgeEstimate> {
   if (!input.paperbench) throw new Error("Paperbench mode needs PaperBench's prompts (read from its constants.py at run start); none were given");
@@ -67,6 +71,25 @@ async function estimatePaperbench(input: JudgeRunInput, latencyS: number): Promi
   const cache = new PrefixCache(input.model);
   const est = { leaves: units.length, calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
   let graded = 0;
+  const fileTokens = new Map<string, number>();
+  const tenLargest = new Map<string, number>();
+  const largestOf = async (category: keyof typeof p.treeFiles): Promise<number> => {
+    const known = tenLargest.get(category);
+    if (known !== undefined) return known;
+    const sizes: number[] = [];
+    for (const f of p.treeFiles[category] ?? []) {
+      let n = fileTokens.get(f);
+      if (n === undefined) {
+        const head = await input.submission.readHead(f, bytesNeededFor(PB_READ_CHARS));
+        n = head ? encodeO200k(`<FILE:${f}>\n${readPythonText(head.bytes, PB_READ_CHARS)}\n</FILE:${f}>\n\n`).length : 0;
+        fileTokens.set(f, n);
+      }
+      sizes.push(n);
+    }
+    const total = sizes.sort((a, b) => b - a).slice(0, 10).reduce((a, b) => a + b, 0);
+    tenLargest.set(category, total);
+    return total;
+  };
   for (const unit of units) {
     if (unit.task.task_category === "Result Analysis" && !p.reproduceTouchedFiles) continue;
     graded++;
@@ -77,7 +100,7 @@ async function estimatePaperbench(input: JudgeRunInput, latencyS: number): Promi
     est.outputTokens += ASSUMED_OUTPUT_TOKENS.rank;
     const grade = pbGradeMessages(p, unit.task, "");
     const category = (unit.task.task_category || "Subtree") as keyof typeof p.availContext;
-    const filesBudget = Math.max(0, (p.availContext[category] ?? 0) - 2000);
+    const filesBudget = Math.max(0, Math.min((p.availContext[category] ?? 0) - 2000, await largestOf(category)));
     est.calls++;
     est.inputTokens += countChatTokens(input.model, grade) + filesBudget;
     est.cachedInputTokens += cache.cached(grade.slice(0, 3));

@@ -107,6 +107,8 @@ export interface PbPrepared {
   reproduceLogContent: string;
   availContext: Record<PbCategory, number>;
   treeStructures: Record<PbCategory, string>;
+  /** The files each category's tree lists (the last attempt's), for the estimate. */
+  treeFiles: Record<PbCategory, string[]>;
   reproduceTouchedFiles: boolean;
   prompts: PaperbenchPrompts;
   /** `task.get_prior_nodes(self.rubric, self.max_prior_nodes)`. */
@@ -158,12 +160,14 @@ export async function preparePaperbench(input: JudgeRunInput, deps: PaperbenchDe
     const listed = whitelistedFiles(walk, category, creationMicros, maxFileDepth);
     if (category === "Result Analysis" && listed.allOlderThanCreation) reproduceTouchedFiles = false;
     const structure = createTreeStructure(listed.files);
-    return { structure, within: encodeO200k(structure).length < availContext[category] };
+    return { structure, files: listed.files, within: encodeO200k(structure).length < availContext[category] };
   };
   const treeStructures = {} as Record<PbCategory, string>;
+  const treeFiles = {} as Record<PbCategory, string[]>;
   for (const category of PB_CATEGORIES) {
     let tried = attempt(category, null);
     if (!tried.within) tried = attempt(category, PB_MAX_FILE_DEPTH);
+    treeFiles[category] = tried.files;
     treeStructures[category] = tried.within ? tried.structure : decodeO200k(pySliceTo(encodeO200k(tried.structure), availContext[category]));
   }
 
@@ -181,6 +185,7 @@ export async function preparePaperbench(input: JudgeRunInput, deps: PaperbenchDe
     reproduceLogContent,
     availContext,
     treeStructures,
+    treeFiles,
     reproduceTouchedFiles,
     prompts: deps.prompts,
     priorNodes: priorNodesFinder(tree, deps.maxPriorNodes ?? null),
