@@ -20,6 +20,7 @@ import { totalUsage } from "@/lib/judge/engine/usage";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import { demoJudgeInput, demoSubmissionCopy, readRubricFile } from "@/server/judge/judge-fixtures.testutil";
 import { createOpenAiChatModel } from "@/server/judge/openai-chat-model";
+import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
 import { report } from "./support/figures";
 import { startModelServerProcess } from "./support/model-server-process";
 
@@ -34,6 +35,8 @@ async function run(mode: JudgeMode, dir: string) {
       mode,
       maxConcurrency: CONCURRENCY,
       promptCacheKey: `bench-${mode}`,
+      // Paperbench mode is SimpleJudge's port: its prompts come from PaperBench's source (PAPERBENCH_SRC_DIR).
+      ...(mode === "paperbench" ? { paperbench: { prompts: await loadPaperbenchPrompts() } } : {}),
     });
     const estimate = await estimateRun(input, { latencyS: LATENCY_MS / 1000 });
     const model = createOpenAiChatModel({ baseUrl: server.baseUrl, apiKey: "bench", maxConcurrency: CONCURRENCY });

@@ -418,7 +418,7 @@ export const gradings = pgTable(
     // A judge-lab grading (comparing judge configurations, migration 0017): never counted on the
     // leaderboard, in an evaluation or as JudgeEval's judge side.
     isLab: boolean("is_lab").notNull().default(false),
-    // How it was made (migration 0022, `lib/grading/provenance.ts`): judge, mode, configuration,
+    // How it was made (migration 0021, `lib/grading/provenance.ts`): judge, mode, configuration,
     // prompts' source, the evaluation's policies. Null only for a row written by code older than it.
     provenance: jsonb("provenance").$type<GradingProvenance>(),
     // Graded by a placeholder judge (Dummy, Random): members only, never in a public figure.

@@ -114,7 +114,7 @@ export interface MatrixCellRow {
   invalidLeaves: number;
   /** Leaves of the grading were sampled for human review and some have no review mark yet. */
   inReview: boolean;
-  /** How the grading was made (migration 0022), and whether a placeholder judge made it. */
+  /** How the grading was made (migration 0021), and whether a placeholder judge made it. */
   provenance: GradingProvenance | null;
   placeholder: boolean;
   /** How the cell's current reproduce job ended (exit code, time, timeout), when it has one. */

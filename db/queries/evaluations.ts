@@ -61,7 +61,7 @@ export interface EvaluationCellRow {
   leaves: number;
   /** The grading is a placeholder judge's (Dummy, Random): members only. */
   placeholder: boolean;
-  /** How the grading was made (migration 0022). */
+  /** How the grading was made (migration 0021). */
   provenance: GradingProvenance | null;
   /** What the monitors found in the agent's log (`submissions.flags`). */
   flags: SubmissionFlags | null;

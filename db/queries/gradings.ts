@@ -68,7 +68,7 @@ export interface GradingListItem {
   leafCount: number;
   overrideCount: number;
   fileName: string | null;
-  /** How it was made (migration 0022); null for a row older than it. */
+  /** How it was made (migration 0021); null for a row older than it. */
   provenance: GradingProvenance | null;
   /** Graded by a placeholder judge (Dummy, Random): members only. */
   judgePlaceholder: boolean;

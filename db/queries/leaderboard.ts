@@ -58,7 +58,7 @@ export interface LeaderboardGradingRow {
   createdMs: number;
   /** Graded by a placeholder judge (Dummy, Random): members only, never in a public figure. */
   placeholder: boolean;
-  /** How it was made (migration 0022); null for a row older than it that the backfill missed. */
+  /** How it was made (migration 0021); null for a row older than it that the backfill missed. */
   provenance: GradingProvenance | null;
 }
 

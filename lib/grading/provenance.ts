@@ -1,5 +1,5 @@
 /**
- * How a grading was made (migration 0022, `gradings.provenance`): the judge's kind and model, its
+ * How a grading was made (migration 0021, `gradings.provenance`): the judge's kind and model, its
  * mode, the configuration (its id and a frozen copy of the fields that change scores), where the
  * prompts came from and the evaluation's failure policies. A later edit of the configuration or
  * of the evaluation does not change what a grading says of itself. Pure: the grading page, the
@@ -37,7 +37,7 @@ export interface GradingProvenance {
   /**
    * `judge_run`: the studio's judge; `import`: a graded file (its `judge_type` kept in `judgeKind`
    * when it is a placeholder's); `human`: a person; `seed`: the demo's synthetic data;
-   * `backfill`: a grading stored before migration 0022, reconstructed from what was kept.
+   * `backfill`: a grading stored before migration 0021, reconstructed from what was kept.
    */
   origin: "judge_run" | "import" | "human" | "seed" | "backfill";
   /** The judge's kind; null for a human or an imported grading of an unknown judge. */

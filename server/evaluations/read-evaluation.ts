@@ -23,7 +23,7 @@ export interface EvaluationCellView {
   gradingId: string | null;
   /** The grading is a placeholder judge's (Dummy, Random): members only, never in a public figure. */
   placeholder: boolean;
-  /** How the grading was made (migration 0022); null without a grading. */
+  /** How the grading was made (migration 0021); null without a grading. */
   provenance: GradingProvenance | null;
   invalidLeaves: number;
   leaves: number;

@@ -1,5 +1,5 @@
 /**
- * Migration 0022's backfill, run again over rows written as before it (no provenance, not marked):
+ * Migration 0021's backfill, run again over rows written as before it (no provenance, not marked):
  * a placeholder is known from its run's configuration kind or an imported file's judge_type, and a
  * judge run's grading gets the configuration the run froze and its evaluation's policies.
  */
@@ -24,12 +24,12 @@ process.env.BLOB_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "rs-provenance-back
 const PAPER = "provenance-backfill-paper";
 const [DUMMY] = DEMO_JUDGE_CONFIGS;
 const BACKFILL = fs
-  .readFileSync(path.join(process.cwd(), "db", "migrations", "0022_grading_provenance.sql"), "utf8")
+  .readFileSync(path.join(process.cwd(), "db", "migrations", "0021_grading_provenance.sql"), "utf8")
   .split("--> statement-breakpoint")
   .map((s) => s.trim())
   .filter((s) => /^(--[^\n]*\n)*UPDATE/.test(s));
 
-describe.each(testDatabaseKinds())("migration 0022's backfill on %s", (kind) => {
+describe.each(testDatabaseKinds())("migration 0021's backfill on %s", (kind) => {
   let handle: DbHandle;
   beforeAll(async () => {
     handle = await openTestDatabase(kind);

@@ -14,7 +14,9 @@ import { AppError } from "@/lib/errors";
 import { normalizeEntryPath } from "@/lib/files/entry-path";
 import { latestJudgeableReproduction } from "@/lib/jobs/judge-source";
 import type { Variant } from "@/lib/grading/variant";
-import type { SubmissionFileInfo, SubmissionFiles } from "@/lib/judge/engine-contract";
+import type { SubmissionDirEntry, SubmissionFileInfo, SubmissionFiles } from "@/lib/judge/engine-contract";
+import { bytesNeededFor } from "@/lib/judge/paperbench/python-text";
+import { PB_READ_CHARS } from "@/lib/judge/paperbench/simple-judge";
 import { openBlob } from "@/server/blobs/store-blob";
 import { ARCHIVE_LIMITS, decodeText, readSubmissionArchive } from "@/server/submissions/archive";
 
@@ -59,6 +61,42 @@ export async function loadJudgeSubmissionOf(store: Store, submissionId: string, 
 
 interface HeldFile extends SubmissionFileInfo {
   text: string | null;
+  /** The first bytes paperbench mode reads (PaperBench's 200k characters' worth). */
+  head: Uint8Array;
+}
+
+/** Bytes kept of each file for paperbench mode's reads. */
+const HEAD_BYTES = bytesNeededFor(PB_READ_CHARS);
+
+/**
+ * os.walk's view of an archive's files: folders in the order their first entry comes (an
+ * archive has no listing order of its own; PaperBench walks the extracted folder, whose order the
+ * file system decides), each folder's files in entry order.
+ */
+export function walkOfPaths(files: readonly { path: string; mtimeMs: number | null }[]): SubmissionDirEntry[] {
+  const dirs = new Map<string, SubmissionDirEntry>([["", { dir: "", dirs: [], files: [] }]]);
+  const ensure = (dir: string): SubmissionDirEntry => {
+    let entry = dirs.get(dir);
+    if (entry) return entry;
+    entry = { dir, dirs: [], files: [] };
+    dirs.set(dir, entry);
+    const cut = dir.lastIndexOf("/");
+    ensure(cut === -1 ? "" : dir.slice(0, cut)).dirs.push(cut === -1 ? dir : dir.slice(cut + 1));
+    return entry;
+  };
+  for (const f of files) {
+    const cut = f.path.lastIndexOf("/");
+    ensure(cut === -1 ? "" : f.path.slice(0, cut)).files.push({ name: f.path.slice(cut + 1), mtime: f.mtimeMs === null ? Number.NaN : f.mtimeMs / 1000 });
+  }
+  // Pre-order, as os.walk yields them.
+  const out: SubmissionDirEntry[] = [];
+  const visit = (dir: string) => {
+    const entry = dirs.get(dir)!;
+    out.push(entry);
+    for (const d of entry.dirs) visit(dir ? `${dir}/${d}` : d);
+  };
+  visit("");
+  return out;
 }
 
 function filesOf(held: HeldFile[]): SubmissionFiles {
@@ -67,6 +105,11 @@ function filesOf(held: HeldFile[]): SubmissionFiles {
   return {
     list: async () => list,
     read: async (p) => byPath.get(p)?.text ?? null,
+    walk: async () => walkOfPaths(list),
+    readHead: async (p, maxBytes) => {
+      const f = byPath.get(p);
+      return f ? { bytes: f.head.subarray(0, maxBytes), mtime: f.mtimeMs === null ? Number.NaN : f.mtimeMs / 1000 } : null;
+    },
   };
 }
 
@@ -77,8 +120,10 @@ async function readSubmittedArchive(sha256: string): Promise<SubmissionFiles> {
     const file = path.join(dir, "submission");
     await pipeline(await openBlob(sha256), fs.createWriteStream(file));
     const archive = await readSubmissionArchive({ path: file });
-    const held: HeldFile[] = archive.files.map((f) => ({ path: f.path, size: f.size, mtimeMs: null, text: f.content }));
-    if (archive.reproduceLog !== null) held.push({ path: "reproduce.log", size: Buffer.byteLength(archive.reproduceLog), mtimeMs: null, text: archive.reproduceLog });
+    // The upload's reader keeps text files only (UTF-8): paperbench mode reads their bytes again from that text.
+    const headOf = (text: string | null) => (text === null ? new Uint8Array() : Buffer.from(text, "utf8").subarray(0, HEAD_BYTES));
+    const held: HeldFile[] = archive.files.map((f) => ({ path: f.path, size: f.size, mtimeMs: null, text: f.content, head: headOf(f.content) }));
+    if (archive.reproduceLog !== null) held.push({ path: "reproduce.log", size: Buffer.byteLength(archive.reproduceLog), mtimeMs: null, text: archive.reproduceLog, head: headOf(archive.reproduceLog) });
     return filesOf(held);
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
@@ -107,7 +152,7 @@ async function readOutputsArchive(stream: Readable): Promise<SubmissionFiles> {
       keep?.push(chunk);
     }
     if (!keep || name === null) continue;
-    held.push({ path: name, size: keep.size, mtimeMs: header.mtime ? header.mtime.getTime() : null, text: keep.text(name === "reproduce.log") });
+    held.push({ path: name, size: keep.size, mtimeMs: header.mtime ? header.mtime.getTime() : null, text: keep.text(name === "reproduce.log"), head: keep.first() });
   }
   await done;
   return filesOf(held);
@@ -121,9 +166,21 @@ class KeptBytes {
   private tail: Buffer[] = [];
   private tailBytes = 0;
 
+  private readonly firstBytes: Buffer[] = [];
+  private firstSize = 0;
+
   constructor(private readonly max: number) {}
 
+  /** The file's first bytes (paperbench mode reads at most HEAD_BYTES of any file, whatever its size). */
+  first(): Uint8Array {
+    return new Uint8Array(Buffer.concat(this.firstBytes).subarray(0, HEAD_BYTES));
+  }
+
   push(chunk: Buffer): void {
+    if (this.firstSize < HEAD_BYTES) {
+      this.firstBytes.push(chunk);
+      this.firstSize += chunk.length;
+    }
     this.size += chunk.length;
     if (this.headBytes < this.max / 2) {
       this.head.push(chunk);

@@ -3,17 +3,15 @@
  * estimate (so an estimate counts the prompts that will be sent).
  *
  * Efficient: `[shared prefix] [category files, or the ranked files] [criterion] [answer form]`.
- * PaperBench (SimpleJudge's order): `[system] [paper] [addenda] [ranked files] [reproduce.sh]
- * [reproduce.log] [criterion] [answer form]`, after a ranking call with its own system prompt.
+ * (Paperbench mode's messages are SimpleJudge's, built in lib/judge/paperbench/simple-judge.ts.)
  */
 import type { ChatMessage } from "../engine-contract";
 import { countChatTokens, countMessageTokens, countTextTokens, decodeTokens, encodeText, promptBudget } from "./budget";
-import { filesMessage, criterionMessage, freeFormAnswerMessage, parseSystemPrompt, rankingMessage, rankingSystemPrompt, structuredAnswerMessage } from "./prompts";
+import { filesMessage, criterionMessage, freeFormAnswerMessage, parseSystemPrompt, rankingMessage, structuredAnswerMessage } from "./prompts";
 import type { PreparedSubmission } from "./prepare-submission";
 import type { PlannedLeaf } from "./rubric-plan";
 
-/** SimpleJudge shows at most 10 ranked files; efficient mode fills the budget with as many as fit. */
-export const PAPERBENCH_MAX_FILES = 10;
+/** Efficient mode fills the budget with as many ranked files as fit, up to this many. */
 export const EFFICIENT_MAX_FILES = 50;
 
 function criterion(leaf: PlannedLeaf): ChatMessage {
@@ -31,18 +29,6 @@ export function efficientGradeMessages(p: PreparedSubmission, leaf: PlannedLeaf,
 
 export function efficientRankMessages(p: PreparedSubmission, leaf: PlannedLeaf): ChatMessage[] {
   return [...p.sharedPrefix, criterion(leaf), rankingMessage(EFFICIENT_MAX_FILES, null)];
-}
-
-export function paperbenchRankMessages(p: PreparedSubmission, leaf: PlannedLeaf): ChatMessage[] {
-  const tree = p.categories.get(leaf.fileCategory)!.tree;
-  return [{ role: "system", content: rankingSystemPrompt() }, p.paper, p.addendum, criterion(leaf), rankingMessage(PAPERBENCH_MAX_FILES, tree)];
-}
-
-export function paperbenchGradeMessages(p: PreparedSubmission, leaf: PlannedLeaf, files: ChatMessage): ChatMessage[] {
-  const reproduction: ChatMessage[] = [];
-  if (p.reproduceSh) reproduction.push(p.reproduceSh);
-  if (p.reproduceLog && leaf.fileCategory !== "Code Development") reproduction.push(p.reproduceLog);
-  return [p.system, p.paper, p.addendum, files, ...reproduction, criterion(leaf), answerForm(leaf, false)];
 }
 
 export function parseMessages(answer: string, continuous: boolean): ChatMessage[] {

@@ -1,8 +1,8 @@
 /**
  * Grading one leaf (or pseudo-leaf), every call counted. Efficient: the category's files whole
  * when they fit (else a ranking call chooses), one grading call answering with the structured
- * verdict (a parse call only for endpoints without JSON-schema output). PaperBench: ranking,
- * grading and parse calls, as SimpleJudge makes them. An answer that does not parse is asked
+ * verdict (a parse call only for endpoints without JSON-schema output). (Paperbench mode is
+ * lib/judge/paperbench/.) An answer that does not parse is asked
  * again once; a leaf is invalid only when its calls failed for good, the error as explanation.
  */
 import type { CallUsage, ChatMessage, ChatModel, JudgeRunInput, LeafVerdict } from "../engine-contract";
@@ -11,9 +11,6 @@ import {
   efficientGradeMessages,
   efficientRankMessages,
   fillFiles,
-  PAPERBENCH_MAX_FILES,
-  paperbenchGradeMessages,
-  paperbenchRankMessages,
   parseMessages,
   rankedPaths,
   roomForFiles,
@@ -83,7 +80,8 @@ export async function gradeLeaf(ctx: LeafContext, leaf: PlannedLeaf): Promise<Le
   const calls = new LeafCalls(ctx);
   const base = { key: leaf.key, subtree: leaf.subtree };
   try {
-    const verdict = ctx.input.mode === "paperbench" ? await paperbenchFlow(ctx, calls, leaf) : await efficientFlow(ctx, calls, leaf);
+    // Paperbench mode does not come here: lib/judge/paperbench/simple-judge.ts is SimpleJudge's port.
+    const verdict = await efficientFlow(ctx, calls, leaf);
     return { ...base, score: verdict.score, valid: verdict.valid_score, explanation: verdict.explanation, evidence: verdict.evidence, calls: calls.calls };
   } catch (err) {
     if (ctx.signal?.aborted) throw new RunAborted();
@@ -109,18 +107,4 @@ async function efficientFlow(ctx: LeafContext, calls: LeafCalls, leaf: PlannedLe
   if (structured) return calls.askVerdict("grade", input.model, messages, leaf.subtree, true);
   const assessment = await calls.ask("grade", input.model, messages);
   return calls.askVerdict("parse", input.parseModel ?? input.model, parseMessages(assessment, leaf.subtree), leaf.subtree, false);
-}
-
-async function paperbenchFlow(ctx: LeafContext, calls: LeafCalls, leaf: PlannedLeaf): Promise<ParsedVerdict> {
-  const p = ctx.prepared;
-  const { input, model } = ctx;
-  const category = p.categories.get(leaf.fileCategory)!;
-  const answer = await calls.ask("rank", input.model, paperbenchRankMessages(p, leaf));
-  const order = rankedPaths(answer, category.files.map((f) => f.path));
-  const probe = paperbenchGradeMessages(p, leaf, category.message);
-  const room = roomForFiles(p, probe.filter((m) => m !== category.message));
-  const files = fillFiles(p, leaf, order, room, PAPERBENCH_MAX_FILES);
-  const assessment = await calls.ask("grade", input.model, paperbenchGradeMessages(p, leaf, files));
-  const parseModel = input.parseModel ?? input.model;
-  return calls.askVerdict("parse", parseModel, parseMessages(assessment, leaf.subtree), leaf.subtree, model.supportsJsonSchema);
 }
