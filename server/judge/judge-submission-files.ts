@@ -15,7 +15,9 @@ import { normalizeEntryPath } from "@/lib/files/entry-path";
 import type { Variant } from "@/lib/grading/variant";
 import type { SubmissionFileInfo, SubmissionFiles } from "@/lib/judge/engine-contract";
 import { openBlob } from "@/server/blobs/store-blob";
-import { ARCHIVE_LIMITS, decodeText, readSubmissionArchive } from "@/server/submissions/archive";
+import { extensionOf, isCandidateExtension } from "@/lib/judge/engine/file-selection";
+import { HEAD_BYTES, judgeFileText, judgeLogText, WHOLE_TEXT_MAX_BYTES } from "@/lib/judge/engine/judge-file-text";
+import { ARCHIVE_LIMITS, readSubmissionArchive } from "@/server/submissions/archive";
 
 /** Bytes of reproduce.log kept: its head and its tail (final metrics are printed last), half each. */
 const MAX_LOG_BYTES = 16 * 1024 * 1024;
@@ -61,7 +63,8 @@ export async function loadJudgeSubmissionOf(store: Store, submissionId: string, 
 }
 
 interface HeldFile extends SubmissionFileInfo {
-  text: string | null;
+  /** The text, decoded when first read (most files never are). */
+  text: string | null | (() => string | null);
 }
 
 function filesOf(held: HeldFile[]): SubmissionFiles {
@@ -69,7 +72,12 @@ function filesOf(held: HeldFile[]): SubmissionFiles {
   const list = held.map(({ path: p, size, mtimeMs }) => ({ path: p, size, mtimeMs }));
   return {
     list: async () => list,
-    read: async (p) => byPath.get(p)?.text ?? null,
+    read: async (p) => {
+      const file = byPath.get(p);
+      if (!file) return null;
+      if (typeof file.text === "function") file.text = file.text();
+      return file.text;
+    },
   };
 }
 
@@ -90,8 +98,9 @@ async function readSubmittedArchive(sha256: string): Promise<SubmissionFiles> {
 
 /**
  * The outputs archive the runner packed (.tar.gz of the executed submission), streamed: each
- * file with its date (what reproduction wrote is newer than `reproduce.log.creation_time`),
- * text files up to the upload's per-file limit, reproduce.log's head and tail. Unsafe names and
+ * file with its date (what reproduction wrote is newer than `reproduce.log.creation_time`), its
+ * text by the CLI's rule (lib/judge/engine/judge-file-text.ts: whole, or PaperBench's first
+ * 200,000 characters of a large or non-UTF-8 file), reproduce.log's head and tail. Unsafe names and
  * `.git` are left out; the whole is bounded by the upload's expansion limit.
  */
 async function readOutputsArchive(stream: Readable): Promise<SubmissionFiles> {
@@ -103,20 +112,22 @@ async function readOutputsArchive(stream: Readable): Promise<SubmissionFiles> {
   for await (const entry of extract) {
     const { header } = entry;
     const name = header.type === "file" || header.type === "contiguous-file" ? normalizeEntryPath(header.name) : null;
-    const keep = name === null || name.split("/").some((s) => SKIPPED_DIRS.has(s)) ? null : new KeptBytes(name === "reproduce.log" ? MAX_LOG_BYTES : ARCHIVE_LIMITS.maxFileBytes);
+    const keep = name === null || name.split("/").some((s) => SKIPPED_DIRS.has(s)) ? null : new KeptBytes(name === "reproduce.log" ? MAX_LOG_BYTES : HEAD_BYTES, name === "reproduce.log");
     for await (const chunk of entry as AsyncIterable<Buffer>) {
       expanded += chunk.length;
       if (expanded > ARCHIVE_LIMITS.maxExpandedBytes) throw new AppError("payload_too_large", "The reproduction's outputs expand past the archive limit");
       keep?.push(chunk);
     }
     if (!keep || name === null) continue;
-    held.push({ path: name, size: keep.size, mtimeMs: header.mtime ? header.mtime.getTime() : null, text: keep.text(name === "reproduce.log") });
+    // A large file no criterion can read (a checkpoint, an array) is listed without its bytes.
+    const readable = keep.size <= WHOLE_TEXT_MAX_BYTES || name.startsWith("reproduce.") || isCandidateExtension(extensionOf(name));
+    held.push({ path: name, size: keep.size, mtimeMs: header.mtime ? header.mtime.getTime() : null, text: readable ? () => keep.text() : null });
   }
   await done;
   return filesOf(held);
 }
 
-/** A file's bytes as it streams: all of it up to `max`, else (a log) its head and tail, `max / 2` each. */
+/** A file's bytes as it streams: all of it up to `max`, else its head (`max` bytes) and, for the log, its tail (`max / 2` each). */
 class KeptBytes {
   size = 0;
   private readonly head: Buffer[] = [];
@@ -124,25 +135,30 @@ class KeptBytes {
   private tail: Buffer[] = [];
   private tailBytes = 0;
 
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly log: boolean,
+  ) {}
 
   push(chunk: Buffer): void {
     this.size += chunk.length;
-    if (this.headBytes < this.max / 2) {
+    const headMax = this.log ? this.max / 2 : this.max;
+    if (this.headBytes < headMax) {
       this.head.push(chunk);
       this.headBytes += chunk.length;
       return;
     }
+    if (!this.log) return;
     this.tail.push(chunk);
     this.tailBytes += chunk.length;
     while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.max / 2) this.tailBytes -= this.tail.shift()!.length;
   }
 
-  /** The text; a file past `max` is left out (null) unless it is the log, whose middle is cut. */
-  text(log: boolean): string | null {
-    if (this.size <= this.max) return decodeText(Buffer.concat([...this.head, ...this.tail])) ?? (log ? Buffer.concat([...this.head, ...this.tail]).toString("utf8") : null);
-    if (!log) return null;
+  /** The text: a file by the judge's rule, the log whole or with its middle cut. */
+  text(): string {
+    if (!this.log) return judgeFileText(Buffer.concat(this.head), this.size);
+    if (this.size <= this.max) return judgeLogText(Buffer.concat([...this.head, ...this.tail]));
     const left = this.size - this.headBytes - this.tailBytes;
-    return `${Buffer.concat(this.head).toString("utf8")}\n[… ${left} bytes of the log left out …]\n${Buffer.concat(this.tail).toString("utf8")}`;
+    return `${judgeLogText(Buffer.concat(this.head))}\n[… ${left} bytes of the log left out …]\n${judgeLogText(Buffer.concat(this.tail))}`;
   }
 }

@@ -1,7 +1,7 @@
 import { encodeChat } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { countChatTokens, countTextTokens, tokenizerFamily, truncateToTokens } from "./budget";
-import { fitLog, reduceLog } from "./reproduce-log";
+import { efficientLog, paperbenchContext, reduceLog } from "./reproduce-log";
 import { candidateFiles, isSkippedPath } from "./file-selection";
 
 describe("token counting", () => {
@@ -42,13 +42,31 @@ describe("reproduce.log", () => {
     expect(reduceLog(log)).toBe("100%\nsame\n[the line above was repeated 2 more times]\nend");
   });
 
-  it("keeps head and tail within the budget", () => {
+  it("shows PaperBench's head (cut to half the window) whole, then the log's end within its bound", () => {
     const lines = ["FIRST LINE", ...Array.from({ length: 5000 }, (_, i) => `step ${i} loss ${i * 7}`), "FINAL accuracy 0.93"];
-    const fitted = fitLog("o3-mini", lines.join("\n"), 500);
-    expect(fitted.tokens).toBeLessThanOrEqual(500);
-    expect(fitted.omittedTokens).toBeGreaterThan(0);
-    expect(fitted.text.startsWith("FIRST LINE")).toBe(true);
-    expect(fitted.text.trimEnd().endsWith("FINAL accuracy 0.93")).toBe(true);
+    const pb = paperbenchContext("o3-mini", 2000, lines.join("\n"), "paper");
+    expect(pb.logTokens).toBe(1000);
+    const shown = efficientLog("o3-mini", pb, 300)!;
+    expect(shown.startsWith(pb.log!)).toBe(true);
+    expect(shown).toContain("its last lines");
+    expect(shown.trimEnd().endsWith("FINAL accuracy 0.93")).toBe(true);
+    expect(countTextTokens("o3-mini", shown.slice(pb.log!.length))).toBeLessThanOrEqual(330);
+  });
+
+  it("past 200,000 characters PaperBench reads nothing more; efficient mode shows the end", () => {
+    const head = Array.from({ length: 20_000 }, (_, i) => `row ${String(i).padStart(5, "0")}`).join("\n").slice(0, 199_990);
+    const log = head + "\nhead end\n" + "x\n".repeat(1000) + "FINAL 0.5\n";
+    const pb = paperbenchContext("o3-mini", 1_000_000, log, "paper");
+    expect(pb.log).toBe(log.slice(0, 200_000));
+    expect(efficientLog("o3-mini", pb, 1000)).toContain("FINAL 0.5");
+  });
+
+  it("a paper and log over the window: the log is cut first, then the paper, as _truncate_input does", () => {
+    const paper = "word ".repeat(3000);
+    const pb = paperbenchContext("o3-mini", 4000, "line\n".repeat(3000), paper);
+    // Half the window for the log (2000), then log + paper over 4000: the log loses the overflow and 5k more (all of it).
+    expect(pb.logTokens).toBe(0);
+    expect(pb.paperTokens).toBe(countTextTokens("o3-mini", paper));
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Grading one leaf (or pseudo-leaf), every call counted. Efficient: the category's files whole
- * when they fit (else a ranking call chooses), one grading call answering with the structured
+ * when they fit (else a ranking call chooses and they are shown as PaperBench shows them, in at
+ * least its room), one grading call answering with the structured
  * verdict (a parse call only for endpoints without JSON-schema output). PaperBench: ranking,
  * grading and parse calls, as SimpleJudge makes them. An answer that does not parse is asked
  * again once; a leaf is invalid only when its calls failed for good, the error as explanation.
@@ -11,6 +12,7 @@ import {
   efficientGradeMessages,
   efficientRankMessages,
   fillFiles,
+  filesRoom,
   PAPERBENCH_MAX_FILES,
   paperbenchGradeMessages,
   paperbenchRankMessages,
@@ -98,12 +100,12 @@ async function efficientFlow(ctx: LeafContext, calls: LeafCalls, leaf: PlannedLe
   const structured = model.supportsJsonSchema;
   const category = p.categories.get(leaf.fileCategory)!;
   const probe = efficientGradeMessages(p, leaf, category.message, structured);
-  const room = roomForFiles(p, probe.filter((m) => m !== category.message));
+  const room = filesRoom(p, leaf, probe.filter((m) => m !== category.message));
   let files = category.message;
   if (category.messageTokens > room) {
     const answer = await calls.ask("rank", input.model, efficientRankMessages(p, leaf));
     const order = rankedPaths(answer, category.files.map((f) => f.path));
-    files = fillFiles(p, leaf, order.length > 0 ? order : category.files.map((f) => f.path), room, EFFICIENT_MAX_FILES);
+    files = fillFiles(p, leaf, order.length > 0 ? order : category.files.map((f) => f.path), room, EFFICIENT_MAX_FILES, true);
   }
   const messages = efficientGradeMessages(p, leaf, files, structured);
   if (structured) return calls.askVerdict("grade", input.model, messages, leaf.subtree, true);

@@ -1,0 +1,77 @@
+/**
+ * The one rule for how a submission file becomes the text a judge reads, shared by the CLI (a
+ * folder or an extracted archive, server/judge/directory-submission.ts) and the worker (the
+ * reproduction's outputs archive, server/judge/judge-submission-files.ts), so both show the same.
+ *
+ * PaperBench reads every whitelisted file, whatever its size or bytes: its first 200,000 characters,
+ * decoded as UTF-8, else as latin-1. The studio shows a UTF-8 file of up to 1 MiB whole (more than
+ * PaperBench when it is longer than 200,000 characters) and any other file as PaperBench reads it,
+ * with a line saying what was left out, so it never shows less than PaperBench does.
+ */
+
+/** A UTF-8 file up to this size is shown whole. */
+export const WHOLE_TEXT_MAX_BYTES = 1024 * 1024;
+/**
+ * Bytes of a larger file a reader keeps: PaperBench's 200,000 characters take at most 800,000
+ * bytes of UTF-8; the rest covers its decoder's read-ahead.
+ */
+export const HEAD_BYTES = 1024 * 1024;
+/** PaperBench's `SIZE_LIMIT_BYTES`, which `open().read(n)` counts in characters. */
+export const PAPERBENCH_MAX_CHARS = 200_000;
+
+const strict = new TextDecoder("utf-8", { fatal: true });
+const latin1 = new TextDecoder("latin1");
+
+function strictUtf8(bytes: Uint8Array): string | null {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The first `maxChars` code points of `text` (Python's `read(n)` counts code points). */
+export function firstCodePoints(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let units = 0;
+  for (let chars = 0; chars < maxChars && units < text.length; chars++) {
+    const code = text.charCodeAt(units);
+    units += code >= 0xd800 && code <= 0xdbff && units + 1 < text.length ? 2 : 1;
+  }
+  return text.slice(0, units);
+}
+
+/**
+ * PaperBench's `safe_read_file(path, 200_000)` over a file's first bytes: its first characters as
+ * UTF-8, or as latin-1 when they are not valid UTF-8 (a character cut at the end of `head` is not
+ * an error: the file goes on).
+ */
+export function paperbenchFileHead(head: Uint8Array, maxChars: number = PAPERBENCH_MAX_CHARS): string {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: true });
+  } catch {
+    text = latin1.decode(head);
+  }
+  return firstCodePoints(text, maxChars);
+}
+
+/**
+ * The text a judge reads of a candidate file, from its first bytes (`head`, at least `HEAD_BYTES`
+ * of them or the whole file) and its real size.
+ */
+export function judgeFileText(head: Uint8Array, size: number): string {
+  if (size <= WHOLE_TEXT_MAX_BYTES && head.length >= size) {
+    const whole = strictUtf8(head);
+    if (whole !== null) return whole;
+  }
+  const text = paperbenchFileHead(head);
+  const why = size > WHOLE_TEXT_MAX_BYTES ? `the file is ${size} bytes` : "the file is not UTF-8 (read as PaperBench reads it)";
+  const cut = text.length >= PAPERBENCH_MAX_CHARS || head.length < size;
+  return cut ? `${text}\n[… only the first ${PAPERBENCH_MAX_CHARS} characters are shown: ${why} …]` : text;
+}
+
+/** reproduce.log's text: UTF-8, else latin-1 as PaperBench reads it; never dropped. */
+export function judgeLogText(bytes: Uint8Array): string {
+  return strictUtf8(bytes) ?? latin1.decode(bytes);
+}
