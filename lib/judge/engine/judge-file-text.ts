@@ -41,10 +41,15 @@ export function firstCodePoints(text: string, maxChars: number): string {
   return text.slice(0, units);
 }
 
+/** Python's text mode (universal newlines): `\r\n` and `\r` read as `\n`. */
+export function pythonNewlines(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
+}
+
 /**
  * PaperBench's `safe_read_file(path, 200_000)` over a file's first bytes: its first characters as
  * UTF-8, or as latin-1 when they are not valid UTF-8 (a character cut at the end of `head` is not
- * an error: the file goes on).
+ * an error: the file goes on), newlines as Python's text mode reads them.
  */
 export function paperbenchFileHead(head: Uint8Array, maxChars: number = PAPERBENCH_MAX_CHARS): string {
   let text: string;
@@ -53,7 +58,7 @@ export function paperbenchFileHead(head: Uint8Array, maxChars: number = PAPERBEN
   } catch {
     text = latin1.decode(head);
   }
-  return firstCodePoints(text, maxChars);
+  return firstCodePoints(pythonNewlines(text), maxChars);
 }
 
 /**

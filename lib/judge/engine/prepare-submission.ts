@@ -19,7 +19,7 @@ import {
   type FileCategory,
   type SelectionContext,
 } from "./file-selection";
-import { firstCodePoints, PAPERBENCH_MAX_CHARS } from "./judge-file-text";
+import { firstCodePoints, PAPERBENCH_MAX_CHARS, pythonNewlines } from "./judge-file-text";
 import {
   addendumMessage,
   fileTreeMessage,
@@ -138,7 +138,7 @@ export async function prepareSubmission(input: JudgeRunInput, leaves: readonly P
       if (content === null) texts.set(f.path, null);
       else {
         const text = formatFile(f.path, content);
-        const plain = formatPlainFile(f.path, firstCodePoints(content, PAPERBENCH_MAX_CHARS));
+        const plain = formatPlainFile(f.path, firstCodePoints(pythonNewlines(content), PAPERBENCH_MAX_CHARS));
         texts.set(f.path, { path: f.path, text, tokens: countTextTokens(model, text), plain, plainTokens: countTextTokens(model, plain) });
       }
     }

@@ -7,7 +7,7 @@
  * where PaperBench's head may not reach), within a small bound.
  */
 import { decodeTokens, encodeText } from "./budget";
-import { firstCodePoints, PAPERBENCH_MAX_CHARS } from "./judge-file-text";
+import { firstCodePoints, PAPERBENCH_MAX_CHARS, pythonNewlines } from "./judge-file-text";
 import { paperbenchReduceLog } from "./paperbench-reduce-log";
 
 /**
@@ -58,7 +58,8 @@ export const PAPERBENCH_NO_LOG = "(Does not exist)";
 
 /** `SimpleJudge`'s log and paper: the reduced head of the log, then `_truncate_input`. */
 export function paperbenchContext(model: string, contextWindow: number, rawLog: string | null, paperText: string): PaperbenchContext {
-  const head = rawLog === null ? null : firstCodePoints(rawLog, PAPERBENCH_MAX_CHARS);
+  const read = rawLog === null ? null : pythonNewlines(rawLog);
+  const head = read === null ? null : firstCodePoints(read, PAPERBENCH_MAX_CHARS);
   const reduced = head === null ? null : paperbenchReduceLog(head);
   // A missing log is "(Does not exist)" to PaperBench, counted like one.
   let logTokens = encodeText(model, reduced ?? PAPERBENCH_NO_LOG);
@@ -71,7 +72,7 @@ export function paperbenchContext(model: string, contextWindow: number, rawLog: 
   const log = reduced === null ? null : decodeTokens(model, logTokens);
   let rest = reduced !== null && log !== null && reduced.startsWith(log) ? reduced.slice(log.length) : "";
   // The log past PaperBench's 200,000 characters, reduced the studio's way (its last part is what counts).
-  if (rawLog !== null && head !== null && rawLog.length > head.length) rest += "\n" + reduceLog(rawLog.slice(Math.max(head.length, rawLog.length - 4 * PAPERBENCH_MAX_CHARS)));
+  if (read !== null && head !== null && read.length > head.length) rest += "\n" + reduceLog(rawLog!.slice(Math.max(head.length, rawLog!.length - 4 * PAPERBENCH_MAX_CHARS)));
   return {
     paper: decodeTokens(model, paperTokens),
     paperTokens: paperTokens.length,
