@@ -18,7 +18,8 @@ import type { ChatModel, ChatRequest, JudgeRubricNode } from "@/lib/judge/engine
 import { decodeTokens, encodeText } from "@/lib/judge/engine/budget";
 import { efficientGradeMessages, filesRoom, paperbenchFilesRoom } from "@/lib/judge/engine/call-messages";
 import { gradeSubmission } from "@/lib/judge/engine/grade-submission";
-import { paperbenchReduceLog } from "@/lib/judge/engine/paperbench-reduce-log";
+import { reduceLog as paperbenchReduceLog } from "@/lib/judge/paperbench/reduce-log";
+import { readPythonText } from "@/lib/judge/paperbench/python-text";
 import { prepareSubmission } from "@/lib/judge/engine/prepare-submission";
 import { RANKING_REQUEST } from "@/lib/judge/engine/prompts";
 import { judgedTree, planLeaves, type PlannedLeaf } from "@/lib/judge/engine/rubric-plan";
@@ -66,16 +67,9 @@ function pbWhitelisted(root: string, category: string, creationS: number): strin
   return out;
 }
 
-/** `safe_read_file(path, 200_000)`: UTF-8, else latin-1; Python's text mode newlines. */
+/** `safe_read_file(path, 200_000)` (the port, compared with PaperBench's own in its tests). */
 function pbRead(file: string): string {
-  const bytes = fs.readFileSync(file);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    text = new TextDecoder("latin1").decode(bytes);
-  }
-  return [...text.replace(/\r\n?/g, "\n")].slice(0, 200_000).join("");
+  return readPythonText(fs.readFileSync(file));
 }
 
 /** Python's `tokens[:stop]`. */

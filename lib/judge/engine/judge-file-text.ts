@@ -9,17 +9,17 @@
  * with a line saying what was left out, so it never shows less than PaperBench does.
  */
 
+import { bytesNeededFor, readPythonText, SIZE_LIMIT_CHARS } from "@/lib/judge/paperbench/python-text";
+
 /** A UTF-8 file up to this size is shown whole. */
 export const WHOLE_TEXT_MAX_BYTES = 1024 * 1024;
-/**
- * Bytes of a larger file a reader keeps: PaperBench's 200,000 characters take at most 800,000
- * bytes of UTF-8; the rest covers its decoder's read-ahead.
- */
-export const HEAD_BYTES = 1024 * 1024;
 /** PaperBench's `SIZE_LIMIT_BYTES`, which `open().read(n)` counts in characters. */
-export const PAPERBENCH_MAX_CHARS = 200_000;
+export const PAPERBENCH_MAX_CHARS = SIZE_LIMIT_CHARS;
+/** Bytes of a larger file a reader keeps: enough for PaperBench's read to come out as on the whole file. */
+export const HEAD_BYTES = Math.max(WHOLE_TEXT_MAX_BYTES, bytesNeededFor(PAPERBENCH_MAX_CHARS));
 
-const strict = new TextDecoder("utf-8", { fatal: true });
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lossy = new TextDecoder("utf-8", { ignoreBOM: true });
 const latin1 = new TextDecoder("latin1");
 
 function strictUtf8(bytes: Uint8Array): string | null {
@@ -28,6 +28,11 @@ function strictUtf8(bytes: Uint8Array): string | null {
   } catch {
     return null;
   }
+}
+
+/** Python's text mode (universal newlines): `\r\n` and `\r` read as `\n`. */
+export function pythonNewlines(text: string): string {
+  return text.replace(/\r\n?/g, "\n");
 }
 
 /** The first `maxChars` code points of `text` (Python's `read(n)` counts code points). */
@@ -41,24 +46,9 @@ export function firstCodePoints(text: string, maxChars: number): string {
   return text.slice(0, units);
 }
 
-/** Python's text mode (universal newlines): `\r\n` and `\r` read as `\n`. */
-export function pythonNewlines(text: string): string {
-  return text.replace(/\r\n?/g, "\n");
-}
-
-/**
- * PaperBench's `safe_read_file(path, 200_000)` over a file's first bytes: its first characters as
- * UTF-8, or as latin-1 when they are not valid UTF-8 (a character cut at the end of `head` is not
- * an error: the file goes on), newlines as Python's text mode reads them.
- */
-export function paperbenchFileHead(head: Uint8Array, maxChars: number = PAPERBENCH_MAX_CHARS): string {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: true });
-  } catch {
-    text = latin1.decode(head);
-  }
-  return firstCodePoints(pythonNewlines(text), maxChars);
+/** PaperBench's `safe_read_file(path, 200_000)` over a file's first bytes (the port: lib/judge/paperbench/python-text.ts). */
+export function paperbenchFileHead(head: Uint8Array): string {
+  return readPythonText(head, PAPERBENCH_MAX_CHARS);
 }
 
 /**
@@ -76,7 +66,14 @@ export function judgeFileText(head: Uint8Array, size: number): string {
   return cut ? `${text}\n[… only the first ${PAPERBENCH_MAX_CHARS} characters are shown: ${why} …]` : text;
 }
 
-/** reproduce.log's text: UTF-8, else latin-1 as PaperBench reads it; never dropped. */
+/**
+ * reproduce.log's text, whole and never dropped, decoded so that its first 200,000 characters are
+ * what PaperBench reads: UTF-8 when PaperBench's read is (an invalid byte past what it reads is
+ * replaced), else latin-1.
+ */
 export function judgeLogText(bytes: Uint8Array): string {
-  return strictUtf8(bytes) ?? latin1.decode(bytes);
+  const whole = strictUtf8(bytes);
+  if (whole !== null) return whole;
+  const utf8 = lossy.decode(bytes);
+  return firstCodePoints(pythonNewlines(utf8), PAPERBENCH_MAX_CHARS) === paperbenchFileHead(bytes) ? utf8 : latin1.decode(bytes);
 }

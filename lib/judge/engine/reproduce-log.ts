@@ -8,7 +8,7 @@
  */
 import { decodeTokens, encodeText } from "./budget";
 import { firstCodePoints, PAPERBENCH_MAX_CHARS, pythonNewlines } from "./judge-file-text";
-import { paperbenchReduceLog } from "./paperbench-reduce-log";
+import { reduceLog as paperbenchReduceLog } from "@/lib/judge/paperbench/reduce-log";
 
 /**
  * Carriage-return rewrites kept at their last state and runs of identical lines collapsed with a
