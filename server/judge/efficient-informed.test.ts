@@ -196,6 +196,7 @@ function fixture(large: boolean): string {
   write("venv/lib/site.py", "x = 1\n");
   write(".tox/helper.py", "y = 2\n");
   write("weights.bin", Buffer.from([0, 1, 2, 3]));
+  write("notes/run.log", "a log no whitelist names\n");
   write("old_results.csv", "a,b\n1,2\n");
   write("results/table1.csv", "method,acc\nours,0.93\n", CREATED_S + 60);
   // Over 1 MiB: PaperBench reads its first 200,000 characters.
@@ -219,6 +220,8 @@ interface Case {
   dir: string;
   ctx: number;
   maxDepth: number | null;
+  /** The ranking answer; default: PaperBench's whitelisted files of the category, in path order. */
+  rank?: (category: string) => string;
 }
 
 const small = fixture(false);
@@ -227,6 +230,13 @@ const cases: Case[] = [
     { name: "a submission that fits", dir: small, ctx: 200_000, maxDepth: null },
     { name: "a subtree graded whole at the max depth", dir: small, ctx: 200_000, maxDepth: 2 },
   { name: "a submission far over the window", dir: large, ctx: 128_000, maxDepth: null },
+  {
+    name: "a ranking answer with blank lines, numbering and files outside the category",
+    dir: large,
+    ctx: 128_000,
+    maxDepth: null,
+    rank: (category) => ["", "1. src/module_00.py", "notes/run.log", "results/table1.csv", ...pbWhitelisted(large, category, CREATED_S).sort().reverse()].join("\n"),
+  },
 ];
 
 describe("efficient mode shows at least what PaperBench shows, leaf by leaf", () => {
@@ -235,7 +245,7 @@ describe("efficient mode shows at least what PaperBench shows, leaf by leaf", ()
       const input = demoJudgeInput(c.dir, { rubric: RUBRIC, contextWindow: c.ctx, maxDepth: c.maxDepth, model: MODEL });
       const paper = input.paper.markdown;
       // The same ranking answer for both: PaperBench's whitelisted files of the category, in path order.
-      const rank = (category: string) => pbWhitelisted(c.dir, category, CREATED_S).sort().join("\n");
+      const rank = c.rank ?? ((category: string) => pbWhitelisted(c.dir, category, CREATED_S).sort().join("\n"));
       const model = new RecordingModel(rank);
       await gradeSubmission(input, model);
       const leaves = planLeaves(judgedTree(RUBRIC, false)!, c.maxDepth);

@@ -12,7 +12,7 @@ import type { ChatMessage } from "../engine-contract";
 import { answerReserve, countChatTokens, countMessageTokens, countTextTokens, decodeTokens, encodeText, promptBudget } from "./budget";
 import type { FileCategory } from "./file-selection";
 import { filesMessage, criterionMessage, freeFormAnswerMessage, parseSystemPrompt, rankingMessage, rankingSystemPrompt, structuredAnswerMessage } from "./prompts";
-import { prefixFor, type PreparedSubmission } from "./prepare-submission";
+import { prefixFor, type FormattedFile, type PreparedSubmission } from "./prepare-submission";
 import type { PlannedLeaf } from "./rubric-plan";
 
 /** SimpleJudge shows at most 10 ranked files; efficient mode fills the budget with as many as fit. */
@@ -104,9 +104,9 @@ export function filesRoom(p: PreparedSubmission, leaf: PlannedLeaf, messagesWith
   return Math.max(own, Math.min(paperbench, ceiling));
 }
 
-/** The paths a ranking answer names, in its order, that are candidates (bullets, quotes and `./` ignored). */
-export function rankedPaths(answer: string, candidates: readonly string[]): string[] {
-  const known = new Set(candidates);
+/** The paths a ranking answer names, in its order, that are candidates (all when `candidates` is null; bullets, quotes and `./` ignored). */
+export function rankedPaths(answer: string, candidates: readonly string[] | null): string[] {
+  const known = candidates === null ? null : new Set(candidates);
   const out: string[] = [];
   for (const raw of answer.split("\n")) {
     const path = raw
@@ -114,7 +114,7 @@ export function rankedPaths(answer: string, candidates: readonly string[]): stri
       .replace(/^(\d+[.)]|[-*•])\s+/, "")
       .replace(/^[`'"]+|[`'"]+$/g, "")
       .replace(/^\.?\//, "");
-    if (known.has(path) && !out.includes(path)) out.push(path);
+    if (path !== "" && (known === null || known.has(path)) && !out.includes(path)) out.push(path);
   }
   return out;
 }
@@ -124,9 +124,17 @@ export function rankedPaths(answer: string, candidates: readonly string[]): stri
  * the first that does not fit cut at a line to fill the rest (SimpleJudge's fill), then no more.
  * `plain`: PaperBench's content of each file, lines unnumbered (efficient mode's chosen files).
  */
-export function fillFiles(p: PreparedSubmission, leaf: PlannedLeaf, order: readonly string[], room: number, maxFiles: number | null, plain = false): ChatMessage {
+export function fillFiles(
+  p: PreparedSubmission,
+  leaf: PlannedLeaf,
+  order: readonly string[],
+  room: number,
+  maxFiles: number | null,
+  plain = false,
+  others: ReadonlyMap<string, FormattedFile> = new Map(),
+): ChatMessage {
   const category = p.categories.get(leaf.fileCategory)!;
-  const byPath = new Map(category.files.map((f) => [f.path, f]));
+  const byPath = new Map([...others, ...category.files.map((f) => [f.path, f] as const)]);
   const envelope = countChatTokens(p.model, [filesMessage(leaf.fileCategory, "", true)]) - countChatTokens(p.model, []);
   let left = room - envelope;
   const parts: string[] = [];

@@ -104,8 +104,11 @@ async function efficientFlow(ctx: LeafContext, calls: LeafCalls, leaf: PlannedLe
   let files = category.message;
   if (category.messageTokens > room) {
     const answer = await calls.ask("rank", input.model, efficientRankMessages(p, leaf));
-    const order = rankedPaths(answer, category.files.map((f) => f.path));
-    files = fillFiles(p, leaf, order.length > 0 ? order : category.files.map((f) => f.path), room, EFFICIENT_MAX_FILES, true);
+    // A named file outside the category is read too, as PaperBench reads whatever path the ranking names.
+    const named = rankedPaths(answer, null);
+    const others = await p.readOthers(named.filter((path) => !category.files.some((f) => f.path === path)));
+    const order = named.filter((path) => others.has(path) || category.files.some((f) => f.path === path));
+    files = fillFiles(p, leaf, order.length > 0 ? order : category.files.map((f) => f.path), room, EFFICIENT_MAX_FILES, true, others);
   }
   const messages = efficientGradeMessages(p, leaf, files, structured);
   if (structured) return calls.askVerdict("grade", input.model, messages, leaf.subtree, true);

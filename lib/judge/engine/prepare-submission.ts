@@ -80,7 +80,12 @@ export interface PreparedSubmission {
   /** Reproduction wrote some file a Result Analysis criterion could read. */
   reproductionTouched: boolean;
   creationMs: number | null;
+  /** Files a ranking named outside its category's candidates, as PaperBench would read them (absent ones left out). */
+  readOthers(paths: readonly string[]): Promise<Map<string, FormattedFile>>;
 }
+
+/** Names a ranking answer may give that are read (efficient mode shows at most 50 files). */
+const EFFICIENT_MAX_RANKED = 50;
 
 function parseCreationTime(text: string | null): number | null {
   if (text === null) return null;
@@ -143,6 +148,18 @@ export async function prepareSubmission(input: JudgeRunInput, leaves: readonly P
       }
     }
   }
+  // Read once per run, PaperBench's content only (the files are shown chosen, so unnumbered).
+  const others = new Map<string, Promise<FormattedFile | null>>();
+  let everyPath: Promise<Set<string>> | null = null;
+  const readOther = async (path: string): Promise<FormattedFile | null> => {
+    everyPath ??= submission.list().then((all) => new Set(all.map((f) => f.path)));
+    if (!paths.has(path) && !(await everyPath).has(path)) return null;
+    const content = await submission.read(path);
+    if (content === null) return null;
+    const plain = formatPlainFile(path, firstCodePoints(pythonNewlines(content), PAPERBENCH_MAX_CHARS));
+    const plainTokens = countTextTokens(model, plain);
+    return { path, text: plain, tokens: plainTokens, plain, plainTokens };
+  };
   const categories = new Map<FileCategory, CategoryFiles>();
   for (const [category, infos] of byCategory) {
     const files = infos.map((f) => texts.get(f.path)).filter((f): f is FormattedFile => !!f);
@@ -170,5 +187,14 @@ export async function prepareSubmission(input: JudgeRunInput, leaves: readonly P
     categories,
     reproductionTouched: reproductionTouchedFiles(listed, ctx),
     creationMs,
+    readOthers: async (wanted) => {
+      const out = new Map<string, FormattedFile>();
+      for (const path of wanted.slice(0, EFFICIENT_MAX_RANKED)) {
+        if (!others.has(path)) others.set(path, readOther(path));
+        const file = await others.get(path)!;
+        if (file) out.set(path, file);
+      }
+      return out;
+    },
   };
 }
