@@ -103,7 +103,7 @@ async function readSubmittedArchive(sha256: string): Promise<SubmissionFiles> {
  * 200,000 characters of a large or non-UTF-8 file), reproduce.log's head and tail. Unsafe names and
  * `.git` are left out; the whole is bounded by the upload's expansion limit.
  */
-async function readOutputsArchive(stream: Readable): Promise<SubmissionFiles> {
+export async function readOutputsArchive(stream: Readable): Promise<SubmissionFiles> {
   const held: HeldFile[] = [];
   let expanded = 0;
   const extract = tar.extract();
