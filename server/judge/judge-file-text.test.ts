@@ -8,10 +8,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { PAPERBENCH_MAX_CHARS } from "@/lib/judge/engine/judge-file-text";
+import { judgeFileText, PAPERBENCH_MAX_CHARS } from "@/lib/judge/engine/judge-file-text";
 import { readPythonText } from "@/lib/judge/paperbench/python-text";
 import { directorySubmissionFiles } from "./directory-submission";
-import { readOutputsArchive } from "./judge-submission-files";
+import { readOutputsArchive, submittedArchiveFiles } from "./judge-submission-files";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "judge-file-text-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -37,6 +37,22 @@ describe("a submission file's text", () => {
       const cli = directorySubmissionFiles(dir);
       for (const rel of Object.keys(files)) expect(await worker.read(rel), rel).toBe(await cli.read(rel));
       expect((await worker.list()).map((f) => f.path).sort()).toEqual(Object.keys(files).sort());
+    } finally {
+      fs.rmSync(tarball, { force: true });
+    }
+  });
+
+  it("is the same from a submitted archive (Code-Dev): files not kept as text keep their head", async () => {
+    const tarball = path.join(os.tmpdir(), `judge-file-text-sub-${process.pid}.tar.gz`);
+    execFileSync("tar", ["-czf", tarball, "-C", dir, "."]);
+    try {
+      const archive = await submittedArchiveFiles(tarball);
+      const cli = directorySubmissionFiles(dir);
+      for (const rel of ["small.py", "latin1.py", "nul.json", "results/big.csv"]) {
+        const f = archive.files.find((x) => x.path === rel)!;
+        const text = f.content ?? (f.head ? judgeFileText(f.head, f.size) : null);
+        expect(text, rel).toBe(await cli.read(rel));
+      }
     } finally {
       fs.rmSync(tarball, { force: true });
     }

@@ -81,14 +81,23 @@ function filesOf(held: HeldFile[]): SubmissionFiles {
   };
 }
 
+/**
+ * A submitted archive read with the upload's checks, keeping the first bytes of every file a
+ * criterion may read that is not kept as text (over 1 MiB, not UTF-8), so the judge reads it as
+ * the CLI does.
+ */
+export function submittedArchiveFiles(file: string) {
+  return readSubmissionArchive({ path: file }, ARCHIVE_LIMITS, { bytes: HEAD_BYTES, wanted: (p) => isCandidateExtension(extensionOf(p)) });
+}
+
 /** A submitted archive (.tar.gz, .tar or .zip), read with the upload's checks; its dates do not matter to Code-Dev. */
 async function readSubmittedArchive(sha256: string): Promise<SubmissionFiles> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "rs-judge-"));
   try {
     const file = path.join(dir, "submission");
     await pipeline(await openBlob(sha256), fs.createWriteStream(file));
-    const archive = await readSubmissionArchive({ path: file });
-    const held: HeldFile[] = archive.files.map((f) => ({ path: f.path, size: f.size, mtimeMs: null, text: f.content }));
+    const archive = await submittedArchiveFiles(file);
+    const held: HeldFile[] = archive.files.map((f) => ({ path: f.path, size: f.size, mtimeMs: null, text: f.content ?? (f.head ? () => judgeFileText(f.head!, f.size) : null) }));
     if (archive.reproduceLog !== null) held.push({ path: "reproduce.log", size: Buffer.byteLength(archive.reproduceLog), mtimeMs: null, text: archive.reproduceLog });
     return filesOf(held);
   } finally {
