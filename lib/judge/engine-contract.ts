@@ -29,7 +29,7 @@ export interface SubmissionFileInfo {
 /** The submission as the judge sees it: the executed copy (full variant) or the submitted one (Code-Dev). */
 export interface SubmissionFiles {
   list(): Promise<SubmissionFileInfo[]>;
-  /** The file's text, or null when it is binary or absent. */
+  /** The file's text by the judge's one rule (lib/judge/engine/judge-file-text.ts), or null when absent. */
   read(path: string): Promise<string | null>;
 }
 
