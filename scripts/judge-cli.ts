@@ -8,6 +8,9 @@
  * Configured by OPENAI_BASE_URL, OPENAI_API_KEY, JUDGE_MODEL (o3-mini), JUDGE_PARSE_MODEL
  * (gpt-4o-2024-08-06), JUDGE_CONTEXT_WINDOW (200000), JUDGE_CONCURRENCY (20),
  * JUDGE_REASONING_EFFORT (high). Writes PaperBench's judge output; progress goes to stderr.
+ * `--max-depth N` is PaperBench's `max_depth=N` (the root is depth 1: non-leaves at depth N are
+ * graded whole). `--mode paperbench` is PaperBench's SimpleJudge, its prompts read from
+ * PAPERBENCH_SRC_DIR, and writes its graded tree exactly as PaperBench does.
  * Paper and addenda default to `paper.md`, `addendum.md` and `judge_addendum.md` beside the rubric.
  */
 import fs from "node:fs";
@@ -24,14 +27,17 @@ import { totalUsage, verdictsUsage } from "@/lib/judge/engine/usage";
 import { formatIssue, parseRubricJson } from "@/lib/rubric/paperbench";
 import { openSubmission } from "@/server/judge/cli-submission";
 import { createOpenAiChatModel } from "@/server/judge/openai-chat-model";
+import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
+import type { PbGradedNode } from "@/lib/judge/paperbench/simple-judge";
 
 class UsageError extends Error {}
 
 const USAGE = `usage: npm run judge -- grade --rubric <rubric.json> --submission <dir|archive> [--paper <paper.md>]
   [--addendum <file>] [--judge-addendum <file>] [--code-dev] [--max-depth N] [--mode efficient|paperbench]
   [--out <grader_output.json>]
+--max-depth N: PaperBench's max_depth (root = 1): non-leaf criteria at depth N are graded as one
 environment: OPENAI_API_KEY (required), OPENAI_BASE_URL, JUDGE_MODEL, JUDGE_PARSE_MODEL, JUDGE_CONTEXT_WINDOW,
-  JUDGE_CONCURRENCY, JUDGE_REASONING_EFFORT`;
+  JUDGE_CONCURRENCY, JUDGE_REASONING_EFFORT, PAPERBENCH_SRC_DIR (paperbench mode's prompts)`;
 
 function readOptional(file: string | undefined, fallback: string, what: string): string {
   if (file !== undefined) {
@@ -91,7 +97,7 @@ async function grade(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       },
       submission: submission.files,
       codeDev: values["code-dev"]!,
-      maxDepth: maxDepthArg === undefined ? null : positiveInt(maxDepthArg, "--max-depth", 0),
+      maxDepth: maxDepthArg === undefined ? null : Math.max(1, positiveInt(maxDepthArg, "--max-depth", 1)),
       mode: values.mode as JudgeMode,
       model,
       parseModel,
@@ -100,8 +106,14 @@ async function grade(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       maxConcurrency: Math.max(1, positiveInt(env.JUDGE_CONCURRENCY, "JUDGE_CONCURRENCY", 20)),
       promptCacheKey: `judge-cli:${path.resolve(values.submission)}`,
     };
-    const tree = judgedTree(input.rubric, input.codeDev);
-    const total = tree ? planLeaves(tree, input.maxDepth).length : 0;
+    if (input.mode === "paperbench") {
+      try {
+        input.paperbench = { prompts: await loadPaperbenchPrompts() };
+      } catch (err) {
+        throw new UsageError(`--mode paperbench is unavailable: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    const total = planLeaves(judgedTree(input.rubric, input.codeDev), input.maxDepth).length;
     const chat = createOpenAiChatModel({ baseUrl: env.OPENAI_BASE_URL || null, apiKey, maxConcurrency: input.maxConcurrency });
     process.stderr.write(`Grading ${total} criteria with ${model} (${input.mode}${input.codeDev ? ", Code-Dev" : ""})\n`);
     let done = 0;
@@ -127,7 +139,40 @@ async function grade(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       keyOrder: ["judge_type", "model_name", "score", "num_leaf_nodes", "num_invalid_leaf_nodes", "graded_at", "graded_task_tree", "token_usage", "completer_config"],
       extra: { model_name: model },
     };
-    fs.writeFileSync(values.out!, serializeJudgeOutput(result.tree, { meta }));
+    if (result.paperbenchTree) {
+      // PaperBench's JudgeOutput: its graded tree as SimpleJudge returns it, token usage as
+      // get_total_token_usage sums it (grading and parse calls), then this run's settings.
+      const pbUsage: Record<string, { in: number; out: number }> = {};
+      const sumUsage = (n: PbGradedNode) => {
+        if (n.sub_tasks.length === 0) {
+          for (const [m, u] of Object.entries(n.judge_metadata?.token_usage ?? {})) {
+            const t = (pbUsage[m] ??= { in: 0, out: 0 });
+            t.in += u.in;
+            t.out += u.out;
+          }
+        }
+        n.sub_tasks.forEach(sumUsage);
+      };
+      sumUsage(result.paperbenchTree);
+      const leaves: PbGradedNode[] = [];
+      const collect = (n: PbGradedNode) => (n.sub_tasks.length === 0 ? leaves.push(n) : n.sub_tasks.forEach(collect));
+      collect(result.paperbenchTree);
+      const output = {
+        judge_type: "simple",
+        model_name: model,
+        score: result.paperbenchTree.score,
+        num_leaf_nodes: leaves.length,
+        num_invalid_leaf_nodes: leaves.filter((l) => !l.valid_score).length,
+        graded_at: paperBenchTimestamp(),
+        graded_task_tree: result.paperbenchTree,
+        token_usage: pbUsage,
+        completer_config: meta.completer_config,
+        prompts: { paperbench_commit: input.paperbench?.prompts.commit ?? null, source: input.paperbench?.prompts.sourcePath ?? null },
+      };
+      fs.writeFileSync(values.out!, JSON.stringify(output, null, 4));
+    } else {
+      fs.writeFileSync(values.out!, serializeJudgeOutput(result.tree, { meta }));
+    }
     const t = totalUsage(usage);
     process.stderr.write(
       `Score ${result.tree.score.toFixed(4)}; ${stats.invalidLeaves} invalid of ${stats.leaves}; ${t.calls} calls, ` +

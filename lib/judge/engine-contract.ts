@@ -6,6 +6,7 @@
  * and the tests.
  */
 import type { JudgeMode } from "./config";
+import type { PaperbenchPrompts } from "./paperbench/prompts";
 
 /** A rubric node as the engine reads it (PaperBench's keys; `key` is the studio's stable node key). */
 export interface JudgeRubricNode {
@@ -26,11 +27,28 @@ export interface SubmissionFileInfo {
   mtimeMs: number | null;
 }
 
+/** One folder of the submission as os.walk yields it: its files (with mtimes) and folders, in listing order. */
+export interface SubmissionDirEntry {
+  /** Relative to the submission's root, `/`-separated; "" for the root. */
+  dir: string;
+  dirs: string[];
+  /** `mtime` in seconds (os.stat's st_mtime; 0 when it could not be read, NaN when unknown). */
+  files: { name: string; mtime: number }[];
+}
+
 /** The submission as the judge sees it: the executed copy (full variant) or the submitted one (Code-Dev). */
 export interface SubmissionFiles {
   list(): Promise<SubmissionFileInfo[]>;
   /** The file's text by the judge's one rule (lib/judge/engine/judge-file-text.ts), or null when absent. */
   read(path: string): Promise<string | null>;
+  /**
+   * Paperbench mode: every folder in os.walk order (top-down, pre-order; names in the listing's
+   * order — a folder's `fs.opendir` order, an archive's entry order). Links to folders are listed
+   * but not walked, as os.walk does.
+   */
+  walk(): Promise<SubmissionDirEntry[]>;
+  /** Paperbench mode: a regular file's first `maxBytes` bytes and mtime (seconds), or null when absent or not a file. */
+  readHead(path: string, maxBytes: number): Promise<{ bytes: Uint8Array; mtime: number } | null>;
 }
 
 export interface JudgePaper {
@@ -96,6 +114,8 @@ export interface LeafVerdict {
   calls: CallUsage[];
   /** True when graded as a pseudo-leaf listing its subtree's requirements (max depth). */
   subtree: boolean;
+  /** Paperbench mode: the grading call's free-form answer (PaperBench's `judge_metadata.full_judge_response`). */
+  fullJudgeResponse?: string | null;
 }
 
 export interface JudgeRunInput {
@@ -104,7 +124,7 @@ export interface JudgeRunInput {
   submission: SubmissionFiles;
   /** Code-Dev: only Code Development leaves, no reproduce.sh or reproduce.log in the prompts. */
   codeDev: boolean;
-  /** Nodes at this depth (root = 0) are graded as one pseudo-leaf; null: grade every leaf. */
+  /** PaperBench's `max_depth` (root = 1): internal nodes at this depth are graded as one pseudo-leaf; null: every leaf. */
   maxDepth: number | null;
   mode: JudgeMode;
   model: string;
@@ -114,6 +134,11 @@ export interface JudgeRunInput {
   maxConcurrency: number;
   /** One per submission: the prompt cache groups its calls. */
   promptCacheKey: string;
+  /**
+   * Paperbench mode: PaperBench's prompt texts, read at run start from its constants.py
+   * (server/judge/paperbench-prompts.ts), and the clock SimpleJudge reads at its start (ms; default now).
+   */
+  paperbench?: { prompts: PaperbenchPrompts; now?: number };
 }
 
 export interface JudgeRunHooks {

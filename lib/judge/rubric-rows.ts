@@ -35,10 +35,9 @@ export interface GradedUnit {
   leafKeys: string[];
 }
 
-/** What a run grades, in pre-order (the engine's own plan): leaves, and nodes at `maxDepth` (root = 0) as pseudo-leaves. */
+/** What a run grades, in pre-order (the engine's own plan): leaves, and non-leaves at `maxDepth` (root = 1, PaperBench's max_depth) as pseudo-leaves. */
 export function gradedUnits(root: JudgeRubricNode, codeDev: boolean, maxDepth: number | null): GradedUnit[] {
   const tree = judgedTree(root, codeDev);
-  if (!tree) return [];
   return planLeaves(tree, maxDepth).map((leaf) => ({ key: leaf.key, leafKeys: leavesUnder(leaf.node) }));
 }
 

@@ -10,7 +10,7 @@ export const judgeConfigPatchSchema = judgeConfigInputSchema.partial().extend({ 
 
 const uuid = z.uuid({ error: "must be an id" });
 
-/** Nodes at this depth (root = 0) are graded as one pseudo-leaf; null or absent: every leaf. */
+/** PaperBench's `max_depth` (root = 1): non-leaves at this depth are graded as one pseudo-leaf; null or absent: every leaf. */
 export const maxDepthSchema = z
   .number({ error: "must be a whole number" })
   .int("must be a whole number")

@@ -6,7 +6,9 @@ import { NO_RESULTS_EXPLANATION } from "@/lib/judge/engine/leaf-grader";
 import { judgedTree, planLeaves } from "@/lib/judge/engine/rubric-plan";
 import { verdictsUsage } from "@/lib/judge/engine/usage";
 import { promptTokensUncached, startOpenAiTestServer, tagged, type OpenAiTestServer, type TestServerScript } from "@/test/openai-test-server";
+import { PAPERBENCH_SRC_DIR, skipWithoutPaperbenchPython } from "@/test/paperbench/python";
 import { demoJudgeInput, demoSubmissionCopy } from "./judge-fixtures.testutil";
+import { loadPaperbenchPrompts } from "./paperbench-prompts";
 import { createOpenAiChatModel } from "./openai-chat-model";
 
 let server: OpenAiTestServer | null = null;
@@ -32,7 +34,7 @@ function submission(options?: Parameters<typeof demoSubmissionCopy>[0]) {
 /** Criteria that mention "stress test" fail; everything else passes. */
 const byCriterion: TestServerScript["verdict"] = (req) => ({ score: /stress test/.test(tagged(req, "criterion") ?? "") ? 0 : 1 });
 
-const demoLeaves = planLeaves(judgedTree(demoJudgeInput(".").rubric, false)!, null);
+const demoLeaves = planLeaves(judgedTree(demoJudgeInput(".").rubric, false), null);
 const resultAnalysisLeaves = demoLeaves.filter((l) => l.fileCategory === "Result Analysis");
 
 function sumCalls(verdicts: LeafVerdict[]): CallUsage[] {
@@ -61,21 +63,24 @@ describe("gradeSubmission against a Chat Completions server", () => {
     expect(tree.score).toBeLessThan(1);
   });
 
-  it("paperbench mode: a ranking, a grading and a parse call per leaf (parse with the parse model), totals equal", async () => {
+  it.skipIf(skipWithoutPaperbenchPython)("paperbench mode: SimpleJudge's ranking, grading and parse call per leaf (parse with the parse model and its response format), totals equal", async () => {
     const { server, model } = await setup({ verdict: byCriterion });
-    const input = demoJudgeInput(submission(), { mode: "paperbench" });
-    const { verdicts } = await gradeSubmission(input, model);
-    expect(verdicts.every((v) => v.valid)).toBe(true);
+    const prompts = await loadPaperbenchPrompts(PAPERBENCH_SRC_DIR);
+    const input = demoJudgeInput(submission(), { mode: "paperbench", paperbench: { prompts } });
+    const { verdicts, paperbenchTree } = await gradeSubmission(input, model);
+    expect(verdicts.every((v) => v.valid && typeof v.fullJudgeResponse === "string")).toBe(true);
     expect(server.requests).toHaveLength(3 * demoLeaves.length);
-    const kinds = server.requests.map((r) => r.kind);
-    expect(kinds.filter((k) => k === "rank")).toHaveLength(demoLeaves.length);
-    expect(kinds.filter((k) => k === "free-form")).toHaveLength(demoLeaves.length);
-    expect(server.requests.filter((r) => r.kind === "parse").every((r) => r.model === "gpt-4o-2024-08-06")).toBe(true);
+    expect(server.requests.filter((r) => r.messages[0].content === prompts.fileRankingPrompt)).toHaveLength(demoLeaves.length);
+    const parses = server.requests.filter((r) => r.jsonSchemaName === "ParsedJudgeResponseInt");
+    expect(parses).toHaveLength(demoLeaves.length);
+    expect(parses.every((r) => r.model === "gpt-4o-2024-08-06")).toBe(true);
     expect(verdictsUsage(verdicts)).toEqual(server.totals());
-    for (const v of verdicts) {
-      const leaf = demoLeaves.find((l) => l.key === v.key)!;
-      expect(v.score).toBe(/stress test/.test(leaf.requirements) ? 0 : 1);
-    }
+    expect(paperbenchTree?.sub_tasks.length).toBe(input.rubric.sub_tasks.length);
+  });
+
+  it("paperbench mode without PaperBench's prompts refuses to start, saying why", async () => {
+    const { model } = await setup();
+    await expect(gradeSubmission(demoJudgeInput(submission(), { mode: "paperbench" }), model)).rejects.toThrow(/PaperBench's prompts/);
   });
 });
 
@@ -238,7 +243,8 @@ describe("what the judge reads", () => {
 
   it("at the max depth a subtree is graded whole: its requirements and weights listed, a score in [0, 1]", async () => {
     const { server, model } = await setup({ verdict: () => ({ score: 0.625 }) });
-    const input = demoJudgeInput(submission(), { maxDepth: 1 });
+    // PaperBench's max_depth: the root is depth 1, so 2 grades each top-level criterion whole.
+    const input = demoJudgeInput(submission(), { maxDepth: 2 });
     const { verdicts, tree } = await gradeSubmission(input, model);
     const top = input.rubric.sub_tasks;
     expect(verdicts).toHaveLength(top.length);
@@ -293,19 +299,31 @@ describe("what the judge reads", () => {
 });
 
 describe("estimateRun", () => {
-  for (const mode of ["efficient", "paperbench"] as const) {
-    it(`${mode}: input tokens within 5% of what the server counted (its own encodeChat), no call made`, async () => {
-      const { server, model } = await setup();
-      const input = demoJudgeInput(submission(), { mode });
-      const estimate = await estimateRun(input);
-      expect(server.requests).toHaveLength(0);
-      await gradeSubmission(input, model);
-      const actual = Object.values(server.totals()).reduce((n, t) => n + t.in, 0);
-      expect(Math.abs(estimate.inputTokens - actual) / actual).toBeLessThan(0.05);
-      expect(estimate.calls).toBe(server.requests.length);
-      const cached = Object.values(server.totals()).reduce((n, t) => n + t.cached_in, 0);
-      // The estimate follows whole messages; the server caches any common 128-token blocks.
-      expect(Math.abs(estimate.cachedInputTokens - cached) / Math.max(1, cached)).toBeLessThan(mode === "efficient" ? 0.1 : 0.25);
-    });
-  }
+  it("efficient: input tokens within 5% of what the server counted (its own encodeChat), no call made", async () => {
+    const { server, model } = await setup();
+    const input = demoJudgeInput(submission(), { mode: "efficient" });
+    const estimate = await estimateRun(input);
+    expect(server.requests).toHaveLength(0);
+    await gradeSubmission(input, model);
+    const actual = Object.values(server.totals()).reduce((n, t) => n + t.in, 0);
+    expect(Math.abs(estimate.inputTokens - actual) / actual).toBeLessThan(0.05);
+    expect(estimate.calls).toBe(server.requests.length);
+    const cached = Object.values(server.totals()).reduce((n, t) => n + t.cached_in, 0);
+    // The estimate follows whole messages; the server caches any common 128-token blocks.
+    expect(Math.abs(estimate.cachedInputTokens - cached) / Math.max(1, cached)).toBeLessThan(0.1);
+  });
+
+  it.skipIf(skipWithoutPaperbenchPython)("paperbench: exactly SimpleJudge's calls (rank, grade, parse per leaf), no call made", async () => {
+    const { server, model } = await setup();
+    const prompts = await loadPaperbenchPrompts(PAPERBENCH_SRC_DIR);
+    const input = demoJudgeInput(submission(), { mode: "paperbench", paperbench: { prompts } });
+    const estimate = await estimateRun(input);
+    expect(server.requests).toHaveLength(0);
+    await gradeSubmission(input, model);
+    expect(estimate.calls).toBe(server.requests.length);
+    expect(estimate.calls).toBe(3 * demoLeaves.length);
+    const actual = Object.values(server.totals()).reduce((n, t) => n + t.in, 0);
+    // The ranked files are the model's choice: the estimate takes the ten largest the tree lists.
+    expect(Math.abs(estimate.inputTokens - actual) / actual).toBeLessThan(0.25);
+  });
 });

@@ -19,6 +19,8 @@ export function judgeRunInput(input: {
   maxDepth: number | null;
   config: JudgeConfigInput;
   submissionId: string;
+  /** Paperbench mode's prompts, read at run start (server/judge/paperbench-mode.ts). */
+  paperbench?: JudgeRunInput["paperbench"];
 }): JudgeRunInput {
   const { config } = input;
   return {
@@ -34,6 +36,7 @@ export function judgeRunInput(input: {
     contextWindow: config.contextWindow,
     maxConcurrency: config.maxConcurrency,
     promptCacheKey: `rubric-studio:${input.submissionId}`,
+    ...(input.paperbench ? { paperbench: input.paperbench } : {}),
   };
 }
 

@@ -13,10 +13,12 @@ import type { Job, Submission } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { normalizeEntryPath } from "@/lib/files/entry-path";
 import type { Variant } from "@/lib/grading/variant";
-import type { SubmissionFileInfo, SubmissionFiles } from "@/lib/judge/engine-contract";
+import type { SubmissionDirEntry, SubmissionFileInfo, SubmissionFiles } from "@/lib/judge/engine-contract";
+import { bytesNeededFor } from "@/lib/judge/paperbench/python-text";
+import { PB_READ_CHARS } from "@/lib/judge/paperbench/simple-judge";
 import { openBlob } from "@/server/blobs/store-blob";
 import { extensionOf, isCandidateExtension } from "@/lib/judge/engine/file-selection";
-import { HEAD_BYTES, judgeFileText, judgeLogText, WHOLE_TEXT_MAX_BYTES } from "@/lib/judge/engine/judge-file-text";
+import { HEAD_BYTES, judgeFileText, judgeLogText } from "@/lib/judge/engine/judge-file-text";
 import { ARCHIVE_LIMITS, readSubmissionArchive } from "@/server/submissions/archive";
 
 /** Bytes of reproduce.log kept: its head and its tail (final metrics are printed last), half each. */
@@ -65,6 +67,42 @@ export async function loadJudgeSubmissionOf(store: Store, submissionId: string, 
 interface HeldFile extends SubmissionFileInfo {
   /** The text, decoded when first read (most files never are). */
   text: string | null | (() => string | null);
+  /** The first bytes paperbench mode reads (PaperBench's 200k characters' worth). */
+  head: Uint8Array;
+}
+
+/** Bytes kept of each file for paperbench mode's reads. */
+const PB_HEAD_BYTES = bytesNeededFor(PB_READ_CHARS);
+
+/**
+ * os.walk's view of an archive's files: folders in the order their first entry comes (an
+ * archive has no listing order of its own; PaperBench walks the extracted folder, whose order the
+ * file system decides), each folder's files in entry order.
+ */
+export function walkOfPaths(files: readonly { path: string; mtimeMs: number | null }[]): SubmissionDirEntry[] {
+  const dirs = new Map<string, SubmissionDirEntry>([["", { dir: "", dirs: [], files: [] }]]);
+  const ensure = (dir: string): SubmissionDirEntry => {
+    let entry = dirs.get(dir);
+    if (entry) return entry;
+    entry = { dir, dirs: [], files: [] };
+    dirs.set(dir, entry);
+    const cut = dir.lastIndexOf("/");
+    ensure(cut === -1 ? "" : dir.slice(0, cut)).dirs.push(cut === -1 ? dir : dir.slice(cut + 1));
+    return entry;
+  };
+  for (const f of files) {
+    const cut = f.path.lastIndexOf("/");
+    ensure(cut === -1 ? "" : f.path.slice(0, cut)).files.push({ name: f.path.slice(cut + 1), mtime: f.mtimeMs === null ? Number.NaN : f.mtimeMs / 1000 });
+  }
+  // Pre-order, as os.walk yields them.
+  const out: SubmissionDirEntry[] = [];
+  const visit = (dir: string) => {
+    const entry = dirs.get(dir)!;
+    out.push(entry);
+    for (const d of entry.dirs) visit(dir ? `${dir}/${d}` : d);
+  };
+  visit("");
+  return out;
 }
 
 function filesOf(held: HeldFile[]): SubmissionFiles {
@@ -77,6 +115,11 @@ function filesOf(held: HeldFile[]): SubmissionFiles {
       if (!file) return null;
       if (typeof file.text === "function") file.text = file.text();
       return file.text;
+    },
+    walk: async () => walkOfPaths(list),
+    readHead: async (p, maxBytes) => {
+      const f = byPath.get(p);
+      return f ? { bytes: f.head.subarray(0, maxBytes), mtime: f.mtimeMs === null ? Number.NaN : f.mtimeMs / 1000 } : null;
     },
   };
 }
@@ -97,8 +140,16 @@ async function readSubmittedArchive(sha256: string): Promise<SubmissionFiles> {
     const file = path.join(dir, "submission");
     await pipeline(await openBlob(sha256), fs.createWriteStream(file));
     const archive = await submittedArchiveFiles(file);
-    const held: HeldFile[] = archive.files.map((f) => ({ path: f.path, size: f.size, mtimeMs: null, text: f.content ?? (f.head ? () => judgeFileText(f.head!, f.size) : null) }));
-    if (archive.reproduceLog !== null) held.push({ path: "reproduce.log", size: Buffer.byteLength(archive.reproduceLog), mtimeMs: null, text: archive.reproduceLog });
+    // Text files are kept as text: paperbench mode reads their bytes again from it; other files a criterion may read keep their first bytes.
+    const headOf = (text: string | null) => (text === null ? new Uint8Array() : Buffer.from(text, "utf8").subarray(0, PB_HEAD_BYTES));
+    const held: HeldFile[] = archive.files.map((f) => ({
+      path: f.path,
+      size: f.size,
+      mtimeMs: null,
+      text: f.content ?? (f.head ? () => judgeFileText(f.head!, f.size) : null),
+      head: f.head ? f.head.subarray(0, PB_HEAD_BYTES) : headOf(f.content),
+    }));
+    if (archive.reproduceLog !== null) held.push({ path: "reproduce.log", size: Buffer.byteLength(archive.reproduceLog), mtimeMs: null, text: archive.reproduceLog, head: headOf(archive.reproduceLog) });
     return filesOf(held);
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
@@ -128,9 +179,7 @@ export async function readOutputsArchive(stream: Readable): Promise<SubmissionFi
       keep?.push(chunk);
     }
     if (!keep || name === null) continue;
-    // A large file no criterion can read (a checkpoint, an array) is listed without its bytes.
-    const readable = keep.size <= WHOLE_TEXT_MAX_BYTES || name.startsWith("reproduce.") || isCandidateExtension(extensionOf(name));
-    held.push({ path: name, size: keep.size, mtimeMs: header.mtime ? header.mtime.getTime() : null, text: readable ? () => keep.text() : null });
+    held.push({ path: name, size: keep.size, mtimeMs: header.mtime ? header.mtime.getTime() : null, text: () => keep.text(), head: keep.first() });
   }
   await done;
   return filesOf(held);
@@ -148,6 +197,11 @@ class KeptBytes {
     private readonly max: number,
     private readonly log: boolean,
   ) {}
+
+  /** The file's first bytes (paperbench mode reads at most PB_HEAD_BYTES of any file; the head kept is at least that). */
+  first(): Uint8Array {
+    return new Uint8Array(Buffer.concat(this.head).subarray(0, PB_HEAD_BYTES));
+  }
 
   push(chunk: Buffer): void {
     this.size += chunk.length;

@@ -75,7 +75,7 @@ export function createOpenAiChatModel(opts: OpenAiChatModelOptions): ChatModel {
           model,
           messages: request.messages,
           ...(request.jsonSchema
-            ? { response_format: { type: "json_schema" as const, json_schema: { name: request.jsonSchema.name, schema: request.jsonSchema.schema, strict: true } } }
+            ? { response_format: { type: "json_schema" as const, json_schema: { schema: request.jsonSchema.schema, name: request.jsonSchema.name, strict: true } } }
             : {}),
           ...(request.reasoningEffort ? { reasoning_effort: request.reasoningEffort } : {}),
           ...(request.promptCacheKey ? { prompt_cache_key: request.promptCacheKey } : {}),

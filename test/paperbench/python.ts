@@ -30,7 +30,7 @@ export function requirePaperbenchPython(): void {
   if (!hasPython) throw new Error("python3 (3.11 or newer) is not on PATH; the PaperBench comparison tests need it");
   if (!hasSource) {
     throw new Error(
-      `PaperBench's source is missing: no ${path.join(PAPERBENCH_SRC_DIR, "paperbench", "judge", "utils.py")} (set PAPERBENCH_SRC_DIR; .ci/run uses ../shared/paperbench-src)`,
+      `PaperBench's source is missing: no ${path.join(PAPERBENCH_SRC_DIR, "paperbench", "judge", "utils.py")} (set PAPERBENCH_SRC_DIR; the default is ../shared/paperbench-src from the project root)`,
     );
   }
 }

@@ -5,18 +5,16 @@
  * Efficient: `[system] [paper] [addenda] [reproduce.sh] [reproduce.log, not for Code Development]
  * [category files, or the ranked files] [criterion] [answer form]`; its ranking call puts the
  * category's file tree where the files go.
- * PaperBench (SimpleJudge's order): `[system] [paper] [addenda] [ranked files] [reproduce.sh]
- * [reproduce.log] [criterion] [answer form]`, after a ranking call with its own system prompt.
+ * (Paperbench mode's messages are SimpleJudge's, built in lib/judge/paperbench/simple-judge.ts.)
  */
 import type { ChatMessage } from "../engine-contract";
 import { answerReserve, countChatTokens, countMessageTokens, countTextTokens, decodeTokens, encodeText, promptBudget } from "./budget";
 import type { FileCategory } from "./file-selection";
-import { filesMessage, criterionMessage, freeFormAnswerMessage, parseSystemPrompt, rankingMessage, rankingSystemPrompt, structuredAnswerMessage } from "./prompts";
+import { filesMessage, criterionMessage, freeFormAnswerMessage, parseSystemPrompt, rankingMessage, structuredAnswerMessage } from "./prompts";
 import { prefixFor, type FormattedFile, type PreparedSubmission } from "./prepare-submission";
 import type { PlannedLeaf } from "./rubric-plan";
 
-/** SimpleJudge shows at most 10 ranked files; efficient mode fills the budget with as many as fit. */
-export const PAPERBENCH_MAX_FILES = 10;
+/** Efficient mode fills the budget with as many ranked files as fit, up to this many. */
 export const EFFICIENT_MAX_FILES = 50;
 
 function criterion(leaf: PlannedLeaf): ChatMessage {
@@ -34,18 +32,6 @@ export function efficientGradeMessages(p: PreparedSubmission, leaf: PlannedLeaf,
 
 export function efficientRankMessages(p: PreparedSubmission, leaf: PlannedLeaf): ChatMessage[] {
   return [...prefixFor(p, leaf.fileCategory).messages, p.categories.get(leaf.fileCategory)!.treeMessage, criterion(leaf), rankingMessage(EFFICIENT_MAX_FILES, null)];
-}
-
-export function paperbenchRankMessages(p: PreparedSubmission, leaf: PlannedLeaf): ChatMessage[] {
-  const tree = p.categories.get(leaf.fileCategory)!.tree;
-  return [{ role: "system", content: rankingSystemPrompt() }, p.paper, p.addendum, criterion(leaf), rankingMessage(PAPERBENCH_MAX_FILES, tree)];
-}
-
-export function paperbenchGradeMessages(p: PreparedSubmission, leaf: PlannedLeaf, files: ChatMessage): ChatMessage[] {
-  const reproduction: ChatMessage[] = [];
-  if (p.reproduceSh) reproduction.push(p.reproduceSh);
-  if (p.reproduceLog && leaf.fileCategory !== "Code Development") reproduction.push(p.reproduceLog);
-  return [p.system, p.paper, p.addendum, files, ...reproduction, criterion(leaf), answerForm(leaf, false)];
 }
 
 export function parseMessages(answer: string, continuous: boolean): ChatMessage[] {
@@ -78,6 +64,8 @@ export const PAPERBENCH_BUFFER_TOKENS = 10_000;
 export const PAPERBENCH_FILES_BUFFER_TOKENS = 2_000;
 /** The answer's room efficient mode never goes below when it matches PaperBench's room for files. */
 export const MIN_ANSWER_TOKENS = 2_000;
+/** SimpleJudge shows at most this many ranked files. */
+const PAPERBENCH_MAX_FILES = 10;
 /** Per shown file, what `<file path="…">…</file>` may cost beyond PaperBench's `<FILE:…>…</FILE:…>`. */
 const TAG_SLACK_TOKENS = 8;
 

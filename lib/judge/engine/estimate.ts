@@ -7,16 +7,18 @@
  */
 import type { ChatMessage, JudgeEstimate, JudgeRunInput } from "../engine-contract";
 import { countChatTokens, countMessageTokens } from "./budget";
+import { efficientGradeMessages, efficientRankMessages, filesRoom, parseMessages } from "./call-messages";
 import {
-  efficientGradeMessages,
-  efficientRankMessages,
-  filesRoom,
-  paperbenchGradeMessages,
-  paperbenchRankMessages,
-  parseMessages,
-  roomForFiles,
-} from "./call-messages";
+  gradeMessages as pbGradeMessages,
+  parseMessages as pbParseMessages,
+  planUnits,
+  preparePaperbench,
+  rankMessages as pbRankMessages,
+} from "../paperbench/simple-judge";
 import { shortcutVerdict } from "./leaf-grader";
+import { encodeO200k } from "../paperbench/o200k";
+import { bytesNeededFor, readPythonText } from "../paperbench/python-text";
+import { PB_READ_CHARS } from "../paperbench/simple-judge";
 import { prepareSubmission } from "./prepare-submission";
 import { judgedTree, planLeaves } from "./rubric-plan";
 
@@ -55,9 +57,66 @@ class PrefixCache {
   }
 }
 
+/**
+ * Paperbench mode: SimpleJudge's calls exactly (ranking, grading and parse per unit; none for a
+ * Result Analysis leaf when reproduction touched nothing), the ranking and the grading prompt
+ * without files counted exactly, the files at the budget SimpleJudge fills (its ranked files are
+ * not known before the call: the ten largest files its tree lists, read as it reads them, at most
+ * the budget).
+ */
+async function estimatePaperbench(input: JudgeRunInput, latencyS: number): Promise<JudgeEstimate> {
+  if (!input.paperbench) throw new Error("Paperbench mode needs PaperBench's prompts (read from its constants.py at run start); none were given");
+  const p = await preparePaperbench(input, { prompts: input.paperbench.prompts, now: input.paperbench.now ?? Date.now() });
+  const units = planUnits(p.tree, input.maxDepth);
+  const cache = new PrefixCache(input.model);
+  const est = { leaves: units.length, calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
+  let graded = 0;
+  const fileTokens = new Map<string, number>();
+  const tenLargest = new Map<string, number>();
+  const largestOf = async (category: keyof typeof p.treeFiles): Promise<number> => {
+    const known = tenLargest.get(category);
+    if (known !== undefined) return known;
+    const sizes: number[] = [];
+    for (const f of p.treeFiles[category] ?? []) {
+      let n = fileTokens.get(f);
+      if (n === undefined) {
+        const head = await input.submission.readHead(f, bytesNeededFor(PB_READ_CHARS));
+        n = head ? encodeO200k(`<FILE:${f}>\n${readPythonText(head.bytes, PB_READ_CHARS)}\n</FILE:${f}>\n\n`).length : 0;
+        fileTokens.set(f, n);
+      }
+      sizes.push(n);
+    }
+    const total = sizes.sort((a, b) => b - a).slice(0, 10).reduce((a, b) => a + b, 0);
+    tenLargest.set(category, total);
+    return total;
+  };
+  for (const unit of units) {
+    if (unit.task.task_category === "Result Analysis" && !p.reproduceTouchedFiles) continue;
+    graded++;
+    const rank = pbRankMessages(p, unit.task);
+    est.calls++;
+    est.inputTokens += countChatTokens(input.model, rank);
+    est.cachedInputTokens += cache.cached(rank);
+    est.outputTokens += ASSUMED_OUTPUT_TOKENS.rank;
+    const grade = pbGradeMessages(p, unit.task, "");
+    const category = (unit.task.task_category || "Subtree") as keyof typeof p.availContext;
+    const filesBudget = Math.max(0, Math.min((p.availContext[category] ?? 0) - 2000, await largestOf(category)));
+    est.calls++;
+    est.inputTokens += countChatTokens(input.model, grade) + filesBudget;
+    est.cachedInputTokens += cache.cached(grade.slice(0, 3));
+    est.outputTokens += ASSUMED_OUTPUT_TOKENS.grade;
+    est.calls++;
+    est.inputTokens += countChatTokens(input.parseModel ?? input.model, pbParseMessages("", unit.task.task_category === "Subtree")) + ASSUMED_OUTPUT_TOKENS.grade;
+    est.outputTokens += ASSUMED_OUTPUT_TOKENS.parse;
+  }
+  const lanes = Math.max(1, Math.min(input.maxConcurrency, graded));
+  return { ...est, durationS: (est.calls / lanes) * latencyS };
+}
+
 export async function estimateRun(input: JudgeRunInput, opts: { latencyS?: number; supportsJsonSchema?: boolean } = {}): Promise<JudgeEstimate> {
+  if (input.mode === "paperbench") return estimatePaperbench(input, opts.latencyS ?? DEFAULT_CALL_LATENCY_S);
   const tree = judgedTree(input.rubric, input.codeDev);
-  const leaves = tree ? planLeaves(tree, input.maxDepth) : [];
+  const leaves = planLeaves(tree, input.maxDepth);
   const p = await prepareSubmission(input, leaves);
   const structured = opts.supportsJsonSchema ?? true;
   const cache = new PrefixCache(input.model);
@@ -99,14 +158,6 @@ export async function estimateRun(input: JudgeRunInput, opts: { latencyS?: numbe
         withChosenFiles(rest, full.slice(0, full.indexOf(category.message)), Math.min(room, allPlain), ASSUMED_OUTPUT_TOKENS.grade);
       }
       if (!structured) parseCall(leaf.subtree);
-    } else {
-      known(paperbenchRankMessages(p, leaf), ASSUMED_OUTPUT_TOKENS.rank);
-      const full = paperbenchGradeMessages(p, leaf, category.message);
-      const rest = full.filter((m) => m !== category.message);
-      const room = roomForFiles(p, rest);
-      const tenLargest = category.files.map((f) => f.tokens + 2).sort((a, b) => b - a).slice(0, 10).reduce((a, b) => a + b, 0);
-      withChosenFiles(rest, full.slice(0, full.indexOf(category.message)), Math.min(room, tenLargest + countMessageTokens(input.model, { role: "user", content: "" }) + 20), ASSUMED_OUTPUT_TOKENS.grade);
-      parseCall(leaf.subtree);
     }
   }
   const latencyS = opts.latencyS ?? DEFAULT_CALL_LATENCY_S;

@@ -11,6 +11,7 @@ import { prepareSubmission } from "./prepare-submission";
 import { placeholderEvidence } from "./placeholder-evidence";
 import { judgedTree, planLeaves, type PlannedLeaf } from "./rubric-plan";
 import { mulberry32 } from "@/lib/random";
+import { runPaperbenchJudge, type PbGradedNode } from "../paperbench/simple-judge";
 
 export { estimateRun } from "./estimate";
 export type { GradedTree };
@@ -20,13 +21,16 @@ export interface JudgeRunResult {
   verdicts: LeafVerdict[];
   /** The graded tree of this run's verdicts (leaves not graded by it stay ungraded). */
   tree: GradedTree;
+  /** Paperbench mode: the tree exactly as SimpleJudge returns it (`GradedTaskNode.to_dict()`). */
+  paperbenchTree?: PbGradedNode;
 }
 
 function judgedTreeOrFail(input: JudgeRunInput): JudgeRubricNode {
-  const tree = judgedTree(input.rubric, input.codeDev);
-  if (!tree) throw new Error("The rubric has no Code Development criterion: there is nothing to grade in the Code-Dev variant");
-  return tree;
+  return judgedTree(input.rubric, input.codeDev);
 }
+
+/** Why a paperbench-mode run cannot start: its input lacks PaperBench's prompts. */
+export const PAPERBENCH_PROMPTS_MISSING = "Paperbench mode needs PaperBench's prompts (read from its constants.py at run start); none were given";
 
 async function runLeaves(
   leaves: PlannedLeaf[],
@@ -61,6 +65,15 @@ async function runLeaves(
 
 export async function gradeSubmission(input: JudgeRunInput, model: ChatModel, hooks: JudgeRunHooks = {}): Promise<JudgeRunResult> {
   const tree = judgedTreeOrFail(input);
+  if (input.mode === "paperbench") {
+    if (!input.paperbench) throw new Error(PAPERBENCH_PROMPTS_MISSING);
+    const run = await runPaperbenchJudge(input, model, hooks, { prompts: input.paperbench.prompts, now: input.paperbench.now ?? Date.now() });
+    return {
+      verdicts: run.verdicts,
+      tree: buildGradedTree(tree, input.maxDepth, new Map(run.verdicts.map((v) => [v.key, v]))),
+      paperbenchTree: run.tree,
+    };
+  }
   const leaves = planLeaves(tree, input.maxDepth);
   const prepared = await prepareSubmission(input, leaves);
   const verdicts = await runLeaves(leaves, input.maxConcurrency, hooks, (leaf) =>

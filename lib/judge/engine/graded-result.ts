@@ -7,7 +7,7 @@
 import { recomputeScoresInPlace } from "@/lib/grading/graded-tree";
 import { AGGREGATED_EXPLANATION, UNGRADED_EXPLANATION, type GradedNode, type JsonValue } from "@/lib/grading/types";
 import type { JudgeRubricNode, LeafVerdict } from "../engine-contract";
-import { isGradedWhole } from "./rubric-plan";
+import { isGradedWhole, ROOT_DEPTH } from "./rubric-plan";
 import { usageByModel } from "./usage";
 
 export type GradedTree = GradedNode;
@@ -55,7 +55,7 @@ export function buildGradedTree(tree: JudgeRubricNode, maxDepth: number | null, 
     invalidBelow.set(parent, counts);
     return parent;
   };
-  const root = build(tree, 0);
+  const root = build(tree, ROOT_DEPTH);
   recomputeScoresInPlace(root);
   return root;
 }

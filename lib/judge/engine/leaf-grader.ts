@@ -1,9 +1,9 @@
 /**
  * Grading one leaf (or pseudo-leaf), every call counted. Efficient: the category's files whole
  * when they fit (else a ranking call chooses and they are shown as PaperBench shows them, in at
- * least its room), one grading call answering with the structured
- * verdict (a parse call only for endpoints without JSON-schema output). PaperBench: ranking,
- * grading and parse calls, as SimpleJudge makes them. An answer that does not parse is asked
+ * least its room), one grading call answering with the structured verdict (a parse call only for
+ * endpoints without JSON-schema output). (Paperbench mode is lib/judge/paperbench/.) An answer that
+ * does not parse is asked
  * again once; a leaf is invalid only when its calls failed for good, the error as explanation.
  */
 import type { CallUsage, ChatMessage, ChatModel, JudgeRunInput, LeafVerdict } from "../engine-contract";
@@ -13,12 +13,8 @@ import {
   efficientRankMessages,
   fillFiles,
   filesRoom,
-  PAPERBENCH_MAX_FILES,
-  paperbenchGradeMessages,
-  paperbenchRankMessages,
   parseMessages,
   rankedPaths,
-  roomForFiles,
 } from "./call-messages";
 import type { PreparedSubmission } from "./prepare-submission";
 import type { PlannedLeaf } from "./rubric-plan";
@@ -85,7 +81,8 @@ export async function gradeLeaf(ctx: LeafContext, leaf: PlannedLeaf): Promise<Le
   const calls = new LeafCalls(ctx);
   const base = { key: leaf.key, subtree: leaf.subtree };
   try {
-    const verdict = ctx.input.mode === "paperbench" ? await paperbenchFlow(ctx, calls, leaf) : await efficientFlow(ctx, calls, leaf);
+    // Paperbench mode does not come here: lib/judge/paperbench/simple-judge.ts is SimpleJudge's port.
+    const verdict = await efficientFlow(ctx, calls, leaf);
     return { ...base, score: verdict.score, valid: verdict.valid_score, explanation: verdict.explanation, evidence: verdict.evidence, calls: calls.calls };
   } catch (err) {
     if (ctx.signal?.aborted) throw new RunAborted();
@@ -114,18 +111,4 @@ async function efficientFlow(ctx: LeafContext, calls: LeafCalls, leaf: PlannedLe
   if (structured) return calls.askVerdict("grade", input.model, messages, leaf.subtree, true);
   const assessment = await calls.ask("grade", input.model, messages);
   return calls.askVerdict("parse", input.parseModel ?? input.model, parseMessages(assessment, leaf.subtree), leaf.subtree, false);
-}
-
-async function paperbenchFlow(ctx: LeafContext, calls: LeafCalls, leaf: PlannedLeaf): Promise<ParsedVerdict> {
-  const p = ctx.prepared;
-  const { input, model } = ctx;
-  const category = p.categories.get(leaf.fileCategory)!;
-  const answer = await calls.ask("rank", input.model, paperbenchRankMessages(p, leaf));
-  const order = rankedPaths(answer, category.files.map((f) => f.path));
-  const probe = paperbenchGradeMessages(p, leaf, category.message);
-  const room = roomForFiles(p, probe.filter((m) => m !== category.message));
-  const files = fillFiles(p, leaf, order, room, PAPERBENCH_MAX_FILES);
-  const assessment = await calls.ask("grade", input.model, paperbenchGradeMessages(p, leaf, files));
-  const parseModel = input.parseModel ?? input.model;
-  return calls.askVerdict("parse", parseModel, parseMessages(assessment, leaf.subtree), leaf.subtree, model.supportsJsonSchema);
 }

@@ -16,6 +16,8 @@ function memory(files: Record<string, string | null>): SubmissionFiles {
   return {
     list: async () => Object.keys(files).map((p) => ({ path: p, size: files[p]?.length ?? 1, mtimeMs: 0 })),
     read: async (p) => files[p] ?? null,
+    walk: async () => [],
+    readHead: async () => null,
   };
 }
 

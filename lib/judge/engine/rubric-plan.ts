@@ -1,11 +1,14 @@
 /**
- * What a run grades: the rubric (its Code-Dev view for the Code-Dev variant), walked to its leaves,
- * a node at the max depth standing for its whole subtree (a pseudo-leaf listing the subtree's
- * requirements and weights, scored in [0, 1]), each with the requirements of the nodes above it.
+ * What a run grades: the rubric (its Code-Dev view for the Code-Dev variant, or the root as one
+ * Code Development leaf when it has none, as PaperBench's run_judge does), walked to its leaves
+ * with the root at depth 1 (PaperBench's `max_depth`), a non-leaf at the max depth standing for its
+ * whole subtree (a pseudo-leaf listing the subtree's requirements and weights, scored in [0, 1]),
+ * each with PaperBench's preceding criteria (`get_prior_nodes`).
  */
 import { toCodeDevTree } from "@/lib/rubric/code-dev";
 import type { RubricNode } from "@/lib/rubric/types";
 import type { JudgeRubricNode } from "../engine-contract";
+import { priorNodesFinder } from "../paperbench/rubric-walk";
 import { fileCategoryOf, type FileCategory } from "./file-selection";
 
 export interface PlannedLeaf {
@@ -16,16 +19,25 @@ export interface PlannedLeaf {
   /** The category the prompt names; "Subtree" for a pseudo-leaf. */
   category: string;
   fileCategory: FileCategory;
-  /** Ancestors' requirements, root first. */
+  /** PaperBench's preceding criteria (ancestors, preceding siblings and preceding siblings of ancestors), root first. */
   preceding: string[];
   subtree: boolean;
 }
 
-/** The tree the run grades: the rubric, or its Code Development leaves for Code-Dev (null: none). */
-export function judgedTree(rubric: JudgeRubricNode, codeDev: boolean): JudgeRubricNode | null {
+/**
+ * The tree the run grades: the rubric, or for Code-Dev its Code Development leaves — and with
+ * none, the root as a single "Code Development" leaf (PaperBench's `code_only() or
+ * root.set_task_category("Code Development").set_sub_tasks([])`).
+ */
+export function judgedTree(rubric: JudgeRubricNode, codeDev: boolean): JudgeRubricNode {
+  if (!codeDev) return rubric;
   // toCodeDevTree copies nodes with a spread, so the studio's `key` rides along.
-  return codeDev ? (toCodeDevTree(rubric as unknown as RubricNode) as unknown as JudgeRubricNode | null) : rubric;
+  const reduced = toCodeDevTree(rubric as unknown as RubricNode) as unknown as JudgeRubricNode | null;
+  return reduced ?? { ...rubric, task_category: "Code Development", sub_tasks: [] };
 }
+
+/** The depth of the root: PaperBench's `Judge.grade` starts at 1, so `max_depth=1` grades the root whole. */
+export const ROOT_DEPTH = 1;
 
 export function isGradedWhole(node: JudgeRubricNode, depth: number, maxDepth: number | null): boolean {
   return node.sub_tasks.length === 0 || (maxDepth !== null && depth >= maxDepth);
@@ -45,7 +57,8 @@ export function subtreeRequirements(node: JudgeRubricNode): string {
 /** The leaves and pseudo-leaves to grade, in pre-order. */
 export function planLeaves(tree: JudgeRubricNode, maxDepth: number | null): PlannedLeaf[] {
   const out: PlannedLeaf[] = [];
-  const walk = (node: JudgeRubricNode, depth: number, preceding: string[]) => {
+  const priorOf = priorNodesFinder(tree);
+  const walk = (node: JudgeRubricNode, depth: number) => {
     if (isGradedWhole(node, depth, maxDepth)) {
       const subtree = node.sub_tasks.length > 0;
       out.push({
@@ -54,15 +67,14 @@ export function planLeaves(tree: JudgeRubricNode, maxDepth: number | null): Plan
         requirements: subtree ? subtreeRequirements(node) : node.requirements,
         category: subtree ? "Subtree" : (node.task_category ?? "Uncategorised"),
         fileCategory: subtree ? "Subtree" : fileCategoryOf(node.task_category),
-        preceding,
+        preceding: priorOf(node.id).map((n) => n.requirements),
         subtree,
       });
       return;
     }
-    const below = [...preceding, node.requirements];
-    for (const child of node.sub_tasks) walk(child, depth + 1, below);
+    for (const child of node.sub_tasks) walk(child, depth + 1);
   };
-  walk(tree, 0, []);
+  walk(tree, ROOT_DEPTH);
   return out;
 }
 

@@ -32,3 +32,11 @@ export function pythonSuffix(name: string): string {
   const i = base.lastIndexOf(".");
   return i > 0 && i < base.length - 1 ? base.slice(i) : "";
 }
+
+/** `str(PurePosixPath(p))`: duplicate slashes and `.` components dropped, no trailing slash, `.` when empty. */
+export function pythonPathStr(p: string): string {
+  const parts = pythonPathParts(p);
+  if (parts.length === 0) return ".";
+  if (p.startsWith("/")) return parts[0] + parts.slice(1).join("/");
+  return parts.join("/");
+}

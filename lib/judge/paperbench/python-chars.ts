@@ -54,3 +54,18 @@ export function pythonSplitWhitespace(s: string): string[] {
   if (start >= 0) out.push(s.slice(start));
   return out;
 }
+
+/**
+ * `s.strip()` (Python whitespace, not JavaScript's `trim`: U+001C–U+001F and U+0085 are stripped,
+ * U+FEFF is not), or `s.strip(chars)`: every code point of `chars` off both ends.
+ */
+export function pythonStrip(s: string, chars?: string): string {
+  const set = chars === undefined ? null : new Set(Array.from(chars, (c) => c.codePointAt(0)!));
+  const strippable = (cp: number) => (set ? set.has(cp) : isPythonSpace(cp));
+  const cps = Array.from(s);
+  let start = 0;
+  let end = cps.length;
+  while (start < end && strippable(cps[start].codePointAt(0)!)) start++;
+  while (end > start && strippable(cps[end - 1].codePointAt(0)!)) end--;
+  return start === 0 && end === cps.length ? s : cps.slice(start, end).join("");
+}

@@ -78,14 +78,14 @@ function handCases(): Case[] {
 }
 
 /** Files built from pieces: mostly valid text of 1–4-byte characters and newlines, some invalid or cut bytes. */
-function randomCases(count: number, seed: number): Case[] {
+function randomCases(count: number, seed: number, limit?: number): Case[] {
   const r = seededRandom(seed);
   const valid = ["a", "bc ", "é", "€", "😀", "\r", "\n", "\r\n", "\0", "\ufeff", "\u2028", "\x85"];
   const invalid = [[0xff], [0x80], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xed, 0xa0], [0xf4, 0x90, 0x80, 0x80], [0xe0, 0x80], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xc3]];
   const cases: Case[] = [];
   for (let k = 0; k < count; k++) {
     // n between 2 000 and 12 000: the first chunk (max(8192, n) bytes) can leave characters missing.
-    const n = r.int(2000, 12000);
+    const n = limit ?? r.int(2000, 12000);
     const targetBytes = r.int(Math.floor(n * 0.5), n * 6 + 9000);
     const parts: (string | number[])[] = [];
     let size = 0;
@@ -182,6 +182,13 @@ describe.skipIf(skipWithoutPaperbenchPython)("readPythonText = safe_read_file", 
     expect(stats.invalidRead).toBeGreaterThan(20);
     expect(stats.invalidUnread).toBeGreaterThan(20);
     expect(stats.headOnly).toBeGreaterThan(20);
+  });
+
+  it("seeded random files at PaperBench's own limit (200 000 characters)", async () => {
+    requirePaperbenchPython();
+    const stats = await compare(randomCases(24, 2021, SIZE_LIMIT_CHARS));
+    expect(stats.invalidRead).toBeGreaterThan(3);
+    expect(stats.invalidUnread).toBeGreaterThan(1);
   });
 
   it("real PaperBench files", async () => {

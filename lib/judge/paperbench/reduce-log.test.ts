@@ -23,7 +23,7 @@ const HOSTILE_LINES = [
   "é2025-01-28é 18:47:06é",
   // A non-ASCII word character on one side only: Python's \b sees a word there, an ASCII \b would not.
   "é2025-01-28 x", "x 2025-01-28é", "数据12:00:00 x", "x 12:00:00ß", "ñ10.0.0.1 x", "x 10.0.0.1Ω", "édeadbeef12 x", "x deadbeef12д",
-  "٣12:00:00 x", "x 12:00:00٣", "²12:00:00", "12:00:00²", "Ⅻdeadbeef12", "deadbeef12①", "\u0301deadbeef12",
+  "٣12:00:00 x", "x 12:00:00٣", "²12:00:00", "12:00:00²", "Ⅻdeadbeef12", "deadbeef12①", "\u0301deadbeef12", "𝟘12:00:00 x", "x 12:00:00𝟘", "😀12:00:00😀",
   "٢٠٢٥-٠١-٢٨ ١٨:٤٧:٠٦", // Arabic-Indic digits: Python's \d
   "²⁰²⁵-⁰¹-²⁸ 12:00:00", // superscripts: digits for isdigit, not \d
   "Epoch 1:  45%|████▌     | 450/1000 [00:12<00:15, 35.20it/s]",
@@ -51,7 +51,7 @@ const HOSTILE_LINES = [
 
 function randomLog(r: ReturnType<typeof seededRandom>): string {
   const words = ["step", "loss", "acc", "INFO", "WARN", "epoch", "<*>", "model", "saved", "to", "/tmp/x", "é", "数据", "①", "²", "٣", "𝟘"];
-  const spaces = [" ", " ", " ", "  ", "\t", "\xa0", "\u3000", "\x1c", "\x1f", "\ufeff", "\u200b"];
+  const spaces = ["", " ", " ", " ", "  ", "\t", "\xa0", "\u3000", "\x1c", "\x1f", "\ufeff", "\u200b"];
   const seps = ["\n", "\n", "\n", "\r\n", "\r", "\x0b", "\x0c", "\x1d", "\x85", "\u2029"];
   const templates = Array.from({ length: r.int(1, 6) }, () => Array.from({ length: r.int(0, 7) }, () => r.pick(words)));
   const lines: string[] = [];

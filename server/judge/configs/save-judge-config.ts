@@ -7,6 +7,7 @@ import { judgeConfigInputSchema, type JudgeConfigInput } from "@/lib/judge/confi
 import type { JudgeConfigView } from "@/lib/judge/views";
 import { judgeConfigFields, toJudgeConfigView } from "./judge-config-view";
 import { requireJudgeConfig } from "./list-judge-configs";
+import { needsPaperbenchPrompts, requirePaperbenchPrompts } from "../paperbench-mode";
 
 function nameTaken(name: string): AppError {
   return new AppError("conflict", `A judge configuration named "${name}" exists already`, [{ path: "name", message: "is taken" }]);
@@ -19,6 +20,7 @@ export async function createJudgeConfig(
   userId: string | null,
 ): Promise<JudgeConfigView> {
   const fields = judgeConfigInputSchema.parse(input);
+  if (needsPaperbenchPrompts(fields)) await requirePaperbenchPrompts();
   try {
     const row = await store.db.transaction(async (tx) => {
       const created = await insertJudgeConfig(tx, { ...fields, isDemo: input.isDemo ?? false, createdBy: userId });
@@ -40,6 +42,7 @@ export async function updateJudgeConfig(store: Store, configId: string, patch: P
   const current = await requireJudgeConfig(store, configId);
   if (current.archivedAt) throw new AppError("conflict", "This judge configuration is archived");
   const fields = judgeConfigInputSchema.parse({ ...judgeConfigFields(current), ...patch });
+  if (needsPaperbenchPrompts(fields) && (patch.mode !== undefined || patch.kind !== undefined)) await requirePaperbenchPrompts();
   try {
     const row = await updateRow(store.db, current.id, fields);
     if (!row) throw new AppError("not_found", "No such judge configuration");

@@ -17,6 +17,7 @@ import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { judgeConfigFields } from "../configs/judge-config-view";
 import { requireJudgeConfig } from "../configs/list-judge-configs";
 import { estimateRun, judgeRunInput } from "../judge-engine";
+import { needsPaperbenchPrompts, paperbenchInputFor, requirePaperbenchPrompts } from "../paperbench-mode";
 import { judgeSourceOf, loadJudgeSubmission, type JudgeSource } from "../judge-submission-files";
 
 /** One submission a request names, with what a run on it needs. */
@@ -44,6 +45,8 @@ export interface JudgePlan {
 export async function planJudgeRuns(store: Store, request: JudgeRunRequest): Promise<JudgePlan> {
   const config = await requireJudgeConfig(store, request.configId);
   if (config.archivedAt) throw new AppError("conflict", `The judge configuration "${config.name}" is archived`, [{ path: "configId", message: "is archived" }]);
+  // A paperbench-mode configuration cannot grade without PaperBench's prompts: a 409 naming the path.
+  if (needsPaperbenchPrompts(judgeConfigFields(config))) await requirePaperbenchPrompts();
   const submissions = await requestedSubmissions(store, request);
   const runs: PlannedRun[] = [];
   const papers = new Map<string, Paper>();
@@ -106,6 +109,8 @@ export async function rubricRowsFor(db: Executor, paperId: string, variant: Vari
     rows = await getLiveNodeRows(db, rubric.id);
   }
   const viewed = rows.length > 0 ? viewRows(rows, variant) : [];
+  // The engine and the CLI grade such a rubric's root as one Code Development leaf (PaperBench's
+  // run_judge); the studio's Code-Dev view of a grading has no node to store that verdict on yet.
   if (viewed.length === 0) throw new AppError("conflict", variant === "code-dev" ? "The rubric has no Code Development leaf to judge" : "The rubric is empty");
   return { rows, viewed };
 }
@@ -118,6 +123,10 @@ export function unitCount(viewed: readonly NodeRow[], variant: Variant, maxDepth
 /** The engine's estimate for one planned run, priced with the configuration. No model is called. */
 export async function estimatePlannedRun(store: Store, plan: JudgePlan, run: PlannedRun): Promise<JudgeEstimateView> {
   const { viewed } = await rubricRowsFor(store.db, run.paper.id, plan.variant, plan.rubricVersionId);
+  // The dummy and random judges call no model: their leaves cost nothing and take no time.
+  if (plan.fields.kind !== "llm") {
+    return { leaves: unitCount(viewed, plan.variant, plan.maxDepth), calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, durationS: 0, costUsd: 0 };
+  }
   const input = judgeRunInput({
     rubric: toJudgeRubric(viewed),
     paper: run.paper,
@@ -126,10 +135,9 @@ export async function estimatePlannedRun(store: Store, plan: JudgePlan, run: Pla
     maxDepth: plan.maxDepth,
     config: plan.fields,
     submissionId: run.submission.id,
+    paperbench: await paperbenchInputFor(plan.fields),
   });
   const estimate = await estimateRun(input);
-  // The dummy and random judges call no model: their leaves cost nothing and take no time.
-  if (plan.fields.kind !== "llm") return { leaves: estimate.leaves, calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, durationS: 0, costUsd: 0 };
   return { ...estimate, costUsd: judgeCostUsd(plan.fields, estimate) };
 }
 

@@ -12,6 +12,7 @@ import { announceJobChanged } from "@/server/jobs/job-feed";
 import { afterJudgeProgress } from "@/server/evaluations/pipeline/job-events";
 import { gradeWithConfig, judgeRunInput } from "../judge-engine";
 import { loadJudgeSubmissionOf } from "../judge-submission-files";
+import { paperbenchInputFor } from "../paperbench-mode";
 import { groupCommit } from "@/lib/group-commit";
 import { LostLease, storeJudgeRunScore, storeJudgeVerdicts, type UnitVerdict } from "./store-judge-verdict";
 
@@ -55,7 +56,9 @@ export async function runJudgeJob(
   let scoredAt = 0;
   if (done.size < units.length) {
     const submission = await loadJudgeSubmissionOf(store, run.submissionId, run.variant);
-    const input = judgeRunInput({ rubric, paper, submission, variant: run.variant, maxDepth: run.maxDepth, config, submissionId: run.submissionId });
+    // Paperbench mode reads PaperBench's prompts at run start (a missing checkout fails the job, naming the path).
+    const paperbench = await paperbenchInputFor(config);
+    const input = judgeRunInput({ rubric, paper, submission, variant: run.variant, maxDepth: run.maxDepth, config, submissionId: run.submissionId, paperbench });
     // Verdicts arriving while others are being stored are stored together next (one transaction,
     // one announcement): at a run's full concurrency, one write per verdict was the worker's cost.
     const verdicts = groupCommit<UnitVerdict>(async (items) => {

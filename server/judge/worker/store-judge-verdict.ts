@@ -30,6 +30,8 @@ export function verdictMetadata(verdict: LeafVerdict, config: JudgeConfigInput):
     subtree: verdict.subtree,
     ...(verdict.subtree ? { graded_node_key: verdict.key } : {}),
     evidence: verdict.evidence.map((e) => ({ path: e.path, start_line: e.start_line, end_line: e.end_line })),
+    // Paperbench mode keeps the grading call's free-form answer, as PaperBench's judge_metadata does.
+    ...(verdict.fullJudgeResponse !== undefined ? { full_judge_response: verdict.fullJudgeResponse } : {}),
     calls: verdict.calls.map((c) => ({ ...c })),
     token_usage: { ...usage },
     cost_usd: judgeCostUsd(config, { inputTokens: usage.in, cachedInputTokens: usage.cached_in, outputTokens: usage.out }),

@@ -1,0 +1,3 @@
+from typing import Any
+
+ChatCompletionMessageParam = dict[str, Any]
