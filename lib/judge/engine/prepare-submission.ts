@@ -150,10 +150,8 @@ export async function prepareSubmission(input: JudgeRunInput, leaves: readonly P
   }
   // Read once per run, PaperBench's content only (the files are shown chosen, so unnumbered).
   const others = new Map<string, Promise<FormattedFile | null>>();
-  let everyPath: Promise<Set<string>> | null = null;
+  // Any path inside the submission, listed or not (PaperBench reads `venv/…` too when named).
   const readOther = async (path: string): Promise<FormattedFile | null> => {
-    everyPath ??= submission.list().then((all) => new Set(all.map((f) => f.path)));
-    if (!paths.has(path) && !(await everyPath).has(path)) return null;
     const content = await submission.read(path);
     if (content === null) return null;
     const plain = formatPlainFile(path, firstCodePoints(pythonNewlines(content), PAPERBENCH_MAX_CHARS));
