@@ -1,7 +1,8 @@
 /**
  * Judge figures (issue 13), against the Chat Completions test server (test/openai-test-server.ts,
- * 200 ms per answer), pinn's rubric (1,963 leaves, PAPERBENCH_DATA_DIR) over the demo paper and
- * the demo submission after a reproduction, concurrency 50:
+ * 200 ms per answer; it answers a ranking with every file of the tree shown), pinn's rubric (1,963
+ * leaves, PAPERBENCH_DATA_DIR) over the demo paper and the demo submission after a reproduction,
+ * concurrency 50. Paperbench mode needs PaperBench's prompts (PAPERBENCH_SRC_DIR):
  *
  * - `judge_calls_per_leaf`: efficient mode's calls / graded leaves, goal ≤ 1.05;
  *   `judge_calls_per_leaf_paperbench`: paperbench mode's (PaperBench's own count, 3).
@@ -21,6 +22,7 @@ import { totalUsage } from "@/lib/judge/engine/usage";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import { demoJudgeInput, demoSubmissionCopy, readRubricFile } from "@/server/judge/judge-fixtures.testutil";
 import { createOpenAiChatModel } from "@/server/judge/openai-chat-model";
+import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
 import { report } from "./support/figures";
 import { startModelServerProcess } from "./support/model-server-process";
 
@@ -35,6 +37,8 @@ async function run(mode: JudgeMode, dir: string) {
       mode,
       maxConcurrency: CONCURRENCY,
       promptCacheKey: `bench-${mode}`,
+      // Paperbench mode is SimpleJudge's port: PaperBench's prompts, read from PAPERBENCH_SRC_DIR.
+      ...(mode === "paperbench" ? { paperbench: { prompts: await loadPaperbenchPrompts() } } : {}),
     });
     const estimate = await estimateRun(input, { latencyS: LATENCY_MS / 1000 });
     const model = createOpenAiChatModel({ baseUrl: server.baseUrl, apiKey: "bench", maxConcurrency: CONCURRENCY });
