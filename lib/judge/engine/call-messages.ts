@@ -69,6 +69,15 @@ const PAPERBENCH_MAX_FILES = 10;
 /** Per shown file, what `<file path="…">…</file>` may cost beyond PaperBench's `<FILE:…>…</FILE:…>`. */
 const TAG_SLACK_TOKENS = 8;
 
+const envelopes = new Map<string, number>();
+/** Tokens of an empty chosen-files message (its intro and framing), counted once per model and category. */
+function chosenFilesEnvelope(model: string, category: FileCategory): number {
+  const key = `${model}\u0000${category}`;
+  let n = envelopes.get(key);
+  if (n === undefined) envelopes.set(key, (n = countChatTokens(model, [filesMessage(category, "", true)]) - countChatTokens(model, [])));
+  return n;
+}
+
 /**
  * PaperBench's room for a category's files (`_get_available_context` less 2k): the window less
  * the paper, the log (not for Code Development) and its buffers, whatever else the prompt holds.
@@ -86,7 +95,7 @@ export function paperbenchFilesRoom(p: PreparedSubmission, category: FileCategor
 export function filesRoom(p: PreparedSubmission, leaf: PlannedLeaf, messagesWithoutFiles: readonly ChatMessage[]): number {
   const used = promptTokens(p, messagesWithoutFiles);
   const own = promptBudget(p.contextWindow) - used;
-  const envelope = countChatTokens(p.model, [filesMessage(leaf.fileCategory, "", true)]) - countChatTokens(p.model, []);
+  const envelope = chosenFilesEnvelope(p.model, leaf.fileCategory);
   const paperbench = paperbenchFilesRoom(p, leaf.fileCategory) + envelope + PAPERBENCH_MAX_FILES * TAG_SLACK_TOKENS;
   const ceiling = own + answerReserve(p.contextWindow) - MIN_ANSWER_TOKENS;
   return Math.max(own, Math.min(paperbench, ceiling));
