@@ -37,7 +37,7 @@ async function run(mode: JudgeMode, dir: string) {
       mode,
       maxConcurrency: CONCURRENCY,
       promptCacheKey: `bench-${mode}`,
-      // Paperbench mode is SimpleJudge's port: PaperBench's prompts, read from PAPERBENCH_SRC_DIR.
+      // Paperbench mode is SimpleJudge's port: its prompts come from PaperBench's source (PAPERBENCH_SRC_DIR).
       ...(mode === "paperbench" ? { paperbench: { prompts: await loadPaperbenchPrompts() } } : {}),
     });
     const estimate = await estimateRun(input, { latencyS: LATENCY_MS / 1000 });

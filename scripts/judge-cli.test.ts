@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseGradedJson } from "@/lib/grading/graded-tree";
 import { DEMO_DIR, demoSubmissionCopy } from "@/server/judge/judge-fixtures.testutil";
 import { startOpenAiTestServer, tagged, type OpenAiTestServer } from "@/test/openai-test-server";
+import { IMPORT_JUDGE_UTILS, PAPERBENCH_SRC_DIR, runPaperbenchPythonJson, skipWithoutPaperbenchPython } from "@/test/paperbench/python";
 
 /** The CLI as a real process (the server answers in this one, so it must not block on a sync spawn). */
 function runCli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
@@ -66,6 +67,38 @@ describe("npm run judge -- grade", () => {
     // The archive's dates survived extraction: results/table1.csv counts as written by reproduction.
     const ra = server.requests.find((r) => /category: Result Analysis/.test(r.messages.at(-2)!.content))!;
     expect(tagged(ra, "files")).toContain('<file path="results/table1.csv">');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.skipIf(skipWithoutPaperbenchPython)("--mode paperbench --max-depth 2 writes SimpleJudge's graded tree (top criteria as Subtree pseudo-leaves), which PaperBench's from_dict reads", async () => {
+    const dir = demoSubmissionCopy();
+    const out = path.join(tmp, "pb_output.json");
+    const { status, stderr } = await runCli(
+      ["grade", "--rubric", path.join(DEMO_DIR, "rubric.json"), "--submission", dir, "--mode", "paperbench", "--max-depth", "2", "--out", out],
+      { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "test", JUDGE_MODEL: "o3-mini", JUDGE_CONCURRENCY: "4", PAPERBENCH_SRC_DIR },
+    );
+    expect(stderr, stderr).not.toMatch(/unavailable/);
+    expect(status).toBe(0);
+    const json = JSON.parse(fs.readFileSync(out, "utf8"));
+    const rubric = JSON.parse(fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8"));
+    expect(json.graded_task_tree.sub_tasks).toHaveLength(rubric.sub_tasks.length);
+    for (const top of json.graded_task_tree.sub_tasks) {
+      expect(top).toMatchObject({ task_category: "Subtree", sub_tasks: [] });
+      expect(Object.keys(top)).toEqual(["id", "requirements", "weight", "score", "valid_score", "task_category", "explanation", "judge_metadata", "sub_tasks"]);
+      expect(typeof top.judge_metadata.full_judge_response).toBe("string");
+    }
+    const read = await runPaperbenchPythonJson<{ score: number; leaves: number }>(
+      [
+        IMPORT_JUDGE_UTILS,
+        // paperbench.rubric.tasks imports rubric-editing helpers (docker, blobfile) the tree never calls.
+        "import types",
+        "for _n in ('paperbench.utils', 'paperbench.rubric.utils'):",
+        "    _m = types.ModuleType(_n); _m.oai_completion_with_retry = _m.get_openai_client = _m.random_id = None; sys.modules[_n] = _m",
+        "from paperbench.judge.graded_task_node import GradedTaskNode", "t = GradedTaskNode.from_dict(data)", "out = {'score': t.score, 'leaves': len(t.get_leaf_nodes())}",
+      ].join("\n"),
+      json.graded_task_tree,
+    );
+    expect(read).toEqual({ score: json.score, leaves: json.num_leaf_nodes });
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

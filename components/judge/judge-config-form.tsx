@@ -19,7 +19,10 @@ export function JudgeConfigForm({
   error,
   fieldErrors,
   onSubmit,
+  paperbenchUnavailable = null,
 }: {
+  /** Why paperbench mode cannot run here (PaperBench's prompts unreadable), or null. */
+  paperbenchUnavailable?: string | null;
   initial: JudgeConfigInput;
   apiKeySet: boolean | null;
   submitLabel: string;
@@ -118,7 +121,11 @@ export function JudgeConfigForm({
       <Field label="Output $ / M tokens" error={fieldErrors.priceOutputPerM}>
         <Input {...num("priceOutputPerM")} aria-label="Output price" />
       </Field>
-      <Field label="Mode" hint="paperbench: SimpleJudge's calls, for comparable figures" error={fieldErrors.mode}>
+      <Field
+        label="Mode"
+        hint={paperbenchUnavailable ? `paperbench mode is unavailable here: ${paperbenchUnavailable}` : "paperbench: PaperBench's SimpleJudge, call for call, for comparable figures"}
+        error={fieldErrors.mode}
+      >
         <select className={SELECT} value={c.mode} onChange={(e) => set("mode", e.target.value as JudgeConfigInput["mode"])} aria-label="Mode">
           {JUDGE_MODES.map((m) => (
             <option key={m} value={m}>

@@ -24,7 +24,12 @@ function fieldErrorsOf(error: unknown): Record<string, string> {
 /** `/judge` (staff): the judge configurations, which is the default, whether each is ready, and a form to add or edit one. */
 export function JudgeConfigsPage() {
   const queryClient = useQueryClient();
-  const configs = useQuery({ queryKey: KEY, queryFn: () => fetchJson<{ configs: JudgeConfigView[] }>("/api/judge/configs?archived=1").then((r) => r.configs) });
+  const listing = useQuery({
+    queryKey: KEY,
+    queryFn: () => fetchJson<{ configs: JudgeConfigView[]; paperbenchMode?: { available: boolean; reason: string | null } }>("/api/judge/configs?archived=1"),
+  });
+  const configs = { ...listing, data: listing.data?.configs };
+  const paperbenchUnavailable = listing.data?.paperbenchMode && !listing.data.paperbenchMode.available ? listing.data.paperbenchMode.reason : null;
   const [editing, setEditing] = useState<JudgeConfigView | "new" | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["judge-configs"] });
   const save = useMutation({
@@ -53,6 +58,7 @@ export function JudgeConfigsPage() {
       {editing && (
         <div className="rounded-lg border border-zinc-200 bg-white p-4">
           <JudgeConfigForm
+            paperbenchUnavailable={paperbenchUnavailable}
             key={editing === "new" ? "new" : editing.id}
             initial={editing === "new" ? NEW_JUDGE_CONFIG : editing}
             apiKeySet={editing === "new" ? null : editing.apiKeySet}

@@ -75,7 +75,7 @@ function RunJudgeDialog({ target, defaultVariant, onClose, onStarted }: { target
               <option value="code-dev">Code-Dev (the code only)</option>
             </select>
           </Field>
-          <Field label="Max depth" hint="Empty: grade every leaf">
+          <Field label="Max depth" hint="PaperBench's max_depth, root = 1: criteria at this depth are graded whole. Empty: every leaf">
             <Input value={depth} onChange={(e) => setDepth(e.target.value)} inputMode="numeric" placeholder="every leaf" data-testid="judge-max-depth" aria-label="Max depth" />
           </Field>
         </div>

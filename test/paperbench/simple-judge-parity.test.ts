@@ -31,7 +31,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JudgeRubricNode } from "@/lib/judge/engine-contract";
-import { runPaperbenchJudge } from "@/lib/judge/paperbench/simple-judge";
+import { runPaperbenchJudge, type PbGradedNode } from "@/lib/judge/paperbench/simple-judge";
 import type { PaperbenchPrompts } from "@/lib/judge/paperbench/prompts";
 import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
 import { directorySubmissionFiles } from "@/server/judge/directory-submission";
@@ -117,6 +117,7 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
   });
 
   it("sends the same calls and writes the same graded tree on every fixture", async () => {
+    const coverage: { fx: ParityFixture; calls: PyCall[]; tree: PbGradedNode }[] = [];
     let unitsCompared = 0;
     let callsCompared = 0;
     for (const fx of fixtures) {
@@ -174,6 +175,7 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
           }
         }
         expect(result.tree, `${fx.name}: the graded tree`).toEqual(py.tree);
+        coverage.push({ fx, calls: py.calls, tree: result.tree });
         expect(result.units.length, `${fx.name}: units graded`).toBe(fx.expectedUnits);
         unitsCompared += result.units.length;
       } finally {
@@ -182,5 +184,26 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
     }
     console.log(`SimpleJudge parity: ${unitsCompared} leaves/pseudo-leaves and ${callsCompared} calls compared over ${fixtures.length} fixtures`);
     expect(unitsCompared).toBe(18);
+
+    // The fixtures reach what they are meant to (identical output proves nothing about a path never taken).
+    const of = (name: string) => coverage.find((c) => c.fx.name === name)!;
+    const flat = (n: PbGradedNode): PbGradedNode[] => [n, ...n.sub_tasks.flatMap(flat)];
+    const gradeOf = (name: string, key: string) => of(name).calls.find((c) => c.key === key && c.purpose === "grade")!.messages;
+    const full = flat(of("full").tree);
+    expect(full.find((n) => n.task_category === "Subtree")?.requirements).toContain("| [K8]");
+    expect(full.find((n) => n.requirements.startsWith("[K11]"))?.explanation).toBe("Score is not between 0 and 1: 2");
+    expect(full.find((n) => n.requirements.startsWith("[K10]"))?.explanation).toBe("Response could not be parsed: ");
+    const k2Files = gradeOf("full", "[K2]")[3].content;
+    expect(k2Files).toContain("(FILE IS EMPTY)");
+    expect(k2Files).toContain("café naïve");
+    expect(k2Files).not.toContain("README.md>"); // named with a leading "/": read, then dropped by relative_to
+    expect(gradeOf("full", "[K6]")[3].content).toContain("<FILE:results/big_results.csv>");
+    expect(gradeOf("full", "[K6]")[3].content).not.toContain("<FILE:results/metrics.json>"); // the big file used the budget
+    // Duplicate ids: [K10] gets the preceding criteria of the first node with its id ([K3]).
+    expect(gradeOf("full", "[K10]").at(-2)!.content).toContain(" -> [K2]");
+    const tightLog = gradeOf("tight", "[K22]").find((m) => m.content.includes("<reproduce.log>"))!.content;
+    expect(tightLog).toBe("Here is the `reproduce.log` provided in the submission, if any:\n<reproduce.log>\n\n</reproduce.log>");
+    expect(of("codedev-root").tree).toMatchObject({ task_category: "Code Development", sub_tasks: [] });
+    expect(flat(of("untouched").tree).filter((n) => n.task_category === "Result Analysis").every((n) => n.judge_metadata === null && n.score === 0)).toBe(true);
   }, 600_000);
 });

@@ -17,6 +17,7 @@ import {
 } from "../paperbench/simple-judge";
 import { shortcutVerdict } from "./leaf-grader";
 import { encodeO200k } from "../paperbench/o200k";
+import { formatFile } from "../paperbench/format-file";
 import { bytesNeededFor, readPythonText } from "../paperbench/python-text";
 import { PB_READ_CHARS } from "../paperbench/simple-judge";
 import { prepareSubmission } from "./prepare-submission";
@@ -81,7 +82,7 @@ async function estimatePaperbench(input: JudgeRunInput, latencyS: number): Promi
       let n = fileTokens.get(f);
       if (n === undefined) {
         const head = await input.submission.readHead(f, bytesNeededFor(PB_READ_CHARS));
-        n = head ? encodeO200k(`<FILE:${f}>\n${readPythonText(head.bytes, PB_READ_CHARS)}\n</FILE:${f}>\n\n`).length : 0;
+        n = head ? encodeO200k(formatFile(f, readPythonText(head.bytes, PB_READ_CHARS)) + "\n\n").length : 0;
         fileTokens.set(f, n);
       }
       sizes.push(n);

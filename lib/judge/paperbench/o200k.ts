@@ -42,21 +42,3 @@ export function pySliceTo<T>(seq: readonly T[], stop: number): T[] {
   const end = stop < 0 ? Math.max(0, seq.length + stop) : Math.min(seq.length, stop);
   return seq.slice(0, end);
 }
-
-/** Python's `str.isspace` characters, which `str.strip()` removes (JS `trim` differs: U+FEFF, U+001C–U+001F). */
-const PY_WHITESPACE = new Set([
-  "\t", "\n", "\v", "\f", "\r", "\x1c", "\x1d", "\x1e", "\x1f", " ", "\x85", "\xa0", "\u1680",
-  "\u2000", "\u2001", "\u2002", "\u2003", "\u2004", "\u2005", "\u2006", "\u2007", "\u2008", "\u2009", "\u200a",
-  "\u2028", "\u2029", "\u202f", "\u205f", "\u3000",
-]);
-
-/** Python's `s.strip()` (no argument) or `s.strip(chars)`. */
-export function pyStrip(s: string, chars?: string): string {
-  const strip = chars === undefined ? (c: string) => PY_WHITESPACE.has(c) : (c: string) => chars.includes(c);
-  const cps = [...s];
-  let a = 0;
-  let b = cps.length;
-  while (a < b && strip(cps[a])) a++;
-  while (b > a && strip(cps[b - 1])) b--;
-  return cps.slice(a, b).join("");
-}

@@ -7,7 +7,9 @@
  */
 import pLimit from "p-limit";
 import type { CallUsage, ChatMessage, ChatModel, JudgeRubricNode, JudgeRunHooks, JudgeRunInput, LeafVerdict, SubmissionDirEntry } from "../engine-contract";
-import { decodeO200k, encodeO200k, pySliceTo, pyStrip } from "./o200k";
+import { decodeO200k, encodeO200k, pySliceTo } from "./o200k";
+import { formatFile } from "./format-file";
+import { pythonStrip as pyStrip } from "./python-chars";
 import { createTreeStructure, PB_CATEGORIES, toMicros, whitelistedFiles, type PbCategory } from "./file-tree";
 import { parsedResponseFormat, parseSystemText, validateParsedResponse } from "./judge-response";
 import type { PaperbenchPrompts } from "./prompts";
@@ -199,10 +201,6 @@ function joinInside(rel: string): string | null {
   return parts.join("/");
 }
 
-function formatFile(path: string, content: string): string {
-  return `<FILE:${path}>\n${pyStrip(content) ? content : "(FILE IS EMPTY)"}\n</FILE:${path}>`;
-}
-
 type Asker = (purpose: CallUsage["purpose"], model: string, messages: ChatMessage[], jsonSchema?: { name: string; schema: Record<string, unknown> }) => Promise<{ content: string; usage: CallUsage }>;
 
 function categoryKey(category: string | null): string {
@@ -256,7 +254,7 @@ export async function relevantFiles(p: PbPrepared, input: JudgeRunInput, task: P
     if (stripped.startsWith("/")) continue; // `relative_to` raises for an absolute path: skipped
     const shown = joinInside(stripped);
     if (shown === null) continue;
-    let contentTokens = encodeO200k(formatFile(shown === "" ? "." : shown, content) + "\n\n");
+    let contentTokens = encodeO200k(formatFile(shown, content) + "\n\n");
     if (total + contentTokens.length > maxTokens) {
       contentTokens = pySliceTo(contentTokens, maxTokens - total);
       tokens.push(...contentTokens);
