@@ -1,15 +1,17 @@
 /**
  * Judge figures (issue 13), against the Chat Completions test server (test/openai-test-server.ts,
- * 200 ms per answer), pinn's rubric (1,963 leaves, PAPERBENCH_DATA_DIR) over the demo paper and
- * the demo submission after a reproduction, concurrency 50:
+ * 200 ms per answer; it answers a ranking with every file of the tree shown), pinn's rubric (1,963
+ * leaves, PAPERBENCH_DATA_DIR) over the demo paper and the demo submission after a reproduction,
+ * concurrency 50. Paperbench mode needs PaperBench's prompts (PAPERBENCH_SRC_DIR):
  *
- * - `judge_calls_per_leaf`: efficient mode's calls / graded leaves (paperbench mode's beside it).
- *   Goal ≤ 1.05.
+ * - `judge_calls_per_leaf`: efficient mode's calls / graded leaves, goal ≤ 1.05;
+ *   `judge_calls_per_leaf_paperbench`: paperbench mode's (PaperBench's own count, 3).
  * - `judge_uncached_input_ratio`: uncached input tokens (input − cached, as the server counted
  *   them), efficient / paperbench, one run each. Goal ≤ 0.5.
  * - `judge_overhead_ratio`: efficient mode's wall time / (calls × 200 ms / 50). Goal < 1.2.
- * - `judge_estimate_error_pct`: |estimated − actual| input tokens / actual, efficient mode, the
- *   actual as the server counted it with gpt-tokenizer's own chat encoder. Goal < 5.
+ * - `judge_estimate_error_pct` (efficient) and `judge_estimate_error_pct_paperbench`: |estimated −
+ *   actual| input tokens / actual, the actual as the server counted it with gpt-tokenizer's own
+ *   chat encoder. Goal < 5 for both.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -57,15 +59,17 @@ export async function judgeFigures(): Promise<void> {
   try {
     const efficient = await run("efficient", dir);
     const paperbench = await run("paperbench", dir);
+    const errorPct = (r: { estimate: { inputTokens: number }; input: number }) => (Math.abs(r.estimate.inputTokens - r.input) / r.input) * 100;
     report("judge_calls_per_leaf", efficient.calls / efficient.graded, "calls", 3);
-    console.log(`# judge_calls_per_leaf_paperbench ${(paperbench.calls / paperbench.graded).toFixed(2)} calls (${paperbench.graded} leaves graded)`);
+    report("judge_calls_per_leaf_paperbench", paperbench.calls / paperbench.graded, "calls", 3);
+    console.log(`# judge leaves graded: efficient ${efficient.graded}, paperbench ${paperbench.graded}`);
     report("judge_uncached_input_ratio", efficient.uncached / paperbench.uncached, "ratio", 3);
     console.log(`# judge uncached input tokens: efficient ${efficient.uncached}, paperbench ${paperbench.uncached}`);
     const ideal = (efficient.calls * (LATENCY_MS / 1000)) / CONCURRENCY;
     report("judge_overhead_ratio", efficient.seconds / ideal, "ratio", 3);
     console.log(`# judge efficient wall ${efficient.seconds.toFixed(2)} s for ${efficient.calls} calls (ideal ${ideal.toFixed(2)} s); paperbench ${paperbench.seconds.toFixed(2)} s for ${paperbench.calls}`);
-    report("judge_estimate_error_pct", (Math.abs(efficient.estimate.inputTokens - efficient.input) / efficient.input) * 100, "%", 2);
-    console.log(`# judge_estimate_error_pct_paperbench ${((Math.abs(paperbench.estimate.inputTokens - paperbench.input) / paperbench.input) * 100).toFixed(2)} %`);
+    report("judge_estimate_error_pct", errorPct(efficient), "%", 2);
+    report("judge_estimate_error_pct_paperbench", errorPct(paperbench), "%", 2);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

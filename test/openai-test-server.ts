@@ -173,6 +173,8 @@ export async function startOpenAiTestServer(script: TestServerScript = {}): Prom
     const jsonSchemaName = format?.type === "json_schema" ? (format.json_schema?.name ?? "") : null;
     const last = messages[messages.length - 1]?.content ?? "";
     const isParse = messages[0]?.role === "system" && messages[0].content.startsWith("The text you are given is a grader's assessment");
+    // SimpleJudge's ranking request (paperbench mode) shows its tree after "Directory structure:".
+    const simpleJudgeTree = jsonSchemaName === null ? (/Directory structure:\n([\s\S]*?)\n\n/.exec(last)?.[1] ?? null) : null;
     const rec: RecordedRequest = {
       n: requests.length,
       model: String(body.model),
@@ -180,7 +182,7 @@ export async function startOpenAiTestServer(script: TestServerScript = {}): Prom
       jsonSchemaName,
       promptCacheKey: (body.prompt_cache_key as string | undefined) ?? null,
       reasoningEffort: (body.reasoning_effort as string | undefined) ?? null,
-      kind: isParse ? "parse" : last.includes(RANKING_REQUEST) ? "rank" : jsonSchemaName ? "verdict" : "free-form",
+      kind: isParse ? "parse" : last.includes(RANKING_REQUEST) || simpleJudgeTree !== null ? "rank" : jsonSchemaName ? "verdict" : "free-form",
       outcome: 200,
       usage: null,
     };
@@ -206,7 +208,7 @@ export async function startOpenAiTestServer(script: TestServerScript = {}): Prom
 
     let content: string;
     if (fault === "malformed") content = '{"valid_score": true, "score": 1, "explanation": "cut sh';
-    else if (rec.kind === "rank") content = s.rank ? s.rank(rec) : treePaths(tagged(rec, "file-tree") ?? "").join("\n");
+    else if (rec.kind === "rank") content = s.rank ? s.rank(rec) : treePaths(tagged(rec, "file-tree") ?? simpleJudgeTree ?? "").join("\n");
     else if (rec.kind === "parse") {
       const m = /Score:\s*([0-9.]+)/i.exec(last);
       content = JSON.stringify({ valid_score: !!m, score: m ? Number(m[1]) : 0, explanation: last.slice(0, 200), evidence: [] });

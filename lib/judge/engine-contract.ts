@@ -39,7 +39,7 @@ export interface SubmissionDirEntry {
 /** The submission as the judge sees it: the executed copy (full variant) or the submitted one (Code-Dev). */
 export interface SubmissionFiles {
   list(): Promise<SubmissionFileInfo[]>;
-  /** The file's text, or null when it is binary or absent. */
+  /** The file's text by the judge's one rule (lib/judge/engine/judge-file-text.ts), or null when absent. */
   read(path: string): Promise<string | null>;
   /**
    * Paperbench mode: every folder in os.walk order (top-down, pre-order; names in the listing's

@@ -6,6 +6,8 @@ export interface SubmissionArchiveFile {
   /** Null when the file was not kept; `skipped` says why. */
   content: string | null;
   skipped: string | null;
+  /** A file not kept as text (binary, not UTF-8, too large): its first bytes, when the reader was asked for them (`heads`). */
+  head?: Uint8Array;
 }
 
 export interface SubmissionArchive {

@@ -2,11 +2,19 @@ import "server-only";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { SubmissionDirEntry, SubmissionFileInfo, SubmissionFiles } from "@/lib/judge/engine-contract";
-import { SKIPPED_DIRS } from "@/lib/judge/engine/file-selection";
+import { REPRODUCE_LOG, SKIPPED_DIRS } from "@/lib/judge/engine/file-selection";
+import { HEAD_BYTES, judgeFileText, judgeLogText } from "@/lib/judge/engine/judge-file-text";
 
-/** A file is text when its first 8 kB hold no NUL byte (git's rule). */
-function isBinary(bytes: Buffer): boolean {
-  return bytes.subarray(0, 8192).includes(0);
+/** The first `max` bytes of a file. */
+async function readHead(full: string, max: number): Promise<Buffer> {
+  const handle = await fs.open(full, "r");
+  try {
+    const buffer = Buffer.alloc(max);
+    const { bytesRead } = await handle.read(buffer, 0, max, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** st_mtime as CPython computes it (`sec + nsec * 1e-9`, in doubles). */
@@ -67,8 +75,9 @@ export async function walkLikePython(root: string): Promise<SubmissionDirEntry[]
 
 /**
  * A submission folder on disk as the judge reads it (the CLI, tests): files with their sizes and
- * modification times (what tells reproduction's outputs apart), text read on demand. Links are
- * not followed and folders the judge never reads (`.git`, `venv`, …) are not walked.
+ * modification times (what tells reproduction's outputs apart), text read on demand by the
+ * worker's rule (lib/judge/engine/judge-file-text.ts). Links are not followed and folders the judge
+ * never reads (`.git`, `venv`, …) are not walked.
  */
 export function directorySubmissionFiles(root: string): SubmissionFiles {
   const base = path.resolve(root);
@@ -113,8 +122,8 @@ export function directorySubmissionFiles(root: string): SubmissionFiles {
       try {
         const stat = await fs.lstat(full);
         if (!stat.isFile()) return null;
-        const bytes = await fs.readFile(full);
-        return isBinary(bytes) ? null : bytes.toString("utf8");
+        if (relPath === REPRODUCE_LOG) return judgeLogText(await fs.readFile(full));
+        return judgeFileText(await readHead(full, Math.min(stat.size, HEAD_BYTES)), stat.size);
       } catch {
         return null;
       }

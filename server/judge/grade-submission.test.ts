@@ -263,10 +263,13 @@ describe("what the judge reads", () => {
     const noise = Array.from({ length: 20_000 }, (_, i) => `step ${i} loss ${(Math.sin(i) + 2).toFixed(6)} lr 0.001`).join("\n");
     const log = `START OF LOG\n${noise}\nFINAL test accuracy 0.9321\n`;
     await gradeSubmission(demoJudgeInput(submission({ log }), { contextWindow: 32_000 }), model);
-    const logText = tagged(server.requests[0], "reproduce.log")!;
+    const logText = server.requests.map((r) => tagged(r, "reproduce.log")).find((t) => t !== null)!;
     expect(logText).toContain("START OF LOG");
     expect(logText).toContain("FINAL test accuracy 0.9321");
-    expect(logText).toMatch(/tokens of the log left out here/);
+    expect(logText).toMatch(/the log goes on past what PaperBench reads; its last lines/);
+    // Code Development leaves are not shown the log (PaperBench does not show it to them).
+    const cd = server.requests.find((r) => /category: Code Development/.test(r.messages.at(-2)!.content))!;
+    expect(tagged(cd, "reproduce.log")).toBeNull();
   });
 
   it("files over the budget: efficient mode ranks, then fills the budget in the ranked order; paperbench ranks always", async () => {

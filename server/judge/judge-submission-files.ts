@@ -18,7 +18,9 @@ import type { SubmissionDirEntry, SubmissionFileInfo, SubmissionFiles } from "@/
 import { bytesNeededFor } from "@/lib/judge/paperbench/python-text";
 import { PB_READ_CHARS } from "@/lib/judge/paperbench/simple-judge";
 import { openBlob } from "@/server/blobs/store-blob";
-import { ARCHIVE_LIMITS, decodeText, readSubmissionArchive } from "@/server/submissions/archive";
+import { extensionOf, isCandidateExtension } from "@/lib/judge/engine/file-selection";
+import { HEAD_BYTES, judgeFileText, judgeLogText } from "@/lib/judge/engine/judge-file-text";
+import { ARCHIVE_LIMITS, readSubmissionArchive } from "@/server/submissions/archive";
 
 /** Bytes of reproduce.log kept: its head and its tail (final metrics are printed last), half each. */
 const MAX_LOG_BYTES = 16 * 1024 * 1024;
@@ -60,13 +62,14 @@ export async function loadJudgeSubmissionOf(store: Store, submissionId: string, 
 }
 
 interface HeldFile extends SubmissionFileInfo {
-  text: string | null;
+  /** The text, decoded when first read (most files never are). */
+  text: string | null | (() => string | null);
   /** The first bytes paperbench mode reads (PaperBench's 200k characters' worth). */
   head: Uint8Array;
 }
 
 /** Bytes kept of each file for paperbench mode's reads. */
-const HEAD_BYTES = bytesNeededFor(PB_READ_CHARS);
+const PB_HEAD_BYTES = bytesNeededFor(PB_READ_CHARS);
 
 /**
  * os.walk's view of an archive's files: folders in the order their first entry comes (an
@@ -104,7 +107,12 @@ function filesOf(held: HeldFile[]): SubmissionFiles {
   const list = held.map(({ path: p, size, mtimeMs }) => ({ path: p, size, mtimeMs }));
   return {
     list: async () => list,
-    read: async (p) => byPath.get(p)?.text ?? null,
+    read: async (p) => {
+      const file = byPath.get(p);
+      if (!file) return null;
+      if (typeof file.text === "function") file.text = file.text();
+      return file.text;
+    },
     walk: async () => walkOfPaths(list),
     readHead: async (p, maxBytes) => {
       const f = byPath.get(p);
@@ -113,16 +121,31 @@ function filesOf(held: HeldFile[]): SubmissionFiles {
   };
 }
 
+/**
+ * A submitted archive read with the upload's checks, keeping the first bytes of every file a
+ * criterion may read that is not kept as text (over 1 MiB, not UTF-8), so the judge reads it as
+ * the CLI does.
+ */
+export function submittedArchiveFiles(file: string) {
+  return readSubmissionArchive({ path: file }, ARCHIVE_LIMITS, { bytes: HEAD_BYTES, wanted: (p) => isCandidateExtension(extensionOf(p)) });
+}
+
 /** A submitted archive (.tar.gz, .tar or .zip), read with the upload's checks; its dates do not matter to Code-Dev. */
 async function readSubmittedArchive(sha256: string): Promise<SubmissionFiles> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "rs-judge-"));
   try {
     const file = path.join(dir, "submission");
     await pipeline(await openBlob(sha256), fs.createWriteStream(file));
-    const archive = await readSubmissionArchive({ path: file });
-    // The upload's reader keeps text files only (UTF-8): paperbench mode reads their bytes again from that text.
-    const headOf = (text: string | null) => (text === null ? new Uint8Array() : Buffer.from(text, "utf8").subarray(0, HEAD_BYTES));
-    const held: HeldFile[] = archive.files.map((f) => ({ path: f.path, size: f.size, mtimeMs: null, text: f.content, head: headOf(f.content) }));
+    const archive = await submittedArchiveFiles(file);
+    // Text files are kept as text: paperbench mode reads their bytes again from it; other files a criterion may read keep their first bytes.
+    const headOf = (text: string | null) => (text === null ? new Uint8Array() : Buffer.from(text, "utf8").subarray(0, PB_HEAD_BYTES));
+    const held: HeldFile[] = archive.files.map((f) => ({
+      path: f.path,
+      size: f.size,
+      mtimeMs: null,
+      text: f.content ?? (f.head ? () => judgeFileText(f.head!, f.size) : null),
+      head: f.head ? f.head.subarray(0, PB_HEAD_BYTES) : headOf(f.content),
+    }));
     if (archive.reproduceLog !== null) held.push({ path: "reproduce.log", size: Buffer.byteLength(archive.reproduceLog), mtimeMs: null, text: archive.reproduceLog, head: headOf(archive.reproduceLog) });
     return filesOf(held);
   } finally {
@@ -132,11 +155,12 @@ async function readSubmittedArchive(sha256: string): Promise<SubmissionFiles> {
 
 /**
  * The outputs archive the runner packed (.tar.gz of the executed submission), streamed: each
- * file with its date (what reproduction wrote is newer than `reproduce.log.creation_time`),
- * text files up to the upload's per-file limit, reproduce.log's head and tail. Unsafe names and
+ * file with its date (what reproduction wrote is newer than `reproduce.log.creation_time`), its
+ * text by the CLI's rule (lib/judge/engine/judge-file-text.ts: whole, or PaperBench's first
+ * 200,000 characters of a large or non-UTF-8 file), reproduce.log's head and tail. Unsafe names and
  * `.git` are left out; the whole is bounded by the upload's expansion limit.
  */
-async function readOutputsArchive(stream: Readable): Promise<SubmissionFiles> {
+export async function readOutputsArchive(stream: Readable): Promise<SubmissionFiles> {
   const held: HeldFile[] = [];
   let expanded = 0;
   const extract = tar.extract();
@@ -145,20 +169,20 @@ async function readOutputsArchive(stream: Readable): Promise<SubmissionFiles> {
   for await (const entry of extract) {
     const { header } = entry;
     const name = header.type === "file" || header.type === "contiguous-file" ? normalizeEntryPath(header.name) : null;
-    const keep = name === null || name.split("/").some((s) => SKIPPED_DIRS.has(s)) ? null : new KeptBytes(name === "reproduce.log" ? MAX_LOG_BYTES : ARCHIVE_LIMITS.maxFileBytes);
+    const keep = name === null || name.split("/").some((s) => SKIPPED_DIRS.has(s)) ? null : new KeptBytes(name === "reproduce.log" ? MAX_LOG_BYTES : HEAD_BYTES, name === "reproduce.log");
     for await (const chunk of entry as AsyncIterable<Buffer>) {
       expanded += chunk.length;
       if (expanded > ARCHIVE_LIMITS.maxExpandedBytes) throw new AppError("payload_too_large", "The reproduction's outputs expand past the archive limit");
       keep?.push(chunk);
     }
     if (!keep || name === null) continue;
-    held.push({ path: name, size: keep.size, mtimeMs: header.mtime ? header.mtime.getTime() : null, text: keep.text(name === "reproduce.log"), head: keep.first() });
+    held.push({ path: name, size: keep.size, mtimeMs: header.mtime ? header.mtime.getTime() : null, text: () => keep.text(), head: keep.first() });
   }
   await done;
   return filesOf(held);
 }
 
-/** A file's bytes as it streams: all of it up to `max`, else (a log) its head and tail, `max / 2` each. */
+/** A file's bytes as it streams: all of it up to `max`, else its head (`max` bytes) and, for the log, its tail (`max / 2` each). */
 class KeptBytes {
   size = 0;
   private readonly head: Buffer[] = [];
@@ -166,37 +190,35 @@ class KeptBytes {
   private tail: Buffer[] = [];
   private tailBytes = 0;
 
-  private readonly firstBytes: Buffer[] = [];
-  private firstSize = 0;
+  constructor(
+    private readonly max: number,
+    private readonly log: boolean,
+  ) {}
 
-  constructor(private readonly max: number) {}
-
-  /** The file's first bytes (paperbench mode reads at most HEAD_BYTES of any file, whatever its size). */
+  /** The file's first bytes (paperbench mode reads at most PB_HEAD_BYTES of any file; the head kept is at least that). */
   first(): Uint8Array {
-    return new Uint8Array(Buffer.concat(this.firstBytes).subarray(0, HEAD_BYTES));
+    return new Uint8Array(Buffer.concat(this.head).subarray(0, PB_HEAD_BYTES));
   }
 
   push(chunk: Buffer): void {
-    if (this.firstSize < HEAD_BYTES) {
-      this.firstBytes.push(chunk);
-      this.firstSize += chunk.length;
-    }
     this.size += chunk.length;
-    if (this.headBytes < this.max / 2) {
+    const headMax = this.log ? this.max / 2 : this.max;
+    if (this.headBytes < headMax) {
       this.head.push(chunk);
       this.headBytes += chunk.length;
       return;
     }
+    if (!this.log) return;
     this.tail.push(chunk);
     this.tailBytes += chunk.length;
     while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.max / 2) this.tailBytes -= this.tail.shift()!.length;
   }
 
-  /** The text; a file past `max` is left out (null) unless it is the log, whose middle is cut. */
-  text(log: boolean): string | null {
-    if (this.size <= this.max) return decodeText(Buffer.concat([...this.head, ...this.tail])) ?? (log ? Buffer.concat([...this.head, ...this.tail]).toString("utf8") : null);
-    if (!log) return null;
+  /** The text: a file by the judge's rule, the log whole or with its middle cut. */
+  text(): string {
+    if (!this.log) return judgeFileText(Buffer.concat(this.head), this.size);
+    if (this.size <= this.max) return judgeLogText(Buffer.concat([...this.head, ...this.tail]));
     const left = this.size - this.headBytes - this.tailBytes;
-    return `${Buffer.concat(this.head).toString("utf8")}\n[… ${left} bytes of the log left out …]\n${Buffer.concat(this.tail).toString("utf8")}`;
+    return `${judgeLogText(Buffer.concat(this.head))}\n[… ${left} bytes of the log left out …]\n${judgeLogText(Buffer.concat(this.tail))}`;
   }
 }

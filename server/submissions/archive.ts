@@ -63,10 +63,20 @@ const IMPORT_POLICY: ArchivePolicy = { unsafe: "skip", field: "submission" };
 
 const LOG_NAME = "reproduce.log";
 
+/**
+ * For the judge: the first `bytes` bytes of each file `wanted` names that is not kept as text
+ * (PaperBench reads such files too: lib/judge/engine/judge-file-text.ts).
+ */
+export interface ArchiveHeads {
+  bytes: number;
+  wanted(path: string): boolean;
+}
+
 /** Reads a submission from a path (archive file or directory) or from uploaded bytes; unsafe entries are skipped with a note. */
 export async function readSubmissionArchive(
   source: ArchiveSource,
   limits: ArchiveLimits = ARCHIVE_LIMITS,
+  heads: ArchiveHeads | null = null,
 ): Promise<SubmissionArchive> {
   if ("path" in source) {
     let stat: fs.Stats;
@@ -76,7 +86,7 @@ export async function readSubmissionArchive(
       throw new AppError("bad_request", `No such file or directory: ${source.path}`, [{ path: "submission", message: "does not exist" }]);
     }
     const name = path.basename(path.resolve(source.path));
-    const collector = new Collector(name, limits, IMPORT_POLICY);
+    const collector = new Collector(name, limits, IMPORT_POLICY, heads);
     if (stat.isDirectory()) {
       await readDirectory(source.path, collector);
       return collector.finish();
@@ -86,7 +96,7 @@ export async function readSubmissionArchive(
     return collector.finish();
   }
   if (source.data.byteLength > limits.maxArchiveBytes) throw archiveTooLarge(source.data.byteLength, limits, IMPORT_POLICY.field);
-  const collector = new Collector(source.name, limits, IMPORT_POLICY);
+  const collector = new Collector(source.name, limits, IMPORT_POLICY, heads);
   await readArchive(bufferInput(source.data), collector);
   return collector.finish();
 }
@@ -176,6 +186,7 @@ class Collector {
     readonly name: string,
     readonly limits: ArchiveLimits,
     readonly policy: ArchivePolicy,
+    readonly heads: ArchiveHeads | null = null,
   ) {}
 
   /** Bytes decompressed so far (every entry's content, kept or not). */
@@ -234,10 +245,12 @@ class Collector {
     this.seen.add(safe);
     if (path.posix.basename(safe) === LOG_NAME) return { path: safe, keep: { max: this.limits.maxLogBytes, tail: true } };
     if (size > this.limits.maxFileBytes) {
+      // Read for its head only (add() records it as too large).
+      if (this.heads?.wanted(safe)) return { path: safe, keep: { max: this.heads.bytes, tail: false } };
       this.files.push({ path: safe, size, content: null, skipped: `larger than ${formatBytes(this.limits.maxFileBytes)}` });
       return null;
     }
-    return { path: safe, keep: { max: this.limits.maxFileBytes, tail: false } };
+    return { path: safe, keep: { max: Math.max(this.limits.maxFileBytes, this.heads?.bytes ?? 0), tail: false } };
   }
 
   /** Refuses (400, naming the entry) what a submission that is going to be run may not hold. */
@@ -256,14 +269,13 @@ class Collector {
       this.files.push({ path: filePath, size, content: null, skipped: null, log: this.logText(filePath, data) });
       return;
     }
-    const text = decodeText(data);
-    if (size > this.limits.maxFileBytes) {
-      this.files.push(this.tooLarge(filePath, size));
-    } else if (text === null) {
-      this.files.push({ path: filePath, size, content: null, skipped: "binary" });
-    } else {
-      this.files.push(this.store(filePath, size, text));
-    }
+    const text = size > this.limits.maxFileBytes ? null : decodeText(data);
+    let file: SubmissionArchiveFile;
+    if (size > this.limits.maxFileBytes) file = this.tooLarge(filePath, size);
+    else if (text === null) file = { path: filePath, size, content: null, skipped: "binary" };
+    else file = this.store(filePath, size, text);
+    if (file.content === null && this.heads?.wanted(filePath)) file.head = new Uint8Array(data.subarray(0, this.heads.bytes));
+    this.files.push(file);
   }
 
   /**
@@ -311,7 +323,7 @@ class Collector {
     const files: SubmissionArchiveFile[] = [];
     for (const f of this.files) {
       const rel = strip(f.path);
-      if (f.log === undefined) files.push({ path: rel, size: f.size, content: f.content, skipped: f.skipped });
+      if (f.log === undefined) files.push({ path: rel, size: f.size, content: f.content, skipped: f.skipped, ...(f.head ? { head: f.head } : {}) });
       else if (rel === LOG_NAME) reproduceLog = f.log;
       // A log deeper in the tree is an ordinary text file.
       else if (f.size > this.limits.maxFileBytes) files.push(this.tooLarge(rel, f.size));

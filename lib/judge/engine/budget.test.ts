@@ -1,7 +1,9 @@
 import { encodeChat } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { countChatTokens, countTextTokens, tokenizerFamily, truncateToTokens } from "./budget";
-import { fitLog, reduceLog } from "./reproduce-log";
+import { mulberry32 } from "@/lib/random";
+import { reduceLog as paperbenchReduceLog } from "@/lib/judge/paperbench/reduce-log";
+import { efficientLog, paperbenchContext, reduceLog } from "./reproduce-log";
 import { candidateFiles, isSkippedPath } from "./file-selection";
 
 describe("token counting", () => {
@@ -42,13 +44,41 @@ describe("reproduce.log", () => {
     expect(reduceLog(log)).toBe("100%\nsame\n[the line above was repeated 2 more times]\nend");
   });
 
-  it("keeps head and tail within the budget", () => {
-    const lines = ["FIRST LINE", ...Array.from({ length: 5000 }, (_, i) => `step ${i} loss ${i * 7}`), "FINAL accuracy 0.93"];
-    const fitted = fitLog("o3-mini", lines.join("\n"), 500);
-    expect(fitted.tokens).toBeLessThanOrEqual(500);
-    expect(fitted.omittedTokens).toBeGreaterThan(0);
-    expect(fitted.text.startsWith("FIRST LINE")).toBe(true);
-    expect(fitted.text.trimEnd().endsWith("FINAL accuracy 0.93")).toBe(true);
+  /** Lines drain3 does not cluster (distinct words, varying counts), so reduction keeps them. */
+  const varied = (n: number, seed = 1) => {
+    const random = mulberry32(seed);
+    return Array.from({ length: n }, () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => `w${Math.floor(random() * 1e6)}`).join(" "));
+  };
+
+  it("shows PaperBench's head (drain3-reduced, cut to half the window) whole, then the log's end within its bound", () => {
+    const lines = ["FIRST LINE", ...varied(3000), "FINAL accuracy 0.93"];
+    const pb = paperbenchContext("o3-mini", 2000, lines.join("\n"), "paper");
+    expect(pb.logTokens).toBe(1000);
+    expect(pb.log).toBe(truncateToTokens("o3-mini", paperbenchReduceLog(lines.join("\n")), 1000));
+    const shown = efficientLog("o3-mini", pb, 300)!;
+    expect(shown.startsWith(pb.log!)).toBe(true);
+    expect(shown).toContain("its last lines");
+    expect(shown.trimEnd().endsWith("FINAL accuracy 0.93")).toBe(true);
+    expect(countTextTokens("o3-mini", shown.slice(pb.log!.length))).toBeLessThanOrEqual(330);
+  });
+
+  it("past 200,000 characters PaperBench reads nothing more; efficient mode shows the end", () => {
+    const log = varied(30_000).join("\n") + "\nFINAL 0.5\n";
+    const pb = paperbenchContext("o3-mini", 1_000_000, log, "paper");
+    expect(pb.log).toBe(paperbenchReduceLog(log.slice(0, 200_000)));
+    expect(pb.log).not.toContain("FINAL 0.5");
+    expect(efficientLog("o3-mini", pb, 1000)).toContain("FINAL 0.5");
+  });
+
+  it("a paper and log over the window: the log is cut first, then the paper, as _truncate_input does", () => {
+    const paper = varied(1500, 2).join("\n");
+    const pb = paperbenchContext("o3-mini", 4000, varied(1500, 3).join("\n"), paper);
+    const paperTokens = countTextTokens("o3-mini", paper);
+    // The log is cut to half the window (2000); log + paper still over 4000, so the log loses the overflow and 5k more: all of it.
+    expect(paperTokens).toBeGreaterThan(2000);
+    expect(pb.logTokens).toBe(0);
+    // Then the paper alone is still over the window: it loses its overflow and 5k more (Python's negative slice).
+    expect(pb.paperTokens).toBe(paperTokens > 4000 ? Math.max(0, paperTokens + (4000 - paperTokens) - 5000) : paperTokens);
   });
 });
 

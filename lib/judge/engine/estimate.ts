@@ -7,7 +7,7 @@
  */
 import type { ChatMessage, JudgeEstimate, JudgeRunInput } from "../engine-contract";
 import { countChatTokens, countMessageTokens } from "./budget";
-import { efficientGradeMessages, efficientRankMessages, parseMessages, roomForFiles } from "./call-messages";
+import { efficientGradeMessages, efficientRankMessages, filesRoom, parseMessages } from "./call-messages";
 import {
   gradeMessages as pbGradeMessages,
   parseMessages as pbParseMessages,
@@ -151,11 +151,12 @@ export async function estimateRun(input: JudgeRunInput, opts: { latencyS?: numbe
     if (input.mode === "efficient") {
       const full = efficientGradeMessages(p, leaf, category.message, structured);
       const rest = full.filter((m) => m !== category.message);
-      const room = roomForFiles(p, rest);
+      const room = filesRoom(p, leaf, rest);
       if (category.messageTokens <= room) known(full, ASSUMED_OUTPUT_TOKENS.grade);
       else {
         known(efficientRankMessages(p, leaf), ASSUMED_OUTPUT_TOKENS.rank);
-        withChosenFiles(rest, full.slice(0, full.indexOf(category.message)), room, ASSUMED_OUTPUT_TOKENS.grade);
+        const allPlain = category.files.reduce((n, f) => n + f.plainTokens + 2, 0) + countMessageTokens(input.model, { role: "user", content: "" }) + 40;
+        withChosenFiles(rest, full.slice(0, full.indexOf(category.message)), Math.min(room, allPlain), ASSUMED_OUTPUT_TOKENS.grade);
       }
       if (!structured) parseCall(leaf.subtree);
     }

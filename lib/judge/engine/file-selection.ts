@@ -2,7 +2,9 @@
  * Which submission files a criterion's judge may read, by category (SimpleJudge's rule): docs and
  * code for Code Development and Code Execution; docs and the tables reproduction touched
  * (modified at or after `reproduce.log.creation_time`) for Result Analysis; all three for a
- * subtree graded at the max depth. Environments, caches and VCS folders are never read.
+ * subtree graded at the max depth. Environments and VCS folders are never read. Every list is
+ * PaperBench's or a superset of it (`.ipynb`, `.cu` added), so efficient mode shows at least the
+ * files paperbench mode can.
  */
 import { CREATION_TIME_FILE } from "@/lib/jobs/outputs-index";
 import type { SubmissionFileInfo } from "../engine-contract";
@@ -11,11 +13,13 @@ export const REPRODUCE_SH = "reproduce.sh";
 export const REPRODUCE_LOG = "reproduce.log";
 export { CREATION_TIME_FILE };
 
-/** Folders whose files are never candidates (any path segment; `*.egg-info` too). */
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
-  "venv", ".venv", ".env", "wandb", ".git", ".github", ".hg", ".svn", "__pycache__", "node_modules",
-  ".ipynb_checkpoints", ".mypy_cache", ".pytest_cache", ".tox", "site-packages",
-]);
+/**
+ * Folders whose files are never candidates (a path segment equal to one; `*.egg-info` too). Only
+ * folders PaperBench also leaves out (it drops any folder whose name *contains* one of these), so
+ * efficient mode's candidates are never fewer than PaperBench's: caches such as `.tox` or
+ * `.mypy_cache`, which PaperBench walks, stay candidates.
+ */
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set(["venv", ".venv", ".env", "wandb", ".git", ".github", "__pycache__", "node_modules"]);
 
 export const DOC_EXTENSIONS: ReadonlySet<string> = new Set([".md", ".txt", ".rst"]);
 export const CODE_EXTENSIONS: ReadonlySet<string> = new Set([
@@ -28,6 +32,11 @@ export const CODE_EXTENSIONS: ReadonlySet<string> = new Set([
 export const TABLE_EXTENSIONS: ReadonlySet<string> = new Set([
   ".csv", ".tsv", ".psv", ".json", ".jsonl", ".html", ".xml", ".yaml", ".yml", ".toml", ".arff", ".tex", ".svm", ".libsvm",
 ]);
+
+/** Whether some category's criteria may read a file with this extension. */
+export function isCandidateExtension(ext: string): boolean {
+  return DOC_EXTENSIONS.has(ext) || CODE_EXTENSIONS.has(ext) || TABLE_EXTENSIONS.has(ext);
+}
 
 /** The categories that choose files; a leaf with another or no category reads as a subtree does. */
 export const FILE_CATEGORIES = ["Code Development", "Code Execution", "Result Analysis", "Subtree"] as const;
@@ -58,7 +67,10 @@ export function touchedByReproduction(file: SubmissionFileInfo, creationMs: numb
 }
 
 export interface SelectionContext {
-  /** Null when there is no creation time: nothing counts as touched. */
+  /**
+   * When reproduction started: `reproduce.log.creation_time`, else reproduce.log's own mtime
+   * (PaperBench's fallback); null when neither exists: nothing counts as touched.
+   */
   creationMs: number | null;
   /** Paths shown on their own (reproduce.sh, reproduce.log), so not again among the files. */
   shownApart: ReadonlySet<string>;

@@ -1,8 +1,9 @@
 /**
  * Grading one leaf (or pseudo-leaf), every call counted. Efficient: the category's files whole
- * when they fit (else a ranking call chooses), one grading call answering with the structured
- * verdict (a parse call only for endpoints without JSON-schema output). (Paperbench mode is
- * lib/judge/paperbench/.) An answer that does not parse is asked
+ * when they fit (else a ranking call chooses and they are shown as PaperBench shows them, in at
+ * least its room), one grading call answering with the structured verdict (a parse call only for
+ * endpoints without JSON-schema output). (Paperbench mode is lib/judge/paperbench/.) An answer that
+ * does not parse is asked
  * again once; a leaf is invalid only when its calls failed for good, the error as explanation.
  */
 import type { CallUsage, ChatMessage, ChatModel, JudgeRunInput, LeafVerdict } from "../engine-contract";
@@ -11,9 +12,9 @@ import {
   efficientGradeMessages,
   efficientRankMessages,
   fillFiles,
+  filesRoom,
   parseMessages,
   rankedPaths,
-  roomForFiles,
 } from "./call-messages";
 import type { PreparedSubmission } from "./prepare-submission";
 import type { PlannedLeaf } from "./rubric-plan";
@@ -96,12 +97,15 @@ async function efficientFlow(ctx: LeafContext, calls: LeafCalls, leaf: PlannedLe
   const structured = model.supportsJsonSchema;
   const category = p.categories.get(leaf.fileCategory)!;
   const probe = efficientGradeMessages(p, leaf, category.message, structured);
-  const room = roomForFiles(p, probe.filter((m) => m !== category.message));
+  const room = filesRoom(p, leaf, probe.filter((m) => m !== category.message));
   let files = category.message;
   if (category.messageTokens > room) {
     const answer = await calls.ask("rank", input.model, efficientRankMessages(p, leaf));
-    const order = rankedPaths(answer, category.files.map((f) => f.path));
-    files = fillFiles(p, leaf, order.length > 0 ? order : category.files.map((f) => f.path), room, EFFICIENT_MAX_FILES);
+    // A named file outside the category is read too, as PaperBench reads whatever path the ranking names.
+    const named = rankedPaths(answer, null);
+    const others = await p.readOthers(named.filter((path) => !category.files.some((f) => f.path === path)));
+    const order = named.filter((path) => others.has(path) || category.files.some((f) => f.path === path));
+    files = fillFiles(p, leaf, order.length > 0 ? order : category.files.map((f) => f.path), room, EFFICIENT_MAX_FILES, true, others);
   }
   const messages = efficientGradeMessages(p, leaf, files, structured);
   if (structured) return calls.askVerdict("grade", input.model, messages, leaf.subtree, true);

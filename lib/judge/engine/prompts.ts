@@ -1,9 +1,10 @@
 /**
  * The judge's prompts, in the project's own words. A grading prompt is built in two parts: what
- * every leaf of a submission shares (instructions, paper, addenda, reproduce.sh, reproduce.log,
- * the file tree) first, and what belongs to one leaf (its files when they had to be chosen, the
- * criteria above it, the criterion, its category's question, the answer's form) last, so that a
- * provider's prompt cache serves the shared part to every leaf after the first.
+ * leaves of a submission share (instructions, paper, addenda, reproduce.sh, then reproduce.log for
+ * the categories that read it, then the category's files when they all fit) first, and what
+ * belongs to one leaf (its files when they had to be chosen, the criteria before it, the
+ * criterion, its category's question, the answer's form) last, so that a provider's prompt cache
+ * serves the shared part to every leaf after the first.
  */
 import type { ChatMessage } from "../engine-contract";
 import type { FileCategory } from "./file-selection";
@@ -12,15 +13,15 @@ export function systemPrompt(codeDev: boolean): string {
   const material = codeDev
     ? "the paper, clarifications about it, the submission's files, and one criterion of a grading rubric. " +
       "Only the code is judged here: the submission was not run, so judge whether the code would do what the criterion asks."
-    : "the paper, clarifications about it, the submission's files, its reproduce.sh script and the log of running " +
-      "that script in a fresh environment (reproduce.log), and one criterion of a grading rubric.";
+    : "the paper, clarifications about it, the submission's files, its reproduce.sh script, the log of running " +
+      "that script in a fresh environment (reproduce.log; shown for criteria about execution and results), and one criterion of a grading rubric.";
   return [
     "You grade one criterion of an attempt to reproduce a research paper. The attempt is a repository written " +
       "from the paper alone, without the authors' code. You are given " + material,
     "Judge that one criterion and nothing else, strictly from what the material shows. A README that claims " +
       "something is not evidence that it was done; code that was never run produced no results; results that " +
       "are not in the log or in files written by the run do not exist. When in doubt, the criterion is not met.",
-    "Files are shown with their path and numbered lines; cite them by that path and those line numbers.",
+    "Files are shown with their path and numbered lines (when only some files are shown, unnumbered); cite them by that path and line numbers.",
   ].join("\n\n");
 }
 
@@ -58,6 +59,11 @@ export function formatFile(path: string, content: string): string {
   return `<file path="${path}">\n${lines.map((line, i) => `${i + 1}| ${line}`).join("\n")}\n</file>`;
 }
 
+/** One file as chosen files show it: PaperBench's content (its first 200,000 characters), lines unnumbered (as cheap as PaperBench's). */
+export function formatPlainFile(path: string, content: string): string {
+  return `<file path="${path}">\n${content}\n</file>`;
+}
+
 const FILES_INTRO: Record<FileCategory, string> = {
   "Code Development": "The submission's documentation and code",
   "Code Execution": "The submission's documentation and code",
@@ -66,7 +72,7 @@ const FILES_INTRO: Record<FileCategory, string> = {
 };
 
 export function filesMessage(category: FileCategory, formattedFiles: string, chosen: boolean): ChatMessage {
-  const which = chosen ? " (the most relevant ones, as many as fit)" : "";
+  const which = chosen ? " (the most relevant ones, as many as fit; lines unnumbered: count from 1 at the line after a file's tag)" : "";
   return { role: "user", content: `${FILES_INTRO[category]}${which}:\n<files>\n${formattedFiles || "(none)"}\n</files>` };
 }
 
@@ -81,18 +87,18 @@ export const CATEGORY_QUESTIONS: Record<string, string> = {
 export const DEFAULT_CATEGORY_QUESTION = "Does the submission meet this criterion?";
 
 export interface CriterionPrompt {
-  /** The ancestors' requirements, from the root down. */
+  /** The preceding criteria as the plan gives them (`PlannedLeaf.preceding`, PaperBench's prior nodes). */
   preceding: readonly string[];
   requirements: string;
   category: string;
 }
 
 export function criterionMessage(c: CriterionPrompt): ChatMessage {
-  const preceding = c.preceding.length > 0 ? c.preceding.map((r) => ` -> ${r}`).join("\n") : " (none: this is the rubric's top)";
+  const preceding = c.preceding.length > 0 ? c.preceding.map((r) => ` -> ${r}`).join("\n") : " (none)";
   return {
     role: "user",
     content:
-      `The criteria above this one in the rubric, from the top:\n${preceding}\n\n` +
+      `The criteria that come before this one in the rubric (the ones above it and those preceding it), for context:\n${preceding}\n\n` +
       `The criterion to grade (category: ${c.category}):\n<criterion>\n${c.requirements}\n</criterion>\n\n` +
       `The question for this category: ${CATEGORY_QUESTIONS[c.category] ?? DEFAULT_CATEGORY_QUESTION}`,
   };
