@@ -33,6 +33,15 @@ describe("a stored grading as a graded tree", () => {
     expect(isSameRubric(graded, codeDev)).toBe(false);
   });
 
+  it("views a rubric without a Code Development leaf, Code-Dev, as its root alone, a Code Development leaf (PaperBench's run_judge)", () => {
+    const noCodeDev = recomputeScores(node("root", 1, [leaf("x", 1, 0, "Code Execution"), leaf("y", 1, 0, "Result Analysis")]));
+    const codeDev = viewRows(rowsOf(noCodeDev), "code-dev");
+    expect(codeDev.map((r) => [r.nodeId, r.parentKey, r.taskCategory])).toEqual([["root", null, "Code Development"]]);
+    const verdict = { nodeKey: codeDev[0].key, score: 1, valid: true, explanation: "root", judgeMetadata: null };
+    expect(buildPinnedGradedTree(codeDev, [verdict]).scores.rootScore).toBe(1);
+    expect(viewRows([], "code-dev")).toEqual([]);
+  });
+
   it("rebuilds the scores from verdicts; the latest override wins; a leaf without a verdict counts 0", () => {
     const rows = viewRows(rowsOf(), "full");
     const key = (id: string) => rows.find((r) => r.nodeId === id)!.key;

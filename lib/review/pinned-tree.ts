@@ -8,7 +8,7 @@
 import { GradingScores } from "@/lib/grading/recompute";
 import { AGGREGATED_EXPLANATION, UNGRADED_EXPLANATION, type GradedNode, type JsonValue } from "@/lib/grading/types";
 import type { Variant } from "@/lib/grading/variant";
-import { toCodeDevRows } from "@/lib/rubric/code-dev";
+import { CODE_DEV_CATEGORY, toCodeDevRows } from "@/lib/rubric/code-dev";
 import { buildTreeIndex } from "@/lib/rubric/tree-index";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { preorder } from "@/lib/rubric/walk";
@@ -32,7 +32,14 @@ export interface StoredOverride {
 
 /** The rows of the view of a version that a grading graded, in pre-order. */
 export function viewRows(rows: readonly NodeRow[], view: Variant): readonly NodeRow[] {
-  return buildTreeIndex(view === "code-dev" ? toCodeDevRows(rows) : rows).preorder;
+  if (view !== "code-dev") return buildTreeIndex(rows).preorder;
+  const kept = toCodeDevRows(rows);
+  if (kept.length > 0 || rows.length === 0) return buildTreeIndex(kept).preorder;
+  // No Code Development leaf: PaperBench's run_judge grades the root alone, as one Code
+  // Development leaf (`code_only() or root.set_task_category(...).set_sub_tasks([])`), so the
+  // view a Code-Dev grading stores its verdict on is that root.
+  const root = rows.find((r) => r.parentKey === null);
+  return root ? [{ ...root, taskCategory: CODE_DEV_CATEGORY }] : [];
 }
 
 /**

@@ -109,9 +109,8 @@ export async function rubricRowsFor(db: Executor, paperId: string, variant: Vari
     rows = await getLiveNodeRows(db, rubric.id);
   }
   const viewed = rows.length > 0 ? viewRows(rows, variant) : [];
-  // The engine and the CLI grade such a rubric's root as one Code Development leaf (PaperBench's
-  // run_judge); the studio's Code-Dev view of a grading has no node to store that verdict on yet.
-  if (viewed.length === 0) throw new AppError("conflict", variant === "code-dev" ? "The rubric has no Code Development leaf to judge" : "The rubric is empty");
+  // A Code-Dev view is never empty while the rubric is not: without a Code Development leaf it is the root alone.
+  if (viewed.length === 0) throw new AppError("conflict", "The rubric is empty");
   return { rows, viewed };
 }
 

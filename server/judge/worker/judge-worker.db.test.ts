@@ -31,7 +31,7 @@ import { seedDemoSubmission } from "@/server/seed/seed-demo-submission";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { startOpenAiTestServer, type OpenAiTestServer } from "@/test/openai-test-server";
-import { seedDemoRubric } from "@/test/seed-demo-rubric";
+import { DEMO_RUBRIC, seedDemoRubric } from "@/test/seed-demo-rubric";
 import { startJudgeWorker } from "./judge-worker";
 
 const PAPER = "judge-worker-paper";
@@ -152,6 +152,26 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
     expect(listed.latestJudge).toEqual({ runId: run.id, gradingId: run.gradingId, status: "succeeded", leavesDone: run.leavesTotal, leavesTotal: run.leavesTotal, leavesInvalid: 0 });
     expect(listed.latestJobId).not.toBe(run.jobId);
     expect(listed.latestJobStatus).toBe("succeeded");
+  });
+
+  it("grades a rubric without a Code Development leaf, Code-Dev, as its root alone (PaperBench's run_judge)", async () => {
+    const paper = `${PAPER}-no-code-dev`;
+    const rubric = JSON.parse(DEMO_RUBRIC) as { sub_tasks: { task_category: string | null; sub_tasks: unknown[] }[] };
+    const recategorise = (n: { task_category: string | null; sub_tasks: unknown[] }) => {
+      if (n.task_category === "Code Development") n.task_category = "Code Execution";
+      for (const c of n.sub_tasks) recategorise(c as typeof n);
+    };
+    for (const c of rubric.sub_tasks) recategorise(c);
+    await seedDemoRubric(handle, paper, JSON.stringify(rubric));
+    const { submissionId: noCodeDev } = await seedDemoSubmission(store, paper);
+    const dummy = await config({ kind: "dummy", priceInputPerM: 0, priceCachedInputPerM: 0, priceOutputPerM: 0 });
+    const [run] = await startJudgeRuns(store, { submissionIds: [noCodeDev], configId: dummy.id, variant: "code-dev" }, null);
+    expect(run.leavesTotal).toBe(1);
+    worker = startJudgeWorker(store, workerOpts());
+    expect(await finished(run.id)).toMatchObject({ status: "succeeded", leavesDone: 1, leavesInvalid: 0 });
+    const verdicts = await listVerdicts(handle.db, run.gradingId);
+    expect(verdicts).toHaveLength(1);
+    expect(await getGradingById(handle.db, run.gradingId)).toMatchObject({ score: 1, rubricView: "code-dev" });
   });
 
   it("grades the full variant through the openai client: one call per leaf, its tokens the server's own, evidence kept", async () => {
