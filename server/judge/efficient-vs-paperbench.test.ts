@@ -19,22 +19,9 @@ import type { PaperbenchPrompts } from "@/lib/judge/paperbench/prompts";
 import { runPaperbenchJudge } from "@/lib/judge/paperbench/simple-judge";
 import { directorySubmissionFiles } from "@/server/judge/directory-submission";
 import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
-import { buildParityFixtures, type ParityFixture } from "@/test/paperbench/fixtures/generate";
+import { buildParityFixtures, scriptKeyOf, type ParityFixture } from "@/test/paperbench/fixtures/generate";
 import { PAPERBENCH_SRC_DIR } from "@/test/paperbench/python";
 
-const TAG = /\[K\d+\]/;
-
-/** The criterion's tag (preceding-criteria lines skipped), as the parity test finds it. */
-function keyOf(messages: { content: string }[]): string | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    for (const line of messages[i].content.split("\n")) {
-      if (line.startsWith(" -> ")) continue;
-      const m = TAG.exec(line);
-      if (m) return m[0];
-    }
-  }
-  return null;
-}
 
 function rankAnswer(fx: ParityFixture, key: string | null): string {
   return (fx.script[key ?? ""] ?? {}).rank ?? fx.script._default.rank;
@@ -155,21 +142,21 @@ describe("efficient mode shows at least what paperbench mode shows, on the parit
         r.jsonSchema
           ? JSON.stringify({ valid_score: true, score: 1, explanation: "ok" })
           : r.messages[0].content === prompts.fileRankingPrompt
-            ? rankAnswer(fx, keyOf(r.messages))
+            ? rankAnswer(fx, scriptKeyOf(r.messages))
             : "Score: 1",
       );
       await runPaperbenchJudge(input, pb, {}, { prompts, now: fx.nowSeconds * 1000 });
       const eff = new ScriptedModel((r) =>
-        r.messages.at(-1)!.content.includes(RANKING_REQUEST) ? rankAnswer(fx, keyOf(r.messages)) : JSON.stringify({ valid_score: true, score: 1, explanation: "ok", evidence: [] }),
+        r.messages.at(-1)!.content.includes(RANKING_REQUEST) ? rankAnswer(fx, scriptKeyOf(r.messages)) : JSON.stringify({ valid_score: true, score: 1, explanation: "ok", evidence: [] }),
       );
       await gradeSubmission({ ...input, mode: "efficient" }, eff);
 
       const pbGrades = pb.requests.filter((r) => !r.jsonSchema && r.messages[0].content !== prompts.fileRankingPrompt);
       expect(pbGrades.length, fx.name).toBeGreaterThan(0);
       for (const grade of pbGrades) {
-        const key = keyOf(grade.messages);
+        const key = scriptKeyOf(grade.messages);
         const where = `${fx.name} ${key}`;
-        const ours = eff.requests.find((r) => r.jsonSchema && keyOf(r.messages) === key);
+        const ours = eff.requests.find((r) => r.jsonSchema && scriptKeyOf(r.messages) === key);
         expect(ours, where).toBeDefined();
         const pbText = grade.messages.map((m) => m.content).join("\n");
         const effText = ours!.messages.map((m) => m.content).join("\n");
@@ -183,9 +170,9 @@ describe("efficient mode shows at least what paperbench mode shows, on the parit
           }
           // A file outside the category's tree is shown by PaperBench only because its ranking named it;
           // efficient mode, which ranks only when the files do not fit, shows it when it ranks too.
-          const pbRank = pb.requests.find((r) => r.messages[0].content === prompts.fileRankingPrompt && keyOf(r.messages) === key)!;
+          const pbRank = pb.requests.find((r) => r.messages[0].content === prompts.fileRankingPrompt && scriptKeyOf(r.messages) === key)!;
           const inTree = treePaths(between(pbRank.messages.at(-1)!.content, "Directory structure:\n", "\n\nNow return") ?? "").has(file);
-          const effRanked = eff.requests.some((r) => r.messages.at(-1)!.content.includes(RANKING_REQUEST) && keyOf(r.messages) === key);
+          const effRanked = eff.requests.some((r) => r.messages.at(-1)!.content.includes(RANKING_REQUEST) && scriptKeyOf(r.messages) === key);
           if (!inTree && !effRanked) {
             outsideUnranked++;
             continue;

@@ -36,7 +36,7 @@ import type { PaperbenchPrompts } from "@/lib/judge/paperbench/prompts";
 import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
 import { directorySubmissionFiles } from "@/server/judge/directory-submission";
 import { createOpenAiChatModel } from "@/server/judge/openai-chat-model";
-import { buildParityFixtures, type ParityFixture } from "./fixtures/generate";
+import { buildParityFixtures, scriptKeyOf, type ParityFixture } from "./fixtures/generate";
 import { PAPERBENCH_SRC_DIR, requirePaperbenchPython, runPaperbenchPython, skipWithoutPaperbenchPython } from "./python";
 import { startRecordingServer, type RecordedBody } from "./recording-server";
 
@@ -52,19 +52,6 @@ interface PyOut {
   responseFormats: Record<string, unknown>;
 }
 
-const TAG = /\[K\d+\]/;
-
-/** The criterion's tag, as the harness's key_of finds it. */
-function keyOf(messages: { content: string }[]): string | null {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    for (const line of messages[i].content.split("\n")) {
-      if (line.startsWith(" -> ")) continue;
-      const m = TAG.exec(line);
-      if (m) return m[0];
-    }
-  }
-  return null;
-}
 
 function answerFor(fx: ParityFixture, purpose: "rank" | "grade" | "parse", key: string | null) {
   const entry = fx.script[key ?? ""] ?? {};
@@ -124,7 +111,7 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
       const py = python.fixtures.find((f) => f.name === fx.name)!;
       const server = await startRecordingServer((body: RecordedBody) => {
         const purpose = body.response_format ? "parse" : body.messages[0]?.content === prompts.fileRankingPrompt ? "rank" : "grade";
-        return answerFor(fx, purpose, keyOf(body.messages));
+        return answerFor(fx, purpose, scriptKeyOf(body.messages));
       });
       try {
         const model = createOpenAiChatModel({ baseUrl: server.baseUrl, apiKey: "test-key", maxRetries: 0 });
@@ -148,7 +135,7 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
           { prompts, now: fx.nowSeconds * 1000 },
         );
         const ours = server.bodies.map((b) => ({
-          key: keyOf(b.messages),
+          key: scriptKeyOf(b.messages),
           purpose: b.response_format ? "parse" : b.messages[0]?.content === prompts.fileRankingPrompt ? "rank" : "grade",
           body: b,
         }));

@@ -5,6 +5,7 @@
  * aggregation, invalid leaves and graded tree (`GradedTaskNode.to_dict`). I/O is injected (the
  * submission, the model, the clock), as in the rest of the engine.
  */
+import { AGGREGATED_EXPLANATION, UNGRADED_EXPLANATION } from "@/lib/grading/types";
 import pLimit from "p-limit";
 import type { CallUsage, ChatMessage, ChatModel, JudgeRubricNode, JudgeRunHooks, JudgeRunInput, LeafVerdict, SubmissionDirEntry } from "../engine-contract";
 import { decodeO200k, encodeO200k, pySliceTo } from "./o200k";
@@ -24,8 +25,6 @@ export const PB_MAX_FILE_DEPTH = 4;
 export const PB_MAX_FILES = 10;
 export const PB_READ_CHARS = 200_000;
 export const PB_NO_TOUCH_EXPLANATION = "Reproduce.sh did not touch any files, so there are no reproduced results to analyze.";
-export const PB_AGGREGATED_EXPLANATION = "Aggregated score from sub-tasks.";
-export const PB_UNGRADED_EXPLANATION = "not yet graded";
 
 /** `GradedTaskNode.to_dict()`. */
 export interface PbGradedNode {
@@ -409,13 +408,13 @@ export function pbGradedTree(tree: JudgeRubricNode, units: readonly PbUnit[], ou
     const unit = unitOf.get(node);
     if (unit) {
       const outcome = outcomes.get(unit.key);
-      if (!outcome) return pbNode(unit.task, 0, false, PB_UNGRADED_EXPLANATION, null, []);
+      if (!outcome) return pbNode(unit.task, 0, false, UNGRADED_EXPLANATION, null, []);
       if (outcome.kind === "failed") return fromTask(node, 0, false, outcome.message);
       if (outcome.kind === "shortcut") return pbNode(unit.task, 0, true, PB_NO_TOUCH_EXPLANATION, null, []);
       return pbNode(unit.task, outcome.score, outcome.valid, outcome.explanation, { full_judge_response: outcome.fullJudgeResponse, token_usage: outcome.tokenUsage }, []);
     }
     const subTasks = node.sub_tasks.map(build);
-    return pbNode({ ...node, task_category: null }, scoreFromChildren(subTasks), true, PB_AGGREGATED_EXPLANATION, null, subTasks);
+    return pbNode({ ...node, task_category: null }, scoreFromChildren(subTasks), true, AGGREGATED_EXPLANATION, null, subTasks);
   };
   return build(tree);
 }
