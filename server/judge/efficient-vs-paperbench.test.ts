@@ -12,14 +12,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatModel, ChatRequest, JudgeRubricNode, JudgeRunInput } from "@/lib/judge/engine-contract";
+import type { ChatModel, ChatRequest, JudgeRunInput } from "@/lib/judge/engine-contract";
 import { gradeSubmission } from "@/lib/judge/engine/grade-submission";
 import { RANKING_REQUEST } from "@/lib/judge/engine/prompts";
 import type { PaperbenchPrompts } from "@/lib/judge/paperbench/prompts";
 import { runPaperbenchJudge } from "@/lib/judge/paperbench/simple-judge";
 import { directorySubmissionFiles } from "@/server/judge/directory-submission";
 import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
-import { buildParityFixtures, scriptKeyOf, type ParityFixture } from "@/test/paperbench/fixtures/generate";
+import { buildParityFixtures, fixtureRubric, scriptKeyOf, type ParityFixture } from "@/test/paperbench/fixtures/generate";
 import { PAPERBENCH_SRC_DIR } from "@/test/paperbench/python";
 
 
@@ -35,20 +35,6 @@ class ScriptedModel implements ChatModel {
     this.requests.push(request);
     return { content: this.answer(request), usage: { model: request.model, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, attempts: 1 } };
   }
-}
-
-function toJudgeTree(json: Record<string, unknown>): JudgeRubricNode {
-  let next = 0;
-  const convert = (n: Record<string, unknown>): JudgeRubricNode => ({
-    key: String(next++),
-    id: n.id as string,
-    requirements: n.requirements as string,
-    weight: n.weight as number,
-    task_category: (n.task_category as string | null) ?? null,
-    finegrained_task_category: (n.finegrained_task_category as string | null) ?? null,
-    sub_tasks: (n.sub_tasks as Record<string, unknown>[]).map(convert),
-  });
-  return convert(json);
 }
 
 function between(text: string, open: string, close: string): string | null {
@@ -125,7 +111,7 @@ describe("efficient mode shows at least what paperbench mode shows, on the parit
     let outsideUnranked = 0;
     for (const fx of fixtures) {
       const input: JudgeRunInput = {
-        rubric: toJudgeTree(JSON.parse(fs.readFileSync(fx.rubricPath, "utf8")) as Record<string, unknown>),
+        rubric: fixtureRubric(fx),
         paper: { markdown: fs.readFileSync(fx.paperMdPath, "utf8"), addendum: fx.addendum ?? "", judgeAddendum: fx.judgeAddendum ?? "" },
         submission: directorySubmissionFiles(fx.submissionDir),
         codeDev: fx.codeOnly,

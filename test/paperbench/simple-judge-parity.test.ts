@@ -30,13 +30,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { JudgeRubricNode } from "@/lib/judge/engine-contract";
 import { runPaperbenchJudge, type PbGradedNode } from "@/lib/judge/paperbench/simple-judge";
 import type { PaperbenchPrompts } from "@/lib/judge/paperbench/prompts";
 import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
 import { directorySubmissionFiles } from "@/server/judge/directory-submission";
 import { createOpenAiChatModel } from "@/server/judge/openai-chat-model";
-import { buildParityFixtures, scriptKeyOf, type ParityFixture } from "./fixtures/generate";
+import { buildParityFixtures, fixtureRubric, scriptKeyOf, type ParityFixture } from "./fixtures/generate";
 import { PAPERBENCH_SRC_DIR, requirePaperbenchPython, runPaperbenchPython, skipWithoutPaperbenchPython } from "./python";
 import { startRecordingServer, type RecordedBody } from "./recording-server";
 
@@ -59,20 +58,6 @@ function answerFor(fx: ParityFixture, purpose: "rank" | "grade" | "parse", key: 
   const n = key ? Number(key.slice(2, -1)) : 0;
   const u = { rank: 0, grade: 1, parse: 2 }[purpose];
   return { content, promptTokens: 1000 + 10 * n + u, completionTokens: 50 + n + u };
-}
-
-function toJudgeTree(json: Record<string, unknown>): JudgeRubricNode {
-  let next = 0;
-  const convert = (n: Record<string, unknown>): JudgeRubricNode => ({
-    key: String(next++),
-    id: n.id as string,
-    requirements: n.requirements as string,
-    weight: n.weight as number,
-    task_category: (n.task_category as string | null) ?? null,
-    finegrained_task_category: (n.finegrained_task_category as string | null) ?? null,
-    sub_tasks: (n.sub_tasks as Record<string, unknown>[]).map(convert),
-  });
-  return convert(json);
 }
 
 function groupCalls<T extends { key: string | null; purpose: string }>(calls: T[]): Map<string, T[]> {
@@ -117,7 +102,7 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
         const model = createOpenAiChatModel({ baseUrl: server.baseUrl, apiKey: "test-key", maxRetries: 0 });
         const result = await runPaperbenchJudge(
           {
-            rubric: toJudgeTree(JSON.parse(fs.readFileSync(fx.rubricPath, "utf8")) as Record<string, unknown>),
+            rubric: fixtureRubric(fx),
             paper: { markdown: fs.readFileSync(fx.paperMdPath, "utf8"), addendum: fx.addendum ?? "", judgeAddendum: fx.judgeAddendum ?? "" },
             submission: directorySubmissionFiles(fx.submissionDir),
             codeDev: fx.codeOnly,
