@@ -24,9 +24,9 @@ export async function requirePaperbenchPrompts(): Promise<PaperbenchPrompts> {
 }
 
 /** Why paperbench mode is unavailable here, or null when its prompts load (the configuration page says it). */
-export async function paperbenchModeProblem(): Promise<string | null> {
+export async function paperbenchModeProblem(srcDir?: string): Promise<string | null> {
   try {
-    await loadPaperbenchPrompts();
+    await loadPaperbenchPrompts(srcDir);
     return null;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
