@@ -1,7 +1,7 @@
 /**
  * Judge configurations and starting runs on both databases: names are unique, one default, an
  * archived configuration starts nothing; an estimate writes nothing; a full-variant run needs a
- * succeeded reproduction; a started run pins the live rubric like an import and queues a judge job.
+ * reproduction that ran (any exit code); a started run pins the live rubric like an import and queues a judge job.
  */
 import fs from "node:fs";
 import os from "node:os";
