@@ -1,7 +1,7 @@
 """
 Stand-ins for the third-party modules PaperBench imports that are not installed here (the studio's
 test of its reproduction exports, test/paperbench/read_repro_export.py). Importing this module
-adds an import finder, after the real ones, that answers each name of `STOOD_IN` with a module
+adds an import finder, ahead of the others, that answers each name of `STOOD_IN` with a module
 whose every attribute is a permissive class: a base class, a decorator that changes nothing, a
 callable. Only what PaperBench imports at module level touches them; the code under test
 (`ReproductionMetadata.from_dict`, `Judge.read_repro_files_content`, drain3) is PaperBench's own.
@@ -69,5 +69,7 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         pass
 
 
-# Last: only what no real finder can import gets a stand-in.
-sys.meta_path.append(_Finder())
+# First: these names are always this permissive stand-in, even where the parity test's narrower
+# stand-ins of the same name (this folder's `openai/`, `tiktoken/`, …, on the same PYTHONPATH) or a
+# real package would be found; IF_MISSING names are in STOOD_IN only where nothing else imports them.
+sys.meta_path.insert(0, _Finder())
