@@ -20,12 +20,34 @@ export interface BulkUploadAnswer {
 
 type Mode = "archive" | "folder" | "manifest";
 
+/** One paper × run of the evaluation, uploaded (again) on its own. */
+export interface UploadCell {
+  paperId: string;
+  run: number;
+}
+
 /** A picked folder's files under paths relative to the folder itself (the browser prefixes its name). */
 function folderEntries(files: File[]): TarEntry[] {
   return files.map((f) => {
     const rel = f.webkitRelativePath || f.name;
     return { path: rel.includes("/") ? rel.slice(rel.indexOf("/") + 1) : rel, data: f, mtimeMs: f.lastModified };
   });
+}
+
+/**
+ * One cell's upload in the bulk upload's `<paper>/<run>/` layout, packed here: the folder as
+ * `submission/`, the archive as `submission.tar.gz`. So a cell goes through the same endpoint and
+ * checks as a whole evaluation's upload.
+ */
+function cellBody(cell: UploadCell, mode: Mode, archive: File | null, folder: File[]): File | null {
+  const at = `${cell.paperId}/${cell.run}`;
+  const entries: TarEntry[] =
+    mode === "archive"
+      ? archive
+        ? [{ path: `${at}/submission.tar.gz`, data: archive, mtimeMs: archive.lastModified }]
+        : []
+      : folderEntries(folder).map((e) => ({ ...e, path: `${at}/submission/${e.path}` }));
+  return entries.length > 0 ? new File([tarBlob(entries)], "upload.tar", { type: "application/x-tar" }) : null;
 }
 
 /** What is sent: an archive as it is, else a tar built here of the folder (with the manifest at its root). */
@@ -52,24 +74,42 @@ const LAYOUTS = (
 );
 
 /**
- * The second step: fill the evaluation by bulk upload (`POST /api/evaluations/<id>/submissions`)
- * from an archive, a picked folder, or a manifest CSV with the folder it names. Progress while it
- * is sent; a refusal lists every problem with where it is (nothing is written then).
+ * Fill the evaluation by bulk upload (`POST /api/evaluations/<id>/submissions`) from an archive, a
+ * picked folder, or a manifest CSV with the folder it names: the new-evaluation dialog's second
+ * step and the evaluation page's upload. With `cell`, one run's submission (folder or .tar.gz),
+ * replacing what it has; with `replaceOption`, a box to send runs already uploaded again.
+ * Progress while it is sent; a refusal lists every problem with where it is (nothing is written then).
  */
-export function BulkUploadStep({ evaluationId, onDone, onSkip }: { evaluationId: string; onDone(answer: BulkUploadAnswer): void; onSkip(): void }) {
-  const [mode, setMode] = useState<Mode>("archive");
+export function BulkUploadStep({
+  evaluationId,
+  onDone,
+  onSkip,
+  cell,
+  replaceOption = false,
+}: {
+  evaluationId: string;
+  onDone(answer: BulkUploadAnswer): void;
+  /** The new-evaluation dialog's "Later"; without it the button only cancels an upload under way. */
+  onSkip?(): void;
+  cell?: UploadCell;
+  replaceOption?: boolean;
+}) {
+  const [mode, setMode] = useState<Mode>(cell ? "folder" : "archive");
   const [archive, setArchive] = useState<File | null>(null);
   const [folder, setFolder] = useState<File[]>([]);
   const [manifest, setManifest] = useState<File | null>(null);
+  const [replaceChosen, setReplaceChosen] = useState(false);
   const [progress, setProgress] = useState(0);
   const abort = useRef<AbortController | null>(null);
-  const body = uploadBody(mode, archive, folder, manifest);
+  const body = cell ? cellBody(cell, mode, archive, folder) : uploadBody(mode, archive, folder, manifest);
+  // A cell's upload is its re-upload: whatever the run holds is replaced.
+  const replace = cell !== undefined || replaceChosen;
 
   const upload = useMutation({
     mutationFn: (file: File) => {
       abort.current = new AbortController();
       setProgress(0);
-      return uploadFileWithProgress<BulkUploadAnswer>(`/api/evaluations/${evaluationId}/submissions`, file, setProgress, abort.current.signal);
+      return uploadFileWithProgress<BulkUploadAnswer>(`/api/evaluations/${evaluationId}/submissions${replace ? "?replace=1" : ""}`, file, setProgress, abort.current.signal);
     },
     onSuccess: onDone,
   });
@@ -85,15 +125,28 @@ export function BulkUploadStep({ evaluationId, onDone, onSkip }: { evaluationId:
         if (body) upload.mutate(body);
       }}
     >
-      <div className="text-sm text-zinc-700">Upload the submissions in one of these shapes; every cell is checked before anything is stored.</div>
-      {LAYOUTS}
+      {cell ? (
+        <div className="text-sm text-zinc-700" data-testid="cell-upload-intro">
+          The submission of run {cell.run} of <code className="font-mono text-xs">{cell.paperId}</code>: its folder (packed here) or its <code>.tar.gz</code>. It replaces the archive the run has, and the
+          cell is reproduced and judged again.
+        </div>
+      ) : (
+        <>
+          <div className="text-sm text-zinc-700">Upload the submissions in one of these shapes; every cell is checked before anything is stored.</div>
+          {LAYOUTS}
+        </>
+      )}
       <div className="flex gap-4 text-sm" role="radiogroup" aria-label="What to upload">
-        {(
-          [
-            ["archive", "An archive"],
-            ["folder", "A folder"],
-            ["manifest", "A manifest CSV + its folder"],
-          ] as const
+        {(cell
+          ? ([
+              ["folder", "A folder"],
+              ["archive", "A .tar.gz"],
+            ] as const)
+          : ([
+              ["archive", "An archive"],
+              ["folder", "A folder"],
+              ["manifest", "A manifest CSV + its folder"],
+            ] as const)
         ).map(([value, label]) => (
           <label key={value} className="flex items-center gap-1.5">
             <input type="radio" checked={mode === value} onChange={() => setMode(value)} data-testid={`bulk-mode-${value}`} /> {label}
@@ -101,10 +154,25 @@ export function BulkUploadStep({ evaluationId, onDone, onSkip }: { evaluationId:
         ))}
       </div>
       {mode === "archive" && (
-        <FilePicker label="Submissions archive" buttonText="Choose archive" accept=".tar.gz,.tgz,.tar,.zip" chosen={archive && `${archive.name} (${formatBytes(archive.size)})`} onFiles={([f]) => setArchive(f)} testId="bulk-archive" />
+        <FilePicker
+          label={cell ? "Submission archive" : "Submissions archive"}
+          buttonText="Choose archive"
+          accept={cell ? ".tar.gz,.tgz" : ".tar.gz,.tgz,.tar,.zip"}
+          chosen={archive && `${archive.name} (${formatBytes(archive.size)})`}
+          onFiles={([f]) => setArchive(f)}
+          testId="bulk-archive"
+        />
       )}
       {mode === "manifest" && <FilePicker label="Manifest CSV" buttonText="Choose manifest" accept=".csv,text/csv" chosen={manifest?.name ?? null} onFiles={([f]) => setManifest(f)} testId="bulk-manifest" />}
-      {mode !== "archive" && <FilePicker label="Submissions folder" buttonText="Choose folder" directory chosen={folderLabel} onFiles={setFolder} testId="bulk-folder" />}
+      {mode !== "archive" && (
+        <FilePicker label={cell ? "Submission folder" : "Submissions folder"} buttonText="Choose folder" directory chosen={folderLabel} onFiles={setFolder} testId="bulk-folder" />
+      )}
+      {replaceOption && !cell && (
+        <label className="flex items-center gap-1.5 text-sm text-zinc-700">
+          <input type="checkbox" checked={replaceChosen} onChange={(e) => setReplaceChosen(e.target.checked)} data-testid="bulk-replace" /> Replace runs already uploaded (they are reproduced and judged
+          again)
+        </label>
+      )}
       {upload.isPending && (
         <div className="flex items-center gap-2 text-xs text-zinc-600" data-testid="bulk-upload-progress">
           <ProgressBar value={progress} total={1} className="h-1.5 flex-1 bg-zinc-200" barClassName="bg-indigo-500" />
@@ -123,15 +191,18 @@ export function BulkUploadStep({ evaluationId, onDone, onSkip }: { evaluationId:
               ))}
             </ul>
           )}
+          {error?.status === 409 && replaceOption && !cell && <p>To send those runs again, tick “Replace runs already uploaded”.</p>}
         </div>
       )}
       <div className="flex gap-2">
         <Button type="submit" disabled={!body || upload.isPending} data-testid="bulk-upload">
           Upload
         </Button>
-        <Button variant="ghost" onClick={() => (upload.isPending ? abort.current?.abort() : onSkip())}>
-          {upload.isPending ? "Cancel" : "Later: go to the evaluation"}
-        </Button>
+        {(upload.isPending || onSkip) && (
+          <Button variant="ghost" onClick={() => (upload.isPending ? abort.current?.abort() : onSkip?.())}>
+            {upload.isPending ? "Cancel" : "Later: go to the evaluation"}
+          </Button>
+        )}
       </div>
     </form>
   );

@@ -1,5 +1,3 @@
-import Link from "next/link";
-
 /** An evaluation without a submission yet: the three ways to fill it. */
 export function EvaluationEmpty({ evaluationId, agent, runs }: { evaluationId: string; agent: string; runs: number }) {
   const cli = `STUDIO_TOKEN=… npm run submission -- upload <archive | dir> --paper <paper id> --agent "${agent}" --run <1–${runs}> --evaluation ${evaluationId}`;
@@ -9,12 +7,8 @@ export function EvaluationEmpty({ evaluationId, agent, runs }: { evaluationId: s
       <p>Fill the matrix in any of these ways; each submission lands in its paper × run cell, and the pipeline reproduces and judges it.</p>
       <ul className="list-disc space-y-2 pl-5">
         <li>
-          <span className="font-medium">Bulk upload</span> a folder or archive shaped like PaperBench&apos;s run output (or PaperBench&apos;s own{" "}
-          <code className="font-mono text-xs">runs/</code> results) from{" "}
-          <Link href="/evaluations" className="text-indigo-700 hover:underline">
-            Evaluations
-          </Link>
-          .
+          <span className="font-medium">Upload submissions</span> (above): a folder or archive shaped like PaperBench&apos;s run output (or PaperBench&apos;s own{" "}
+          <code className="font-mono text-xs">runs/</code> results), or one run&apos;s submission with <span className="font-medium">Re-upload one run</span>.
         </li>
         <li>
           <span className="font-medium">From an agent harness</span>, one submission at a time:{" "}

@@ -10,6 +10,7 @@ import { EvaluationMatrixGrid } from "./evaluation-matrix-grid";
 import { EvaluationProgress } from "./evaluation-progress";
 import { useEvaluationMatrix } from "./evaluation-query";
 import { EvaluationResults } from "./evaluation-results";
+import { EvaluationUpload } from "./evaluation-upload";
 import { useEvaluationStream } from "./use-evaluation-stream";
 
 const FAILURE_WORDS: Record<FailureKind, string> = {
@@ -34,7 +35,7 @@ function failureRows(cells: MatrixCell[]): FailureRow[] {
 }
 
 /**
- * /evaluations/<id>: the header with policies and exports, progress, the matrix of papers × runs,
+ * /evaluations/<id>: the header with policies and exports, the upload (any cells, or one run again), progress, the matrix of papers × runs,
  * failures with Retry, the results under the policies and, once there is any, judge–human
  * agreement. It follows the evaluation's stream and reads the matrix again when a cell changes.
  */
@@ -57,6 +58,7 @@ export function EvaluationPage({ evaluationId }: { evaluationId: string }) {
   return (
     <div className="space-y-4" data-testid="evaluation-page" data-evaluation={e.id}>
       <EvaluationHeader matrix={data} connection={connection} />
+      <EvaluationUpload evaluationId={e.id} papers={data.papers} runs={e.runs} />
       {empty ? <EvaluationEmpty evaluationId={e.id} agent={e.agent} runs={e.runs} /> : <EvaluationProgress figures={data.progress} />}
       <EvaluationMatrixGrid papers={data.papers} runs={e.runs} cells={data.cells} />
       {!empty && <EvaluationFailures evaluationId={e.id} failures={failureRows(data.cells)} />}

@@ -14,9 +14,9 @@ import { bulkUploadIntoEvaluation, evaluationToFill, type BulkUploadResult } fro
  * any layout the bulk upload reads (a manifest's paths relative to the archive's root). The
  * evaluation is looked up before the body is read; the body is streamed to a temporary file (413
  * past the submission limit), every entry checked, extracted, and handed to the bulk upload;
- * everything temporary is removed after.
+ * everything temporary is removed after. With `replace`, runs already uploaded take the new archive.
  */
-export async function bulkUploadRequest(store: Store, req: Request, evaluationId: string, userId: string): Promise<BulkUploadResult> {
+export async function bulkUploadRequest(store: Store, req: Request, evaluationId: string, userId: string, options: { replace?: boolean } = {}): Promise<BulkUploadResult> {
   await evaluationToFill(store, evaluationId);
   const limits = submissionLimits();
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "rs-bulk-upload-"));
@@ -28,7 +28,7 @@ export async function bulkUploadRequest(store: Store, req: Request, evaluationId
     await fs.promises.mkdir(root);
     await extractCheckedArchive(archive, "the upload", root, limits, "body");
     await fs.promises.rm(archive);
-    return await bulkUploadIntoEvaluation(store, { evaluationId, source: root, userId });
+    return await bulkUploadIntoEvaluation(store, { evaluationId, source: root, userId, replace: options.replace });
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }

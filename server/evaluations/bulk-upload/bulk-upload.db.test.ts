@@ -183,6 +183,11 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
     expect(conflict.details).toEqual([{ path: `${DEMO_PAPER}/1/submission/`, message: expect.stringContaining("already has an archive") }]);
     expect(await count(handle, "submissions")).toBe(submissions);
 
+    // With replace (the evaluation page's re-upload), the run takes the new archive on its own submission.
+    const replaced = await bulkUploadIntoEvaluation(handle, { evaluationId: evaluation.id, source: await filled("replaced", [1]), userId: staffId, replace: true });
+    expect(replaced.cells.map((c) => c.run)).toEqual([1]);
+    expect(await count(handle, "submissions")).toBe(submissions);
+
     const missing = (await bulkUploadIntoEvaluation(handle, { evaluationId: "00000000-0000-4000-8000-000000000000", source: work, userId: staffId }).catch((e: unknown) => e)) as AppError;
     expect(missing.code).toBe("not_found");
   });

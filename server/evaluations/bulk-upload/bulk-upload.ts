@@ -23,6 +23,8 @@ export interface BulkUploadInput {
   userId: string | null;
   /** Manifest paths may be absolute (the CLI on the studio's machine, never an upload). */
   allowAbsolutePaths?: boolean;
+  /** Runs that already have an archive get the new one (their cells start again); else such a run is refused. */
+  replace?: boolean;
 }
 
 export interface BulkUploadResult {
@@ -75,7 +77,7 @@ export async function bulkUploadIntoEvaluation(store: Store, input: BulkUploadIn
 
   const workDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "rs-bulk-"));
   try {
-    const checked = await checkPlan(store, evaluation, plan.cells, workDir, problems);
+    const checked = await checkPlan(store, evaluation, plan.cells, workDir, problems, input.replace === true);
     problems.throwIfAny();
     checked.sort((a, b) => (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : a.run - b.run));
     const limits = submissionLimits();
@@ -86,7 +88,7 @@ export async function bulkUploadIntoEvaluation(store: Store, input: BulkUploadIn
         run: cell.run,
         variant: evaluation.variant,
         reproduce: false,
-        replace: false,
+        replace: input.replace === true,
         evaluation: evaluation.id,
         paperId: cell.paperId,
         userId: input.userId,

@@ -18,10 +18,10 @@ export interface CheckedCell extends PlannedCell {
 /**
  * Everything that would refuse a cell, before anything is written: a cell named twice, a paper the
  * studio does not have, and the harness upload's own checks (the evaluation's split, a run within
- * its N, a run that already has an archive); then each folder is packed and every archive read
+ * its N, a run that already has an archive unless `replace`); then each folder is packed and every archive read
  * entry by entry with the upload's checks (unsafe paths, links out of the tree, bombs).
  */
-export async function checkPlan(store: Store, evaluation: Evaluation & { agentName: string }, cells: PlannedCell[], workDir: string, problems: Problems): Promise<CheckedCell[]> {
+export async function checkPlan(store: Store, evaluation: Evaluation & { agentName: string }, cells: PlannedCell[], workDir: string, problems: Problems, replace = false): Promise<CheckedCell[]> {
   const byCell = new Map<string, string>();
   const fitting: PlannedCell[] = [];
   for (const cell of cells) {
@@ -37,7 +37,7 @@ export async function checkPlan(store: Store, evaluation: Evaluation & { agentNa
       continue;
     }
     try {
-      await precheckSubmissionUpload(store, { agent: evaluation.agentName, run: cell.run, variant: evaluation.variant, reproduce: false, replace: false, evaluation: evaluation.id, paperId: cell.paperId });
+      await precheckSubmissionUpload(store, { agent: evaluation.agentName, run: cell.run, variant: evaluation.variant, reproduce: false, replace, evaluation: evaluation.id, paperId: cell.paperId });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       problems.add(cell.where, err.message, err.code === "conflict");
