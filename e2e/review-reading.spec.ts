@@ -198,7 +198,8 @@ test.describe("reading and scoring in the review page", () => {
     // No reason is asked of a score made without the verdict: it overrides, and auto-advance moves on.
     await expect(review.leafPanel).not.toHaveAttribute("data-key", target.key);
     await review.expectSaved();
-    await expect(review.reason).not.toBeFocused();
+    // The next leaf is blind too (no reason box there); no text field took the focus either way.
+    await expect(grader.locator("textarea:focus, input:focus")).toHaveCount(0);
     const leaf = (await getReviewPayload(grader.request, blind.gradingId)).leaves.find((l) => l.key === target.key)!;
     expect(leaf).toMatchObject({ mine: differing, override: differing, hidden: null });
     const detail = (await (await grader.request.get(`/api/gradings/${blind.gradingId}/leaves/${target.key}`)).json()) as ReviewLeafDetail;
