@@ -1,12 +1,13 @@
 import type { Page } from "@playwright/test";
+import type { ReviewLeafDetail } from "../lib/review/types";
 import type { RubricJson } from "./support/files";
 import { expect, test } from "./support/fixtures";
 import { getReviewPayload, ReviewPage } from "./support/review";
 import { GRADER, STAFF } from "./support/users";
 
 // Issue 11, items 3 and 4: readable review rows (distinguishing tail, wrapping, math, a resizable
-// tree) and the scoring flow (auto-advance, the reason box for a differing score, also blind; a
-// subtree grader's own tree).
+// tree) and the scoring flow (auto-advance, the reason box for a differing score; a blind one
+// overrides marked "Blind review"; a subtree grader's own tree).
 
 const SHARED = "The MLP for solving the Convection problem has been";
 const leaf = (id: string, requirements: string): RubricJson => ({ id, requirements, weight: 1, sub_tasks: [], task_category: "Code Development", finegrained_task_category: null });
@@ -177,7 +178,7 @@ test.describe("reading and scoring in the review page", () => {
     await expect(review.autoAdvance).not.toBeChecked();
   });
 
-  test("blind: a score that differs from the revealed verdict opens the reason box instead of overriding with an automatic reason", async ({ asUser }) => {
+  test("blind: a score that differs from the revealed verdict overrides it at once, marked Blind review, and the page moves on", async ({ asUser }) => {
     const grader = await asUser(GRADER);
     const staff = await asUser(STAFF);
     const blind = (await graderQueue(grader)).find((a) => a.blind && a.nodeKeys === null)!;
@@ -194,23 +195,15 @@ test.describe("reading and scoring in the review page", () => {
     await expect(review.verdictHidden).toBeVisible();
     await grader.keyboard.press(String(differing));
 
-    // The verdict shows, the grader's score is their mark, and the reason box waits on this leaf.
-    await expect(review.judgeScore.locator("[data-score]")).toHaveAttribute("data-score", String(target.verdict!.score));
-    await expect(review.leafPanel.getByTestId("leaf-mine")).toHaveText(`You committed ${differing}`);
-    await expect(review.reason).toBeFocused();
-    await expect(review.leafPanel.getByTestId("override-control")).toContainText("differs from the verdict");
-    await expect(review.effectiveScore.locator("[data-score]")).toHaveAttribute("data-score", String(target.verdict!.score));
-    await review.expectSaved();
-    let leaf = (await getReviewPayload(grader.request, blind.gradingId)).leaves.find((l) => l.key === target.key)!;
-    expect(leaf).toMatchObject({ mine: differing, override: null, hidden: null });
-
-    // With a reason it overrides, and the page moves on.
-    await grader.keyboard.type("No plot of the loss in the repository");
-    await grader.keyboard.press("Enter");
+    // No reason is asked of a score made without the verdict: it overrides, and auto-advance moves on.
     await expect(review.leafPanel).not.toHaveAttribute("data-key", target.key);
     await review.expectSaved();
-    leaf = (await getReviewPayload(grader.request, blind.gradingId)).leaves.find((l) => l.key === target.key)!;
-    expect(leaf).toMatchObject({ mine: differing, override: differing });
+    // The next leaf is blind too (no reason box there); no text field took the focus either way.
+    await expect(grader.locator("textarea:focus, input:focus")).toHaveCount(0);
+    const leaf = (await getReviewPayload(grader.request, blind.gradingId)).leaves.find((l) => l.key === target.key)!;
+    expect(leaf).toMatchObject({ mine: differing, override: differing, hidden: null });
+    const detail = (await (await grader.request.get(`/api/gradings/${blind.gradingId}/leaves/${target.key}`)).json()) as ReviewLeafDetail;
+    expect(detail.overrides.at(-1)).toMatchObject({ newScore: differing, reason: expect.stringMatching(/^Blind review/) });
   });
 
   test("a subtree grader's tree is their subtree, not the whole rubric with dashes", async ({ asUser }) => {

@@ -43,6 +43,7 @@ export function AssignmentsDialog({
   paperId,
   model,
   subtreeKey,
+  initialScope,
 }: {
   open: boolean;
   onClose(): void;
@@ -51,6 +52,12 @@ export function AssignmentsDialog({
   model: ReviewModel;
   /** The node whose subtree "Selected subtree" assigns (the tree's selection). */
   subtreeKey: string | null;
+  /**
+   * The scope the form starts on: "subtree" only when staff asked for it ("Assign this subtree…");
+   * the header's Graders button starts on the whole grading, since the page always has a leaf
+   * selected and a preselected one-leaf scope would hand a grader a single leaf by mistake.
+   */
+  initialScope: "all" | "subtree";
 }) {
   const queryClient = useQueryClient();
   const assignments = useQuery({
@@ -88,8 +95,8 @@ export function AssignmentsDialog({
   });
 
   useEffect(() => {
-    if (open) setScope(canSubtree ? "subtree" : "all");
-  }, [open, canSubtree]);
+    if (open) setScope(initialScope === "subtree" && canSubtree ? "subtree" : "all");
+  }, [open, canSubtree, initialScope]);
   if (!open) return null;
 
   function submit(e: FormEvent) {

@@ -98,8 +98,6 @@ function LeafView({
   const inScope = model.inScope(selectedKey);
   const chosen = draft?.key === selectedKey ? draft.score : null;
   const changes = chosen !== null && leaf.hidden !== "blind" && (chosen !== effective || model.isInvalid(selectedKey));
-  // A blind score that differs from the revealed verdict: it stands as a review mark, and overrides once a reason is given.
-  const blindDiffers = chosen !== null && leaf.mine === chosen && changes;
   const d = detail.data?.key === selectedKey ? detail.data : undefined;
   const response = judgeResponse(d?.verdict?.judgeMetadata);
   return (
@@ -174,14 +172,12 @@ function LeafView({
             ))}
             <span className="text-xs text-zinc-500">
               {leaf.hidden === "blind"
-                ? "Press 0 or 1 to commit your score."
+                ? "Press 0 or 1 to commit your score: one that differs from the verdict overrides it, marked Blind review."
                 : chosen === null
                   ? `Press ${effective === 1 ? "1" : "0"} to confirm, ${effective === 1 ? "0" : "1"} to change it.`
-                  : blindDiffers
-                    ? `Your score ${chosen} differs from the verdict (${effective ?? "?"}): say why to override it (Enter), or Esc to keep the verdict.`
-                    : changes
-                      ? `Override ${effective ?? "?"} → ${chosen}: say why, then Enter.`
-                      : "Enter confirms."}
+                  : changes
+                    ? `Override ${effective ?? "?"} → ${chosen}: say why, then Enter.`
+                    : "Enter confirms."}
             </span>
           </div>
           <label className="flex w-fit items-center gap-1.5 text-xs text-zinc-600">
@@ -280,10 +276,19 @@ function judgeResponse(meta: unknown): { text: string | null; rest: string | nul
 
 function LeafHistory({ detail }: { detail: ReviewLeafDetail | undefined }) {
   if (!detail) return null;
-  type Entry = { at: string; who: string; text: string; reason?: string; kind: "override" | "review" };
+  type Entry = { at: string; who: string; text: string; reason?: string; kind: "override" | "review"; blind?: boolean };
+  // An override a blind score made: its review mark (the one that appended it) says it was blind.
+  const blindOverrides = new Set(detail.reviews.filter((r) => r.blind && r.overrideId !== null).map((r) => r.overrideId));
   const entries: Entry[] = [
     ...detail.overrides.map(
-      (o): Entry => ({ at: o.createdAt, who: o.user?.name ?? o.user?.email ?? "someone", text: `overrode ${o.oldScore} → ${o.newScore}`, reason: o.reason, kind: "override" }),
+      (o): Entry => ({
+        at: o.createdAt,
+        who: o.user?.name ?? o.user?.email ?? "someone",
+        text: `overrode ${o.oldScore} → ${o.newScore}`,
+        reason: o.reason,
+        kind: "override",
+        blind: blindOverrides.has(o.id),
+      }),
     ),
     ...detail.reviews
       .filter((r) => r.overrideId === null)
@@ -309,6 +314,11 @@ function LeafHistory({ detail }: { detail: ReviewLeafDetail | undefined }) {
               <div className="flex items-baseline gap-1.5">
                 <span className="font-medium text-zinc-800">{e.who}</span>
                 <span className="text-zinc-700">{e.text}</span>
+                {e.blind && (
+                  <span className="inline-flex items-center gap-0.5 rounded bg-zinc-100 px-1 text-[10px] font-medium text-zinc-600" data-testid="history-blind">
+                    <HiddenVerdictIcon blind size={10} /> Blind review
+                  </span>
+                )}
                 <time className="ml-auto shrink-0 text-[11px] text-zinc-400" dateTime={e.at}>
                   {new Date(e.at).toLocaleString("en")}
                 </time>

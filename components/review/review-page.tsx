@@ -67,7 +67,7 @@ function LoadedReview({
   const [initialOpenState] = useState(() => initialOpen(model));
   const [filters, setFilters] = useState<ReviewFilters>(NO_REVIEW_FILTERS);
   const [helpOpen, setHelpOpen] = useState(false);
-  const [assignOpen, setAssignOpen] = useState<{ subtree: string | null } | null>(null);
+  const [assignOpen, setAssignOpen] = useState<{ subtree: string | null; scope: "all" | "subtree" } | null>(null);
   const [evidence, setEvidence] = useState<FileTarget | null>(null);
   const drafts = useScoreDraft();
   const [settings, changeSettings] = useReviewSettings();
@@ -121,7 +121,7 @@ function LoadedReview({
         model={model}
         progress={progress}
         pending={pending}
-        onAssign={() => setAssignOpen({ subtree: selectedKey })}
+        onAssign={() => setAssignOpen({ subtree: selectedKey, scope: "all" })}
         onHelp={() => setHelpOpen(true)}
       />
 
@@ -187,7 +187,7 @@ function LoadedReview({
               onReason={drafts.setReason}
               onCommit={commitDraft}
               onCancel={cancelDraft}
-              onAssignSubtree={viewer.canAssign ? (key) => setAssignOpen({ subtree: key }) : undefined}
+              onAssignSubtree={viewer.canAssign ? (key) => setAssignOpen({ subtree: key, scope: "subtree" }) : undefined}
               onOpenEvidence={(path, startLine, endLine) => setEvidence((e) => ({ path, startLine, endLine, seq: (e?.seq ?? 0) + 1 }))}
             />
           ) : (
@@ -210,6 +210,7 @@ function LoadedReview({
           paperId={grading.paperId}
           model={model}
           subtreeKey={assignOpen?.subtree ?? null}
+          initialScope={assignOpen?.scope ?? "all"}
         />
       )}
       <span className="sr-only" aria-live="polite">

@@ -4,7 +4,6 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from "react";
 import { toast } from "sonner";
 import { fetchJson, jsonInit } from "@/components/api/client";
-import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import type { ReviewModel } from "@/lib/review/review-model";
 import type { ReviewCommitResult, ReviewPayload } from "@/lib/review/types";
 import { assignmentsQueryKey } from "./assignments-dialog";
@@ -27,11 +26,12 @@ export function useScoreDraft(): ScoreDraftState {
 
 /**
  * Scoring the selected leaf: 0 / 1 commits a confirmation (or a blind score) at once, a change waits
- * for its reason. A blind score that turns out to differ from the verdict is kept as the grader's
- * mark, and the reason box opens for the override (the server makes none without a reason). A
- * commit shows at once (the model's local commit) and is undone if the server refuses it;
- * `pending` counts the commits on their way. `onCommitted` (auto-advance) runs once a commit needs
- * nothing more: at once for a visible verdict, on the server's answer for a blind one.
+ * for its reason. A blind score that turns out to differ from the verdict overrides it on the
+ * server, marked "Blind review" (the grader could not see what they changed, so no reason is asked
+ * and the reason box does not take the focus). A commit shows at once (the model's local commit)
+ * and is undone if the server refuses it; `pending` counts the commits on their way. `onCommitted`
+ * (auto-advance) runs once a commit needs nothing more: at once for a visible verdict, on the
+ * server's answer for a blind one (which reveals it).
  */
 export function useReviewScoring({
   model,
@@ -85,15 +85,14 @@ export function useReviewScoring({
           void queryClient.invalidateQueries({ queryKey: reviewQueryKey(gradingId) });
         }
         if (local.blind) {
-          const s = effectiveLeafScore(result.leaf.override, result.leaf.verdict);
-          if (s === score) {
-            toast.message(`Committed ${score}. ${result.override ? `The leaf now counts ${s}.` : "It agrees with the verdict."}`);
-            if (latest.current.selectedKey === key) latest.current.onCommitted?.();
-          } else if (latest.current.selectedKey === key) {
-            // The verdict is revealed and differs: the override waits for its reason.
-            setDraft({ key, score });
-            requestAnimationFrame(() => reasonRef.current?.focus());
-          } else toast.message(`Committed ${score}: it differs from the verdict (${s}), which stands until you override it with a reason.`);
+          // The verdict is revealed; a differing score has already overridden it (marked "Blind
+          // review"). Nothing waits on the grader, so the focus stays where it was and j / k go on.
+          toast.message(
+            result.override
+              ? `Committed ${score}: it differs from the leaf's score (${result.override.oldScore}) and overrides it, marked "Blind review".`
+              : `Committed ${score}. It agrees with the leaf's score.`,
+          );
+          if (latest.current.selectedKey === key) latest.current.onCommitted?.();
         }
         if (result.reviewedAt && !m.payload.grading.reviewedAt) {
           m.payload.grading.reviewedAt = result.reviewedAt;

@@ -31,9 +31,10 @@ export const INVALID_VERDICT_REASON = "Scored a leaf the judge could not grade";
 /**
  * A grader's (or staff member's) score on one leaf, in one transaction: a review mark, and when
  * the score differs from the leaf's effective score (or the verdict was invalid) an override,
- * which recomputes the grading's root. Changing a score needs a reason: a blind commit without one
- * is a mark only (it reveals the verdict, and the grader then overrides with a reason), except on
- * an invalid verdict, which any score fixes. When the commit completes a review of every
+ * which recomputes the grading's root. Changing a score needs a reason, except where the grader
+ * could not see what they changed: a blind score that differs becomes an override marked "Blind
+ * review" (its reason says so, with the grader's own words when they gave some), and any score
+ * fixes an invalid verdict. When the commit completes a review of every
  * leaf, the grading's `reviewed_at` is set. Answers with the leaf as the user now sees it (a blind
  * leaf's verdict is revealed) and the root score, null while some verdict stays hidden from them.
  */
@@ -49,17 +50,17 @@ export async function commitReviewScore(store: Store, input: CommitReviewScoreIn
     const latest = await getLatestOverrideScore(tx, grading.id, input.nodeKey);
     const effective = effectiveLeafScore(latest, verdict);
     const invalidUnfixed = !verdict.valid && latest === null;
-    // A blind score that differs is the grader's mark; it overrides only with a reason, which the
-    // grader gives once the commit has revealed the verdict (the page opens the reason box).
-    const overrides = (input.score !== effective || invalidUnfixed) && !(hidden === "blind" && !reason && !invalidUnfixed);
+    // A blind grader scored without the verdict: asking them why they differ from what they could
+    // not see makes no sense, so their differing score overrides at once, marked as a blind review.
+    const overrides = input.score !== effective || invalidUnfixed;
     let override: ReviewOverrideItem | null = null;
     let score = grading.score;
     const who = await getUserById(tx, input.userId);
     const author = { userName: who?.name ?? null, userEmail: who?.email ?? null };
     if (overrides) {
       const why = reason || (invalidUnfixed ? INVALID_VERDICT_REASON : "");
-      if (!why) throw new AppError("bad_request", "reason: is required to change a score", [{ path: "reason", message: "is required to change a score" }]);
-      const overrideReason = hidden === "blind" ? `${BLIND_REVIEW_REASON}. ${why}` : why;
+      if (!why && hidden !== "blind") throw new AppError("bad_request", "reason: is required to change a score", [{ path: "reason", message: "is required to change a score" }]);
+      const overrideReason = hidden === "blind" ? (why ? `${BLIND_REVIEW_REASON}. ${why}` : BLIND_REVIEW_REASON) : why;
       // The grading is locked and the leaf's effective score known: append, without reading them again.
       const added = await appendOverride(tx, grading, {
         gradingId: grading.id,

@@ -295,19 +295,22 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     const listed = (await call(getPaperGradings, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`)).json.gradings as { id: string; score: number | null }[];
     expect(listed.find((g) => g.id === id)!.score).toBeNull();
 
-    // A blind commit needs no reason; one that differs from the effective score is a mark only (no
-    // automatic override): it reveals the verdict, and the grader overrides with a reason.
+    // A blind commit needs no reason; one that differs from the effective score overrides at once,
+    // marked "Blind review" (the README's rule), and reveals the verdict.
     const committed = (await commit(id, { nodeKey: target.key, score: 0 })).json as unknown as ReviewCommitResult;
     expect(committed.review.blind).toBe(true);
-    expect(committed.override).toBeNull();
-    expect(committed.leaf).toMatchObject({ hidden: null, verdict: { score: 0, valid: true }, override: 1, mine: 0 });
+    expect(committed.override).toMatchObject({ oldScore: 1, newScore: 0, reason: BLIND_REVIEW_REASON });
+    expect(committed.review.overrideId).toBe(committed.override!.id);
+    expect(committed.leaf).toMatchObject({ hidden: null, verdict: { score: 0, valid: true }, override: 0, mine: 0 });
     expect(committed.rootScore).toBeNull();
-    const overridden = (await commit(id, { nodeKey: target.key, score: 0, reason: "the loss is not clipped" })).json as unknown as ReviewCommitResult;
-    expect(overridden.review.blind).toBe(false);
-    expect(overridden.override).toMatchObject({ oldScore: 1, newScore: 0, reason: "the loss is not clipped" });
+    // Once revealed, the leaf is scored like any other: the same score again confirms it.
+    const confirmed = (await commit(id, { nodeKey: target.key, score: 0 })).json as unknown as ReviewCommitResult;
+    expect(confirmed.review.blind).toBe(false);
+    expect(confirmed.override).toBeNull();
     const revealed = (await call(getLeaf, { gradingId: id, nodeKey: target.key }, `/api/gradings/${id}/leaves/${target.key}`)).json as unknown as ReviewLeafDetail;
     expect(revealed.verdict?.explanation).toContain(SECRET);
-    expect(revealed.overrides.map((o) => o.reason)).toEqual(["staff changed it", "the loss is not clipped"]);
+    expect(revealed.overrides.map((o) => o.reason)).toEqual(["staff changed it", BLIND_REVIEW_REASON]);
+    expect(revealed.reviews.find((r) => r.blind)).toMatchObject({ overrideId: committed.override!.id });
     // With a reason a blind commit overrides at once, and says it was blind.
     const blindLeaf = staffView.leaves.find((l) => l.key !== target.key && l.verdict!.valid && l.verdict!.score === 1)!;
     const withReason = (await commit(id, { nodeKey: blindLeaf.key, score: 0, reason: "no plot" })).json as unknown as ReviewCommitResult;
