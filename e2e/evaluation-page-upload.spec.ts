@@ -10,11 +10,12 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import type { Page, TestInfo } from "@playwright/test";
+import type { TestInfo } from "@playwright/test";
 import { paperWithDemoRubric } from "./support/demo-paper";
 import { expect, test } from "./support/fixtures";
 import { REPO_ROOT } from "./support/files";
 import { STAFF } from "./support/users";
+import { screenshots } from "./support/screenshots";
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -30,16 +31,6 @@ function runsArchive(testInfo: TestInfo, name: string, paperId: string, runs: nu
   return archive;
 }
 
-async function screenshots(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  for (const [width, height] of [
-    [1440, 900],
-    [1024, 768],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 test("staff upload into an existing evaluation from its page and re-upload one run's submission", async ({ asUser }, testInfo) => {
   const page = await asUser(STAFF);
@@ -65,7 +56,7 @@ test("staff upload into an existing evaluation from its page and re-upload one r
   await expect(empty).not.toContainText("from Evaluations");
   const cell = (run: number) => page.locator(`[data-testid="matrix-cell"][data-paper="${paperId}"][data-run="${run}"]`);
   await expect(cell(1)).toHaveAttribute("data-stage", "empty");
-  await screenshots(page, testInfo, "empty");
+  await screenshots(page, testInfo, "empty", { fullPage: true });
 
   // The page's upload: a run past the evaluation's 2 is refused, saying where and why; nothing stored.
   await page.getByTestId("evaluation-upload-open").click();
@@ -76,7 +67,7 @@ test("staff upload into an existing evaluation from its page and re-upload one r
   const error = upload.getByTestId("bulk-upload-error");
   await expect(error).toContainText(`${paperId}/3/submission/`);
   await expect(error).toContainText("has 2 run(s)");
-  await screenshots(page, testInfo, "refused");
+  await screenshots(page, testInfo, "refused", { fullPage: true });
 
   // Run 1: accepted, the dialog closes and the cell leaves "empty" without a reload.
   await upload.getByLabel("Submissions archive").setInputFiles(runsArchive(testInfo, "run-1", paperId, [1]));
@@ -111,7 +102,7 @@ test("staff upload into an existing evaluation from its page and re-upload one r
   await expect(cellDialog).toContainText(`Re-upload run 1 of ${paperId}`);
   await cellDialog.getByLabel("Submission folder").setInputFiles(folder);
   await expect(cellDialog).toContainText("run-1-folder");
-  await screenshots(page, testInfo, "reupload");
+  await screenshots(page, testInfo, "reupload", { fullPage: true });
   await cellDialog.getByTestId("bulk-upload").click();
   await expect(cellDialog).toBeHidden({ timeout: 60_000 });
   await expect(page.getByText(`Run 1 of ${paperId} re-uploaded`)).toBeVisible();

@@ -20,6 +20,7 @@ import type { Page, TestInfo } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { REPO_ROOT } from "./support/files";
 import { DEMO_PAPER, GRADER, STAFF } from "./support/users";
+import { screenshots } from "./support/screenshots";
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
@@ -64,16 +65,6 @@ async function uploadRun(page: Page, evaluationId: string, run: number, archive:
   expect(res.status(), await res.text()).toBe(201);
 }
 
-async function screenshots(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  for (const [width, height] of [
-    [1440, 900],
-    [1024, 768],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 let evaluationId = "";
 
@@ -144,7 +135,7 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   await expect(page.locator('[data-testid="run-score"][data-run="1"]')).toContainText("100.0%");
   await expect(page.locator('[data-testid="run-score"][data-run="2"]')).toContainText("0.0%");
   await expect(page.getByTestId("adjusted-cells").locator('[data-testid="cell-note"][data-run="2"]')).toContainText("count as 0");
-  await screenshots(page, testInfo, "evaluation-matrix");
+  await screenshots(page, testInfo, "evaluation-matrix", { fullPage: true });
 
   // Retry the failed cell: back to reproducing (its second attempt), cancelled again, then counted as 0 again.
   await failure.getByTestId("retry-cell").click();

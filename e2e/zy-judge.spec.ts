@@ -15,6 +15,7 @@ import path from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
 import { DEMO_PAPER, STAFF } from "./support/users";
+import { screenshots } from "./support/screenshots";
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
@@ -44,16 +45,6 @@ async function uploadCodeDevCopy(page: Page, testInfo: TestInfo, agent: string):
   return ((await res.json()) as { submissionId: string }).submissionId;
 }
 
-async function screenshots(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  for (const [width, height] of [
-    [1440, 900],
-    [1024, 768],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`) });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
 
 test("staff judge the reproduced demo submission with the dummy judge and follow a verdict's evidence to the highlighted lines", async ({ asUser }, testInfo) => {
   const page = await asUser(STAFF);

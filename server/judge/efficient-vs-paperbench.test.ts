@@ -19,7 +19,7 @@ import type { PaperbenchPrompts } from "@/lib/judge/paperbench/prompts";
 import { runPaperbenchJudge } from "@/lib/judge/paperbench/simple-judge";
 import { directorySubmissionFiles } from "@/server/judge/directory-submission";
 import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
-import { buildParityFixtures, fixtureRubric, scriptKeyOf, type ParityFixture } from "@/test/paperbench/fixtures/generate";
+import { buildParityFixtures, fixtureJudgeInput, scriptKeyOf, type ParityFixture } from "@/test/paperbench/fixtures/generate";
 import { PAPERBENCH_SRC_DIR } from "@/test/paperbench/python";
 
 
@@ -110,20 +110,7 @@ describe("efficient mode shows at least what paperbench mode shows, on the parit
     let compared = 0;
     let outsideUnranked = 0;
     for (const fx of fixtures) {
-      const input: JudgeRunInput = {
-        rubric: fixtureRubric(fx),
-        paper: { markdown: fs.readFileSync(fx.paperMdPath, "utf8"), addendum: fx.addendum ?? "", judgeAddendum: fx.judgeAddendum ?? "" },
-        submission: directorySubmissionFiles(fx.submissionDir),
-        codeDev: fx.codeOnly,
-        maxDepth: fx.maxDepth,
-        mode: "paperbench",
-        model: fx.model,
-        parseModel: fx.parseModel,
-        reasoningEffort: null,
-        contextWindow: fx.nCtx,
-        maxConcurrency: 4,
-        promptCacheKey: "efficient-vs-pb",
-      };
+      const input: JudgeRunInput = fixtureJudgeInput(fx, directorySubmissionFiles(fx.submissionDir), "efficient-vs-pb");
       const pb = new ScriptedModel((r) =>
         r.jsonSchema
           ? JSON.stringify({ valid_score: true, score: 1, explanation: "ok" })

@@ -35,7 +35,7 @@ import type { PaperbenchPrompts } from "@/lib/judge/paperbench/prompts";
 import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
 import { directorySubmissionFiles } from "@/server/judge/directory-submission";
 import { createOpenAiChatModel } from "@/server/judge/openai-chat-model";
-import { buildParityFixtures, fixtureRubric, scriptKeyOf, type ParityFixture } from "./fixtures/generate";
+import { buildParityFixtures, fixtureJudgeInput, scriptKeyOf, type ParityFixture } from "./fixtures/generate";
 import { PAPERBENCH_SRC_DIR, requirePaperbenchPython, runPaperbenchPython, skipWithoutPaperbenchPython } from "./python";
 import { startRecordingServer, type RecordedBody } from "./recording-server";
 
@@ -101,20 +101,7 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
       try {
         const model = createOpenAiChatModel({ baseUrl: server.baseUrl, apiKey: "test-key", maxRetries: 0 });
         const result = await runPaperbenchJudge(
-          {
-            rubric: fixtureRubric(fx),
-            paper: { markdown: fs.readFileSync(fx.paperMdPath, "utf8"), addendum: fx.addendum ?? "", judgeAddendum: fx.judgeAddendum ?? "" },
-            submission: directorySubmissionFiles(fx.submissionDir),
-            codeDev: fx.codeOnly,
-            maxDepth: fx.maxDepth,
-            mode: "paperbench",
-            model: fx.model,
-            parseModel: fx.parseModel,
-            reasoningEffort: null,
-            contextWindow: fx.nCtx,
-            maxConcurrency: 4,
-            promptCacheKey: "parity",
-          },
+          fixtureJudgeInput(fx, directorySubmissionFiles(fx.submissionDir), "parity"),
           model,
           {},
           { prompts, now: fx.nowSeconds * 1000 },
