@@ -44,7 +44,10 @@ function removeDataDirsOfDeadRuns(): void {
 // The package is an ES module, so the config has import.meta rather than __dirname.
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const built = fs.existsSync(path.join(ROOT, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"));
-const start = `npx next start -H 127.0.0.1 -p ${PORT}`;
+// Idle keep-alive sockets stay open longer than any test: at Node's 5 s default the server may close
+// one just as Playwright's API client (which, unlike a browser, does not retry) reuses it, and a
+// request fails with ECONNRESET.
+const start = `npx next start -H 127.0.0.1 -p ${PORT} --keepAliveTimeout 600000`;
 
 export default defineConfig({
   testDir: "e2e",

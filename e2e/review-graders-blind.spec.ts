@@ -53,6 +53,9 @@ function graded(node: RubricJson): object {
   };
 }
 
+/** Gradings this file made: their assignments are withdrawn after each test (see afterEach). */
+const made: string[] = [];
+
 /** A fresh paper with the rubric above, the demo grader as its grader, and one judged grading; its id. */
 async function freshGrading(staff: Page): Promise<string> {
   const paperId = `e2e-graders-blind-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
@@ -63,6 +66,7 @@ async function freshGrading(staff: Page): Promise<string> {
   expect(imported.status(), await imported.text()).toBe(201);
   const list = (await (await staff.request.get(`/api/papers/${paperId}/gradings`)).json()) as { gradings: { id: string }[] };
   expect(list.gradings).toHaveLength(1);
+  made.push(list.gradings[0].id);
   return list.gradings[0].id;
 }
 
@@ -73,6 +77,18 @@ async function keysOf(page: Page, gradingId: string): Promise<Record<string, str
 }
 
 test.describe("graders and blind review", () => {
+  // The demo grader's queue is shared with other specs (review.spec.ts counts it): leave it as found.
+  test.afterEach(async ({ asUser }) => {
+    const staff = await asUser(STAFF);
+    for (const gradingId of made.splice(0)) {
+      const res = await staff.request.get(`/api/gradings/${gradingId}/assignments`);
+      expect(res.status()).toBe(200);
+      for (const a of ((await res.json()) as { assignments: { id: string }[] }).assignments) {
+        expect((await staff.request.delete(`/api/gradings/${gradingId}/assignments/${a.id}`)).status()).toBe(200);
+      }
+    }
+  });
+
   test("Graders assigns the whole grading by default; a subtree only when staff pick it", async ({ asUser }) => {
     const staff = await asUser(STAFF);
     const gradingId = await freshGrading(staff);
