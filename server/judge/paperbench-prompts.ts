@@ -31,12 +31,12 @@ function packageDir(srcDir: string): string {
   return nested; // the error below names the usual layout
 }
 
-// Runs with `python3 -I -c SCRIPT constants.py tasks.py` (-I: no PYTHON* variables, no user site,
+// Runs with `python3 -I -c SCRIPT constants.py tasks.py simple.py` (-I: no PYTHON* variables, no user site,
 // not the current folder on sys.path); prints one JSON object (ASCII: json.dumps escapes the rest),
 // or {"error": ...}. constants.py is executed from its source, so no bytecode is written beside it.
 const EXTRACT_SCRIPT = String.raw`
 import ast, json, sys
-constants_path, tasks_path = sys.argv[1], sys.argv[2]
+constants_path, tasks_path, simple_path = sys.argv[1], sys.argv[2], sys.argv[3]
 
 def fail(message):
     sys.stdout.write(json.dumps({"error": message}))
@@ -98,6 +98,88 @@ if questions is None:
 if not isinstance(questions, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in questions.items()):
     fail(f"TASK_CATEGORY_QUESTIONS in {tasks_path} is not a dict of str to str")
 out["taskCategoryQuestions"] = questions
+
+# simple.py's own texts (the messages wrapped around paper, addenda, files and logs, the parse
+# call's system text, a few constants), read from its syntax tree without running it. An f-string
+# becomes a template: its text parts, and each {expression} by its source (ast.unparse).
+try:
+    with open(simple_path, encoding="utf-8") as f:
+        simple = ast.parse(f.read(), simple_path)
+except (OSError, UnicodeDecodeError, SyntaxError) as e:
+    fail(f"cannot read {simple_path}: {e}")
+judge = next((n for n in simple.body if isinstance(n, ast.ClassDef) and n.name == "SimpleJudge"), None)
+if judge is None:
+    fail(f"{simple_path} has no class SimpleJudge")
+methods = {n.name: n for n in judge.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+def method(name):
+    if name not in methods:
+        fail(f"SimpleJudge in {simple_path} has no method {name}")
+    return methods[name]
+
+def template(node):
+    parts = []
+    for v in node.values:
+        if isinstance(v, ast.Constant):
+            parts.append(v.value)
+        elif v.conversion != -1 or v.format_spec is not None:
+            fail(f"an f-string in {simple_path} formats {ast.unparse(v.value)} with a conversion or spec")
+        else:
+            parts.append({"expr": ast.unparse(v.value)})
+    return parts
+
+def with_expr(fn, expr):
+    found = [template(n) for n in ast.walk(method(fn)) if isinstance(n, ast.JoinedStr)]
+    found = [t for t in found if any(isinstance(p, dict) and p["expr"] == expr for p in t)]
+    if not found or any(t != found[0] for t in found):
+        fail(f"SimpleJudge.{fn} in {simple_path}: expected one message text using {{{expr}}}, found {len(found)}")
+    return found[0]
+
+def if_exp(fn, target):
+    for n in ast.walk(method(fn)):
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == target for t in n.targets) and isinstance(n.value, ast.IfExp):
+            return n.value
+    fail(f"SimpleJudge.{fn} in {simple_path} has no '{target} = … if … else …'")
+
+def constant(fn, pick, what):
+    for n in ast.walk(method(fn)):
+        value = pick(n)
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return value.value
+    fail(f"SimpleJudge.{fn} in {simple_path}: cannot find {what}")
+
+files = if_exp("_construct_grade_leaf_messages", "relevant_files_prompt")
+score = if_exp("_parse_model_response", "score_instruction")
+if not (isinstance(files.body, ast.JoinedStr) and isinstance(files.orelse, ast.JoinedStr)
+        and ast.unparse(files.test) == "task.task_category != 'Result Analysis'"):
+    fail(f"relevant_files_prompt in {simple_path} is not the two f-strings by Result Analysis it used to be")
+if not (isinstance(score.body, ast.Constant) and isinstance(score.orelse, ast.Constant) and ast.unparse(score.test) == "not continuous"):
+    fail(f"score_instruction in {simple_path} is not the two texts by 'continuous' it used to be")
+out["simpleJudge"] = {
+    "rankPaper": with_expr("_prepare_relevant_files", "self.paper_md"),
+    "rankAddendum": with_expr("_prepare_relevant_files", "self.joined_addendum"),
+    "rankCriterion": with_expr("_prepare_relevant_files", "task.requirements"),
+    "rankFiles": with_expr("_prepare_relevant_files", "tree_structure"),
+    "gradePaper": with_expr("_construct_grade_leaf_messages", "self.paper_md"),
+    "gradeAddendum": with_expr("_construct_grade_leaf_messages", "self.joined_addendum"),
+    "files": template(files.body),
+    "filesResultAnalysis": template(files.orelse),
+    "reproduceSh": with_expr("_construct_grade_leaf_messages", "self.reproduce_sh_content"),
+    "reproduceLog": with_expr("_construct_grade_leaf_messages", "self.reproduce_log_content"),
+    "parseSystem": with_expr("_parse_model_response", "score_instruction"),
+    "scoreInstruction": {"binary": score.body.value, "continuous": score.orelse.value},
+    "categoryQuestionFallback": constant(
+        "_construct_grade_leaf_messages",
+        lambda n: n.args[1] if isinstance(n, ast.Call) and ast.unparse(n.func) == "TASK_CATEGORY_QUESTIONS.get" and len(n.args) == 2 else None,
+        "TASK_CATEGORY_QUESTIONS.get's default"),
+    "noTouchExplanation": constant(
+        "grade_leaf", lambda n: n.value if isinstance(n, ast.keyword) and n.arg == "explanation" else None,
+        "the explanation of a Result Analysis leaf when reproduce.sh touched no file"),
+    "noAddendum": constant(
+        "__init__",
+        lambda n: n.value if isinstance(n, ast.Assign) and [ast.unparse(t) for t in n.targets] == ["self.joined_addendum"] else None,
+        "the text of a missing addendum"),
+}
 sys.stdout.write(json.dumps(out))
 `;
 
@@ -122,14 +204,15 @@ async function readPrompts(srcDir: string): Promise<PaperbenchPrompts> {
   const pkg = packageDir(srcDir);
   const constantsPath = path.join(pkg, "judge", "constants.py");
   const tasksPath = path.join(pkg, "rubric", "tasks.py");
-  for (const file of [constantsPath, tasksPath]) {
+  const simplePath = path.join(pkg, "judge", "simple.py");
+  for (const file of [constantsPath, tasksPath, simplePath]) {
     try {
       await fs.promises.access(file, fs.constants.R_OK);
     } catch {
       throw new Error(`PaperBench's source is missing or unreadable: ${file} (set PAPERBENCH_SRC_DIR to a folder holding paperbench/judge/constants.py)`);
     }
   }
-  const stdout = await runPython([constantsPath, tasksPath]);
+  const stdout = await runPython([constantsPath, tasksPath, simplePath]);
   let json: unknown;
   try {
     json = JSON.parse(stdout);
@@ -150,10 +233,10 @@ async function readPrompts(srcDir: string): Promise<PaperbenchPrompts> {
 
 const cache = new Map<string, { stamp: string; prompts: Promise<PaperbenchPrompts> }>();
 
-/** Both files' sizes and times: an edited checkout is read again, an unchanged one is not. */
+/** The source files' sizes and times: an edited checkout is read again, an unchanged one is not. */
 function sourceStamp(srcDir: string): string {
   const pkg = packageDir(srcDir);
-  return ["judge/constants.py", "rubric/tasks.py", "../COMMIT"]
+  return ["judge/constants.py", "judge/simple.py", "rubric/tasks.py", "../COMMIT"]
     .map((f) => {
       try {
         const s = fs.statSync(path.join(pkg, f));

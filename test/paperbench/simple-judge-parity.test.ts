@@ -31,7 +31,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runPaperbenchJudge, type PbGradedNode } from "@/lib/judge/paperbench/simple-judge";
-import type { PaperbenchPrompts } from "@/lib/judge/paperbench/prompts";
+import { renderTemplate, type PaperbenchPrompts } from "@/lib/judge/paperbench/prompts";
 import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
 import { directorySubmissionFiles } from "@/server/judge/directory-submission";
 import { createOpenAiChatModel } from "@/server/judge/openai-chat-model";
@@ -161,7 +161,8 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
     // Duplicate ids: [K10] gets the preceding criteria of the first node with its id ([K3]).
     expect(gradeOf("full", "[K10]").at(-2)!.content).toContain(" -> [K2]");
     const tightLog = gradeOf("tight", "[K22]").find((m) => m.content.includes("<reproduce.log>"))!.content;
-    expect(tightLog).toBe("Here is the `reproduce.log` provided in the submission, if any:\n<reproduce.log>\n\n</reproduce.log>");
+    // The log did not fit at all: SimpleJudge's log message with nothing inside it.
+    expect(tightLog).toBe(renderTemplate(prompts.simpleJudge, "reproduceLog", { "self.reproduce_log_content": "" }));
     expect(of("codedev-root").tree).toMatchObject({ task_category: "Code Development", sub_tasks: [] });
     expect(flat(of("untouched").tree).filter((n) => n.task_category === "Result Analysis").every((n) => n.judge_metadata === null && n.score === 0)).toBe(true);
   }, 600_000);

@@ -107,7 +107,7 @@ async function estimatePaperbench(input: JudgeRunInput, latencyS: number): Promi
     est.cachedInputTokens += cache.cached(grade.slice(0, 3));
     est.outputTokens += ASSUMED_OUTPUT_TOKENS.grade;
     est.calls++;
-    est.inputTokens += countChatTokens(input.parseModel ?? input.model, pbParseMessages("", unit.task.task_category === "Subtree")) + ASSUMED_OUTPUT_TOKENS.grade;
+    est.inputTokens += countChatTokens(input.parseModel ?? input.model, pbParseMessages(p.prompts.simpleJudge, "", unit.task.task_category === "Subtree")) + ASSUMED_OUTPUT_TOKENS.grade;
     est.outputTokens += ASSUMED_OUTPUT_TOKENS.parse;
   }
   const lanes = Math.max(1, Math.min(input.maxConcurrency, graded));

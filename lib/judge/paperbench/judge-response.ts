@@ -5,10 +5,11 @@
  * `model_json_schema()` with `additionalProperties: false` and every property required), and the
  * validation of the answer (`model_validate_json`, pydantic's lax JSON mode, then the 0..1 check).
  */
+import { renderTemplate, type SimpleJudgeTexts } from "./prompts";
 
-export function parseSystemText(continuous: boolean): string {
-  const scoreInstruction = continuous ? "(between 0 and 1)" : "(either 0 or 1)";
-  return `You are given a response output from a judge which should contain a score and an explanation. Please parse the text into a structured object containing \`valid_score\` (boolean indicating whether the response contains a valid score), the \`score\` ${scoreInstruction}, and an \`explanation\` (a short summary of the judge's reasoning). If the response does not contain a valid score, set \`valid_score\` to False and set the \`score\` to 0.0.`;
+/** The parse call's system text: simple.py's f-string with its score instruction. */
+export function parseSystemText(texts: SimpleJudgeTexts, continuous: boolean): string {
+  return renderTemplate(texts, "parseSystem", { score_instruction: continuous ? texts.scoreInstruction.continuous : texts.scoreInstruction.binary });
 }
 
 export function parsedResponseModelName(continuous: boolean): string {

@@ -13,7 +13,7 @@ import { formatFile } from "./format-file";
 import { pythonStrip as pyStrip } from "./python-chars";
 import { createTreeStructure, PB_CATEGORIES, toMicros, whitelistedFiles, type PbCategory } from "./file-tree";
 import { parsedResponseFormat, parseSystemText, validateParsedResponse } from "./judge-response";
-import type { PaperbenchPrompts } from "./prompts";
+import { renderTemplate, type PaperbenchPrompts, type SimpleJudgeTexts } from "./prompts";
 import { formatPython } from "./python-format";
 import { bytesNeededFor, readPythonText } from "./python-text";
 import { reduceLog } from "./reduce-log";
@@ -24,7 +24,6 @@ export const PB_BUFFER_TOKENS = 10_000;
 export const PB_MAX_FILE_DEPTH = 4;
 export const PB_MAX_FILES = 10;
 export const PB_READ_CHARS = 200_000;
-export const PB_NO_TOUCH_EXPLANATION = "Reproduce.sh did not touch any files, so there are no reproduced results to analyze.";
 
 /** `GradedTaskNode.to_dict()`. */
 export interface PbGradedNode {
@@ -181,7 +180,7 @@ export async function preparePaperbench(input: JudgeRunInput, deps: PaperbenchDe
     codeDev: input.codeDev,
     nCtx,
     paperMd,
-    joinedAddendum: joined === "" ? "(NO ADDENDUM GIVEN)" : joined,
+    joinedAddendum: joined === "" ? deps.prompts.simpleJudge.noAddendum : joined,
     reproduceShContent,
     reproduceLogContent,
     availContext,
@@ -215,17 +214,15 @@ function lookup<T>(table: Record<PbCategory, T>, category: string | null): T {
 /** The ranking call's messages (`_prepare_relevant_files`). */
 export function rankMessages(p: PbPrepared, task: PbUnit["task"], maxFiles: number | null = PB_MAX_FILES): ChatMessage[] {
   const treeStructure = lookup(p.treeStructures, task.task_category);
+  const t = p.prompts.simpleJudge;
   return [
     { role: "system", content: p.prompts.fileRankingPrompt },
-    { role: "user", content: `The paper is below:\n<paper>\n${p.paperMd}\n</paper>` },
+    { role: "user", content: renderTemplate(t, "rankPaper", { "self.paper_md": p.paperMd }) },
+    { role: "user", content: renderTemplate(t, "rankAddendum", { "self.joined_addendum": p.joinedAddendum }) },
+    { role: "user", content: renderTemplate(t, "rankCriterion", { "task.requirements": task.requirements }) },
     {
       role: "user",
-      content: `If included with the paper, you will now be shown an addendum which provides clarification for the paper and how to evaluate its reproduction:\n<addendum>\n${p.joinedAddendum}\n</addendum>`,
-    },
-    { role: "user", content: `Here is the criterion that you are grading:\n<criterion>\n${task.requirements}\n</criterion>` },
-    {
-      role: "user",
-      content: `Here are the files in the submission attempt:\n\nDirectory structure:\n${treeStructure}\n\nNow return a list of the ${maxFiles ? `${maxFiles} ` : ""}most relevant files in order of relevance (descending) to the resolution criteria, to be provided for your inspection. Your response must contain each filename separated by newlines, with each file containing the full path. Do not write anything else.`,
+      content: renderTemplate(t, "rankFiles", { tree_structure: treeStructure, "str(max_files) + ' ' if max_files else ''": maxFiles ? `${maxFiles} ` : "" }),
     },
   ];
 }
@@ -270,34 +267,27 @@ export async function relevantFiles(p: PbPrepared, input: JudgeRunInput, task: P
   return cut === -1 ? text : text.slice(0, cut);
 }
 
-const TASK_CATEGORY_FALLBACK = "Does the submission satisfy this criterion?";
-
 /** `_construct_grade_leaf_messages`, given the relevant files' text. */
 export function gradeMessages(p: PbPrepared, task: PbUnit["task"], files: string): ChatMessage[] {
-  const filesPrompt =
-    task.task_category !== "Result Analysis"
-      ? `Here are the most relevant files included in the submission attempt, concatenated:\n<files>\n${files}\n</files>`
-      : `Here are the most relevant docs and the files touched (i.e. modified or created) during the reproduce.sh execution, concatenated:\n<files>\n${files}\n</files>`;
+  const t = p.prompts.simpleJudge;
+  const filesPrompt = renderTemplate(t, task.task_category !== "Result Analysis" ? "files" : "filesResultAnalysis", { relevant_files: files });
   let preceding = "";
   for (const node of p.priorNodes(task.id)) preceding += ` -> ${node.requirements}\n`;
   const shMessage: ChatMessage = {
     role: "user",
-    content: `Here is the \`reproduce.sh\` provided in the submission, if any:\n<reproduce.sh>\n${p.reproduceShContent}\n</reproduce.sh>`,
+    content: renderTemplate(t, "reproduceSh", { "self.reproduce_sh_content": p.reproduceShContent }),
   };
   const logMessage: ChatMessage = {
     role: "user",
-    content: `Here is the \`reproduce.log\` provided in the submission, if any:\n<reproduce.log>\n${p.reproduceLogContent}\n</reproduce.log>`,
+    content: renderTemplate(t, "reproduceLog", { "self.reproduce_log_content": p.reproduceLogContent }),
   };
   const reproduction = p.codeDev ? [] : task.task_category === "Code Development" ? [shMessage] : [shMessage, logMessage];
   const questions = p.prompts.taskCategoryQuestions;
-  const question = task.task_category !== null && Object.hasOwn(questions, task.task_category) ? questions[task.task_category] : TASK_CATEGORY_FALLBACK;
+  const question = task.task_category !== null && Object.hasOwn(questions, task.task_category) ? questions[task.task_category] : p.prompts.simpleJudge.categoryQuestionFallback;
   return [
     { role: "system", content: p.codeDev ? p.prompts.judgeTaskPrompt.codeOnly : p.prompts.judgeTaskPrompt.full },
-    { role: "user", content: `The paper is below:\n${p.paperMd}` },
-    {
-      role: "user",
-      content: `If included with the paper, you will now be shown an addendum which provides clarification for the paper and how to evaluate its reproduction:\n<addendum>\n${p.joinedAddendum}\n</addendum>`,
-    },
+    { role: "user", content: renderTemplate(t, "gradePaper", { "self.paper_md": p.paperMd }) },
+    { role: "user", content: renderTemplate(t, "gradeAddendum", { "self.joined_addendum": p.joinedAddendum }) },
     { role: "user", content: filesPrompt },
     ...reproduction,
     {
@@ -313,9 +303,9 @@ export function gradeMessages(p: PbPrepared, task: PbUnit["task"], files: string
   ];
 }
 
-export function parseMessages(response: string, continuous: boolean): ChatMessage[] {
+export function parseMessages(texts: SimpleJudgeTexts, response: string, continuous: boolean): ChatMessage[] {
   return [
-    { role: "system", content: parseSystemText(continuous) },
+    { role: "system", content: parseSystemText(texts, continuous) },
     { role: "user", content: response },
   ];
 }
@@ -323,14 +313,14 @@ export function parseMessages(response: string, continuous: boolean): ChatMessag
 /** One unit's outcome: graded (with its free-form answer), the Result Analysis shortcut, or failed (`str(e)`). */
 export type PbOutcome =
   | { kind: "graded"; score: number; valid: boolean; explanation: string; fullJudgeResponse: string; tokenUsage: Record<string, { in: number; out: number }> }
-  | { kind: "shortcut" }
+  | { kind: "shortcut"; explanation: string }
   | { kind: "failed"; message: string };
 
 /** SimpleJudge.grade_leaf for one unit: rank, grade, parse (the Result Analysis shortcut makes none). */
 export async function gradeUnit(p: PbPrepared, input: JudgeRunInput, unit: PbUnit, ask: Asker): Promise<PbOutcome> {
   const { task } = unit;
   try {
-    if (task.task_category === "Result Analysis" && !p.reproduceTouchedFiles) return { kind: "shortcut" };
+    if (task.task_category === "Result Analysis" && !p.reproduceTouchedFiles) return { kind: "shortcut", explanation: p.prompts.simpleJudge.noTouchExplanation };
     const ranking = await ask("rank", input.model, rankMessages(p, task));
     const files = await relevantFiles(p, input, task, ranking.content);
     const grading = await ask("grade", input.model, gradeMessages(p, task, files));
@@ -343,7 +333,7 @@ export async function gradeUnit(p: PbPrepared, input: JudgeRunInput, unit: PbUni
     add(grading.usage);
     const response = grading.content;
     const continuous = task.task_category === "Subtree";
-    const parse = await ask("parse", input.parseModel ?? input.model, parseMessages(response, continuous), parsedResponseFormat(continuous));
+    const parse = await ask("parse", input.parseModel ?? input.model, parseMessages(p.prompts.simpleJudge, response, continuous), parsedResponseFormat(continuous));
     add(parse.usage);
     const parsed = validateParsedResponse(parse.content, continuous);
     return { kind: "graded", score: parsed.score, valid: parsed.valid_score, explanation: parsed.explanation, fullJudgeResponse: response, tokenUsage };
@@ -362,7 +352,7 @@ export class PbAborted extends Error {
 
 export function verdictOf(unit: PbUnit, outcome: PbOutcome, calls: CallUsage[]): LeafVerdict {
   const base = { key: unit.key, evidence: [], calls, subtree: unit.subtree };
-  if (outcome.kind === "shortcut") return { ...base, score: 0, valid: true, explanation: PB_NO_TOUCH_EXPLANATION, fullJudgeResponse: null };
+  if (outcome.kind === "shortcut") return { ...base, score: 0, valid: true, explanation: outcome.explanation, fullJudgeResponse: null };
   if (outcome.kind === "failed") return { ...base, score: 0, valid: false, explanation: outcome.message, fullJudgeResponse: null };
   return { ...base, score: outcome.score, valid: outcome.valid, explanation: outcome.explanation, fullJudgeResponse: outcome.fullJudgeResponse };
 }
@@ -410,7 +400,7 @@ export function pbGradedTree(tree: JudgeRubricNode, units: readonly PbUnit[], ou
       const outcome = outcomes.get(unit.key);
       if (!outcome) return pbNode(unit.task, 0, false, UNGRADED_EXPLANATION, null, []);
       if (outcome.kind === "failed") return fromTask(node, 0, false, outcome.message);
-      if (outcome.kind === "shortcut") return pbNode(unit.task, 0, true, PB_NO_TOUCH_EXPLANATION, null, []);
+      if (outcome.kind === "shortcut") return pbNode(unit.task, 0, true, outcome.explanation, null, []);
       return pbNode(unit.task, outcome.score, outcome.valid, outcome.explanation, { full_judge_response: outcome.fullJudgeResponse, token_usage: outcome.tokenUsage }, []);
     }
     const subTasks = node.sub_tasks.map(build);
