@@ -7,21 +7,6 @@
  */
 import type { JudgeRubricNode } from "../engine-contract";
 
-/** `TaskNode.find_path_to_descendant`: root … first node (pre-order) with `id`, or null. */
-export function findPathToDescendant(root: JudgeRubricNode, id: string): JudgeRubricNode[] | null {
-  // Iterative pre-order (deep rubrics), keeping the path.
-  const path: JudgeRubricNode[] = [];
-  const stack: { node: JudgeRubricNode; depth: number }[] = [{ node: root, depth: 0 }];
-  while (stack.length > 0) {
-    const { node, depth } = stack.pop()!;
-    path.length = depth;
-    path.push(node);
-    if (node.id === id) return [...path];
-    for (let i = node.sub_tasks.length - 1; i >= 0; i--) stack.push({ node: node.sub_tasks[i], depth: depth + 1 });
-  }
-  return null;
-}
-
 /**
  * `get_prior_nodes` for many nodes of one tree: the first path to each id is found in one walk
  * (what `find_path_to_descendant` would return for it), so a rubric of thousands of leaves is not
@@ -54,14 +39,6 @@ function priorFromPath(nodeId: string, root: JudgeRubricNode, path: JudgeRubricN
   required = required.slice(0, -1);
   if (maxPriorNodes !== null && maxPriorNodes !== 0) required = required.slice(-maxPriorNodes);
   return required;
-}
-
-/**
- * `TaskNode.get_prior_nodes(root, max_prior_nodes)`: ancestors, preceding siblings and preceding
- * siblings of ancestors, root first, in PaperBench's order.
- */
-export function getPriorNodes(nodeId: string, root: JudgeRubricNode, maxPriorNodes: number | null = null): JudgeRubricNode[] {
-  return priorFromPath(nodeId, root, nodeId === root.id ? [root] : findPathToDescendant(root, nodeId), maxPriorNodes);
 }
 
 /** `reduce_to_category(node, "Code Development")` (`TaskNode.code_only()`), keys kept. */
