@@ -20,6 +20,7 @@ import { seedDemoSubmission } from "@/server/seed/seed-demo-submission";
 import { DEMO_JUDGE_CONFIGS } from "@/server/seed/seed-judge-configs";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
+import { getPaperById, updatePaper } from "@/db/queries/papers";
 import { estimateJudgeRuns } from "./estimate-judge-runs";
 import { STUDIO_VERSION } from "../prompt-source";
 import { startJudgeRuns } from "./start-judge-run";
@@ -79,6 +80,12 @@ describe.each(testDatabaseKinds())("judge configurations and runs on %s", (kind)
     expect(estimate.total.leaves).toBeGreaterThan(0);
     // The dummy judge calls no model: nothing to pay, no tokens, no time.
     expect(estimate.total).toMatchObject({ calls: 0, inputTokens: 0, costUsd: 0, durationS: 0 });
+    // The demo paper has its text; without one, the estimate names the paper (the dialog warns that a model judge grades without it).
+    expect(estimate.papersWithoutText).toEqual([]);
+    const text = (await getPaperById(handle.db, PAPER))!.paperMarkdown;
+    await updatePaper(handle.db, PAPER, { paperMarkdown: " \n" });
+    expect((await estimateJudgeRuns(handle, { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev" })).papersWithoutText).toEqual([{ id: PAPER, title: (await getPaperById(handle.db, PAPER))!.title }]);
+    await updatePaper(handle.db, PAPER, { paperMarkdown: text });
     expect({ gradings: await count("gradings"), versions: await count("rubric_versions"), jobs: await count("jobs") }).toEqual(before);
     const full = await refused(estimateJudgeRuns(handle, { submissionIds: [submissionId], configId: dummy.id, variant: "full" }), "conflict");
     expect(full.message).toContain("reproduce");
