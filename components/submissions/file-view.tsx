@@ -33,7 +33,7 @@ export function LogText({ text, testId }: { text: string; testId?: string }) {
 
 /**
  * One file of a files route, shown by its kind (`lib/files/file-kind.ts`): an image from its bytes
- * (raster types only, served sandboxed), a CSV as a table, JSON pretty-printed, a log as text,
+ * (raster types only, served as such), a CSV as a table, JSON pretty-printed, a log as text,
  * anything else highlighted. Text is always rendered as text: an HTML or SVG file shows its source.
  */
 export function FileView({ filesUrl, path, lines }: { filesUrl: string; path: string; lines: FileTarget | null }) {

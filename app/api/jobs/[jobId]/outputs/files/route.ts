@@ -14,7 +14,8 @@ const outputFilesQuerySchema = z
 /**
  * One file of a reproduction's outputs as the files viewer reads it (staff and the paper's
  * members; the listing is the job's outputs index): `?path=` its text, `?image=` an image's bytes. An image answers only as a raster
- * type, sandboxed, never sniffed: nothing a reproduction wrote runs as markup on the studio.
+ * type (the studio's headers forbid sniffing it as anything else): nothing a reproduction wrote runs
+ * as markup on the studio.
  */
 export const GET = apiRoute<{ jobId: string }>({}, async ({ req, params, store, user }) => {
   const query = outputFilesQuerySchema.parse(Object.fromEntries(req.nextUrl.searchParams));
@@ -22,12 +23,7 @@ export const GET = apiRoute<{ jobId: string }>({}, async ({ req, params, store, 
   if (query.image) {
     const { bytes, contentType } = await readJobOutputImage(job, query.image);
     return new Response(new Uint8Array(bytes), {
-      headers: {
-        "content-type": contentType,
-        "x-content-type-options": "nosniff",
-        "content-security-policy": "default-src 'none'; sandbox",
-        "cache-control": "private, max-age=3600",
-      },
+      headers: { "content-type": contentType, "cache-control": "private, max-age=3600" },
     });
   }
   return readJobOutputFile(job, query.path!);
