@@ -9,6 +9,7 @@ import { FilePicker } from "@/components/ui/file-picker";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { formatBytes } from "@/lib/bytes";
 import { MANIFEST_FILE } from "@/lib/evaluations/bulk-manifest";
+import { folderEntries } from "@/components/submissions/pack-folder";
 import { tarBlob, type TarEntry } from "@/lib/submissions/tar-writer";
 
 export interface BulkUploadAnswer {
@@ -24,14 +25,6 @@ type Mode = "archive" | "folder" | "manifest";
 export interface UploadCell {
   paperId: string;
   run: number;
-}
-
-/** A picked folder's files under paths relative to the folder itself (the browser prefixes its name). */
-function folderEntries(files: File[]): TarEntry[] {
-  return files.map((f) => {
-    const rel = f.webkitRelativePath || f.name;
-    return { path: rel.includes("/") ? rel.slice(rel.indexOf("/") + 1) : rel, data: f, mtimeMs: f.lastModified };
-  });
 }
 
 /**
