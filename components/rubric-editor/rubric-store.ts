@@ -11,7 +11,7 @@ import { OperationError, type OperationResult, type RubricOperation } from "@/li
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { uuid4 } from "./ids";
 import { isOptimistic } from "./rubric-edits";
-import { RubricLiveEvents } from "./rubric-live-events";
+import { RubricLiveEvents, type RemoteDeletion, type StrandedEdit } from "./rubric-live-events";
 import { UndoHistory } from "./undo-history";
 import type { LiveEvent, NodesResponse, Pending, RemoteOperation, RubricSnapshot, StoreOptions, SubmitOptions, SubmitResult } from "./rubric-store-types";
 
@@ -184,6 +184,8 @@ export class RubricStore {
       try {
         this.shown = applyOperation(this.shown, op);
       } catch (err) {
+        // Typed into a node someone else just deleted: kept for whoever offers it back, not lost.
+        if (op.kind === "update" && this.live.strand(op)) return { ok: false, message: "The node was deleted by someone else" };
         const message = err instanceof OperationError ? err.message : errorMessage(err);
         options.onError?.(message);
         this.opts.onRefused?.(message, { label: options.label, origin: "do" });
@@ -362,7 +364,7 @@ export class RubricStore {
     if (this.disposed || this.status !== "ready" || event.revision <= this.revision) return;
     // Ours, still waiting for its answer: the answer confirms it.
     if (event.clientOpId && this.pending.some((p) => p.id === event.clientOpId)) return;
-    if (event.op?.kind === "delete") this.live.tellDelete(this.shown, event.op.keys);
+    if (event.op?.kind === "delete") this.live.tellDelete(this.shown, event.op.keys, event.userName);
     if (!this.busy && event.revision === this.revision + 1 && event.op && isOptimistic(event.op)) {
       try {
         this.confirmed = applyOperation(this.confirmed, event.op);
@@ -379,11 +381,30 @@ export class RubricStore {
   }
 
   /**
-   * Tells `listener` when someone else deletes nodes: the roots they deleted (to restore them) and
-   * every key that went with them (to see whether it touches what this person is working on).
+   * Tells `listener` when someone else deletes nodes: the roots they deleted (to restore them),
+   * every key that went with them (to see whether it touches what this person is working on), and who.
    */
-  onRemoteDelete(listener: (deletedRoots: string[], removed: ReadonlySet<string>) => void): () => void {
+  onRemoteDelete(listener: (deletion: RemoteDeletion) => void): () => void {
     return this.live.onDelete(listener);
+  }
+
+  /** Hands `listener` each edit made to a node someone else deleted, instead of refusing it (see `restoreWith`). */
+  onStrandedEdit(listener: (edit: StrandedEdit) => void): () => void {
+    return this.live.onStranded(listener);
+  }
+
+  /**
+   * Brings back the node of an edit stranded by someone else's delete, then applies the edit: one
+   * restore (unless the node is back already, say by their undo) and the edit with its merge base.
+   */
+  async restoreWith({ op, deletion }: StrandedEdit, label: string): Promise<SubmitResult> {
+    if (!this.shown.some((r) => r.key === op.key)) {
+      const restored = this.submit({ kind: "restore", keys: deletion.roots }, { label: "Restore deleted nodes" });
+      if (!restored.ok) return restored;
+      await this.whenIdle();
+    }
+    if (!this.shown.some((r) => r.key === op.key)) return { ok: false, message: "The node could not be restored" };
+    return this.submit(op, { label });
   }
 
   dispose() {
