@@ -7,7 +7,8 @@
  */
 import { ApiClientError, fetchJson, jsonInit } from "@/components/api/client";
 import { applyOperation } from "@/lib/rubric/apply-operation";
-import { OperationError, type OperationResult, type RubricOperation } from "@/lib/rubric/operations";
+import { OperationError, operationSchema, type OperationResult, type RubricOperation } from "@/lib/rubric/operations";
+import { problemsSentence, zodProblems } from "@/lib/validation/problem-words";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { uuid4 } from "./ids";
 import { isOptimistic } from "./rubric-edits";
@@ -180,6 +181,15 @@ export class RubricStore {
    */
   submit(op: RubricOperation, options: SubmitOptions): SubmitResult {
     if (!this.canEdit) return { ok: false, message: "You cannot edit this rubric" };
+    // The server's own schema, so that a text over a limit is refused here, in words, with every
+    // problem; the field that sent it keeps the text (its `onError`), so nothing is rolled back.
+    const checked = operationSchema.safeParse(op);
+    if (!checked.success) {
+      const message = problemsSentence(zodProblems(checked.error));
+      if (options.onError) options.onError(message);
+      else this.opts.onRefused?.(message, { label: options.label, origin: "do" });
+      return { ok: false, message };
+    }
     if (isOptimistic(op)) {
       try {
         this.shown = applyOperation(this.shown, op);
