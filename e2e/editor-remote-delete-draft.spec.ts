@@ -21,6 +21,8 @@ test("an unsaved addition survives a co-editor deleting its node, and comes back
   const staff = new EditorPage(staffPage, paperId);
   await author.open();
   await staff.open();
+  // The leaves sit under the first level, which opens closed.
+  for (const editor of [author, staff]) await editor.page.getByTestId("expand-all").click();
   await author.page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
 
   const leaf = demo.tree.sub_tasks[2].sub_tasks[0].requirements;
@@ -68,6 +70,8 @@ test("after the deleter's own undo, the kept text still goes back into the node"
   const staff = new EditorPage(staffPage, paperId);
   await author.open();
   await staff.open();
+  // The leaves sit under the first level, which opens closed.
+  for (const editor of [author, staff]) await editor.page.getByTestId("expand-all").click();
 
   const leaf = demo.tree.sub_tasks[2].sub_tasks[1].requirements;
   const typed = `${leaf} On three seeds.`;

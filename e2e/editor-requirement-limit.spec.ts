@@ -17,6 +17,7 @@ test("a requirement over the limit stays in the field, with the limit said in wo
   const staff = new EditorPage(await asUser(STAFF), paperId);
   await paperWithDemoRubric(staff.page, paperId);
   await staff.open();
+  await staff.page.getByTestId("expand-all").click();
 
   const leaf = demo.tree.sub_tasks[2].sub_tasks[0].requirements;
   await staff.select(leaf);

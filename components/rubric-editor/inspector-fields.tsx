@@ -58,9 +58,9 @@ export function RequirementsField({
 
   return (
     <div className="space-y-1">
-      <label htmlFor={id} className="flex items-baseline justify-between text-xs font-medium text-zinc-700">
+      <label htmlFor={id} className="flex items-baseline justify-between gap-3 text-xs font-medium text-zinc-700">
         Requirements
-        {canEdit && draft !== row.requirements && <span className="font-normal text-zinc-400">unsaved · Ctrl+Enter or leave the field to save</span>}
+        {canEdit && draft !== row.requirements && <span className="text-right font-normal text-zinc-400">unsaved · Ctrl+Enter or leave the field to save</span>}
       </label>
       <textarea
         id={id}

@@ -99,7 +99,7 @@ export function FilterSelect({
       value={value}
       onChange={(e) => onChange(e.target.value)}
       title={value ? `${label}: ${options.find(([v]) => v === value)?.[1] ?? value}` : `Filter by ${label.toLowerCase()}`}
-      className={`h-8 w-24 rounded-md border px-1.5 text-xs ${
+      className={`h-8 w-[6.75rem] rounded-md border px-1.5 text-xs ${
         value ? "border-indigo-400 bg-indigo-50 font-medium text-indigo-800" : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
       }`}
     >
