@@ -97,8 +97,8 @@ export function ReviewStatus({ paperId, revision, canEdit, store }: { paperId: s
   if (!review.data) return null;
   const { history } = review.data;
   return (
-    <details className="relative text-xs" data-testid="review-status">
-      <summary className={`flex cursor-pointer list-none items-center gap-1 rounded-full px-2 py-0.5 font-medium ${STYLE[review.data.status]}`}>
+    <details className="relative shrink-0 text-xs" data-testid="review-status">
+      <summary className={`flex cursor-pointer list-none items-center gap-1 whitespace-nowrap rounded-full px-2 py-0.5 font-medium ${STYLE[review.data.status]}`}>
         {review.data.status === "signed_off" && <BadgeCheck size={12} aria-hidden />}
         <span data-testid="review-status-label">{LABEL[review.data.status]}</span>
       </summary>
