@@ -3,6 +3,7 @@ import { ApiClientError } from "@/components/api/client";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { RubricStore } from "./rubric-store";
+import { restoreStrandedEdit } from "./restore-stranded-edit";
 import type { StrandedEdit } from "./rubric-live-events";
 import type { NodesResponse } from "./rubric-store-types";
 
@@ -306,7 +307,7 @@ describe("RubricStore and deletions by others", () => {
     expect(refused).toEqual([]);
     expect(stranded).toEqual([{ op: edit, deletion: { roots: [K(2)], removed: new Set([K(2)]), by: "Sam" } }]);
 
-    const done = store.restoreWith(stranded[0], "Edit requirements");
+    const done = restoreStrandedEdit(store, stranded[0], "Edit requirements");
     expect(calls[0].body!.op).toEqual({ kind: "restore", keys: [K(2)] });
     server.revision = 7;
     calls[0].resolve({ revision: 7, inverse: { kind: "delete", keys: [K(2)] } });

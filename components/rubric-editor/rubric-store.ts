@@ -7,8 +7,7 @@
  */
 import { ApiClientError, fetchJson, jsonInit } from "@/components/api/client";
 import { applyOperation } from "@/lib/rubric/apply-operation";
-import { OperationError, operationSchema, type OperationResult, type RubricOperation } from "@/lib/rubric/operations";
-import { problemsSentence, zodProblems } from "@/lib/validation/problem-words";
+import { OperationError, operationProblems, type OperationResult, type RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { uuid4 } from "./ids";
 import { isOptimistic } from "./rubric-edits";
@@ -181,14 +180,13 @@ export class RubricStore {
    */
   submit(op: RubricOperation, options: SubmitOptions): SubmitResult {
     if (!this.canEdit) return { ok: false, message: "You cannot edit this rubric" };
-    // The server's own schema, so that a text over a limit is refused here, in words, with every
-    // problem; the field that sent it keeps the text (its `onError`), so nothing is rolled back.
-    const checked = operationSchema.safeParse(op);
-    if (!checked.success) {
-      const message = problemsSentence(zodProblems(checked.error));
-      if (options.onError) options.onError(message);
-      else this.opts.onRefused?.(message, { label: options.label, origin: "do" });
-      return { ok: false, message };
+    // The server's schema first: a text over a limit is refused here, in words, and the field that
+    // sent it keeps the text (its `onError`), so nothing is rolled back.
+    const problems = operationProblems(op);
+    if (problems) {
+      if (options.onError) options.onError(problems);
+      else this.opts.onRefused?.(problems, { label: options.label, origin: "do" });
+      return { ok: false, message: problems };
     }
     if (isOptimistic(op)) {
       try {
@@ -390,31 +388,14 @@ export class RubricStore {
     void this.reload();
   }
 
-  /**
-   * Tells `listener` when someone else deletes nodes: the roots they deleted (to restore them),
-   * every key that went with them (to see whether it touches what this person is working on), and who.
-   */
+  /** Tells `listener` when someone else deletes nodes: the roots (to restore), every key that went, and who. */
   onRemoteDelete(listener: (deletion: RemoteDeletion) => void): () => void {
     return this.live.onDelete(listener);
   }
 
-  /** Hands `listener` each edit made to a node someone else deleted, instead of refusing it (see `restoreWith`). */
+  /** Hands `listener` each edit made to a node someone else deleted, instead of refusing it (see `restoreStrandedEdit`). */
   onStrandedEdit(listener: (edit: StrandedEdit) => void): () => void {
     return this.live.onStranded(listener);
-  }
-
-  /**
-   * Brings back the node of an edit stranded by someone else's delete, then applies the edit: one
-   * restore (unless the node is back already, say by their undo) and the edit with its merge base.
-   */
-  async restoreWith({ op, deletion }: StrandedEdit, label: string): Promise<SubmitResult> {
-    if (!this.shown.some((r) => r.key === op.key)) {
-      const restored = this.submit({ kind: "restore", keys: deletion.roots }, { label: "Restore deleted nodes" });
-      if (!restored.ok) return restored;
-      await this.whenIdle();
-    }
-    if (!this.shown.some((r) => r.key === op.key)) return { ok: false, message: "The node could not be restored" };
-    return this.submit(op, { label });
   }
 
   dispose() {

@@ -4,6 +4,7 @@ import { AlertTriangle } from "lucide-react";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { StrandedEdit } from "./rubric-live-events";
+import { restoreStrandedEdit } from "./restore-stranded-edit";
 import type { RubricStore } from "./rubric-store";
 
 /** Who deleted a node, to the person who lost it: their name, or the command line. */
@@ -21,7 +22,7 @@ export function StrandedDraftNotice({ store, edit, onDone }: { store: RubricStor
 
   async function restore() {
     setBusy(true);
-    const res = await store.restoreWith(edit, "Edit requirements");
+    const res = await restoreStrandedEdit(store, edit, "Edit requirements");
     setBusy(false);
     if (res.ok) onDone();
     else setProblem(res.message);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { text } from "@/lib/text";
-import { maxChars } from "@/lib/validation/problem-words";
+import { maxChars, problemsSentence, zodProblems } from "@/lib/validation/problem-words";
 import { RUBRIC_LIMITS } from "./limits";
 import { DISMISSABLE_CODES } from "./lint-dismissals";
 
@@ -86,6 +86,12 @@ export type LintOperation = Extract<RubricOperation, { kind: "dismiss" | "undism
 /** A dismissal or its undoing: it changes no node. */
 export function isLintOperation(op: RubricOperation): op is LintOperation {
   return op.kind === "dismiss" || op.kind === "undismiss";
+}
+
+/** Every problem the request schema finds in `op`, in words (the browser's check before sending), or null. */
+export function operationProblems(op: unknown): string | null {
+  const checked = operationSchema.safeParse(op);
+  return checked.success ? null : problemsSentence(zodProblems(checked.error));
 }
 
 export const operationRequestSchema = z.object({
