@@ -15,7 +15,7 @@ import { importGrading } from "@/server/gradings/import-grading";
 import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
 import { importPaperFolder } from "@/server/papers/import";
 import { BLIND_REVIEW_REASON, INVALID_VERDICT_REASON } from "@/server/reviews/commit-review-score";
-import type { ReviewCommitResult, ReviewLeafDetail, ReviewPayload } from "@/lib/review/types";
+import type { ReviewCommitResult, ReviewLeafDetail, ReviewPayload, ReviewUnsureFlag } from "@/lib/review/types";
 import type { RubricNode } from "@/lib/rubric/types";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { GET as getReviewQueue } from "../review-queue/route";
@@ -26,6 +26,7 @@ import { GET as getExport } from "./[gradingId]/export/route";
 import { GET as getLeaf } from "./[gradingId]/leaves/[nodeKey]/route";
 import { GET as getGrading } from "./[gradingId]/route";
 import { POST as postScore } from "./[gradingId]/scores/route";
+import { DELETE as clearUnsure, POST as postUnsure } from "./[gradingId]/unsure/route";
 
 // The session is the only thing mocked: the wrapper, access checks and queries run for real.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
@@ -325,5 +326,57 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     // Staff see everything.
     as("staff");
     expect((await review(id)).leaves.every((l) => l.verdict !== null)).toBe(true);
+  });
+  it("unsure: a reviewer flags a leaf with a note and it stays unreviewed; the flag shows to who sees the leaf; they or staff clear it; a score clears it", async () => {
+    const id = gradings[3];
+    const flag = (body: unknown) => call(postUnsure, { gradingId: id }, `/api/gradings/${id}/unsure`, body);
+    const clear = (query: string) => call(clearUnsure, { gradingId: id }, `/api/gradings/${id}/unsure?${query}`, undefined, "DELETE");
+    as("staff");
+    expect((await assign(id, { email: "grader2@example.org", blind: true })).status).toBe(201);
+    const [a, b] = (await review(id)).leaves.filter((l) => l.verdict!.valid);
+
+    // Who may flag: reviewers of the grading only.
+    for (const who of ["author", "grader", "outsider"] as const) {
+      as(who);
+      expect((await flag({ nodeKey: a.key, note: "x" })).status).toBe(403);
+    }
+    as(null);
+    expect((await flag({ nodeKey: a.key })).status).toBe(401);
+
+    as("grader2");
+    expect((await flag({ nodeKey: crypto.randomUUID() })).json.error.details[0].path).toBe("nodeKey");
+    expect((await flag({ nodeKey: a.key, note: "bad\u0000note" })).status).toBe(400);
+    expect((await flag({ nodeKey: a.key, note: "x".repeat(2_001) })).json.error.details[0].path).toBe("note");
+    const flagged = await flag({ nodeKey: a.key, note: "  Which seed does this mean?  " });
+    expect(flagged.status).toBe(201);
+    expect(flagged.json.flags).toMatchObject([{ userId: users.grader2, note: "Which seed does this mean?", user: { email: "grader2@example.org" } }]);
+    // Flagging again replaces the note.
+    expect((await flag({ nodeKey: a.key, note: "Which seed?" })).json.flags).toHaveLength(1);
+    const mine = (await review(id)).leaves.find((l) => l.key === a.key)!;
+    expect(mine).toMatchObject({ reviews: 0, mine: null, hidden: "blind", unsure: [{ note: "Which seed?" }] });
+
+    // Staff see it (and flag it too); the blind grader does not see staff's note on a leaf hidden from them.
+    as("staff");
+    expect((await review(id)).leaves.find((l) => l.key === a.key)!.unsure.map((f) => f.note)).toEqual(["Which seed?"]);
+    expect((await flag({ nodeKey: a.key, note: "the judge gave 1" })).json.flags).toHaveLength(2);
+    as("grader2");
+    expect((await review(id)).leaves.find((l) => l.key === a.key)!.unsure.map((f) => f.note)).toEqual(["Which seed?"]);
+
+    // Clearing: one's own; another's only staff.
+    expect((await clear(`nodeKey=${a.key}&userId=${users.staff}`)).status).toBe(403);
+    expect((await clear(`nodeKey=${a.key}&userId=nope`)).status).toBe(400);
+    as("staff");
+    const cleared = await clear(`nodeKey=${a.key}&userId=${users.grader2}`);
+    expect(cleared.status).toBe(200);
+    expect((cleared.json.flags as ReviewUnsureFlag[]).map((f) => f.userId)).toEqual([users.staff]);
+    expect((await clear(`nodeKey=${a.key}&userId=${users.grader2}`)).status).toBe(404);
+    expect((await clear(`nodeKey=${a.key}`)).json.flags).toEqual([]);
+
+    // A score settles it: the committer's own flag goes with the score.
+    as("grader2");
+    expect((await flag({ nodeKey: b.key, note: "unsure" })).status).toBe(201);
+    const scored = (await commit(id, { nodeKey: b.key, score: b.verdict!.score })).json as unknown as ReviewCommitResult;
+    expect(scored.leaf.unsure).toEqual([]);
+    expect((await review(id)).leaves.find((l) => l.key === b.key)!.unsure).toEqual([]);
   });
 });
