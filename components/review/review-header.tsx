@@ -1,6 +1,6 @@
 "use client";
 
-import { ArrowLeft, Keyboard, Users } from "lucide-react";
+import { ArrowLeft, GitCompareArrows, Keyboard, Users } from "lucide-react";
 import Link from "next/link";
 import { IconButton } from "@/components/ui/icon-button";
 import { Button } from "@/components/ui/button";
@@ -12,7 +12,7 @@ import { ReviewProgressBar } from "./review-progress";
 import { scoreChipStyle } from "./score-style";
 import { ProvenanceLine } from "./provenance-line";
 
-/** The review page's header: which grading, its root scores, the reviewer's assignment and progress, save state, graders, export, help. */
+/** The review page's header: which grading, its root scores, the reviewer's assignment and progress, save state, graders, compare, export, help. */
 export function ReviewHeader({
   model,
   progress,
@@ -82,6 +82,16 @@ export function ReviewHeader({
           </Button>
         )}
         {viewer.role === "staff" && <AttachArchiveButton gradingId={grading.id} />}
+        {model.payload.rootScore !== null && (
+          <Link
+            href={`/submissions/${grading.submissionId}/compare?a=${grading.id}`}
+            className="inline-flex items-center gap-1 rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50"
+            data-testid="compare-link"
+            title="Compare this grading with another of the same submission, leaf by leaf"
+          >
+            <GitCompareArrows size={15} aria-hidden /> Compare
+          </Link>
+        )}
         {model.payload.rootScore !== null && <GradingExportMenu gradingId={grading.id} />}
         <IconButton label="Keyboard shortcuts (?)" onClick={onHelp} testId="review-help" bordered>
           <Keyboard size={15} />

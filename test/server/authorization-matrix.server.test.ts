@@ -167,6 +167,11 @@ const MATRIX: Record<string, Row> = {
     request: (ids) => ({ url: `/api/submissions/${ids.submission}/files` }),
     expect: [401, 404, 200, 200, 200, 200],
   },
+  // Comparing gradings: the submission's members; each grading only for who reads it in full (the unassigned grader has none).
+  "GET /api/submissions/[submissionId]/compare": {
+    request: (ids) => ({ url: `/api/submissions/${ids.submission}/compare` }),
+    expect: [401, 404, 200, 200, 200, 200],
+  },
   "GET /api/submissions/[submissionId]/judge-runs": {
     request: (ids) => ({ url: `/api/submissions/${ids.submission}/judge-runs` }),
     expect: [401, 404, 200, 200, 200, 200],

@@ -16,9 +16,11 @@ import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
 import { importPaperFolder } from "@/server/papers/import";
 import { BLIND_REVIEW_REASON, INVALID_VERDICT_REASON } from "@/server/reviews/commit-review-score";
 import type { ReviewCommitResult, ReviewLeafDetail, ReviewPayload, ReviewUnsureFlag } from "@/lib/review/types";
+import type { SubmissionComparison } from "@/lib/grading/compare-gradings";
 import type { RubricNode } from "@/lib/rubric/types";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { GET as getReviewQueue } from "../review-queue/route";
+import { GET as getCompare } from "../submissions/[submissionId]/compare/route";
 import { GET as getPaperGradings } from "../papers/[paperId]/gradings/route";
 import { DELETE as deleteAssignment } from "./[gradingId]/assignments/[assignmentId]/route";
 import { GET as getAssignments, POST as postAssignment } from "./[gradingId]/assignments/route";
@@ -378,5 +380,47 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     const scored = (await commit(id, { nodeKey: b.key, score: b.verdict!.score })).json as unknown as ReviewCommitResult;
     expect(scored.leaf.unsure).toEqual([]);
     expect((await review(id)).leaves.find((l) => l.key === b.key)!.unsure).toEqual([]);
+  });
+  it("compare: two gradings of one submission leaf by leaf, differences first; only who reads both in full; not across submissions", async () => {
+    as("staff");
+    // A judge's and a person's grading of a fresh run: every valid leaf flipped but the first.
+    const judged = (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: 5, variant: "full", human: false, fileText: serializeGradedTree(gradedDemo()), userId: null })).gradingId;
+    const flipped = gradedDemo();
+    let n = 0;
+    const flip = (node: GradedNode) => {
+      if (node.sub_tasks.length === 0 && node.valid_score && n++ > 0) node.score = 1 - node.score;
+      node.sub_tasks.forEach(flip);
+    };
+    flip(flipped);
+    const human = (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: 5, variant: "full", human: true, fileText: serializeGradedTree(flipped), userId: null })).gradingId;
+    const first = await review(judged);
+    const submissionId = first.grading.submissionId;
+    const url = (q: string) => `/api/submissions/${submissionId}/compare${q}`;
+    const compare = (q = "") => call(getCompare, { submissionId }, url(q));
+
+    const both = (await compare(`?a=${judged}&b=${human}`)).json as unknown as SubmissionComparison;
+    expect(both.gradings.map((g) => g.id).sort()).toEqual([judged, human].sort());
+    expect(both.a?.id).toBe(judged);
+    expect(both.b).toMatchObject({ id: human, kind: "human" });
+    const valid = first.leaves.filter((l) => l.verdict!.valid).length;
+    // They agree on the first leaf and on the invalid one (invalid on both sides).
+    expect(both.result!.counts).toEqual({ differs: valid - 1, "only-a": 0, "only-b": 0, same: 2 });
+    expect(both.result!.leaves.at(-1)!.status).toBe("same");
+    expect(both.result!.leaves[0].a!.explanation).toContain(SECRET);
+    expect(both.result!.rootA).toBeCloseTo(first.rootScore!, 12);
+    // Without a pick: the first two.
+    expect(((await compare()).json as unknown as SubmissionComparison).result).not.toBeNull();
+
+    // Another submission's grading is refused; a bad id is a 400.
+    expect((await compare(`?a=${judged}&b=${gradings[1]}`)).status).toBe(400);
+    expect((await compare(`?a=nope`)).json.error.details[0].path).toBe("a");
+    as("author");
+    expect((await compare(`?a=${judged}&b=${human}`)).status).toBe(200);
+    as("outsider");
+    expect((await compare()).status).toBe(404);
+    // A grader compares only gradings assigned to them: none here, so nothing to pick and no comparison.
+    as("grader");
+    expect((await compare(`?a=${judged}&b=${human}`)).status).toBe(403);
+    expect((await compare()).json).toMatchObject({ result: null, a: null, gradings: [] });
   });
 });
