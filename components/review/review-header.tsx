@@ -6,13 +6,14 @@ import { IconButton } from "@/components/ui/icon-button";
 import { Button } from "@/components/ui/button";
 import { HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
 import type { ReviewModel, ReviewProgress } from "@/lib/review/review-model";
+import { AgreementButton } from "./agreement-dialog";
 import { GradingExportMenu } from "./grading-export-menu";
 import { AttachArchiveButton } from "./attach-archive-button";
 import { ReviewProgressBar } from "./review-progress";
 import { scoreChipStyle } from "./score-style";
 import { ProvenanceLine } from "./provenance-line";
 
-/** The review page's header: which grading, its root scores, the reviewer's assignment and progress, save state, graders, compare, export, help. */
+/** The review page's header: which grading, its root scores, the reviewer's assignment and progress, save state, graders, agreement, compare, export, help. */
 export function ReviewHeader({
   model,
   progress,
@@ -92,6 +93,7 @@ export function ReviewHeader({
             <GitCompareArrows size={15} aria-hidden /> Compare
           </Link>
         )}
+        {model.payload.rootScore !== null && <AgreementButton gradingId={grading.id} />}
         {model.payload.rootScore !== null && <GradingExportMenu gradingId={grading.id} />}
         <IconButton label="Keyboard shortcuts (?)" onClick={onHelp} testId="review-help" bordered>
           <Keyboard size={15} />

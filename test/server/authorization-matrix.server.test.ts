@@ -145,6 +145,7 @@ const MATRIX: Record<string, Row> = {
 
   "GET /api/gradings/[gradingId]": { request: (ids) => ({ url: G(ids) }), expect: GRADING_VIEW },
   "GET /api/gradings/[gradingId]/export": { request: (ids) => ({ url: `${G(ids)}/export` }), expect: GRADING_VIEW },
+  "GET /api/gradings/[gradingId]/agreement": { request: (ids) => ({ url: `${G(ids)}/agreement` }), expect: GRADING_VIEW },
   "GET /api/gradings/[gradingId]/files": { request: (ids) => ({ url: `${G(ids)}/files` }), expect: GRADING_VIEW },
   "GET /api/gradings/[gradingId]/leaves/[nodeKey]": { request: (ids) => ({ url: `${G(ids)}/leaves/${ids.leaf}` }), expect: GRADING_VIEW },
   // Overrides: staff and the grader it is assigned to; authors read gradings but do not review them.

@@ -17,6 +17,7 @@ import { importPaperFolder } from "@/server/papers/import";
 import { BLIND_REVIEW_REASON, INVALID_VERDICT_REASON } from "@/server/reviews/commit-review-score";
 import type { ReviewCommitResult, ReviewLeafDetail, ReviewPayload, ReviewUnsureFlag } from "@/lib/review/types";
 import type { SubmissionComparison } from "@/lib/grading/compare-gradings";
+import { VERDICT_RATER, type GradingAgreement } from "@/lib/review/rater-agreement";
 import type { RubricNode } from "@/lib/rubric/types";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { GET as getReviewQueue } from "../review-queue/route";
@@ -24,6 +25,7 @@ import { GET as getCompare } from "../submissions/[submissionId]/compare/route";
 import { GET as getPaperGradings } from "../papers/[paperId]/gradings/route";
 import { DELETE as deleteAssignment } from "./[gradingId]/assignments/[assignmentId]/route";
 import { GET as getAssignments, POST as postAssignment } from "./[gradingId]/assignments/route";
+import { GET as getAgreement } from "./[gradingId]/agreement/route";
 import { GET as getExport } from "./[gradingId]/export/route";
 import { GET as getLeaf } from "./[gradingId]/leaves/[nodeKey]/route";
 import { GET as getGrading } from "./[gradingId]/route";
@@ -422,5 +424,33 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     as("grader");
     expect((await compare(`?a=${judged}&b=${human}`)).status).toBe(403);
     expect((await compare()).json).toMatchObject({ result: null, a: null, gradings: [] });
+  });
+  it("agreement: two graders on the same leaves get Cohen's κ and F1 beside the verdicts' agreement with each; one grader alone, none between graders", async () => {
+    as("staff");
+    const id = (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: 6, variant: "full", human: false, fileText: serializeGradedTree(gradedDemo()), userId: null })).gradingId;
+    const agreement = async () => (await call(getAgreement, { gradingId: id }, `/api/gradings/${id}/agreement`)).json as unknown as GradingAgreement;
+    expect((await agreement()).pairs).toEqual([]);
+    for (const email of ["grader@example.org", "grader2@example.org"]) expect((await assign(id, { email, blind: true })).status).toBe(201);
+    const leaves = (await review(id)).leaves.filter((l) => l.verdict!.valid).slice(0, 4);
+    // Blind scores need no reason. Grader: 1 1 0 0; grader2: 1 0 0 1.
+    as("grader");
+    for (const [i, score] of [1, 1, 0, 0].entries()) expect((await commit(id, { nodeKey: leaves[i].key, score })).status).toBe(201);
+    // One grader: agreement with the verdicts only.
+    as("staff");
+    const one = await agreement();
+    expect(one.raters.filter((r) => r.kind === "person").map((r) => r.label)).toEqual(["grader"]);
+    expect(one.pairs.map((p) => p.a)).toEqual([VERDICT_RATER]);
+    as("grader2");
+    for (const [i, score] of [1, 0, 0, 1].entries()) expect((await commit(id, { nodeKey: leaves[i].key, score })).status).toBe(201);
+    as("author");
+    const two = await agreement();
+    const between = two.pairs.find((p) => p.a !== VERDICT_RATER)!;
+    // By hand: both 1 on one leaf, both 0 on one, one each way on two: pₒ = 1/2, pₑ = 1/2, κ = 0; F1 (1/2 + 1/2) / 2.
+    expect(between.overall).toMatchObject({ kappa: 0, f1: 0.5, leaves: 4, agreed: 2 });
+    expect(Object.values(between.byCategory).reduce((n, c) => n + c.leaves, 0)).toBe(4);
+    expect(two.pairs.filter((p) => p.a === VERDICT_RATER)).toHaveLength(2);
+    // A grader whose assignment hides verdicts cannot read it.
+    as("grader");
+    expect((await call(getAgreement, { gradingId: id }, `/api/gradings/${id}/agreement`)).status).toBe(403);
   });
 });
