@@ -14,8 +14,16 @@ export function AgreementButton({ gradingId }: { gradingId: string }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button variant="secondary" onClick={() => setOpen(true)} data-testid="agreement-button" title="Agreement between graders, and of the verdicts with each grader">
-        <Scale size={15} aria-hidden /> Agreement
+      <Button
+        variant="secondary"
+        onClick={() => setOpen(true)}
+        data-testid="agreement-button"
+        aria-label="Agreement"
+        title="Agreement between graders, and of the verdicts with each grader"
+      >
+        <Scale size={15} aria-hidden />
+        {/* Icon only on narrower screens, as Compare. */}
+        <span className="hidden xl:inline">Agreement</span>
       </Button>
       {open && <AgreementDialog gradingId={gradingId} onClose={() => setOpen(false)} />}
     </>
@@ -80,10 +88,10 @@ function AgreementDialog({ gradingId, onClose }: { gradingId: string; onClose():
 function PairTable({ pairs, labelOf }: { pairs: RaterPairAgreement[]; labelOf(id: string): string }) {
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-sm">
+      <table className="w-full table-fixed text-sm">
         <thead className="text-left text-[11px] uppercase tracking-wide text-zinc-500">
           <tr>
-            <th className="py-1 pr-3 font-semibold">Pair</th>
+            <th className="w-44 py-1 pr-3 font-semibold">Pair</th>
             <th className="py-1 pr-3 font-semibold">All leaves</th>
             {TASK_CATEGORIES.map((c) => (
               <th key={c} className="py-1 pr-3 font-semibold">

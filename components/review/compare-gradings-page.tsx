@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { fetchJson } from "@/components/api/client";
 import type { ComparableGrading, ComparedLeafStatus, SubmissionComparison } from "@/lib/grading/compare-gradings";
 import { CompareLeafRow } from "./compare-leaf-row";
@@ -29,14 +29,17 @@ export function CompareGradingsPage({ submissionId, initialA, initialB }: { subm
     },
     placeholderData: (previous) => previous,
   });
-  const choose = (side: "a" | "b", id: string) => {
-    const next = { a: query.data?.a?.id ?? pick.a, b: query.data?.b?.id ?? pick.b, [side]: id };
-    setPick(next);
+  // A side not picked yet is the one the server chose by default; both go into the address.
+  const shownA = query.data?.a?.id ?? null;
+  const shownB = query.data?.b?.id ?? null;
+  const choose = (side: "a" | "b", id: string) => setPick((p) => ({ a: p.a ?? shownA, b: p.b ?? shownB, [side]: id }));
+  useEffect(() => {
+    if (!pick.a && !pick.b) return;
     const url = new URL(window.location.href);
-    url.searchParams.set("a", next.a ?? "");
-    url.searchParams.set("b", next.b ?? "");
+    if (pick.a) url.searchParams.set("a", pick.a);
+    if (pick.b) url.searchParams.set("b", pick.b);
     window.history.replaceState(null, "", url);
-  };
+  }, [pick]);
 
   const data = query.data;
   const result = data?.result ?? null;

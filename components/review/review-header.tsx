@@ -72,7 +72,7 @@ export function ReviewHeader({
           {assignment.nodeKeys ? ` · ${assignment.nodeKeys.length === 1 ? "one subtree" : `${assignment.nodeKeys.length} subtrees`}` : ""}
         </span>
       )}
-      <div className="ml-auto flex items-center gap-3">
+      <div className="ml-auto flex flex-wrap items-center justify-end gap-3">
         <ReviewProgressBar progress={progress} own={model.countsOwnReviews} />
         <span className={`text-xs ${pending ? "text-amber-700" : "text-emerald-700"}`} data-testid="review-save-state" role="status">
           {pending ? "Saving…" : "Saved"}
@@ -88,9 +88,12 @@ export function ReviewHeader({
             href={`/submissions/${grading.submissionId}/compare?a=${grading.id}`}
             className="inline-flex items-center gap-1 rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50"
             data-testid="compare-link"
+            aria-label="Compare"
             title="Compare this grading with another of the same submission, leaf by leaf"
           >
-            <GitCompareArrows size={15} aria-hidden /> Compare
+            <GitCompareArrows size={15} aria-hidden />
+            {/* Icon only on narrower screens: the header keeps one line at 1024 px. */}
+            <span className="hidden xl:inline">Compare</span>
           </Link>
         )}
         {model.payload.rootScore !== null && <AgreementButton gradingId={grading.id} />}

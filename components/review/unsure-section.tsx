@@ -72,13 +72,14 @@ export function UnsureSection({
         <ul className="space-y-1.5 text-sm">
           {flags.map((f) => (
             <li key={f.userId} className="rounded border border-violet-200 bg-violet-50 px-2 py-1" data-testid="unsure-flag">
-              <div className="flex items-center gap-1.5">
-                <CircleHelp size={13} className="shrink-0 text-violet-700" aria-hidden />
-                <span className="font-medium text-zinc-800">{f.userId === userId ? "You" : (f.user.name ?? f.user.email)}</span>
-                <span className="text-zinc-600">marked it unsure</span>
-                <time className="ml-auto shrink-0 text-[11px] text-zinc-400" dateTime={f.createdAt}>
-                  {new Date(f.createdAt).toLocaleString("en")}
-                </time>
+              <div className="flex items-start gap-1.5">
+                <CircleHelp size={13} className="mt-1 shrink-0 text-violet-700" aria-hidden />
+                <p className="min-w-0 flex-1 text-zinc-600">
+                  <span className="font-medium text-zinc-800">{f.userId === userId ? "You" : (f.user.name ?? f.user.email)}</span> marked it unsure{" "}
+                  <time className="whitespace-nowrap text-[11px] text-zinc-400" dateTime={f.createdAt}>
+                    {new Date(f.createdAt).toLocaleString("en")}
+                  </time>
+                </p>
                 {(f.userId === userId || role === "staff") && (
                   <button
                     type="button"
@@ -122,7 +123,8 @@ export function UnsureSection({
                 e.currentTarget.blur();
               }
             }}
-            placeholder="Not sure? Note for staff (u), Enter skips the leaf"
+            placeholder="Unsure? A note for staff (u)"
+            title="Why you cannot score this leaf yet; Enter marks it unsure and moves on"
             className="h-8 min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2.5 text-sm shadow-xs focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200"
           />
           <Button variant="secondary" data-testid="unsure-mark" disabled={busy} onClick={() => void flag()}>
