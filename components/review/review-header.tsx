@@ -72,7 +72,7 @@ export function ReviewHeader({
           {assignment.nodeKeys ? ` · ${assignment.nodeKeys.length === 1 ? "one subtree" : `${assignment.nodeKeys.length} subtrees`}` : ""}
         </span>
       )}
-      <div className="ml-auto flex flex-wrap items-center justify-end gap-3">
+      <div className="ml-auto flex flex-wrap items-center justify-end gap-2 xl:gap-3">
         <ReviewProgressBar progress={progress} own={model.countsOwnReviews} />
         <span className={`text-xs ${pending ? "text-amber-700" : "text-emerald-700"}`} data-testid="review-save-state" role="status">
           {pending ? "Saving…" : "Saved"}
