@@ -123,7 +123,7 @@ export function UnsureSection({
                 e.currentTarget.blur();
               }
             }}
-            placeholder="Unsure? A note for staff (u)"
+            placeholder="Note for staff (u)"
             title="Why you cannot score this leaf yet; Enter marks it unsure and moves on"
             className="h-8 min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2.5 text-sm shadow-xs focus:border-violet-500 focus:outline-none focus:ring-2 focus:ring-violet-200"
           />
