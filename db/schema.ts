@@ -575,6 +575,36 @@ export const gradingReviews = pgTable(
 );
 export type GradingReview = InferSelectModel<typeof gradingReviews>;
 
+/**
+ * A reviewer's "unsure" flag on a leaf: they skipped it with a note instead of scoring it. The leaf
+ * stays unreviewed (no review mark), flagged, until the reviewer or staff clear the flag. One per
+ * reviewer and leaf; it follows its verdict like the review marks do.
+ */
+export const gradingUnsureFlags = pgTable(
+  "grading_unsure_flags",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    gradingId: uuid("grading_id")
+      .notNull()
+      .references(() => gradings.id, { onDelete: "cascade" }),
+    nodeKey: uuid("node_key").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    note: text("note").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("grading_unsure_flags_leaf_user_key").on(t.gradingId, t.nodeKey, t.userId),
+    foreignKey({
+      name: "grading_unsure_flags_verdict_fk",
+      columns: [t.gradingId, t.nodeKey],
+      foreignColumns: [gradingVerdicts.gradingId, gradingVerdicts.nodeKey],
+    }).onDelete("cascade"),
+  ],
+);
+export type GradingUnsureFlag = InferSelectModel<typeof gradingUnsureFlags>;
+
 // ── Notifications ────────────────────────────────────────────────────────────
 
 export const notificationKind = pgEnum("notification_kind", NOTIFICATION_KINDS);

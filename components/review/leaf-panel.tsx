@@ -1,7 +1,6 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { History } from "lucide-react";
 import type { RefObject } from "react";
 import { CategoryChip } from "@/components/rubric-editor/categories";
 import { formatWeight } from "@/components/rubric-editor/editor-tree";
@@ -14,8 +13,10 @@ import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import type { ReviewModel } from "@/lib/review/review-model";
 import type { ReviewLeafDetail } from "@/lib/review/types";
 import { EvidenceLinks } from "./evidence-links";
+import { LeafHistory } from "./leaf-history";
+import { PanelSection as Section } from "./panel-section";
+import { UnsureSection } from "./unsure-section";
 import { LeafBadges, ScoreChip } from "./review-tree";
-import { formatDuration } from "./score-style";
 
 export const leafQueryKey = (gradingId: string, key: string) => ["review-leaf", gradingId, key] as const;
 
@@ -41,6 +42,10 @@ export interface LeafPanelProps {
   draft: ScoreDraft | null;
   reason: string;
   reasonRef: RefObject<HTMLTextAreaElement | null>;
+  /** The "unsure" note box (`u` focuses it). */
+  unsureRef: RefObject<HTMLInputElement | null>;
+  /** After the viewer flags the leaf unsure: move on. */
+  onUnsureFlagged(): void;
   committing: boolean;
   onDraft(score: number): void;
   onReason(text: string): void;
@@ -60,15 +65,6 @@ export function LeafPanel(props: LeafPanelProps) {
   return <LeafView {...props} />;
 }
 
-function Section({ title, children, testId }: { title: string; children: React.ReactNode; testId?: string }) {
-  return (
-    <section className="space-y-1.5" data-testid={testId}>
-      <h3 className="text-[11px] font-semibold uppercase tracking-wide text-zinc-500">{title}</h3>
-      {children}
-    </section>
-  );
-}
-
 function LeafView({
   model,
   gradingId,
@@ -79,6 +75,8 @@ function LeafView({
   draft,
   reason,
   reasonRef,
+  unsureRef,
+  onUnsureFlagged,
   committing,
   onDraft,
   onReason,
@@ -229,6 +227,16 @@ function LeafView({
         </Section>
       )}
 
+      <UnsureSection
+        key={selectedKey}
+        model={model}
+        gradingId={gradingId}
+        leafKey={selectedKey}
+        canFlag={canReview && inScope}
+        noteRef={unsureRef}
+        onFlagged={onUnsureFlagged}
+      />
+
       {!leaf.hidden && (
         <>
           <Section title="Explanation" testId="leaf-explanation">
@@ -272,64 +280,6 @@ function judgeResponse(meta: unknown): { text: string | null; rest: string | nul
     text: typeof full === "string" ? full : null,
     rest: Object.keys(rest).length ? JSON.stringify(typeof full === "string" ? rest : meta, null, 2) : null,
   };
-}
-
-function LeafHistory({ detail }: { detail: ReviewLeafDetail | undefined }) {
-  if (!detail) return null;
-  type Entry = { at: string; who: string; text: string; reason?: string; kind: "override" | "review"; blind?: boolean };
-  // An override a blind score made: its review mark (the one that appended it) says it was blind.
-  const blindOverrides = new Set(detail.reviews.filter((r) => r.blind && r.overrideId !== null).map((r) => r.overrideId));
-  const entries: Entry[] = [
-    ...detail.overrides.map(
-      (o): Entry => ({
-        at: o.createdAt,
-        who: o.user?.name ?? o.user?.email ?? "someone",
-        text: `overrode ${o.oldScore} → ${o.newScore}`,
-        reason: o.reason,
-        kind: "override",
-        blind: blindOverrides.has(o.id),
-      }),
-    ),
-    ...detail.reviews
-      .filter((r) => r.overrideId === null)
-      .map(
-        (r): Entry => ({
-          at: r.createdAt,
-          who: r.user?.name ?? r.user?.email ?? "someone",
-          text: `${r.blind ? "scored blind" : "confirmed"} ${r.score}${r.timeSpentMs ? ` after ${formatDuration(r.timeSpentMs)}` : ""}`,
-          kind: "review",
-        }),
-      ),
-  ].sort((a, b) => a.at.localeCompare(b.at));
-  return (
-    <Section title="History" testId="leaf-history">
-      {entries.length === 0 ? (
-        <p className="flex items-center gap-1.5 text-sm text-zinc-500">
-          <History size={13} aria-hidden /> Nobody has reviewed this leaf yet.
-        </p>
-      ) : (
-        <ol className="space-y-1.5 text-sm">
-          {entries.map((e, i) => (
-            <li key={i} className="rounded border border-zinc-100 bg-white px-2 py-1" data-testid="history-entry" data-kind={e.kind}>
-              <div className="flex items-baseline gap-1.5">
-                <span className="font-medium text-zinc-800">{e.who}</span>
-                <span className="text-zinc-700">{e.text}</span>
-                {e.blind && (
-                  <span className="inline-flex items-center gap-0.5 rounded bg-zinc-100 px-1 text-[10px] font-medium text-zinc-600" data-testid="history-blind">
-                    <HiddenVerdictIcon blind size={10} /> Blind review
-                  </span>
-                )}
-                <time className="ml-auto shrink-0 text-[11px] text-zinc-400" dateTime={e.at}>
-                  {new Date(e.at).toLocaleString("en")}
-                </time>
-              </div>
-              {e.reason && <p className="mt-0.5 whitespace-pre-wrap text-xs text-zinc-600">“{e.reason}”</p>}
-            </li>
-          ))}
-        </ol>
-      )}
-    </Section>
-  );
 }
 
 /** An internal node: its requirement, judge and human-adjusted scores, and review counts below it. */

@@ -12,6 +12,7 @@ export function ReviewFilterBar({
   categories,
   filterActive,
   matchCount,
+  unsureCount,
   wrapRows,
   onWrapRows,
   onExpandAll,
@@ -22,6 +23,8 @@ export function ReviewFilterBar({
   categories: readonly string[];
   filterActive: boolean;
   matchCount: number;
+  /** Leaves of the tree flagged "unsure": shown on the filter. */
+  unsureCount: number;
   wrapRows: boolean;
   onWrapRows(wrap: boolean): void;
   onExpandAll(): void;
@@ -34,6 +37,7 @@ export function ReviewFilterBar({
           ["unreviewed", "Unreviewed"],
           ["invalid", "Invalid"],
           ["disagreement", "Judge ≠ human"],
+          ["unsure", `Unsure (${unsureCount.toLocaleString("en")})`],
         ] as const
       ).map(([k, label]) => (
         <button

@@ -1,18 +1,19 @@
 "use client";
 
-import { ArrowLeft, Keyboard, Users } from "lucide-react";
+import { ArrowLeft, GitCompareArrows, Keyboard, Users } from "lucide-react";
 import Link from "next/link";
 import { IconButton } from "@/components/ui/icon-button";
 import { Button } from "@/components/ui/button";
 import { HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
 import type { ReviewModel, ReviewProgress } from "@/lib/review/review-model";
+import { AgreementButton } from "./agreement-dialog";
 import { GradingExportMenu } from "./grading-export-menu";
 import { AttachArchiveButton } from "./attach-archive-button";
 import { ReviewProgressBar } from "./review-progress";
 import { scoreChipStyle } from "./score-style";
 import { ProvenanceLine } from "./provenance-line";
 
-/** The review page's header: which grading, its root scores, the reviewer's assignment and progress, save state, graders, export, help. */
+/** The review page's header: which grading, its root scores, the reviewer's assignment and progress, save state, graders, agreement, compare, export, help. */
 export function ReviewHeader({
   model,
   progress,
@@ -71,7 +72,7 @@ export function ReviewHeader({
           {assignment.nodeKeys ? ` · ${assignment.nodeKeys.length === 1 ? "one subtree" : `${assignment.nodeKeys.length} subtrees`}` : ""}
         </span>
       )}
-      <div className="ml-auto flex items-center gap-3">
+      <div className="ml-auto flex flex-wrap items-center justify-end gap-2 xl:gap-3">
         <ReviewProgressBar progress={progress} own={model.countsOwnReviews} />
         <span className={`text-xs ${pending ? "text-amber-700" : "text-emerald-700"}`} data-testid="review-save-state" role="status">
           {pending ? "Saving…" : "Saved"}
@@ -82,6 +83,20 @@ export function ReviewHeader({
           </Button>
         )}
         {viewer.role === "staff" && <AttachArchiveButton gradingId={grading.id} />}
+        {model.payload.rootScore !== null && (
+          <Link
+            href={`/submissions/${grading.submissionId}/compare?a=${grading.id}`}
+            className="inline-flex items-center gap-1 rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50"
+            data-testid="compare-link"
+            aria-label="Compare"
+            title="Compare this grading with another of the same submission, leaf by leaf"
+          >
+            <GitCompareArrows size={15} aria-hidden />
+            {/* Icon only on narrower screens: the header keeps one line at 1024 px. */}
+            <span className="hidden xl:inline">Compare</span>
+          </Link>
+        )}
+        {model.payload.rootScore !== null && <AgreementButton gradingId={grading.id} />}
         {model.payload.rootScore !== null && <GradingExportMenu gradingId={grading.id} />}
         <IconButton label="Keyboard shortcuts (?)" onClick={onHelp} testId="review-help" bordered>
           <Keyboard size={15} />

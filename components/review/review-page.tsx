@@ -2,6 +2,7 @@
 
 import { useCallback, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { NodeApi, TreeApi } from "react-arborist";
+import { toast } from "sonner";
 import { useElementHeight } from "@/components/hooks/use-element-height";
 import { useFillHeight } from "@/components/hooks/use-fill-height";
 import { usePaneWidth } from "@/components/hooks/use-pane-width";
@@ -62,6 +63,7 @@ function LoadedReview({
   const treeRef = useRef<TreeApi<ReviewTreeItem> | null>(null);
   const treeBoxRef = useRef<HTMLDivElement>(null);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const unsureRef = useRef<HTMLInputElement>(null);
   const treeHeight = useElementHeight(treeBoxRef);
   const data = useMemo(() => treeItems(model), [model]);
   const [initialOpenState] = useState(() => initialOpen(model));
@@ -95,7 +97,7 @@ function LoadedReview({
   /* ---------- filters ---------- */
   const filterActive = reviewFiltersActive(filters);
   // The version is part of the token: a commit can move a leaf in or out of "unreviewed".
-  const filterToken = filterActive ? `f:${filters.unreviewed}|${filters.invalid}|${filters.disagreement}|${filters.category}|${version}` : "";
+  const filterToken = filterActive ? `f:${filters.unreviewed}|${filters.invalid}|${filters.disagreement}|${filters.unsure}|${filters.category}|${version}` : "";
   const filterMatch = useCallback((node: NodeApi<ReviewTreeItem>) => model.matches(node.id, filters), [model, filters]);
   const matchCount = useMemo(() => {
     if (!filterActive) return 0;
@@ -104,7 +106,13 @@ function LoadedReview({
     return n;
   }, [model, filters, filterActive, version]);
 
-  useReviewKeys({ step, nextUnreviewed, setScore, focusReason, toggleHelp: () => setHelpOpen((o) => !o) });
+  const unsureCount = useMemo(() => model.unsureCount(), [model, version]);
+  const focusUnsure = useCallback(() => {
+    if (unsureRef.current) unsureRef.current.focus();
+    else toast.info(selectedKey && model.isLeaf(selectedKey) ? "You cannot mark this leaf unsure (or did already)" : "Select a leaf first (j / k)");
+  }, [model, selectedKey]);
+
+  useReviewKeys({ step, nextUnreviewed, setScore, focusReason, focusUnsure, toggleHelp: () => setHelpOpen((o) => !o) });
 
   /* ---------- rendering ---------- */
   const rowCtx = useMemo(
@@ -134,6 +142,7 @@ function LoadedReview({
             categories={model.categories}
             filterActive={filterActive}
             matchCount={matchCount}
+            unsureCount={unsureCount}
             wrapRows={settings.wrapRows}
             onWrapRows={(wrapRows) => changeSettings({ wrapRows })}
             onExpandAll={() => treeRef.current?.openAll()}
@@ -161,7 +170,7 @@ function LoadedReview({
             </span>
             <span className="ml-auto">
               <kbd className="font-mono">j</kbd>/<kbd className="font-mono">k</kbd> leaves · <kbd className="font-mono">0</kbd>/<kbd className="font-mono">1</kbd> score ·{" "}
-              <kbd className="font-mono">n</kbd> next unreviewed · <kbd className="font-mono">?</kbd> help
+              <kbd className="font-mono">n</kbd> next unreviewed · <kbd className="font-mono">u</kbd> unsure · <kbd className="font-mono">?</kbd> help
             </span>
           </footer>
         </section>
@@ -182,6 +191,8 @@ function LoadedReview({
               draft={drafts.draft}
               reason={drafts.reason}
               reasonRef={reasonRef}
+              unsureRef={unsureRef}
+              onUnsureFlagged={nextUnreviewed}
               committing={false}
               onDraft={setScore}
               onReason={drafts.setReason}

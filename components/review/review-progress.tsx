@@ -13,7 +13,7 @@ export function ReviewProgressBar({ progress, own }: { progress: ReviewProgress;
         <span className="font-mono font-semibold tabular-nums text-zinc-900" data-testid="progress-count">
           {progress.reviewed.toLocaleString("en")} / {progress.total.toLocaleString("en")}
         </span>
-        <ProgressBar value={progress.reviewed} total={progress.total} className="h-1.5 w-24 bg-zinc-200" barClassName="rounded-full bg-emerald-500 transition-[width]" />
+        <ProgressBar value={progress.reviewed} total={progress.total} className="h-1.5 w-16 bg-zinc-200 xl:w-24" barClassName="rounded-full bg-emerald-500 transition-[width]" />
       </div>
       <div className="hidden items-center gap-2 lg:flex">
         {progress.byCategory.map((c) => (

@@ -8,7 +8,7 @@ const GROUPS: ShortcutGroup[] = [
     keys: [
       [["j"], "Next leaf (in the filtered tree)"],
       [["k"], "Previous leaf"],
-      [["n"], "Next leaf you have not reviewed"],
+      [["n"], "Next leaf you have not reviewed (or marked unsure)"],
       [["↑", "↓"], "Previous / next row of the tree (when it has the focus)"],
       [["←", "→"], "Collapse / expand"],
     ],
@@ -19,6 +19,7 @@ const GROUPS: ShortcutGroup[] = [
       [["1"], "Score 1: confirms the verdict, or starts an override"],
       [["0"], "Score 0: confirms the verdict, or starts an override"],
       [["r"], "Write the reason of an override"],
+      [["u"], "Unsure: write a note for staff; Enter skips the leaf, flagged"],
       [["Enter"], "In the reason: commit the score"],
       [["Esc"], "In the reason: cancel"],
       [["?"], "Show or hide this list"],

@@ -1,6 +1,6 @@
 "use client";
 
-import { Check, TriangleAlert, UserPen } from "lucide-react";
+import { Check, CircleHelp, TriangleAlert, UserPen } from "lucide-react";
 import { BLIND_REVIEW_HINT, HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
 import { MathText } from "@/components/ui/math-text";
 import { TreeToggle } from "@/components/ui/tree-toggle";
@@ -146,8 +146,19 @@ export function LeafBadges({ model, leafKey, large = false }: { model: ReviewMod
   const leaf = model.leaf(leafKey);
   if (!leaf) return null;
   const size = large ? "text-[11px] px-1.5 py-0.5" : "text-[10px] px-1";
+  const unsure = model.isUnsure(leafKey) && (
+    <span
+      data-testid="badge-unsure"
+      className={`flex shrink-0 items-center gap-0.5 rounded bg-violet-50 font-medium text-violet-800 ${size}`}
+      title={`Marked unsure by ${leaf.unsure.map((f) => f.user.name ?? f.user.email).join(", ")}`}
+    >
+      <CircleHelp size={10} aria-hidden />
+      unsure
+    </span>
+  );
   if (leaf.hidden) {
     return (
+      <span className="flex shrink-0 items-center gap-1">
       <span
         data-testid="badge-hidden"
         className={`flex shrink-0 items-center gap-0.5 rounded bg-zinc-100 font-medium text-zinc-500 ${size}`}
@@ -155,6 +166,8 @@ export function LeafBadges({ model, leafKey, large = false }: { model: ReviewMod
       >
         <HiddenVerdictIcon blind={leaf.hidden === "blind"} size={10} />
         {leaf.hidden === "blind" ? "blind" : "not assigned"}
+      </span>
+      {unsure}
       </span>
     );
   }
@@ -176,6 +189,7 @@ export function LeafBadges({ model, leafKey, large = false }: { model: ReviewMod
           invalid
         </span>
       )}
+      {unsure}
       {leaf.override !== null && (
         <span
           data-testid="badge-overridden"

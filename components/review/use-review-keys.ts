@@ -7,10 +7,11 @@ export interface ReviewKeyActions {
   nextUnreviewed(): void;
   setScore(score: number): void;
   focusReason(): void;
+  focusUnsure(): void;
   toggleHelp(): void;
 }
 
-/** The review page's keyboard: j / k leaves, n next unreviewed, 0 / 1 score, r reason, ? help. */
+/** The review page's keyboard: j / k leaves, n next unreviewed, 0 / 1 score, r reason, u unsure, ? help. */
 export function useReviewKeys(actions: ReviewKeyActions): void {
   usePageKeys((e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return null;
@@ -27,6 +28,8 @@ export function useReviewKeys(actions: ReviewKeyActions): void {
         return () => a.setScore(Number(e.key));
       case "r":
         return () => a.focusReason();
+      case "u":
+        return () => a.focusUnsure();
       case "?":
         return () => a.toggleHelp();
       default:

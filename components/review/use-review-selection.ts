@@ -36,7 +36,7 @@ export function useReviewSelection({
   const [selectedKey, setSelectedKey] = useState<string | null>(() =>
     initialKey && model.inView(initialKey)
       ? initialKey
-      : (model.stepLeaf(null, 1, (key) => model.inScope(key) && !model.isReviewed(key)) ?? model.stepLeaf(null, 1)),
+      : (model.stepLeaf(null, 1, (key) => model.isToReview(key)) ?? model.stepLeaf(null, 1)),
   );
   /** When the selection last changed: a commit reports the time spent on its leaf. */
   const selectedAt = useRef(0);
@@ -103,9 +103,9 @@ export function useReviewSelection({
 
   const nextUnreviewed = useCallback(() => {
     const { model: m, selectedKey: from } = latest.current;
-    const next = m.stepLeaf(from, 1, (k) => m.inScope(k) && !m.isReviewed(k));
+    const next = m.stepLeaf(from, 1, (k) => m.isToReview(k));
     if (next) select(next);
-    else toast.success("Every leaf in your scope has been reviewed");
+    else toast.success("Every leaf in your scope has been reviewed or marked unsure");
   }, [select]);
 
   return { selectedKey, selectedAt, select, onFocusKey, step, nextUnreviewed };

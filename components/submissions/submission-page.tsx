@@ -1,6 +1,8 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
+import { GitCompareArrows } from "lucide-react";
+import Link from "next/link";
 import { useCallback, useState } from "react";
 import { SubmissionJudgeRuns } from "@/components/judge/submission-judge-runs";
 import type { JobView } from "@/lib/jobs/job-view";
@@ -48,6 +50,11 @@ export function SubmissionPage({ submissionId, canManage }: { submissionId: stri
       <SubmissionHeader submission={data} job={job} canManage={canManage} onPickJob={onPickJob} />
       <SubmissionFlagsPanel flags={data.flags} />
       <SubmissionJudgeRuns submissionId={submissionId} variant={data.variant} canManage={canManage} />
+      <p className="text-sm">
+        <Link href={`/submissions/${submissionId}/compare`} className="inline-flex items-center gap-1 font-medium text-indigo-700 hover:underline" data-testid="compare-gradings-link">
+          <GitCompareArrows size={15} aria-hidden /> Compare two gradings of this submission, leaf by leaf
+        </Link>
+      </p>
       <div role="tablist" aria-label="Submission" className="flex gap-1 border-b border-zinc-200">
         {TABS.map((t) => {
           const disabled = !job && t !== "Files";

@@ -19,7 +19,7 @@ export async function deleteVerdictsByKeys(tx: Executor, gradingId: string, node
 /**
  * Gives kept verdicts their leaf's key and id in the new version, each keeping the version it was
  * made against; overrides and review marks follow (they reference the verdict, so the verdict is
- * copied under its new key first, they are moved, and the old row goes).
+ * copied under its new key first, they are moved, and the old row goes); unsure flags too.
  */
 export async function rekeyVerdicts(tx: Executor, gradingId: string, moves: readonly { from: string; to: string; nodeId: string }[]): Promise<void> {
   const renamed = moves.filter((m) => m.from !== m.to);
@@ -32,7 +32,7 @@ export async function rekeyVerdicts(tx: Executor, gradingId: string, moves: read
       FROM grading_verdicts v JOIN jsonb_to_recordset(${renamedPayload}::jsonb) AS m(from_key uuid, to_key uuid, node_id text) ON v.node_key = m.from_key
       WHERE v.grading_id = ${gradingId}::uuid
     `);
-    for (const table of ["grading_overrides", "grading_reviews"] as const) {
+    for (const table of ["grading_overrides", "grading_reviews", "grading_unsure_flags"] as const) {
       await tx.execute(sql`
         UPDATE ${sql.identifier(table)} t SET node_key = m.to_key
         FROM jsonb_to_recordset(${renamedPayload}::jsonb) AS m(from_key uuid, to_key uuid)

@@ -259,3 +259,19 @@ export async function markGradingReviewedWhenComplete(tx: Executor, gradingId: s
   const [after] = done ? [done] : await tx.select({ reviewedAt: gradings.reviewedAt }).from(gradings).where(eq(gradings.id, gradingId));
   return after?.reviewedAt ?? null;
 }
+
+/** Each reviewer's latest committed score on each leaf of a grading, with who they are (by email). */
+export async function listLatestScoresByReviewer(
+  db: Executor,
+  gradingId: string,
+): Promise<{ nodeKey: string; userId: string; score: number; userName: string | null; userEmail: string }[]> {
+  const rows = await db.execute(sql`
+    SELECT DISTINCT ON (r.node_key, r.user_id) r.node_key, r.user_id, r.score, u.name, u.email
+    FROM ${gradingReviews} r JOIN ${users} u ON u.id = r.user_id
+    WHERE r.grading_id = ${gradingId}
+    ORDER BY r.node_key, r.user_id, r.seq DESC
+  `);
+  return (rows.rows as { node_key: string; user_id: string; score: number; name: string | null; email: string }[])
+    .map((r) => ({ nodeKey: String(r.node_key), userId: String(r.user_id), score: Number(r.score), userName: r.name, userEmail: r.email }))
+    .sort((a, b) => a.userEmail.localeCompare(b.userEmail));
+}

@@ -25,7 +25,8 @@ export interface Agreement {
 
 export const BOOTSTRAP_DRAWS = 1000;
 
-const label = (score: number): 0 | 1 => (score >= 0.5 ? 1 : 0);
+/** A score as a binary label: 1 from 0.5 up (a person may commit a fraction). */
+export const scoreLabel = (score: number): 0 | 1 => (score >= 0.5 ? 1 : 0);
 
 /** The F1 of the pairs at `indices` (a bootstrap draw), through a confusion matrix. */
 function f1Of(humans: Uint8Array, judges: Uint8Array, indices: ArrayLike<number>): number {
@@ -53,8 +54,8 @@ function percentile(sorted: readonly number[], q: number): number {
 export function judgeHumanAgreement(pairs: readonly AgreementPair[], options: { seed: string; draws?: number }): Agreement | null {
   const n = pairs.length;
   if (n === 0) return null;
-  const humans = Uint8Array.from(pairs, (p) => label(p.human));
-  const judges = Uint8Array.from(pairs, (p) => label(p.judge));
+  const humans = Uint8Array.from(pairs, (p) => scoreLabel(p.human));
+  const judges = Uint8Array.from(pairs, (p) => scoreLabel(p.judge));
   const all = Array.from({ length: n }, (_, i) => i);
   const f1 = f1Of(humans, judges, all);
   const random = mulberry32(seedOf(options.seed));

@@ -122,6 +122,21 @@ export function metricsFromConfusion(m: ConfusionMatrix): MetricSummary {
   };
 }
 
+/**
+ * Cohen's κ of two raters' binary labels (sklearn's `cohen_kappa_score`, unweighted): observed
+ * agreement against the agreement their label rates give by chance, (pₒ − pₑ) / (1 − pₑ). Null
+ * when it is undefined: no samples, or both raters gave one and the same label throughout (pₑ = 1;
+ * sklearn answers NaN). Symmetric in the two raters.
+ */
+export function cohensKappa(m: ConfusionMatrix): number | null {
+  const n = m.tn + m.fp + m.fn + m.tp;
+  if (n === 0) return null;
+  const observed = (m.tn + m.tp) / n;
+  // Rows: the first rater's 0 / 1; columns: the second's.
+  const expected = ((m.tn + m.fp) * (m.tn + m.fn) + (m.fn + m.tp) * (m.fp + m.tp)) / (n * n);
+  return expected === 1 ? null : (observed - expected) / (1 - expected);
+}
+
 export interface JudgeEvalPair {
   /** Shown in disagreements and errors (a paper id, a submission). Default `#<index>`. */
   label?: string;

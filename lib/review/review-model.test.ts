@@ -3,9 +3,9 @@ import { leaf, node } from "@/lib/grading/grading-data.testutil";
 import { recomputeScores, toRubricTree } from "@/lib/grading/graded-tree";
 import { treeToRows } from "@/lib/rubric/tree-rows";
 import { buildPinnedGradedTree } from "./pinned-tree";
-import { NO_CATEGORY, NO_REVIEW_FILTERS, ReviewModel } from "./review-model";
+import { NO_CATEGORY, NO_REVIEW_FILTERS, ReviewModel, reviewFiltersActive } from "./review-model";
 import type { ReviewLeaf, ReviewPayload } from "./types";
-import { blindReviewOpen, hiddenReason, leavesUnder, maySeeAggregate, SEE_EVERYTHING } from "./visibility";
+import { blindReviewOpen, hiddenReason, leavesUnder, maySeeAggregate, SEE_EVERYTHING, visibleUnsureFlags } from "./visibility";
 
 // root ─ a (w2) ─ a1 (1, CD) · a2 (0, CE, w3)
 //      ├ b (w1, RA, 0.5)
@@ -53,6 +53,7 @@ function payload(leaves: Partial<Record<string, Partial<ReviewLeaf>>> = {}, role
       hidden: null,
       reviews: 0,
       mine: null,
+      unsure: [],
       ...leaves[id],
     })),
     rootScore: null,
@@ -99,8 +100,8 @@ describe("the review page's model", () => {
     expect(m.commitLocal(key("c1"), 0).overrides).toBe(true);
     expect(m.isInvalid(key("c1"))).toBe(false);
     // The server's answer agrees; a different root says someone else changed the grading.
-    expect(m.confirm({ key: key("c1"), verdict: { score: 0, valid: false, source: "import" }, override: 0, hidden: null, reviews: 1, mine: 0 }, serverRoot([["a2", 1], ["c1", 0]]))).toBe(true);
-    expect(m.confirm({ key: key("a1"), verdict: { score: 1, valid: true, source: "import" }, override: null, hidden: null, reviews: 1, mine: 1 }, 0.123)).toBe(false);
+    expect(m.confirm({ key: key("c1"), verdict: { score: 0, valid: false, source: "import" }, override: 0, hidden: null, reviews: 1, mine: 0, unsure: [] }, serverRoot([["a2", 1], ["c1", 0]]))).toBe(true);
+    expect(m.confirm({ key: key("a1"), verdict: { score: 1, valid: true, source: "import" }, override: null, hidden: null, reviews: 1, mine: 1, unsure: [] }, 0.123)).toBe(false);
   });
 
   it("counts progress per category, filters, and walks leaves with j/k/n", () => {
@@ -142,12 +143,44 @@ describe("the review page's model", () => {
     expect(blind).toMatchObject({ blind: true, overrides: false });
     expect(m.isReviewed(key("a2"))).toBe(true);
     expect(m.scoreOf(key("a"))).toBeNull();
-    m.confirm({ key: key("a2"), verdict: { score: 0, valid: true, source: "import" }, override: 1, hidden: null, reviews: 1, mine: 1 }, null);
+    m.confirm({ key: key("a2"), verdict: { score: 0, valid: true, source: "import" }, override: 1, hidden: null, reviews: 1, mine: 1, unsure: [] }, null);
     expect(m.scoreOf(key("a"))).toBe(1);
     expect(m.verdictScoreOf(key("a"))).toBe(0.25);
     expect(m.rootScore).toBeNull();
-    m.confirm({ key: key("b"), verdict: { score: 0.5, valid: true, source: "import" }, override: null, hidden: null, reviews: 1, mine: 0.5 }, null);
+    m.confirm({ key: key("b"), verdict: { score: 0.5, valid: true, source: "import" }, override: null, hidden: null, reviews: 1, mine: 0.5, unsure: [] }, null);
     expect(Object.is(m.rootScore, serverRoot([["a2", 1]]))).toBe(true);
+  });
+});
+
+describe("unsure flags", () => {
+  const flag = (userId: string, note = "") => ({ userId, user: { name: null, email: `${userId}@x` }, note, createdAt: "2026-01-01T00:00:00.000Z" });
+
+  it("filter and count flagged leaves; n skips the viewer's own flags; a score drops the viewer's flag", () => {
+    const m = new ReviewModel(payload({ a2: { unsure: [flag("u", "which metric?")] }, b: { unsure: [flag("other")] } }, "grader"));
+    expect(m.unsureCount()).toBe(2);
+    const unsure = { ...NO_REVIEW_FILTERS, unsure: true };
+    expect(LEAVES.filter((id) => m.matches(key(id), unsure))).toEqual(["a2", "b"]);
+    expect(reviewFiltersActive(unsure)).toBe(true);
+    // Next to review: a1, then (a2 skipped: the viewer's own flag) b, flagged by someone else only.
+    expect(LEAVES.filter((id) => m.isToReview(key(id)))).toEqual(["a1", "b", "c1"]);
+    expect(m.isReviewed(key("a2"))).toBe(false);
+    const v0 = m.getVersion();
+    m.setUnsure(key("a1"), [flag("u")]);
+    expect(m.getVersion()).toBe(v0 + 1);
+    expect(m.unsureCount()).toBe(3);
+    const c = m.commitLocal(key("a2"), 1);
+    expect(m.leaf(key("a2"))?.unsure).toEqual([]);
+    c.undo();
+    expect(m.leaf(key("a2"))?.unsure).toHaveLength(1);
+    m.setUnsure(key("a1"), []);
+    expect(m.isUnsure(key("a1"))).toBe(false);
+  });
+
+  it("of a leaf hidden from the viewer, only their own flag shows", () => {
+    const flags = [flag("u"), flag("other", "the judge said 1")];
+    expect(visibleUnsureFlags(flags, null, "u")).toEqual(flags);
+    expect(visibleUnsureFlags(flags, "blind", "u")).toEqual([flags[0]]);
+    expect(visibleUnsureFlags(flags, "scope", "nobody")).toEqual([]);
   });
 });
 

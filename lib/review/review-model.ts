@@ -9,7 +9,7 @@ import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import { GradingScores } from "@/lib/grading/recompute";
 import type { GradedNode } from "@/lib/grading/types";
 import { distinguishingStarts, oneLine, rowText } from "./row-text";
-import type { ReviewLeaf, ReviewNode, ReviewPayload } from "./types";
+import type { ReviewLeaf, ReviewNode, ReviewPayload, ReviewUnsureFlag } from "./types";
 
 export const NO_CATEGORY = "(none)";
 
@@ -17,14 +17,16 @@ export interface ReviewFilters {
   unreviewed: boolean;
   invalid: boolean;
   disagreement: boolean;
+  /** Leaves a reviewer flagged "unsure". */
+  unsure: boolean;
   /** A task category, `NO_CATEGORY`, or "" for any. */
   category: string;
 }
 
-export const NO_REVIEW_FILTERS: ReviewFilters = { unreviewed: false, invalid: false, disagreement: false, category: "" };
+export const NO_REVIEW_FILTERS: ReviewFilters = { unreviewed: false, invalid: false, disagreement: false, unsure: false, category: "" };
 
 export function reviewFiltersActive(f: ReviewFilters): boolean {
-  return f.unreviewed || f.invalid || f.disagreement || f.category !== "";
+  return f.unreviewed || f.invalid || f.disagreement || f.unsure || f.category !== "";
 }
 
 export interface CategoryProgress {
@@ -238,6 +240,32 @@ export class ReviewModel {
     return !!leaf && leaf.override !== null && judge !== null && leaf.override !== judge;
   }
 
+  /** Some reviewer flagged the leaf "unsure" (as far as this viewer may see). */
+  isUnsure(key: string): boolean {
+    return (this.leaves.get(key)?.unsure.length ?? 0) > 0;
+  }
+
+  /** The leaf is this viewer's to review next: in scope, not reviewed, and not skipped by them as unsure. */
+  isToReview(key: string): boolean {
+    const me = this.payload.viewer.userId;
+    return this.inScope(key) && !this.isReviewed(key) && !this.leaves.get(key)?.unsure.some((f) => f.userId === me);
+  }
+
+  /** How many leaves of the page's tree are flagged "unsure". */
+  unsureCount(): number {
+    let n = 0;
+    for (const i of this.leafOrder) if (this.isUnsure(this.nodes[i].key)) n++;
+    return n;
+  }
+
+  /** The leaf's flags as the server now has them (after flagging or clearing). */
+  setUnsure(key: string, flags: ReviewUnsureFlag[]): void {
+    const leaf = this.leaves.get(key);
+    if (!leaf) return;
+    leaf.unsure = flags;
+    this.changed();
+  }
+
   matches(key: string, f: ReviewFilters): boolean {
     const i = this.indexOf.get(key);
     if (i === undefined || !this.scores.isLeaf(i)) return false;
@@ -245,6 +273,7 @@ export class ReviewModel {
     if (f.unreviewed && (!this.inScope(key) || this.isReviewed(key))) return false;
     if (f.invalid && !this.isInvalid(key)) return false;
     if (f.disagreement && !this.isDisagreement(key)) return false;
+    if (f.unsure && !this.isUnsure(key)) return false;
     return true;
   }
 
@@ -308,6 +337,8 @@ export class ReviewModel {
     const overrides = !blind && (effective !== score || this.isInvalid(key));
     leaf.mine = score;
     leaf.reviews += 1;
+    // The server clears the committer's own "unsure" flag with the score.
+    leaf.unsure = leaf.unsure.filter((f) => f.userId !== this.payload.viewer.userId);
     if (overrides) {
       leaf.override = score;
       this.scores.setLeaf(i, { score, valid: true });

@@ -23,3 +23,17 @@ export const assignmentSchema = z.object({
   blind: z.boolean({ error: "must be true or false" }).default(false),
 });
 export type AssignmentInput = z.output<typeof assignmentSchema>;
+
+/** `POST /api/gradings/<id>/unsure`: flag a leaf as unsure, with a note for staff. */
+export const unsureFlagSchema = z.object({
+  nodeKey: z.uuid("must be a node key"),
+  note: text().trim().max(2_000, "must be at most 2,000 characters").default(""),
+});
+export type UnsureFlagInput = z.output<typeof unsureFlagSchema>;
+
+/** `DELETE /api/gradings/<id>/unsure?nodeKey=…[&userId=…]`: clear a flag (one's own; staff: anyone's). */
+export const unsureClearSchema = z.object({
+  nodeKey: z.uuid("must be a node key"),
+  userId: z.uuid("must be a user id").optional(),
+});
+export type UnsureClearInput = z.output<typeof unsureClearSchema>;

@@ -43,6 +43,16 @@ export interface ReviewLeaf {
   reviews: number;
   /** This viewer's latest committed score on the leaf, or null. */
   mine: number | null;
+  /** Reviewers' "unsure" flags on the leaf, oldest first; of a leaf hidden from this viewer, only their own. */
+  unsure: ReviewUnsureFlag[];
+}
+
+/** A reviewer skipped the leaf as unsure, with a note; it stays unreviewed until they score it or the flag is cleared. */
+export interface ReviewUnsureFlag {
+  userId: string;
+  user: { name: string | null; email: string };
+  note: string;
+  createdAt: string;
 }
 
 export interface ReviewAssignment {

@@ -13,6 +13,7 @@ import { eq, sql } from "drizzle-orm";
 import { generateKeyBetween } from "fractional-indexing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle, Store } from "@/db/client";
+import { listUnsureFlags, upsertUnsureFlag } from "@/db/queries/grading-unsure-flags";
 import { countVerdictsByRubricVersion } from "@/db/queries/grading-repin";
 import { getGradingById, getRubricVersionRows } from "@/db/queries/gradings";
 import { listVerdicts } from "@/db/queries/grading-verdicts";
@@ -259,6 +260,8 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     const importedParentKey = importedRows.find((r) => r.nodeId === parentRow.nodeId && importedRows.some((c) => c.parentKey === r.key && c.nodeId === overridden.nodeId))!.key;
     const grader = await createAccount(handle.db, { email: `affected-${kind}@test.rubric.studio`, password: "affected-grader-pass-1" });
     await handle.db.insert(gradingAssignments).values({ gradingId: imported.gradingId, userId: grader.id, nodeKeys: [importedParentKey], blind: false });
+    // The grader marked the overridden leaf unsure: the flag follows its leaf too.
+    await upsertUnsureFlag(handle.db, { gradingId: imported.gradingId, nodeKey: (await keyOfNodeId(imported.gradingId, overridden.nodeId))!, userId: grader.id, note: "which run?" });
 
     const listed = (await listRubricConsequences(store, PAPER)).gradings.find((g) => g.gradingId === imported.gradingId)!;
     expect(listed).toMatchObject({ kind: "human", leavesToGrade: 1 });
@@ -281,6 +284,7 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     expect(scores.effectiveScoreOf(indexOfKey.get(edited.key)!)).toBe(0);
     expect(grading.score).toBe(scores.rootScore);
     expect(result.score).toBe(scores.rootScore);
+    expect((await listUnsureFlags(handle.db, imported.gradingId)).map((f) => [f.nodeKey, f.note])).toEqual([[overridden.key, "which run?"]]);
     // The assignment follows its subtree to the live key.
     const [assignment] = await handle.db.select().from(gradingAssignments).where(eq(gradingAssignments.gradingId, imported.gradingId));
     expect(assignment.nodeKeys).toEqual([parentRow.key]);

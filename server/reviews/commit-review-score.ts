@@ -3,15 +3,17 @@ import type { Store } from "@/db/client";
 import { countLeafReviews, insertReviewMark, markGradingReviewedWhenComplete } from "@/db/queries/grading-reviews";
 import { getLatestOverrideScore, getVerdictState } from "@/db/queries/grading-verdicts";
 import { lockGradingById, type GradingListItem } from "@/db/queries/gradings";
+import { deleteUnsureFlag } from "@/db/queries/grading-unsure-flags";
 import { getUserById } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import type { ReviewCommitResult, ReviewLeaf, ReviewOverrideItem } from "@/lib/review/types";
-import { hiddenReason, maySeeAggregate, type LeafVisibility } from "@/lib/review/visibility";
+import { hiddenReason, maySeeAggregate, SEE_EVERYTHING, type LeafVisibility } from "@/lib/review/visibility";
 import { appendOverride } from "@/server/gradings/override-leaf-score";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
 import { announceNotifications, notifyReviewFinished } from "@/server/notifications/notify";
 import { leafKeysOf } from "./progress";
+import { leafUnsureFlags } from "./unsure-flags";
 import { toMarkItem, toOverrideItem } from "./review-payload";
 
 export interface CommitReviewScoreInput {
@@ -82,6 +84,8 @@ export async function commitReviewScore(store: Store, input: CommitReviewScoreIn
       blind: hidden === "blind",
       timeSpentMs: input.timeSpentMs,
     });
+    // A score settles the committer's own doubt: their "unsure" flag on the leaf goes.
+    await deleteUnsureFlag(tx, { gradingId: grading.id, nodeKey: input.nodeKey, userId: input.userId });
     // A review that covered every leaf: the grading counts as reviewed by people from now on.
     const reviewedAt = await markGradingReviewedWhenComplete(tx, grading.id);
     const notified = await notifyReviewFinished(tx, { actorId: input.userId, grading, paperId: input.grading.paperId, nodeKey: input.nodeKey });
@@ -92,6 +96,7 @@ export async function commitReviewScore(store: Store, input: CommitReviewScoreIn
       hidden: null,
       reviews: (await countLeafReviews(tx, grading.id, input.nodeKey)) ?? 1,
       mine: input.score,
+      unsure: await leafUnsureFlags(tx, grading.id, input.nodeKey, input.userId, SEE_EVERYTHING),
     };
     return { review: toMarkItem({ ...mark, ...author }), override, leaf, score, reviewedAt, notified };
   });

@@ -15,23 +15,26 @@ import { getPaperById } from "@/db/queries/papers";
 import { toUserRef } from "@/db/queries/users";
 import type { GradingAssignment } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import type { ReviewLeaf, ReviewLeafDetail, ReviewMarkItem, ReviewNode, ReviewOverrideItem, ReviewPayload } from "@/lib/review/types";
-import { hiddenReason, maySeeAggregate, type LeafVisibility } from "@/lib/review/visibility";
+import type { ReviewLeaf, ReviewLeafDetail, ReviewMarkItem, ReviewNode, ReviewOverrideItem, ReviewPayload, ReviewUnsureFlag } from "@/lib/review/types";
+import { hiddenReason, maySeeAggregate, visibleUnsureFlags, type LeafVisibility } from "@/lib/review/visibility";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
 import { fallbackProvenance } from "@/lib/grading/provenance";
 import { getLeafVisibility } from "./leaf-visibility";
 import { leafKeysOf } from "./progress";
+import { unsureFlagsByLeaf } from "./unsure-flags";
 import { judgeRunStatus } from "@/lib/judge/views";
 
 interface LeafStates {
   overrideOf: Map<string, number>;
   reviewsOf: Map<string, { n: number; mine: number | null }>;
+  unsureOf: Map<string, ReviewUnsureFlag[]>;
 }
 
-function toReviewLeaf(v: VerdictState, states: LeafStates, visibility: LeafVisibility): ReviewLeaf {
+function toReviewLeaf(v: VerdictState, states: LeafStates, visibility: LeafVisibility, viewerId: string): ReviewLeaf {
   const hidden = hiddenReason(v.nodeKey, visibility);
   const reviews = states.reviewsOf.get(v.nodeKey);
-  if (hidden) return { key: v.nodeKey, verdict: null, override: null, hidden, reviews: 0, mine: reviews?.mine ?? null };
+  const unsure = visibleUnsureFlags(states.unsureOf.get(v.nodeKey) ?? [], hidden, viewerId);
+  if (hidden) return { key: v.nodeKey, verdict: null, override: null, hidden, reviews: 0, mine: reviews?.mine ?? null, unsure };
   return {
     key: v.nodeKey,
     verdict: { score: v.score, valid: v.valid, source: v.source },
@@ -39,6 +42,7 @@ function toReviewLeaf(v: VerdictState, states: LeafStates, visibility: LeafVisib
     hidden: null,
     reviews: reviews?.n ?? 0,
     mine: reviews?.mine ?? null,
+    unsure,
   };
 }
 
@@ -66,6 +70,7 @@ export async function getReviewPayload(store: Store, grading: GradingListItem, v
   const states: LeafStates = {
     overrideOf: await listLatestOverrideScores(db, grading.id),
     reviewsOf: await listLeafReviewCounts(db, grading.id, viewer.userId),
+    unsureOf: await unsureFlagsByLeaf(db, grading.id),
   };
   const visibility = await getLeafVisibility(db, { gradingId: grading.id, userId: viewer.userId, role: viewer.role, assignment: viewer.assignment, rows: async () => rows });
   const verdictOf = new Map(verdicts.map((v) => [v.nodeKey, v]));
@@ -74,7 +79,7 @@ export async function getReviewPayload(store: Store, grading: GradingListItem, v
   for (const key of leafKeys) {
     const v = verdictOf.get(key);
     // A leaf nobody graded (no verdict): PaperBench's default, score 0 and not valid.
-    const leaf = toReviewLeaf(v ?? { nodeKey: key, score: 0, valid: false, source: "judge" }, states, visibility);
+    const leaf = toReviewLeaf(v ?? { nodeKey: key, score: 0, valid: false, source: "judge" }, states, visibility, viewer.userId);
     if (!v && leaf.verdict) leaf.verdict = null;
     leaves.push(leaf);
   }

@@ -145,10 +145,14 @@ const MATRIX: Record<string, Row> = {
 
   "GET /api/gradings/[gradingId]": { request: (ids) => ({ url: G(ids) }), expect: GRADING_VIEW },
   "GET /api/gradings/[gradingId]/export": { request: (ids) => ({ url: `${G(ids)}/export` }), expect: GRADING_VIEW },
+  "GET /api/gradings/[gradingId]/agreement": { request: (ids) => ({ url: `${G(ids)}/agreement` }), expect: GRADING_VIEW },
   "GET /api/gradings/[gradingId]/files": { request: (ids) => ({ url: `${G(ids)}/files` }), expect: GRADING_VIEW },
   "GET /api/gradings/[gradingId]/leaves/[nodeKey]": { request: (ids) => ({ url: `${G(ids)}/leaves/${ids.leaf}` }), expect: GRADING_VIEW },
   // Overrides: staff and the grader it is assigned to; authors read gradings but do not review them.
   "POST /api/gradings/[gradingId]/scores": { request: (ids) => ({ url: `${G(ids)}/scores`, body: {} }), expect: [401, 403, 403, 400, 403, 400] },
+  // Unsure flags: the same reviewers as scores.
+  "POST /api/gradings/[gradingId]/unsure": { request: (ids) => ({ url: `${G(ids)}/unsure`, body: {} }), expect: [401, 403, 403, 400, 403, 400] },
+  "DELETE /api/gradings/[gradingId]/unsure": { request: (ids) => ({ url: `${G(ids)}/unsure` }), expect: [401, 403, 403, 400, 403, 400] },
   "GET /api/gradings/[gradingId]/assignments": { request: (ids) => ({ url: `${G(ids)}/assignments` }), expect: [401, 403, 403, 403, 403, 200] },
   "POST /api/gradings/[gradingId]/assignments": { request: (ids) => ({ url: `${G(ids)}/assignments`, body: {} }), expect: STAFF_ONLY_WRITE },
   // Attaching an archive takes a multipart form: a JSON body is refused (415) once the caller may attach.
@@ -162,6 +166,11 @@ const MATRIX: Record<string, Row> = {
   "GET /api/submissions/[submissionId]": { request: (ids) => ({ url: `/api/submissions/${ids.submission}` }), expect: [401, 404, 200, 200, 200, 200] },
   "GET /api/submissions/[submissionId]/files": {
     request: (ids) => ({ url: `/api/submissions/${ids.submission}/files` }),
+    expect: [401, 404, 200, 200, 200, 200],
+  },
+  // Comparing gradings: the submission's members; each grading only for who reads it in full (the unassigned grader has none).
+  "GET /api/submissions/[submissionId]/compare": {
+    request: (ids) => ({ url: `/api/submissions/${ids.submission}/compare` }),
     expect: [401, 404, 200, 200, 200, 200],
   },
   "GET /api/submissions/[submissionId]/judge-runs": {

@@ -15,17 +15,22 @@ import { importGrading } from "@/server/gradings/import-grading";
 import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
 import { importPaperFolder } from "@/server/papers/import";
 import { BLIND_REVIEW_REASON, INVALID_VERDICT_REASON } from "@/server/reviews/commit-review-score";
-import type { ReviewCommitResult, ReviewLeafDetail, ReviewPayload } from "@/lib/review/types";
+import type { ReviewCommitResult, ReviewLeafDetail, ReviewPayload, ReviewUnsureFlag } from "@/lib/review/types";
+import type { SubmissionComparison } from "@/lib/grading/compare-gradings";
+import { VERDICT_RATER, type GradingAgreement } from "@/lib/review/rater-agreement";
 import type { RubricNode } from "@/lib/rubric/types";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { GET as getReviewQueue } from "../review-queue/route";
+import { GET as getCompare } from "../submissions/[submissionId]/compare/route";
 import { GET as getPaperGradings } from "../papers/[paperId]/gradings/route";
 import { DELETE as deleteAssignment } from "./[gradingId]/assignments/[assignmentId]/route";
 import { GET as getAssignments, POST as postAssignment } from "./[gradingId]/assignments/route";
+import { GET as getAgreement } from "./[gradingId]/agreement/route";
 import { GET as getExport } from "./[gradingId]/export/route";
 import { GET as getLeaf } from "./[gradingId]/leaves/[nodeKey]/route";
 import { GET as getGrading } from "./[gradingId]/route";
 import { POST as postScore } from "./[gradingId]/scores/route";
+import { DELETE as clearUnsure, POST as postUnsure } from "./[gradingId]/unsure/route";
 
 // The session is the only thing mocked: the wrapper, access checks and queries run for real.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
@@ -325,5 +330,127 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     // Staff see everything.
     as("staff");
     expect((await review(id)).leaves.every((l) => l.verdict !== null)).toBe(true);
+  });
+  it("unsure: a reviewer flags a leaf with a note and it stays unreviewed; the flag shows to who sees the leaf; they or staff clear it; a score clears it", async () => {
+    const id = gradings[3];
+    const flag = (body: unknown) => call(postUnsure, { gradingId: id }, `/api/gradings/${id}/unsure`, body);
+    const clear = (query: string) => call(clearUnsure, { gradingId: id }, `/api/gradings/${id}/unsure?${query}`, undefined, "DELETE");
+    as("staff");
+    expect((await assign(id, { email: "grader2@example.org", blind: true })).status).toBe(201);
+    const [a, b] = (await review(id)).leaves.filter((l) => l.verdict!.valid);
+
+    // Who may flag: reviewers of the grading only.
+    for (const who of ["author", "grader", "outsider"] as const) {
+      as(who);
+      expect((await flag({ nodeKey: a.key, note: "x" })).status).toBe(403);
+    }
+    as(null);
+    expect((await flag({ nodeKey: a.key })).status).toBe(401);
+
+    as("grader2");
+    expect((await flag({ nodeKey: crypto.randomUUID() })).json.error.details[0].path).toBe("nodeKey");
+    expect((await flag({ nodeKey: a.key, note: "bad\u0000note" })).status).toBe(400);
+    expect((await flag({ nodeKey: a.key, note: "x".repeat(2_001) })).json.error.details[0].path).toBe("note");
+    const flagged = await flag({ nodeKey: a.key, note: "  Which seed does this mean?  " });
+    expect(flagged.status).toBe(201);
+    expect(flagged.json.flags).toMatchObject([{ userId: users.grader2, note: "Which seed does this mean?", user: { email: "grader2@example.org" } }]);
+    // Flagging again replaces the note.
+    expect((await flag({ nodeKey: a.key, note: "Which seed?" })).json.flags).toHaveLength(1);
+    const mine = (await review(id)).leaves.find((l) => l.key === a.key)!;
+    expect(mine).toMatchObject({ reviews: 0, mine: null, hidden: "blind", unsure: [{ note: "Which seed?" }] });
+
+    // Staff see it (and flag it too); the blind grader does not see staff's note on a leaf hidden from them.
+    as("staff");
+    expect((await review(id)).leaves.find((l) => l.key === a.key)!.unsure.map((f) => f.note)).toEqual(["Which seed?"]);
+    expect((await flag({ nodeKey: a.key, note: "the judge gave 1" })).json.flags).toHaveLength(2);
+    as("grader2");
+    expect((await review(id)).leaves.find((l) => l.key === a.key)!.unsure.map((f) => f.note)).toEqual(["Which seed?"]);
+
+    // Clearing: one's own; another's only staff.
+    expect((await clear(`nodeKey=${a.key}&userId=${users.staff}`)).status).toBe(403);
+    expect((await clear(`nodeKey=${a.key}&userId=nope`)).status).toBe(400);
+    as("staff");
+    const cleared = await clear(`nodeKey=${a.key}&userId=${users.grader2}`);
+    expect(cleared.status).toBe(200);
+    expect((cleared.json.flags as ReviewUnsureFlag[]).map((f) => f.userId)).toEqual([users.staff]);
+    expect((await clear(`nodeKey=${a.key}&userId=${users.grader2}`)).status).toBe(404);
+    expect((await clear(`nodeKey=${a.key}`)).json.flags).toEqual([]);
+
+    // A score settles it: the committer's own flag goes with the score.
+    as("grader2");
+    expect((await flag({ nodeKey: b.key, note: "unsure" })).status).toBe(201);
+    const scored = (await commit(id, { nodeKey: b.key, score: b.verdict!.score })).json as unknown as ReviewCommitResult;
+    expect(scored.leaf.unsure).toEqual([]);
+    expect((await review(id)).leaves.find((l) => l.key === b.key)!.unsure).toEqual([]);
+  });
+  it("compare: two gradings of one submission leaf by leaf, differences first; only who reads both in full; not across submissions", async () => {
+    as("staff");
+    // A judge's and a person's grading of a fresh run: every valid leaf flipped but the first.
+    const judged = (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: 5, variant: "full", human: false, fileText: serializeGradedTree(gradedDemo()), userId: null })).gradingId;
+    const flipped = gradedDemo();
+    let n = 0;
+    const flip = (node: GradedNode) => {
+      if (node.sub_tasks.length === 0 && node.valid_score && n++ > 0) node.score = 1 - node.score;
+      node.sub_tasks.forEach(flip);
+    };
+    flip(flipped);
+    const human = (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: 5, variant: "full", human: true, fileText: serializeGradedTree(flipped), userId: null })).gradingId;
+    const first = await review(judged);
+    const submissionId = first.grading.submissionId;
+    const url = (q: string) => `/api/submissions/${submissionId}/compare${q}`;
+    const compare = (q = "") => call(getCompare, { submissionId }, url(q));
+
+    const both = (await compare(`?a=${judged}&b=${human}`)).json as unknown as SubmissionComparison;
+    expect(both.gradings.map((g) => g.id).sort()).toEqual([judged, human].sort());
+    expect(both.a?.id).toBe(judged);
+    expect(both.b).toMatchObject({ id: human, kind: "human" });
+    const valid = first.leaves.filter((l) => l.verdict!.valid).length;
+    // They agree on the first leaf and on the invalid one (invalid on both sides).
+    expect(both.result!.counts).toEqual({ differs: valid - 1, "only-a": 0, "only-b": 0, same: 2 });
+    expect(both.result!.leaves.at(-1)!.status).toBe("same");
+    expect(both.result!.leaves[0].a!.explanation).toContain(SECRET);
+    expect(both.result!.rootA).toBeCloseTo(first.rootScore!, 12);
+    // Without a pick: the first two.
+    expect(((await compare()).json as unknown as SubmissionComparison).result).not.toBeNull();
+
+    // Another submission's grading is refused; a bad id is a 400.
+    expect((await compare(`?a=${judged}&b=${gradings[1]}`)).status).toBe(400);
+    expect((await compare(`?a=nope`)).json.error.details[0].path).toBe("a");
+    as("author");
+    expect((await compare(`?a=${judged}&b=${human}`)).status).toBe(200);
+    as("outsider");
+    expect((await compare()).status).toBe(404);
+    // A grader compares only gradings assigned to them: none here, so nothing to pick and no comparison.
+    as("grader");
+    expect((await compare(`?a=${judged}&b=${human}`)).status).toBe(403);
+    expect((await compare()).json).toMatchObject({ result: null, a: null, gradings: [] });
+  });
+  it("agreement: two graders on the same leaves get Cohen's κ and F1 beside the verdicts' agreement with each; one grader alone, none between graders", async () => {
+    as("staff");
+    const id = (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: 6, variant: "full", human: false, fileText: serializeGradedTree(gradedDemo()), userId: null })).gradingId;
+    const agreement = async () => (await call(getAgreement, { gradingId: id }, `/api/gradings/${id}/agreement`)).json as unknown as GradingAgreement;
+    expect((await agreement()).pairs).toEqual([]);
+    for (const email of ["grader@example.org", "grader2@example.org"]) expect((await assign(id, { email, blind: true })).status).toBe(201);
+    const leaves = (await review(id)).leaves.filter((l) => l.verdict!.valid).slice(0, 4);
+    // Blind scores need no reason. Grader: 1 1 0 0; grader2: 1 0 0 1.
+    as("grader");
+    for (const [i, score] of [1, 1, 0, 0].entries()) expect((await commit(id, { nodeKey: leaves[i].key, score })).status).toBe(201);
+    // One grader: agreement with the verdicts only.
+    as("staff");
+    const one = await agreement();
+    expect(one.raters.filter((r) => r.kind === "person").map((r) => r.label)).toEqual(["grader"]);
+    expect(one.pairs.map((p) => p.a)).toEqual([VERDICT_RATER]);
+    as("grader2");
+    for (const [i, score] of [1, 0, 0, 1].entries()) expect((await commit(id, { nodeKey: leaves[i].key, score })).status).toBe(201);
+    as("author");
+    const two = await agreement();
+    const between = two.pairs.find((p) => p.a !== VERDICT_RATER)!;
+    // By hand: both 1 on one leaf, both 0 on one, one each way on two: pₒ = 1/2, pₑ = 1/2, κ = 0; F1 (1/2 + 1/2) / 2.
+    expect(between.overall).toMatchObject({ kappa: 0, f1: 0.5, leaves: 4, agreed: 2 });
+    expect(Object.values(between.byCategory).reduce((n, c) => n + c.leaves, 0)).toBe(4);
+    expect(two.pairs.filter((p) => p.a === VERDICT_RATER)).toHaveLength(2);
+    // A grader whose assignment hides verdicts cannot read it.
+    as("grader");
+    expect((await call(getAgreement, { gradingId: id }, `/api/gradings/${id}/agreement`)).status).toBe(403);
   });
 });
