@@ -2,6 +2,7 @@ import { KeyRound } from "lucide-react";
 import Link from "next/link";
 import { NotificationInbox } from "@/components/notifications/notification-inbox";
 import { buttonClass } from "@/components/ui/button";
+import { StaffMenu, type NavLink } from "./staff-menu";
 
 /** What the header shows of the signed-in user. */
 export interface HeaderUser {
@@ -9,6 +10,16 @@ export interface HeaderUser {
   email: string;
   isStaff: boolean;
 }
+
+/** The pages only staff use. */
+const STAFF_PAGES: NavLink[] = [
+  { href: "/evaluations", label: "Evaluations" },
+  { href: "/judge-eval", label: "JudgeEval" },
+  { href: "/jobs", label: "Jobs" },
+  { href: "/runners", label: "Runners" },
+  { href: "/judge", label: "Judge" },
+  { href: "/judge-lab", label: "Judge lab" },
+];
 
 /**
  * The site's header. The page reads the session (components never import the server) and hands
@@ -21,17 +32,24 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
         <Link href="/" className="font-semibold tracking-tight text-zinc-900">
           Rubric Studio
         </Link>
-        <nav className="flex gap-3.5 text-sm text-zinc-600">
+        <nav className="flex items-center gap-3.5 text-sm text-zinc-600">
           {user && <Link href="/">Papers</Link>}
           {user && <Link href="/reviews">My reviews</Link>}
           {user?.isStaff && <Link href="/papers/new">New paper</Link>}
           <Link href="/leaderboard">Leaderboard</Link>
-          {user?.isStaff && <Link href="/evaluations">Evaluations</Link>}
-          {user?.isStaff && <Link href="/judge-eval">JudgeEval</Link>}
-          {user?.isStaff && <Link href="/jobs">Jobs</Link>}
-          {user?.isStaff && <Link href="/runners">Runners</Link>}
-          {user?.isStaff && <Link href="/judge">Judge</Link>}
-          {user?.isStaff && <Link href="/judge-lab">Judge lab</Link>}
+          {user?.isStaff && (
+            <>
+              {/* Every staff page inline where the window is wide enough, else in one menu. */}
+              <span className="hidden gap-3.5 xl:flex">
+                {STAFF_PAGES.map((link) => (
+                  <Link key={link.href} href={link.href}>
+                    {link.label}
+                  </Link>
+                ))}
+              </span>
+              <StaffMenu links={STAFF_PAGES} />
+            </>
+          )}
         </nav>
         <div className="ml-auto flex items-center gap-3 text-sm">
           {user ? (

@@ -1,0 +1,44 @@
+/**
+ * The site header fits the window for staff, whose links outnumber everyone else's: at 1024×768 the
+ * user's name and Sign out were pushed past the right edge. Below 1280 px the staff pages sit in one
+ * "Staff" menu, which opens, leads to a page and closes; at 1440 they are inline.
+ */
+import { expect, test } from "./support/fixtures";
+import { screenshots } from "./support/screenshots";
+import { STAFF } from "./support/users";
+
+const STAFF_PAGES = ["Evaluations", "JudgeEval", "Jobs", "Runners", "Judge", "Judge lab"];
+
+test("staff see their name, Sign out and every staff page in the header at 1024 and 1440", async ({ asUser }, testInfo) => {
+  const page = await asUser(STAFF);
+  await page.goto("/leaderboard");
+  const header = page.getByRole("banner");
+  for (const width of [1024, 1440]) {
+    await page.setViewportSize({ width, height: width === 1024 ? 768 : 900 });
+    for (const control of [header.getByTestId("current-user"), header.getByRole("button", { name: "Sign out" })]) {
+      await expect(control).toBeInViewport({ ratio: 1 });
+    }
+    const headerWidth = await header.evaluate((el) => el.scrollWidth);
+    expect(headerWidth, `header at ${width}`).toBeLessThanOrEqual(width);
+  }
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const name of STAFF_PAGES) await expect(header.getByRole("link", { name, exact: true })).toBeVisible();
+  await expect(header.getByTestId("staff-menu")).toBeHidden();
+
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const menu = header.getByTestId("staff-menu");
+  await expect(header.getByRole("link", { name: "Jobs", exact: true })).toBeHidden();
+  await menu.getByText("Staff").click();
+  for (const name of STAFF_PAGES) await expect(menu.getByRole("link", { name, exact: true })).toBeInViewport({ ratio: 1 });
+  await screenshots(page, testInfo, "staff-menu-open");
+  await page.setViewportSize({ width: 1024, height: 768 });
+  // screenshots() leaves the page at 1440: the menu is hidden there; back at 1024 it is still open.
+  await menu.getByRole("link", { name: "Jobs", exact: true }).click();
+  await page.waitForURL(/\/jobs$/);
+  await expect(menu.getByRole("link", { name: "Jobs", exact: true })).toBeHidden();
+  await menu.getByText("Staff").click();
+  await expect(menu.getByRole("link", { name: "Runners", exact: true })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(menu.getByRole("link", { name: "Runners", exact: true })).toBeHidden();
+});
