@@ -4,14 +4,10 @@
  * Dummy judge run of a Code-Dev submission. Named after the leaderboard specs (its grading is a
  * placeholder judge's, on its own paper) and before zy-judge, whose judge job stays the newest.
  */
-import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import type { Page, TestInfo } from "@playwright/test";
 import { paperWithDemoRubric } from "./support/demo-paper";
 import { expect, test } from "./support/fixtures";
+import { scriptArchive, startDummyJudgeRun, uploadSubmission } from "./support/judge-run";
 import { screenshots } from "./support/screenshots";
 import { STAFF } from "./support/users";
 
@@ -20,34 +16,12 @@ test.describe.configure({ timeout: 120_000 });
 const PAPER = `e2e-jobs-${crypto.randomBytes(3).toString("hex")}`;
 const AGENT = "E2E Jobs Layout Agent · claude-3-5-sonnet-20241022";
 
-function archive(testInfo: TestInfo, name: string, script: string): Buffer {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-jobs-"));
-  fs.writeFileSync(path.join(dir, "reproduce.sh"), `#!/usr/bin/env bash\n${script}\n`);
-  const file = testInfo.outputPath(`${name}.tar.gz`);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  execFileSync("tar", ["-czf", file, "-C", dir, "."]);
-  fs.rmSync(dir, { recursive: true, force: true });
-  return fs.readFileSync(file);
-}
-
-async function upload(page: Page, query: Record<string, string>, data: Buffer): Promise<string> {
-  const res = await page.request.post(`/api/papers/${PAPER}/submissions?${new URLSearchParams({ agent: AGENT, name: "run.tar.gz", ...query })}`, {
-    headers: { "content-type": "application/octet-stream" },
-    data,
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { submissionId: string }).submissionId;
-}
-
 test("/jobs shows a run's name and a reason whole, and a judge job's progress under its own header", async ({ asUser }, testInfo) => {
   const page = await asUser(STAFF);
   await paperWithDemoRubric(page, PAPER);
-  await upload(page, { run: "1", reproduce: "1" }, archive(testInfo, "failing", "echo failing on purpose\nexit 3"));
-  const codeDev = await upload(page, { run: "2", variant: "code-dev" }, archive(testInfo, "code-dev", "echo never run"));
-  const { configs } = (await (await page.request.get("/api/judge/configs")).json()) as { configs: { id: string; kind: string }[] };
-  const dummy = configs.find((c) => c.kind === "dummy")!;
-  const started = await page.request.post("/api/judge/runs", { data: { submissionIds: [codeDev], configId: dummy.id, variant: "code-dev" } });
-  expect(started.status(), await started.text()).toBe(200);
+  await uploadSubmission(page, PAPER, { agent: AGENT, run: "1", reproduce: "1" }, scriptArchive(testInfo, "failing", "echo failing on purpose\nexit 3"));
+  const codeDev = await uploadSubmission(page, PAPER, { agent: AGENT, run: "2", variant: "code-dev" }, scriptArchive(testInfo, "code-dev", "echo never run"));
+  await startDummyJudgeRun(page, codeDev);
 
   await page.goto(`/jobs?paper=${PAPER}`);
   const failed = page.locator('[data-testid="job-row"][data-status="failed"]');
