@@ -53,7 +53,7 @@ test("the new-evaluation dialog asks the scaffold once, keeps its buttons in vie
   // The list behind the upload step already has it.
   const upload = page.getByTestId("bulk-upload-dialog");
   await expect(upload).toBeVisible();
-  await expect(page.getByTestId("evaluations-page").getByText(name)).toBeAttached();
+  await expect(page.getByTestId("evaluations-page").getByRole("link", { name, exact: true })).toBeAttached();
 
   // A folder of <paper>/<run>/submission/: runs 2 and 3 have no reproduce.sh at their root.
   const root = testInfo.outputPath("runs-folder");
