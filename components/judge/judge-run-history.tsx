@@ -7,12 +7,16 @@ import { fetchJson } from "@/components/api/client";
 import type { JudgeConfigHistory, JudgeRunPoint } from "@/lib/judge/run-history";
 import { formatSeconds, formatTokens, formatUsd } from "./format";
 
-/** What a chart can show of each run: its value and how it reads. */
+/**
+ * What a chart can show of each run: its value, how it reads, and the axis' top when every run
+ * is 0 (a placeholder judge costs nothing and invalidates nothing: a flat line at the bottom, not
+ * an axis of made-up steps).
+ */
 const METRICS = {
-  cost: { label: "Cost", value: (p: JudgeRunPoint) => p.costUsd, format: formatUsd },
-  tokens: { label: "Tokens", value: (p: JudgeRunPoint) => p.tokens, format: formatTokens },
-  latency: { label: "Latency", value: (p: JudgeRunPoint) => p.latencyS, format: formatSeconds },
-  invalid: { label: "Invalid leaves", value: (p: JudgeRunPoint) => p.invalidRate, format: formatRate },
+  cost: { label: "Cost", value: (p: JudgeRunPoint) => p.costUsd, format: formatUsd, zeroTop: 1, integers: false },
+  tokens: { label: "Tokens", value: (p: JudgeRunPoint) => p.tokens, format: formatTokens, zeroTop: 1000, integers: true },
+  latency: { label: "Latency", value: (p: JudgeRunPoint) => p.latencyS, format: formatSeconds, zeroTop: 60, integers: false },
+  invalid: { label: "Invalid leaves", value: (p: JudgeRunPoint) => p.invalidRate, format: formatRate, zeroTop: 0.1, integers: false },
 } as const;
 type Metric = keyof typeof METRICS;
 
@@ -76,7 +80,7 @@ export function JudgeRunHistory() {
 }
 
 function ConfigHistory({ config, metric }: { config: JudgeConfigHistory; metric: Metric }) {
-  const { label, value, format } = METRICS[metric];
+  const { label, value, format, zeroTop, integers } = METRICS[metric];
   const data = config.runs.map((p, i) => ({ n: i + 1, at: p.finishedAt, y: value(p) }));
   const t = config.totals;
   return (
@@ -97,7 +101,15 @@ function ConfigHistory({ config, metric }: { config: JudgeConfigHistory; metric:
       <LineChart responsive style={{ width: "100%", height: 160 }} data={data} margin={{ top: 6, right: 12, bottom: 0, left: 0 }} aria-label={`${label} per run of ${config.name}`}>
         <CartesianGrid stroke="#f4f4f5" vertical={false} />
         <XAxis dataKey="n" tick={{ fontSize: 11, fill: "#71717a" }} tickLine={false} axisLine={{ stroke: "#e4e4e7" }} allowDecimals={false} />
-        <YAxis width={64} tick={{ fontSize: 11, fill: "#71717a" }} tickLine={false} axisLine={false} tickFormatter={(v: number) => format(v)} allowDecimals />
+        <YAxis
+          width={64}
+          domain={[0, (top: number) => (top > 0 ? top : zeroTop)]}
+          tick={{ fontSize: 11, fill: "#71717a" }}
+          tickLine={false}
+          axisLine={false}
+          tickFormatter={(v: number) => format(v)}
+          allowDecimals={!integers}
+        />
         <Tooltip
           content={({ active, payload }) => {
             const d = active ? (payload?.[0]?.payload as (typeof data)[number] | undefined) : undefined;
