@@ -95,7 +95,7 @@ export function LeaderboardChart({ agents, digits }: { agents: LeaderboardAgentR
           }}
         />
         <Bar dataKey="mean" name="Mean score" fill={BAR_COLOR} radius={[0, 3, 3, 0]} isAnimationActive={false}>
-          <ErrorBar dataKey="stdErr" direction="x" width={6} stroke={ERROR_COLOR} strokeWidth={1.25} />
+          <ErrorBar dataKey="stdErr" direction="x" width={6} stroke={ERROR_COLOR} strokeWidth={1.25} isAnimationActive={false} />
         </Bar>
       </BarChart>
       <figcaption className="mt-1 text-xs text-zinc-500">Bars: mean over complete runs; whiskers: ± one standard error (none for a single run).</figcaption>
