@@ -46,7 +46,7 @@ export function JobsTable({ jobs }: { jobs: JobRow[] }) {
                     {j.paperId}
                   </Link>
                 </td>
-                <td className="min-w-[11rem] max-w-[16rem] break-words px-2.5 py-2" data-testid="job-submission">
+                <td className="min-w-[9rem] max-w-[16rem] break-words px-2.5 py-2" data-testid="job-submission">
                   {j.submissionId ? (
                     <Link href={`/submissions/${j.submissionId}`} className="font-medium text-indigo-700 hover:underline">
                       {j.agentName ?? "submission"}
