@@ -71,10 +71,12 @@ test("a comment with an @mention shows up for the other person, who resolves it"
   // Picking from the list of people inserts the mention.
   await expect(author.page.getByTestId("mention-options")).toContainText(STAFF.email);
   await box.press("Enter");
-  await expect(box).toHaveValue(`Is this weight right? @${STAFF.email} `);
+  // The pick shows the name (with its space); it is sent as the email, so staff are the ones told.
+  await expect(box).toHaveValue(`Is this weight right? @${STAFF.name} `);
   await box.press("Control+Enter");
   await expect(box).toHaveValue("");
   await expect(author.page.getByTestId("node-comments").getByTestId("comment")).toHaveCount(1);
+  await expect(author.page.getByTestId("node-comments").getByTestId("mention")).toHaveText(`@${STAFF.name}`);
 
   // Staff see it live: a count on the row, the thread under "Mentions me", the mention marked.
   await expect(staff.row(target).getByTestId("row-comments")).toHaveText("1", { timeout: 1_000 });

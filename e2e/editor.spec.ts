@@ -452,7 +452,7 @@ test("an edit in one editor appears in another person's editor without a reload"
   await author.select(worked);
   await watcher.select(worked);
   await watcher.page.keyboard.press("Delete");
-  await expect(author.toast("Someone else deleted the node you were working on")).toBeVisible({ timeout: 2_000 });
+  await expect(author.toast(`${STAFF.name} deleted the node you were working on`)).toBeVisible({ timeout: 2_000 });
   await author.page.getByRole("button", { name: "Restore" }).click();
   await expect(author.row(worked)).toBeVisible();
   await expect(watcher.row(worked)).toBeVisible({ timeout: 2_000 });

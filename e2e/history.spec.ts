@@ -175,7 +175,7 @@ test("the history API answers 401 signed out, 403 to a non-member and 400 to a b
   for (const revision of ["x", "-1", "2"]) {
     const res = await staff.request.get(`/api/papers/${paperId}/rubric/tree?revision=${revision}`);
     expect(res.status(), revision).toBe(400);
-    expect((await res.json()).error.message).toMatch(revision === "2" ? /does not exist yet/ : /^revision: /);
+    expect((await res.json()).error.message).toMatch(revision === "2" ? /does not exist yet/ : /^Revision /);
   }
   const ok = await staff.request.get(`/api/papers/${paperId}/rubric/tree?revision=1`);
   expect(ok.status()).toBe(200);

@@ -65,7 +65,7 @@ test("a mention raises the mentioned person's unread count live; the inbox takes
   const item = panel.getByTestId("inbox-item").first();
   await expect(item).toHaveAttribute("data-unread", "true");
   await expect(item).toContainText(`${AUTHOR.name} mentioned you on Inbox ${paperId}`);
-  await expect(item).toContainText("Could you check this one?");
+  await expect(item).toContainText(`Could you check this one? @${GRADER.name}`);
   await expect(item).toContainText("just now");
   await expect(item.getByRole("link")).toBeFocused();
   for (const [width, height] of [[1440, 900], [1024, 768]]) {

@@ -6,37 +6,19 @@
  * reason (the Dummy configuration's suggestion, marked as built without a model), accept it as a
  * new version with before and after, and re-run the lab on the paper.
  *
- * The human-labelled submission is the demo repository uploaded as its own agent's Code-Dev run
- * with the demo's human grading imported for it (the seeded runs have no files to judge).
+ * The human-labelled submission is the demo's own: the first demo agent's first run, whose
+ * human grading the seed imports and whose files are the demo repository (issue 21, bug 6: it had
+ * none, and the lab had no Code-Dev choice). The lab grades it Code-Dev, chosen on the page: the
+ * full variant would need a reproduction first. Lab gradings count nowhere, so the demo's counts stay.
  */
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
-import type { Page, TestInfo } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
+import { screenshots } from "./support/screenshots";
 import { DEMO_PAPER, STAFF } from "./support/users";
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
-const AGENT = "E2E Agent · lab";
-
-async function labelledSubmission(page: Page, testInfo: TestInfo): Promise<void> {
-  const archive = testInfo.outputPath("demo-lab.tar.gz");
-  fs.mkdirSync(path.dirname(archive), { recursive: true });
-  execFileSync("tar", ["-czf", archive, "-C", path.resolve("rubrics/demo/submission"), "."]);
-  const query = new URLSearchParams({ agent: AGENT, run: "1", variant: "code-dev", name: "demo-lab.tar.gz" });
-  const uploaded = await page.request.post(`/api/papers/${DEMO_PAPER.id}/submissions?${query}`, {
-    headers: { "content-type": "application/octet-stream" },
-    data: fs.readFileSync(archive),
-  });
-  expect(uploaded.status(), await uploaded.text()).toBe(201);
-  const { gradings } = (await (await page.request.get(`/api/papers/${DEMO_PAPER.id}/gradings`)).json()) as { gradings: { id: string; kind: string }[] };
-  const human = gradings.find((g) => g.kind === "human");
-  expect(human, "the demo's human grading").toBeTruthy();
-  const tree = await (await page.request.get(`/api/gradings/${human!.id}/export?format=json`)).text();
-  const imported = await page.request.post(`/api/papers/${DEMO_PAPER.id}/gradings`, { data: { file: tree, agent: AGENT, run: 1, variant: "code-dev", human: true } });
-  expect(imported.status(), await imported.text()).toBe(201);
-}
+const LABELLED = "Demo BasicAgent · o1 · run 1";
 
 async function configId(page: Page, name: string): Promise<string> {
   const { configs } = (await (await page.request.get("/api/judge/configs")).json()) as { configs: { id: string; name: string }[] };
@@ -45,13 +27,16 @@ async function configId(page: Page, name: string): Promise<string> {
 
 test("staff compare two judges on a human-labelled submission, pick the default from the table, and calibrate the addendum", async ({ asUser }, testInfo) => {
   const page = await asUser(STAFF);
-  await labelledSubmission(page, testInfo);
   await page.goto("/judge-lab");
   const start = page.getByTestId("judge-lab-start");
   await start.getByLabel(/Dummy judge/).check();
   await start.getByLabel(/Random judge/).check();
-  await start.getByLabel(new RegExp(`${AGENT} · run 1`)).check();
+  await start.getByLabel(LABELLED).check();
+  await start.getByTestId("judge-lab-variant").getByLabel(/Code-Dev/).check();
+  await screenshots(page, testInfo, "judge-lab-start");
+  const started = page.waitForRequest((r) => r.url().endsWith("/api/judge-lab") && r.method() === "POST");
   await start.getByTestId("judge-lab-start-button").click();
+  expect((await started).postDataJSON()).toMatchObject({ variant: "code-dev" });
 
   const table = page.getByTestId("judge-lab-table");
   const dummyRow = table.getByTestId("judge-lab-row").filter({ hasText: "Dummy judge" });
@@ -61,7 +46,7 @@ test("staff compare two judges on a human-labelled submission, pick the default 
   await expect(dummyRow.locator("td").nth(2)).toHaveText(/^0\.\d\d$|^1\.00$/);
   await expect(page.getByTestId("judge-lab-scatter")).toContainText("PaperBench, published");
   await expect(page.getByTestId("judge-lab-scatter")).toContainText("measured on PaperBench's JudgeEval set");
-  await page.screenshot({ path: testInfo.outputPath("judge-lab.png"), fullPage: true });
+  await screenshots(page, testInfo, "judge-lab", { fullPage: true });
 
   // The default has no "Make default" of its own: one at a time.
   await expect(dummyRow.getByTestId("judge-lab-make-default")).toHaveCount(0);
@@ -84,7 +69,7 @@ test("staff compare two judges on a human-labelled submission, pick the default 
   const beforeAfter = page.getByTestId("calibration-before-after");
   await expect(beforeAfter).toContainText("After (v2)");
   await expect(beforeAfter).toContainText("the judge missed it");
-  await page.screenshot({ path: testInfo.outputPath("calibration.png"), fullPage: true });
+  await screenshots(page, testInfo, "calibration", { fullPage: true });
 
   await page.getByTestId("calibration-rerun").click();
   await expect(page.getByTestId("judge-lab-progress")).toBeVisible();

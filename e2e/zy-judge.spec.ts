@@ -21,17 +21,18 @@ test.describe.configure({ mode: "serial", timeout: 120_000 });
 
 const DEMO_AGENT = "Demo BasicAgent · o1";
 
-/** The demo submission: the first demo agent's run stored with files (the seeded runs have none). */
+/** The demo submission: the first demo agent's run 4, after its three graded runs, never reproduced or graded. */
 async function demoSubmissionId(page: Page): Promise<string> {
   const res = await page.request.get(`/api/papers/${DEMO_PAPER.id}/submissions`);
   expect(res.status()).toBe(200);
-  const { submissions } = (await res.json()) as { submissions: { id: string; agentName: string; archiveSha256: string | null }[] };
-  const found = submissions.filter((s) => s.agentName === DEMO_AGENT && s.archiveSha256);
-  expect(found, "one demo submission with files").toHaveLength(1);
+  const { submissions } = (await res.json()) as { submissions: { id: string; agentName: string; runIndex: number; archiveSha256: string | null }[] };
+  const found = submissions.filter((s) => s.agentName === DEMO_AGENT && s.runIndex === 4);
+  expect(found, "the demo submission").toHaveLength(1);
+  expect(found[0].archiveSha256, "stored with files").toBeTruthy();
   return found[0].id;
 }
 
-/** A second judgeable submission: the demo repository uploaded as another agent's Code-Dev run (the seeded runs have no files). */
+/** A second judgeable submission: the demo repository uploaded as another agent's Code-Dev run (a selection across agents and variants). */
 async function uploadCodeDevCopy(page: Page, testInfo: TestInfo, agent: string): Promise<string> {
   const archive = testInfo.outputPath("demo-copy.tar.gz");
   fs.mkdirSync(path.dirname(archive), { recursive: true });

@@ -1,7 +1,7 @@
 import "server-only";
 import { getDb } from "@/db/client";
 import { DEMO_USERS, seedDemo } from "@/server/seed/seed";
-import { seedDemoSubmission } from "@/server/seed/seed-demo-submission";
+import { seedDemoSubmissions } from "@/server/seed/seed-demo-submission";
 import { getAuthSecret } from "@/server/auth/secret";
 import { startQueueUpkeep } from "@/server/jobs/queue-upkeep";
 import { startEmbeddedRunner, wantsEmbeddedRunner } from "@/server/runners/embedded-runner";
@@ -33,8 +33,8 @@ async function openAndSeed(): Promise<void> {
     return;
   }
   const seededPaper = await seedDemo(db);
-  // The demo submission, ready to reproduce on the embedded runner (it goes through the blob store).
-  if (seededPaper) await seedDemoSubmission({ db, kind }, seededPaper);
+  // The demo submission and every demo run's files, ready to reproduce on the embedded runner (through the blob store).
+  if (seededPaper) await seedDemoSubmissions({ db, kind }, seededPaper);
   const seeded = seededPaper !== null;
   console.log(
     [

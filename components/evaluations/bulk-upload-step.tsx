@@ -9,7 +9,8 @@ import { FilePicker } from "@/components/ui/file-picker";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { formatBytes } from "@/lib/bytes";
 import { MANIFEST_FILE } from "@/lib/evaluations/bulk-manifest";
-import { lacksReproduceScript, runsWithoutReproduceScript } from "@/lib/evaluations/missing-reproduce-script";
+import { runsWithoutReproduceScript } from "@/lib/evaluations/missing-reproduce-script";
+import { folderEntries, hasReproduceScript } from "@/components/submissions/pack-folder";
 import { tarBlob, type TarEntry } from "@/lib/submissions/tar-writer";
 
 export interface BulkUploadAnswer {
@@ -25,14 +26,6 @@ type Mode = "archive" | "folder" | "manifest";
 export interface UploadCell {
   paperId: string;
   run: number;
-}
-
-/** A picked folder's files under paths relative to the folder itself (the browser prefixes its name). */
-function folderEntries(files: File[]): TarEntry[] {
-  return files.map((f) => {
-    const rel = f.webkitRelativePath || f.name;
-    return { path: rel.includes("/") ? rel.slice(rel.indexOf("/") + 1) : rel, data: f, mtimeMs: f.lastModified };
-  });
 }
 
 /**
@@ -116,8 +109,12 @@ export function BulkUploadStep({
   });
   const error = upload.error instanceof ApiClientError ? upload.error : null;
   // Told before sending: a run without reproduce.sh cannot be reproduced (a warning: Code-Dev needs none).
-  const folderPaths = mode === "folder" ? folderEntries(folder).map((e) => e.path) : [];
-  const withoutScript = cell ? (lacksReproduceScript(folderPaths) ? [`run ${cell.run}`] : []) : runsWithoutReproduceScript(folderPaths);
+  const picked = mode === "folder" ? folder : [];
+  const withoutScript = cell
+    ? picked.length > 0 && !hasReproduceScript(picked)
+      ? [`run ${cell.run}`]
+      : []
+    : runsWithoutReproduceScript(folderEntries(picked).map((e) => e.path));
   const folderLabel = folder.length > 0 ? `${(folder[0].webkitRelativePath || folder[0].name).split("/")[0]} (${folder.length} files)` : null;
 
   return (

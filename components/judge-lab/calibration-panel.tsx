@@ -93,7 +93,7 @@ export function CalibrationPanel({ onLabStarted }: { onLabStarted: (labId: strin
                 className="ml-auto"
                 variant="secondary"
                 disabled={rerun.isPending || rerunConfigIds.length === 0 || rerunSubmissionIds.length === 0}
-                onClick={() => rerun.mutate({ name: `${data.paper.id} with v${data.latestVersion}`, configIds: rerunConfigIds, submissionIds: rerunSubmissionIds })}
+                onClick={() => rerun.mutate({ name: `${data.paper.id} with v${data.latestVersion}`, variant: data.rerun.variant, configIds: rerunConfigIds, submissionIds: rerunSubmissionIds })}
                 data-testid="calibration-rerun"
               >
                 Re-run the judge lab on this paper

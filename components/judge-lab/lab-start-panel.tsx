@@ -2,6 +2,8 @@
 
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import type { Variant } from "@/lib/grading/variant";
+import { DEFAULT_LAB_VARIANT } from "@/lib/judge-lab/schemas";
 import type { LabSubmission } from "@/lib/judge-lab/types";
 import { useJudgeConfigs, useStartLab } from "./use-judge-lab";
 
@@ -14,12 +16,18 @@ function toggled(set: ReadonlySet<string>, ids: readonly string[], on: boolean):
   return next;
 }
 
-/** Choose configurations and human-labelled submissions, and start one run per pair. */
+const VARIANT_CHOICES: readonly { value: Variant; label: string; hint: string }[] = [
+  { value: "code-dev", label: "Code-Dev", hint: "the submitted code (every submission with files)" },
+  { value: "full", label: "Full", hint: "each reproduction's outputs (reproduce the submissions first)" },
+];
+
+/** Choose configurations, human-labelled submissions and the variant, and start one run per configuration and submission. */
 export function LabStartPanel({ submissions, onStarted }: { submissions: LabSubmission[]; onStarted: (labId: string) => void }) {
   const configs = useJudgeConfigs();
   const [configIds, setConfigIds] = useState<ReadonlySet<string>>(new Set());
   const [submissionIds, setSubmissionIds] = useState<ReadonlySet<string>>(new Set());
   const [name, setName] = useState("");
+  const [variant, setVariant] = useState<Variant>(DEFAULT_LAB_VARIANT);
   const start = useStartLab(onStarted);
   const papers = [...new Set(submissions.map((s) => s.paperId))];
   const runs = configIds.size * submissionIds.size;
@@ -71,6 +79,17 @@ export function LabStartPanel({ submissions, onStarted }: { submissions: LabSubm
           })}
         </div>
       </fieldset>
+      <fieldset className="md:col-span-2" data-testid="judge-lab-variant">
+        <legend className="text-sm font-semibold text-zinc-800">Grade</legend>
+        <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1 text-sm">
+          {VARIANT_CHOICES.map((c) => (
+            <label key={c.value} className="flex items-center gap-2">
+              <input type="radio" name="judge-lab-variant" value={c.value} checked={variant === c.value} onChange={() => setVariant(c.value)} />
+              {c.label} <span className="text-xs text-zinc-500">{c.hint}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
       <div className="flex flex-wrap items-center gap-2 md:col-span-2">
         <input
           className="rounded-md border border-zinc-300 px-2 py-1 text-sm"
@@ -81,7 +100,7 @@ export function LabStartPanel({ submissions, onStarted }: { submissions: LabSubm
         />
         <Button
           disabled={runs === 0 || start.isPending}
-          onClick={() => start.mutate({ name: name.trim() || undefined, configIds: [...configIds], submissionIds: [...submissionIds] })}
+          onClick={() => start.mutate({ name: name.trim() || undefined, variant, configIds: [...configIds], submissionIds: [...submissionIds] })}
           data-testid="judge-lab-start-button"
         >
           Start {runs > 0 ? `${runs} run${runs === 1 ? "" : "s"}` : "runs"}

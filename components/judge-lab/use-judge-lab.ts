@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import type { StartJudgeLabRequest } from "@/lib/judge-lab/schemas";
 import type { LabSubmission, LabSummary, LabView } from "@/lib/judge-lab/types";
 import type { JudgeConfigView } from "@/lib/judge/views";
 
@@ -34,7 +35,7 @@ export function useLab(labId: string) {
 export function useStartLab(onStarted: (labId: string) => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { name?: string; configIds: string[]; submissionIds: string[] }) =>
+    mutationFn: (body: StartJudgeLabRequest) =>
       fetchJson<{ labId: string; runs: number }>("/api/judge-lab", jsonInit("POST", body)),
     onSuccess: async ({ labId }) => {
       await queryClient.invalidateQueries({ queryKey: ["judge-lab"] });

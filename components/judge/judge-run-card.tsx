@@ -6,11 +6,12 @@ import { fetchJson, jsonInit } from "@/components/api/client";
 import { JobStatusBadge } from "@/components/jobs/job-status-badge";
 import { Button } from "@/components/ui/button";
 import { ProgressBar } from "@/components/ui/progress-bar";
-import type { JudgeRunView } from "@/lib/judge/views";
+import type { SubmissionJudgeRunView } from "@/lib/judge/views";
+import { formatPercent } from "@/lib/leaderboard/format";
 import { formatSeconds, formatTokens, formatUsd } from "./format";
 
-/** One judge run: leaves done of total, invalid, tokens, cost so far, ETA; estimate beside actual once ended; Cancel (staff). */
-export function JudgeRunCard({ run, canManage, queryKey }: { run: JudgeRunView; canManage: boolean; queryKey: readonly unknown[] }) {
+/** One judge run: its score once done, leaves done of total, invalid, tokens, cost so far, ETA; estimate beside actual once ended; Cancel (staff). */
+export function JudgeRunCard({ run, canManage, queryKey }: { run: SubmissionJudgeRunView; canManage: boolean; queryKey: readonly unknown[] }) {
   const queryClient = useQueryClient();
   const cancel = useMutation({
     mutationFn: () => fetchJson(`/api/judge/runs/${run.id}/cancel`, jsonInit("POST", {})),
@@ -27,6 +28,11 @@ export function JudgeRunCard({ run, canManage, queryKey }: { run: JudgeRunView; 
           {run.maxDepth !== null && ` · depth ${run.maxDepth}`}
         </span>
         <JobStatusBadge status={run.status} cancelRequested={run.cancelRequested} testId="judge-run-status" />
+        {run.score !== null && (
+          <span className="font-semibold tabular-nums text-zinc-900" data-testid="judge-run-score">
+            Score {formatPercent(run.score)}
+          </span>
+        )}
         <Link href={`/gradings/${run.gradingId}`} className="ml-auto text-xs text-indigo-700 hover:underline" data-testid="judge-run-grading">
           Open the grading
         </Link>

@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Gavel } from "lucide-react";
+import Link from "next/link";
 import { useState } from "react";
 import { fetchJson, jsonInit } from "@/components/api/client";
 import { Button } from "@/components/ui/button";
@@ -99,6 +100,7 @@ function RunJudgeDialog({ target, defaultVariant, onClose, onStarted }: { target
             </dl>
           ) : null}
         </div>
+        {config?.kind === "llm" && estimate.data && estimate.data.papersWithoutText.length > 0 && <NoPaperTextWarning papers={estimate.data.papersWithoutText} />}
         <FormError error={start.error?.message} />
         <div className="flex justify-end gap-2">
           <Button variant="ghost" onClick={onClose}>
@@ -110,5 +112,26 @@ function RunJudgeDialog({ target, defaultVariant, onClose, onStarted }: { target
         </div>
       </div>
     </Dialog>
+  );
+}
+
+/** A model judge reads the paper's text; without it, it grades the criteria alone. */
+function NoPaperTextWarning({ papers }: { papers: JudgeEstimateAnswer["papersWithoutText"] }) {
+  return (
+    <div role="alert" className="rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-900" data-testid="judge-no-paper-text">
+      <p>
+        {papers.length === 1 ? "This paper has" : "These papers have"} no paper text: the judge will grade without the paper, from the rubric and
+        the submission alone. Staff can add the text on the paper page (Edit paper → Paper text):
+      </p>
+      <ul className="mt-1 list-inside list-disc">
+        {papers.map((p) => (
+          <li key={p.id}>
+            <Link href={`/papers/${encodeURIComponent(p.id)}/edit`} className="font-medium text-indigo-700 hover:underline">
+              {p.title}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { fetchJson } from "@/components/api/client";
 import type { Variant } from "@/lib/grading/variant";
-import type { JudgeRunView } from "@/lib/judge/views";
+import type { SubmissionJudgeRunView } from "@/lib/judge/views";
 import { JudgeRunCard } from "./judge-run-card";
 import { RunJudgeButton } from "./run-judge-dialog";
 
@@ -13,7 +13,7 @@ export function SubmissionJudgeRuns({ submissionId, variant, canManage }: { subm
   const queryKey = ["submission-judge-runs", submissionId] as const;
   const runs = useQuery({
     queryKey,
-    queryFn: () => fetchJson<{ runs: JudgeRunView[] }>(`/api/submissions/${submissionId}/judge-runs`).then((r) => r.runs),
+    queryFn: () => fetchJson<{ runs: SubmissionJudgeRunView[] }>(`/api/submissions/${submissionId}/judge-runs`).then((r) => r.runs),
     refetchInterval: (q) => (q.state.data?.some((r) => r.status === "queued" || r.status === "running") ? 2_000 : false),
   });
   if (!canManage && !runs.data?.length) return null;

@@ -6,13 +6,13 @@ import type { TreeIndex } from "@/lib/rubric/tree-index";
 import type { PresencePerson } from "@/lib/live/presence-schemas";
 import { ExportButton } from "./export-button";
 import { PresenceAvatars } from "./presence/presence-avatars";
-import { ReviewStatus } from "./review-status";
+import { ReviewStatus, SignedOffNotice } from "./review-status";
 import type { RubricStore } from "./rubric-store";
 import type { RubricSnapshot } from "./rubric-store-types";
 import { IconButton } from "@/components/ui/icon-button";
 import { SaveState } from "./toolbar-controls";
 
-/** The editor's header: title, revision and save state, review status, who else is here, undo/redo, the Code-Dev view, export, help. */
+/** The editor's header: title, revision and save state, review status, who else is here, undo/redo, the Code-Dev view, export, help; under it, the notice that a signed-off rubric goes back to draft on a change. */
 export function EditorHeader({
   paperId,
   title,
@@ -39,7 +39,8 @@ export function EditorHeader({
   onHelp(): void;
 }) {
   return (
-    // One line at any width: the title gives way (it truncates) rather than the toolbar wrapping.
+    <>
+    {/* One line at any width: the title gives way (it truncates) rather than the toolbar wrapping. */}
     <header className="flex items-center gap-x-4">
       <div className="flex min-w-0 flex-1 items-center gap-2">
         <Link href={`/papers/${paperId}`} className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900" aria-label="Back to the paper">
@@ -107,5 +108,7 @@ export function EditorHeader({
         </IconButton>
       </div>
     </header>
+    <SignedOffNotice paperId={paperId} revision={snap.revision} canEdit={canEdit} />
+    </>
   );
 }

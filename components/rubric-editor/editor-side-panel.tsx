@@ -1,6 +1,6 @@
 "use client";
 
-import { PanelRightClose, PanelRightOpen } from "lucide-react";
+import { History, Info, MessageSquare, PanelRightClose, PanelRightOpen, PieChart, Trash2, TriangleAlert, type LucideIcon } from "lucide-react";
 import { useMemo } from "react";
 import { IconButton } from "@/components/ui/icon-button";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
@@ -76,19 +76,23 @@ export function EditorSidePanel({
       aria-label="Details"
       data-testid="side-panel"
     >
-      <div className="flex shrink-0 items-start border-b border-zinc-200 pl-2 pr-1">
-      {/* Tabs wrap to a second line in a narrow panel rather than scroll out of sight. */}
-      <div role="tablist" aria-label="Side panel" className="flex min-w-0 flex-1 flex-wrap">
+      <div className="@container flex shrink-0 items-center border-b border-zinc-200 pl-2 pr-1">
+      {/*
+        One line at any width: each tab has an icon, and its name shows beside it when the panel is
+        wide enough for every name, else only on the chosen tab (the others keep it for screen
+        readers and as a tooltip).
+      */}
+      <div role="tablist" aria-label="Side panel" className="flex min-w-0 flex-1 flex-nowrap overflow-x-auto">
         {(
           [
-            ["inspector", "Node", null],
-            ["comments", "Comments", comments.threads.filter((t) => !t.resolvedAt).length || null],
-            ["lint", "Lint", stats.errors + stats.warnings || null],
-            ["summary", "Summary", null],
-            ["versions", "Versions", null],
-            ["deleted", "Deleted", null],
-          ] as [Tab, string, number | null][]
-        ).map(([id, label, badge]) => (
+            ["inspector", "Node", Info, null],
+            ["comments", "Comments", MessageSquare, comments.threads.filter((t) => !t.resolvedAt).length || null],
+            ["lint", "Lint", TriangleAlert, stats.errors + stats.warnings || null],
+            ["summary", "Summary", PieChart, null],
+            ["versions", "Versions", History, null],
+            ["deleted", "Deleted", Trash2, null],
+          ] as [Tab, string, LucideIcon, number | null][]
+        ).map(([id, label, Icon, badge]) => (
           <button
             key={id}
             type="button"
@@ -97,12 +101,14 @@ export function EditorSidePanel({
             aria-selected={tab === id}
             aria-controls={`panel-${id}`}
             data-testid={`tab-${id}`}
+            title={label}
             onClick={() => onTab(id)}
             className={`-mb-px flex shrink-0 items-center gap-1 whitespace-nowrap border-b-2 px-[5px] py-2 text-[13px] font-medium transition-colors ${
               tab === id ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900"
             }`}
           >
-            {label}
+            <Icon size={14} aria-hidden className="shrink-0" />
+            <span className={tab === id ? undefined : "sr-only @min-[34rem]:not-sr-only"}>{label}</span>
             {badge !== null && (
               <span
                 data-testid={`tab-${id}-badge`}
@@ -116,7 +122,7 @@ export function EditorSidePanel({
           </button>
         ))}
       </div>
-      <span className="mt-0.5 shrink-0">
+      <span className="shrink-0">
         <IconButton label="Hide the side panel" onClick={() => onHidden(true)} testId="side-hide">
           <PanelRightClose size={15} />
         </IconButton>

@@ -206,13 +206,7 @@ function InlineEditor({ node, saved, save }: { node: NodeApi<TreeItem>; saved: s
     if (!el) return;
     el.focus();
     el.setSelectionRange(el.value.length, el.value.length);
-    fit(el);
   }, []);
-
-  function fit(el: HTMLTextAreaElement) {
-    el.style.height = "auto";
-    el.style.height = `${Math.min(el.scrollHeight + 2, 240)}px`;
-  }
 
   /** Enter saves and returns focus to the tree; Esc cancels; a blur saves and leaves focus where the user put it. */
   function finish(how: "enter" | "blur" | "cancel") {
@@ -247,15 +241,14 @@ function InlineEditor({ node, saved, save }: { node: NodeApi<TreeItem>; saved: s
         value={draft}
         rows={1}
         spellCheck
-        onChange={(e) => {
-          change(e.target.value);
-          fit(e.target);
-        }}
+        onChange={(e) => change(e.target.value)}
         onKeyDown={onKeyDown}
         onBlur={() => finish("blur")}
         onClick={(e) => e.stopPropagation()}
         onDoubleClick={(e) => e.stopPropagation()}
-        className="absolute inset-x-0 top-[3px] z-20 block w-full resize-none rounded-md border border-indigo-400 bg-white px-2 py-[3px] text-sm leading-5 text-zinc-900 shadow-lg ring-2 ring-indigo-200 outline-none"
+        // One row tall, so that it never covers the row below: further lines scroll inside it (the
+        // inspector shows the whole text).
+        className="absolute inset-x-0 top-[3px] z-20 block h-7 w-full resize-none overflow-y-auto rounded-md border border-indigo-400 bg-white px-2 py-[3px] text-sm leading-5 text-zinc-900 shadow-lg ring-2 ring-indigo-200 outline-none"
         placeholder="What must the submission do? (Enter saves, Shift+Enter adds a line, Esc cancels)"
       />
     </span>

@@ -3,6 +3,7 @@
 import { FormError } from "@/components/ui/field";
 import { MathText } from "@/components/ui/math-text";
 import { mathRanges, mayHoldMath } from "@/lib/math";
+import { RUBRIC_LIMITS } from "@/lib/rubric/limits";
 import { Check, Copy } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
 import type { NodeFields } from "@/lib/rubric/operations";
@@ -28,7 +29,7 @@ export function RequirementsField({
   save: (edit: RequirementEdit, onError?: (m: string) => void) => void;
 }) {
   const id = useId();
-  const { draft, change, finish, cancel } = useRequirementDraft(row.key, row.requirements, { follow: true });
+  const { draft, change, finish, keep, cancel } = useRequirementDraft(row.key, row.requirements, { follow: true });
   const [error, setError] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
   const latest = useRef({ finish, save });
@@ -48,14 +49,18 @@ export function RequirementsField({
     const edit = finish();
     if (!edit) return;
     setError(null);
-    save(edit, (m) => setError(m));
+    // Refused (a limit, a conflict): the text stays in the field, with why beside it.
+    save(edit, (m) => {
+      setError(m);
+      keep(edit);
+    });
   }
 
   return (
     <div className="space-y-1">
-      <label htmlFor={id} className="flex items-baseline justify-between text-xs font-medium text-zinc-700">
+      <label htmlFor={id} className="flex items-baseline justify-between gap-3 text-xs font-medium text-zinc-700">
         Requirements
-        {canEdit && draft !== row.requirements && <span className="font-normal text-zinc-400">unsaved · Ctrl+Enter or leave the field to save</span>}
+        {canEdit && draft !== row.requirements && <span className="text-right font-normal text-zinc-400">unsaved · Ctrl+Enter or leave the field to save</span>}
       </label>
       <textarea
         id={id}
@@ -89,7 +94,19 @@ export function RequirementsField({
         </div>
       )}
       <FormError error={error} />
+      <CharacterCount length={draft.length} />
     </div>
+  );
+}
+
+/** The text's length once it nears the limit, so that nobody learns of the limit only from a refusal. */
+function CharacterCount({ length }: { length: number }) {
+  const max = RUBRIC_LIMITS.maxRequirementsLength;
+  if (length < max * 0.9) return null;
+  return (
+    <p data-testid="requirements-count" className={`text-right text-xs tabular-nums ${length > max ? "font-medium text-red-700" : "text-amber-700"}`}>
+      {length.toLocaleString("en")} / {max.toLocaleString("en")} characters
+    </p>
   );
 }
 

@@ -22,6 +22,34 @@ const STYLE: Record<Status, string> = {
   signed_off: "bg-emerald-50 text-emerald-800",
 };
 
+const reviewQueryKey = (paperId: string) => ["review", paperId];
+
+/** The rubric's review status, one query shared by everything in the editor that shows it. */
+function useReview(paperId: string, revision: number) {
+  return useQuery({
+    queryKey: reviewQueryKey(paperId),
+    queryFn: () => fetchJson<Review>(`/api/papers/${encodeURIComponent(paperId)}/rubric/review`),
+    enabled: revision > 0,
+  });
+}
+
+/**
+ * Before anyone who may edit changes a signed-off rubric: a change to its nodes returns it to
+ * draft (and tells its authors), so they know it before their first edit, not after.
+ */
+export function SignedOffNotice({ paperId, revision, canEdit }: { paperId: string; revision: number; canEdit: boolean }) {
+  const review = useReview(paperId, revision);
+  if (!canEdit || review.data?.status !== "signed_off") return null;
+  return (
+    <p role="note" data-testid="signed-off-notice" className="flex items-center gap-2 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-1.5 text-xs text-emerald-900">
+      <BadgeCheck size={14} aria-hidden className="shrink-0" />
+      <span>
+        Signed off at revision {review.data.revision}. Any change to its nodes returns the rubric to draft, and its authors are told.
+      </span>
+    </p>
+  );
+}
+
 /**
  * The rubric's review status in the editor header: request review, sign off the revision on
  * screen, return to draft. While signed off it is reloaded at every new revision, so a change after
@@ -31,12 +59,8 @@ export function ReviewStatus({ paperId, revision, canEdit, store }: { paperId: s
   const queryClient = useQueryClient();
   const previous = useRef<Status | null>(null);
   const ownChange = useRef(false);
-  const queryKey = ["review", paperId];
-  const review = useQuery({
-    queryKey,
-    queryFn: () => fetchJson<Review>(`/api/papers/${encodeURIComponent(paperId)}/rubric/review`),
-    enabled: revision > 0,
-  });
+  const queryKey = reviewQueryKey(paperId);
+  const review = useReview(paperId, revision);
   // Only a change to a signed-off rubric moves its status (back to draft): reload at a new revision
   // then, rather than on every edit of every open editor.
   const { refetch } = review;
@@ -73,8 +97,8 @@ export function ReviewStatus({ paperId, revision, canEdit, store }: { paperId: s
   if (!review.data) return null;
   const { history } = review.data;
   return (
-    <details className="relative text-xs" data-testid="review-status">
-      <summary className={`flex cursor-pointer list-none items-center gap-1 rounded-full px-2 py-0.5 font-medium ${STYLE[review.data.status]}`}>
+    <details className="relative shrink-0 text-xs" data-testid="review-status">
+      <summary className={`flex cursor-pointer list-none items-center gap-1 whitespace-nowrap rounded-full px-2 py-0.5 font-medium ${STYLE[review.data.status]}`}>
         {review.data.status === "signed_off" && <BadgeCheck size={12} aria-hidden />}
         <span data-testid="review-status-label">{LABEL[review.data.status]}</span>
       </summary>

@@ -1,18 +1,40 @@
 /**
  * The rubric's live feed as the store follows it (Server-Sent Events): operations go to the store,
  * the other events (presence, review, comments, ready) to whoever listens; and who is told when
- * someone else deletes nodes. Framework-free, like the store.
+ * someone else deletes nodes, and when this person's edit of such a node could not be saved.
+ * Framework-free, like the store.
  */
+import type { RubricOperation } from "@/lib/rubric/operations";
+import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { keysUnder } from "./rubric-edits";
 import { LIVE_EVENTS, type LiveEvent, type RemoteOperation } from "./rubric-store-types";
-import type { NodeRow } from "@/lib/rubric/tree-rows";
 
-type DeleteListener = (deletedRoots: string[], removed: ReadonlySet<string>) => void;
+/** Someone else's delete: the roots they deleted (to restore them), every key that went with them, and who. */
+export interface RemoteDeletion {
+  roots: string[];
+  removed: ReadonlySet<string>;
+  /** Their name; null when it came from the command line. */
+  by: string | null;
+}
+
+type UpdateOperation = Extract<RubricOperation, { kind: "update" }>;
+
+/** An edit made to a node that someone else had just deleted: kept, to be restored with its node or copied. */
+export interface StrandedEdit {
+  op: UpdateOperation;
+  deletion: RemoteDeletion;
+}
+
+type DeleteListener = (deletion: RemoteDeletion) => void;
+type StrandedListener = (edit: StrandedEdit) => void;
 
 export class RubricLiveEvents {
   private source: EventSource | null = null;
   private listeners = new Map<LiveEvent, Set<(data: unknown) => void>>();
   private deleteListeners = new Set<DeleteListener>();
+  private strandedListeners = new Set<StrandedListener>();
+  /** Each key someone else deleted since this editor opened, with that deletion. */
+  private deletedByOthers = new Map<string, RemoteDeletion>();
 
   get isOpen(): boolean {
     return this.source !== null;
@@ -52,10 +74,28 @@ export class RubricLiveEvents {
     };
   }
 
-  /** Someone else deleted `roots` from `rows`: tells the listeners, with every key that went with them. */
-  tellDelete(rows: readonly NodeRow[], roots: string[]): void {
-    if (this.deleteListeners.size === 0) return;
-    const removed = keysUnder(rows, roots);
-    for (const l of this.deleteListeners) l(roots, removed);
+  onStranded(listener: StrandedListener): () => void {
+    this.strandedListeners.add(listener);
+    return () => {
+      this.strandedListeners.delete(listener);
+    };
+  }
+
+  /** `by` deleted `roots` from `rows`: tells the listeners, with every key that went with them. */
+  tellDelete(rows: readonly NodeRow[], roots: string[], by: string | null): void {
+    const deletion: RemoteDeletion = { roots, removed: keysUnder(rows, roots), by };
+    for (const key of deletion.removed) this.deletedByOthers.set(key, deletion);
+    for (const l of this.deleteListeners) l(deletion);
+  }
+
+  /**
+   * An edit the shown rows cannot take: when its node was deleted by someone else and someone
+   * listens, hands the edit to them (true) instead of it being refused and lost.
+   */
+  strand(op: UpdateOperation): boolean {
+    const deletion = this.deletedByOthers.get(op.key);
+    if (!deletion || this.strandedListeners.size === 0) return false;
+    for (const l of this.strandedListeners) l({ op, deletion });
+    return true;
   }
 }

@@ -79,5 +79,7 @@ export interface RemoteOperation {
   revision: number;
   kind: string;
   clientOpId: string | null;
+  /** Who made it, by name (null: the CLI). */
+  userName: string | null;
   op: RubricOperation | null;
 }

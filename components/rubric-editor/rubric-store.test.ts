@@ -3,6 +3,8 @@ import { ApiClientError } from "@/components/api/client";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { RubricStore } from "./rubric-store";
+import { restoreStrandedEdit } from "./restore-stranded-edit";
+import type { StrandedEdit } from "./rubric-live-events";
 import type { NodesResponse } from "./rubric-store-types";
 
 const K = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
@@ -234,12 +236,12 @@ describe("RubricStore following the live feed", () => {
   it("applies someone else's next operation at once, without reloading", async () => {
     const { store, fetchImpl } = await setup();
     const loads = vi.mocked(fetchImpl).mock.calls.length;
-    store.receiveRemote({ revision: 6, kind: "update", clientOpId: "other", op: { kind: "update", key: K(3), fields: { requirements: "Theirs" } } });
+    store.receiveRemote({ revision: 6, kind: "update", clientOpId: "other", userName: null, op: { kind: "update", key: K(3), fields: { requirements: "Theirs" } } });
     expect(text(store, 3)).toBe("Theirs");
     expect(store.getSnapshot().revision).toBe(6);
     expect(vi.mocked(fetchImpl).mock.calls.length).toBe(loads);
     // A repeat (or our own confirmed change) is ignored.
-    store.receiveRemote({ revision: 6, kind: "update", clientOpId: "other", op: { kind: "update", key: K(3), fields: { requirements: "Again" } } });
+    store.receiveRemote({ revision: 6, kind: "update", clientOpId: "other", userName: null, op: { kind: "update", key: K(3), fields: { requirements: "Again" } } });
     expect(text(store, 3)).toBe("Theirs");
   });
 
@@ -248,7 +250,7 @@ describe("RubricStore following the live feed", () => {
     store.submit({ kind: "update", key: K(2), fields: { requirements: "Mine" } }, { label: "Edit" });
     const mine = calls[0].body!.clientOpId;
     // The echo of my own change arrives before its answer: nothing happens.
-    store.receiveRemote({ revision: 6, kind: "update", clientOpId: mine, op: calls[0].body!.op });
+    store.receiveRemote({ revision: 6, kind: "update", clientOpId: mine, userName: null, op: calls[0].body!.op });
     expect(store.getSnapshot()).toMatchObject({ revision: 5, pendingCount: 1 });
     expect(text(store, 2)).toBe("Mine");
   });
@@ -258,7 +260,7 @@ describe("RubricStore following the live feed", () => {
     server.nodes = [row(1, null, "a0"), row(2, 1, "a0", { requirements: "Reimported" })];
     server.revision = 9;
     const loads = vi.mocked(fetchImpl).mock.calls.length;
-    store.receiveRemote({ revision: 9, kind: "import", clientOpId: null, op: null });
+    store.receiveRemote({ revision: 9, kind: "import", clientOpId: null, userName: null, op: null });
     await flush();
     expect(vi.mocked(fetchImpl).mock.calls.length).toBe(loads + 1);
     expect(store.getSnapshot()).toMatchObject({ revision: 9 });
@@ -284,13 +286,35 @@ describe("RubricStore and merged texts", () => {
 describe("RubricStore and deletions by others", () => {
   it("tells which nodes someone else's delete removed, subtree included", async () => {
     const { store } = await setup({ nodes: [...ROWS, row(4, 2, "a0")] });
-    const seen: [string[], string[]][] = [];
-    const off = store.onRemoteDelete((roots, removed) => seen.push([roots, [...removed].sort()]));
-    store.receiveRemote({ revision: 6, kind: "delete", clientOpId: "other", op: { kind: "delete", keys: [K(2)] } });
-    expect(seen).toEqual([[[K(2)], [K(2), K(4)]]]);
+    const seen: [string[], string[], string | null][] = [];
+    const off = store.onRemoteDelete(({ roots, removed, by }) => seen.push([roots, [...removed].sort(), by]));
+    store.receiveRemote({ revision: 6, kind: "delete", clientOpId: "other", userName: "Sam", op: { kind: "delete", keys: [K(2)] } });
+    expect(seen).toEqual([[[K(2)], [K(2), K(4)], "Sam"]]);
     expect(text(store, 4)).toBeUndefined();
     off();
-    store.receiveRemote({ revision: 7, kind: "delete", clientOpId: "other", op: { kind: "delete", keys: [K(3)] } });
+    store.receiveRemote({ revision: 7, kind: "delete", clientOpId: "other", userName: null, op: { kind: "delete", keys: [K(3)] } });
     expect(seen).toHaveLength(1);
+  });
+
+  it("keeps an edit typed into a node someone else deleted, and restores the node with it", async () => {
+    const { store, calls, refused, server } = await setup();
+    const stranded: StrandedEdit[] = [];
+    store.onStrandedEdit((e) => stranded.push(e));
+    store.receiveRemote({ revision: 6, kind: "delete", clientOpId: "other", userName: "Sam", op: { kind: "delete", keys: [K(2)] } });
+    const edit: RubricOperation = { kind: "update", key: K(2), fields: { requirements: "Node 2 and more" }, base: { requirements: "Node 2" } };
+    expect(store.submit(edit, { label: "Edit requirements" }).ok).toBe(false);
+    // Not refused (no rolled-back toast): handed over with who deleted it.
+    expect(refused).toEqual([]);
+    expect(stranded).toEqual([{ op: edit, deletion: { roots: [K(2)], removed: new Set([K(2)]), by: "Sam" } }]);
+
+    const done = restoreStrandedEdit(store, stranded[0], "Edit requirements");
+    expect(calls[0].body!.op).toEqual({ kind: "restore", keys: [K(2)] });
+    server.revision = 7;
+    calls[0].resolve({ revision: 7, inverse: { kind: "delete", keys: [K(2)] } });
+    await flush();
+    await flush();
+    expect((await done).ok).toBe(true);
+    expect(calls[1].body!.op).toEqual(edit);
+    expect(text(store, 2)).toBe("Node 2 and more");
   });
 });

@@ -7,11 +7,11 @@
  */
 import { ApiClientError, fetchJson, jsonInit } from "@/components/api/client";
 import { applyOperation } from "@/lib/rubric/apply-operation";
-import { OperationError, type OperationResult, type RubricOperation } from "@/lib/rubric/operations";
+import { OperationError, operationProblems, type OperationResult, type RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { uuid4 } from "./ids";
 import { isOptimistic } from "./rubric-edits";
-import { RubricLiveEvents } from "./rubric-live-events";
+import { RubricLiveEvents, type RemoteDeletion, type StrandedEdit } from "./rubric-live-events";
 import { UndoHistory } from "./undo-history";
 import type { LiveEvent, NodesResponse, Pending, RemoteOperation, RubricSnapshot, StoreOptions, SubmitOptions, SubmitResult } from "./rubric-store-types";
 
@@ -180,10 +180,20 @@ export class RubricStore {
    */
   submit(op: RubricOperation, options: SubmitOptions): SubmitResult {
     if (!this.canEdit) return { ok: false, message: "You cannot edit this rubric" };
+    // The server's schema first: a text over a limit is refused here, in words, and the field that
+    // sent it keeps the text (its `onError`), so nothing is rolled back.
+    const problems = operationProblems(op);
+    if (problems) {
+      if (options.onError) options.onError(problems);
+      else this.opts.onRefused?.(problems, { label: options.label, origin: "do" });
+      return { ok: false, message: problems };
+    }
     if (isOptimistic(op)) {
       try {
         this.shown = applyOperation(this.shown, op);
       } catch (err) {
+        // Typed into a node someone else just deleted: kept for whoever offers it back, not lost.
+        if (op.kind === "update" && this.live.strand(op)) return { ok: false, message: "The node was deleted by someone else" };
         const message = err instanceof OperationError ? err.message : errorMessage(err);
         options.onError?.(message);
         this.opts.onRefused?.(message, { label: options.label, origin: "do" });
@@ -362,7 +372,7 @@ export class RubricStore {
     if (this.disposed || this.status !== "ready" || event.revision <= this.revision) return;
     // Ours, still waiting for its answer: the answer confirms it.
     if (event.clientOpId && this.pending.some((p) => p.id === event.clientOpId)) return;
-    if (event.op?.kind === "delete") this.live.tellDelete(this.shown, event.op.keys);
+    if (event.op?.kind === "delete") this.live.tellDelete(this.shown, event.op.keys, event.userName);
     if (!this.busy && event.revision === this.revision + 1 && event.op && isOptimistic(event.op)) {
       try {
         this.confirmed = applyOperation(this.confirmed, event.op);
@@ -378,12 +388,14 @@ export class RubricStore {
     void this.reload();
   }
 
-  /**
-   * Tells `listener` when someone else deletes nodes: the roots they deleted (to restore them) and
-   * every key that went with them (to see whether it touches what this person is working on).
-   */
-  onRemoteDelete(listener: (deletedRoots: string[], removed: ReadonlySet<string>) => void): () => void {
+  /** Tells `listener` when someone else deletes nodes: the roots (to restore), every key that went, and who. */
+  onRemoteDelete(listener: (deletion: RemoteDeletion) => void): () => void {
     return this.live.onDelete(listener);
+  }
+
+  /** Hands `listener` each edit made to a node someone else deleted, instead of refusing it (see `restoreStrandedEdit`). */
+  onStrandedEdit(listener: (edit: StrandedEdit) => void): () => void {
+    return this.live.onStranded(listener);
   }
 
   dispose() {

@@ -36,7 +36,8 @@ export function SearchBox({
 }) {
   const active = value.trim() !== "";
   return (
-    <div className="flex h-8 items-center rounded-md border border-zinc-300 bg-white focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-200">
+    // One width whether empty, focused or counting matches, so that searching never moves the toolbar.
+    <div className="flex h-8 w-60 shrink-0 items-center rounded-md border border-zinc-300 bg-white focus-within:border-indigo-500 focus-within:ring-2 focus-within:ring-indigo-200">
       <Search size={14} className="ml-2 shrink-0 text-zinc-400" aria-hidden />
       <input
         ref={inputRef}
@@ -56,7 +57,7 @@ export function SearchBox({
             else e.currentTarget.blur();
           }
         }}
-        className="h-full w-36 bg-transparent px-2 text-sm outline-none placeholder:text-zinc-400 [&::-webkit-search-cancel-button]:hidden"
+        className="h-full min-w-0 flex-1 bg-transparent px-2 text-sm outline-none placeholder:text-zinc-400 [&::-webkit-search-cancel-button]:hidden"
       />
       {active && (
         <>
@@ -98,7 +99,7 @@ export function FilterSelect({
       value={value}
       onChange={(e) => onChange(e.target.value)}
       title={value ? `${label}: ${options.find(([v]) => v === value)?.[1] ?? value}` : `Filter by ${label.toLowerCase()}`}
-      className={`h-8 w-28 rounded-md border px-1.5 text-xs ${
+      className={`h-8 w-[6.75rem] rounded-md border px-1.5 text-xs ${
         value ? "border-indigo-400 bg-indigo-50 font-medium text-indigo-800" : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
       }`}
     >

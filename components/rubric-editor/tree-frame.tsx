@@ -58,7 +58,7 @@ export function TreeStatsFooter({
     <footer className={footer} data-testid="editor-stats">
       <span>{stats.nodes.toLocaleString("en")} nodes</span>
       <span>{stats.leaves.toLocaleString("en")} leaves</span>
-      <span>depth {maxDepth + 1}</span>
+      <span data-testid="editor-depth">depth {maxDepth + 1}</span>
       <button type="button" className="flex items-center gap-1 rounded px-1 hover:bg-zinc-200" onClick={onLint}>
         <span className={`size-2 rounded-full ${stats.errors ? "bg-red-500" : "bg-zinc-300"}`} />
         {stats.errors.toLocaleString("en")} error{stats.errors === 1 ? "" : "s"}

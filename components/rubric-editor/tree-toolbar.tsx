@@ -53,7 +53,7 @@ export function TreeToolbar({
   const multi = liveSelection.length > 1;
   const { filters, setFilters } = s;
   return (
-    <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-2.5 py-2">
+    <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-2.5 py-2" data-testid="tree-toolbar">
       <SearchBox inputRef={searchRef} value={s.search} onChange={s.setSearch} count={s.matches.length} at={s.currentAt} onStep={s.step} />
       <FilterSelect
         label="Category"
@@ -104,9 +104,11 @@ export function TreeToolbar({
           title="Expand to depth: show the levels down to the chosen one"
         >
           <option value="">Expand to depth…</option>
-          {Array.from({ length: Math.max(1, maxDepth) }, (_, i) => i + 1).map((d) => (
-            <option key={d} value={d}>
-              Depth {d}{d === Math.max(1, maxDepth) ? " (all)" : ""}
+          {/* Depths count levels with the root as 1, as the footer does: "Depth 3" shows three levels. */}
+          {Array.from({ length: Math.max(1, maxDepth) }, (_, i) => i + 2).map((levels) => (
+            <option key={levels} value={levels - 1}>
+              Depth {levels}
+              {levels === maxDepth + 1 ? " (all)" : ""}
             </option>
           ))}
         </select>

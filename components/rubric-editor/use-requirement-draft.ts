@@ -61,11 +61,17 @@ export function useRequirementDraft(key: string, saved: string, { follow }: { fo
     return null;
   }, [key, follow]);
 
+  /** Puts back an edit that was not saved (refused), to fix and save again from the same merge base. */
+  const keep = useCallback((edit: RequirementEdit) => {
+    startedFrom.current = edit.startedFrom;
+    setDraft(edit.text);
+  }, []);
+
   /** Drops what was typed. */
   const cancel = useCallback(() => {
     startedFrom.current = null;
     setDraft(latest.current.saved);
   }, []);
 
-  return { draft, change, finish, cancel };
+  return { draft, change, finish, keep, cancel };
 }

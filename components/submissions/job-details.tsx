@@ -1,12 +1,17 @@
+"use client";
+
 import { CheckCircle2, Download, FileDiff, XCircle } from "lucide-react";
+import { useState } from "react";
 import { buttonClass } from "@/components/ui/button";
 import { formatBytes } from "@/lib/bytes";
 import { formatDurationS } from "@/lib/jobs/duration";
 import type { JobView } from "@/lib/jobs/job-view";
 import { JobStatusBadge } from "@/components/jobs/job-status-badge";
+import { FileView } from "./file-view";
 
-/** What the reproduction left: every file, those it changed marked, and the downloads. */
+/** What the reproduction left: every file, those it changed marked, one opened in the files viewer; and the downloads. */
 export function OutputsPanel({ job }: { job: JobView }) {
+  const [open, setOpen] = useState<string | null>(null);
   const outputs = job.outputs;
   const changed = outputs?.files.filter((f) => f.changed).length ?? 0;
   return (
@@ -42,18 +47,32 @@ export function OutputsPanel({ job }: { job: JobView }) {
         </div>
       </div>
       {outputs && outputs.files.length > 0 && (
-        <ul className="max-h-[28rem] divide-y divide-zinc-100 overflow-auto rounded-md border border-zinc-200 bg-white font-mono text-xs">
+        <ul className="max-h-[20rem] divide-y divide-zinc-100 overflow-auto rounded-md border border-zinc-200 bg-white font-mono text-xs">
           {outputs.files.map((f) => (
-            <li key={f.path} className="flex items-center gap-2 px-3 py-1" data-testid="output-file" data-changed={f.changed}>
-              {f.changed ? <FileDiff size={13} className="shrink-0 text-emerald-600" aria-label="changed" /> : <span className="w-[13px] shrink-0" />}
-              <span className={`min-w-0 flex-1 truncate ${f.changed ? "text-emerald-800" : "text-zinc-700"}`} title={f.path}>
-                {f.path}
-              </span>
-              {f.changed && <span className="rounded bg-emerald-50 px-1 text-[10px] text-emerald-700">changed</span>}
-              <span className="shrink-0 text-zinc-400">{formatBytes(f.size)}</span>
+            <li key={f.path}>
+              <button
+                type="button"
+                onClick={() => setOpen(f.path)}
+                aria-current={open === f.path ? "true" : undefined}
+                className={`flex w-full items-center gap-2 px-3 py-1 text-left ${open === f.path ? "bg-indigo-50" : "hover:bg-zinc-50"}`}
+                data-testid="output-file"
+                data-changed={f.changed}
+              >
+                {f.changed ? <FileDiff size={13} className="shrink-0 text-emerald-600" aria-label="changed" /> : <span className="w-[13px] shrink-0" />}
+                <span className={`min-w-0 flex-1 truncate ${f.changed ? "text-emerald-800" : "text-zinc-700"}`} title={f.path}>
+                  {f.path}
+                </span>
+                {f.changed && <span className="rounded bg-emerald-50 px-1 text-[10px] text-emerald-700">changed</span>}
+                <span className="shrink-0 text-zinc-400">{formatBytes(f.size)}</span>
+              </button>
             </li>
           ))}
         </ul>
+      )}
+      {outputs && open && (
+        <div className="max-h-[36rem] overflow-auto rounded-md border border-zinc-200 bg-white">
+          <FileView filesUrl={`/api/jobs/${job.id}/outputs/files`} path={open} lines={null} />
+        </div>
       )}
     </section>
   );

@@ -2,11 +2,12 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { FileCode2, FileWarning, FolderOpen, ScrollText, Search } from "lucide-react";
-import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { fetchJson } from "@/components/api/client";
-import { highlightCode } from "@/components/review/highlight";
 import { formatBytes } from "@/lib/bytes";
+import { plural } from "@/lib/leaderboard/format";
 import type { FileTarget } from "@/lib/judge/evidence";
+import { FileView, LogText } from "./file-view";
 
 interface FileItem {
   path: string;
@@ -23,10 +24,6 @@ interface FilesResponse {
 }
 
 const LOG = "\u0000reproduce.log";
-
-// ANSI escape sequences (colours, cursor moves) in logs.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 
 /**
  * A submitted repository: a file browser with highlighting, and the reproduce.log that came with
@@ -93,7 +90,7 @@ export function SubmissionFiles({
             {data.archiveName ?? "Submission"}
           </span>
           <span className="ml-auto shrink-0">
-            {data.files.length.toLocaleString("en")} files · {formatBytes(data.archiveBytes)}
+            {plural(data.files.length, "file")} · {formatBytes(data.archiveBytes)}
           </span>
         </div>
         {data.hasReproduceLog && (
@@ -157,69 +154,5 @@ function LogView({ filesUrl }: { filesUrl: string }) {
   });
   if (log.isPending) return <div className="m-3 h-24 animate-pulse rounded bg-zinc-100" />;
   if (log.isError) return <p className="p-3 text-sm text-red-700">{log.error.message}</p>;
-  return (
-    <pre className="code-view whitespace-pre-wrap break-all p-3 font-mono text-[11px] leading-relaxed text-zinc-800" data-testid="reproduce-log">
-      {(log.data.reproduceLog ?? "(empty)").replace(ANSI, "")}
-    </pre>
-  );
-}
-
-function FileView({ filesUrl, path, lines }: { filesUrl: string; path: string; lines: FileTarget | null }) {
-  const file = useQuery({
-    queryKey: ["submission-file", filesUrl, path],
-    queryFn: () => fetchJson<{ file: FileItem & { content: string | null } }>(`${filesUrl}?path=${encodeURIComponent(path)}`).then((r) => r.file),
-    staleTime: Infinity,
-  });
-  const [html, setHtml] = useState<{ path: string; html: string | null } | null>(null);
-  const viewRef = useRef<HTMLDivElement>(null);
-  const content = file.data?.content ?? null;
-  useEffect(() => {
-    let live = true;
-    if (content === null) return;
-    highlightCode(content, path).then(
-      (h) => live && setHtml({ path, html: h }),
-      () => live && setHtml({ path, html: null }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [content, path]);
-  const highlighted = html?.path === path ? html.html : null;
-  useEvidenceLines(viewRef, lines, highlighted);
-  if (file.isPending) return <div className="m-3 h-24 animate-pulse rounded bg-zinc-100" />;
-  if (file.isError) return <p className="p-3 text-sm text-red-700">{file.error.message}</p>;
-  if (content === null) return <p className="p-3 text-sm text-zinc-500">This file was not kept ({file.data.skipped ?? "binary"}).</p>;
-  return (
-    <div data-testid="file-view" data-path={path} ref={viewRef}>
-      <div className="sticky top-0 z-10 border-b border-zinc-200 bg-white/95 px-3 py-1 font-mono text-[11px] text-zinc-600">{path}</div>
-      {highlighted ? (
-        // Shiki's output: the code is escaped token by token.
-        <div className="code-view text-[12px]" data-testid="highlighted" dangerouslySetInnerHTML={{ __html: highlighted }} />
-      ) : (
-        <pre className="code-view p-3 font-mono text-[12px] leading-relaxed text-zinc-800">{content}</pre>
-      )}
-    </div>
-  );
-}
-
-/** Marks the cited lines of the highlighted file (Shiki renders one `.line` per line) and scrolls to the first. */
-function useEvidenceLines(viewRef: RefObject<HTMLDivElement | null>, lines: FileTarget | null, html: string | null): void {
-  useEffect(() => {
-    const view = viewRef.current;
-    if (!view || !lines || html === null) return;
-    const all = view.querySelectorAll<HTMLElement>(".line");
-    const marked: HTMLElement[] = [];
-    for (let i = lines.startLine - 1; i < Math.min(lines.endLine, all.length); i++) {
-      all[i].dataset.evidence = "true";
-      all[i].classList.add("bg-amber-100");
-      marked.push(all[i]);
-    }
-    marked[0]?.scrollIntoView({ block: "center" });
-    return () => {
-      for (const el of marked) {
-        delete el.dataset.evidence;
-        el.classList.remove("bg-amber-100");
-      }
-    };
-  }, [viewRef, lines, html]);
+  return <LogText text={log.data.reproduceLog ?? "(empty)"} testId="reproduce-log" />;
 }

@@ -6,6 +6,7 @@ import { useNow } from "@/components/hooks/use-now";
 import { formatBytes } from "@/lib/bytes";
 import { jobElapsedS } from "@/lib/jobs/describe";
 import { formatDurationS } from "@/lib/jobs/duration";
+import { plural } from "@/lib/leaderboard/format";
 import type { JobView } from "@/lib/jobs/job-view";
 import type { SubmissionView } from "@/lib/submissions/submission-view";
 import { JobActions } from "./job-actions";
@@ -68,9 +69,9 @@ export function SubmissionHeader({
         </Fact>
         {job?.runnerName && <Fact label="Runner">{job.runnerName}</Fact>}
         {job && job.gpuIndices.length > 0 && <Fact label="GPUs">{job.gpuIndices.join(", ")}</Fact>}
-        {job && <Fact label="Attempt">{`${job.attempts} of ${job.maxAttempts}`}</Fact>}
-        <Fact label="Archive">
-          {submission.archive.name ?? "—"} · {submission.archive.fileCount.toLocaleString("en")} files
+        {job && retried(job) && <Fact label="Attempt" testId="job-attempt">{`${job.attempts} of ${job.maxAttempts}`}</Fact>}
+        <Fact label="Archive" testId="submission-archive">
+          {submission.archive.name ?? "—"} · {plural(submission.archive.fileCount, "file")}
           {submission.archive.expandedBytes !== null && ` · ${formatBytes(submission.archive.expandedBytes)}`}
         </Fact>
       </dl>
@@ -90,6 +91,11 @@ export function SubmissionHeader({
       )}
     </header>
   );
+}
+
+/** Attempts are news only once there was more than one: a later attempt, or queued again after one. */
+function retried(job: JobView): boolean {
+  return job.attempts > 1 || (job.status === "queued" && job.attempts > 0);
 }
 
 function Fact({ label, testId, children }: { label: string; testId?: string; children: React.ReactNode }) {

@@ -75,9 +75,9 @@ export function SubmissionPage({ submissionId, canManage }: { submissionId: stri
         {!job && (
           <p className="mb-3 text-sm text-zinc-600" data-testid="no-reproduction">
             {data.variant === "code-dev"
-              ? "A Code-Dev submission is not reproduced: PaperBench grades only its code."
+              ? "A Code-Dev submission is not reproduced: PaperBench grades only its code, the files below."
               : data.archive.sha256
-                ? "This submission has not been reproduced yet."
+                ? "These are the files as submitted. Its log and outputs come with a reproduction, which has not run yet."
                 : "This submission was imported for review only; upload its archive on the paper page to reproduce it."}
           </p>
         )}

@@ -76,7 +76,7 @@ export function SubmissionsTable({ items, selection }: { items: SubmissionItem[]
                   </td>
                   <td className={`${CELL} tabular-nums`}>{s.runIndex}</td>
                   <td className={`${CELL} text-zinc-600`}>{s.variant}</td>
-                  <td className={`${CELL} tabular-nums text-zinc-600`}>{s.archiveFileCount.toLocaleString("en")}</td>
+                  <td className={`${CELL} tabular-nums text-zinc-600`} data-testid="submission-file-count">{s.archiveFileCount.toLocaleString("en")}</td>
                   <td className={CELL}>{s.latestJobStatus ? <JobStatusBadge status={s.latestJobStatus} /> : <span className="text-zinc-400">—</span>}</td>
                   <td className={CELL}>
                     <LatestJudgeCell run={s.latestJudge} />

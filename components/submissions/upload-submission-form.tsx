@@ -10,6 +10,8 @@ import { Field, FormError, Input } from "@/components/ui/field";
 import { FilePicker } from "@/components/ui/file-picker";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { formatBytes } from "@/lib/bytes";
+import { plural } from "@/lib/leaderboard/format";
+import { folderName, hasReproduceScript, packFolder } from "./pack-folder";
 import { uploadFileWithProgress } from "./upload-with-progress";
 
 interface UploadAnswer {
@@ -18,7 +20,7 @@ interface UploadAnswer {
   files: number;
 }
 
-/** Staff upload of one run's repository (.tar.gz, .tar or .zip), optionally reproduced at once. */
+/** Staff upload of one run's repository (.tar.gz, .tar or .zip, or a folder packed here), optionally reproduced at once. */
 export function UploadSubmissionForm({ paperId, onDone }: { paperId: string; onDone(): void }) {
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -26,7 +28,9 @@ export function UploadSubmissionForm({ paperId, onDone }: { paperId: string; onD
     queryKey: ["agents"],
     queryFn: () => fetchJson<{ agents: { id: string; name: string }[] }>("/api/agents").then((r) => r.agents),
   });
-  const [file, setFile] = useState<File | null>(null);
+  // An archive as it is, or a folder (packed here as a .tar when sent).
+  const [archive, setArchive] = useState<File | null>(null);
+  const [folder, setFolder] = useState<File[]>([]);
   const [agent, setAgent] = useState("");
   const [run, setRun] = useState("1");
   const [variant, setVariant] = useState<"full" | "code-dev">("full");
@@ -45,7 +49,7 @@ export function UploadSubmissionForm({ paperId, onDone }: { paperId: string; onD
       return uploadFileWithProgress<UploadAnswer>(`/api/papers/${paperId}/submissions?${query}`, input, setProgress, abort.current.signal);
     },
     onSuccess: async (answer) => {
-      toast.success(answer.jobId ? "Uploaded; the reproduction is queued" : `Uploaded ${answer.files} files`);
+      toast.success(answer.jobId ? "Uploaded; the reproduction is queued" : `Uploaded ${plural(answer.files, "file")}`);
       await queryClient.invalidateQueries({ queryKey: ["paper-submissions", paperId] });
       onDone();
       if (answer.jobId) router.push(`/submissions/${answer.submissionId}`);
@@ -60,10 +64,41 @@ export function UploadSubmissionForm({ paperId, onDone }: { paperId: string; onD
       data-testid="upload-submission-form"
       onSubmit={(e) => {
         e.preventDefault();
-        if (file) upload.mutate(file);
+        const body = archive ?? (folder.length > 0 ? packFolder(folder) : null);
+        if (body) upload.mutate(body);
       }}
     >
-      <FilePicker label="Submission archive" buttonText="Choose archive" accept=".tar.gz,.tgz,.tar,.zip" chosen={file && `${file.name} (${formatBytes(file.size)})`} onFiles={([f]) => setFile(f)} testId="submission-archive" />
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <FilePicker
+          label="Submission archive"
+          buttonText="Choose archive"
+          accept=".tar.gz,.tgz,.tar,.zip"
+          chosen={archive && `${archive.name} (${formatBytes(archive.size)})`}
+          onFiles={([f]) => {
+            setArchive(f);
+            setFolder([]);
+          }}
+          testId="submission-archive"
+        />
+        <span className="text-xs text-zinc-500">or</span>
+        <FilePicker
+          label="Submission folder"
+          buttonText="Choose folder"
+          directory
+          chosen={folder.length > 0 ? `${folderName(folder)} (${plural(folder.length, "file")}, ${formatBytes(folder.reduce((n, f) => n + f.size, 0))})` : null}
+          onFiles={(files) => {
+            setFolder(files);
+            setArchive(null);
+          }}
+          testId="submission-folder"
+        />
+      </div>
+      {folder.length > 0 && !hasReproduceScript(folder) && (
+        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="submission-no-reproduce-sh">
+          This folder has no <code>reproduce.sh</code> at its root: a reproduction would have nothing to run (PaperBench grades execution and results from
+          what it writes). Pick the repository&apos;s own folder, or upload it as Code-Dev.
+        </p>
+      )}
       <div className="grid gap-3 sm:grid-cols-[1fr_6rem_9rem]">
         <Field label="Agent" error={fieldError("agent")}>
           <Input value={agent} onChange={(e) => setAgent(e.target.value)} list={`agents-${paperId}`} required placeholder="BasicAgent · o3-mini" data-testid="submission-agent" />
@@ -101,7 +136,7 @@ export function UploadSubmissionForm({ paperId, onDone }: { paperId: string; onD
       )}
       <FormError error={upload.error?.message} />
       <div className="flex gap-2">
-        <Button type="submit" disabled={!file || !agent.trim() || upload.isPending} data-testid="upload-submission">
+        <Button type="submit" disabled={(!archive && folder.length === 0) || !agent.trim() || upload.isPending} data-testid="upload-submission">
           Upload
         </Button>
         <Button variant="ghost" onClick={() => (upload.isPending ? abort.current?.abort() : onDone())}>

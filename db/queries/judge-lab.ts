@@ -126,6 +126,8 @@ export interface LabRunRow {
   addendumVersion: number | null;
   /** The judge addendum's text when the run started. */
   judgeAddendum: string;
+  /** The variant the run graded. */
+  variant: SubmissionVariant;
   jobStatus: JobStatus | null;
   leavesDone: number;
   leavesTotal: number;
@@ -138,7 +140,7 @@ export interface LabRunRow {
 export async function listLabRunRows(db: Executor, where: { labId: string } | { paperId: string }): Promise<LabRunRow[]> {
   const result = await db.execute(sql`
     SELECT lr.judge_run_id, lr.lab_id, jr.grading_id, jr.submission_id, lr.paper_id, a.name AS agent_name, s.run_index,
-      lr.config_id, lr.config_name, lr.truth_grading_id, lr.addendum_version, lr.judge_addendum, j.status AS job_status,
+      lr.config_id, lr.config_name, lr.truth_grading_id, lr.addendum_version, lr.judge_addendum, jr.variant, j.status AS job_status,
       jr.leaves_done, jr.leaves_total, jr.cost_usd, jr.started_at, jr.finished_at
     FROM judge_lab_runs lr
     JOIN judge_runs jr ON jr.id = lr.judge_run_id
@@ -162,6 +164,7 @@ export async function listLabRunRows(db: Executor, where: { labId: string } | { 
     truthGradingId: String(r.truth_grading_id),
     addendumVersion: r.addendum_version === null ? null : Number(r.addendum_version),
     judgeAddendum: String(r.judge_addendum),
+    variant: r.variant as SubmissionVariant,
     jobStatus: (r.job_status as JobStatus | null) ?? null,
     leavesDone: Number(r.leaves_done),
     leavesTotal: Number(r.leaves_total),

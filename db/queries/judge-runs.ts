@@ -2,7 +2,7 @@ import "server-only";
 import { desc, eq, isNotNull, sql, type InferInsertModel } from "drizzle-orm";
 import type { Executor } from "../client";
 import type { JudgeRunHistoryRow } from "@/lib/judge/run-history";
-import { jobs, judgeConfigs, judgeRuns, type Job, type JudgeRun } from "../schema";
+import { gradings, jobs, judgeConfigs, judgeRuns, type Job, type JudgeRun } from "../schema";
 
 /** Judge runs: the row a run's progress is read from, and the totals its verdicts add up to. */
 
@@ -22,12 +22,13 @@ export async function getJudgeRunWithJob(db: Executor, id: string): Promise<{ ru
   return row ?? null;
 }
 
-/** A submission's runs with their jobs, newest first (the submission page's progress cards). */
-export async function listJudgeRunsBySubmissionId(db: Executor, submissionId: string): Promise<{ run: JudgeRun; job: Job | null }[]> {
+/** A submission's runs with their jobs and their gradings' root scores, newest first (the submission page's progress cards). */
+export async function listJudgeRunsBySubmissionId(db: Executor, submissionId: string): Promise<{ run: JudgeRun; job: Job | null; score: number | null }[]> {
   return db
-    .select({ run: judgeRuns, job: jobs })
+    .select({ run: judgeRuns, job: jobs, score: gradings.score })
     .from(judgeRuns)
     .leftJoin(jobs, eq(jobs.id, judgeRuns.jobId))
+    .leftJoin(gradings, eq(gradings.id, judgeRuns.gradingId))
     .where(eq(judgeRuns.submissionId, submissionId))
     .orderBy(desc(judgeRuns.createdAt));
 }

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { NodeFields, OperationResult, RubricOperation } from "@/lib/rubric/operations";
 import type { RuleRow } from "@/lib/rubric/operation-rules";
 import type { Executor } from "../client";
-import { rubricNodes, rubricOperations, rubrics, type RubricStatus } from "../schema";
+import { rubricNodes, rubricOperations, rubrics, users, type RubricStatus } from "../schema";
 import { nodeRowColumns } from "./rubrics";
 
 /**
@@ -186,9 +186,12 @@ export async function listLoggedOperationsSince(db: Executor, rubricId: string, 
       kind: rubricOperations.kind,
       clientOpId: rubricOperations.clientOpId,
       userId: rubricOperations.userId,
+      userName: users.name,
+      userEmail: users.email,
       payload: rubricOperations.payload,
     })
     .from(rubricOperations)
+    .leftJoin(users, eq(users.id, rubricOperations.userId))
     .where(and(eq(rubricOperations.rubricId, rubricId), gt(rubricOperations.revision, since)))
     .orderBy(asc(rubricOperations.revision))
     .limit(limit);

@@ -1,15 +1,11 @@
 /**
- * Which picked submission folders lack `reproduce.sh` at their root, told before the upload: the
- * reproduction of such a run fails ("reproduce.sh not found"), so its execution and results leaves
- * score 0. A warning, not a refusal: a Code-Dev run needs no script, and the upload may mean it.
- * Paths are relative to the picked folder, as the browser's folder picker gives them. Pure.
+ * Which runs of a picked bulk-upload folder lack `reproduce.sh` at their submission's root, told
+ * before the upload: the reproduction of such a run fails ("reproduce.sh not found"), so its
+ * execution and results leaves score 0. A warning, not a refusal: a Code-Dev run needs no script,
+ * and the upload may mean it. Paths are relative to the picked folder, as the browser's folder
+ * picker gives them. One folder's check is `hasReproduceScript` (`components/submissions/pack-folder.ts`). Pure.
  */
 import { REPRODUCE_SH } from "@/lib/judge/engine/file-selection";
-
-/** One submission folder (a cell's upload): whether its root lacks the script. */
-export function lacksReproduceScript(paths: readonly string[]): boolean {
-  return paths.length > 0 && !paths.includes(REPRODUCE_SH);
-}
 
 /**
  * The bulk upload's `<paper>/<run>/submission/` folders: each run (`paper/run`) whose submission

@@ -1,11 +1,20 @@
 import { z } from "zod";
+import type { Variant } from "@/lib/grading/variant";
+import { submissionVariantSchema } from "@/lib/submissions/schemas";
 import { text } from "@/lib/text";
 
 const uuid = z.uuid({ error: "must be an id" });
 
-/** `POST /api/judge-lab`: one judge run per configuration × submission. */
+/** A lab's variant until staff pick one: Code-Dev needs only the submitted files, full a reproduction of each submission. */
+export const DEFAULT_LAB_VARIANT: Variant = "code-dev";
+
+/**
+ * `POST /api/judge-lab`: one judge run per configuration × submission, every one graded in the
+ * variant chosen (full grades each reproduction's outputs; Code-Dev the submitted code).
+ */
 export const startJudgeLabSchema = z.object({
   name: text().trim().max(200, "must be at most 200 characters").optional(),
+  variant: submissionVariantSchema,
   configIds: z.array(uuid).min(1, "choose at least one configuration").max(10, "at most 10 configurations"),
   submissionIds: z.array(uuid).min(1, "choose at least one submission").max(100, "at most 100 submissions"),
 });

@@ -88,6 +88,9 @@ export interface CalibrationView {
   byAddendum: LabGroupView[];
   /** The paper's human-labelled submissions. */
   submissions: LabSubmission[];
-  /** What "re-run the judge lab on this paper" runs: the submissions and configurations of its lab runs so far. */
-  rerun: { submissionIds: string[]; configIds: string[] };
+  /**
+   * What "re-run the judge lab on this paper" runs: the submissions, configurations and variant of
+   * its lab runs so far (the latest run's variant; before the first, the lab's default).
+   */
+  rerun: { submissionIds: string[]; configIds: string[]; variant: Variant };
 }

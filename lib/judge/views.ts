@@ -47,6 +47,8 @@ export interface JudgeEstimateView extends JudgeEstimate {
 export interface JudgeEstimateAnswer {
   runs: { submissionId: string; agentName: string; runIndex: number; estimate: JudgeEstimateView }[];
   total: JudgeEstimateView;
+  /** The runs' papers that have no paper text (an imported PaperBench folder ships none): a model judge grades them without the paper. */
+  papersWithoutText: { id: string; title: string }[];
 }
 
 export type JudgeRunStatus = "queued" | "running" | "succeeded" | "failed" | "timed_out" | "cancelled";
@@ -96,6 +98,11 @@ export interface JudgeRunView {
   createdAt: string;
   /** Seconds left at the pace so far; null before the first verdict or once ended. */
   etaS: number | null;
+}
+
+/** A run on the submission page: with its grading's root score once it succeeded (null before, or where the viewer's review hides a verdict under it). */
+export interface SubmissionJudgeRunView extends JudgeRunView {
+  score: number | null;
 }
 
 /** Seconds left at the pace so far (verdicts per second since the start). */

@@ -160,7 +160,7 @@ function simpleSteps(ctx: Context, op: SimpleOperation): Steps<RubricOperation> 
 
 function* liveRow(key: string, what = "The node"): Steps<RuleRow> {
   const row = yield* call("row", key);
-  if (!row) throw new OperationError("node_not_found", `${what} ${key} is not in this rubric`);
+  if (!row) throw new OperationError("node_not_found", `${what} is not in this rubric (someone may have deleted it)`);
   if (row.deletedRevision !== null) {
     throw new OperationError("node_deleted", `${what} was deleted (in revision ${row.deletedRevision}); restore it first`);
   }
@@ -199,7 +199,7 @@ function* createSteps(ctx: Context, nodes: NewNode[]): Steps<RubricOperation> {
   const [first, ...rest] = nodes;
   const listed = new Set<string>();
   for (const node of nodes) {
-    if (listed.has(node.key)) throw new OperationError("duplicate_key", `The key ${node.key} appears twice in the new nodes`);
+    if (listed.has(node.key)) throw new OperationError("duplicate_key", "A node appears twice in the new nodes");
     listed.add(node.key);
   }
   // One subtree: every later node hangs under an earlier node of the list. Its levels, for the depth limit.
@@ -214,7 +214,7 @@ function* createSteps(ctx: Context, nodes: NewNode[]): Steps<RubricOperation> {
     height = Math.max(height, parentLevel + 1);
   }
   const taken = yield* call("takenKey", [...listed]);
-  if (taken !== null) throw new OperationError("duplicate_key", `A node with key ${taken} already exists`);
+  if (taken !== null) throw new OperationError("duplicate_key", "A node with this key already exists");
   if (first.parentKey === null) {
     // A node without a parent is the root, which only an empty rubric accepts.
     if (yield* call("hasLiveNodes")) throw new OperationError("root", "The rubric already has a root; add the node under it");
@@ -254,7 +254,7 @@ function* deleteSteps(ctx: Context, keys: string[]): Steps<RubricOperation> {
   const deleted: string[] = [];
   for (const key of keys) {
     const row = yield* call("row", key);
-    if (!row) throw new OperationError("node_not_found", `The node ${key} is not in this rubric`);
+    if (!row) throw new OperationError("node_not_found", "The node is not in this rubric");
     // Already gone with an ancestor listed before it in this operation.
     if (row.deletedRevision === ctx.revision) continue;
     if (row.deletedRevision !== null) throw new OperationError("node_deleted", "The node was already deleted");
@@ -269,7 +269,7 @@ function* restoreSteps(ctx: Context, keys: string[]): Steps<RubricOperation> {
   const restored = new Set<string>();
   for (const key of keys) {
     const row = yield* call("row", key);
-    if (!row) throw new OperationError("node_not_found", `The node ${key} is not in this rubric`);
+    if (!row) throw new OperationError("node_not_found", "The node is not in this rubric");
     // Already back with an ancestor listed before it (the undo of a delete that listed both).
     if (row.deletedRevision === null && restored.has(key)) continue;
     if (row.deletedRevision === null) throw new OperationError("invalid", "The node is not deleted");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { text } from "@/lib/text";
+import { maxChars, problemsSentence, zodProblems } from "@/lib/validation/problem-words";
 import { RUBRIC_LIMITS } from "./limits";
 import { DISMISSABLE_CODES } from "./lint-dismissals";
 
@@ -15,8 +16,8 @@ const key = z.uuid("must be a node key (uuid)");
 const position = z.string().regex(/^[0-9A-Za-z]{1,200}$/, "must be a fractional index key");
 
 export const nodeFieldsSchema = z.object({
-  nodeId: text().min(1, "must not be empty").max(200, "must be at most 200 characters"),
-  requirements: text().max(RUBRIC_LIMITS.maxRequirementsLength, `must be at most ${RUBRIC_LIMITS.maxRequirementsLength} characters`),
+  nodeId: text().min(1, "must not be empty").max(200, maxChars(200)),
+  requirements: text().max(RUBRIC_LIMITS.maxRequirementsLength, maxChars(RUBRIC_LIMITS.maxRequirementsLength)),
   weight: z.number({ error: "must be a number >= 0" }).finite("must be a number >= 0").min(0, "must be a number >= 0"),
   taskCategory: text().max(200).nullable(),
   finegrainedTaskCategory: text().max(200).nullable(),
@@ -42,7 +43,7 @@ const updateOp = z.object({
   fields: nodeFieldsSchema.partial().refine((f) => Object.keys(f).length > 0, "must change at least one field"),
   // The requirement text the editor started from: when someone else changed the text meanwhile,
   // the server merges three-way instead of overwriting their words. Other fields are last-writer-wins.
-  base: z.object({ requirements: text().max(RUBRIC_LIMITS.maxRequirementsLength) }).optional(),
+  base: z.object({ requirements: text().max(RUBRIC_LIMITS.maxRequirementsLength, maxChars(RUBRIC_LIMITS.maxRequirementsLength)) }).optional(),
 });
 const moveOp = z.object({
   kind: z.literal("move"),
@@ -85,6 +86,12 @@ export type LintOperation = Extract<RubricOperation, { kind: "dismiss" | "undism
 /** A dismissal or its undoing: it changes no node. */
 export function isLintOperation(op: RubricOperation): op is LintOperation {
   return op.kind === "dismiss" || op.kind === "undismiss";
+}
+
+/** Every problem the request schema finds in `op`, in words (the browser's check before sending), or null. */
+export function operationProblems(op: unknown): string | null {
+  const checked = operationSchema.safeParse(op);
+  return checked.success ? null : problemsSentence(zodProblems(checked.error));
 }
 
 export const operationRequestSchema = z.object({

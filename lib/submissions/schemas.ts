@@ -7,7 +7,8 @@ export const agentNameSchema = text()
   .trim()
   .min(1, "is required")
   .max(200, "must be at most 200 characters")
-  .regex(/^[^\u0000-\u001f\u007f]+$/, "must not contain control characters");
+  // `*`, not `+`: an empty name is "is required" alone.
+  .regex(/^[^\u0000-\u001f\u007f]*$/, "must not contain control characters");
 
 /** `variantSchema` with the message an import gives. */
 export const submissionVariantSchema = z.enum(VARIANTS, { error: "must be full or code-dev" });

@@ -13,12 +13,12 @@ export async function replyToCommentThread(
   input: { paperId: string; threadId: string; body: string; userId: string },
 ): Promise<void> {
   const { id: rubricId } = await requireRubric(store.db, input.paperId);
-  const mentions = await resolveMentions(store.db, input.paperId, input.body);
+  const { ids: mentions, readable } = await resolveMentions(store.db, input.paperId, input.body);
   const notified = await store.db.transaction(async (tx) => {
     const thread = await requireThread(tx, rubricId, input.threadId);
     await insertComment(tx, { threadId: thread.id, authorId: input.userId, body: input.body, mentions });
     if (thread.resolvedAt) await setCommentThreadResolution(tx, thread.id, null);
-    return notifyMentions(tx, { actorId: input.userId, paperId: input.paperId, nodeKey: thread.nodeKey, mentions, body: input.body });
+    return notifyMentions(tx, { actorId: input.userId, paperId: input.paperId, nodeKey: thread.nodeKey, mentions, body: readable });
   });
   await announceLive(store, input.paperId, { type: "comments" });
   await announceNotifications(store, notified);

@@ -13,13 +13,13 @@ export async function startCommentThread(
   input: { paperId: string; nodeKey: string; body: string; userId: string },
 ): Promise<{ threadId: string }> {
   const { id: rubricId } = await requireRubric(store.db, input.paperId);
-  const mentions = await resolveMentions(store.db, input.paperId, input.body);
+  const { ids: mentions, readable } = await resolveMentions(store.db, input.paperId, input.body);
   const { threadId, notified } = await store.db.transaction(async (tx) => {
     const nodeId = await getLiveNodeId(tx, rubricId, input.nodeKey);
-    if (nodeId === null) throw new AppError("not_found", `No node with key "${input.nodeKey}" in this rubric (it may have been deleted)`);
+    if (nodeId === null) throw new AppError("not_found", "This node is not in the rubric (it may have been deleted)");
     const id = await insertCommentThread(tx, { rubricId, nodeKey: input.nodeKey, nodeId, createdBy: input.userId });
     await insertComment(tx, { threadId: id, authorId: input.userId, body: input.body, mentions });
-    const mentioned = await notifyMentions(tx, { actorId: input.userId, paperId: input.paperId, nodeKey: input.nodeKey, mentions, body: input.body });
+    const mentioned = await notifyMentions(tx, { actorId: input.userId, paperId: input.paperId, nodeKey: input.nodeKey, mentions, body: readable });
     return { threadId: id, notified: mentioned };
   });
   await announceLive(store, input.paperId, { type: "comments" });

@@ -6,7 +6,7 @@ import { getJudgeConfigById } from "@/db/queries/judge-configs";
 import type { Evaluation } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { createEvaluationSchema, type CreateEvaluationInput } from "@/lib/evaluations/schemas";
-import { zodIssuesToDetails } from "@/server/http/zod-details";
+import { badRequestOf } from "@/server/http/zod-details";
 import { defaultJudgeConfigId } from "@/server/judge/configs/default-judge-config";
 import { readDataSplits } from "@/server/leaderboard/data-splits";
 
@@ -23,10 +23,7 @@ export async function createEvaluation(store: Store, input: CreateEvaluationInpu
 
 export async function createEvaluationInTransaction(tx: Executor, input: CreateEvaluationInput, userId: string | null): Promise<Evaluation> {
   const parsed = createEvaluationSchema.safeParse(input);
-  if (!parsed.success) {
-    const details = zodIssuesToDetails(parsed.error);
-    throw new AppError("bad_request", details.map((d) => `${d.path}: ${d.message}`).join("; "), details);
-  }
+  if (!parsed.success) throw badRequestOf(parsed.error);
   const fields = parsed.data;
   let paperIds = fields.paperIds;
   if (fields.split !== "custom") {

@@ -12,7 +12,7 @@ import { sampleLeaves, sampleableLeaves } from "@/lib/evaluations/review-samplin
 import { reviewSamplingSchema, type ReviewSamplingInput } from "@/lib/evaluations/schemas";
 import { isUuid } from "@/lib/uuid";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
-import { zodIssuesToDetails } from "@/server/http/zod-details";
+import { badRequestOf } from "@/server/http/zod-details";
 import { assignGrading } from "@/server/reviews/assignments";
 
 /**
@@ -33,10 +33,7 @@ async function requireEvaluation(store: Store, evaluationId: string): Promise<Ev
 /** Sets an evaluation's sample size and graders (staff). A grader who is not a user is a 400 naming them. */
 export async function setReviewSampling(store: Store, evaluationId: string, input: ReviewSamplingInput): Promise<{ sampleSize: number | null; graders: string[] }> {
   const parsed = reviewSamplingSchema.safeParse(input);
-  if (!parsed.success) {
-    const details = zodIssuesToDetails(parsed.error);
-    throw new AppError("bad_request", details.map((d) => `${d.path}: ${d.message}`).join("; "), details);
-  }
+  if (!parsed.success) throw badRequestOf(parsed.error);
   await requireEvaluation(store, evaluationId);
   const graders: User[] = [];
   for (const [i, email] of parsed.data.graders.entries()) {

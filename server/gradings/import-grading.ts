@@ -18,6 +18,7 @@ import { treeToRows, type NodeRow } from "@/lib/rubric/tree-rows";
 import { agentNameSchema, runIndexSchema, submissionVariantSchema } from "@/lib/submissions/schemas";
 import { fallbackProvenance, isPlaceholderJudge } from "@/lib/grading/provenance";
 import { archiveSummary, type ArchiveSummary, type SubmissionArchive } from "@/server/submissions/archive";
+import { badField, fieldPredicate } from "@/server/http/zod-details";
 
 export interface ImportGradingInput {
   paperId: string;
@@ -91,10 +92,6 @@ function judgeModelOf(completerConfig: JsonValue): string | null {
   return null;
 }
 
-function badField(path: string, message: string): AppError {
-  return new AppError("bad_request", `${path}: ${message}`, [{ path, message }]);
-}
-
 /**
  * Imports a graded tree (or a judge output) as a grading of one run of an agent on a paper, in one
  * transaction: the agent and the submission are created when new, the rubric version is pinned
@@ -109,11 +106,11 @@ export async function importGrading(store: Store, input: ImportGradingInput): Pr
 /** `importGrading` inside the caller's transaction (the demo seed's), as a savepoint of it. */
 export async function importGradingInTransaction(db: Executor, input: ImportGradingInput): Promise<ImportGradingResult> {
   const agentName = agentNameSchema.safeParse(input.agentName);
-  if (!agentName.success) throw badField("agent", agentName.error.issues[0].message);
+  if (!agentName.success) throw badField("agent", fieldPredicate(agentName.error));
   const runIndex = runIndexSchema.safeParse(input.runIndex);
-  if (!runIndex.success) throw badField("run", runIndex.error.issues[0].message);
+  if (!runIndex.success) throw badField("run", fieldPredicate(runIndex.error));
   const variant = submissionVariantSchema.safeParse(input.variant);
-  if (!variant.success) throw badField("variant", variant.error.issues[0].message);
+  if (!variant.success) throw badField("variant", fieldPredicate(variant.error));
 
   const label = input.fileName ?? "The graded file";
   const parsed = parseGradedJson(input.fileText);

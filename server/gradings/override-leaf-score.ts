@@ -5,11 +5,8 @@ import { getLatestOverrideScore, getVerdictState, insertOverride } from "@/db/qu
 import type { Grading, GradingOverride } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
+import { badField } from "@/server/http/zod-details";
 import { getPinnedGradedTree } from "./pinned-grading";
-
-function badField(path: string, message: string): AppError {
-  return new AppError("bad_request", `${path}: ${message}`, [{ path, message }]);
-}
 
 export interface OverrideLeafScoreInput {
   gradingId: string;

@@ -12,7 +12,7 @@ import { AppError } from "@/lib/errors";
 import { unstorableText } from "@/lib/text";
 import { OperationError } from "@/lib/rubric/operations";
 import { assertSameOrigin } from "./same-origin";
-import { zodIssuesToDetails } from "./zod-details";
+import { badRequestOf } from "./zod-details";
 
 interface RouteOptions {
   /** Global staff only (creating papers, bulk import). */
@@ -163,11 +163,7 @@ export function errorResponse(err: unknown): Response {
       { status: 409 },
     );
   }
-  if (err instanceof ZodError) {
-    const details = zodIssuesToDetails(err);
-    const message = details.map((d) => `${d.path}: ${d.message}`).join("; ");
-    return NextResponse.json({ error: { code: "bad_request", message, details } }, { status: 400 });
-  }
+  if (err instanceof ZodError) return errorResponse(badRequestOf(err));
   console.error("Unhandled error in API route", err);
   return NextResponse.json(
     { error: { code: "internal", message: "Something went wrong on the server", details: [] } },

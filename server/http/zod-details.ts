@@ -1,16 +1,19 @@
 import type { ZodError } from "zod";
-import type { ErrorDetail } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
+import { issuePredicate, problemSentence, problemsSentence, zodProblems } from "@/lib/validation/problem-words";
 
-/** `sub_tasks[2].weight`-style paths, as PaperBench users read them. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const key of path) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out || "(root)";
+/** A request that failed its schema: a 400 listing every problem, in words, with each one's path. */
+export function badRequestOf(err: ZodError): AppError {
+  const details = zodProblems(err);
+  return new AppError("bad_request", problemsSentence(details), details);
 }
 
-export function zodIssuesToDetails(err: ZodError): ErrorDetail[] {
-  return err.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
+/** One field's problem (`message`: what is wrong, "must …"): a 400 that says it in words. */
+export function badField(path: string, message: string): AppError {
+  return new AppError("bad_request", problemSentence({ path, message }), [{ path, message }]);
+}
+
+/** Everything wrong with one field's value, as one predicate ("must not be empty; must be at most …"). */
+export function fieldPredicate(err: ZodError): string {
+  return err.issues.map(issuePredicate).join("; ");
 }

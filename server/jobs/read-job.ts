@@ -23,6 +23,11 @@ export function storedMetadataOf(job: Job): ReproductionMetadata | null {
   return metadata;
 }
 
+/** The outputs index the completion stored (the runner's outputs archive, listed). */
+export function storedOutputsOf(job: Job): OutputsIndex | null {
+  return (job.result as StoredResult | null)?.outputs ?? null;
+}
+
 /** How a reproduce job ended, in words ("reproduce.sh exited 1 after 3 min", "timed out after 2 h"); null while it runs. */
 export function reproductionEndOf(job: Job): string | null {
   const result = (job.result ?? {}) as StoredResult;

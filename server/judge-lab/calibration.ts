@@ -5,6 +5,7 @@ import { getPaperById } from "@/db/queries/papers";
 import type { Paper } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { CalibrationOverride } from "@/lib/judge-lab/calibration";
+import { DEFAULT_LAB_VARIANT } from "@/lib/judge-lab/schemas";
 import type { CalibrationView } from "@/lib/judge-lab/types";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
 import { listLabSubmissions } from "./lab-submissions";
@@ -76,6 +77,7 @@ export async function readCalibration(store: Store, paperId: string): Promise<Ca
     rerun: {
       submissionIds: [...new Set(labRuns.map((r) => r.submissionId))],
       configIds: [...new Set(labRuns.map((r) => r.configId).filter((id): id is string => id !== null))],
+      variant: labRuns.at(-1)?.variant ?? DEFAULT_LAB_VARIANT,
     },
   };
 }

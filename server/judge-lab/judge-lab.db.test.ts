@@ -42,7 +42,7 @@ import { DEMO_DIR, seedDemoRubric } from "@/test/seed-demo-rubric";
 import { acceptAddendum } from "./accept-addendum";
 import { readCalibration } from "./calibration";
 import { listLabSubmissions } from "./lab-submissions";
-import { readJudgeLab } from "./read-judge-lab";
+import { listJudgeLabs, readJudgeLab } from "./read-judge-lab";
 import { startJudgeLab } from "./start-judge-lab";
 import { suggestAddendum } from "./suggest-addendum";
 
@@ -200,7 +200,7 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
     server = await startOpenAiTestServer({ verdict: () => ({ score: 0, explanation: "not met" }) });
     const dummy = await config({ kind: "dummy", priceInputPerM: 0, priceCachedInputPerM: 0, priceOutputPerM: 0 });
     const llm = await config({ kind: "llm", baseUrl: server.baseUrl });
-    const { labId, runs } = await startJudgeLab(store, { name: "two judges", configIds: [dummy.id, llm.id], submissionIds: [submissionId] }, null);
+    const { labId, runs } = await startJudgeLab(store, { name: "two judges", variant: "full", configIds: [dummy.id, llm.id], submissionIds: [submissionId] }, null);
     expect(runs).toBe(2);
     worker = startJudgeWorker(store, workerOpts());
     const view = await labDone(labId);
@@ -233,7 +233,7 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
 
   it("refuses a submission without a human grading and an archived configuration, naming the field", async () => {
     const dummy = await config({ kind: "dummy" });
-    await expect(startJudgeLab(store, { configIds: [dummy.id], submissionIds: ["00000000-0000-4000-8000-000000000000"] }, null)).rejects.toMatchObject({
+    await expect(startJudgeLab(store, { variant: "full", configIds: [dummy.id], submissionIds: ["00000000-0000-4000-8000-000000000000"] }, null)).rejects.toMatchObject({
       code: "bad_request",
       details: [{ path: "submissionIds[0]" }],
     });
@@ -295,8 +295,9 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
     expect(beforeRerun.byAddendum.filter((g) => g.kind === "dummy").map((g) => g.addendumVersion)).toEqual([1]);
     // A re-run takes the submissions and configurations of the paper's lab runs so far.
     expect(beforeRerun.rerun.submissionIds).toEqual([submissionId]);
+    expect(beforeRerun.rerun.variant).toBe("full");
     expect(beforeRerun.rerun.configIds.sort()).toEqual(beforeRerun.byAddendum.map((g) => g.configId).sort());
-    const { labId } = await startJudgeLab(store, { configIds: [(await readCalibration(store, PAPER)).byAddendum.find((g) => g.kind === "dummy")!.configId!], submissionIds: [submissionId] }, null);
+    const { labId } = await startJudgeLab(store, { variant: "full", configIds: [(await readCalibration(store, PAPER)).byAddendum.find((g) => g.kind === "dummy")!.configId!], submissionIds: [submissionId] }, null);
     worker = startJudgeWorker(store, workerOpts());
     await labDone(labId);
     const byAddendum = (await readCalibration(store, PAPER)).byAddendum.filter((g) => g.kind === "dummy");
@@ -339,12 +340,12 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
         expect(toJudgeConfigView(row, env)).toMatchObject({ apiKeyEnv: variable, apiKeySet: false, ready: false });
         // Calibration's call, and a lab, are refused before any request.
         await expect(suggestAddendum(store, PAPER, { configId: row.id }, env)).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining(`names ${variable} for its API key, which it may not`) });
-        await expect(startJudgeLab(store, { configIds: [row.id], submissionIds: [submissionId] }, null)).rejects.toMatchObject({ code: "conflict", details: [{ path: "configIds[0]" }] });
+        await expect(startJudgeLab(store, { variant: "full", configIds: [row.id], submissionIds: [submissionId] }, null)).rejects.toMatchObject({ code: "conflict", details: [{ path: "configIds[0]" }] });
       }
 
       // A run whose snapshot names them (started under an allowed name, the snapshot rewritten as an old one would read): the worker fails it without a call.
       const good = await config({ kind: "llm", baseUrl: listener.url, apiKeyEnv: "JUDGE_KEY_LAB" });
-      const { labId } = await startJudgeLab(store, { configIds: [good.id], submissionIds: [submissionId] }, null);
+      const { labId } = await startJudgeLab(store, { variant: "full", configIds: [good.id], submissionIds: [submissionId] }, null);
       await handle.db.execute(sql`UPDATE judge_runs SET config = jsonb_set(config, '{apiKeyEnv}', '"DATABASE_URL"') WHERE config_id = ${good.id}`);
       worker = startJudgeWorker(store, { ...workerOpts(), env });
       const view = await labDone(labId);
@@ -358,5 +359,22 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
       else process.env.JUDGE_KEY_LAB = savedLabKey;
       await listener.close();
     }
+  });
+
+  it("grades every run in the variant asked for, and refuses a submission that variant cannot grade before writing any lab", async () => {
+    const dummy = await config({ kind: "dummy" });
+    const { labId } = await startJudgeLab(store, { variant: "code-dev", configIds: [dummy.id], submissionIds: [submissionId] }, null);
+    worker = startJudgeWorker(store, workerOpts());
+    const view = await labDone(labId);
+    expect(view.runs.map((r) => r.status)).toEqual(["succeeded"]);
+    expect((await getGradingById(handle.db, view.runs[0].gradingId))?.rubricView).toBe("code-dev");
+
+    // Labelled, but neither reproduced nor uploaded: full needs outputs, Code-Dev the files.
+    const bare = await importGrading(handle, { paperId: PAPER, agentName: DEMO_AGENTS[1].name, runIndex: 1, variant: "full", userId: null, human: true, fileText: serializeGradedTree(human) });
+    const labsBefore = (await listJudgeLabs(store)).length;
+    for (const variant of ["full", "code-dev"] as const) {
+      await expect(startJudgeLab(store, { variant, configIds: [dummy.id], submissionIds: [submissionId, bare.submissionId] }, null)).rejects.toMatchObject({ code: "conflict" });
+    }
+    expect(await listJudgeLabs(store)).toHaveLength(labsBefore);
   });
 });

@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import type { StartJudgeLabRequest } from "@/lib/judge-lab/schemas";
 import { assertJudgeKeyReady } from "@/server/judge/configs/judge-config-view";
 import { requireJudgeConfig } from "@/server/judge/configs/list-judge-configs";
+import { planJudgeRuns } from "@/server/judge/runs/plan-judge-runs";
 import { startJudgeRuns } from "@/server/judge/runs/start-judge-run";
 
 /** The paper's judge addendum now: its text, and the accepted version it is (null: none is). */
@@ -21,8 +22,9 @@ async function addendumOf(store: Store, paperId: string): Promise<{ text: string
 /**
  * Starts a judge lab (staff): one judge run per configuration × human-labelled submission,
  * through the judge's own start (a grading, a `judge` job, the run's row), each grading marked
- * as a lab grading so that nothing counts it. Each lab run keeps the human truth it is compared
- * with and the judge addendum it ran with. Everything is checked before the first run starts.
+ * as a lab grading so that nothing counts it, all in the request's variant. Each lab run keeps the
+ * human truth it is compared with and the judge addendum it ran with. Everything is checked before
+ * the first run starts (a submission the variant cannot grade is a 409 naming it).
  */
 export async function startJudgeLab(store: Store, request: StartJudgeLabRequest, userId: string | null): Promise<{ labId: string; runs: number }> {
   const configs: JudgeConfig[] = [];
@@ -49,34 +51,32 @@ export async function startJudgeLab(store: Store, request: StartJudgeLabRequest,
   for (const s of chosen) if (!addenda.has(s.paperId)) addenda.set(s.paperId, await addendumOf(store, s.paperId));
 
   const name = request.name?.trim() || `Lab ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
+  const submissionIdsOf = chosen.map((s) => s.submissionId);
+  // Before the lab exists: what the variant grades is there for every submission (the plan writes nothing).
+  await planJudgeRuns(store, { submissionIds: submissionIdsOf, configId: configs[0].id, variant: request.variant });
   const lab = await insertJudgeLab(store.db, { name, createdBy: userId });
+  const truthOf = new Map(chosen.map((s) => [s.submissionId, s]));
   let runs = 0;
-  // The judge's start takes one variant per request: a lab's submissions may mix them.
-  const byVariant = new Map<string, LabSubmissionRow[]>();
-  for (const s of chosen) byVariant.set(s.variant, [...(byVariant.get(s.variant) ?? []), s]);
   for (const config of configs) {
-    for (const group of byVariant.values()) {
-      const started = await startJudgeRuns(store, { submissionIds: group.map((s) => s.submissionId), configId: config.id, variant: group[0].variant }, userId, { lab: true });
-      const truthOf = new Map(group.map((s) => [s.submissionId, s]));
-      await insertJudgeLabRuns(
-        store.db,
-        started.map((run) => {
-          const s = truthOf.get(run.submissionId)!;
-          const addendum = addenda.get(s.paperId)!;
-          return {
-            judgeRunId: run.id,
-            labId: lab.id,
-            configId: config.id,
-            configName: config.name,
-            paperId: s.paperId,
-            truthGradingId: s.truthGradingId,
-            addendumVersion: addendum.version,
-            judgeAddendum: addendum.text,
-          };
-        }),
-      );
-      runs += started.length;
-    }
+    const started = await startJudgeRuns(store, { submissionIds: submissionIdsOf, configId: config.id, variant: request.variant }, userId, { lab: true });
+    await insertJudgeLabRuns(
+      store.db,
+      started.map((run) => {
+        const s = truthOf.get(run.submissionId)!;
+        const addendum = addenda.get(s.paperId)!;
+        return {
+          judgeRunId: run.id,
+          labId: lab.id,
+          configId: config.id,
+          configName: config.name,
+          paperId: s.paperId,
+          truthGradingId: s.truthGradingId,
+          addendumVersion: addendum.version,
+          judgeAddendum: addendum.text,
+        };
+      }),
+    );
+    runs += started.length;
   }
   return { labId: lab.id, runs };
 }

@@ -5,6 +5,7 @@ import type { Executor, Store } from "@/db/client";
 import { notifyChannel } from "@/db/queries/notify";
 import { listLoggedOperationsSince } from "@/db/queries/rubric-operations";
 import type { RubricOperation } from "@/lib/rubric/operations";
+import { userDisplayName } from "@/lib/users/display-name";
 
 /**
  * Live rubric signals. Every applied operation announces "paper P's rubric is at revision N";
@@ -175,6 +176,8 @@ export interface FeedOperation {
   kind: string;
   clientOpId: string | null;
   userId: string | null;
+  /** Who made it, as others see them named (so a co-editor is told who deleted their node); null for the CLI or a deleted user. */
+  userName: string | null;
   /** The operation; null for an import, whose whole tree a follower reloads instead. */
   op: RubricOperation | null;
 }
@@ -187,6 +190,7 @@ export async function getOperationsSince(db: Executor, rubricId: string, since: 
     kind: r.kind,
     clientOpId: r.clientOpId,
     userId: r.userId,
+    userName: r.userEmail === null ? null : userDisplayName({ name: r.userName, email: r.userEmail }),
     op: r.kind === "import" ? null : (r.payload as { op: RubricOperation }).op,
   }));
 }

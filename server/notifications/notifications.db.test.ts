@@ -54,7 +54,8 @@ describe.each(testDatabaseKinds())("notifications on %s", (kind) => {
     const bob = await inbox("bob");
     expect(bob.unread).toBe(1);
     expect(bob.items[0]).toMatchObject({ kind: "mention", actor: "Alice", paperId: PAPER, nodeKey: node.key, gradingId: null, readAt: null });
-    expect(bob.items[0].text).toContain("Is this weight right");
+    // Mentions read by name, as in the comment itself.
+    expect(bob.items[0].text).toBe("Is this weight right, @Bob? (asking myself too, @Alice)");
     expect(notificationHref(bob.items[0])).toBe(`/papers/${PAPER}/rubric?node=${node.key}`);
     expect((await inbox("alice")).items).toEqual([]);
 

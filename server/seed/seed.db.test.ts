@@ -6,7 +6,7 @@ import { getDb } from "@/db/client";
 import { getPaperById, listPaperMembers } from "@/db/queries/papers";
 import { countUsers, getUserByEmail } from "@/db/queries/users";
 import { DEMO_USERS } from "./seed";
-import { DEMO_RUNS } from "./seed-gradings";
+import { DEMO_AGENTS, DEMO_RUNS } from "./seed-gradings";
 import { verifyPassword } from "@/server/auth/password";
 import { exportRubricJson } from "@/server/papers/export";
 import { listSubmissionFiles } from "@/db/queries/submissions";
@@ -51,11 +51,16 @@ describe("studio start-up", () => {
       expect(paper?.paperMarkdown).toContain("#");
       expect((await listPaperMembers(db, paper!.id)).map((m) => m.role).sort()).toEqual(["author", "grader"]);
       expect(await exportRubricJson(await getDb(), paper!.id)).toBe(fs.readFileSync("rubrics/demo/rubric.json", "utf8"));
-      // The demo submission is stored, ready to reproduce (not queued: the newcomer presses Reproduce).
-      const [demoSubmission] = await listPaperSubmissions(await getDb(), paper!.id).then((list) => list.filter((x) => x.archiveSha256));
-      expect(demoSubmission).toMatchObject({ runIndex: DEMO_RUNS + 1, latestJobId: null });
-      const files = (await listSubmissionFiles(db, demoSubmission.id)).map((f) => f.path);
-      expect(files).toEqual(expect.arrayContaining(["reproduce.sh", "wagc.py"]));
+      // The demo submission is stored, ready to reproduce (not queued: the newcomer presses Reproduce),
+      // and every graded demo run holds the same repository: each one offers Reproduce and Code-Dev judging.
+      const submissions = await listPaperSubmissions(await getDb(), paper!.id);
+      expect(submissions).toHaveLength(DEMO_AGENTS.length * DEMO_RUNS + 1);
+      const demoSubmission = submissions.find((x) => x.agentName === DEMO_AGENTS[0].name && x.runIndex === DEMO_RUNS + 1);
+      expect(demoSubmission).toMatchObject({ latestJobId: null });
+      for (const s of submissions) {
+        expect(s.archiveSha256, `${s.agentName} run ${s.runIndex}`).toBe(demoSubmission!.archiveSha256);
+        expect((await listSubmissionFiles(db, s.id)).map((f) => f.path)).toEqual(expect.arrayContaining(["reproduce.sh", "wagc.py"]));
+      }
       expect(fs.existsSync(path.join(dataDir, "blobs"))).toBe(true);
       // The secret was generated into the data directory, never committed.
       expect(fs.readFileSync(path.join(dataDir, "auth-secret"), "utf8").length).toBeGreaterThan(30);

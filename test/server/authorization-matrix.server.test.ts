@@ -168,7 +168,7 @@ const MATRIX: Record<string, Row> = {
     request: (ids) => ({ url: `/api/submissions/${ids.submission}/judge-runs` }),
     expect: [401, 404, 200, 200, 200, 200],
   },
-  // Reproducing is staff's; the demo's submissions were imported for review only, so staff get 409 and nothing is queued.
+  // Reproducing is staff's; the harness seeds the demo's gradings without their files (seedDemo alone), so staff get 409 and nothing is queued.
   "POST /api/submissions/[submissionId]/reproduce": {
     request: (ids) => ({ url: `/api/submissions/${ids.submission}/reproduce`, body: {} }),
     expect: [401, 404, 403, 403, 403, 409],
@@ -181,6 +181,7 @@ const MATRIX: Record<string, Row> = {
   // A queued job has no metadata or outputs yet: members get 404 for that, others for the job.
   "GET /api/jobs/[jobId]/metadata": { request: (ids) => ({ url: `/api/jobs/${ids.job}/metadata` }), expect: [401, 404, 404, 404, 404, 404] },
   "GET /api/jobs/[jobId]/outputs": { request: (ids) => ({ url: `/api/jobs/${ids.job}/outputs` }), expect: [401, 404, 404, 404, 404, 404] },
+  "GET /api/jobs/[jobId]/outputs/files": { request: (ids) => ({ url: `/api/jobs/${ids.job}/outputs/files?path=results.csv` }), expect: [401, 404, 404, 404, 404, 404] },
   // Staff cancel the queued job (200), then retry it (a new job, 200); members are refused.
   "POST /api/jobs/[jobId]/cancel": { request: (ids) => ({ url: `/api/jobs/${ids.job}/cancel` }), expect: [401, 404, 403, 403, 403, 200] },
   "POST /api/jobs/[jobId]/retry": { request: (ids) => ({ url: `/api/jobs/${ids.job}/retry` }), expect: [401, 404, 403, 403, 403, 200] },

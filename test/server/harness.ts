@@ -317,6 +317,7 @@ export interface FeedEvent {
   kind: string;
   clientOpId: string | null;
   userId: string | null;
+  userName: string | null;
   op: RubricOperation | null;
 }
 

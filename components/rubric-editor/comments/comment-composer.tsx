@@ -2,13 +2,14 @@
 
 import { FormError } from "@/components/ui/field";
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
-import { mentionQueryAt } from "@/lib/comments/mentions";
+import { mentionLabel, mentionQueryAt, withMentionEmails } from "@/lib/comments/mentions";
 import { buttonClass } from "@/components/ui/button";
 import type { CommentPerson } from "./use-comments";
 
 /**
  * A comment box: `@` opens a list of the paper's people (arrows and Enter or Tab pick, Esc
- * closes), Ctrl/⌘+Enter sends. What was typed stays when sending fails, with the reason.
+ * closes; the pick shows as `@Name`, sent as the person's email), Ctrl/⌘+Enter sends. What was
+ * typed stays when sending fails, with the reason.
  */
 export function CommentComposer({
   people,
@@ -26,6 +27,8 @@ export function CommentComposer({
   testId: string;
 }) {
   const [value, setValue] = useState("");
+  // The mentions inserted by name, to be sent as emails.
+  const [picked, setPicked] = useState<{ label: string; email: string }[]>([]);
   const [caret, setCaret] = useState(0);
   const [active, setActive] = useState(0);
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
@@ -68,7 +71,9 @@ export function CommentComposer({
 
   function pick(person: CommentPerson) {
     if (!mention) return;
-    const insert = `@${person.email} `;
+    const label = mentionLabel(person, people);
+    const insert = `@${label} `;
+    setPicked((list) => [...list, { label, email: person.email }]);
     const next = value.slice(0, mention.start) + insert + value.slice(caret);
     const at = mention.start + insert.length;
     setValue(next);
@@ -85,8 +90,9 @@ export function CommentComposer({
     setSending(true);
     setError(null);
     try {
-      await onSubmit(body);
+      await onSubmit(withMentionEmails(body, picked));
       setValue("");
+      setPicked([]);
       setCaret(0);
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));

@@ -2,7 +2,7 @@
 
 import { CheckCircle2, RotateCcw } from "lucide-react";
 import { useState } from "react";
-import { splitMentions } from "@/lib/comments/mentions";
+import { mentionLabel, splitMentions } from "@/lib/comments/mentions";
 import { CommentComposer } from "./comment-composer";
 import { personLabel, type CommentPerson, type CommentsApi, type CommentThread } from "./use-comments";
 
@@ -21,7 +21,7 @@ export function MentionText({ body, people, me }: { body: string; people: readon
             title={part.email}
             className={`rounded px-0.5 font-medium ${isMe ? "bg-amber-100 text-amber-900" : "bg-indigo-50 text-indigo-800"}`}
           >
-            @{person ? personLabel(person) : part.email}
+            @{person ? mentionLabel(person, people) : part.email}
           </span>
         );
       })}

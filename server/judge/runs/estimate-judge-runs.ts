@@ -11,5 +11,6 @@ export async function estimateJudgeRuns(store: Store, request: JudgeRunRequest):
   for (const run of plan.runs) {
     runs.push({ submissionId: run.submission.id, agentName: run.agentName, runIndex: run.submission.runIndex, estimate: await estimatePlannedRun(store, plan, run) });
   }
-  return { runs, total: sumEstimates(runs.map((r) => r.estimate)) };
+  const papersWithoutText = new Map(plan.runs.filter((r) => r.paper.paperMarkdown.trim() === "").map((r) => [r.paper.id, { id: r.paper.id, title: r.paper.title }]));
+  return { runs, total: sumEstimates(runs.map((r) => r.estimate)), papersWithoutText: [...papersWithoutText.values()] };
 }

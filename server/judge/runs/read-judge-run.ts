@@ -5,7 +5,9 @@ import { getSubmissionById } from "@/db/queries/submissions";
 import type { Job, JudgeRun, User } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { JudgeConfigInput } from "@/lib/judge/config";
-import { judgeEtaS, judgeRunStatus, type JudgeEstimateView, type JudgeRunView } from "@/lib/judge/views";
+import type { EffectiveRole } from "@/lib/auth/access";
+import { judgeEtaS, judgeRunStatus, type JudgeEstimateView, type JudgeRunView, type SubmissionJudgeRunView } from "@/lib/judge/views";
+import { listAssignedGradings } from "@/server/reviews/review-queue";
 import { isUuid } from "@/lib/uuid";
 import { requirePaperItemRole } from "@/server/access/paper-item-access";
 
@@ -63,8 +65,21 @@ export async function requireJudgeRunAccess(store: Store, user: User, runId: str
   return run;
 }
 
-/** A submission's runs, newest first (the submission page). */
-export async function listSubmissionJudgeRuns(store: Store, submissionId: string, paperId: string): Promise<JudgeRunView[]> {
-  return (await listJudgeRunsBySubmissionId(store.db, submissionId)).map(({ run, job }) => toJudgeRunView(run, job, paperId));
+/**
+ * A submission's runs, newest first (the submission page), each with its root score once it
+ * succeeded: for a grader only on a grading assigned to them whose verdicts their assignment all
+ * shows (`listAssignedGradings`, as the paper's list of gradings does).
+ */
+export async function listSubmissionJudgeRuns(
+  store: Store,
+  submission: { id: string; paperId: string },
+  viewer: { userId: string; role: Exclude<EffectiveRole, null> },
+): Promise<SubmissionJudgeRunView[]> {
+  const assigned = viewer.role === "grader" ? await listAssignedGradings(store, viewer.userId) : null;
+  return (await listJudgeRunsBySubmissionId(store.db, submission.id)).map(({ run, job, score }) => {
+    const view = toJudgeRunView(run, job, submission.paperId);
+    const shown = view.status === "succeeded" && (assigned === null || assigned.get(run.gradingId)?.scoreHidden === false);
+    return { ...view, score: shown ? score : null };
+  });
 }
 

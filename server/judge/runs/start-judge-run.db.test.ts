@@ -20,7 +20,9 @@ import { seedDemoSubmission } from "@/server/seed/seed-demo-submission";
 import { DEMO_JUDGE_CONFIGS } from "@/server/seed/seed-judge-configs";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
+import { getPaperById, updatePaper } from "@/db/queries/papers";
 import { estimateJudgeRuns } from "./estimate-judge-runs";
+import { listSubmissionJudgeRuns } from "./read-judge-run";
 import { STUDIO_VERSION } from "../prompt-source";
 import { startJudgeRuns } from "./start-judge-run";
 
@@ -79,6 +81,12 @@ describe.each(testDatabaseKinds())("judge configurations and runs on %s", (kind)
     expect(estimate.total.leaves).toBeGreaterThan(0);
     // The dummy judge calls no model: nothing to pay, no tokens, no time.
     expect(estimate.total).toMatchObject({ calls: 0, inputTokens: 0, costUsd: 0, durationS: 0 });
+    // The demo paper has its text; without one, the estimate names the paper (the dialog warns that a model judge grades without it).
+    expect(estimate.papersWithoutText).toEqual([]);
+    const text = (await getPaperById(handle.db, PAPER))!.paperMarkdown;
+    await updatePaper(handle.db, PAPER, { paperMarkdown: " \n" });
+    expect((await estimateJudgeRuns(handle, { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev" })).papersWithoutText).toEqual([{ id: PAPER, title: (await getPaperById(handle.db, PAPER))!.title }]);
+    await updatePaper(handle.db, PAPER, { paperMarkdown: text });
     expect({ gradings: await count("gradings"), versions: await count("rubric_versions"), jobs: await count("jobs") }).toEqual(before);
     const full = await refused(estimateJudgeRuns(handle, { submissionIds: [submissionId], configId: dummy.id, variant: "full" }), "conflict");
     expect(full.message).toContain("reproduce");
@@ -101,6 +109,15 @@ describe.each(testDatabaseKinds())("judge configurations and runs on %s", (kind)
     });
     const job = await getJobById(handle.db, run.jobId!);
     expect(job).toMatchObject({ kind: "judge", gpusRequired: 0, payload: { judgeRunId: run.id } });
+    // The submission page's card: the grading's score once the run is done; for a grader only on a
+    // grading assigned to them that hides nothing (this one is not theirs).
+    const cardScore = async (role: "staff" | "grader") =>
+      (await listSubmissionJudgeRuns(handle, { id: submissionId, paperId: PAPER }, { userId: "00000000-0000-4000-8000-00000000000a", role })).find((r) => r.id === run.id)!.score;
+    expect(await cardScore("staff")).toBeNull();
+    await handle.db.execute(sql`UPDATE jobs SET status = 'succeeded' WHERE id = ${run.jobId}`);
+    await handle.db.execute(sql`UPDATE gradings SET score = 0.25 WHERE id = ${run.gradingId}`);
+    expect(await cardScore("staff")).toBe(0.25);
+    expect(await cardScore("grader")).toBeNull();
     // A second run of the same live rubric pins the same version.
     const [again] = await startJudgeRuns(handle, { paperId: PAPER, agentId: (await handle.db.execute<{ agent_id: string }>(sql`SELECT agent_id FROM submissions WHERE id = ${submissionId}`)).rows[0].agent_id, configId: dummy.id, variant: "code-dev" }, null);
     expect((await getGradingById(handle.db, again.gradingId))?.rubricVersionId).toBe(grading?.rubricVersionId);
