@@ -9,7 +9,7 @@ test.describe("leaderboard while a blind review is open", () => {
     await page.goto("/leaderboard");
     const row = page.locator(`[data-testid="leaderboard-row"][data-agent="${SEEDED_BLIND.agent}"]`);
     await expect(row).toContainText("+1 left out");
-    await expect(row.getByTestId("agent-score")).toHaveText(/^\d+\.\d% ± \d+\.\d$/);
+    await expect(row.getByTestId("agent-score")).toHaveText(/^\d+\.\d{1,3}% ± \d+\.\d{1,3}$/);
     await expect(page.getByTestId("pending-review-note").first()).toContainText("reviewing a run's grading blind");
     await row.getByTestId("toggle-breakdown").click();
     const breakdown = page.getByTestId("agent-breakdown");

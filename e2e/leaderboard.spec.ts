@@ -61,7 +61,7 @@ test.describe("leaderboard", () => {
     await expect(board.currentVariant).toHaveText("full");
     await expect(board.rows).toHaveCount(DEMO_AGENT_COUNT);
     for (const row of await board.rows.all()) {
-      await expect(row.getByTestId("agent-score")).toHaveText(/^\d+\.\d% ± \d+\.\d$/);
+      await expect(row.getByTestId("agent-score")).toHaveText(/^\d+\.\d{1,3}% ± \d+\.\d{1,3}$/);
       await expect(row).toContainText(JUDGE_MODEL);
     }
     // Ranked: scores go down the table.

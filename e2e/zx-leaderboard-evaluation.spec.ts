@@ -11,6 +11,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { serializeJudgeOutput } from "../lib/grading/serialize";
+import { AS_GRADED_BASIS } from "../lib/leaderboard/types";
 import { DEMO_PAPER as PAPER_ID, gradeDemoRubric } from "../server/evaluations/paperbench-runs.testutil";
 import { expect, test } from "./support/fixtures";
 import { GRADER, STAFF } from "./support/users";
@@ -100,7 +101,7 @@ test("an evaluated agent's row says which policy produced its number and shows t
   await expect(row.getByTestId("row-policy")).toContainText("mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 · invalid leaves count 0");
   await expect(row.getByTestId("agreement-badge")).toHaveText(/^judge agreement \d\.\d\d ± \d\.\d\d on 12 leaves$/);
   // The demo's agents keep their computation.
-  await expect(staff.locator('[data-testid="leaderboard-row"][data-agent^="Demo"]').first().getByTestId("row-policy")).toHaveText("as graded");
+  await expect(staff.locator('[data-testid="leaderboard-row"][data-agent^="Demo"]').first().getByTestId("row-policy")).toHaveText(AS_GRADED_BASIS.label);
 
   await row.getByTestId("toggle-breakdown").click();
   const setup = staff.getByTestId("evaluation-setup");

@@ -8,19 +8,22 @@ import { agentNameOf } from "@/lib/submissions/schemas";
 
 /**
  * An agent: one the studio knows (`GET /api/agents`), or a new one named by its scaffold and model
- * (`scaffold · model`, as the grading import names it). Calls `onChange` with the name, or "".
+ * (`scaffold · model`, as the grading import names it). Calls `onChange` with the name, or "", and
+ * the agent's scaffold (the new one's, or the known agent's; null when it has none), so a form
+ * that reports the scaffold need not ask for it twice.
  */
-export function AgentPicker({ onChange, error, testId }: { onChange(name: string): void; error?: string; testId: string }) {
+export function AgentPicker({ onChange, error, testId }: { onChange(name: string, scaffold: string | null): void; error?: string; testId: string }) {
   const agents = useQuery({
     queryKey: ["agents"],
-    queryFn: () => fetchJson<{ agents: { id: string; name: string }[] }>("/api/agents").then((r) => r.agents),
+    queryFn: () => fetchJson<{ agents: { id: string; name: string; scaffold: string | null }[] }>("/api/agents").then((r) => r.agents),
   });
   const [mode, setMode] = useState<"existing" | "new">("new");
   const [existing, setExisting] = useState("");
   const [scaffold, setScaffold] = useState("");
   const [model, setModel] = useState("");
   const name = mode === "existing" ? existing : scaffold.trim() && model.trim() ? agentNameOf(scaffold, model) : "";
-  useEffect(() => onChange(name), [name, onChange]);
+  const agentScaffold = mode === "existing" ? (agents.data?.find((a) => a.name === existing)?.scaffold ?? null) : scaffold.trim() || null;
+  useEffect(() => onChange(name, agentScaffold), [name, agentScaffold, onChange]);
 
   return (
     <fieldset className="space-y-2" data-testid={testId}>

@@ -9,7 +9,8 @@ import { FilePicker } from "@/components/ui/file-picker";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { formatBytes } from "@/lib/bytes";
 import { MANIFEST_FILE } from "@/lib/evaluations/bulk-manifest";
-import { folderEntries } from "@/components/submissions/pack-folder";
+import { runsWithoutReproduceScript } from "@/lib/evaluations/missing-reproduce-script";
+import { folderEntries, hasReproduceScript } from "@/components/submissions/pack-folder";
 import { tarBlob, type TarEntry } from "@/lib/submissions/tar-writer";
 
 export interface BulkUploadAnswer {
@@ -107,6 +108,13 @@ export function BulkUploadStep({
     onSuccess: onDone,
   });
   const error = upload.error instanceof ApiClientError ? upload.error : null;
+  // Told before sending: a run without reproduce.sh cannot be reproduced (a warning: Code-Dev needs none).
+  const picked = mode === "folder" ? folder : [];
+  const withoutScript = cell
+    ? picked.length > 0 && !hasReproduceScript(picked)
+      ? [`run ${cell.run}`]
+      : []
+    : runsWithoutReproduceScript(folderEntries(picked).map((e) => e.path));
   const folderLabel = folder.length > 0 ? `${(folder[0].webkitRelativePath || folder[0].name).split("/")[0]} (${folder.length} files)` : null;
 
   return (
@@ -159,6 +167,15 @@ export function BulkUploadStep({
       {mode === "manifest" && <FilePicker label="Manifest CSV" buttonText="Choose manifest" accept=".csv,text/csv" chosen={manifest?.name ?? null} onFiles={([f]) => setManifest(f)} testId="bulk-manifest" />}
       {mode !== "archive" && (
         <FilePicker label={cell ? "Submission folder" : "Submissions folder"} buttonText="Choose folder" directory chosen={folderLabel} onFiles={setFolder} testId="bulk-folder" />
+      )}
+      {withoutScript.length > 0 && (
+        <div role="status" className="rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-900" data-testid="bulk-missing-reproduce">
+          <p>
+            No <code>reproduce.sh</code> at the submission&apos;s root in {withoutScript.length === 1 ? "this run" : `${withoutScript.length} runs`}: {withoutScript.length === 1 ? "its" : "their"} reproduction fails, so in the full
+            variant {withoutScript.length === 1 ? "its" : "their"} execution and results leaves score 0.
+          </p>
+          <p className="mt-1 font-mono">{withoutScript.join(", ")}</p>
+        </div>
       )}
       {replaceOption && !cell && (
         <label className="flex items-center gap-1.5 text-sm text-zinc-700">

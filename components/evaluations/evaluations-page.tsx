@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FlaskConical, Plus, Upload } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -18,6 +18,7 @@ type Open = { kind: "new" } | { kind: "upload"; evaluation: CreatedEvaluation } 
 /** `/evaluations` (staff): the list, a new evaluation filled by bulk upload, and the ingest of PaperBench's graded results. */
 export function EvaluationsPage({ splits }: { splits: Record<string, string[]> }) {
   const router = useRouter();
+  const queryClient = useQueryClient();
   const [open, setOpen] = useState<Open>(null);
   const list = useQuery({
     queryKey: ["evaluations"],
@@ -26,7 +27,8 @@ export function EvaluationsPage({ splits }: { splits: Record<string, string[]> }
   const goTo = (id: string) => router.push(`/evaluations/${id}`);
 
   return (
-    <main className="mx-auto max-w-6xl space-y-4 px-4 py-6">
+    // Inside the layout's <main>: one main per page.
+    <section className="space-y-4" data-testid="evaluations-page">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-xl font-semibold text-zinc-900">Evaluations</h1>
         <span className="text-sm text-zinc-500">An agent × a split × N runs, from submissions to the leaderboard</span>
@@ -49,8 +51,16 @@ export function EvaluationsPage({ splits }: { splits: Record<string, string[]> }
       {list.data && list.data.length > 0 && <EvaluationsTable evaluations={list.data} />}
 
       {open?.kind === "new" && (
-        <Dialog title="New evaluation" onClose={() => setOpen(null)} testId="new-evaluation-dialog">
-          <NewEvaluationForm splits={splits} onCreated={(evaluation) => setOpen({ kind: "upload", evaluation })} onCancel={() => setOpen(null)} />
+        <Dialog title="New evaluation" onClose={() => setOpen(null)} testId="new-evaluation-dialog" layout="sections">
+          <NewEvaluationForm
+            splits={splits}
+            onCreated={(evaluation) => {
+              // The list behind the next step shows the new evaluation at once.
+              void queryClient.invalidateQueries({ queryKey: ["evaluations"] });
+              setOpen({ kind: "upload", evaluation });
+            }}
+            onCancel={() => setOpen(null)}
+          />
         </Dialog>
       )}
       {open?.kind === "upload" && (
@@ -75,6 +85,6 @@ export function EvaluationsPage({ splits }: { splits: Record<string, string[]> }
           <IngestResultsForm onDone={goTo} onCancel={() => setOpen(null)} />
         </Dialog>
       )}
-    </main>
+    </section>
   );
 }

@@ -8,7 +8,12 @@ import type { JobRow } from "@/lib/jobs/job-view";
 import { JobStatusBadge } from "./job-status-badge";
 import { JudgeJobProgress } from "./judge-job-progress";
 
-const HEADERS = ["Status", "Kind", "Paper", "Submission", "Runner", "GPUs", "Attempt", "Elapsed", "Exit", "Queued", "Reason"];
+/**
+ * One column per fact: where a job ran (a runner and its GPUs, or the studio's worker for a judge
+ * job) apart from how far it got (a judge job's leaves and cost), so neither sits under the
+ * other's header. Texts wrap rather than being cut: the run's name and the reason show whole.
+ */
+const HEADERS = ["Status", "Kind", "Paper", "Submission", "Ran on", "Progress", "Attempt", "Elapsed", "Exit", "Queued", "Reason"];
 // At 1024 px the table fits without the queued time (the newest come first anyway).
 const NARROW_HIDDEN = new Set(["Queued"]);
 
@@ -36,40 +41,43 @@ export function JobsTable({ jobs }: { jobs: JobRow[] }) {
                   <JobStatusBadge status={j.status} cancelRequested={j.cancelRequested} />
                 </td>
                 <td className="px-2.5 py-2 text-zinc-600">{j.kind}</td>
-                <td className="max-w-[9rem] truncate px-2.5 py-2" title={j.paperId}>
+                <td className="max-w-[10rem] break-words px-2.5 py-2">
                   <Link href={`/papers/${j.paperId}`} className="text-zinc-700 hover:underline">
                     {j.paperId}
                   </Link>
                 </td>
-                <td className="max-w-[14rem] truncate px-2.5 py-2">
+                <td className="min-w-[9rem] max-w-[16rem] break-words px-2.5 py-2" data-testid="job-submission">
                   {j.submissionId ? (
                     <Link href={`/submissions/${j.submissionId}`} className="font-medium text-indigo-700 hover:underline">
                       {j.agentName ?? "submission"}
-                      {j.runIndex !== null && <span className="font-normal text-zinc-500"> · run {j.runIndex}</span>}
+                      {j.runIndex !== null && <span className="block text-xs font-normal text-zinc-500">run {j.runIndex}</span>}
                     </Link>
                   ) : (
                     "—"
                   )}
                 </td>
-                {j.judge ? (
-                  // A judge job runs in the studio's worker: no runner or GPUs, its progress instead.
-                  <td colSpan={2} className="px-2.5 py-2">
-                    <JudgeJobProgress judge={j.judge} />
-                  </td>
-                ) : (
-                  <>
-                    <td className="whitespace-nowrap px-2.5 py-2 text-zinc-600">{j.runnerName ?? "—"}</td>
-                    <td className="px-2.5 py-2 tabular-nums text-zinc-600">{j.gpuIndices.length ? j.gpuIndices.join(", ") : "—"}</td>
-                  </>
-                )}
+                <td className="px-2.5 py-2 text-zinc-600" data-testid="job-ran-on">
+                  {/* A judge job runs in the studio's worker: no runner, no GPUs. */}
+                  {j.judge ? (
+                    "studio worker"
+                  ) : (
+                    <>
+                      <span className="break-words">{j.runnerName ?? "—"}</span>
+                      {j.gpuIndices.length > 0 && <span className="block text-xs tabular-nums text-zinc-500">GPU {j.gpuIndices.join(", ")}</span>}
+                    </>
+                  )}
+                </td>
+                <td className="px-2.5 py-2" data-testid="job-progress">
+                  {j.judge ? <JudgeJobProgress judge={j.judge} /> : <span className="text-zinc-400">—</span>}
+                </td>
                 <td className="whitespace-nowrap px-2.5 py-2 tabular-nums text-zinc-600">
                   {j.attempts}/{j.maxAttempts}
                 </td>
                 <td className="whitespace-nowrap px-2.5 py-2 tabular-nums">{elapsed === null ? "—" : formatDurationS(elapsed)}</td>
                 <td className="px-2.5 py-2 tabular-nums">{j.exitCode ?? "—"}</td>
                 <td className="hidden whitespace-nowrap px-2.5 py-2 text-zinc-500 xl:table-cell">{new Date(j.createdAt).toLocaleTimeString("en-GB")}</td>
-                <td className="max-w-[16rem] px-2.5 py-2 text-xs text-red-800" title={j.failureReason ?? undefined}>
-                  <span className="line-clamp-2">{j.failureReason ?? ""}</span>
+                <td className="min-w-[10rem] max-w-[18rem] break-words px-2.5 py-2 text-xs text-red-800" data-testid="job-reason">
+                  {j.failureReason ?? ""}
                 </td>
               </tr>
             );

@@ -8,6 +8,7 @@ import { Button } from "@/components/ui/button";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import type { JudgeConfigView } from "@/lib/judge/views";
 import { JudgeConfigForm, NEW_JUDGE_CONFIG } from "./judge-config-form";
+import { JudgeRunHistory } from "./judge-run-history";
 
 const KEY = ["judge-configs", "all"] as const;
 
@@ -21,7 +22,7 @@ function fieldErrorsOf(error: unknown): Record<string, string> {
   return Object.fromEntries(error.details.map((d) => [d.path.split(".")[0], d.message]));
 }
 
-/** `/judge` (staff): the judge configurations, which is the default, whether each is ready, and a form to add or edit one. */
+/** `/judge` (staff): the judge configurations, which is the default, whether each is ready, a form to add or edit one, and their runs over time. */
 export function JudgeConfigsPage() {
   const queryClient = useQueryClient();
   const listing = useQuery({
@@ -120,6 +121,7 @@ export function JudgeConfigsPage() {
           ))}
         </tbody>
       </table>
+      <JudgeRunHistory />
     </div>
   );
 }

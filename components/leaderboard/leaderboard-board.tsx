@@ -4,7 +4,7 @@ import { BadgeCheck } from "lucide-react";
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { Fragment, useCallback, useMemo, type ReactNode } from "react";
-import { formatMeanSe, formatPercent, plural } from "@/lib/leaderboard/format";
+import { formatMeanSe, formatPercent, plural, rankedScoreDigits } from "@/lib/leaderboard/format";
 import { leaderboardHref, parseOpenAgents } from "@/lib/leaderboard/query";
 import type { LeaderboardAgentRow, LeaderboardView } from "@/lib/leaderboard/types";
 import { AgentBreakdown } from "./agent-breakdown";
@@ -31,6 +31,8 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
   const ranked = view.agents.filter((a) => isScored(a) && !isPlaceholder(a));
   const unranked = view.agents.filter((a) => !isScored(a) && !isPlaceholder(a));
   const split = view.splits.find((s) => s.name === view.split);
+  // Rows of different rank never read the same score (an extra decimal where two round alike).
+  const digits = rankedScoreDigits(ranked);
   const paper = view.paper;
   // Page state only: a history entry of its own (back closes it again), no server round trip.
   const toggle = useCallback(
@@ -50,7 +52,7 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
     agents.map((agent) => (
       // An agent may have a row among the public's and one apart (a placeholder judge's runs).
       <Fragment key={`${agent.agentId}:${agent.method.kind === "placeholder"}`}>
-        <AgentRow agent={agent} open={open.has(agent.agentId)} onToggle={() => toggle(agent.agentId)} />
+        <AgentRow agent={agent} digits={digits} open={open.has(agent.agentId)} onToggle={() => toggle(agent.agentId)} />
         {open.has(agent.agentId) && (
           <tr data-testid="agent-breakdown-row">
             <td colSpan={COLUMNS} className="bg-zinc-50 px-4 py-4">
@@ -156,7 +158,7 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
         </div>
       ) : (
         <>
-          {ranked.length > 0 && <LeaderboardChart agents={ranked} />}
+          {ranked.length > 0 && <LeaderboardChart agents={ranked} digits={digits} />}
           {ranked.length > 0 && (
             <AgentTable testId="leaderboard-table" scoreLabel="Score" runsLabel="Runs">
               {rows(ranked)}
@@ -252,8 +254,9 @@ const isPlaceholder = (a: LeaderboardAgentRow) => a.method.kind === "placeholder
 /** Shown with a score among the ranked: a ranked agent, or a human baseline with a score. */
 const isScored = (a: LeaderboardAgentRow) => a.rank !== null || (a.isHuman && a.mean !== null);
 
-function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open: boolean; onToggle: () => void }) {
-  const detail = [agent.scaffold, agent.model].filter(Boolean).join(" · ");
+function AgentRow({ agent, digits, open, onToggle }: { agent: LeaderboardAgentRow; digits: number; open: boolean; onToggle: () => void }) {
+  // Scaffold and model under the name, unless the name already says them ("Demo BasicAgent · o1").
+  const detail = [agent.scaffold, agent.model].filter((part): part is string => !!part && !agent.name.includes(part)).join(" · ");
   const ranked = isScored(agent) || (isPlaceholder(agent) && agent.mean !== null);
   const pending = agent.excludedRuns.some((x) => x.reason === "pending_review");
   const coverage = `${agent.coverage.papers}/${agent.coverage.of} ${agent.coverage.of === 1 ? "paper" : "papers"}`;
@@ -282,12 +285,16 @@ function AgentRow({ agent, open, onToggle }: { agent: LeaderboardAgentRow; open:
             </span>
           )}
         </div>
-        {detail && detail !== agent.name && <div className="text-xs text-zinc-500">{detail}</div>}
+        {detail && (
+          <div className="text-xs text-zinc-500" data-testid="agent-detail">
+            {detail}
+          </div>
+        )}
         <BasisLine agent={agent} />
       </td>
       <td className="whitespace-nowrap px-3 py-2 text-right font-medium tabular-nums" data-testid="agent-score">
         {ranked ? (
-          formatMeanSe(agent.mean, agent.stdErr)
+          formatMeanSe(agent.mean, agent.stdErr, digits)
         ) : pending ? (
           "pending review"
         ) : (

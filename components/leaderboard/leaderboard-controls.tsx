@@ -24,12 +24,13 @@ export function LeaderboardControls({ view }: { view: LeaderboardView }) {
   const papers = view.paper && !view.gradedPapers.some((p) => p.id === paper) ? [view.paper, ...view.gradedPapers] : view.gradedPapers;
   return (
     <div className="flex flex-wrap items-center gap-3 text-sm" aria-busy={pending}>
-      <label className="flex items-center gap-2">
+      {/* The split's whole name and size show: its select takes the width its longest option needs. */}
+      <label className="flex max-w-full items-center gap-2">
         <span className="text-zinc-600">Split</span>
         <select
           value={view.split}
           onChange={(e) => go(e.target.value, view.variant, null)}
-          className="max-w-56 rounded-md border border-zinc-300 bg-white px-2 py-1.5"
+          className="max-w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5"
           data-testid="split-select"
         >
           {view.splits.map((s) => (

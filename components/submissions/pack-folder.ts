@@ -1,3 +1,4 @@
+import { REPRODUCE_SH } from "@/lib/judge/engine/file-selection";
 import { tarBlob, type TarEntry } from "@/lib/submissions/tar-writer";
 
 /** A picked folder's files under paths relative to the folder itself (the browser prefixes its name). */
@@ -20,5 +21,5 @@ export function packFolder(files: File[]): File {
 
 /** Whether a picked folder has PaperBench's `reproduce.sh` at its root (without it, a reproduction has nothing to run). */
 export function hasReproduceScript(files: File[]): boolean {
-  return folderEntries(files).some((e) => e.path === "reproduce.sh");
+  return folderEntries(files).some((e) => e.path === REPRODUCE_SH);
 }

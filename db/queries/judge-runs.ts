@@ -1,7 +1,8 @@
 import "server-only";
-import { desc, eq, sql, type InferInsertModel } from "drizzle-orm";
+import { desc, eq, isNotNull, sql, type InferInsertModel } from "drizzle-orm";
 import type { Executor } from "../client";
-import { gradings, jobs, judgeRuns, type Job, type JudgeRun } from "../schema";
+import type { JudgeRunHistoryRow } from "@/lib/judge/run-history";
+import { gradings, jobs, judgeConfigs, judgeRuns, type Job, type JudgeRun } from "../schema";
 
 /** Judge runs: the row a run's progress is read from, and the totals its verdicts add up to. */
 
@@ -72,4 +73,31 @@ export async function markJudgeRunStarted(db: Executor, id: string): Promise<voi
 
 export async function markJudgeRunFinished(db: Executor, id: string): Promise<void> {
   await db.update(judgeRuns).set({ finishedAt: sql`now()` }).where(eq(judgeRuns.id, id));
+}
+
+/**
+ * The latest `limit` finished runs, newest first, with their configuration's name now (or, for a
+ * deleted one, the name in the run's frozen configuration) and model.
+ */
+export async function listFinishedJudgeRuns(db: Executor, limit: number): Promise<JudgeRunHistoryRow[]> {
+  const rows = await db
+    .select({
+      runId: judgeRuns.id,
+      configId: judgeRuns.configId,
+      configName: sql<string>`coalesce(${judgeConfigs.name}, ${judgeRuns.config}->>'name', 'unnamed configuration')`,
+      model: sql<string>`coalesce(${judgeRuns.config}->>'model', ${judgeConfigs.model}, '')`,
+      startedAt: judgeRuns.startedAt,
+      finishedAt: judgeRuns.finishedAt,
+      costUsd: judgeRuns.costUsd,
+      inputTokens: judgeRuns.inputTokens,
+      outputTokens: judgeRuns.outputTokens,
+      leavesDone: judgeRuns.leavesDone,
+      leavesInvalid: judgeRuns.leavesInvalid,
+    })
+    .from(judgeRuns)
+    .leftJoin(judgeConfigs, eq(judgeConfigs.id, judgeRuns.configId))
+    .where(isNotNull(judgeRuns.finishedAt))
+    .orderBy(desc(judgeRuns.finishedAt), desc(judgeRuns.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, finishedAt: r.finishedAt! }));
 }

@@ -84,6 +84,25 @@ describe("computeLeaderboard", () => {
     ]);
   });
 
+  it("ties means that differ only by floating-point rounding (runs added in another order), not means that differ", () => {
+    const oneRun = (agent: string, run: string, score: number) => runRows(agent, run, { p1: score, p2: score, p3: score });
+    const tied = computeLeaderboard(
+      [
+        ...[0.1, 0.2, 0.3].flatMap((s, i) => oneRun("A", `r${i + 1}`, s)),
+        ...[0.3, 0.2, 0.1].flatMap((s, i) => oneRun("B", `r${i + 1}`, s)),
+        ...[0.2, 0.2, 0.1999].flatMap((s, i) => oneRun("C", `r${i + 1}`, s)),
+      ],
+      split,
+    );
+    const [a, b] = ["A", "B"].map((id) => tied.agents.find((e) => e.agentId === id)!);
+    expect(a.mean).not.toBe(b.mean); // apart in the last bit only
+    expect(tied.agents.map((e) => [e.agentId, e.rank])).toEqual([
+      ["A", 1],
+      ["B", 1],
+      ["C", 3],
+    ]);
+  });
+
   it("lists agents without a complete run after the ranked ones, by papers covered, with their mean over those papers", () => {
     const c = board.agents.find((e) => e.agentId === "C")!;
     expect(c.coverage).toEqual({ papers: 1, mean: 1 });

@@ -8,8 +8,9 @@
  * Means and standard errors follow numpy's summation order (`stats.ts`); a run's mean adds its
  * papers in the split's order.
  *
- * Ranks: agents with a complete run, by mean, highest first; agents with the same mean share a rank
- * (1, 1, 3). An agent without a complete run is not ranked: it follows the ranked ones with its
+ * Ranks: agents with a complete run, by mean, highest first; agents with the same exact mean share a
+ * rank (1, 1, 3), whatever the shown percentage rounds to; "the same" forgives only floating-point
+ * rounding (`sameMean`), so runs that add up in another order still tie. An agent without a complete run is not ranked: it follows the ranked ones with its
  * coverage (the papers of the split some run of it graded, with a published score) and the mean of
  * its per-paper means over those papers, most papers first, so a board is never blank because no
  * run is complete. A per-paper board is the board of a one-paper split.
@@ -239,8 +240,16 @@ export function computeLeaderboard(
   return { split: split.name, paperIds, agents: entries };
 }
 
-/** Descending, nulls last. */
-const byHigher = (a: number | null, b: number | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : b - a);
+/**
+ * Two means are the same when they differ by no more than floating-point rounding: the mean of
+ * 0.1, 0.2, 0.3 is 0.6000000000000001 and of 0.3, 0.2, 0.1 is 0.6. Scores live in [0, 1], so an
+ * absolute bound far below any real difference (a leaf of a 10,000-leaf rubric weighs 1e-4) does.
+ */
+const sameMean = (a: number, b: number) => Math.abs(a - b) <= 1e-12;
+
+/** Descending, nulls last; the same mean (`sameMean`) is a tie. */
+const byHigher = (a: number | null, b: number | null) =>
+  a === null || b === null ? (a === b ? 0 : a === null ? 1 : -1) : sameMean(a, b) ? 0 : b - a;
 
 /** What ranking reads of an entry (an `AgentEntry`, or a row computed another way). */
 export interface Rankable {
@@ -276,7 +285,7 @@ export function rankEntries<T extends Rankable>(entries: T[], isBaseline: (entry
       continue;
     }
     position++;
-    entry.rank = previous !== null && previous.mean === entry.mean ? previous.rank : position;
+    entry.rank = previous !== null && sameMean(previous.mean!, entry.mean) ? previous.rank : position;
     previous = entry;
   }
   return entries;

@@ -16,6 +16,20 @@ export function formatMeanSe(mean: number | null, stdErr: number | null, digits 
   return stdErr === null || !Number.isFinite(stdErr) ? m : `${m} ± ${(stdErr * 100).toFixed(digits)}`;
 }
 
+/**
+ * How many decimals the ranked scores need so that rows of different rank never read the same:
+ * one as PaperBench writes them, more (up to three) only when two means that rank apart round
+ * alike ("60.24%" above "60.22%", not "60.2%" above "60.2%"). `rows` in rank order.
+ */
+export function rankedScoreDigits(rows: { rank: number | null; mean: number | null }[]): number {
+  const ranked = rows.filter((r) => r.rank !== null && r.mean !== null);
+  for (let digits = 1; digits < 3; digits++) {
+    const readAlike = ranked.some((r, i) => i > 0 && r.rank !== ranked[i - 1].rank && formatPercent(r.mean, digits) === formatPercent(ranked[i - 1].mean, digits));
+    if (!readAlike) return digits;
+  }
+  return 3;
+}
+
 /** "1 run" / "3 runs". */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;

@@ -11,6 +11,9 @@ import type { ScoringMethod } from "./scoring-method";
 /** The variants the board offers: every variant. */
 export const LEADERBOARD_VARIANTS: readonly Variant[] = VARIANTS;
 
+/** A row without an evaluation: its runs' grading scores as they stand, human reviewers' changes included. */
+export const AS_GRADED_BASIS = { kind: "as_graded", label: "each run's grading score, reviewers' changes included" } as const;
+
 export interface LeaderboardExcludedRun {
   run: number;
   reason: "incomplete" | "duplicate_papers" | "pending_review";
@@ -23,11 +26,11 @@ export interface LeaderboardExcludedRun {
 
 /**
  * Which rule produced a row's number. `as_graded`: each run's counted gradings as they are
- * (PaperBench's leaderboard). `evaluation`: the agent's evaluation on the board's papers and
+ * (PaperBench's leaderboard), labelled in plain words (`AS_GRADED_BASIS`). `evaluation`: the agent's evaluation on the board's papers and
  * variant, its policies and aggregation applied to its cells (`lib/evaluations/policies.ts`).
  */
 export type LeaderboardBasis =
-  | { kind: "as_graded"; label: "as graded" }
+  | typeof AS_GRADED_BASIS
   | {
       kind: "evaluation";
       /** "mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 · invalid leaves excluded (2)" */

@@ -4,6 +4,7 @@ import type { DbHandle } from "@/db/client";
 import { insertSyntheticGradings, type SyntheticGrading } from "@/db/leaderboard-fixture.testutil";
 import { DEFAULT_POLICIES } from "@/lib/evaluations/default-policies";
 import { numpyMean, standardError } from "@/lib/grading/stats";
+import { AS_GRADED_BASIS } from "@/lib/leaderboard/types";
 import { createEvaluation } from "@/server/evaluations/create-evaluation";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { getLeaderboard } from "./leaderboard";
@@ -94,7 +95,7 @@ describe.each(testDatabaseKinds())("leaderboard rows from evaluations on %s", (k
     expect(evaluated.isHuman).toBe(false);
     expect(evaluated.agreement).toBeNull();
     const plain = await row("Plain");
-    expect(plain.basis).toEqual({ kind: "as_graded", label: "as graded" });
+    expect(plain.basis).toEqual(AS_GRADED_BASIS);
     expect(plain.mean).toBe(0.45);
   });
 

@@ -13,7 +13,7 @@ import { AppError } from "@/lib/errors";
 import { computeLeaderboard, rankEntries, type AgentEntry } from "@/lib/grading/leaderboard";
 import type { Variant } from "@/lib/grading/variant";
 import { chooseDefaultSplit, resolveSplits, type SplitInfo } from "@/lib/leaderboard/splits";
-import { LEADERBOARD_VARIANTS, type LeaderboardAgentRow, type LeaderboardPaper, type LeaderboardView } from "@/lib/leaderboard/types";
+import { AS_GRADED_BASIS, LEADERBOARD_VARIANTS, type LeaderboardAgentRow, type LeaderboardPaper, type LeaderboardView } from "@/lib/leaderboard/types";
 import { PLACEHOLDER_LABEL, scoringMethodOf } from "@/lib/leaderboard/scoring-method";
 import { readDataSplits } from "./data-splits";
 import { evaluationRow, evaluationsForBoard, madeOfRow, readEvaluationData, type EvaluationData } from "./evaluation-rows";
@@ -402,7 +402,7 @@ function buildOneView(data: VariantData, split: SplitInfo, paper: LeaderboardPap
       reviewedGradings: entry.humanReviewedPapers,
       humanReviewed: counted > 0 && entry.humanReviewedPapers === counted,
       coverage: { papers: entry.coverage.papers, of: board.paperIds.length, mean: entry.coverage.mean },
-      basis: { kind: "as_graded", label: "as graded" },
+      basis: AS_GRADED_BASIS,
       method: scoringMethodOf(
         data.rows.filter((r) => r.agentId === entry.agentId && boardPapers.has(r.paperId)).map(madeOfRow),
       ),

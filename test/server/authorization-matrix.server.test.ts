@@ -200,6 +200,7 @@ const MATRIX: Record<string, Row> = {
   "POST /api/judge/configs": { request: () => ({ url: "/api/judge/configs", body: {} }), expect: STAFF_ONLY_WRITE },
   "PATCH /api/judge/configs/[configId]": { request: () => ({ url: `/api/judge/configs/${NO_SUCH_ID}`, body: {} }), expect: [401, 403, 403, 403, 403, 404] },
   "DELETE /api/judge/configs/[configId]": { request: () => ({ url: `/api/judge/configs/${NO_SUCH_ID}` }), expect: [401, 403, 403, 403, 403, 404] },
+  "GET /api/judge/history": { request: () => ({ url: "/api/judge/history" }), expect: [401, 403, 403, 403, 403, 200] },
   "GET /api/evaluations": { request: () => ({ url: "/api/evaluations" }), expect: [401, 403, 403, 403, 403, 200] },
   "POST /api/evaluations": { request: () => ({ url: "/api/evaluations", body: {} }), expect: STAFF_ONLY_WRITE },
   "POST /api/evaluations/ingest": { request: () => ({ url: "/api/evaluations/ingest", body: {} }), expect: STAFF_ONLY_WRITE },
