@@ -1,7 +1,5 @@
-import type { Page } from "@playwright/test";
-import fs from "node:fs/promises";
-import { EditorPage } from "./support/editor";
-import { DEMO_RUBRIC_PATH, readDemoRubric } from "./support/files";
+import { coEditorsOnFreshPaper, paperWithDemoRubric } from "./support/demo-paper";
+import { readDemoRubric } from "./support/files";
 import { expect, test } from "./support/fixtures";
 import { AUTHOR, GRADER, STAFF } from "./support/users";
 
@@ -10,56 +8,38 @@ import { AUTHOR, GRADER, STAFF } from "./support/users";
  * @mentions, seen live by the other person. Each test has a paper of its own.
  */
 
-async function paperWithDemoRubric(staff: Page, paperId: string): Promise<void> {
-  expect((await staff.request.post("/api/papers", { data: { id: paperId, title: `Co-editing ${paperId}` } })).status()).toBe(201);
-  expect((await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: AUTHOR.email, role: "author" } })).status()).toBe(201);
-  const uploaded = await staff.request.put(`/api/papers/${paperId}/rubric`, {
-    headers: { "content-type": "application/json" },
-    data: await fs.readFile(DEMO_RUBRIC_PATH),
-  });
-  expect(uploaded.status()).toBe(200);
-}
-
 test("each person sees who else is on the rubric and which node they are on, until they leave", async ({ asUser }) => {
   const demo = readDemoRubric();
-  const paperId = `e2e-presence-${Date.now()}`;
-  const staffPage = await asUser(STAFF);
-  await paperWithDemoRubric(staffPage, paperId);
-  const author = new EditorPage(await asUser(AUTHOR), paperId);
-  const staff = new EditorPage(staffPage, paperId);
+  const { author, staff } = await coEditorsOnFreshPaper(asUser, "e2e-presence");
   await author.open();
   await expect(author.page.getByTestId("presence-alone")).toBeVisible();
   await staff.open();
 
-  // Within a second each sees the other.
-  await expect(author.page.locator(`[data-testid="presence-avatar"][data-name="${STAFF.name}"]`)).toBeVisible({ timeout: 1_000 });
-  await expect(staff.page.locator(`[data-testid="presence-avatar"][data-name="${AUTHOR.name}"]`)).toBeVisible({ timeout: 1_000 });
+  // Each sees the other, live (how fast is a bench figure, not a test bound).
+  await expect(author.page.locator(`[data-testid="presence-avatar"][data-name="${STAFF.name}"]`)).toBeVisible();
+  await expect(staff.page.locator(`[data-testid="presence-avatar"][data-name="${AUTHOR.name}"]`)).toBeVisible();
 
   // Staff select a node: the author's tree marks it in staff's colour; editing its text shows as editing.
   const target = demo.tree.sub_tasks[1].requirements;
   await staff.select(target);
   const marker = author.row(target).getByTestId("presence-marker");
-  await expect(marker).toBeVisible({ timeout: 1_000 });
+  await expect(marker).toBeVisible();
   await expect(marker.locator("[data-editing]")).toHaveAttribute("data-editing", "false");
   await staff.inspectorRequirements.focus();
-  await expect(marker.locator("[data-editing]")).toHaveAttribute("data-editing", "true", { timeout: 1_000 });
+  await expect(marker.locator("[data-editing]")).toHaveAttribute("data-editing", "true");
   // The author's avatar tooltip says where staff are; a click there jumps to the node.
   await author.page.locator(`[data-testid="presence-avatar"][data-name="${STAFF.name}"]`).click();
   await expect(author.inspectorRequirements).toHaveValue(target);
 
   // Staff leave: gone from the author's editor.
   await staff.page.goto("/");
-  await expect(author.page.getByTestId("presence-alone")).toBeVisible({ timeout: 2_000 });
+  await expect(author.page.getByTestId("presence-alone")).toBeVisible();
   await expect(author.row(target).getByTestId("presence-marker")).toHaveCount(0);
 });
 
 test("a comment with an @mention shows up for the other person, who resolves it", async ({ asUser }) => {
   const demo = readDemoRubric();
-  const paperId = `e2e-comments-${Date.now()}`;
-  const staffPage = await asUser(STAFF);
-  await paperWithDemoRubric(staffPage, paperId);
-  const author = new EditorPage(await asUser(AUTHOR), paperId);
-  const staff = new EditorPage(staffPage, paperId);
+  const { author, staff } = await coEditorsOnFreshPaper(asUser, "e2e-comments");
   await author.open();
   await staff.open();
 
@@ -79,7 +59,7 @@ test("a comment with an @mention shows up for the other person, who resolves it"
   await expect(author.page.getByTestId("node-comments").getByTestId("mention")).toHaveText(`@${STAFF.name}`);
 
   // Staff see it live: a count on the row, the thread under "Mentions me", the mention marked.
-  await expect(staff.row(target).getByTestId("row-comments")).toHaveText("1", { timeout: 1_000 });
+  await expect(staff.row(target).getByTestId("row-comments")).toHaveText("1");
   await staff.tab("comments").click();
   await expect(staff.page.getByTestId("tab-comments-badge")).toHaveText("1");
   await staff.page.getByTestId("comments-show-mentions").click();
@@ -91,9 +71,9 @@ test("a comment with an @mention shows up for the other person, who resolves it"
   await thread.getByTestId("comment-reply-open").click();
   await thread.getByTestId("comment-reply").fill("Yes, it matches the paper.");
   await thread.getByTestId("comment-reply").press("Control+Enter");
-  await expect(author.page.getByTestId("node-comments").getByTestId("comment")).toHaveCount(2, { timeout: 1_000 });
+  await expect(author.page.getByTestId("node-comments").getByTestId("comment")).toHaveCount(2);
   await thread.getByTestId("comment-resolve").click();
-  await expect(author.row(target).getByTestId("row-comments")).toHaveCount(0, { timeout: 1_000 });
+  await expect(author.row(target).getByTestId("row-comments")).toHaveCount(0);
   await expect(author.page.getByTestId("node-comments").getByTestId("comment-thread")).toHaveAttribute("data-resolved", "true");
 
   // A mention of someone who is not on the paper is refused, with the reason, and the text stays.

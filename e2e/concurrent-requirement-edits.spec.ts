@@ -1,9 +1,8 @@
 import type { Locator } from "@playwright/test";
-import { paperWithDemoRubric } from "./support/demo-paper";
+import { coEditorsOnFreshPaper } from "./support/demo-paper";
 import { EditorPage, getNodes, pageErrors, rowByText } from "./support/editor";
 import { readDemoRubric } from "./support/files";
 import { expect, test } from "./support/fixtures";
-import { AUTHOR, STAFF } from "./support/users";
 
 /**
  * Two people edit the text of one requirement at the same time, in two browsers: the author puts
@@ -62,11 +61,7 @@ for (const [pathName, path] of Object.entries(PATHS)) {
       // Two people signed in, two editors open and reopened: more than the default on a busy machine.
       test.setTimeout(240_000);
       const original = readDemoRubric().tree.sub_tasks[0].requirements;
-      const paperId = `e2e-concurrent-${pathName.replace(/ /g, "-")}-${first}-${Date.now()}`;
-      const staffPage = await asUser(STAFF);
-      await paperWithDemoRubric(staffPage, paperId);
-      const author = new EditorPage(await asUser(AUTHOR), paperId);
-      const staff = new EditorPage(staffPage, paperId);
+      const { paperId, author, staff } = await coEditorsOnFreshPaper(asUser, `e2e-concurrent-${pathName.replace(/ /g, "-")}-${first}`);
       const errors = [pageErrors(author.page), pageErrors(staff.page)];
       await openEditor(author);
       await openEditor(staff);

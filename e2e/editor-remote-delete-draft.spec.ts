@@ -1,9 +1,9 @@
-import { paperWithDemoRubric } from "./support/demo-paper";
-import { EditorPage, getNodes } from "./support/editor";
+import { coEditorsOnFreshPaper } from "./support/demo-paper";
+import { getNodes } from "./support/editor";
 import { readDemoRubric } from "./support/files";
 import { expect, test } from "./support/fixtures";
 import { screenshots } from "./support/screenshots";
-import { AUTHOR, STAFF } from "./support/users";
+import { STAFF } from "./support/users";
 
 /**
  * A co-editor deletes the node someone is typing into (issue 21, bug 1): the typed text is kept,
@@ -14,11 +14,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 test("an unsaved addition survives a co-editor deleting its node, and comes back with it", async ({ asUser }, testInfo) => {
   const demo = readDemoRubric();
-  const paperId = `e2e-stranded-${Date.now()}`;
-  const staffPage = await asUser(STAFF);
-  await paperWithDemoRubric(staffPage, paperId);
-  const author = new EditorPage(await asUser(AUTHOR), paperId);
-  const staff = new EditorPage(staffPage, paperId);
+  const { paperId, author, staff } = await coEditorsOnFreshPaper(asUser, "e2e-stranded");
   await author.open();
   await staff.open();
   // The leaves sit under the first level, which opens closed.
@@ -38,7 +34,7 @@ test("an unsaved addition survives a co-editor deleting its node, and comes back
   await expect(staff.row(leaf)).toHaveCount(0);
 
   const notice = author.page.getByTestId("stranded-draft");
-  await expect(notice).toBeVisible({ timeout: 2_000 });
+  await expect(notice).toBeVisible();
   await expect(notice.getByTestId("stranded-draft-title")).toHaveText(`${STAFF.name} deleted the node you were editing. Your text is kept:`);
   await expect(notice.getByTestId("stranded-draft-text")).toHaveValue(typed);
   // No toast names a node by its internal key.
@@ -54,7 +50,7 @@ test("an unsaved addition survives a co-editor deleting its node, and comes back
   await notice.getByTestId("stranded-draft-restore").click();
   await expect(notice).toHaveCount(0);
   await expect(author.row(typed)).toBeVisible();
-  await expect(staff.row(typed)).toBeVisible({ timeout: 2_000 });
+  await expect(staff.row(typed)).toBeVisible();
   await author.expectSaved();
   const { nodes } = await getNodes(staff.page.request, paperId);
   expect(nodes.filter((n) => n.requirements === typed)).toHaveLength(1);
@@ -63,11 +59,7 @@ test("an unsaved addition survives a co-editor deleting its node, and comes back
 
 test("after the deleter's own undo, the kept text still goes back into the node", async ({ asUser }) => {
   const demo = readDemoRubric();
-  const paperId = `e2e-stranded-undo-${Date.now()}`;
-  const staffPage = await asUser(STAFF);
-  await paperWithDemoRubric(staffPage, paperId);
-  const author = new EditorPage(await asUser(AUTHOR), paperId);
-  const staff = new EditorPage(staffPage, paperId);
+  const { author, staff } = await coEditorsOnFreshPaper(asUser, "e2e-stranded-undo");
   await author.open();
   await staff.open();
   // The leaves sit under the first level, which opens closed.
@@ -81,13 +73,13 @@ test("after the deleter's own undo, the kept text still goes back into the node"
   await staff.select(leaf);
   await staff.page.keyboard.press("Delete");
   const notice = author.page.getByTestId("stranded-draft");
-  await expect(notice).toBeVisible({ timeout: 2_000 });
+  await expect(notice).toBeVisible();
 
   // Staff undo: the node is back without the text; the author's notice still holds it.
   await staff.page.keyboard.press("Control+z");
-  await expect(author.row(leaf)).toBeVisible({ timeout: 2_000 });
+  await expect(author.row(leaf)).toBeVisible();
   await notice.getByTestId("stranded-draft-restore").click();
   await expect(notice).toHaveCount(0);
   await expect(author.row(typed)).toBeVisible();
-  await expect(staff.row(typed)).toBeVisible({ timeout: 2_000 });
+  await expect(staff.row(typed)).toBeVisible();
 });

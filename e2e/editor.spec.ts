@@ -433,8 +433,8 @@ test("an edit in one editor appears in another person's editor without a reload"
   await author.select(target);
   await author.inspectorWeight.fill("9");
   await author.inspectorWeight.press("Enter");
-  // Within a second, with no reload: the weight, and the revision it came with.
-  await expect(watcher.row(target).getByTestId("row-weight")).toHaveText("9", { timeout: 1_000 });
+  // Live, with no reload: the weight, and the revision it came with.
+  await expect(watcher.row(target).getByTestId("row-weight")).toHaveText("9");
   await expect(watcher.revision).toHaveText(`revision ${revision + 1}`);
   // The node's history says who did it.
   await watcher.select(target);
@@ -445,17 +445,17 @@ test("an edit in one editor appears in another person's editor without a reload"
   const gone = demo.tree.sub_tasks[2].requirements;
   await watcher.select(gone);
   await watcher.page.keyboard.press("Delete");
-  await expect(author.row(gone)).toHaveCount(0, { timeout: 1_000 });
+  await expect(author.row(gone)).toHaveCount(0);
 
   // Someone deletes the node the other person is working on: they are told, and can restore it.
   const worked = demo.tree.sub_tasks[3].requirements;
   await author.select(worked);
   await watcher.select(worked);
   await watcher.page.keyboard.press("Delete");
-  await expect(author.toast(`${STAFF.name} deleted the node you were working on`)).toBeVisible({ timeout: 2_000 });
+  await expect(author.toast(`${STAFF.name} deleted the node you were working on`)).toBeVisible();
   await author.page.getByRole("button", { name: "Restore" }).click();
   await expect(author.row(worked)).toBeVisible();
-  await expect(watcher.row(worked)).toBeVisible({ timeout: 2_000 });
+  await expect(watcher.row(worked)).toBeVisible();
 });
 
 test("two people typing in one requirement both keep their words", async ({ asUser }) => {
@@ -484,7 +484,7 @@ test("two people typing in one requirement both keep their words", async ({ asUs
 
   const merged = `Bob: ${original} (Alice)`;
   await expect(bob.row(merged)).toBeVisible();
-  await expect(alice.row(merged)).toBeVisible({ timeout: 2_000 });
+  await expect(alice.row(merged)).toBeVisible();
   expect((await getNodes(alice.page.request, paperId)).nodes.some((n) => n.requirements === merged)).toBe(true);
 });
 
@@ -505,13 +505,13 @@ test("an author signs off a revision; a change by someone else returns the rubri
   await expect(status.getByTestId("review-status-label")).toHaveText("Signed off");
   await expect(status.getByTestId("review-history")).toContainText(`Signed off at revision 1 by ${AUTHOR.name}`);
   // The other editor hears of the sign-off at once, with who did it.
-  await expect(other.page.getByTestId("review-status-label")).toHaveText("Signed off", { timeout: 1_000 });
+  await expect(other.page.getByTestId("review-status-label")).toHaveText("Signed off");
   await expect(other.toast(`${AUTHOR.name}: signed off at revision 1`)).toBeVisible();
 
   // Someone else changes a weight: both editors show the rubric back in draft, and say why.
   await other.select(demo.tree.sub_tasks[0].requirements);
   await other.setWeight(demo.tree.sub_tasks[0].requirements, 4);
-  await expect(status.getByTestId("review-status-label")).toHaveText("Draft", { timeout: 2_000 });
+  await expect(status.getByTestId("review-status-label")).toHaveText("Draft");
   await expect(author.toast("The rubric changed after sign-off and is a draft again")).toBeVisible();
   await expect(other.page.getByTestId("review-status-label")).toHaveText("Draft");
   await expect(status.getByTestId("review-history")).toContainText("Changed after sign-off (revision 2)");

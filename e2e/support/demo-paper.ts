@@ -1,7 +1,8 @@
 import { expect, type Page } from "@playwright/test";
 import fs from "node:fs/promises";
+import { EditorPage } from "./editor";
 import { DEMO_RUBRIC_PATH } from "./files";
-import { AUTHOR } from "./users";
+import { AUTHOR, STAFF, type DemoUser } from "./users";
 
 /**
  * Staff (signed in on `staff`) create a paper of the test's own with the demo rubric and make the
@@ -15,4 +16,15 @@ export async function paperWithDemoRubric(staff: Page, paperId: string): Promise
     data: await fs.readFile(DEMO_RUBRIC_PATH),
   });
   expect(uploaded.status()).toBe(200);
+}
+
+/**
+ * Two people about to edit one rubric together: a paper of the test's own (`<prefix>-<time>`) with the
+ * demo rubric, and editors for its author and for staff, each in its own browser context, not opened yet.
+ */
+export async function coEditorsOnFreshPaper(asUser: (user: DemoUser) => Promise<Page>, prefix: string): Promise<{ paperId: string; author: EditorPage; staff: EditorPage }> {
+  const paperId = `${prefix}-${Date.now()}`;
+  const staffPage = await asUser(STAFF);
+  await paperWithDemoRubric(staffPage, paperId);
+  return { paperId, author: new EditorPage(await asUser(AUTHOR), paperId), staff: new EditorPage(staffPage, paperId) };
 }
