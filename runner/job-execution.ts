@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { heartbeatHealth } from "@/lib/jobs/heartbeat-health";
 import type { FinalJobStatus } from "@/lib/jobs/states";
 import type { ClaimedJob, Gpu } from "@/lib/runner/protocol";
 import type { JobBackend } from "./backends/job-backend";
@@ -66,14 +67,18 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
     onStaleLease: (err) => abandon(`lease lost: ${err.message}`),
     onUnavailable: (err) => ctx.event(`job ${job.id}: cancel is heard at the next heartbeat only (${err.message})`),
   });
+  const health = heartbeatHealth(job.id, claimed.lease.leaseS);
   const heartbeats = setInterval(() => {
     client.heartbeat(claimed).then(
       (answer) => {
+        health.succeeded();
         if (answer.cancel) onCancel();
       },
       (err) => {
         if (err instanceof StaleLeaseError) abandon(`lease lost: ${err.message}`);
-        // Anything else was already retried: the next beat tries again, and the lease tells who is right.
+        // Anything else was already retried: the next beat tries again, and the lease tells who is
+        // right. It is logged with the time since the last success, which says how near the lease's end is.
+        else ctx.event(health.failed(err));
       },
     );
   }, claimed.lease.heartbeatS * 1000);

@@ -27,6 +27,8 @@ interface FakeStudio {
   stale: boolean;
   /** From then on, the job token is refused (its runner token was revoked). */
   revoked: boolean;
+  /** While true, heartbeats are refused with an error that is neither a stale lease nor a revoked token. */
+  heartbeatsRefused: boolean;
   close(): Promise<void>;
 }
 
@@ -36,7 +38,7 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
   const leaseId = randomUUID();
   const jobToken = `rst_job_${jobId}.${leaseId}.sig`;
   let claimed = false;
-  const studio: FakeStudio = { url: "", calls: [], logs: new Map(), completions: [], outputs: null, cancel: null, stale: false, revoked: false, close: async () => undefined };
+  const studio: FakeStudio = { url: "", calls: [], logs: new Map(), completions: [], outputs: null, cancel: null, stale: false, revoked: false, heartbeatsRefused: false, close: async () => undefined };
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -65,6 +67,7 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
     if (studio.stale) return json(409, { error: { code: "stale_lease", message: "lease moved on" } });
     if (studio.revoked) return json(401, { error: { code: "unauthorized", message: "The runner token this job was claimed with was revoked: stop the job" } });
     if (url.endsWith("/submission")) return res.writeHead(200, { "content-type": "application/gzip" }).end(archive);
+    if (url.endsWith("/heartbeat") && studio.heartbeatsRefused) return json(429, { error: { code: "rate_limited", message: "slow down" } });
     if (url.endsWith("/heartbeat")) return json(200, { leaseExpiresAt: new Date().toISOString(), cancel: studio.cancel === "heartbeat" });
     if (url.endsWith("/wait-cancel")) {
       const { waitS } = JSON.parse(body.toString()) as { waitS: number };
@@ -176,6 +179,22 @@ describe("startRunner against the protocol", () => {
     studio.cancel = "heartbeat";
     await until(() => studio!.completions.length > 0);
     expect(studio.completions[0]).toMatchObject({ status: "cancelled", exitCode: null });
+  });
+
+  it("logs each failed heartbeat with how many failed in a row and the time since the last success, and runs on", async () => {
+    const goOn = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "runner-go-on-")), "go-on");
+    studio = await fakeStudio(`echo working\nwhile [ ! -f ${goOn} ]; do sleep 0.1; done\necho done\n`);
+    const events = await start(studio);
+    await until(() => log(studio!).includes("working"));
+    studio.heartbeatsRefused = true;
+    await until(() => events.some((e) => e.includes("heartbeat failed (2 in a row")));
+    const failures = events.filter((e) => e.includes("heartbeat failed"));
+    expect(failures[0]).toMatch(/^job [0-9a-f-]{36}: heartbeat failed \(1 in a row, \d+\.\d s since the last success, lease 60 s\): POST \/api\/runner\/jobs\/[0-9a-f-]{36}\/heartbeat: 429 slow down$/);
+    studio.heartbeatsRefused = false;
+    // The job was never stopped for it: it goes on to its end once told to.
+    fs.writeFileSync(goOn, "");
+    await until(() => studio!.completions.length > 0);
+    expect(studio.completions[0]).toMatchObject({ status: "succeeded", exitCode: 0 });
   });
 
   it("hears a cancel through its wait-cancel long poll, which it holds for the whole run", async () => {

@@ -6,6 +6,7 @@ import { setGradingJudgeFinished } from "@/db/queries/gradings";
 import { claimQueuedJob, finishJobUnderLease, getJobById, renewLease } from "@/db/queries/jobs";
 import { listJudgeRunUsagesByGradingId, markJudgeRunFinished } from "@/db/queries/judge-runs";
 import type { Job } from "@/db/schema";
+import { heartbeatHealth } from "@/lib/jobs/heartbeat-health";
 import type { FinalJobStatus } from "@/lib/jobs/states";
 import { mergeUsage, type ModelUsage } from "@/lib/judge/engine/usage";
 import { announceJobChanged, followJob, followQueue } from "@/server/jobs/job-feed";
@@ -96,13 +97,16 @@ export function startJudgeWorker(store: Store, opts: JudgeWorkerOptions = {}): {
       await announceJobChanged(store, job.id);
       await afterJobChanged(store, job.id);
       const { heartbeatS, leaseS } = queueTimings();
+      const health = heartbeatHealth(job.id, leaseS);
       const heartbeat = setInterval(() => {
         renewLease(store.db, job.id, leaseId, leaseS).then(
           (renewed) => {
-            if (!renewed) stopWith("lost");
-            else if (renewed.cancelRequested) stopWith("cancelled");
+            if (!renewed) return stopWith("lost");
+            health.succeeded();
+            if (renewed.cancelRequested) stopWith("cancelled");
           },
-          () => undefined,
+          // The next beat tries again; the line says how near the lease's end is.
+          (err) => log(`Judge worker: ${health.failed(err)}`),
         );
       }, heartbeatS * 1000);
       // A cancel is heard at once on the job's topic, not only at the next heartbeat.
