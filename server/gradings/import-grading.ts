@@ -13,7 +13,7 @@ import { AppError } from "@/lib/errors";
 import { formatGradingIssue, parseGradedJson, preorder, toRubricTree } from "@/lib/grading/graded-tree";
 import type { GradedNode, GradedStats, GradingWarning, JsonValue } from "@/lib/grading/types";
 import type { Variant } from "@/lib/grading/variant";
-import { buildPinnedGradedTree, isSameRubric, viewRows } from "@/lib/review/pinned-tree";
+import { buildPinnedGradedTree, isSameRubric, viewRows } from "@/lib/grading/pinned-tree";
 import { treeToRows, type NodeRow } from "@/lib/rubric/tree-rows";
 import { agentNameSchema, runIndexSchema, submissionVariantSchema } from "@/lib/submissions/schemas";
 import { fallbackProvenance, isPlaceholderJudge } from "@/lib/grading/provenance";

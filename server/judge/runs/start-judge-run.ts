@@ -9,7 +9,7 @@ import type { GradingSource } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { JudgeRunRequest } from "@/lib/judge/schemas";
 import type { JudgeRunView } from "@/lib/judge/views";
-import { buildPinnedGradedTree } from "@/lib/review/pinned-tree";
+import { buildPinnedGradedTree } from "@/lib/grading/pinned-tree";
 import { pinLiveVersion, rubricFingerprint } from "@/server/gradings/import-grading";
 import { announceJobQueued } from "@/server/jobs/job-feed";
 import { getEvaluationById } from "@/db/queries/evaluations";
