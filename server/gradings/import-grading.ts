@@ -16,7 +16,7 @@ import type { Variant } from "@/lib/grading/variant";
 import { buildPinnedGradedTree, isSameRubric, viewRows } from "@/lib/grading/pinned-tree";
 import { treeToRows, type NodeRow } from "@/lib/rubric/tree-rows";
 import { agentNameSchema, runIndexSchema, submissionVariantSchema } from "@/lib/submissions/schemas";
-import { fallbackProvenance, isPlaceholderJudge } from "@/lib/grading/provenance";
+import { fallbackProvenance, isPlaceholderJudge } from "@/lib/evaluations/provenance";
 import { archiveSummary, type ArchiveSummary, type SubmissionArchive } from "@/server/submissions/archive";
 import { badField, fieldPredicate } from "@/server/http/zod-details";
 

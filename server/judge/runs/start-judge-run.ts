@@ -14,7 +14,7 @@ import { pinLiveVersion, rubricFingerprint } from "@/server/gradings/import-grad
 import { announceJobQueued } from "@/server/jobs/job-feed";
 import { getEvaluationById } from "@/db/queries/evaluations";
 import type { Evaluation } from "@/db/schema";
-import { isPlaceholderJudge, type GradingProvenance } from "@/lib/grading/provenance";
+import { isPlaceholderJudge, type GradingProvenance } from "@/lib/evaluations/provenance";
 import { assertJudgeKeyReady } from "../configs/judge-config-view";
 import { judgePromptSource } from "../prompt-source";
 import { estimatePlannedRun, planJudgeRuns, rubricRowsFor, unitCount, type JudgePlan, type PlannedRun } from "./plan-judge-runs";
