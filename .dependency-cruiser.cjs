@@ -8,6 +8,10 @@
  * Root files: `auth.ts` and `instrumentation.ts` belong to the server layer (they open sessions and
  * start the studio); `auth.config.ts` is edge-safe configuration. Tests, e2e specs, benchmarks and
  * test helpers (`*.testutil.ts`, `test/`) may reach any layer, but production code never imports them.
+ *
+ * Each of lib/, runner/ and components/ also has its npm packages listed (LIB_PACKAGES, RUNNER_PACKAGES,
+ * SERVER_PACKAGES below). Folder-level cycles, which no rule here can express, are refused by
+ * `scripts/check-folder-cycles.mjs`; `test/layers/probe.test.ts` proves the rules refuse what they say.
  */
 /** Opening the database (not reading or writing it): the client factory and PGlite's data directory. */
 const DB_INFRA = "db/(client|pglite-template|data-dir-lock)\\.ts$";
