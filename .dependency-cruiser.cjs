@@ -8,6 +8,10 @@
  * Root files: `auth.ts` and `instrumentation.ts` belong to the server layer (they open sessions and
  * start the studio); `auth.config.ts` is edge-safe configuration. Tests, e2e specs, benchmarks and
  * test helpers (`*.testutil.ts`, `test/`) may reach any layer, but production code never imports them.
+ *
+ * Each of lib/, runner/ and components/ also has its npm packages listed (LIB_PACKAGES, RUNNER_PACKAGES,
+ * SERVER_PACKAGES below). Folder-level cycles, which no rule here can express, are refused by
+ * `scripts/check-folder-cycles.mjs`; `test/layers/probe.test.ts` proves the rules refuse what they say.
  */
 /** Opening the database (not reading or writing it): the client factory and PGlite's data directory. */
 const DB_INFRA = "db/(client|pglite-template|data-dir-lock)\\.ts$";
@@ -16,6 +20,34 @@ const TEST = "(\\.test\\.tsx?$|\\.testutil\\.tsx?$|^test/|^e2e/|^bench/)";
 
 /** Node built-ins that do I/O: the domain in lib/ runs in the browser too. */
 const IO_BUILTINS = "^(node:)?(fs|fs/promises|child_process|net|http|https|http2|tls|dgram|dns|os|worker_threads|cluster|zlib|stream|stream/promises|readline|vm|process)$";
+
+/**
+ * npm packages, as dependency-cruiser sees them: the resolved file under `node_modules/<name>/`
+ * (or its `@types/<name>/` declarations). A name may be a regex (`@aws-sdk/[^/]+`, `next/server`).
+ */
+function packages(names) {
+  return `^node_modules/(@types/)?(${names.join("|")})(/|\\.|$)`;
+}
+
+/**
+ * ALLOW-list (the set is small and pure, so a new package is a deliberate edit here): what lib/
+ * imports from npm. Parsers, a schema library, a tokenizer, ordering keys, a diff: nothing that
+ * opens a socket, a file or a database, so the domain stays runnable in the browser and in tests.
+ */
+const LIB_PACKAGES = ["zod", "yaml", "jsonc-parser", "p-limit", "gpt-tokenizer", "fractional-indexing", "diff-match-patch", "@zxcvbn-ts/language-common"];
+
+/** ALLOW-list (small): the runner speaks HTTP with zod contracts and unpacks archives; Node built-ins are its own. */
+const RUNNER_PACKAGES = ["zod", "tar-stream", "yauzl"];
+
+/**
+ * DENY-list (components/ use many browser packages: React, charts, markdown, icons, so an allow-list
+ * would churn with every UI change): the packages that only work on the server, or hold its secrets.
+ */
+const SERVER_PACKAGES = [
+  "pg", "@electric-sql/pglite", "drizzle-orm", "drizzle-kit", "openai", "@aws-sdk/[^/]+", "@node-rs/[^/]+",
+  "server-only", "next-auth", "next/(server|headers|cache)", "tar-stream", "yauzl", "@kubernetes/[^/]+",
+  "kubernetes-models", "@kubernetes-models/[^/]+", "s3rver", "tsx",
+];
 
 function layer(name, from, allowed, comment, ignoredTypes = []) {
   return {
@@ -38,11 +70,11 @@ module.exports = {
       to: { dependencyTypes: ["core"], path: IO_BUILTINS },
     },
     {
-      name: "lib-is-not-server-only",
-      comment: "server-only code lives in server/ or db/",
+      name: "lib-packages-are-pure",
+      comment: "lib/ imports only the pure npm packages of LIB_PACKAGES (no database, network, cloud SDK, auth, server-only or Next.js): add one there only if it does no I/O",
       severity: "error",
       from: { path: "^lib/", pathNot: TEST },
-      to: { path: "^node_modules/server-only/" },
+      to: { path: "^node_modules/", pathNot: packages(LIB_PACKAGES) },
     },
     layer("db-is-sql-only", "^db/", ["db/", "lib/"], "db/ holds the schema, the client and SQL repositories: it imports lib/ (types, errors) only"),
     layer("server-uses-db-and-lib", SERVER, ["server/", "db/", "lib/", "auth\\.ts$", "auth\\.config\\.ts$"], "server/ holds the use cases: it imports db/ and lib/"),
@@ -51,6 +83,27 @@ module.exports = {
     layer("scripts-use-server", "^scripts/", ["scripts/", "server/", "lib/", DB_INFRA], "the CLI calls services, so it announces like the UI (it may open the database)"),
     layer("submission-cli-is-http-only", "^scripts/submission-cli\\.ts$", ["lib/", "server/submissions/pack-directory\\.ts$"], "the submission CLI talks HTTP to a running studio with a token: no database, no server code but the directory packer (plain Node, shared with the demo seed)"),
     layer("runner-uses-lib", "^runner/", ["runner/", "lib/"], "the runner talks HTTP to the studio: no database, no server code"),
+    {
+      name: "runner-packages",
+      comment: "the runner imports only the npm packages of RUNNER_PACKAGES: no database driver, no drizzle, no Next.js, React or next-auth (it runs on a GPU machine and talks HTTP)",
+      severity: "error",
+      from: { path: "^runner/", pathNot: TEST },
+      to: { path: "^node_modules/", pathNot: packages(RUNNER_PACKAGES) },
+    },
+    {
+      name: "components-use-no-node-builtins",
+      comment: "components/ run in the browser: no node:* built-in at all (the server reads files and processes)",
+      severity: "error",
+      from: { path: "^components/", pathNot: TEST },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "components-use-no-server-packages",
+      comment: "components/ run in the browser: none of SERVER_PACKAGES (database, drizzle, SDKs, password hashing, server-only, next-auth, next/server); data comes over HTTP or as props",
+      severity: "error",
+      from: { path: "^components/", pathNot: TEST },
+      to: { path: packages(SERVER_PACKAGES) },
+    },
     {
       name: "app-names-db-types-only",
       comment: "app/ may name database row types (type-only imports of db/schema and db/client), nothing else of db/",
@@ -82,8 +135,8 @@ module.exports = {
   ],
   options: {
     // Every layer, present or future (runner/ arrives with the runner issue); tests beside the code too.
-    // server-only, drizzle-orm and Node's built-ins stay in view for the lib/ and db/ rules.
-    includeOnly: "^(app|components|lib|db|server|scripts|runner|test|e2e|bench)/|^(auth|auth\\.config|instrumentation)\\.ts$|^node_modules/(server-only|drizzle-orm)/|^(node:)?[a-z_/]+$",
+    // npm packages (not followed) and Node's built-ins stay in view for the per-layer package rules.
+    includeOnly: "^(app|components|lib|db|server|scripts|runner|test|e2e|bench)/|^(auth|auth\\.config|instrumentation)\\.ts$|^node_modules/|^(node:)?[a-z_/]+$",
     doNotFollow: { path: "node_modules" },
     exclude: { path: "^(\\.next|\\.data)/" },
     tsPreCompilationDeps: true,

@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import type { Variant } from "@/lib/grading/variant";
 import type { EvaluationPolicies } from "@/lib/evaluations/schemas";
-import { isPlaceholderJudge, type GradingProvenance } from "@/lib/grading/provenance";
+import { isPlaceholderJudge, type GradingProvenance } from "@/lib/evaluations/provenance";
 import type { Executor } from "./client";
 
 export interface SyntheticGrading {

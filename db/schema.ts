@@ -2,7 +2,7 @@ import type { InferInsertModel, InferSelectModel } from "drizzle-orm";
 import { sql } from "drizzle-orm";
 import { PAPER_ROLES, type PaperRole } from "@/lib/auth/access";
 import type { JudgeOutputMeta } from "@/lib/grading/types";
-import type { GradingProvenance } from "@/lib/grading/provenance";
+import type { GradingProvenance } from "@/lib/evaluations/provenance";
 import { VARIANTS, type Variant } from "@/lib/grading/variant";
 import { NOTIFICATION_KINDS, type NotificationKind } from "@/lib/notifications/kinds";
 import { JOB_KINDS, JOB_STATUSES } from "@/lib/jobs/states";
@@ -418,7 +418,7 @@ export const gradings = pgTable(
     // A judge-lab grading (comparing judge configurations, migration 0017): never counted on the
     // leaderboard, in an evaluation or as JudgeEval's judge side.
     isLab: boolean("is_lab").notNull().default(false),
-    // How it was made (migration 0021, `lib/grading/provenance.ts`): judge, mode, configuration,
+    // How it was made (migration 0021, `lib/evaluations/provenance.ts`): judge, mode, configuration,
     // prompts' source, the evaluation's policies. Null only for a row written by code older than it.
     provenance: jsonb("provenance").$type<GradingProvenance>(),
     // Graded by a placeholder judge (Dummy, Random): members only, never in a public figure.

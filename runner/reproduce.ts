@@ -4,7 +4,7 @@ import { StringDecoder } from "node:string_decoder";
 import { CREATION_TIME_FILE } from "@/lib/jobs/outputs-index";
 import type { FinalJobStatus } from "@/lib/jobs/states";
 import type { ReproduceSettings } from "@/lib/runner/protocol";
-import type { ReproductionMetadata } from "@/lib/runner/reproduction-metadata";
+import type { ReproductionMetadata } from "@/lib/jobs/reproduction-metadata";
 import type { JobBackend, JobExit } from "./backends/job-backend";
 import { DEFAULT_MAX_LOG_BYTES, LogCap } from "./log-cap";
 import { diskFull } from "./job-storage";

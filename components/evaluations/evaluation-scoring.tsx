@@ -1,7 +1,7 @@
 import { MethodBadge } from "@/components/leaderboard/row-badges";
 import { ProvenanceLine } from "@/components/review/provenance-line";
 import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
-import { isPlaceholderJudge } from "@/lib/grading/provenance";
+import { isPlaceholderJudge } from "@/lib/evaluations/provenance";
 
 /**
  * How the evaluation's scores were made: the leaderboard's mark ("PaperBench method", "efficient

@@ -5,7 +5,7 @@ import { TriangleAlert } from "lucide-react";
 import { useEffect } from "react";
 import { fetchJson } from "@/components/api/client";
 import { Field } from "@/components/ui/field";
-import { isPlaceholderJudge } from "@/lib/grading/provenance";
+import { isPlaceholderJudge } from "@/lib/evaluations/provenance";
 import { chooseDefaultJudge } from "@/lib/judge/default-judge-choice";
 import type { JudgeConfigView } from "@/lib/judge/views";
 

@@ -1,5 +1,5 @@
-import type { GradingProvenance } from "@/lib/grading/provenance";
-import { isPlaceholderJudge, provenanceDetails, provenanceSummary } from "@/lib/grading/provenance";
+import type { GradingProvenance } from "@/lib/evaluations/provenance";
+import { isPlaceholderJudge, provenanceDetails, provenanceSummary } from "@/lib/evaluations/provenance";
 
 /**
  * "How this was scored", in one compact line (judge · mode · prompts · policies) with every field

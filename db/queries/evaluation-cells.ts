@@ -6,7 +6,7 @@ import type { FailureKind } from "@/lib/evaluations/schemas";
 import type { PipelineStage } from "@/lib/evaluations/pipeline";
 import type { ImportedRunResult } from "@/lib/evaluations/schemas";
 import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
-import type { GradingProvenance } from "@/lib/grading/provenance";
+import type { GradingProvenance } from "@/lib/evaluations/provenance";
 import type { ReproductionEnd } from "@/lib/jobs/judge-source";
 import type { JobStatus } from "@/lib/jobs/states";
 

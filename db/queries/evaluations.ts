@@ -6,7 +6,7 @@ import type { InferInsertModel } from "drizzle-orm";
 import type { FailureKind, ImportedRunResult } from "@/lib/evaluations/schemas";
 import type { PipelineStage } from "@/lib/evaluations/pipeline";
 import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
-import type { GradingProvenance } from "@/lib/grading/provenance";
+import type { GradingProvenance } from "@/lib/evaluations/provenance";
 
 export async function insertEvaluation(db: Executor, values: InferInsertModel<typeof evaluations>): Promise<Evaluation> {
   const [row] = await db.insert(evaluations).values(values).returning();

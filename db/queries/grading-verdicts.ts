@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import type { JsonValue } from "@/lib/grading/types";
-import type { StoredVerdict } from "@/lib/review/pinned-tree";
+import type { StoredVerdict } from "@/lib/grading/pinned-tree";
 import type { Executor } from "../client";
 import { gradingOverrides, gradingVerdicts, users, type GradingOverride, type VerdictSource } from "../schema";
 import { toUserRef, type UserRef } from "./users";

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, sql, type InferInsertModel } from "drizzle-orm";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
-import type { GradingProvenance } from "@/lib/grading/provenance";
+import type { GradingProvenance } from "@/lib/evaluations/provenance";
 import type { Executor } from "../client";
 import {
   agents,

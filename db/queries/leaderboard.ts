@@ -1,6 +1,6 @@
 import "server-only";
 import { desc, eq, sql } from "drizzle-orm";
-import type { GradingProvenance } from "@/lib/grading/provenance";
+import type { GradingProvenance } from "@/lib/evaluations/provenance";
 import type { Executor } from "../client";
 import { evaluations, type Evaluation, type GradingKind, type PaperRole, type SubmissionVariant } from "../schema";
 

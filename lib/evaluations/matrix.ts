@@ -4,9 +4,9 @@ import type { Variant } from "@/lib/grading/variant";
 import type { Agreement } from "./agreement";
 import type { PolicyResult } from "./policies";
 import type { Aggregation, EvaluationPolicies, EvaluationSetup, FailureKind } from "./schemas";
-import type { GradingProvenance } from "@/lib/grading/provenance";
+import type { GradingProvenance } from "./provenance";
 import type { JudgeKind, JudgeMode } from "@/lib/judge/config";
-import type { ScoringMethod } from "@/lib/leaderboard/scoring-method";
+import type { ScoringMethod } from "./scoring-method";
 
 /**
  * The evaluation page's contract: `GET /api/evaluations/<id>/matrix` answers an `EvaluationMatrix`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildPinnedGradedTree, type StoredVerdict } from "@/lib/review/pinned-tree";
+import { buildPinnedGradedTree, type StoredVerdict } from "@/lib/grading/pinned-tree";
 import { specRows, type Spec } from "@/lib/rubric/rows-fixtures.testutil";
 import { rowsToTree, treeToRows } from "@/lib/rubric/tree-rows";
 import { carryOver, classifyLeaves, projectScore } from "./affected-leaves";

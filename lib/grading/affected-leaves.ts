@@ -11,7 +11,7 @@
  * that was not one before (its children deleted) and a new leaf need a verdict. The fine-grained
  * category is not asked: the judge never reads it (and PaperBench's graded trees leave it out).
  */
-import { buildPinnedGradedTree, type StoredOverride, type StoredVerdict } from "@/lib/review/pinned-tree";
+import { buildPinnedGradedTree, type StoredOverride, type StoredVerdict } from "@/lib/grading/pinned-tree";
 import { effectiveShares } from "@/lib/rubric/shares";
 import { buildTreeIndex, type TreeIndex } from "@/lib/rubric/tree-index";
 import type { NodeRow } from "@/lib/rubric/tree-rows";

@@ -8,7 +8,7 @@
  */
 import { matchNodes } from "@/lib/grading/affected-leaves";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
-import { buildPinnedGradedTree, type StoredOverride, type StoredVerdict } from "@/lib/review/pinned-tree";
+import { buildPinnedGradedTree, type StoredOverride, type StoredVerdict } from "@/lib/grading/pinned-tree";
 import { buildTreeIndex } from "@/lib/rubric/tree-index";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 

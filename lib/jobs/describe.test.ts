@@ -4,9 +4,9 @@ import { describeGpus, formatAgo, jobElapsedS } from "./describe";
 
 describe("describeGpus", () => {
   it("counts GPUs per model in the order they first appear", () => {
-    const h100 = { model: "NVIDIA H100 80GB HBM3", memoryMiB: 81_559 };
-    expect(describeGpus([{ index: 0, ...h100 }, { index: 1, ...h100 }])).toBe("2× NVIDIA H100 80GB HBM3");
-    expect(describeGpus([{ index: 0, model: "A100", memoryMiB: 1 }, { index: 1, model: "T4", memoryMiB: 1 }, { index: 2, model: "A100", memoryMiB: 1 }])).toBe("2× A100 + 1× T4");
+    const h100 = { model: "NVIDIA H100 80GB HBM3" };
+    expect(describeGpus([h100, h100])).toBe("2× NVIDIA H100 80GB HBM3");
+    expect(describeGpus([{ model: "A100" }, { model: "T4" }, { model: "A100" }])).toBe("2× A100 + 1× T4");
     expect(describeGpus([])).toBe("none");
   });
 });

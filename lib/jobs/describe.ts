@@ -1,8 +1,11 @@
-import type { Gpu } from "@/lib/runner/protocol";
 import { isFinalJobStatus, type JobStatus } from "./states";
 
-/** A runner's GPUs as people name them: `2× NVIDIA H100 80GB HBM3`, `1× A100 + 1× T4`, `none`. */
-export function describeGpus(gpus: readonly Gpu[]): string {
+/**
+ * A runner's GPUs as people name them: `2× NVIDIA H100 80GB HBM3`, `1× A100 + 1× T4`, `none`.
+ * Takes any `{ model }` (the runner protocol's GPUs fit) so the job vocabulary does not import the
+ * runner protocol, which imports it.
+ */
+export function describeGpus(gpus: readonly { model: string }[]): string {
   if (gpus.length === 0) return "none";
   const counts = new Map<string, number>();
   for (const g of gpus) counts.set(g.model, (counts.get(g.model) ?? 0) + 1);

@@ -1,4 +1,4 @@
-import { PAPERBENCH_METADATA_KEYS, type ReproductionMetadata } from "@/lib/runner/reproduction-metadata";
+import { PAPERBENCH_METADATA_KEYS, type ReproductionMetadata } from "./reproduction-metadata";
 
 /** Stands for `repro_log` while the JSON is laid out: it cannot occur in stored text (it holds NULs). */
 const LOG_PLACEHOLDER = "\u0000repro_log\u0000";

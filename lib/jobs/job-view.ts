@@ -1,6 +1,6 @@
 import type { JobKind, JobStatus } from "./states";
 import type { OutputsIndex } from "./outputs-index";
-import type { ReproductionMetadata } from "@/lib/runner/reproduction-metadata";
+import type { ReproductionMetadata } from "./reproduction-metadata";
 
 /** One attempt of a job as pages and the CLI see it. */
 export interface JobAttemptView {

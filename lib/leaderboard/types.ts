@@ -6,7 +6,7 @@ import type { Agreement } from "@/lib/evaluations/agreement";
 import type { CellState } from "@/lib/evaluations/policies";
 import type { Aggregation, EvaluationSetup } from "@/lib/evaluations/schemas";
 import { VARIANTS, type Variant } from "@/lib/grading/variant";
-import type { ScoringMethod } from "./scoring-method";
+import type { ScoringMethod } from "@/lib/evaluations/scoring-method";
 
 /** The variants the board offers: every variant. */
 export const LEADERBOARD_VARIANTS: readonly Variant[] = VARIANTS;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { leaf, node } from "@/lib/grading/grading-data.testutil";
 import { recomputeScores, toRubricTree } from "@/lib/grading/graded-tree";
 import { treeToRows } from "@/lib/rubric/tree-rows";
-import { buildPinnedGradedTree } from "./pinned-tree";
+import { buildPinnedGradedTree } from "@/lib/grading/pinned-tree";
 import { NO_CATEGORY, NO_REVIEW_FILTERS, ReviewModel, reviewFiltersActive } from "./review-model";
 import type { ReviewLeaf, ReviewPayload } from "./types";
 import { blindReviewOpen, hiddenReason, leavesUnder, maySeeAggregate, SEE_EVERYTHING, visibleUnsureFlags } from "./visibility";

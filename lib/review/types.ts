@@ -3,7 +3,7 @@
  * rubric's nodes, each leaf's verdict as this viewer may see it, and the review marks. Pure types;
  * shared by the route handlers and the browser.
  */
-import type { GradingProvenance } from "@/lib/grading/provenance";
+import type { GradingProvenance } from "@/lib/evaluations/provenance";
 import type { Variant } from "@/lib/grading/variant";
 import type { JobStatus } from "@/lib/jobs/states";
 
@@ -71,7 +71,7 @@ export interface ReviewGradingSummary {
   variant: Variant;
   kind: "judge" | "human";
   judgeModel: string | null;
-  /** How the grading was made: judge, mode, configuration, prompts, policies (`lib/grading/provenance.ts`). */
+  /** How the grading was made: judge, mode, configuration, prompts, policies (`lib/evaluations/provenance.ts`). */
   provenance: GradingProvenance;
   rubricVersionName: string;
   submissionId: string;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { FINAL_JOB_STATUSES } from "@/lib/jobs/states";
 import { keptText } from "@/lib/text";
-import { reproductionMetadataSchema } from "./reproduction-metadata";
+import { reproductionMetadataSchema } from "@/lib/jobs/reproduction-metadata";
 
 /**
  * The runner protocol: what a runner (runner/, on a GPU machine, HTTP only) and the studio

@@ -10,7 +10,7 @@ import type { Agreement } from "@/lib/evaluations/agreement";
 import { applyPolicies, describePolicy, type CellState, type EvaluationCell, type PolicyResult } from "@/lib/evaluations/policies";
 import { FAILURE_KINDS, type FailureKind, type ImportedRunResult } from "@/lib/evaluations/schemas";
 import { isFlagged } from "@/lib/submissions/blacklist-monitor";
-import type { GradingProvenance } from "@/lib/grading/provenance";
+import type { GradingProvenance } from "@/lib/evaluations/provenance";
 import { readResourcesProvidedScore } from "./resources-provided-score";
 import { readEvaluationAgreement } from "./review-agreement";
 

@@ -5,7 +5,7 @@ import type { GradingListItem } from "@/db/queries/gradings";
 import type { User } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { compareGradings, type ComparableGrading, type ComparisonInput, type SubmissionComparison } from "@/lib/grading/compare-gradings";
-import { fallbackProvenance, provenanceSummary } from "@/lib/grading/provenance";
+import { fallbackProvenance, provenanceSummary } from "@/lib/evaluations/provenance";
 import { requireFullVisibility, requireGradingAccess } from "@/server/access/grading-access";
 import { requireSubmissionAccess } from "@/server/access/submission-access";
 import { listPaperGradings } from "./read-gradings";

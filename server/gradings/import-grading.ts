@@ -13,10 +13,10 @@ import { AppError } from "@/lib/errors";
 import { formatGradingIssue, parseGradedJson, preorder, toRubricTree } from "@/lib/grading/graded-tree";
 import type { GradedNode, GradedStats, GradingWarning, JsonValue } from "@/lib/grading/types";
 import type { Variant } from "@/lib/grading/variant";
-import { buildPinnedGradedTree, isSameRubric, viewRows } from "@/lib/review/pinned-tree";
+import { buildPinnedGradedTree, isSameRubric, viewRows } from "@/lib/grading/pinned-tree";
 import { treeToRows, type NodeRow } from "@/lib/rubric/tree-rows";
 import { agentNameSchema, runIndexSchema, submissionVariantSchema } from "@/lib/submissions/schemas";
-import { fallbackProvenance, isPlaceholderJudge } from "@/lib/grading/provenance";
+import { fallbackProvenance, isPlaceholderJudge } from "@/lib/evaluations/provenance";
 import { archiveSummary, type ArchiveSummary, type SubmissionArchive } from "@/server/submissions/archive";
 import { badField, fieldPredicate } from "@/server/http/zod-details";
 

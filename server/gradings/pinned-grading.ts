@@ -5,7 +5,7 @@ import { listLeafScoreRows, listOverrideScores, listVerdicts, type LeafScoreRow 
 import type { Grading } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
-import { buildPinnedGradedTree, viewRows, type PinnedGradedTree } from "@/lib/review/pinned-tree";
+import { buildPinnedGradedTree, viewRows, type PinnedGradedTree } from "@/lib/grading/pinned-tree";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 
 /**

@@ -40,7 +40,7 @@ import { startOpenAiTestServer, tagged, type OpenAiTestServer, type RecordedRequ
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import type { GradedNode } from "@/lib/grading/types";
 import { serializeGradedTree } from "@/lib/grading/serialize";
-import { buildPinnedGradedTree, viewRows } from "@/lib/review/pinned-tree";
+import { buildPinnedGradedTree, viewRows } from "@/lib/grading/pinned-tree";
 import { importGrading } from "./import-grading";
 import { overrideLeafScore } from "./override-leaf-score";
 import { getPinnedGradedTree } from "./pinned-grading";

@@ -17,7 +17,7 @@ import type { Variant } from "@/lib/grading/variant";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import { gradedUnits, toJudgeRubric } from "@/lib/judge/rubric-rows";
 import { isFinalJobStatus } from "@/lib/jobs/states";
-import { buildPinnedGradedTree, viewRows } from "@/lib/review/pinned-tree";
+import { buildPinnedGradedTree, viewRows } from "@/lib/grading/pinned-tree";
 import { buildTreeIndex } from "@/lib/rubric/tree-index";
 import { announceJobQueued } from "@/server/jobs/job-feed";
 import { assertJudgeKeyReady, judgeConfigFields } from "@/server/judge/configs/judge-config-view";

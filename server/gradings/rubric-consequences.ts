@@ -8,7 +8,7 @@ import { classifyLeaves, projectScore, type RubricImpact } from "@/lib/grading/a
 import type { GradingConsequence, RubricConsequences } from "@/lib/grading/rubric-consequences";
 import type { Variant } from "@/lib/grading/variant";
 import { isFinalJobStatus } from "@/lib/jobs/states";
-import { viewRows } from "@/lib/review/pinned-tree";
+import { viewRows } from "@/lib/grading/pinned-tree";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { getGradingRows } from "./pinned-grading";
 

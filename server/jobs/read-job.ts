@@ -6,7 +6,7 @@ import type { Job } from "@/db/schema";
 import type { JobView } from "@/lib/jobs/job-view";
 import { describeReproductionEnd } from "@/lib/jobs/judge-source";
 import type { OutputsIndex } from "@/lib/jobs/outputs-index";
-import type { ReproductionMetadata } from "@/lib/runner/reproduction-metadata";
+import type { ReproductionMetadata } from "@/lib/jobs/reproduction-metadata";
 
 interface StoredResult {
   outputs?: OutputsIndex;

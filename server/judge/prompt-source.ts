@@ -1,7 +1,7 @@
 import "server-only";
 import packageJson from "@/package.json";
 import type { JudgeMode } from "@/lib/judge/config";
-import { promptSourceLabel } from "@/lib/grading/provenance";
+import { promptSourceLabel } from "@/lib/evaluations/provenance";
 import { loadPaperbenchPrompts } from "./paperbench-prompts";
 
 /**

@@ -8,8 +8,8 @@ import { FAILURE_KINDS } from "@/lib/evaluations/schemas";
 import { numpyMean, standardError } from "@/lib/grading/stats";
 import type { Variant } from "@/lib/grading/variant";
 import type { LeaderboardAgentRow } from "@/lib/leaderboard/types";
-import type { GradingProvenance } from "@/lib/grading/provenance";
-import { madeOf, scoringMethodOf } from "@/lib/leaderboard/scoring-method";
+import type { GradingProvenance } from "@/lib/evaluations/provenance";
+import { madeOf, scoringMethodOf } from "@/lib/evaluations/scoring-method";
 import { policyCellsOf, readEvaluationCells, type EvaluationCellView } from "@/server/evaluations/read-evaluation";
 import { readAgreements } from "@/server/evaluations/review-agreement";
 

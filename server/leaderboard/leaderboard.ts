@@ -14,7 +14,7 @@ import { computeLeaderboard, rankEntries, type AgentEntry } from "@/lib/grading/
 import type { Variant } from "@/lib/grading/variant";
 import { chooseDefaultSplit, resolveSplits, type SplitInfo } from "@/lib/leaderboard/splits";
 import { AS_GRADED_BASIS, LEADERBOARD_VARIANTS, type LeaderboardAgentRow, type LeaderboardPaper, type LeaderboardView } from "@/lib/leaderboard/types";
-import { PLACEHOLDER_LABEL, scoringMethodOf } from "@/lib/leaderboard/scoring-method";
+import { PLACEHOLDER_LABEL, scoringMethodOf } from "@/lib/evaluations/scoring-method";
 import { readDataSplits } from "./data-splits";
 import { evaluationRow, evaluationsForBoard, madeOfRow, readEvaluationData, type EvaluationData } from "./evaluation-rows";
 import { listPendingReviewGradings } from "./pending-review";
@@ -50,7 +50,7 @@ import { listPendingReviewGradings } from "./pending-review";
  * (its rows, an evaluation's cells, the graded papers, the latest time). Signed-in members get the
  * `members` board: the public's rows and ranks, and after them the placeholder judges' gradings as
  * rows of their own, unranked, marked "placeholder judge — not public".
- * Every row says how its gradings were made (`method`, `lib/leaderboard/scoring-method.ts`):
+ * Every row says how its gradings were made (`method`, `lib/evaluations/scoring-method.ts`):
  * "PaperBench method" only for a model judge in paperbench mode under PaperBench's default policies.
  *
  * Cache: the rows of a variant and each computed board stay in memory until a "stamp" of the

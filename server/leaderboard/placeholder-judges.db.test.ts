@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { insertSyntheticGradings, type SyntheticGrading } from "@/db/leaderboard-fixture.testutil";
 import { DEFAULT_POLICIES } from "@/lib/evaluations/default-policies";
-import { PLACEHOLDER_LABEL } from "@/lib/leaderboard/scoring-method";
+import { PLACEHOLDER_LABEL } from "@/lib/evaluations/scoring-method";
 import { createEvaluation } from "@/server/evaluations/create-evaluation";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { getLeaderboardAgentGradings } from "./drill-down";

@@ -18,7 +18,7 @@ import { AppError } from "@/lib/errors";
 import type { ReviewLeaf, ReviewLeafDetail, ReviewMarkItem, ReviewNode, ReviewOverrideItem, ReviewPayload, ReviewUnsureFlag } from "@/lib/review/types";
 import { hiddenReason, maySeeAggregate, visibleUnsureFlags, type LeafVisibility } from "@/lib/review/visibility";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
-import { fallbackProvenance } from "@/lib/grading/provenance";
+import { fallbackProvenance } from "@/lib/evaluations/provenance";
 import { getLeafVisibility } from "./leaf-visibility";
 import { leafKeysOf } from "./progress";
 import { unsureFlagsByLeaf } from "./unsure-flags";

@@ -12,8 +12,8 @@ import { FAILURE_KINDS, type EvaluationPolicies, type FailureKind } from "@/lib/
 import { describeReproductionEnd } from "@/lib/jobs/judge-source";
 import { isFlagged } from "@/lib/submissions/blacklist-monitor";
 import { isUuid } from "@/lib/uuid";
-import type { GradingProvenance } from "@/lib/grading/provenance";
-import { madeOf, scoringMethodOf } from "@/lib/leaderboard/scoring-method";
+import type { GradingProvenance } from "@/lib/evaluations/provenance";
+import { madeOf, scoringMethodOf } from "@/lib/evaluations/scoring-method";
 import { readResourcesProvidedScore } from "../resources-provided-score";
 import { readEvaluationAgreement } from "../review-agreement";
 

@@ -12,7 +12,7 @@ import type { JudgeConfigInput } from "@/lib/judge/config";
 import { gradedUnits, toJudgeRubric } from "@/lib/judge/rubric-rows";
 import type { JudgeRunRequest } from "@/lib/judge/schemas";
 import { judgeCostUsd, type JudgeEstimateView } from "@/lib/judge/views";
-import { viewRows } from "@/lib/review/pinned-tree";
+import { viewRows } from "@/lib/grading/pinned-tree";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { judgeConfigFields } from "../configs/judge-config-view";
 import { requireJudgeConfig } from "../configs/list-judge-configs";

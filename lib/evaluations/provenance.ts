@@ -6,8 +6,8 @@
  * evaluation page and the leaderboard read it the same way.
  */
 import type { JudgeKind, JudgeMode } from "@/lib/judge/config";
-import type { EvaluationPolicies } from "@/lib/evaluations/schemas";
-import { isPaperbenchDefaultPolicies } from "@/lib/evaluations/default-policies";
+import type { EvaluationPolicies } from "./schemas";
+import { isPaperbenchDefaultPolicies } from "./default-policies";
 
 /**
  * The placeholder judges: PaperBench's DummyJudge (every leaf 1) and RandomJudge. They exist for

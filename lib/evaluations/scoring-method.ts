@@ -5,9 +5,9 @@
  * policies", "imported gradings", …), and a row with a placeholder judge's grading (Dummy,
  * Random) is "placeholder judge — not public" (only members ever see one). Pure.
  */
-import { isPaperbenchDefaultPolicies } from "@/lib/evaluations/default-policies";
-import type { EvaluationPolicies } from "@/lib/evaluations/schemas";
-import { isPaperbenchMethod, isPlaceholderJudge, type GradingProvenance } from "@/lib/grading/provenance";
+import { isPaperbenchDefaultPolicies } from "./default-policies";
+import type { EvaluationPolicies } from "./schemas";
+import { isPaperbenchMethod, isPlaceholderJudge, type GradingProvenance } from "./provenance";
 
 export type ScoringMethodKind =
   | "paperbench"

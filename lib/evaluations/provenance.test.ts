@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_POLICIES } from "@/lib/evaluations/default-policies";
+import { DEFAULT_POLICIES } from "./default-policies";
 import { chooseDefaultJudge, type JudgeChoiceCandidate } from "@/lib/judge/default-judge-choice";
-import { PLACEHOLDER_LABEL, scoringMethodOf } from "@/lib/leaderboard/scoring-method";
+import { PLACEHOLDER_LABEL, scoringMethodOf } from "./scoring-method";
 import { isPaperbenchMethod, isPlaceholderJudge, promptSourceLabel, provenanceSummary, type GradingProvenance } from "./provenance";
 
 const llmPb: GradingProvenance = {
