@@ -27,6 +27,8 @@ const FIELD_WORDS: Record<string, string> = {
   finegrainedTaskCategory: "Fine-grained category",
   body: "The file",
   op: "The change",
+  gpus: "GPUs",
+  timeoutS: "Timeout (seconds)",
 };
 
 /** The field a detail's path names (`op.fields.requirements`, `ids[0]`, `graders.2`), in words. */

@@ -85,7 +85,7 @@ describe.each(testDatabaseKinds())("history routes on %s", (kind) => {
     for (const bad of ["", "?revision=", "?revision=abc", "?revision=-1", "?revision=1.5", "?revision=1e3"]) {
       const res = await call(tree.GET, "author", `${base}/tree${bad}`);
       expect([bad, res.status, res.body.error?.code]).toEqual([bad, 400, "bad_request"]);
-      expect(res.body.error?.message).toMatch(/^revision: /);
+      expect(res.body.error?.message).toMatch(/^Revision /);
     }
     const future = await call(tree.GET, "author", `${base}/tree?revision=3`);
     expect(future.status).toBe(400);
