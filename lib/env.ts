@@ -33,6 +33,8 @@ export const serverEnvSchema = z.object({
   SUBMISSION_MAX_ARCHIVE_BYTES: optionalCount,
   SUBMISSION_MAX_EXPANDED_BYTES: optionalCount,
   SUBMISSION_MAX_FILES: optionalCount,
+  // A Prometheus scrape token for GET /api/metrics (Authorization: Bearer …), beside staff's own.
+  METRICS_TOKEN: optional,
 });
 export type ServerEnv = z.output<typeof serverEnvSchema>;
 

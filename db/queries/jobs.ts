@@ -384,3 +384,43 @@ export async function listRunningJobsByRunner(
     .where(and(eq(jobs.status, "running"), inArray(jobs.runnerId, runnerIds)));
 }
 
+
+/** How many jobs there are of each kind in each status (the metrics' queue depth); pairs with none are absent. */
+export async function countJobsByKindAndStatus(db: Executor): Promise<{ kind: JobKind; status: JobStatus; count: number }[]> {
+  const rows = await db.select({ kind: jobs.kind, status: jobs.status, count: sql<number>`count(*)` }).from(jobs).groupBy(jobs.kind, jobs.status);
+  return rows.map((r) => ({ ...r, count: Number(r.count) }));
+}
+
+export interface JobTimingSummary {
+  kind: JobKind;
+  count: number;
+  /** Queued → first claimed, in seconds: the sum and each quantile asked for, in order. */
+  waitSumS: number;
+  waitQuantilesS: number[];
+  /** First claimed → finished, in seconds. */
+  runSumS: number;
+  runQuantilesS: number[];
+}
+
+/** Claim wait and duration of the jobs of each kind that finished in the last `windowS` seconds after a claim. */
+export async function summariseFinishedJobTimings(db: Executor, windowS: number, quantiles: readonly number[]): Promise<JobTimingSummary[]> {
+  const qs = sql`ARRAY[${sql.join(quantiles.map((q) => sql`${q}::float8`), sql`, `)}]`;
+  const result = await db.execute<{ kind: JobKind; count: string | number; wait_sum: string | number; wait_q: (string | number)[]; run_sum: string | number; run_q: (string | number)[] }>(sql`
+    SELECT kind, count(*) AS count,
+           sum(wait_s) AS wait_sum, percentile_cont(${qs}) WITHIN GROUP (ORDER BY wait_s) AS wait_q,
+           sum(run_s) AS run_sum, percentile_cont(${qs}) WITHIN GROUP (ORDER BY run_s) AS run_q
+    FROM (
+      SELECT kind, extract(epoch FROM started_at - created_at)::float8 AS wait_s, extract(epoch FROM finished_at - started_at)::float8 AS run_s
+      FROM jobs
+      WHERE finished_at > now() - make_interval(secs => ${windowS}) AND started_at IS NOT NULL
+    ) finished
+    GROUP BY kind`);
+  return result.rows.map((r) => ({
+    kind: r.kind,
+    count: Number(r.count),
+    waitSumS: Number(r.wait_sum),
+    waitQuantilesS: r.wait_q.map(Number),
+    runSumS: Number(r.run_sum),
+    runQuantilesS: r.run_q.map(Number),
+  }));
+}

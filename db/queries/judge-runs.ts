@@ -101,3 +101,32 @@ export async function listFinishedJudgeRuns(db: Executor, limit: number): Promis
     .limit(limit);
   return rows.map((r) => ({ ...r, finishedAt: r.finishedAt! }));
 }
+
+export interface JudgeUsageOfModel {
+  model: string;
+  calls: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+}
+
+/** Judge calls and tokens of every stored run, summed per model (from each run's `token_usage`). */
+export async function sumJudgeUsageByModel(db: Executor): Promise<JudgeUsageOfModel[]> {
+  const field = (name: string) => sql.raw(`coalesce(sum((u.value ->> '${name}')::numeric), 0)`);
+  const result = await db.execute<Record<"model" | "calls" | "input" | "cached_input" | "output" | "reasoning", string | number>>(sql`
+    SELECT u.key AS model, ${field("calls")} AS calls, ${field("in")} AS input, ${field("cached_in")} AS cached_input,
+           ${field("out")} AS output, ${field("reasoning_out")} AS reasoning
+    FROM judge_runs r, jsonb_each(CASE WHEN jsonb_typeof(r.token_usage) = 'object' THEN r.token_usage ELSE '{}'::jsonb END) u
+    WHERE jsonb_typeof(u.value) = 'object'
+    GROUP BY u.key
+    ORDER BY u.key`);
+  return result.rows.map((r) => ({
+    model: String(r.model),
+    calls: Number(r.calls),
+    inputTokens: Number(r.input),
+    cachedInputTokens: Number(r.cached_input),
+    outputTokens: Number(r.output),
+    reasoningTokens: Number(r.reasoning),
+  }));
+}

@@ -151,3 +151,13 @@ export async function revokeEmbeddedRunnerTokens(db: Executor): Promise<void> {
     .set({ revokedAt: sql`now()` })
     .where(and(eq(runnerTokens.embedded, true), isNull(runnerTokens.revokedAt)));
 }
+
+/** Runners of live tokens heard from in the last `withinS` seconds (the metrics' runners online). */
+export async function countRunnersSeenWithin(db: Executor, withinS: number): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(runners)
+    .innerJoin(runnerTokens, eq(runnerTokens.id, runners.tokenId))
+    .where(and(isNull(runnerTokens.revokedAt), sql`${runners.lastSeenAt} > now() - make_interval(secs => ${withinS})`));
+  return Number(row.count);
+}

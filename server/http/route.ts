@@ -4,6 +4,7 @@ import { ZodError } from "zod";
 import { getDb, type Store } from "@/db/client";
 import { getUserWithPaperAccess } from "@/db/queries/papers";
 import type { Paper, User } from "@/db/schema";
+import { isMetricsScrapeToken } from "@/server/auth/metrics-token";
 import { getRequestSession } from "@/server/auth/session";
 import { bearerToken } from "@/server/runners/runner-tokens";
 import { accessByApiToken, isApiToken } from "@/server/users/api-tokens";
@@ -43,6 +44,14 @@ export interface RouteContext<P> {
   sessionId: string | null;
 }
 
+/**
+ * A route for staff, or for a monitoring system that sends the scrape token `METRICS_TOKEN`
+ * (Bearer) instead of a user's credentials: `user` is null for the scraper.
+ */
+interface ScrapeRouteOptions {
+  staffOrScrapeToken: true;
+}
+
 /** A public route's context: `user` is null for a signed-out visitor. */
 export interface PublicRouteContext<P> extends Omit<RouteContext<P>, "user" | "sessionId"> {
   user: User | null;
@@ -65,6 +74,10 @@ export function apiRoute<P extends Record<string, string>>(
   handler: Handler<PublicRouteContext<P>>,
 ): (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
 export function apiRoute<P extends Record<string, string>>(
+  opts: ScrapeRouteOptions,
+  handler: Handler<PublicRouteContext<P>>,
+): (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
+export function apiRoute<P extends Record<string, string>>(
   opts: RouteOptions & { paper: PaperAccess },
   handler: Handler<PaperRouteContext<P>>,
 ): (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
@@ -73,7 +86,7 @@ export function apiRoute<P extends Record<string, string>>(
   handler: Handler<RouteContext<P>>,
 ): (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
 export function apiRoute<P extends Record<string, string>>(
-  opts: RouteOptions | PublicRouteOptions,
+  opts: RouteOptions | PublicRouteOptions | ScrapeRouteOptions,
   handler: Handler<never>,
 ) {
   return async (req: NextRequest, { params }: { params: Promise<P> }): Promise<Response> => {
@@ -111,23 +124,29 @@ export function apiRoute<P extends Record<string, string>>(
         const result = await (handler as Handler<typeof ctx>)(ctx);
         return result instanceof Response ? result : NextResponse.json(result);
       }
+      if ("staffOrScrapeToken" in opts && token !== null && isMetricsScrapeToken(token)) {
+        const ctx: PublicRouteContext<P> = { req, params: resolved, store, user: null };
+        const result = await (handler as Handler<typeof ctx>)(ctx);
+        return result instanceof Response ? result : NextResponse.json(result);
+      }
+      const { staff, paper: paperAccess } = "staffOrScrapeToken" in opts ? { staff: true, paper: undefined } : opts;
       // A path segment the database cannot store (a NUL, a lone surrogate) names nothing: it never
       // reaches a query (PostgreSQL refuses it with an error, a 500), and the answer is an unknown id's.
       const unstorableParam = Object.entries(resolved ?? {}).find(([, value]) => unstorableText(String(value)) !== null)?.[0];
-      const paperId = opts.paper && !unstorableParam ? resolved.paperId : undefined;
+      const paperId = paperAccess && !unstorableParam ? resolved.paperId : undefined;
       // One query: the session (or token) is live (not signed out, revoked, expired; user not disabled), the user, the paper, the role.
       const access = await resolveAccess(paperId);
       if (!access) throw new AppError("unauthorized", "Sign in to do this");
       const { user } = access;
-      if (opts.staff && !user.isStaff) throw new AppError("forbidden", "Only staff can do this");
+      if (staff && !user.isStaff) throw new AppError("forbidden", "Only staff can do this");
       if (unstorableParam) throw new AppError("not_found", `No such ${unstorableParam}`);
       let ctx: RouteContext<P> | PaperRouteContext<P> = { req, params: resolved, store, user, sessionId: access.sessionId };
-      if (opts.paper) {
+      if (paperAccess) {
         const role = effectiveRole(user.isStaff, access.membership);
         // A non-member learns nothing, not even whether the paper exists.
         if (!role) throw new AppError("forbidden", "You are not a member of this paper");
-        if (!canAccessPaper(role, opts.paper)) {
-          throw new AppError("forbidden", `Your role on this paper (${role}) cannot ${describeAccess(opts.paper)}`);
+        if (!canAccessPaper(role, paperAccess)) {
+          throw new AppError("forbidden", `Your role on this paper (${role}) cannot ${describeAccess(paperAccess)}`);
         }
         if (!access.paper) throw new AppError("not_found", `No paper with id "${paperId}"`);
         ctx = { ...ctx, paper: access.paper, role };

@@ -13,16 +13,21 @@ export interface RunnerRow {
   capabilities: RunnerCapabilities;
   registeredAt: string;
   lastSeenAt: string;
-  /** Heard from within a lease: a runner long-polls every ≤ 30 s and heartbeats every job. */
+  /** Heard from within `runnerOnlineWithinS()`, under a token not revoked. */
   online: boolean;
   running: { jobId: string; paperId: string; submissionId: string | null; startedAt: string | null; gpuIndices: number[] }[];
+}
+
+/** A runner counts as online when heard from within a lease: it long-polls every ≤ 30 s and heartbeats every job. */
+export function runnerOnlineWithinS(): number {
+  return Math.max(queueTimings().leaseS, 45);
 }
 
 /** /runners: each registered runner, what it has, when it was last heard from and what it runs now. */
 export async function listRunnersForStaff(store: Store): Promise<RunnerRow[]> {
   const runners = await listRunners(store.db);
   const running = await listRunningJobsByRunner(store.db, runners.map((r) => r.id));
-  const onlineWithinMs = Math.max(queueTimings().leaseS, 45) * 1000;
+  const onlineWithinMs = runnerOnlineWithinS() * 1000;
   const now = Date.now();
   return runners.map((r) => ({
     id: r.id,

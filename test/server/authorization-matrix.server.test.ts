@@ -217,6 +217,8 @@ const MATRIX: Record<string, Row> = {
   "GET /api/judge/runs/[runId]": { request: () => ({ url: `/api/judge/runs/${NO_SUCH_ID}` }), expect: [401, 404, 404, 404, 404, 404] },
   "POST /api/judge/runs/[runId]/cancel": { request: () => ({ url: `/api/judge/runs/${NO_SUCH_ID}/cancel`, body: {} }), expect: [401, 404, 404, 404, 404, 404] },
 
+  // Metrics are staff's (and a scraper's with METRICS_TOKEN, app/api/metrics/metrics-route.db.test.ts).
+  "GET /api/metrics": { request: () => ({ url: "/api/metrics" }), expect: [401, 403, 403, 403, 403, 200] },
   "GET /api/runners": { request: () => ({ url: "/api/runners" }), expect: [401, 403, 403, 403, 403, 200] },
   "GET /api/runners/tokens": { request: () => ({ url: "/api/runners/tokens" }), expect: [401, 403, 403, 403, 403, 200] },
   "POST /api/runners/tokens": { request: () => ({ url: "/api/runners/tokens", body: {} }), expect: STAFF_ONLY_WRITE },
