@@ -78,7 +78,7 @@ async function startIdleRunner(ctx: Ctx, name: string): Promise<RunnerProcess> {
   ctx.runners.push(r);
   // Registered and long-polling: a first job goes through it.
   const { jobId } = await submit(ctx, "echo warm\n");
-  await waitForJob(ctx.studio.url, ctx.staff, jobId, 60_000);
+  await waitForJob(ctx.studio.url, ctx.staff, jobId);
   return r;
 }
 
@@ -88,7 +88,7 @@ async function claimToStart(ctx: Ctx): Promise<number> {
   for (let i = 0; i < 10; i++) {
     await sleep(500); // the runner is back in its long poll
     const { jobId, queuedAt } = await submit(ctx, 'echo "START $(date +%s%3N)"\n');
-    const { logTail } = await waitForJob(ctx.studio.url, ctx.staff, jobId, 60_000);
+    const { logTail } = await waitForJob(ctx.studio.url, ctx.staff, jobId);
     const started = Number(logTail.match(/START (\d+)/)?.[1]);
     times.push(started - queuedAt);
   }
@@ -127,13 +127,13 @@ async function requeueAfterKill(ctx: Ctx): Promise<number> {
   await Promise.all(ctx.runners.splice(0).map((r) => r.stop()));
   const doomed = await startIdleRunner(ctx, "bench-doomed");
   const { jobId } = await submit(ctx, 'echo "holding"\nsleep 30\n');
-  await waitForJob(ctx.studio.url, ctx.staff, jobId, 30_000, (a) => a.logTail.includes("holding"));
+  await waitForJob(ctx.studio.url, ctx.staff, jobId, (a) => a.logTail.includes("holding"));
   const rescuer = startRunner(ctx.studio.url, ctx.token, { name: "bench-rescuer", backend: "sandbox" });
   ctx.runners.push(rescuer);
   await sleep(2_000); // the rescuer is registered and polling
   process.kill(-doomed.pid, "SIGKILL");
   const killed = performance.now();
-  await waitForJob(ctx.studio.url, ctx.staff, jobId, (LEASE_S + 30) * 1000, (a) => a.job.attempts === 2 && a.job.status === "running");
+  await waitForJob(ctx.studio.url, ctx.staff, jobId, (a) => a.job.attempts === 2 && a.job.status === "running");
   const seconds = (performance.now() - killed) / 1000;
   await api(ctx.studio.url, ctx.staff, "POST", `/api/jobs/${jobId}/cancel`);
   return seconds;
@@ -145,7 +145,7 @@ async function cancelToStopped(ctx: Ctx): Promise<number> {
   for (let i = 0; i < 10; i++) {
     const marker = `${800 + i}.${Date.now() % 100000}`;
     const { jobId } = await submit(ctx, `echo running\nsleep ${marker}\n`);
-    await waitForJob(ctx.studio.url, ctx.staff, jobId, 60_000, (a) => a.logTail.includes("running"));
+    await waitForJob(ctx.studio.url, ctx.staff, jobId, (a) => a.logTail.includes("running"));
     while (!processWithMarker(marker)) await sleep(5);
     const pressed = performance.now();
     const res = await api(ctx.studio.url, ctx.staff, "POST", `/api/jobs/${jobId}/cancel`);
@@ -156,7 +156,7 @@ async function cancelToStopped(ctx: Ctx): Promise<number> {
       await sleep(2);
     }
     times.push(performance.now() - pressed);
-    await waitForJob(ctx.studio.url, ctx.staff, jobId, 60_000);
+    await waitForJob(ctx.studio.url, ctx.staff, jobId);
   }
   console.log(`# cancel→stopped ms: ${times.map((t) => Math.round(t)).join(", ")}`);
   return percentile(times, 95);

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 
 describe("the runner started by a studio (RUNNER_EXIT_WITH_STDIN)", () => {
   it("exits once its stdin closes, as when the studio that holds it dies", async () => {
@@ -12,15 +12,23 @@ describe("the runner started by a studio (RUNNER_EXIT_WITH_STDIN)", () => {
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", RUNNER_TOKEN: "rst_runner_test", RUNNER_EXIT_WITH_STDIN: "1" } as unknown as NodeJS.ProcessEnv,
       stdio: ["pipe", "pipe", "pipe"],
     });
+    onTestFinished(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      fs.rmSync(workDir, { recursive: true, force: true });
+    });
     let output = "";
-    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+    let heardRetry!: () => void;
+    const retrying = new Promise<void>((resolve) => (heardRetry = resolve));
+    child.stdout.on("data", (c: Buffer) => {
+      output += c.toString();
+      if (output.includes("the studio is not answering")) heardRetry();
+    });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Retrying its registration (or, wrongly, already gone): only the closed stdin may end it now.
+    await Promise.race([retrying, exited]);
     expect(child.exitCode).toBeNull();
     child.stdin.end();
-    const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve("still running"), 5_000))]);
-    if (code === "still running") child.kill("SIGKILL");
-    fs.rmSync(workDir, { recursive: true, force: true });
+    const code = await exited;
     expect(code).toBe(0);
     expect(output).toContain("is gone");
   });

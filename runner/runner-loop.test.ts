@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { completeRequestSchema, LEASE_HEADER, logsRequestSchema, registerRequestSchema, type ClaimedJob } from "@/lib/runner/protocol";
 import { startRunner, type RunningRunner } from "./runner-loop";
 import { tarBuffer } from "./tar.testutil";
+import { pollUntil } from "@/test/poll";
 
 /**
  * The runner against a stand-in studio that speaks lib/runner/protocol.ts (the real studio's tests
@@ -108,13 +109,8 @@ function log(studio: FakeStudio): string {
   return [...studio.logs.keys()].sort((a, b) => a - b).map((seq) => studio.logs.get(seq)).join("");
 }
 
-async function until(done: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polls with no deadline of its own (see pollUntil): the test's timeout is the one bound. */
+const until = (done: () => boolean) => pollUntil("the runner's next step", done, Boolean);
 
 function outputNames(archive: Buffer): Promise<string[]> {
   const extract = tar.extract();

@@ -114,19 +114,21 @@ describe.runIf(hasBwrap)("a hostile reproduce.sh in the sandbox", () => {
       secrets: { HF_TOKEN: PAPER_SECRET, PATH: "/submission/bin", HOME: "/submission", TMPDIR: "/submission" },
     });
     // While the job runs, every process on the host holding the secret in its environment or command line is inside the sandbox.
-    let sandboxed: number[] = [];
     const ownUserNs = fs.readlinkSync("/proc/self/ns/user");
-    for (let i = 0; i < 600 && sandboxed.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      sandboxed = processesHolding(PAPER_SECRET);
-    }
-    expect(sandboxed.length).toBeGreaterThan(0);
+    const isSleeper = (pid: number) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, "latin1").includes(marker);
+      } catch {
+        return false; // ended meanwhile
+      }
+    };
+    // Polled until the script has exec'd its sleep (no event says so), bounded by the test's timeout alone.
+    let sandboxed: number[];
+    while (!(sandboxed = processesHolding(PAPER_SECRET)).some(isSleeper)) await new Promise((r) => setTimeout(r, 50));
     for (const pid of sandboxed) expect(fs.readlinkSync(`/proc/${pid}/ns/user`)).not.toBe(ownUserNs);
     // A runner running as root starts the sandbox as nobody: on the host, no job process is root.
     if (isRoot()) for (const pid of sandboxed) expect(/^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1], `uid of ${pid}`).toBe(String(SANDBOX_HOST_ID));
-    const sleeper = sandboxed.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, "latin1").includes(marker));
-    expect(sleeper).toBeDefined();
-    process.kill(sleeper!, "SIGKILL");
+    process.kill(sandboxed.find(isSleeper)!, "SIGKILL");
     const { log } = await pending;
     expect(log).toContain(`path=${JOB_PATH} home=/tmp/home tmp=/tmp`);
   });

@@ -16,18 +16,24 @@ export class SseReader {
     this.reader = stream.getReader();
   }
 
-  /** The next frame that `match`es (frames before it are dropped), or an error once the time is up. */
-  async next(match: (frame: SseFrame) => boolean = () => true, timeoutMs = 10_000): Promise<SseFrame> {
-    const deadline = Date.now() + timeoutMs;
+  /**
+   * The next frame that `match`es (frames before it are dropped). With no `timeoutMs` it waits as
+   * long as the test runs (its timeout is the one bound); a `timeoutMs` is for a check that the
+   * frame comes sooner than a slower path would bring it.
+   */
+  async next(match: (frame: SseFrame) => boolean = () => true, timeoutMs?: number): Promise<SseFrame> {
+    const deadline = timeoutMs === undefined ? null : Date.now() + timeoutMs;
     for (;;) {
       while (this.frames.length > 0) {
         const frame = this.frames.shift()!;
         if (match(frame)) return frame;
       }
-      const chunk = await Promise.race([
-        this.reader.read(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no matching event in time")), Math.max(0, deadline - Date.now()))),
-      ]);
+      const chunk = await (deadline === null
+        ? this.reader.read()
+        : Promise.race([
+            this.reader.read(),
+            new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no matching event in time")), Math.max(0, deadline - Date.now()))),
+          ]));
       if (chunk.done) throw new Error("the stream ended");
       this.buffer += this.decoder.decode(chunk.value, { stream: true });
       let end: number;
@@ -41,13 +47,13 @@ export class SseReader {
     }
   }
 
-  /** Every frame until the stream ends (those not yet read included), or an error once the time is up. */
-  async untilEnd(timeoutMs = 10_000): Promise<SseFrame[]> {
+  /** Every frame until the stream ends (those not yet read included); `timeoutMs` as for `next`. */
+  async untilEnd(timeoutMs?: number): Promise<SseFrame[]> {
     const out: SseFrame[] = [];
-    const deadline = Date.now() + timeoutMs;
+    const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
     for (;;) {
       try {
-        out.push(await this.next(() => true, deadline - Date.now()));
+        out.push(await this.next(() => true, deadline === undefined ? undefined : deadline - Date.now()));
       } catch (err) {
         if ((err as Error).message === "the stream ended") return out;
         throw err;
@@ -55,11 +61,10 @@ export class SseReader {
     }
   }
 
-  /** The next `count` frames of one event type, parsed. */
-  async take<T>(event: string, count: number, timeoutMs = 10_000): Promise<T[]> {
+  /** The next `count` frames of one event type, parsed; bounded by the test's timeout alone. */
+  async take<T>(event: string, count: number): Promise<T[]> {
     const out: T[] = [];
-    const deadline = Date.now() + timeoutMs;
-    while (out.length < count) out.push(JSON.parse((await this.next((f) => f.event === event, deadline - Date.now())).data) as T);
+    while (out.length < count) out.push(JSON.parse((await this.next((f) => f.event === event)).data) as T);
     return out;
   }
 

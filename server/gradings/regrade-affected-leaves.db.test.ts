@@ -46,6 +46,7 @@ import { overrideLeafScore } from "./override-leaf-score";
 import { getPinnedGradedTree } from "./pinned-grading";
 import { regradeAffectedLeaves } from "./regrade-affected-leaves";
 import { listRubricConsequences } from "./rubric-consequences";
+import { pollUntil } from "@/test/poll";
 
 const PAPER = "affected-leaves-paper";
 const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "rs-affected-blobs-"));
@@ -56,15 +57,6 @@ function criterionScore(criterion: string): number {
   return crypto.createHash("sha256").update(criterion).digest()[0] % 2;
 }
 
-async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affects on %s", (kind) => {
   let handle: DbHandle;
@@ -131,7 +123,8 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
 
   const verdictRequests = (from: number): RecordedRequest[] => server.requests.slice(from).filter((r) => r.kind === "verdict");
   const finished = (runId: string) =>
-    waitFor(
+    pollUntil(
+      `judge run ${runId} ended`,
       () => readJudgeRun(store, runId) as Promise<JudgeRunView>,
       (r) => !["queued", "running"].includes(r.status),
     );

@@ -94,14 +94,12 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     }
   });
 
-  it("wakes a waiting claim as soon as a job is queued", async () => {
-    const waiting = claim(runnerA, [], 10);
-    await new Promise((r) => setTimeout(r, 200));
-    const started = performance.now();
+  // How soon the claim wakes is a timing goal, measured by `npm run bench` (runner_claim_to_start_ms).
+  it("hands a job queued during a claim's long poll to that claim", async () => {
+    const waiting = claim(runnerA, [], 30);
     const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
     const got = await waiting;
     expect(got?.job.id).toBe(jobId);
-    expect(performance.now() - started).toBeLessThan(1_500);
   });
 
   it("refuses everything under a lease that expired, requeues the job, and completes it once under the new lease", async () => {
@@ -210,11 +208,8 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
     const lease = leaseOf((await claim(runnerA))!);
     expect(await waitForJobCancel(store, lease, { leaseId: lease.leaseId, waitS: 0 })).toEqual({ cancel: false });
+    // Only the cancel can answer it true: an early answer would be false.
     const waiting = waitForJobCancel(store, lease, { leaseId: lease.leaseId, waitS: 30 });
-    let answered = false;
-    void waiting.then(() => (answered = true));
-    await new Promise((r) => setTimeout(r, 50));
-    expect(answered).toBe(false);
     await cancelJob(store, (await getJobById(handle.db, jobId))!, null);
     expect(await waiting).toEqual({ cancel: true });
     await expireLease(jobId);

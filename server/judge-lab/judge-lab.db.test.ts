@@ -45,6 +45,7 @@ import { listLabSubmissions } from "./lab-submissions";
 import { listJudgeLabs, readJudgeLab } from "./read-judge-lab";
 import { startJudgeLab } from "./start-judge-lab";
 import { suggestAddendum } from "./suggest-addendum";
+import { pollUntil } from "@/test/poll";
 
 const PAPER = "judge-lab-paper";
 
@@ -117,15 +118,6 @@ function gradedDemo(score: (i: number) => number): GradedNode {
   return parsed.file.tree;
 }
 
-async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const humanScore = (i: number) => (i % 3 === 0 ? 0 : 1);
 
@@ -183,7 +175,8 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
   const config = async (fields: Partial<JudgeConfigInput> & Pick<JudgeConfigInput, "kind">) =>
     createJudgeConfig(store, { ...LLM, baseUrl: null, name: `lab config ${++configNo}`, model: fields.kind === "llm" ? LLM.model : fields.kind, ...fields } as JudgeConfigInput, null);
   const labDone = (labId: string) =>
-    waitFor(
+    pollUntil(
+      `lab ${labId} finished`,
       () => readJudgeLab(store, labId),
       (v) => v.groups.every((g) => g.finished === g.runs),
     );

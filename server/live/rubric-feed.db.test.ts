@@ -13,10 +13,10 @@ import { rubricEventStream } from "./sse";
 
 
 /** The next `count` `op` events of a stream. */
-async function readOps(stream: ReadableStream<Uint8Array>, count: number, timeoutMs = 10_000): Promise<FeedOperation[]> {
+async function readOps(stream: ReadableStream<Uint8Array>, count: number): Promise<FeedOperation[]> {
   const reader = new SseReader(stream);
   try {
-    return await reader.take<FeedOperation>("op", count, timeoutMs);
+    return await reader.take<FeedOperation>("op", count);
   } finally {
     reader.release();
   }
@@ -107,7 +107,7 @@ describe.runIf(process.env.DATABASE_URL)("live rubric feed across studio process
     );
     expect(child.stderr).toBe("");
     expect(child.stdout.trim()).toBe("2");
-    const ops = await reader.take<FeedOperation>("op", 1, 20_000);
+    const ops = await reader.take<FeedOperation>("op", 1);
     abort.abort();
     expect(ops).toEqual([expect.objectContaining({ revision: 2, kind: "update", op })]);
   });

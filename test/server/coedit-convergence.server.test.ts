@@ -371,13 +371,13 @@ async function runCase(env: Env, label: string, scripts: Command[][], coverage: 
     // Everyone stops: answers come back, dropped feeds reconnect, queues empty.
     await Promise.all(imports);
     await Promise.all(clients.map((c) => c.settle()));
-    const server = await waitFor("the server's revision", 5_000, async () => {
+    const server = await waitFor("the server's revision", async () => {
       const answer = await api<ServerRows>(env.studios[0].url, env.sessions[0], "GET", `/api/papers/${paperId}/rubric/nodes`);
       return answer.status === 200 ? answer.body : undefined;
     });
     const last = server.revision;
     try {
-      await waitFor("every client and observer at the last revision", 5_000, () =>
+      await waitFor("every client and observer at the last revision", () =>
         clients.every((c) => {
           const s = c.store.getSnapshot();
           return s.revision === last && s.pendingCount === 0;

@@ -20,6 +20,7 @@ import { createAccount } from "@/server/users/create-account";
 import { seedDemo } from "@/server/seed/seed";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import { createTestPostgresDatabase } from "@/test/databases";
+import { pollUntil } from "@/test/poll";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const DEMO_PAPER_ID = "demo-adaptive-clipping";
@@ -38,15 +39,9 @@ export function assertBuilt(): void {
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Polls `check` until it returns a value other than undefined/false, or throws after `ms`. */
-export async function waitFor<T>(what: string, ms: number, check: () => T | undefined | false | Promise<T | undefined | false>, every = 20): Promise<T> {
-  const deadline = performance.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (performance.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(every);
-  }
+/** Polls `check` until it returns a value other than undefined/false; bounded by the test's timeout alone (see pollUntil). */
+export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, every = 20): Promise<T> {
+  return (await pollUntil(what, check, (value) => value !== undefined && value !== false, every)) as T;
 }
 
 // ── Ports ────────────────────────────────────────────────────────────────────

@@ -10,6 +10,7 @@ import { gzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import type { JobView } from "@/lib/jobs/job-view";
 import { releaseJobMounts } from "@/runner/job-storage";
+import { pollUntil } from "@/test/poll";
 import { ROOT, api, sleep } from "./harness";
 
 export type ArchiveFiles = Record<string, string | Buffer | { content: string; mode: number }>;
@@ -55,19 +56,10 @@ export interface JobAnswer {
   logTail: string;
 }
 
-/** Polls `GET /api/jobs/<id>` until `done` holds (default: a final status). */
-export async function waitForJob(baseUrl: string, cookie: string, jobId: string, ms: number, done: (a: JobAnswer) => boolean = (a) => !["queued", "running"].includes(a.job.status)): Promise<JobAnswer> {
-  const deadline = performance.now() + ms;
-  let last: JobAnswer | null = null;
-  for (;;) {
-    const res = await api<JobAnswer>(baseUrl, cookie, "GET", `/api/jobs/${jobId}`);
-    if (res.status === 200) {
-      last = res.body;
-      if (done(last)) return last;
-    }
-    if (performance.now() > deadline) throw new Error(`job ${jobId} not as expected within ${ms} ms; last: ${JSON.stringify(last?.job ?? res.body).slice(0, 2000)}\n${last?.logTail ?? ""}`);
-    await sleep(100);
-  }
+/** Polls `GET /api/jobs/<id>` until `done` holds (default: a final status); bounded by the test's timeout alone (see pollUntil). */
+export async function waitForJob(baseUrl: string, cookie: string, jobId: string, done: (a: JobAnswer) => boolean = (a) => !["queued", "running"].includes(a.job.status)): Promise<JobAnswer> {
+  const res = await pollUntil(`job ${jobId} as expected`, () => api<JobAnswer>(baseUrl, cookie, "GET", `/api/jobs/${jobId}`), (r) => r.status === 200 && done(r.body), 100);
+  return res.body;
 }
 
 export interface RunnerProcess {

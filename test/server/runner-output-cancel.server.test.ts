@@ -65,7 +65,7 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
         "exit 3",
       ].join("\n"),
     });
-    const { job, logTail } = await waitForJob(studio.url, staff, jobId, 120_000);
+    const { job, logTail } = await waitForJob(studio.url, staff, jobId);
     expect(job, logTail).toMatchObject({ status: "failed", exitCode: 3, attempts: 1 });
     expect(job.metadata).not.toHaveProperty("repro_log");
     const { repro_log: log } = await exportedMetadata(jobId);
@@ -79,7 +79,7 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
 
   it("caps a job's log at the runner's limit with a marker line, completes the job with its status, and runs it once", async () => {
     const jobId = await submit({ "reproduce.sh": 'head -c 4000000 /dev/zero | tr "\\0" x | fold -w 100\necho "the end"\nexit 4\n' });
-    const { job, logTail } = await waitForJob(studio.url, staff, jobId, 120_000);
+    const { job, logTail } = await waitForJob(studio.url, staff, jobId);
     expect(job, logTail).toMatchObject({ status: "failed", exitCode: 4, attempts: 1 });
     const { repro_log: log } = await exportedMetadata(jobId);
     expect(log).toMatch(/\nx+\n\[runner\] the log reached its limit of 1\.0 MiB here; the rest was cut\n$/);
@@ -106,7 +106,7 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
           "echo done",
         ].join("\n"),
       });
-      const { job, logTail } = await waitForJob(studio.url, staff, jobId, 120_000);
+      const { job, logTail } = await waitForJob(studio.url, staff, jobId);
       expect(job.status, logTail).toBe("succeeded");
       const leaks = (text: string) => ["SeCrE", "VaLuE123", "CrEtVa"].filter((piece) => text.includes(piece));
       expect(leaks(JSON.stringify(job))).toEqual([]);
@@ -127,9 +127,9 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
 
   it("records a short run cancelled while it runs as cancelled, not as the success it would have been", async () => {
     const jobId = await submit({ "reproduce.sh": 'echo running\nsleep 3\necho "ran to the end"\n' });
-    await waitForJob(studio.url, staff, jobId, 60_000, (a) => a.logTail.includes("running"));
+    await waitForJob(studio.url, staff, jobId, (a) => a.logTail.includes("running"));
     expect((await api(studio.url, staff, "POST", `/api/jobs/${jobId}/cancel`)).status).toBe(200);
-    const { job } = await waitForJob(studio.url, staff, jobId, 60_000);
+    const { job } = await waitForJob(studio.url, staff, jobId);
     expect(job).toMatchObject({ status: "cancelled", attempts: 1 });
     expect(job.attemptHistory.map((a) => a.status)).toEqual(["cancelled"]);
   });
@@ -137,11 +137,11 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
   it("stops a long run the moment it is cancelled (no heartbeat needed): cancelled, its processes gone", async () => {
     const marker = `${900 + Math.floor(Math.random() * 90)}.${Date.now() % 100000}`;
     const jobId = await submit({ "reproduce.sh": `echo running\n(setsid sleep ${marker} &)\nsleep ${marker}\n` });
-    await waitForJob(studio.url, staff, jobId, 60_000, (a) => a.logTail.includes("running"));
+    await waitForJob(studio.url, staff, jobId, (a) => a.logTail.includes("running"));
     expect(processWithMarker(marker)).not.toBeNull();
     expect((await api(studio.url, staff, "POST", `/api/jobs/${jobId}/cancel`)).status).toBe(200);
     // Well inside the 5-minute heartbeat: only the wait-cancel long poll can have told the runner.
-    const { job, logTail } = await waitForJob(studio.url, staff, jobId, 120_000);
+    const { job, logTail } = await waitForJob(studio.url, staff, jobId);
     expect(job.status).toBe("cancelled");
     expect(logTail).toContain("cancelled: stopping reproduce.sh");
     expect(processWithMarker(marker)).toBeNull();

@@ -7,7 +7,7 @@ import { gunzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
-import { DEMO_PAPER_ID, STAFF, api, prepareDatabase, signIn, sleep, startStudio, waitFor, type PreparedDatabase, type Studio } from "./harness";
+import { DEMO_PAPER_ID, STAFF, api, prepareDatabase, signIn, startStudio, waitFor, type PreparedDatabase, type Studio } from "./harness";
 import { processWithMarker, startRunner, tarGz, uploadSubmission, waitForJob, type RunnerProcess } from "./runner-harness";
 
 const kinds = process.env.DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
@@ -57,7 +57,7 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
       "reproduce.sh": 'set -e\nfor i in 1 2 3 4 5; do echo "step $i of 5"; sleep 0.2; done\nmkdir -p results\necho "method,score" > results/table.csv\necho "wagc,1.509" >> results/table.csv\necho done\n',
       "train.py": "print('hello')\n",
     });
-    const { job, logTail } = await waitForJob(studio.url, staff, jobId, 60_000);
+    const { job, logTail } = await waitForJob(studio.url, staff, jobId);
     expect(job.status, logTail).toBe("succeeded");
     expect(job.exitCode).toBe(0);
     expect(logTail).toMatch(/step 1 of 5[\s\S]*step 5 of 5[\s\S]*done/);
@@ -74,14 +74,14 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
 
   it("keeps the log and the exit status of a script that exits 3", async () => {
     const jobId = await submit({ "reproduce.sh": 'echo "about to fail"\nexit 3\n' });
-    const { job, logTail } = await waitForJob(studio.url, staff, jobId, 60_000);
+    const { job, logTail } = await waitForJob(studio.url, staff, jobId);
     expect(job).toMatchObject({ status: "failed", exitCode: 3 });
     expect(logTail).toContain("about to fail");
   });
 
   it("fails clearly when reproduce.sh is missing", async () => {
     const jobId = await submit({ "README.md": "no script here\n" });
-    const { job } = await waitForJob(studio.url, staff, jobId, 60_000);
+    const { job } = await waitForJob(studio.url, staff, jobId);
     expect(job.status).toBe("failed");
     expect(job.failureReason).toMatch(/reproduce\.sh/);
     expect(job.metadata?.repro_script_exists).toBe(false);
@@ -104,8 +104,8 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
       });
       expect(res.status).toBe(201);
     };
-    const counted = (run: number, ms: number) =>
-      waitFor(`run ${run} counted`, ms, async () => {
+    const counted = (run: number) =>
+      waitFor(`run ${run} counted`, async () => {
         const m = await api<EvaluationMatrix>(studio.url, staff, "GET", `/api/evaluations/${evaluationId}/matrix`);
         const cell = m.body.cells.find((c) => c.run === run);
         return cell && ["counted", "excluded"].includes(cell.stage) ? { cell, matrix: m.body } : undefined;
@@ -123,11 +123,11 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
 
     runner("judged-anyway");
     await upload(1, { "reproduce.sh": 'mkdir -p results\necho "method,score" > results/table.csv\necho "wrote results"\nexit 1\n', "train.py": "print('hello')\n" });
-    const failed = await counted(1, 120_000);
+    const failed = await counted(1);
     expect(failed.cell).toMatchObject({ stage: "counted", state: "succeeded", failure: null, score: 1 });
     expect(failed.cell.gradingId).toBeTruthy();
     expect(failed.cell.reproduction).toMatch(/^reproduce\.sh exited 1 after \d/);
-    const job = await waitForJob(studio.url, staff, failed.cell.jobId!, 5_000);
+    const job = await waitForJob(studio.url, staff, failed.cell.jobId!);
     expect(job.job).toMatchObject({ status: "failed", exitCode: 1 });
     expect(job.job.outputs?.files.find((f) => f.path === "results/table.csv")).toMatchObject({ changed: true });
     // The executed submission as PaperBench stores it: every entry under submission/, the results and the log in it.
@@ -154,9 +154,9 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     expect((await setRunSettings({ timeoutS: 2 })).status).toBe(200);
     try {
       await upload(2, { "reproduce.sh": 'mkdir -p results\necho "method,score" > results/table.csv\necho "wrote results"\nsleep 60\n' });
-      const timedOut = await counted(2, 120_000);
+      const timedOut = await counted(2);
       expect(timedOut.cell).toMatchObject({ stage: "counted", failure: null, score: 1, reproduction: "timed out after 2 s" });
-      expect((await waitForJob(studio.url, staff, timedOut.cell.jobId!, 5_000)).job.status).toBe("timed_out");
+      expect((await waitForJob(studio.url, staff, timedOut.cell.jobId!)).job.status).toBe("timed_out");
       expect((await codeDevLeaves(timedOut.cell.gradingId!)).every((l) => l.valid_score && l.score === 1)).toBe(true);
       expect(timedOut.matrix.result).toMatchObject({ runScores: [1, 1], excluded: [] });
     } finally {
@@ -169,7 +169,7 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     try {
       const marker = `${300 + Math.floor(Math.random() * 600)}.${Date.now() % 100000}`;
       const jobId = await submit({ "reproduce.sh": `echo start\n(setsid sleep ${marker} &)\nsleep ${marker}\n` });
-      const { job } = await waitForJob(studio.url, staff, jobId, 60_000);
+      const { job } = await waitForJob(studio.url, staff, jobId);
       expect(job.status).toBe("timed_out");
       expect(job.metadata?.timedout).toBe(true);
       expect(processWithMarker(marker)).toBeNull();
@@ -181,10 +181,10 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
   it("cancels a running job that ignores SIGTERM: SIGKILL after the grace period, leaving no process behind", async () => {
     const marker = `${900 + Math.floor(Math.random() * 90)}.${Date.now() % 100000}`;
     const jobId = await submit({ "reproduce.sh": `echo running\ntrap '' TERM\nsleep ${marker}\n` });
-    await waitForJob(studio.url, staff, jobId, 30_000, (a) => a.logTail.includes("running"));
+    await waitForJob(studio.url, staff, jobId, (a) => a.logTail.includes("running"));
     expect((await api(studio.url, staff, "POST", `/api/jobs/${jobId}/cancel`)).status).toBe(200);
     // The runner hears the cancel at once (test/server/runner-output-cancel.server.test.ts); the 10 s grace comes on top.
-    const { job } = await waitForJob(studio.url, staff, jobId, 60_000);
+    const { job } = await waitForJob(studio.url, staff, jobId);
     expect(job.status).toBe("cancelled");
     expect(processWithMarker(marker)).toBeNull();
   });
@@ -199,7 +199,7 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
         "echo checked",
       ].join("\n"),
     });
-    const { job, logTail } = await waitForJob(studio.url, staff, jobId, 60_000);
+    const { job, logTail } = await waitForJob(studio.url, staff, jobId);
     expect(job.status, logTail).toBe("succeeded");
     expect(logTail).toContain("checked");
     expect(logTail).not.toMatch(/LEAK|NETWORK|WROTE/);
@@ -211,14 +211,13 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     await Promise.all(runners.splice(0).map((r) => r.stop()));
     const doomed = runner("doomed");
     const jobId = await submit({ "reproduce.sh": 'echo "attempt starts"\nsleep 3\necho "attempt ends"\n' });
-    await waitForJob(studio.url, staff, jobId, 30_000, (a) => a.job.status === "running" && a.logTail.includes("attempt starts"));
+    await waitForJob(studio.url, staff, jobId, (a) => a.job.status === "running" && a.logTail.includes("attempt starts"));
     // The whole group: the runner and the job it was running (a dead machine).
     process.kill(-doomed.pid, "SIGKILL");
-    const killedAt = performance.now();
     runner("rescuer");
-    await waitForJob(studio.url, staff, jobId, (LEASE_S + 30) * 1000, (a) => a.job.attempts === 2);
-    expect((performance.now() - killedAt) / 1000).toBeLessThan(LEASE_S + 5 + 3);
-    const { job } = await waitForJob(studio.url, staff, jobId, 60_000);
+    // How long after the kill is bench's runner_requeue_after_kill_s.
+    await waitForJob(studio.url, staff, jobId, (a) => a.job.attempts === 2);
+    const { job } = await waitForJob(studio.url, staff, jobId);
     expect(job.status).toBe("succeeded");
     expect(job.attemptHistory.map((a) => a.status)).toEqual(["failed", "succeeded"]);
     expect(job.attemptHistory[0].reason).toMatch(/lease expired/);
@@ -230,14 +229,13 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     const jobId = await submit({ "reproduce.sh": 'echo "before the stop"\nsleep 5\necho "done"\n' });
     // Mid-reproduction, as a scale-down finds it. (A job claimed at the very instant of the stop can
     // miss its hand-back and waits out its lease instead.)
-    await waitForJob(studio.url, staff, jobId, 30_000, (a) => a.logTail.includes("before the stop"));
+    await waitForJob(studio.url, staff, jobId, (a) => a.logTail.includes("before the stop"));
     stopped.kill("SIGTERM");
-    const stoppedAt = performance.now();
-    const { job } = await waitForJob(studio.url, staff, jobId, 30_000, (a) => a.job.status === "queued");
-    expect((performance.now() - stoppedAt) / 1000).toBeLessThan(LEASE_S);
+    const { job } = await waitForJob(studio.url, staff, jobId, (a) => a.job.status === "queued");
+    // Released by the runner, not expired with its lease (that reason would be "lease expired").
     expect(job.attemptHistory[0].reason).toMatch(/^Released: the runner stopped-/);
     runner("after-stop");
-    const finished = await waitForJob(studio.url, staff, jobId, 60_000);
+    const finished = await waitForJob(studio.url, staff, jobId);
     expect(finished.job.status).toBe("succeeded");
     expect(finished.job.attempts).toBe(2);
   });
@@ -246,17 +244,17 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     await Promise.all(runners.splice(0).map((r) => r.stop()));
     const paused = runner("paused");
     const jobId = await submit({ "reproduce.sh": 'echo "first holder"\nsleep 2\necho "finished"\n' });
-    await waitForJob(studio.url, staff, jobId, 30_000, (a) => a.job.status === "running");
+    await waitForJob(studio.url, staff, jobId, (a) => a.job.status === "running");
     // Stop the runner process alone (its job keeps running) so that its lease expires.
     paused.kill("SIGSTOP");
     runner("second");
-    const { job } = await waitForJob(studio.url, staff, jobId, (LEASE_S + 40) * 1000);
+    const { job } = await waitForJob(studio.url, staff, jobId);
     expect(job.status).toBe("succeeded");
     expect(job.attempts).toBe(2);
     paused.kill("SIGCONT");
     // The first runner wakes, finds its lease stale and abandons the job: nothing changes.
-    await sleep(3_000);
-    const after = await waitForJob(studio.url, staff, jobId, 5_000);
+    await waitFor("the paused runner's abandon", () => paused.output().includes(`abandoned job ${jobId}`));
+    const after = await waitForJob(studio.url, staff, jobId);
     expect(after.job.attemptHistory.map((a) => a.status)).toEqual(["failed", "succeeded"]);
     expect(after.job.status).toBe("succeeded");
   });
@@ -272,6 +270,6 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     }
     const withCookie = await fetch(`${studio.url}/api/runner/jobs/${jobId}/submission`, { headers: { cookie: staff } });
     expect(withCookie.status).toBe(401);
-    await waitForJob(studio.url, staff, jobId, 60_000);
+    await waitForJob(studio.url, staff, jobId);
   });
 });

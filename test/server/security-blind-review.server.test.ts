@@ -104,7 +104,7 @@ function blindReviewSuite(kind: "pglite" | "postgres") {
         const answer = await api(studio.url, grader, "POST", `/api/gradings/${blind.gradingId}/scores`, { nodeKey: leaf.key, score: leaf.verdict!.score });
         expect(answer.status).toBe(201);
       }
-      const after = await waitFor("the reviewed run on the board", 5_000, async () => {
+      const after = await waitFor("the reviewed run on the board", async () => {
         const row = pendingRow(await board());
         return row.excludedRuns.length === 0 ? row : undefined;
       });

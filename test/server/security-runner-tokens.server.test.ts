@@ -85,7 +85,7 @@ function runnerTokensSuite(kind: "pglite" | "postgres") {
       const again = await runnerCall<ClaimedJob>(live.token, "POST", "/api/runner/claim", { runnerId: live.runnerId, freeGpus: [], freeSlots: 1, waitS: 30 });
       expect(again.status).toBe(200);
       expect(again.body.job).toMatchObject({ id: jobId, attempt: 2 });
-      const { job, logTail } = await waitForJob(studio.url, staff, jobId, 10_000, (a) => a.job.status === "running");
+      const { job, logTail } = await waitForJob(studio.url, staff, jobId, (a) => a.job.status === "running");
       expect(job.attemptHistory.map((a) => a.status)).toEqual(["failed", "running"]);
       expect(logTail).not.toContain("after the revocation");
       expect((await runnerCall(again.body.jobToken, "POST", `${jobPath}/heartbeat`, { leaseId: again.body.lease.id })).status).toBe(200);

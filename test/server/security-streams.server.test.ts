@@ -63,7 +63,7 @@ async function follow(studio: Studio, cookie: string, streams: OpenStream[]): Pr
   })();
   const stream = { frames, ended, abort };
   streams.push(stream);
-  await waitFor("the stream's presence list", 10_000, () => frames.some((f) => f.event === "presence"));
+  await waitFor("the stream's presence list", () => frames.some((f) => f.event === "presence"));
   return stream;
 }
 
@@ -122,7 +122,7 @@ function streamsSuite(kind: "pglite" | "postgres") {
       const author = authors[0];
       const stream = await follow(studio, await signIn(studio.url, author.email, author.password), streams);
       await staffEdit(studio, staffCookie);
-      await waitFor("the change on the member's stream", 10_000, () => stream.frames.some((f) => f.event === "op"));
+      await waitFor("the change on the member's stream", () => stream.frames.some((f) => f.event === "op"));
       stream.abort.abort();
     });
 

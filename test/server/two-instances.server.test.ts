@@ -23,9 +23,6 @@ import {
   type Studio,
 } from "./harness";
 
-/** How long a change may take from A's answer to B's follower. */
-const ARRIVAL_LIMIT_MS = 2_000;
-
 function twoInstancesSuite() {
   describe("two studio instances on one PostgreSQL database", () => {
     let db: PreparedDatabase | undefined;
@@ -65,7 +62,7 @@ function twoInstancesSuite() {
 
     const weightOp = (key: string, weight: number): RubricOperation => ({ kind: "update", key, fields: { weight } });
 
-    it(`a change posted through A reaches a follower on B within ${ARRIVAL_LIMIT_MS} ms`, async () => {
+    it(`a change posted through A reaches a follower on B (how soon: bench's coedit_cross_instance_p95_ms)`, async () => {
       const start = await nodes(a, cookieA);
       const onB = await follow(b, cookieB, start.revision);
       const leaf = start.nodes.find((n) => n.parentKey !== null)!;
@@ -75,7 +72,7 @@ function twoInstancesSuite() {
       const answer = await postOperation(a.url, cookieA, DEMO_PAPER_ID, { clientOpId, baseRevision: start.revision, op });
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       const answered = performance.now();
-      const event = await waitFor(`the operation on B`, ARRIVAL_LIMIT_MS, () => onB.events.find((e) => e.clientOpId === clientOpId));
+      const event = await waitFor(`the operation on B`, () => onB.events.find((e) => e.clientOpId === clientOpId));
       const arrived = performance.now();
       console.log(`A → B: answered in ${(answered - posted).toFixed(1)} ms, on B ${(arrived - posted).toFixed(1)} ms after the POST`);
       expect(event).toMatchObject({ revision: answer.body.revision, kind: "update", clientOpId, op });
@@ -108,7 +105,7 @@ function twoInstancesSuite() {
       const expected = Array.from({ length: 30 }, (_, i) => start.revision + 1 + i);
       for (const [name, f] of [["A", onA], ["B", onB]] as const) {
         // Thirty at once through both instances: the limit is for the last of them.
-        await waitFor(`every change on ${name}`, 5_000, () => f.events.length >= 30);
+        await waitFor(`every change on ${name}`, () => f.events.length >= 30);
         expect(f.events.map((e) => e.revision), `revisions on ${name}`).toEqual(expected);
         expect(f.problems).toEqual([]);
       }
@@ -120,7 +117,7 @@ function twoInstancesSuite() {
       const onB = await follow(b, cookieB, start.revision);
       const leaf = start.nodes.find((n) => n.parentKey !== null)!;
       const first = await postOperation(a.url, cookieA, DEMO_PAPER_ID, { clientOpId: crypto.randomUUID(), baseRevision: start.revision, op: weightOp(leaf.key, 1) });
-      await waitFor("the first change on B", ARRIVAL_LIMIT_MS, () => onB.feed.lastEventId === first.body.revision);
+      await waitFor("the first change on B", () => onB.feed.lastEventId === first.body.revision);
       await onB.feed.close();
       const missed: number[] = [];
       for (let i = 0; i < 3; i++) {
@@ -128,11 +125,11 @@ function twoInstancesSuite() {
         missed.push(answer.body.revision!);
       }
       await onB.feed.connect(onB.feed.lastEventId, "header");
-      await waitFor("the missed changes on B", ARRIVAL_LIMIT_MS, () => onB.feed.lastEventId === missed.at(-1));
+      await waitFor("the missed changes on B", () => onB.feed.lastEventId === missed.at(-1));
       expect(onB.events.map((e) => e.revision)).toEqual([first.body.revision, ...missed]);
       // And live again after the catch-up.
       const after = await postOperation(a.url, cookieA, DEMO_PAPER_ID, { clientOpId: crypto.randomUUID(), baseRevision: start.revision, op: weightOp(leaf.key, 9) });
-      await waitFor("the next change on B", ARRIVAL_LIMIT_MS, () => onB.feed.lastEventId === after.body.revision);
+      await waitFor("the next change on B", () => onB.feed.lastEventId === after.body.revision);
       expect(onB.problems).toEqual([]);
     });
   });

@@ -32,6 +32,7 @@ import { afterJobChanged } from "./job-events";
 import { readEvaluationMatrix } from "./read-matrix";
 import { retryEvaluationCells } from "./retry-cells";
 import { sweepEvaluationCells } from "./sweep-cells";
+import { pollUntil } from "@/test/poll";
 
 const PAPER = "pipeline-paper";
 process.env.BLOB_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "rs-pipeline-blobs-"));
@@ -269,8 +270,7 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
   it("the judge worker's end of a run grades a Code-Dev cell to done: counted with the dummy judge's 1", async () => {
     const { evaluation, submissions } = await evaluationWith({ variant: "code-dev" });
     worker = startJudgeWorker(store, { log: () => {}, databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined });
-    const deadline = Date.now() + 30_000;
-    while ((await getEvaluationCell(handle.db, submissions[0]))?.stage !== "done" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await pollUntil("the cell done", () => getEvaluationCell(handle.db, submissions[0]), (cell) => cell?.stage === "done");
     const matrix = await readEvaluationMatrix(store, evaluation.id);
     expect(matrix.cells[0]).toMatchObject({ stage: "counted", state: "succeeded", score: 1, attempts: 1, failure: null });
     expect(matrix.cells[0].href.grading).toBe(`/gradings/${matrix.cells[0].gradingId}`);

@@ -33,6 +33,7 @@ import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { startOpenAiTestServer, type OpenAiTestServer } from "@/test/openai-test-server";
 import { DEMO_RUBRIC, seedDemoRubric } from "@/test/seed-demo-rubric";
 import { startJudgeWorker } from "./judge-worker";
+import { pollUntil } from "@/test/poll";
 
 const PAPER = "judge-worker-paper";
 const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "rs-judge-blobs-"));
@@ -54,15 +55,6 @@ const LLM: Omit<JudgeConfigInput, "name" | "baseUrl"> = {
   parseModel: null,
 };
 
-async function waitFor<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
   let handle: DbHandle;
@@ -114,7 +106,8 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
   const config = async (fields: Partial<JudgeConfigInput> & Pick<JudgeConfigInput, "kind">) =>
     createJudgeConfig(store, { ...LLM, baseUrl: null, name: `config ${++configNo}`, model: fields.kind === "llm" ? LLM.model : fields.kind, ...fields } as JudgeConfigInput, null);
   const finished = (runId: string) =>
-    waitFor(
+    pollUntil(
+      `judge run ${runId} ended`,
       () => readJudgeRun(store, runId) as Promise<JudgeRunView>,
       (r) => !["queued", "running"].includes(r.status),
     );
@@ -201,7 +194,7 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
     const llm = await config({ kind: "llm", baseUrl: server.baseUrl, maxConcurrency: 1 });
     const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId: llm.id, variant: "full" }, null);
     worker = startJudgeWorker(store, workerOpts());
-    await waitFor(() => readJudgeRun(store, run.id) as Promise<JudgeRunView>, (r) => r.leavesDone >= 2);
+    await pollUntil("two verdicts stored", () => readJudgeRun(store, run.id) as Promise<JudgeRunView>, (r) => r.leavesDone >= 2);
     await worker.stop();
     const storedBefore = (await readJudgeRun(store, run.id))!.leavesDone;
     const askedBefore = server.requests.length;
@@ -222,7 +215,7 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
     const llm = await config({ kind: "llm", baseUrl: server.baseUrl, maxConcurrency: 1 });
     const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId: llm.id, variant: "full" }, null);
     worker = startJudgeWorker(store, workerOpts());
-    await waitFor(() => readJudgeRun(store, run.id) as Promise<JudgeRunView>, (r) => r.leavesDone >= 1);
+    await pollUntil("a verdict stored", () => readJudgeRun(store, run.id) as Promise<JudgeRunView>, (r) => r.leavesDone >= 1);
     await cancelJudgeRun(store, (await readJudgeRun(store, run.id))!, null);
     const askedAtCancel = server.requests.length;
     const done = await finished(run.id);
