@@ -91,14 +91,21 @@ export async function runJudgeJob(
         env,
       );
     } finally {
-      // Also when the run stops early (a cancel): the score covers every verdict it stored. Not
-      // after the lease is lost, when nothing more may be written under it.
-      if (stored > 0 && !(controller.signal.reason instanceof LostLease)) {
-        await storeJudgeRunScore(store, { grading, jobId: job.id, leaseId }).catch((err: unknown) => {
-          if (!(err instanceof LostLease)) throw err;
-        });
-      }
+      // Also when the run stops early (a cancel): the score covers every verdict it stored.
+      if (stored > 0) await storeFinalScore();
     }
+  } else if (done.size > 0) {
+    // Every unit was stored by an earlier attempt, which lost its lease (a stalled worker) before
+    // its own last recompute: the score it left may miss its last verdicts.
+    await storeFinalScore();
   }
   return { run, unitsLeft: units.length - done.size - stored };
+
+  /** The root score from every verdict stored. Not after the lease is lost: nothing more may be written under it. */
+  async function storeFinalScore(): Promise<void> {
+    if (controller.signal.reason instanceof LostLease) return;
+    await storeJudgeRunScore(store, { grading: grading!, jobId: job.id, leaseId }).catch((err: unknown) => {
+      if (!(err instanceof LostLease)) throw err;
+    });
+  }
 }

@@ -147,6 +147,23 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
     expect(listed.latestJobStatus).toBe("succeeded");
   });
 
+  it("an attempt that finds every leaf stored by an earlier one (which lost its lease before its last recompute) still stores the score", async () => {
+    const dummy = await config({ kind: "dummy", priceInputPerM: 0, priceCachedInputPerM: 0, priceOutputPerM: 0 });
+    const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev" }, null);
+    worker = startJudgeWorker(store, workerOpts());
+    expect(await finished(run.id)).toMatchObject({ status: "succeeded", leavesDone: run.leavesTotal });
+    await worker.stop();
+    worker = null;
+    // What a stalled first attempt leaves: every verdict stored, a score from before the last ones,
+    // and the job back in the queue after its lease expired.
+    await handle.db.execute(sql`UPDATE gradings SET score = 0.25 WHERE id = ${run.gradingId}`);
+    await handle.db.execute(sql`UPDATE jobs SET status = 'queued', lease_id = NULL, lease_expires_at = NULL, finished_at = NULL WHERE id = ${run.jobId}`);
+    worker = startJudgeWorker(store, workerOpts());
+    expect(await finished(run.id)).toMatchObject({ status: "succeeded", leavesDone: run.leavesTotal, calls: 0 });
+    expect((await listVerdicts(handle.db, run.gradingId)).length).toBe(run.leavesTotal);
+    expect((await getGradingById(handle.db, run.gradingId))?.score).toBe(1);
+  });
+
   it("grades a rubric without a Code Development leaf, Code-Dev, as its root alone (PaperBench's run_judge)", async () => {
     const paper = `${PAPER}-no-code-dev`;
     const rubric = JSON.parse(DEMO_RUBRIC) as { sub_tasks: { task_category: string | null; sub_tasks: unknown[] }[] };
