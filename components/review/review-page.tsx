@@ -177,8 +177,8 @@ function LoadedReview({
 
         <PaneResizer pane={treePane} label="Resize the tree" title="Drag (or use the arrow keys) to resize the tree" testId="tree-resizer" />
 
-        {/* ---------- selected leaf ---------- */}
-        <section className="min-w-0 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-4 shadow-xs" aria-label="Selected node">
+        {/* ---------- selected leaf ---------- (relative: the sr-only labels in it, absolutely placed, stay in its scroll box instead of lengthening the page) */}
+        <section className="relative min-w-0 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-4 shadow-xs" aria-label="Selected node">
           {selectedKey ? (
             <LeafPanel
               model={model}

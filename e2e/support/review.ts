@@ -104,10 +104,6 @@ export class ReviewPage {
   get autoAdvance(): Locator {
     return this.leafPanel.getByTestId("auto-advance");
   }
-  get noFiles(): Locator {
-    return this.page.getByTestId("no-files");
-  }
-
   /** The effective score of the selected leaf as the panel shows it (`0`, `1`). */
   async effective(): Promise<number> {
     return Number(await this.effectiveScore.locator("[data-score]").getAttribute("data-score"));
