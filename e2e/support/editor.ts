@@ -119,8 +119,12 @@ export class EditorPage {
   async select(text: string): Promise<void> {
     const tab = this.tab("inspector");
     if ((await tab.getAttribute("aria-selected")) !== "true") await tab.click();
-    await this.rowText(text).click();
-    await expect(this.row(text)).toHaveAttribute("data-selected", "true");
+    // Clicked again until it takes: on a loaded machine a click can land while the tree re-renders
+    // (a co-editor's live change, an expand), and nothing selects. Bounded by the test's timeout.
+    await expect(async () => {
+      await this.rowText(text).click();
+      await expect(this.row(text)).toHaveAttribute("data-selected", "true", { timeout: 2_000 });
+    }).toPass();
     await expect(this.inspectorRequirements).toHaveValue(text);
   }
 
