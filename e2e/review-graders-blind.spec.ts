@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import type { ReviewLeafDetail } from "../lib/review/types";
 import type { RubricJson } from "./support/files";
 import { expect, test } from "./support/fixtures";
+import { freshPaper, importSmallGrading, keysOf, withdrawAssignments } from "./support/fresh-grading";
 import { getReviewPayload, ReviewPage } from "./support/review";
 import { GRADER, STAFF } from "./support/users";
 
@@ -42,51 +43,23 @@ const RUBRIC: RubricJson = {
 const VERDICT: Record<string, number> = { warmup: 1, clip: 0, seeds: 1, table: 0, plot: 1 };
 const LEAVES = Object.keys(VERDICT).length;
 
-function graded(node: RubricJson): object {
-  return {
-    ...node,
-    score: VERDICT[node.id] ?? 0,
-    valid_score: true,
-    explanation: node.sub_tasks.length ? "Aggregated score from sub-tasks." : `Judge checked ${node.id} in the code.`,
-    judge_metadata: null,
-    sub_tasks: node.sub_tasks.map(graded),
-  };
-}
-
 /** Gradings this file made: their assignments are withdrawn after each test (see afterEach). */
 const made: string[] = [];
 
 /** A fresh paper with the rubric above, the demo grader as its grader, and one judged grading; its id. */
 async function freshGrading(staff: Page): Promise<string> {
-  const paperId = `e2e-graders-blind-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  expect((await staff.request.post("/api/papers", { data: { id: paperId, title: `Graders and blind review ${paperId}` } })).status()).toBe(201);
-  expect((await staff.request.put(`/api/papers/${paperId}/rubric`, { data: RUBRIC })).status()).toBe(200);
-  expect((await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: GRADER.email, role: "grader" } })).status()).toBe(201);
-  const imported = await staff.request.post(`/api/papers/${paperId}/gradings`, { data: { file: graded(RUBRIC), agent: "Clipping agent", run: 1 } });
-  expect(imported.status(), await imported.text()).toBe(201);
+  const paperId = await freshPaper(staff, "e2e-graders-blind", RUBRIC);
+  const gradingId = await importSmallGrading(staff, paperId, VERDICT, { rubric: RUBRIC, explain: (id) => `Judge checked ${id} in the code.` });
   const list = (await (await staff.request.get(`/api/papers/${paperId}/gradings`)).json()) as { gradings: { id: string }[] };
-  expect(list.gradings).toHaveLength(1);
-  made.push(list.gradings[0].id);
-  return list.gradings[0].id;
-}
-
-/** The review keys of the grading's nodes, by their PaperBench id. */
-async function keysOf(page: Page, gradingId: string): Promise<Record<string, string>> {
-  const payload = await getReviewPayload(page.request, gradingId);
-  return Object.fromEntries(payload.nodes.map((n) => [n.nodeId, n.key]));
+  expect(list.gradings.map((g) => g.id)).toEqual([gradingId]);
+  made.push(gradingId);
+  return gradingId;
 }
 
 test.describe("graders and blind review", () => {
   // The demo grader's queue is shared with other specs (review.spec.ts counts it): leave it as found.
   test.afterEach(async ({ asUser }) => {
-    const staff = await asUser(STAFF);
-    for (const gradingId of made.splice(0)) {
-      const res = await staff.request.get(`/api/gradings/${gradingId}/assignments`);
-      expect(res.status()).toBe(200);
-      for (const a of ((await res.json()) as { assignments: { id: string }[] }).assignments) {
-        expect((await staff.request.delete(`/api/gradings/${gradingId}/assignments/${a.id}`)).status()).toBe(200);
-      }
-    }
+    await withdrawAssignments(await asUser(STAFF), made.splice(0));
   });
 
   test("Graders assigns the whole grading by default; a subtree only when staff pick it", async ({ asUser }) => {

@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import { AGGREGATED_EXPLANATION } from "../../lib/grading/types";
 import type { RubricJson } from "./files";
 import { GRADER } from "./users";
 
@@ -43,36 +44,36 @@ export const SMALL_RUBRIC: RubricJson = {
 /** The leaves of SMALL_RUBRIC, in order. */
 export const SMALL_LEAVES = ["clip", "warmup", "seeds", "table", "plot"] as const;
 
-/** SMALL_RUBRIC graded: each leaf's score, and its explanation (`explain`). */
+/** A rubric graded: each leaf's score, and its explanation (`explain`). */
 function graded(node: RubricJson, scores: Record<string, number>, explain: (id: string, score: number) => string): object {
   const isLeaf = node.sub_tasks.length === 0;
   return {
     ...node,
     score: scores[node.id] ?? 0,
     valid_score: true,
-    explanation: isLeaf ? explain(node.id, scores[node.id] ?? 0) : "Aggregated score from sub-tasks.",
+    explanation: isLeaf ? explain(node.id, scores[node.id] ?? 0) : AGGREGATED_EXPLANATION,
     judge_metadata: null,
     sub_tasks: node.sub_tasks.map((c) => graded(c, scores, explain)),
   };
 }
 
-/** A fresh paper with SMALL_RUBRIC and the demo grader as grader; its id. */
-export async function freshPaper(staff: Page, prefix: string): Promise<string> {
+/** A fresh paper with `rubric` (SMALL_RUBRIC unless told) and the demo grader as grader; its id. */
+export async function freshPaper(staff: Page, prefix: string, rubric: RubricJson = SMALL_RUBRIC): Promise<string> {
   const paperId = `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
   expect((await staff.request.post("/api/papers", { data: { id: paperId, title: `${prefix} ${paperId}` } })).status()).toBe(201);
-  expect((await staff.request.put(`/api/papers/${paperId}/rubric`, { data: SMALL_RUBRIC })).status()).toBe(200);
+  expect((await staff.request.put(`/api/papers/${paperId}/rubric`, { data: rubric })).status()).toBe(200);
   expect((await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: GRADER.email, role: "grader" } })).status()).toBe(201);
   return paperId;
 }
 
-/** Imports a grading of run `run` of "Clipping agent" (one submission per run); its id. */
+/** Imports a grading of `rubric` (the paper's: SMALL_RUBRIC unless told), run `run` of "Clipping agent" (one submission per run); its id. */
 export async function importSmallGrading(
   staff: Page,
   paperId: string,
   scores: Record<string, number>,
-  { run = 1, human = false, explain = (id: string, score: number) => `${human ? "A person" : "The judge"} gave ${id} ${score}.` } = {},
+  { run = 1, human = false, rubric = SMALL_RUBRIC, explain = (id: string, score: number) => `${human ? "A person" : "The judge"} gave ${id} ${score}.` } = {},
 ): Promise<string> {
-  const res = await staff.request.post(`/api/papers/${paperId}/gradings`, { data: { file: graded(SMALL_RUBRIC, scores, explain), agent: "Clipping agent", run, human } });
+  const res = await staff.request.post(`/api/papers/${paperId}/gradings`, { data: { file: graded(rubric, scores, explain), agent: "Clipping agent", run, human } });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { gradingId: string }).gradingId;
 }
