@@ -19,7 +19,8 @@ const SERVER = "^(server/|auth\\.ts$|instrumentation\\.ts$)";
 const TEST = "(\\.test\\.tsx?$|\\.testutil\\.tsx?$|^test/|^e2e/|^bench/)";
 
 /** Node built-ins that do I/O: the domain in lib/ runs in the browser too. */
-const IO_BUILTINS = "^(node:)?(fs|fs/promises|child_process|net|http|https|http2|tls|dgram|dns|os|worker_threads|cluster|zlib|stream|stream/promises|readline|vm|process)$";
+const IO_BUILTINS =
+  "^(node:)?(fs|fs/promises|child_process|net|http|https|http2|tls|dgram|dns|os|worker_threads|cluster|zlib|stream|stream/promises|readline|vm|process)$";
 
 /**
  * npm packages, as dependency-cruiser sees them: the resolved file under `node_modules/<name>/`
@@ -34,7 +35,16 @@ function packages(names) {
  * imports from npm. Parsers, a schema library, a tokenizer, ordering keys, a diff: nothing that
  * opens a socket, a file or a database, so the domain stays runnable in the browser and in tests.
  */
-const LIB_PACKAGES = ["zod", "yaml", "jsonc-parser", "p-limit", "gpt-tokenizer", "fractional-indexing", "diff-match-patch", "@zxcvbn-ts/language-common"];
+const LIB_PACKAGES = [
+  "zod",
+  "yaml",
+  "jsonc-parser",
+  "p-limit",
+  "gpt-tokenizer",
+  "fractional-indexing",
+  "diff-match-patch",
+  "@zxcvbn-ts/language-common",
+];
 
 /** ALLOW-list (small): the runner speaks HTTP with zod contracts and unpacks archives; Node built-ins are its own. */
 const RUNNER_PACKAGES = ["zod", "tar-stream", "yauzl"];
@@ -44,9 +54,23 @@ const RUNNER_PACKAGES = ["zod", "tar-stream", "yauzl"];
  * would churn with every UI change): the packages that only work on the server, or hold its secrets.
  */
 const SERVER_PACKAGES = [
-  "pg", "@electric-sql/pglite", "drizzle-orm", "drizzle-kit", "openai", "@aws-sdk/[^/]+", "@node-rs/[^/]+",
-  "server-only", "next-auth", "next/(server|headers|cache)", "tar-stream", "yauzl", "@kubernetes/[^/]+",
-  "kubernetes-models", "@kubernetes-models/[^/]+", "s3rver", "tsx",
+  "pg",
+  "@electric-sql/pglite",
+  "drizzle-orm",
+  "drizzle-kit",
+  "openai",
+  "@aws-sdk/[^/]+",
+  "@node-rs/[^/]+",
+  "server-only",
+  "next-auth",
+  "next/(server|headers|cache)",
+  "tar-stream",
+  "yauzl",
+  "@kubernetes/[^/]+",
+  "kubernetes-models",
+  "@kubernetes-models/[^/]+",
+  "s3rver",
+  "tsx",
 ];
 
 function layer(name, from, allowed, comment, ignoredTypes = []) {
@@ -71,21 +95,59 @@ module.exports = {
     },
     {
       name: "lib-packages-are-pure",
-      comment: "lib/ imports only the pure npm packages of LIB_PACKAGES (no database, network, cloud SDK, auth, server-only or Next.js): add one there only if it does no I/O",
+      comment:
+        "lib/ imports only the pure npm packages of LIB_PACKAGES (no database, network, cloud SDK, auth, server-only or Next.js): add one there only if it does no I/O",
       severity: "error",
       from: { path: "^lib/", pathNot: TEST },
       to: { path: "^node_modules/", pathNot: packages(LIB_PACKAGES) },
     },
-    layer("db-is-sql-only", "^db/", ["db/", "lib/"], "db/ holds the schema, the client and SQL repositories: it imports lib/ (types, errors) only"),
-    layer("server-uses-db-and-lib", SERVER, ["server/", "db/", "lib/", "auth\\.ts$", "auth\\.config\\.ts$"], "server/ holds the use cases: it imports db/ and lib/"),
-    layer("components-use-lib", "^components/", ["components/", "lib/"], "components/ are React; they reach the server over HTTP (or as props from a page), never by import"),
-    layer("app-uses-server", "^app/", ["app/", "server/", "components/", "lib/", "auth\\.ts$"], "routes and pages call services in server/, never repositories in db/ directly", ["type-only"]),
-    layer("scripts-use-server", "^scripts/", ["scripts/", "server/", "lib/", DB_INFRA], "the CLI calls services, so it announces like the UI (it may open the database)"),
-    layer("submission-cli-is-http-only", "^scripts/submission-cli\\.ts$", ["lib/", "server/submissions/pack-directory\\.ts$"], "the submission CLI talks HTTP to a running studio with a token: no database, no server code but the directory packer (plain Node, shared with the demo seed)"),
-    layer("runner-uses-lib", "^runner/", ["runner/", "lib/"], "the runner talks HTTP to the studio: no database, no server code"),
+    layer(
+      "db-is-sql-only",
+      "^db/",
+      ["db/", "lib/"],
+      "db/ holds the schema, the client and SQL repositories: it imports lib/ (types, errors) only",
+    ),
+    layer(
+      "server-uses-db-and-lib",
+      SERVER,
+      ["server/", "db/", "lib/", "auth\\.ts$", "auth\\.config\\.ts$"],
+      "server/ holds the use cases: it imports db/ and lib/",
+    ),
+    layer(
+      "components-use-lib",
+      "^components/",
+      ["components/", "lib/"],
+      "components/ are React; they reach the server over HTTP (or as props from a page), never by import",
+    ),
+    layer(
+      "app-uses-server",
+      "^app/",
+      ["app/", "server/", "components/", "lib/", "auth\\.ts$"],
+      "routes and pages call services in server/, never repositories in db/ directly",
+      ["type-only"],
+    ),
+    layer(
+      "scripts-use-server",
+      "^scripts/",
+      ["scripts/", "server/", "lib/", DB_INFRA],
+      "the CLI calls services, so it announces like the UI (it may open the database)",
+    ),
+    layer(
+      "submission-cli-is-http-only",
+      "^scripts/submission-cli\\.ts$",
+      ["lib/", "server/submissions/pack-directory\\.ts$"],
+      "the submission CLI talks HTTP to a running studio with a token: no database, no server code but the directory packer (plain Node, shared with the demo seed)",
+    ),
+    layer(
+      "runner-uses-lib",
+      "^runner/",
+      ["runner/", "lib/"],
+      "the runner talks HTTP to the studio: no database, no server code",
+    ),
     {
       name: "runner-packages",
-      comment: "the runner imports only the npm packages of RUNNER_PACKAGES: no database driver, no drizzle, no Next.js, React or next-auth (it runs on a GPU machine and talks HTTP)",
+      comment:
+        "the runner imports only the npm packages of RUNNER_PACKAGES: no database driver, no drizzle, no Next.js, React or next-auth (it runs on a GPU machine and talks HTTP)",
       severity: "error",
       from: { path: "^runner/", pathNot: TEST },
       to: { path: "^node_modules/", pathNot: packages(RUNNER_PACKAGES) },
@@ -99,7 +161,8 @@ module.exports = {
     },
     {
       name: "components-use-no-server-packages",
-      comment: "components/ run in the browser: none of SERVER_PACKAGES (database, drizzle, SDKs, password hashing, server-only, next-auth, next/server); data comes over HTTP or as props",
+      comment:
+        "components/ run in the browser: none of SERVER_PACKAGES (database, drizzle, SDKs, password hashing, server-only, next-auth, next/server); data comes over HTTP or as props",
       severity: "error",
       from: { path: "^components/", pathNot: TEST },
       to: { path: packages(SERVER_PACKAGES) },
@@ -136,11 +199,15 @@ module.exports = {
   options: {
     // Every layer, present or future (runner/ arrives with the runner issue); tests beside the code too.
     // npm packages (not followed) and Node's built-ins stay in view for the per-layer package rules.
-    includeOnly: "^(app|components|lib|db|server|scripts|runner|test|e2e|bench)/|^(auth|auth\\.config|instrumentation)\\.ts$|^node_modules/|^(node:)?[a-z_/]+$",
+    includeOnly:
+      "^(app|components|lib|db|server|scripts|runner|test|e2e|bench)/|^(auth|auth\\.config|instrumentation)\\.ts$|^node_modules/|^(node:)?[a-z_/]+$",
     doNotFollow: { path: "node_modules" },
     exclude: { path: "^(\\.next|\\.data)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+    },
   },
 };

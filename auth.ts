@@ -41,8 +41,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
       async authorize(raw, request) {
         const parsed = credentialsSchema.safeParse(raw);
         if (!parsed.success) throw new InvalidCredentials();
-        const result = await signInWithPassword(await getStore(), { ...parsed.data, address: clientAddress(request.headers) });
-        if (!result.ok) throw result.retryAfterSeconds ? new TooManyAttempts(result.retryAfterSeconds) : new InvalidCredentials();
+        const result = await signInWithPassword(await getStore(), {
+          ...parsed.data,
+          address: clientAddress(request.headers),
+        });
+        if (!result.ok)
+          throw result.retryAfterSeconds ? new TooManyAttempts(result.retryAfterSeconds) : new InvalidCredentials();
         const { user } = result;
         return { id: user.id, email: user.email, name: user.name };
       },

@@ -4,7 +4,19 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["lib/**/*.test.ts", "db/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.ts", "runner/**/*.test.ts", "deploy/**/*.test.ts", "test/paperbench/**/*.test.ts", "test/layers/**/*.test.ts", "test/node-engines.test.ts"],
+    include: [
+      "lib/**/*.test.ts",
+      "db/**/*.test.ts",
+      "server/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "app/**/*.test.ts",
+      "components/**/*.test.ts",
+      "runner/**/*.test.ts",
+      "deploy/**/*.test.ts",
+      "test/paperbench/**/*.test.ts",
+      "test/layers/**/*.test.ts",
+      "test/node-engines.test.ts",
+    ],
     environment: "node",
     globalSetup: ["test/global-setup.ts"],
     // Integration tests open databases and import 11k-node rubrics: give them room.

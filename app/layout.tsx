@@ -25,7 +25,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body className="min-h-screen bg-zinc-50 font-sans text-zinc-900 antialiased">
         <Providers>
-          <SiteHeader user={user && { name: user.name, email: user.email, isStaff: user.isStaff }} signOutAction={signOutAction} />
+          <SiteHeader
+            user={user && { name: user.name, email: user.email, isStaff: user.isStaff }}
+            signOutAction={signOutAction}
+          />
           {demo && <DemoNotice canDelete={!!user?.isStaff} signedInAsDemo={!!user?.isDemo} />}
           <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
         </Providers>

@@ -12,8 +12,8 @@ export default async function HomePage() {
       <section className="mx-auto max-w-2xl py-16 text-center">
         <h1 className="text-3xl font-bold tracking-tight">Rubric Studio</h1>
         <p className="mt-4 text-zinc-600">
-          Paper authors and benchmark staff build and weight PaperBench grading rubrics together; expert graders
-          review the judge&apos;s verdicts. Rubrics are confidential: sign in to see the papers you belong to.
+          Paper authors and benchmark staff build and weight PaperBench grading rubrics together; expert graders review
+          the judge&apos;s verdicts. Rubrics are confidential: sign in to see the papers you belong to.
         </p>
         <Link href="/signin" className={buttonClass("primary", "mt-8")}>
           Sign in

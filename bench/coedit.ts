@@ -11,7 +11,19 @@
  *   leaves, one request in flight each), for 10 s on one studio (PGlite): operations accepted per
  *   second.
  */
-import { AUTHOR, DEMO_PAPER_ID, LiveFeed, STAFF, api, assertBuilt, postOperation, prepareDatabase, signIn, startStudio, type Studio } from "@/test/server/harness";
+import {
+  AUTHOR,
+  DEMO_PAPER_ID,
+  LiveFeed,
+  STAFF,
+  api,
+  assertBuilt,
+  postOperation,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  type Studio,
+} from "@/test/server/harness";
 import { percentile, report } from "./support/figures";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 
@@ -29,7 +41,12 @@ interface Client {
 }
 
 /** `count` clients signed in (as the demo staff and author, alternately) on the studios in turn, each following the demo rubric. */
-async function followers(studios: Studio[], count: number, since: number, onOp: (client: number, revision: number) => void): Promise<Client[]> {
+async function followers(
+  studios: Studio[],
+  count: number,
+  since: number,
+  onOp: (client: number, revision: number) => void,
+): Promise<Client[]> {
   const clients: Client[] = [];
   for (let i = 0; i < count; i++) {
     const studio = studios[i % studios.length];
@@ -49,7 +66,12 @@ async function followers(studios: Studio[], count: number, since: number, onOp: 
 }
 
 async function demoLeaves(studio: Studio, cookie: string): Promise<{ revision: number; leaves: NodeRow[] }> {
-  const answer = await api<{ revision: number; nodes: NodeRow[] }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`);
+  const answer = await api<{ revision: number; nodes: NodeRow[] }>(
+    studio.url,
+    cookie,
+    "GET",
+    `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`,
+  );
   if (answer.status !== 200) throw new Error(`GET nodes answered ${answer.status}`);
   const parents = new Set(answer.body.nodes.map((n) => n.parentKey));
   return { revision: answer.body.revision, leaves: answer.body.nodes.filter((n) => !parents.has(n.key)) };
@@ -80,14 +102,23 @@ async function propagationP95(studios: Studio[]): Promise<number> {
         baseRevision: revision + i,
         op: { kind: "update", key: leaf.key, fields: { weight: 1 + (i % 3) } },
       });
-      if (answer.status !== 200) throw new Error(`the operation answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      if (answer.status !== 200)
+        throw new Error(`the operation answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       const rev = answer.body.revision!;
       let a = arrivals.get(rev);
       if (!a) arrivals.set(rev, (a = { count: 0, last: 0 }));
       if (a.count < FOLLOWERS - 1) {
         const entry = a;
         await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`revision ${rev}: ${entry.count} of ${FOLLOWERS - 1} followers within ${ARRIVAL_TIMEOUT_MS} ms`)), ARRIVAL_TIMEOUT_MS);
+          const timer = setTimeout(
+            () =>
+              reject(
+                new Error(
+                  `revision ${rev}: ${entry.count} of ${FOLLOWERS - 1} followers within ${ARRIVAL_TIMEOUT_MS} ms`,
+                ),
+              ),
+            ARRIVAL_TIMEOUT_MS,
+          );
           entry.done = () => {
             clearTimeout(timer);
             resolve();
@@ -99,7 +130,9 @@ async function propagationP95(studios: Studio[]): Promise<number> {
   } finally {
     await Promise.all(clients.map((c) => c.feed.close()));
   }
-  console.log(`# ${studios.length} instance(s), ${FOLLOWERS} followers, ${OPERATIONS} operations: median ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`);
+  console.log(
+    `# ${studios.length} instance(s), ${FOLLOWERS} followers, ${OPERATIONS} operations: median ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`,
+  );
   return percentile(times, 95);
 }
 
@@ -123,7 +156,12 @@ async function opsPerSecond(studio: Studio): Promise<number> {
             op:
               i % 2 === 0
                 ? { kind: "update", key: leaf.key, fields: { weight: 1 + (i % 4) } }
-                : { kind: "update", key: leaf.key, fields: { requirements: `${leaf.requirements} (${w}.${i})` }, base: { requirements: leaf.requirements } },
+                : {
+                    kind: "update",
+                    key: leaf.key,
+                    fields: { requirements: `${leaf.requirements} (${w}.${i})` },
+                    base: { requirements: leaf.requirements },
+                  },
           });
           if (answer.status === 200) accepted++;
           else refused[answer.status] = (refused[answer.status] ?? 0) + 1;

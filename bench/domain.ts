@@ -16,7 +16,12 @@ import { toCodeDevRows, toCodeDevTree } from "@/lib/rubric/code-dev";
 import { diffRubrics } from "@/lib/rubric/diff";
 import { lintRubric } from "@/lib/rubric/editor-lint";
 import { parseRubricJson, serializeRubric } from "@/lib/rubric/paperbench";
-import { ALL_PAPERS, hasPaperBenchData, PAPERBENCH_DATA_DIR, readPaperText } from "@/lib/rubric/paperbench-data.testutil";
+import {
+  ALL_PAPERS,
+  hasPaperBenchData,
+  PAPERBENCH_DATA_DIR,
+  readPaperText,
+} from "@/lib/rubric/paperbench-data.testutil";
 import { positionsForInsert } from "@/lib/rubric/positions";
 import { randomOperation, seededRandom } from "@/lib/rubric/random-ops.testutil";
 import { realRows, realTree } from "@/lib/rubric/rows-fixtures.testutil";
@@ -53,15 +58,51 @@ function pinnFunctionFigures() {
   const index = buildTreeIndex(rows);
   const root = index.root!.key;
   const shares = effectiveShares(index);
-  report("pinn_tree_index_ms", bestMs(() => buildTreeIndex(rows)), "ms");
-  report("pinn_positions_insert_50_ms", bestMs(() => positionsForInsert(index, root, 1, 50)), "ms");
-  report("pinn_code_dev_tree_ms", bestMs(() => toCodeDevTree(tree)), "ms");
-  report("pinn_code_dev_rows_ms", bestMs(() => toCodeDevRows(rows)), "ms");
-  report("pinn_lint_ms", bestMs(() => lintRubric(index, shares)), "ms");
-  report("pinn_summary_ms", bestMs(() => rubricSummary(index, shares)), "ms");
-  report("pinn_effective_shares_ms", bestMs(() => effectiveShares(index)), "ms");
-  report("pinn_leaf_count_below_ms", bestMs(() => leafCountBelow(index, root)), "ms");
-  report("pinn_subtree_share_by_category_ms", bestMs(() => subtreeShareByCategory(index, shares, root)), "ms");
+  report(
+    "pinn_tree_index_ms",
+    bestMs(() => buildTreeIndex(rows)),
+    "ms",
+  );
+  report(
+    "pinn_positions_insert_50_ms",
+    bestMs(() => positionsForInsert(index, root, 1, 50)),
+    "ms",
+  );
+  report(
+    "pinn_code_dev_tree_ms",
+    bestMs(() => toCodeDevTree(tree)),
+    "ms",
+  );
+  report(
+    "pinn_code_dev_rows_ms",
+    bestMs(() => toCodeDevRows(rows)),
+    "ms",
+  );
+  report(
+    "pinn_lint_ms",
+    bestMs(() => lintRubric(index, shares)),
+    "ms",
+  );
+  report(
+    "pinn_summary_ms",
+    bestMs(() => rubricSummary(index, shares)),
+    "ms",
+  );
+  report(
+    "pinn_effective_shares_ms",
+    bestMs(() => effectiveShares(index)),
+    "ms",
+  );
+  report(
+    "pinn_leaf_count_below_ms",
+    bestMs(() => leafCountBelow(index, root)),
+    "ms",
+  );
+  report(
+    "pinn_subtree_share_by_category_ms",
+    bestMs(() => subtreeShareByCategory(index, shares, root)),
+    "ms",
+  );
   report(
     "pinn_format_every_share_ms",
     bestMs(() => {
@@ -71,7 +112,12 @@ function pinnFunctionFigures() {
   );
 
   // A diff with edits everywhere: every 10th requirement, every 7th weight, a dropped subtree, new keys.
-  const dropped = new Set(rows.filter((r) => r.parentKey === rows[1].key).map((r) => r.key).slice(0, 1));
+  const dropped = new Set(
+    rows
+      .filter((r) => r.parentKey === rows[1].key)
+      .map((r) => r.key)
+      .slice(0, 1),
+  );
   const edited = rows
     .filter((r) => !dropped.has(r.key) && !dropped.has(r.parentKey ?? ""))
     .map((r, i) => ({
@@ -81,18 +127,53 @@ function pinnFunctionFigures() {
       requirements: i % 10 === 0 ? `${r.requirements} (revised: use the held-out split)` : r.requirements,
       weight: i % 7 === 0 ? r.weight + 1 : r.weight,
     }));
-  report("pinn_diff_itself_ms", bestMs(() => diffRubrics(rows, rows)), "ms");
-  report("pinn_diff_edited_ms", bestMs(() => diffRubrics(rows, edited)), "ms");
+  report(
+    "pinn_diff_itself_ms",
+    bestMs(() => diffRubrics(rows, rows)),
+    "ms",
+  );
+  report(
+    "pinn_diff_edited_ms",
+    bestMs(() => diffRubrics(rows, edited)),
+    "ms",
+  );
 
   const deepLeaf = index.preorder.reduce((a, r) => (index.depthOf(r.key) > index.depthOf(a.key) ? r : a));
   const top = index.children(root);
-  const newNode = { key: "new", parentKey: deepLeaf.key, position: "a5", nodeId: "id-new", requirements: "New", weight: 1, taskCategory: "Code Development", finegrainedTaskCategory: null };
-  report("pinn_apply_create_ms", bestMs(() => applyOperation(rows, { kind: "create", nodes: [newNode] })), "ms");
-  report("pinn_apply_update_ms", bestMs(() => applyOperation(rows, { kind: "update", key: deepLeaf.key, fields: { weight: 2 } })), "ms");
+  const newNode = {
+    key: "new",
+    parentKey: deepLeaf.key,
+    position: "a5",
+    nodeId: "id-new",
+    requirements: "New",
+    weight: 1,
+    taskCategory: "Code Development",
+    finegrainedTaskCategory: null,
+  };
+  report(
+    "pinn_apply_create_ms",
+    bestMs(() => applyOperation(rows, { kind: "create", nodes: [newNode] })),
+    "ms",
+  );
+  report(
+    "pinn_apply_update_ms",
+    bestMs(() => applyOperation(rows, { kind: "update", key: deepLeaf.key, fields: { weight: 2 } })),
+    "ms",
+  );
   // A top-level subtree under another one: the cycle walk goes up the whole path.
   const moveTo = index.children(top[1].key)[0].key;
-  report("pinn_apply_move_ms", bestMs(() => applyOperation(rows, { kind: "move", moves: [{ key: top[0].key, parentKey: moveTo, position: "a0" }] })), "ms");
-  report("pinn_apply_delete_ms", bestMs(() => applyOperation(rows, { kind: "delete", keys: [top[0].key] })), "ms");
+  report(
+    "pinn_apply_move_ms",
+    bestMs(() =>
+      applyOperation(rows, { kind: "move", moves: [{ key: top[0].key, parentKey: moveTo, position: "a0" }] }),
+    ),
+    "ms",
+  );
+  report(
+    "pinn_apply_delete_ms",
+    bestMs(() => applyOperation(rows, { kind: "delete", keys: [top[0].key] })),
+    "ms",
+  );
 }
 
 function parseSerializeFigures() {
@@ -111,7 +192,11 @@ function parseSerializeFigures() {
   report("parse_serialize_all_20_ms", median(totals), "ms");
   const pinn = parseRubricJson(readPaperText("pinn", "rubric.json"));
   if (!pinn.ok) throw new Error("pinn did not parse");
-  report("pinn_serialize_ms", bestMs(() => serializeRubric(pinn.tree), 5), "ms");
+  report(
+    "pinn_serialize_ms",
+    bestMs(() => serializeRubric(pinn.tree), 5),
+    "ms",
+  );
 }
 
 /** One leaf's override and the recomputation of its ancestors, on pinn's human grading (1,963 leaves). */
@@ -133,7 +218,10 @@ async function historyReplayFigure() {
   try {
     const { paperId, rubricId } = await seedDemoRubric(handle, "replay", readPaperText("pinn", "rubric.json"));
     const deletedRows = () =>
-      handle.db.select().from(rubricNodes).where(sql`${rubricNodes.rubricId} = ${rubricId} AND ${rubricNodes.deletedRevision} IS NOT NULL`);
+      handle.db
+        .select()
+        .from(rubricNodes)
+        .where(sql`${rubricNodes.rubricId} = ${rubricId} AND ${rubricNodes.deletedRevision} IS NOT NULL`);
     const r = seededRandom(2024);
     const version = await saveRubricVersion(handle, { paperId, name: "start", userId: null });
     let live = await getLiveNodeRows(handle.db, rubricId);
@@ -141,7 +229,11 @@ async function historyReplayFigure() {
     for (let i = 0; i < 300; i++) {
       const op = randomOperation(r, live, deleted);
       if (!op) continue;
-      await applyRubricOperation(handle, { paperId, userId: null, request: { clientOpId: `replay-${i}`, baseRevision: 0, op } }).catch(() => null);
+      await applyRubricOperation(handle, {
+        paperId,
+        userId: null,
+        request: { clientOpId: `replay-${i}`, baseRevision: 0, op },
+      }).catch(() => null);
       if (i % 10 === 0 || op.kind === "restore" || op.kind === "delete") {
         live = await getLiveNodeRows(handle.db, rubricId);
         deleted = await deletedRows();

@@ -87,10 +87,14 @@ async function openFigures(page: Page): Promise<{ inPage: number[]; outside: num
     await page.goto("about:blank");
     const started = performance.now();
     await page.goto(`${BASE_URL}/papers/${PAPER}/rubric`, { waitUntil: "commit", timeout: 30_000 });
-    await page.waitForFunction(() => window.__benchOpen && (window.__benchOpen.ms !== null || window.__benchOpen.error !== null), null, {
-      timeout: 35_000,
-      polling: 10,
-    });
+    await page.waitForFunction(
+      () => window.__benchOpen && (window.__benchOpen.ms !== null || window.__benchOpen.error !== null),
+      null,
+      {
+        timeout: 35_000,
+        polling: 10,
+      },
+    );
     const wall = performance.now() - started;
     const state = await page.evaluate(() => window.__benchOpen!);
     if (state.error || state.ms === null) throw new Error(state.error ?? "no time");
@@ -111,7 +115,8 @@ async function selectFirstLeaf(page: Page): Promise<string> {
   const { nodes } = (await res.json()) as { nodes: { key: string; parentKey: string | null; position: string }[] };
   const children = new Map<string | null, typeof nodes>();
   for (const n of nodes) children.set(n.parentKey, [...(children.get(n.parentKey) ?? []), n]);
-  const order = (xs: typeof nodes) => [...xs].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.key < b.key ? -1 : 1));
+  const order = (xs: typeof nodes) =>
+    [...xs].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.key < b.key ? -1 : 1));
   const path: string[] = [];
   let at = order(children.get(null) ?? [])[0];
   while (at && (children.get(at.key)?.length ?? 0) > 0) {
@@ -124,7 +129,9 @@ async function selectFirstLeaf(page: Page): Promise<string> {
     const expand = page.locator(`[data-testid="tree-row"][data-key="${key}"] button[aria-label="Expand"]`);
     if (await expand.count()) await expand.click({ timeout: 10_000 });
   }
-  await page.locator(`[data-testid="tree-row"][data-key="${at.key}"] [data-testid="row-text"]`).click({ timeout: 10_000 });
+  await page
+    .locator(`[data-testid="tree-row"][data-key="${at.key}"] [data-testid="row-text"]`)
+    .click({ timeout: 10_000 });
   await page.locator(`[data-testid="inspector"][data-key="${at.key}"]`).waitFor({ timeout: 10_000 });
   return at.key;
 }
@@ -142,7 +149,9 @@ async function armEdit(page: Page, key: string, value: string): Promise<void> {
       let t0: number | null = null;
       let sawPending = false;
       let observer: MutationObserver | null = null;
-      const weightOf = () => document.querySelector(`[data-testid="tree-row"][data-key="${key}"] [data-testid="row-weight"]`)?.textContent ?? null;
+      const weightOf = () =>
+        document.querySelector(`[data-testid="tree-row"][data-key="${key}"] [data-testid="row-weight"]`)?.textContent ??
+        null;
       const saveText = () => document.querySelector('[data-testid="save-state"]')?.textContent ?? "";
       const check = () => {
         const start = t0;
@@ -156,7 +165,9 @@ async function armEdit(page: Page, key: string, value: string): Promise<void> {
           // The operation's request as the browser timed it (diagnostics only).
           const posts = performance
             .getEntriesByType("resource")
-            .filter((e) => e.name.endsWith("/rubric/operations") && e.startTime >= start) as PerformanceResourceTiming[];
+            .filter(
+              (e) => e.name.endsWith("/rubric/operations") && e.startTime >= start,
+            ) as PerformanceResourceTiming[];
           const last = posts.at(-1);
           if (last) state.serverMs = last.responseEnd - last.startTime;
         }
@@ -211,10 +222,14 @@ async function editFigures(page: Page): Promise<EditTimes> {
     await weight.fill(value, { timeout: 10_000 });
     await armEdit(page, key, value);
     await weight.press("Enter", { timeout: 10_000 });
-    await page.waitForFunction(() => window.__benchEdit && (window.__benchEdit.ms !== null || window.__benchEdit.error !== null), null, {
-      timeout: 15_000,
-      polling: 20,
-    });
+    await page.waitForFunction(
+      () => window.__benchEdit && (window.__benchEdit.ms !== null || window.__benchEdit.error !== null),
+      null,
+      {
+        timeout: 15_000,
+        polling: 20,
+      },
+    );
     const state = await page.evaluate(() => window.__benchEdit!);
     if (state.error?.startsWith("the row showed")) {
       skipped++;
@@ -229,17 +244,31 @@ async function editFigures(page: Page): Promise<EditTimes> {
       if (state.serverMs !== null) times.request.push(state.serverMs);
     }
   }
-  if (skipped) console.log(`# editor_edit_roundtrip: ${skipped} edit(s) retried (the weight field's typing timer fired before Enter)`);
+  if (skipped)
+    console.log(
+      `# editor_edit_roundtrip: ${skipped} edit(s) retried (the weight field's typing timer fired before Enter)`,
+    );
   // Put the original weight back (the data directory is thrown away anyway).
   await weight.fill(original);
   await weight.press("Enter");
-  await page.getByTestId("save-state").filter({ hasText: /^Saved$/ }).waitFor({ timeout: 10_000 });
+  await page
+    .getByTestId("save-state")
+    .filter({ hasText: /^Saved$/ })
+    .waitFor({ timeout: 10_000 });
   return times;
 }
 
 export async function editorUiFigures(): Promise<void> {
-  if (!(await canMeasureUi({ figures: "editor_open_pinn_ms and editor_edit_roundtrip_p95_ms", what: "editor UI figures", port: PORT }))) return;
-  const prepare = (dataDir: string) => runCli(dataDir, ["rubric", "import", path.join(PAPERBENCH_DATA_DIR, "papers", PAPER)], 120_000);
+  if (
+    !(await canMeasureUi({
+      figures: "editor_open_pinn_ms and editor_edit_roundtrip_p95_ms",
+      what: "editor UI figures",
+      port: PORT,
+    }))
+  )
+    return;
+  const prepare = (dataDir: string) =>
+    runCli(dataDir, ["rubric", "import", path.join(PAPERBENCH_DATA_DIR, "papers", PAPER)], 120_000);
   await withStudioAndChromium({ port: PORT, dataDirPrefix: "rubric-studio-bench-ui-", prepare }, async (browser) => {
     const page = await newSignedInPage(browser, BASE_URL, { viewport: { width: 1440, height: 900 }, probe: openProbe });
 

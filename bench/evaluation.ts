@@ -59,12 +59,16 @@ function postgresCpuSeconds(): number {
 function startWorker(env: Record<string, string>, i: number): ChildProcess {
   // BENCH_CPU_PROF=<dir>: each worker writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, "--conditions=react-server", "--import", "tsx", path.join(ROOT, "scripts", "worker.ts")], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, NODE_ENV: "production" },
-    stdio: ["ignore", "ignore", "pipe"],
-    detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    [...profile, "--conditions=react-server", "--import", "tsx", path.join(ROOT, "scripts", "worker.ts")],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env, NODE_ENV: "production" },
+      stdio: ["ignore", "ignore", "pipe"],
+      detached: true,
+    },
+  );
   child.stderr!.on("data", (c: Buffer) => {
     const text = c.toString();
     if (!/waiting for judge jobs/.test(text)) process.stderr.write(`[worker ${i}] ${text}`);
@@ -92,8 +96,10 @@ export async function evaluationFigures(): Promise<void> {
   await client.connect();
   try {
     const staff = await signIn(studio.url, STAFF.email, STAFF.password);
-    const token = (await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", { name: "bench" })).body.token;
-    for (let i = 0; i < RUNNERS; i++) runners.push(startRunner(studio.url, token, { name: `bench-eval-${i}`, backend: "sandbox" }));
+    const token = (await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", { name: "bench" }))
+      .body.token;
+    for (let i = 0; i < RUNNERS; i++)
+      runners.push(startRunner(studio.url, token, { name: `bench-eval-${i}`, backend: "sandbox" }));
     for (let i = 0; i < WORKERS; i++) workers.push(startWorker(env, i));
     const config = await api<{ config: { id: string } }>(studio.url, staff, "POST", "/api/judge/configs", {
       name: "Bench test-server judge",
@@ -112,7 +118,8 @@ export async function evaluationFigures(): Promise<void> {
       mode: "efficient",
       parseModel: null,
     });
-    if (config.status !== 200) throw new Error(`the judge configuration answered ${config.status}: ${JSON.stringify(config.body)}`);
+    if (config.status !== 200)
+      throw new Error(`the judge configuration answered ${config.status}: ${JSON.stringify(config.body)}`);
     const created = await api<{ evaluation: { id: string } }>(studio.url, staff, "POST", "/api/evaluations", {
       name: "Bench: 20 papers × 3 runs",
       agent: AGENT,
@@ -122,39 +129,48 @@ export async function evaluationFigures(): Promise<void> {
       variant: "full",
       judgeConfigId: config.body.config.id,
     });
-    if (created.status !== 200 && created.status !== 201) throw new Error(`creating the evaluation answered ${created.status}: ${JSON.stringify(created.body)}`);
+    if (created.status !== 200 && created.status !== 201)
+      throw new Error(`creating the evaluation answered ${created.status}: ${JSON.stringify(created.body)}`);
     const evaluationId = created.body.evaluation.id;
     await sleep(3_000); // runners registered and long-polling, workers listening
 
-    const archive = await tarGz({ "reproduce.sh": "echo reproduced > output.txt\nsleep 1\n", "README.md": "A tiny submission.\n" });
+    const archive = await tarGz({
+      "reproduce.sh": "echo reproduced > output.txt\nsleep 1\n",
+      "README.md": "A tiny submission.\n",
+    });
     const started = performance.now();
     const cells = paperIds.flatMap((paper) => Array.from({ length: RUNS }, (_, r) => ({ paper, run: r + 1 })));
     await Promise.all(
       cells.map(async ({ paper, run }) => {
-        const q = new URLSearchParams({ agent: AGENT, run: String(run), name: "submission.tar.gz", evaluation: evaluationId });
+        const q = new URLSearchParams({
+          agent: AGENT,
+          run: String(run),
+          name: "submission.tar.gz",
+          evaluation: evaluationId,
+        });
         const res = await fetch(`${studio.url}/api/papers/${encodeURIComponent(paper)}/submissions?${q}`, {
           method: "POST",
           headers: { cookie: staff, "content-type": "application/gzip" },
           body: new Uint8Array(archive),
         });
-        if (res.status !== 201) throw new Error(`uploading ${paper} run ${run} answered ${res.status}: ${await res.text()}`);
+        if (res.status !== 201)
+          throw new Error(`uploading ${paper} run ${run} answered ${res.status}: ${await res.text()}`);
       }),
     );
     let last = "";
     for (;;) {
-      const { body } = await api<{ matrix?: { progress: { done: number; total: number } }; progress?: { done: number; total: number } }>(
-        studio.url,
-        staff,
-        "GET",
-        `/api/evaluations/${evaluationId}/matrix`,
-      );
+      const { body } = await api<{
+        matrix?: { progress: { done: number; total: number } };
+        progress?: { done: number; total: number };
+      }>(studio.url, staff, "GET", `/api/evaluations/${evaluationId}/matrix`);
       const progress = body.matrix?.progress ?? body.progress;
       if (!progress) throw new Error(`the matrix answered no progress: ${JSON.stringify(body).slice(0, 300)}`);
       const line = `${progress.done}/${progress.total}`;
       if (line !== last) console.log(`# ${((performance.now() - started) / 1000).toFixed(1)} s: ${line} cells done`);
       last = line;
       if (progress.done >= progress.total) break;
-      if (performance.now() - started > 30 * 60_000) throw new Error(`the evaluation did not finish in 30 minutes (${line})`);
+      if (performance.now() - started > 30 * 60_000)
+        throw new Error(`the evaluation did not finish in 30 minutes (${line})`);
       await sleep(250);
     }
     const wallS = (performance.now() - started) / 1000;

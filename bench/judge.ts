@@ -59,7 +59,8 @@ export async function judgeFigures(): Promise<void> {
   try {
     const efficient = await run("efficient", dir);
     const paperbench = await run("paperbench", dir);
-    const errorPct = (r: { estimate: { inputTokens: number }; input: number }) => (Math.abs(r.estimate.inputTokens - r.input) / r.input) * 100;
+    const errorPct = (r: { estimate: { inputTokens: number }; input: number }) =>
+      (Math.abs(r.estimate.inputTokens - r.input) / r.input) * 100;
     report("judge_calls_per_leaf", efficient.calls / efficient.graded, "calls", 3);
     report("judge_calls_per_leaf_paperbench", paperbench.calls / paperbench.graded, "calls", 3);
     console.log(`# judge leaves graded: efficient ${efficient.graded}, paperbench ${paperbench.graded}`);
@@ -67,7 +68,9 @@ export async function judgeFigures(): Promise<void> {
     console.log(`# judge uncached input tokens: efficient ${efficient.uncached}, paperbench ${paperbench.uncached}`);
     const ideal = (efficient.calls * (LATENCY_MS / 1000)) / CONCURRENCY;
     report("judge_overhead_ratio", efficient.seconds / ideal, "ratio", 3);
-    console.log(`# judge efficient wall ${efficient.seconds.toFixed(2)} s for ${efficient.calls} calls (ideal ${ideal.toFixed(2)} s); paperbench ${paperbench.seconds.toFixed(2)} s for ${paperbench.calls}`);
+    console.log(
+      `# judge efficient wall ${efficient.seconds.toFixed(2)} s for ${efficient.calls} calls (ideal ${ideal.toFixed(2)} s); paperbench ${paperbench.seconds.toFixed(2)} s for ${paperbench.calls}`,
+    );
     report("judge_estimate_error_pct", errorPct(efficient), "%", 2);
     report("judge_estimate_error_pct_paperbench", errorPct(paperbench), "%", 2);
   } finally {

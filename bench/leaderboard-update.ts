@@ -42,13 +42,26 @@ async function seed(handle: DbHandle): Promise<string[]> {
   for (let a = 0; a < AGENTS; a++) {
     const skill = 0.1 + 0.6 * rand();
     for (let run = 1; run <= RUNS; run++) {
-      for (const paper of papers) gradings.push({ agent: `bench-agent-${String(a + 1).padStart(2, "0")}`, paper, run, score: Math.min(1, Math.max(0, skill + (rand() - 0.5) * 0.3)) });
+      for (const paper of papers)
+        gradings.push({
+          agent: `bench-agent-${String(a + 1).padStart(2, "0")}`,
+          paper,
+          run,
+          score: Math.min(1, Math.max(0, skill + (rand() - 0.5) * 0.3)),
+        });
     }
   }
-  for (let run = 1; run <= EVALUATION_RUNS; run++) for (const paper of papers) gradings.push({ agent: EVALUATED, paper, run, score: 0.5 });
+  for (let run = 1; run <= EVALUATION_RUNS; run++)
+    for (const paper of papers) gradings.push({ agent: EVALUATED, paper, run, score: 0.5 });
   await insertSyntheticGradings(handle.db, gradings);
-  const evaluation = await createEvaluation(handle, { name: "bench evaluation", agent: EVALUATED, split: "custom", paperIds: papers, runs: EVALUATION_RUNS }, null);
-  await handle.db.execute(sql`UPDATE submissions s SET evaluation_id = ${evaluation.id} FROM agents a WHERE a.id = s.agent_id AND a.name = ${EVALUATED}`);
+  const evaluation = await createEvaluation(
+    handle,
+    { name: "bench evaluation", agent: EVALUATED, split: "custom", paperIds: papers, runs: EVALUATION_RUNS },
+    null,
+  );
+  await handle.db.execute(
+    sql`UPDATE submissions s SET evaluation_id = ${evaluation.id} FROM agents a WHERE a.id = s.agent_id AND a.name = ${EVALUATED}`,
+  );
   const rows = await handle.db.execute(sql`
     SELECT g.id FROM gradings g JOIN submissions s ON s.id = g.submission_id WHERE s.evaluation_id = ${evaluation.id} ORDER BY s.paper_id, s.run_index
   `);
@@ -56,9 +69,15 @@ async function seed(handle: DbHandle): Promise<string[]> {
 }
 
 async function evaluatedMean(handle: DbHandle): Promise<number | null> {
-  const { body } = await getLeaderboardJson(handle, { split: "all", variant: "full", dataSplits, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+  const { body } = await getLeaderboardJson(handle, {
+    split: "all",
+    variant: "full",
+    dataSplits,
+    maxStaleMs: LEADERBOARD_MAX_STALE_MS,
+  });
   const row = (JSON.parse(body) as LeaderboardView).agents.find((a) => a.name === EVALUATED);
-  if (!row || row.basis.kind !== "evaluation") throw new Error(`the evaluated agent's row is ${row ? row.basis.kind : "missing"}`);
+  if (!row || row.basis.kind !== "evaluation")
+    throw new Error(`the evaluated agent's row is ${row ? row.basis.kind : "missing"}`);
   return row.mean;
 }
 
@@ -73,7 +92,17 @@ async function measure(kind: TestDatabaseKind): Promise<number[]> {
       const score = t % 2 === 0 ? 1 : 0;
       // The worker's write of a verdict: the leaf's verdict and the grading's recomputed root score.
       await handle.db.transaction(async (tx) => {
-        await insertVerdicts(tx, gradingId, [{ nodeKey: crypto.randomUUID(), nodeId: `leaf-${t}`, score, valid: true, explanation: "bench", judgeMetadata: null, source: "judge" }]);
+        await insertVerdicts(tx, gradingId, [
+          {
+            nodeKey: crypto.randomUUID(),
+            nodeId: `leaf-${t}`,
+            score,
+            valid: true,
+            explanation: "bench",
+            judgeMetadata: null,
+            source: "judge",
+          },
+        ]);
         await setGradingScore(tx, gradingId, score);
       });
       const stored = performance.now();
@@ -99,7 +128,9 @@ async function measure(kind: TestDatabaseKind): Promise<number[]> {
 export async function leaderboardUpdateFigures(): Promise<void> {
   process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/postgres";
   const pglite = await measure("pglite");
-  console.log(`# leaderboard_update_after_grading_ms on PGlite: median ${median(pglite).toFixed(1)} ms, worst ${Math.max(...pglite).toFixed(1)} ms`);
+  console.log(
+    `# leaderboard_update_after_grading_ms on PGlite: median ${median(pglite).toFixed(1)} ms, worst ${Math.max(...pglite).toFixed(1)} ms`,
+  );
   const postgres = await measure("postgres");
   console.log(`# leaderboard_update_after_grading_ms on PostgreSQL: worst ${Math.max(...postgres).toFixed(1)} ms`);
   report("leaderboard_update_after_grading_ms", median(postgres), "ms");

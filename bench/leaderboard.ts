@@ -33,7 +33,10 @@ const PORT_MIN = 3700;
 const PORT_MAX = 3799;
 
 /** One GET over a keep-alive agent: status, body length and milliseconds. */
-function get(agent: http.Agent, url: URL): Promise<{ status: number; bytes: number; ms: number; body: string; serverMs: number }> {
+function get(
+  agent: http.Agent,
+  url: URL,
+): Promise<{ status: number; bytes: number; ms: number; body: string; serverMs: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.get(url, { agent }, (res) => {
@@ -51,7 +54,12 @@ function get(agent: http.Agent, url: URL): Promise<{ status: number; bytes: numb
 }
 
 /** `connections` clients, each with its own connection, requesting `path` back to back for `seconds`. */
-async function load(studio: Studio, path: string, connections: number, seconds: number): Promise<number[] & { server?: number[] }> {
+async function load(
+  studio: Studio,
+  path: string,
+  connections: number,
+  seconds: number,
+): Promise<number[] & { server?: number[] }> {
   const url = new URL(path, studio.url);
   const times: number[] & { server?: number[] } = [];
   const server: number[] = (times.server = []);
@@ -80,7 +88,10 @@ export async function leaderboardFigures(): Promise<void> {
   // The papers of PaperBench's `all` split when the data is there (the studio reads the splits
   // from it), else 20 made-up ids (and `all` is then every graded paper).
   const dataAll = readSplits(PAPERBENCH_DATA_DIR).all ?? [];
-  const papers = dataAll.length >= PAPERS ? dataAll.slice(0, PAPERS) : Array.from({ length: PAPERS }, (_, i) => `bench-paper-${String(i + 1).padStart(2, "0")}`);
+  const papers =
+    dataAll.length >= PAPERS
+      ? dataAll.slice(0, PAPERS)
+      : Array.from({ length: PAPERS }, (_, i) => `bench-paper-${String(i + 1).padStart(2, "0")}`);
   const dataDir = dataAll.length >= PAPERS ? PAPERBENCH_DATA_DIR : "/nonexistent-paperbench-data";
 
   const server = await createTestPostgresDatabase();
@@ -94,13 +105,20 @@ export async function leaderboardFigures(): Promise<void> {
         const skill = 0.1 + 0.6 * rand();
         for (let run = 1; run <= RUNS; run++) {
           for (const paper of papers) {
-            gradings.push({ agent: `bench-agent-${String(a + 1).padStart(2, "0")}`, paper, run, score: Math.min(1, Math.max(0, skill + (rand() - 0.5) * 0.3)) });
+            gradings.push({
+              agent: `bench-agent-${String(a + 1).padStart(2, "0")}`,
+              paper,
+              run,
+              score: Math.min(1, Math.max(0, skill + (rand() - 0.5) * 0.3)),
+            });
           }
         }
       }
       const started = performance.now();
       await insertSyntheticGradings(handle.db, gradings);
-      console.log(`# leaderboard: ${gradings.length} gradings written in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+      console.log(
+        `# leaderboard: ${gradings.length} gradings written in ${((performance.now() - started) / 1000).toFixed(2)} s`,
+      );
     } finally {
       await handle.close();
     }
@@ -111,7 +129,11 @@ export async function leaderboardFigures(): Promise<void> {
     );
     const check = await get(new http.Agent(), new URL("/api/leaderboard?split=all&variant=full", studio.url));
     const board = JSON.parse(check.body) as { agents: { nRuns: number }[]; papers: unknown[] };
-    if (board.agents.length !== AGENTS || board.papers.length !== PAPERS || board.agents.some((a) => a.nRuns !== RUNS)) {
+    if (
+      board.agents.length !== AGENTS ||
+      board.papers.length !== PAPERS ||
+      board.agents.some((a) => a.nRuns !== RUNS)
+    ) {
       throw new Error(`unexpected board: ${board.agents.length} agents, ${board.papers.length} papers`);
     }
     console.log(`# leaderboard: the board is ${(check.bytes / 1024).toFixed(0)} KiB of JSON`);
@@ -119,7 +141,9 @@ export async function leaderboardFigures(): Promise<void> {
     // Warm-up (compilation of routes, connection pools), then the figures.
     await load(studio, "/api/leaderboard?split=all", CONNECTIONS, 1);
     const api = await load(studio, "/api/leaderboard?split=all", CONNECTIONS, SECONDS);
-    console.log(`# leaderboard: ${api.length} API requests in ${SECONDS} s over ${CONNECTIONS} connections, median ${percentile(api, 50).toFixed(1)} ms (handler ${percentile(api.server!, 50).toFixed(1)} ms)`);
+    console.log(
+      `# leaderboard: ${api.length} API requests in ${SECONDS} s over ${CONNECTIONS} connections, median ${percentile(api, 50).toFixed(1)} ms (handler ${percentile(api.server!, 50).toFixed(1)} ms)`,
+    );
     report("leaderboard_p95_ms", percentile(api, 95), "ms");
 
     await load(studio, "/leaderboard?split=all", CONNECTIONS, 1);
@@ -133,7 +157,9 @@ export async function leaderboardFigures(): Promise<void> {
     const recompute: number[] = [];
     try {
       for (let i = 0; i < 15; i++) {
-        await db.db.execute(sql`UPDATE gradings SET score = 1 - score WHERE id = (SELECT id FROM gradings ORDER BY id LIMIT 1)`);
+        await db.db.execute(
+          sql`UPDATE gradings SET score = 1 - score WHERE id = (SELECT id FROM gradings ORDER BY id LIMIT 1)`,
+        );
         // Past the time a check for changes is reused (LEADERBOARD_MAX_STALE_MS): this request recomputes.
         await new Promise((r) => setTimeout(r, LEADERBOARD_MAX_STALE_MS + 50));
         recompute.push((await get(agent, new URL("/api/leaderboard?split=all", studio.url))).ms);

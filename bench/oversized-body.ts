@@ -58,7 +58,11 @@ const safeReaddir = (dir: string) => {
 };
 
 const post = (url: string, total: number) =>
-  streamBody(`${url}/api/auth/callback/credentials`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, total });
+  streamBody(`${url}/api/auth/callback/credentials`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    total,
+  });
 
 export async function oversizedBodyFigures(): Promise<void> {
   assertBuilt();
@@ -67,7 +71,8 @@ export async function oversizedBodyFigures(): Promise<void> {
   try {
     // Warm-up: the auth route is loaded and has refused a body once before the clock starts.
     const warm = await post(studio.url, 4 * MiB);
-    if (warm.status !== 413) throw new Error(`the warm-up post was answered ${warm.status}, not 413: ${warm.body.slice(0, 300)}`);
+    if (warm.status !== 413)
+      throw new Error(`the warm-up post was answered ${warm.status}, not 413: ${warm.body.slice(0, 300)}`);
     await sleep(500);
 
     const before = rssBytes(studio.pid);
@@ -77,9 +82,12 @@ export async function oversizedBodyFigures(): Promise<void> {
       const answers = await Promise.all(Array.from({ length: BODIES }, () => post(studio.url, BODY_BYTES)));
       await sleep(1_000); // the memory of work still finishing after the answers counts too
       const statuses = answers.map((a) => a.status);
-      if (statuses.some((s) => s !== 413)) throw new Error(`the oversized posts were answered ${statuses.join(", ")}, not 413`);
+      if (statuses.some((s) => s !== 413))
+        throw new Error(`the oversized posts were answered ${statuses.join(", ")}, not 413`);
       const sent = answers.reduce((n, a) => n + a.sent, 0);
-      console.log(`# oversized bodies: ${BODIES} × ${BODY_BYTES / MiB} MiB refused after ${(sent / MiB).toFixed(1)} MiB sent in all; RSS ${(before / MiB).toFixed(0)} MiB before`);
+      console.log(
+        `# oversized bodies: ${BODIES} × ${BODY_BYTES / MiB} MiB refused after ${(sent / MiB).toFixed(1)} MiB sent in all; RSS ${(before / MiB).toFixed(0)} MiB before`,
+      );
     } finally {
       clearInterval(sampler);
     }

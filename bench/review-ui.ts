@@ -38,12 +38,29 @@ const WARM_UP_OVERRIDES = 3;
 function importPinnGrading(dataDir: string): void {
   runCli(dataDir, ["rubric", "import", path.join(PAPERBENCH_DATA_DIR, "papers", PAPER)]);
   const graded = path.join(PAPERBENCH_DATA_DIR, "judge_eval", PAPER, "expected_result.json");
-  runCli(dataDir, ["grading", "import", graded, "--paper", PAPER, "--agent", "PaperBench human expert", "--run", "1", "--human"]);
+  runCli(dataDir, [
+    "grading",
+    "import",
+    graded,
+    "--paper",
+    PAPER,
+    "--agent",
+    "PaperBench human expert",
+    "--run",
+    "1",
+    "--human",
+  ]);
 }
 
 declare global {
   interface Window {
-    __benchReviewOpen?: { ms: number | null; key: string | null; error: string | null; rowsMs: number | null; clickMs: number | null };
+    __benchReviewOpen?: {
+      ms: number | null;
+      key: string | null;
+      error: string | null;
+      rowsMs: number | null;
+      clickMs: number | null;
+    };
     __benchOverride?: { ms: number | null; paintMs: number | null; error: string | null };
   }
 }
@@ -55,7 +72,13 @@ declare global {
  */
 function openProbe(): void {
   if (!/^\/gradings\/[^/]+$/.test(location.pathname) || location.search) return;
-  const state: NonNullable<Window["__benchReviewOpen"]> = { ms: null, key: null, error: null, rowsMs: null, clickMs: null };
+  const state: NonNullable<Window["__benchReviewOpen"]> = {
+    ms: null,
+    key: null,
+    error: null,
+    rowsMs: null,
+    clickMs: null,
+  };
   window.__benchReviewOpen = state;
   let clicked = false;
   const check = () => {
@@ -83,7 +106,12 @@ function openProbe(): void {
     if (check()) observer.disconnect();
   });
   const begin = () => {
-    observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-key"] });
+    observer.observe(document.documentElement, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ["data-key"],
+    });
     if (check()) observer.disconnect();
   };
   if (document.documentElement) begin();
@@ -99,13 +127,24 @@ function openProbe(): void {
 async function openFigures(page: Page, gradingId: string): Promise<{ inPage: number[]; outside: number[] }> {
   const inPage: number[] = [];
   const outside: number[] = [];
-  const phases: { parsed: number; model: number; rows: number; click: number; html: number; dataStart: number; dataEnd: number; server: number; bytes: number }[] = [];
+  const phases: {
+    parsed: number;
+    model: number;
+    rows: number;
+    click: number;
+    html: number;
+    dataStart: number;
+    dataEnd: number;
+    server: number;
+    bytes: number;
+  }[] = [];
   for (let run = 0; run <= OPEN_RUNS; run++) {
     await page.goto("about:blank");
     const started = performance.now();
     await page.goto(`${BASE_URL}/gradings/${gradingId}`, { waitUntil: "commit", timeout: 30_000 });
     await page.waitForFunction(
-      () => window.__benchReviewOpen && (window.__benchReviewOpen.ms !== null || window.__benchReviewOpen.error !== null),
+      () =>
+        window.__benchReviewOpen && (window.__benchReviewOpen.ms !== null || window.__benchReviewOpen.error !== null),
       null,
       { timeout: 35_000, polling: 10 },
     );
@@ -121,11 +160,23 @@ async function openFigures(page: Page, gradingId: string): Promise<{ inPage: num
     phases.push(
       await page.evaluate(() => {
         const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-        const data = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find((e) => /\/api\/gradings\/[^/]+$/.test(e.name));
+        const data = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find((e) =>
+          /\/api\/gradings\/[^/]+$/.test(e.name),
+        );
         const server = data?.serverTiming.find((t) => t.name === "app")?.duration ?? NaN;
         const o = window.__benchReviewOpen!;
         const mark = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
-        return { parsed: mark("review:data"), model: mark("review:model"), rows: o.rowsMs ?? NaN, click: o.clickMs ?? NaN, html: nav.responseEnd, dataStart: data?.startTime ?? NaN, dataEnd: data?.responseEnd ?? NaN, server, bytes: data?.encodedBodySize ?? NaN };
+        return {
+          parsed: mark("review:data"),
+          model: mark("review:model"),
+          rows: o.rowsMs ?? NaN,
+          click: o.clickMs ?? NaN,
+          html: nav.responseEnd,
+          dataStart: data?.startTime ?? NaN,
+          dataEnd: data?.responseEnd ?? NaN,
+          server,
+          bytes: data?.encodedBodySize ?? NaN,
+        };
       }),
     );
   }
@@ -134,7 +185,9 @@ async function openFigures(page: Page, gradingId: string): Promise<{ inPage: num
     height: document.querySelector<HTMLElement>('[data-testid="review-row"]')?.offsetHeight ?? 0,
     math: document.querySelectorAll('[data-testid="leaf-panel"] .katex, [data-testid="review-tree"] .katex').length,
   }));
-  console.log(`# review_open_pinn with rows ${rows.height} px high (two lines), ${rows.math} formulas rendered on screen`);
+  console.log(
+    `# review_open_pinn with rows ${rows.height} px high (two lines), ${rows.math} formulas rendered on screen`,
+  );
   const mid = (f: (p: (typeof phases)[number]) => number) => median(phases.map(f)).toFixed(0);
   console.log(
     `# review_open_pinn phases (medians, ms from navigation start): HTML received ${mid((p) => p.html)}, review data requested ${mid((p) => p.dataStart)}, ` +
@@ -188,7 +241,13 @@ async function armOverride(page: Page): Promise<void> {
         if (e.key !== "Enter") return;
         t0 = performance.now();
         observer = new MutationObserver(check);
-        observer.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["data-score"] });
+        observer.observe(document.body, {
+          childList: true,
+          subtree: true,
+          characterData: true,
+          attributes: true,
+          attributeFilter: ["data-score"],
+        });
       },
       { capture: true, once: true },
     );
@@ -205,7 +264,10 @@ async function overrideFigures(page: Page, gradingId: string): Promise<{ dom: nu
   const res = await page.request.get(`${BASE_URL}/api/gradings/${gradingId}`);
   if (!res.ok()) throw new Error(`GET review: ${res.status()}`);
   const key = heaviestLeaf((await res.json()) as ReviewPayload);
-  await page.evaluate((storageKey) => localStorage.setItem(storageKey, JSON.stringify({ autoAdvance: false })), REVIEW_SETTINGS_KEY);
+  await page.evaluate(
+    (storageKey) => localStorage.setItem(storageKey, JSON.stringify({ autoAdvance: false })),
+    REVIEW_SETTINGS_KEY,
+  );
   await page.goto(`${BASE_URL}/gradings/${gradingId}?leaf=${key}`, { timeout: 30_000 });
   await page.locator(`[data-testid="leaf-panel"][data-key="${key}"]`).waitFor({ timeout: 30_000 });
   const effective = page.getByTestId("leaf-effective-score").locator("[data-score]");
@@ -215,18 +277,28 @@ async function overrideFigures(page: Page, gradingId: string): Promise<{ dom: nu
     const current = Number(await effective.getAttribute("data-score", { timeout: 10_000 }));
     await page.keyboard.press(String(current === 1 ? 0 : 1));
     await reason.waitFor({ state: "visible", timeout: 10_000 });
-    await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "override-reason", null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "override-reason", null, {
+      timeout: 10_000,
+    });
     await reason.fill(`bench override ${i}`);
     await armOverride(page);
     await page.keyboard.press("Enter");
-    await page.waitForFunction(() => window.__benchOverride && (window.__benchOverride.paintMs !== null || window.__benchOverride.error !== null), null, {
-      timeout: 15_000,
-      polling: 10,
-    });
+    await page.waitForFunction(
+      () =>
+        window.__benchOverride && (window.__benchOverride.paintMs !== null || window.__benchOverride.error !== null),
+      null,
+      {
+        timeout: 15_000,
+        polling: 10,
+      },
+    );
     const state = await page.evaluate(() => window.__benchOverride!);
     if (state.error || state.ms === null) throw new Error(state.error ?? "no time");
     // The server confirmed it before the next one.
-    await page.getByTestId("review-save-state").filter({ hasText: /^Saved$/ }).waitFor({ timeout: 10_000 });
+    await page
+      .getByTestId("review-save-state")
+      .filter({ hasText: /^Saved$/ })
+      .waitFor({ timeout: 10_000 });
     if (i >= WARM_UP_OVERRIDES) {
       times.dom.push(state.ms);
       if (state.paintMs !== null) times.paint.push(state.paintMs);
@@ -236,32 +308,45 @@ async function overrideFigures(page: Page, gradingId: string): Promise<{ dom: nu
 }
 
 export async function reviewUiFigures(): Promise<void> {
-  if (!(await canMeasureUi({ figures: "review_open_pinn_ms and review_override_recompute_ms", what: "review UI figures", port: PORT }))) return;
+  if (
+    !(await canMeasureUi({
+      figures: "review_open_pinn_ms and review_override_recompute_ms",
+      what: "review UI figures",
+      port: PORT,
+    }))
+  )
+    return;
   if (!fs.existsSync(path.join(PAPERBENCH_DATA_DIR, "judge_eval", PAPER, "expected_result.json"))) {
     console.log(`# no PaperBench data in ${PAPERBENCH_DATA_DIR}: no review UI figures`);
     return;
   }
-  await withStudioAndChromium({ port: PORT, dataDirPrefix: "rubric-studio-bench-review-", prepare: importPinnGrading }, async (browser) => {
-    const page = await newSignedInPage(browser, BASE_URL, { viewport: { width: 1600, height: 950 }, probe: openProbe });
-    const list = await page.request.get(`${BASE_URL}/api/papers/${PAPER}/gradings`);
-    const grading = ((await list.json()) as { gradings: { id: string; leafCount: number }[] }).gradings[0];
-    if (!grading) throw new Error("the pinn grading was not imported");
-    console.log(`# review bench: pinn human grading ${grading.id}, ${grading.leafCount} leaves`);
+  await withStudioAndChromium(
+    { port: PORT, dataDirPrefix: "rubric-studio-bench-review-", prepare: importPinnGrading },
+    async (browser) => {
+      const page = await newSignedInPage(browser, BASE_URL, {
+        viewport: { width: 1600, height: 950 },
+        probe: openProbe,
+      });
+      const list = await page.request.get(`${BASE_URL}/api/papers/${PAPER}/gradings`);
+      const grading = ((await list.json()) as { gradings: { id: string; leafCount: number }[] }).gradings[0];
+      if (!grading) throw new Error("the pinn grading was not imported");
+      console.log(`# review bench: pinn human grading ${grading.id}, ${grading.leafCount} leaves`);
 
-    const open = await withTimeout("review_open_pinn", 300_000, openFigures(page, grading.id));
-    report("review_open_pinn_ms", median(open.inPage), "ms");
-    console.log(
-      `# review_open_pinn runs (navigation start → rows shown and a click answered, in page): ${open.inPage.map((x) => x.toFixed(0)).join(", ")} ms; ` +
-        `from page.goto() as Playwright sees it: median ${median(open.outside).toFixed(1)} ms`,
-    );
+      const open = await withTimeout("review_open_pinn", 300_000, openFigures(page, grading.id));
+      report("review_open_pinn_ms", median(open.inPage), "ms");
+      console.log(
+        `# review_open_pinn runs (navigation start → rows shown and a click answered, in page): ${open.inPage.map((x) => x.toFixed(0)).join(", ")} ms; ` +
+          `from page.goto() as Playwright sees it: median ${median(open.outside).toFixed(1)} ms`,
+      );
 
-    const overrides = await withTimeout("review_override_recompute", 300_000, overrideFigures(page, grading.id));
-    report("review_override_recompute_ms", median(overrides.dom), "ms");
-    console.log(
-      `# review_override_recompute (Enter → root score changed in the DOM): median ${median(overrides.dom).toFixed(1)} ms, ` +
-        `max ${Math.max(...overrides.dom).toFixed(1)} ms over ${overrides.dom.length} overrides; to the next frame: median ${median(overrides.paint).toFixed(1)} ms`,
-    );
-  });
+      const overrides = await withTimeout("review_override_recompute", 300_000, overrideFigures(page, grading.id));
+      report("review_override_recompute_ms", median(overrides.dom), "ms");
+      console.log(
+        `# review_override_recompute (Enter → root score changed in the DOM): median ${median(overrides.dom).toFixed(1)} ms, ` +
+          `max ${Math.max(...overrides.dom).toFixed(1)} ms over ${overrides.dom.length} overrides; to the next frame: median ${median(overrides.paint).toFixed(1)} ms`,
+      );
+    },
+  );
 }
 
 // Run alone: `npx tsx --conditions=react-server bench/review-ui.ts`.

@@ -30,7 +30,6 @@ import { oversizedBodyFigures } from "./oversized-body";
 import { runnerFigures } from "./runner";
 import { median, report } from "./support/figures";
 
-
 async function importAll20(handle: DbHandle): Promise<{ seconds: number; nodes: number }> {
   // Files are read before the clock starts: the figure is the studio's work, not the disk's.
   const folders = ALL_PAPERS.map((p) => readPaperFolder(path.join(PAPERBENCH_DATA_DIR, "papers", p)));
@@ -64,18 +63,32 @@ async function moveSubtreeMs(handle: DbHandle): Promise<number> {
   const [home, away] = index.children(root.key);
   const node = (parentKey: string, i: number) => {
     const key = crypto.randomUUID();
-    return { key, parentKey, position: `a${i}`, nodeId: key, requirements: `Bench node ${i}`, weight: 1, taskCategory: null as string | null, finegrainedTaskCategory: null };
+    return {
+      key,
+      parentKey,
+      position: `a${i}`,
+      nodeId: key,
+      requirements: `Bench node ${i}`,
+      weight: 1,
+      taskCategory: null as string | null,
+      finegrainedTaskCategory: null,
+    };
   };
   const top = node(home.key, 0);
   const nodes = [top];
   for (let g = 0; nodes.length < 500; g++) {
     const group = node(top.key, g);
     nodes.push(group);
-    for (let l = 0; l < 24 && nodes.length < 500; l++) nodes.push({ ...node(group.key, l), taskCategory: "Code Development" });
+    for (let l = 0; l < 24 && nodes.length < 500; l++)
+      nodes.push({ ...node(group.key, l), taskCategory: "Code Development" });
   }
   let n = 0;
   const apply = (op: RubricOperation) =>
-    applyRubricOperation(handle, { paperId: "pinn", userId: null, request: { clientOpId: `bench-${Date.now()}-${n++}`, baseRevision: 0, op } });
+    applyRubricOperation(handle, {
+      paperId: "pinn",
+      userId: null,
+      request: { clientOpId: `bench-${Date.now()}-${n++}`, baseRevision: 0, op },
+    });
   await apply({ kind: "create", nodes });
   const times: number[] = [];
   for (let i = 0; i < 21; i++) {

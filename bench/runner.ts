@@ -26,8 +26,25 @@ import path from "node:path";
 import http from "node:http";
 import pg from "pg";
 import { StudioClient } from "@/runner/studio-client";
-import { DEMO_PAPER_ID, STAFF, api, assertBuilt, prepareDatabase, signIn, sleep, startStudio, type Studio } from "@/test/server/harness";
-import { processWithMarker, startRunner, tarGz, uploadSubmission, waitForJob, type RunnerProcess } from "@/test/server/runner-harness";
+import {
+  DEMO_PAPER_ID,
+  STAFF,
+  api,
+  assertBuilt,
+  prepareDatabase,
+  signIn,
+  sleep,
+  startStudio,
+  type Studio,
+} from "@/test/server/harness";
+import {
+  processWithMarker,
+  startRunner,
+  tarGz,
+  uploadSubmission,
+  waitForJob,
+  type RunnerProcess,
+} from "@/test/server/runner-harness";
 import { median, percentile, report } from "./support/figures";
 
 const LEASE_S = 10;
@@ -40,7 +57,8 @@ export async function runnerFigures(): Promise<void> {
   const runners: RunnerProcess[] = [];
   try {
     const staff = await signIn(studio.url, STAFF.email, STAFF.password);
-    const token = (await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", { name: "bench" })).body.token;
+    const token = (await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", { name: "bench" }))
+      .body.token;
     const ctx = { studio, staff, token, runners, run: 0 };
     report("runner_claim_to_start_ms", await claimToStart(ctx), "ms");
     report("runner_log_latency_p95_ms", await logLatencyP95(ctx), "ms");
@@ -68,7 +86,13 @@ interface Ctx {
 
 async function submit(ctx: Ctx, script: string): Promise<{ jobId: string; queuedAt: number }> {
   const archive = await tarGz({ "reproduce.sh": script });
-  const up = await uploadSubmission(ctx.studio.url, { cookie: ctx.staff }, DEMO_PAPER_ID, { agent: "Bench runner", run: ++ctx.run, reproduce: true }, archive);
+  const up = await uploadSubmission(
+    ctx.studio.url,
+    { cookie: ctx.staff },
+    DEMO_PAPER_ID,
+    { agent: "Bench runner", run: ++ctx.run, reproduce: true },
+    archive,
+  );
   if (up.status !== 201) throw new Error(`upload answered ${up.status}: ${JSON.stringify(up.body)}`);
   return { jobId: up.body.jobId!, queuedAt: Date.now() };
 }
@@ -100,7 +124,10 @@ async function logLatencyP95(ctx: Ctx): Promise<number> {
   const { jobId } = await submit(ctx, 'for i in $(seq 1 120); do echo "LINE $i $(date +%s%3N)"; sleep 0.05; done\n');
   const latencies: number[] = [];
   const abort = new AbortController();
-  const res = await fetch(`${ctx.studio.url}/api/jobs/${jobId}/log`, { headers: { cookie: ctx.staff, accept: "text/event-stream" }, signal: abort.signal });
+  const res = await fetch(`${ctx.studio.url}/api/jobs/${jobId}/log`, {
+    headers: { cookie: ctx.staff, accept: "text/event-stream" },
+    signal: abort.signal,
+  });
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -183,12 +210,22 @@ async function jobsPerSecond(ctx: Ctx, databaseUrl: string): Promise<{ perSecond
     await Promise.all(
       Array.from({ length: CLIENTS }, async (_, i) => {
         const studio = new StudioClient({ url: ctx.studio.url, runnerToken: ctx.token });
-        const runnerId = await studio.register({ name: `bench-client-${i}`, capabilities: { gpus: [], cpus: os.cpus().length, memoryBytes: os.totalmem(), backend: "local", maxJobs: 1 } });
+        const runnerId = await studio.register({
+          name: `bench-client-${i}`,
+          capabilities: { gpus: [], cpus: os.cpus().length, memoryBytes: os.totalmem(), backend: "local", maxJobs: 1 },
+        });
         while (remaining > 0) {
           const claimed = await studio.claim({ runnerId, freeGpus: [], freeSlots: 1, waitS: 1 });
           if (!claimed) continue;
           await studio.sendLogs(claimed, [{ seq: 0, text: "tiny job\n" }]);
-          await studio.complete(claimed, { status: "succeeded", exitCode: 0, reason: null, metadata: null, outputsUploaded: false, durationS: 0 });
+          await studio.complete(claimed, {
+            status: "succeeded",
+            exitCode: 0,
+            reason: null,
+            metadata: null,
+            outputsUploaded: false,
+            durationS: 0,
+          });
           done.set(claimed.job.id, (done.get(claimed.job.id) ?? 0) + 1);
           remaining--;
         }
@@ -196,8 +233,13 @@ async function jobsPerSecond(ctx: Ctx, databaseUrl: string): Promise<{ perSecond
     );
     const seconds = (performance.now() - started) / 1000;
     const twice = [...done.values()].filter((n) => n > 1).length;
-    const attempts = await client.query(`SELECT count(*)::int AS n FROM job_attempts a JOIN jobs j ON j.id = a.job_id WHERE j.submission_id = (SELECT submission_id FROM jobs WHERE id = $1) GROUP BY a.job_id HAVING count(*) > 1`, [jobId]);
-    console.log(`# ${done.size} jobs in ${seconds.toFixed(2)} s by ${CLIENTS} clients; jobs with more than one attempt: ${attempts.rowCount}`);
+    const attempts = await client.query(
+      `SELECT count(*)::int AS n FROM job_attempts a JOIN jobs j ON j.id = a.job_id WHERE j.submission_id = (SELECT submission_id FROM jobs WHERE id = $1) GROUP BY a.job_id HAVING count(*) > 1`,
+      [jobId],
+    );
+    console.log(
+      `# ${done.size} jobs in ${seconds.toFixed(2)} s by ${CLIENTS} clients; jobs with more than one attempt: ${attempts.rowCount}`,
+    );
     return { perSecond: done.size / seconds, twice: twice + (attempts.rowCount ?? 0) };
   } finally {
     await client.end();
@@ -229,7 +271,10 @@ async function uploadMbPerS(ctx: Ctx): Promise<number> {
       });
       req.on("response", (res) => {
         let text = "";
-        res.setEncoding("utf8").on("data", (d: string) => (text += d)).on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res
+          .setEncoding("utf8")
+          .on("data", (d: string) => (text += d))
+          .on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
       });
       req.on("error", reject);
       fs.createReadStream(file).pipe(req);

@@ -97,11 +97,9 @@ const globalForDb = globalThis as unknown as { __rubricStudioDb?: Promise<DbHand
 
 /** The process-wide database from the environment (DATABASE_URL, else the embedded DATA_DIR). */
 export function getDb(): Promise<DbHandle> {
-  globalForDb.__rubricStudioDb ??= openDatabase({ databaseUrl: readServerEnv().DATABASE_URL }).catch(
-    (err) => {
-      globalForDb.__rubricStudioDb = undefined;
-      throw err;
-    },
-  );
+  globalForDb.__rubricStudioDb ??= openDatabase({ databaseUrl: readServerEnv().DATABASE_URL }).catch((err) => {
+    globalForDb.__rubricStudioDb = undefined;
+    throw err;
+  });
   return globalForDb.__rubricStudioDb;
 }

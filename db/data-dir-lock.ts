@@ -63,7 +63,12 @@ export function isLockHolderAlive(pid: number): boolean {
 export function acquireDataDirLock(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true });
   const lockPath = path.join(dataDir, "pglite.lock");
-  const command = process.argv.slice(1).map((a) => path.basename(a)).join(" ").slice(0, 200) || "node";
+  const command =
+    process.argv
+      .slice(1)
+      .map((a) => path.basename(a))
+      .join(" ")
+      .slice(0, 200) || "node";
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = fs.openSync(lockPath, "wx");

@@ -8,9 +8,21 @@ import { PGlite } from "@electric-sql/pglite";
  * loaded from it in about a second. It depends only on the PGlite version, which names the file.
  */
 function templatePath(): string {
-  const pkg = path.join(/*turbopackIgnore: true*/ process.cwd(), "node_modules", "@electric-sql", "pglite", "package.json");
+  const pkg = path.join(
+    /*turbopackIgnore: true*/ process.cwd(),
+    "node_modules",
+    "@electric-sql",
+    "pglite",
+    "package.json",
+  );
   const version = (JSON.parse(fs.readFileSync(pkg, "utf8")) as { version: string }).version;
-  return path.join(/*turbopackIgnore: true*/ process.cwd(), "node_modules", ".cache", "rubric-studio", `pglite-${version}-initdb.tar`);
+  return path.join(
+    /*turbopackIgnore: true*/ process.cwd(),
+    "node_modules",
+    ".cache",
+    "rubric-studio",
+    `pglite-${version}-initdb.tar`,
+  );
 }
 
 /** The template as PGlite's `loadDataDir` wants it, or undefined when none was prepared. */

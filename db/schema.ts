@@ -8,7 +8,13 @@ import { NOTIFICATION_KINDS, type NotificationKind } from "@/lib/notifications/k
 import { JOB_KINDS, JOB_STATUSES } from "@/lib/jobs/states";
 import type { RunnerCapabilities } from "@/lib/runner/protocol";
 import { JUDGE_KINDS, JUDGE_MODES } from "@/lib/judge/config";
-import type { Aggregation, EvaluationPolicies, EvaluationSetup, FailureKind, ImportedRunResult } from "@/lib/evaluations/schemas";
+import type {
+  Aggregation,
+  EvaluationPolicies,
+  EvaluationSetup,
+  FailureKind,
+  ImportedRunResult,
+} from "@/lib/evaluations/schemas";
 import type { PipelineStage } from "@/lib/evaluations/pipeline";
 import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
 import {
@@ -96,7 +102,10 @@ export const papers = pgTable("papers", {
   paperMarkdown: text("paper_markdown").notNull().default(""),
   addendum: text("addendum").notNull().default(""),
   judgeAddendum: text("judge_addendum").notNull().default(""),
-  blacklist: text("blacklist").array().notNull().default(sql`'{}'::text[]`),
+  blacklist: text("blacklist")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
   // Synthetic data from the demo seed: shown with a "demo" badge, deleted with the demo.
   isDemo: boolean("is_demo").notNull().default(false),
@@ -169,7 +178,10 @@ export const rubricNodes = pgTable(
     // Soft delete: set to the revision that deleted the subtree, so it can be restored.
     deletedRevision: integer("deleted_revision"),
   },
-  (t) => [primaryKey({ columns: [t.rubricId, t.key] }), index("rubric_nodes_tree_idx").on(t.rubricId, t.parentKey, t.position)],
+  (t) => [
+    primaryKey({ columns: [t.rubricId, t.key] }),
+    index("rubric_nodes_tree_idx").on(t.rubricId, t.parentKey, t.position),
+  ],
 );
 export type RubricNodeRow = InferSelectModel<typeof rubricNodes>;
 export type NewRubricNodeRow = InferInsertModel<typeof rubricNodes>;
@@ -291,7 +303,10 @@ export const rubricComments = pgTable(
     authorId: uuid("author_id").references(() => users.id, { onDelete: "set null" }),
     body: text("body").notNull(),
     // The paper members the body @mentions (user ids), resolved when the comment was written.
-    mentions: jsonb("mentions").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    mentions: jsonb("mentions")
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
   },
   (t) => [index("rubric_comments_thread_idx").on(t.threadId, t.createdAt)],
@@ -339,7 +354,10 @@ export const submissions = pgTable(
     archiveName: text("archive_name"),
     archiveFileCount: integer("archive_file_count").notNull().default(0),
     archiveBytes: bigint("archive_bytes", { mode: "number" }).notNull().default(0),
-    archiveNotes: jsonb("archive_notes").$type<{ path: string; reason: string }[]>().notNull().default(sql`'[]'::jsonb`),
+    archiveNotes: jsonb("archive_notes")
+      .$type<{ path: string; reason: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     reproduceLog: text("reproduce_log"),
     // The repository in the blob store (sha-256 of the archive as uploaded), for reproduction.
     archiveSha256: text("archive_sha256").references(() => blobs.sha256),
@@ -763,7 +781,9 @@ export const jobs = pgTable(
       .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
     submissionId: uuid("submission_id").references(() => submissions.id, { onDelete: "cascade" }),
     // Kind-specific input (zod-typed per kind in lib/jobs/).
-    payload: jsonb("payload").notNull().default(sql`'{}'::jsonb`),
+    payload: jsonb("payload")
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     gpusRequired: integer("gpus_required").notNull().default(0),
     timeoutS: integer("timeout_s").notNull(),
     attempts: integer("attempts").notNull().default(0),
@@ -771,7 +791,10 @@ export const jobs = pgTable(
     leaseId: uuid("lease_id"),
     leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
     runnerId: uuid("runner_id").references(() => runners.id, { onDelete: "set null" }),
-    gpuIndices: integer("gpu_indices").array().notNull().default(sql`'{}'::integer[]`),
+    gpuIndices: integer("gpu_indices")
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
     cancelRequestedAt: timestamp("cancel_requested_at", { withTimezone: true }),
     cancelRequestedBy: uuid("cancel_requested_by").references(() => users.id, { onDelete: "set null" }),
     startedAt: timestamp("started_at", { withTimezone: true }),
@@ -804,7 +827,10 @@ export const jobAttempts = pgTable(
     leaseId: uuid("lease_id").notNull(),
     runnerId: uuid("runner_id").references(() => runners.id, { onDelete: "set null" }),
     runnerName: text("runner_name"),
-    gpuIndices: integer("gpu_indices").array().notNull().default(sql`'{}'::integer[]`),
+    gpuIndices: integer("gpu_indices")
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     status: jobStatus("status").notNull().default("running"),
@@ -899,7 +925,9 @@ export const judgeRuns = pgTable(
     reasoningTokens: bigint("reasoning_tokens", { mode: "number" }).notNull().default(0),
     costUsd: doublePrecision("cost_usd").notNull().default(0),
     // Per model: PaperBench's token_usage ({in, out}) plus cached_in, reasoning_out, calls.
-    tokenUsage: jsonb("token_usage").notNull().default(sql`'{}'::jsonb`),
+    tokenUsage: jsonb("token_usage")
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     // What the start dialog showed: calls, tokens (input, cached, output), cost, duration.
     estimate: jsonb("estimate"),
     startedAt: timestamp("started_at", { withTimezone: true }),
@@ -927,7 +955,10 @@ export const paperJudgeAddenda = pgTable(
       .references(() => papers.id, { onDelete: "cascade", onUpdate: "cascade" }),
     version: integer("version").notNull(),
     text: text("text").notNull(),
-    overrideIds: jsonb("override_ids").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    overrideIds: jsonb("override_ids")
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     note: text("note").notNull().default(""),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
@@ -989,7 +1020,10 @@ export const evaluations = pgTable(
       .references(() => agents.id, { onDelete: "cascade" }),
     // A split of PaperBench's splits/ by name, or `custom` with its own papers.
     split: text("split").notNull(),
-    paperIds: jsonb("paper_ids").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    paperIds: jsonb("paper_ids")
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     runs: integer("runs").notNull(),
     variant: submissionVariant("variant").notNull().default("full"),
     policies: jsonb("policies").$type<EvaluationPolicies>().notNull(),
@@ -999,7 +1033,10 @@ export const evaluations = pgTable(
     isHuman: boolean("is_human").notNull().default(false),
     // Human review sampling: leaves drawn per grading (null: none), and the graders who get them in turn.
     reviewSampleSize: integer("review_sample_size"),
-    reviewGraderIds: jsonb("review_grader_ids").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    reviewGraderIds: jsonb("review_grader_ids")
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     // The judge configuration the pipeline grades with (migration 0014); null: the default one when judging starts.
     judgeConfigId: uuid("judge_config_id").references(() => judgeConfigs.id, { onDelete: "set null" }),
     createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),

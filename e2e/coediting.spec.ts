@@ -74,7 +74,10 @@ test("a comment with an @mention shows up for the other person, who resolves it"
   await expect(author.page.getByTestId("node-comments").getByTestId("comment")).toHaveCount(2);
   await thread.getByTestId("comment-resolve").click();
   await expect(author.row(target).getByTestId("row-comments")).toHaveCount(0);
-  await expect(author.page.getByTestId("node-comments").getByTestId("comment-thread")).toHaveAttribute("data-resolved", "true");
+  await expect(author.page.getByTestId("node-comments").getByTestId("comment-thread")).toHaveAttribute(
+    "data-resolved",
+    "true",
+  );
 
   // A mention of someone who is not on the paper is refused, with the reason, and the text stays.
   await box.fill(`cc @${GRADER.email}`);
@@ -96,7 +99,9 @@ test("comments and presence check who is asking", async ({ asUser, playwright, b
   const grader = await asUser(GRADER);
   expect((await grader.request.get(`/api/papers/${paperId}/rubric/comments`)).status()).toBe(403);
 
-  const bad = await staff.request.post(`/api/papers/${paperId}/rubric/comments`, { data: { nodeKey: "nope", body: "  " } });
+  const bad = await staff.request.post(`/api/papers/${paperId}/rubric/comments`, {
+    data: { nodeKey: "nope", body: "  " },
+  });
   expect(bad.status()).toBe(400);
   const { error } = await bad.json();
   expect(error.details.map((d: { path: string }) => d.path).sort()).toEqual(["body", "nodeKey"]);

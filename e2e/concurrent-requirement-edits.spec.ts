@@ -61,7 +61,10 @@ for (const [pathName, path] of Object.entries(PATHS)) {
       // Two people signed in, two editors open and reopened: more than the default on a busy machine.
       test.setTimeout(240_000);
       const original = readDemoRubric().tree.sub_tasks[0].requirements;
-      const { paperId, author, staff } = await coEditorsOnFreshPaper(asUser, `e2e-concurrent-${pathName.replace(/ /g, "-")}-${first}`);
+      const { paperId, author, staff } = await coEditorsOnFreshPaper(
+        asUser,
+        `e2e-concurrent-${pathName.replace(/ /g, "-")}-${first}`,
+      );
       const errors = [pageErrors(author.page), pageErrors(staff.page)];
       await openEditor(author);
       await openEditor(staff);

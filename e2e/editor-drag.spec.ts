@@ -22,8 +22,14 @@ const quoted = (text: string) => {
 };
 
 async function paperWithDemoRubric(staff: Page, paperId: string): Promise<void> {
-  expect((await staff.request.post("/api/papers", { data: { id: paperId, title: `Drag ${paperId}` } })).status()).toBe(201);
-  expect((await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: AUTHOR.email, role: "author" } })).status()).toBe(201);
+  expect((await staff.request.post("/api/papers", { data: { id: paperId, title: `Drag ${paperId}` } })).status()).toBe(
+    201,
+  );
+  expect(
+    (
+      await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: AUTHOR.email, role: "author" } })
+    ).status(),
+  ).toBe(201);
   const uploaded = await staff.request.put(`/api/papers/${paperId}/rubric`, {
     headers: { "content-type": "application/json" },
     data: await fs.readFile(DEMO_RUBRIC_PATH),

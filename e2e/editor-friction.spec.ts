@@ -39,7 +39,9 @@ async function openOwnPaper(page: Page, name: string): Promise<EditorPage> {
   return editor;
 }
 
-test("the search keeps the toolbar still and its placeholder whole; the side-panel tabs stay on one line", async ({ asUser }, testInfo) => {
+test("the search keeps the toolbar still and its placeholder whole; the side-panel tabs stay on one line", async ({
+  asUser,
+}, testInfo) => {
   const editor = await openOwnPaper(await asUser(STAFF), "toolbar");
   const { page } = editor;
   const toolbar = page.getByTestId("tree-toolbar");
@@ -58,7 +60,9 @@ test("the search keeps the toolbar still and its placeholder whole; the side-pan
     expect(await height(toolbar), `searching at ${width}`).toBe(before);
     expect((await search.boundingBox())!.y).toBe(searchBox.y);
     // Every tab on one line (the selected one named, the others by icon and tooltip).
-    const tops = await tabs.getByRole("tab").evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+    const tops = await tabs
+      .getByRole("tab")
+      .evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
     expect(new Set(tops).size, `tab lines at ${width}`).toBe(1);
     await search.fill("");
     await page.keyboard.press("Escape");
@@ -107,16 +111,22 @@ test("the inline editor stays within its row, however many lines are typed", asy
   await expect(editor.inlineEditor).toHaveCount(0);
 });
 
-test("before the first edit of a signed-off rubric, the editor says it will go back to draft", async ({ asUser }, testInfo) => {
+test("before the first edit of a signed-off rubric, the editor says it will go back to draft", async ({
+  asUser,
+}, testInfo) => {
   const demo = readDemoRubric();
   const editor = await openOwnPaper(await asUser(STAFF), "signed");
   const { page } = editor;
   const revision = Number((await editor.revision.innerText()).replace("revision ", ""));
-  const signed = await page.request.post(`/api/papers/${editor.paperId}/rubric/review`, { data: { action: "sign_off", revision } });
+  const signed = await page.request.post(`/api/papers/${editor.paperId}/rubric/review`, {
+    data: { action: "sign_off", revision },
+  });
   expect(signed.status()).toBe(200);
   await editor.open();
   const notice = page.getByTestId("signed-off-notice");
-  await expect(notice).toHaveText(`Signed off at revision ${revision}. Any change to its nodes returns the rubric to draft, and its authors are told.`);
+  await expect(notice).toHaveText(
+    `Signed off at revision ${revision}. Any change to its nodes returns the rubric to draft, and its authors are told.`,
+  );
   await screenshots(page, testInfo, "signed-off-notice");
 
   // The first change does what it said: a draft again, and the notice goes.

@@ -29,7 +29,11 @@ async function expectFitsWindow(page: Page): Promise<void> {
 }
 
 /** The element lies wholly inside `outer` (both on screen). */
-async function expectInside(inner: Locator, outer: { x: number; y: number; width: number; height: number }, what: string) {
+async function expectInside(
+  inner: Locator,
+  outer: { x: number; y: number; width: number; height: number },
+  what: string,
+) {
   const box = (await inner.boundingBox())!;
   expect(box.x, `${what}: left`).toBeGreaterThanOrEqual(outer.x - 0.5);
   expect(box.y, `${what}: top`).toBeGreaterThanOrEqual(outer.y - 0.5);
@@ -38,7 +42,9 @@ async function expectInside(inner: Locator, outer: { x: number; y: number; width
 }
 
 for (const size of SIZES) {
-  test(`at ${size.width}x${size.height} the editor fits the window, shows the Code-Dev state and every tab`, async ({ asUser }) => {
+  test(`at ${size.width}x${size.height} the editor fits the window, shows the Code-Dev state and every tab`, async ({
+    asUser,
+  }) => {
     const page = await asUser(STAFF);
     const errors = pageErrors(page);
     await page.setViewportSize(size);
@@ -91,7 +97,9 @@ for (const size of SIZES) {
     expect(errors).toEqual([]);
   });
 
-  test(`at ${size.width}x${size.height} the review page fits the window and the assign dialog cuts text between words`, async ({ asUser }) => {
+  test(`at ${size.width}x${size.height} the review page fits the window and the assign dialog cuts text between words`, async ({
+    asUser,
+  }) => {
     const page = await asUser(STAFF);
     const errors = pageErrors(page);
     await page.setViewportSize(size);

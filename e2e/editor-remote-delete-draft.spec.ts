@@ -12,7 +12,9 @@ import { STAFF } from "./support/users";
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
-test("an unsaved addition survives a co-editor deleting its node, and comes back with it", async ({ asUser }, testInfo) => {
+test("an unsaved addition survives a co-editor deleting its node, and comes back with it", async ({
+  asUser,
+}, testInfo) => {
   const demo = readDemoRubric();
   const { paperId, author, staff } = await coEditorsOnFreshPaper(asUser, "e2e-stranded");
   await author.open();
@@ -35,7 +37,9 @@ test("an unsaved addition survives a co-editor deleting its node, and comes back
 
   const notice = author.page.getByTestId("stranded-draft");
   await expect(notice).toBeVisible();
-  await expect(notice.getByTestId("stranded-draft-title")).toHaveText(`${STAFF.name} deleted the node you were editing. Your text is kept:`);
+  await expect(notice.getByTestId("stranded-draft-title")).toHaveText(
+    `${STAFF.name} deleted the node you were editing. Your text is kept:`,
+  );
   await expect(notice.getByTestId("stranded-draft-text")).toHaveValue(typed);
   // No toast names a node by its internal key.
   for (const text of await author.page.locator("[data-sonner-toast]").allInnerTexts()) expect(text).not.toMatch(UUID);

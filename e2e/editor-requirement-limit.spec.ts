@@ -53,7 +53,11 @@ test("the API names every problem in words and keeps each one's path", async ({ 
   const { nodes } = await getNodes(staff.request, paperId);
   const leaf = nodes.find((n) => n.parentKey !== null && !nodes.some((c) => c.parentKey === n.key))!;
 
-  const long = await postOperation(staff.request, paperId, { kind: "update", key: leaf.key, fields: { requirements: "x".repeat(150_800) } });
+  const long = await postOperation(staff.request, paperId, {
+    kind: "update",
+    key: leaf.key,
+    fields: { requirements: "x".repeat(150_800) },
+  });
   expect(long.status).toBe(400);
   expect(long.body.error).toMatchObject({
     code: "bad_request",
@@ -61,7 +65,11 @@ test("the API names every problem in words and keeps each one's path", async ({ 
     details: [{ path: "op.fields.requirements", message: "is too long: 150,800 characters, the limit is 100,000" }],
   });
 
-  const two = await postOperation(staff.request, paperId, { kind: "update", key: leaf.key, fields: { nodeId: "", weight: -1 } });
+  const two = await postOperation(staff.request, paperId, {
+    kind: "update",
+    key: leaf.key,
+    fields: { nodeId: "", weight: -1 },
+  });
   expect(two.status).toBe(400);
   expect(two.body.error?.message).toBe("PaperBench id must not be empty; Weight must be a number >= 0");
 });

@@ -20,7 +20,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 async function paperForAuthor(staff: Page, paperId: string): Promise<void> {
   const created = await staff.request.post("/api/papers", { data: { id: paperId, title: `Editor ${paperId}` } });
   expect(created.status()).toBe(201);
-  const added = await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: AUTHOR.email, role: "author" } });
+  const added = await staff.request.post(`/api/papers/${paperId}/members`, {
+    data: { email: AUTHOR.email, role: "author" },
+  });
   expect(added.status()).toBe(201);
 }
 
@@ -84,7 +86,9 @@ const shapeOf = (t: RubricJson): Shape => ({
 });
 const idsOf = (t: RubricJson): string[] => [t.id, ...t.sub_tasks.flatMap(idsOf)];
 
-test("an author builds a rubric from nothing, checks it, versions it and exports a file PaperBench accepts", async ({ asUser }) => {
+test("an author builds a rubric from nothing, checks it, versions it and exports a file PaperBench accepts", async ({
+  asUser,
+}) => {
   test.setTimeout(120_000);
   const paperId = `e2e-editor-${Date.now()}`;
   await paperForAuthor(await asUser(STAFF), paperId);
@@ -343,7 +347,11 @@ test("a grader sees the rubric read-only: no edit controls, and edit keys do not
 
   // The server refuses a grader's operation outright.
   const refused = await page.request.post(`/api/papers/${DEMO_PAPER.id}/rubric/operations`, {
-    data: { clientOpId: `e2e-grader-${Date.now()}`, baseRevision: after.revision, op: { kind: "update", key: after.nodes[1].key, fields: { weight: 9 } } },
+    data: {
+      clientOpId: `e2e-grader-${Date.now()}`,
+      baseRevision: after.revision,
+      op: { kind: "update", key: after.nodes[1].key, fields: { weight: 9 } },
+    },
   });
   expect(refused.status()).toBe(403);
   expect(errors).toEqual([]);
@@ -377,7 +385,9 @@ test("a change the server refuses is rolled back with the server's reason", asyn
 
   await expect(second.row(setup)).toBeVisible(); // still shown: the second editor is stale
   await second.rowText(experiments).dragTo(second.row(setup), { targetPosition: { x: 160, y: 16 } });
-  await expect(second.toast(`The new parent was deleted (in revision ${revisionAfterDelete}); restore it first`)).toBeVisible();
+  await expect(
+    second.toast(`The new parent was deleted (in revision ${revisionAfterDelete}); restore it first`),
+  ).toBeVisible();
   await expect(second.toast("“Move a node” was not saved and has been rolled back.")).toBeVisible();
   // Rolled back and refreshed: the node is a child of the root again, the deleted one is gone.
   await expect(second.row(setup)).toHaveCount(0);
@@ -397,7 +407,9 @@ test("a change the server refuses is rolled back with the server's reason", asyn
   await second.select(results);
   await second.inspectorWeight.fill("7");
   await second.inspectorWeight.press("Enter");
-  await expect(second.toast(`The node was deleted (in revision ${revisionAfterSecondDelete}); restore it first`)).toBeVisible();
+  await expect(
+    second.toast(`The node was deleted (in revision ${revisionAfterSecondDelete}); restore it first`),
+  ).toBeVisible();
   await expect(second.toast("“Change weight” was not saved and has been rolled back.")).toBeVisible();
   await expect(second.row(results)).toHaveCount(0);
   await expect(second.revision).toHaveText(`revision ${revisionAfterSecondDelete}`);
@@ -412,7 +424,9 @@ test("a change the server refuses is rolled back with the server's reason", asyn
   await first.page.keyboard.press("Control+z");
   await expect(first.row(results)).toBeVisible();
   await first.expectSaved();
-  expect(rowByText((await getNodes(first.page.request, paperId)).nodes, results).weight).toBe(demo.tree.sub_tasks[3].weight);
+  expect(rowByText((await getNodes(first.page.request, paperId)).nodes, results).weight).toBe(
+    demo.tree.sub_tasks[3].weight,
+  );
   expect(errors.flat()).toEqual([]);
 });
 
@@ -488,7 +502,9 @@ test("two people typing in one requirement both keep their words", async ({ asUs
   expect((await getNodes(alice.page.request, paperId)).nodes.some((n) => n.requirements === merged)).toBe(true);
 });
 
-test("an author signs off a revision; a change by someone else returns the rubric to draft for everyone", async ({ asUser }) => {
+test("an author signs off a revision; a change by someone else returns the rubric to draft for everyone", async ({
+  asUser,
+}) => {
   const demo = readDemoRubric();
   const paperId = `e2e-editor-signoff-${Date.now()}`;
   const staff = await asUser(STAFF);

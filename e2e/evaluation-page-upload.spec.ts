@@ -25,14 +25,16 @@ const MARKER = "reupload-marker.txt";
 /** A .tar.gz holding `<paper>/<run>/submission/` (the demo submission) for each run. */
 function runsArchive(testInfo: TestInfo, name: string, paperId: string, runs: number[]): string {
   const root = testInfo.outputPath(`${name}-tree`);
-  for (const run of runs) fs.cpSync(DEMO_SUBMISSION, path.join(root, paperId, String(run), "submission"), { recursive: true });
+  for (const run of runs)
+    fs.cpSync(DEMO_SUBMISSION, path.join(root, paperId, String(run), "submission"), { recursive: true });
   const archive = testInfo.outputPath(`${name}.tar.gz`);
   execFileSync("tar", ["-czf", archive, "-C", root, paperId]);
   return archive;
 }
 
-
-test("staff upload into an existing evaluation from its page and re-upload one run's submission", async ({ asUser }, testInfo) => {
+test("staff upload into an existing evaluation from its page and re-upload one run's submission", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   const paperId = `e2e-page-upload-${Date.now()}`;
   await paperWithDemoRubric(page, paperId);
@@ -43,7 +45,12 @@ test("staff upload into an existing evaluation from its page and re-upload one r
       split: "custom",
       paperIds: [paperId],
       runs: 2,
-      policies: { reproduction_failed: "zero", reproduction_timed_out: "exclude", judge_invalid_leaves: { retry: 1 }, blacklisted: "zero" },
+      policies: {
+        reproduction_failed: "zero",
+        reproduction_timed_out: "exclude",
+        judge_invalid_leaves: { retry: 1 },
+        blacklisted: "zero",
+      },
     },
   });
   expect(created.status(), await created.text()).toBe(201);
@@ -75,10 +82,17 @@ test("staff upload into an existing evaluation from its page and re-upload one r
   await expect(dialog).toBeHidden({ timeout: 60_000 });
   await expect(cell(1)).not.toHaveAttribute("data-stage", "empty");
   await expect(page.getByTestId("evaluation-empty")).toBeHidden();
-  const matrix = (await (await page.request.get(`/api/evaluations/${evaluationId}/matrix`)).json()) as { cells: { run: number; submissionId: string | null }[] };
+  const matrix = (await (await page.request.get(`/api/evaluations/${evaluationId}/matrix`)).json()) as {
+    cells: { run: number; submissionId: string | null }[];
+  };
   const submissionId = matrix.cells.find((c) => c.run === 1)?.submissionId;
   expect(submissionId).toBeTruthy();
-  const read = async () => ((await (await page.request.get(`/api/submissions/${submissionId}`)).json()) as { submission: { archive: { fileCount: number; sha256: string }; files: unknown } }).submission;
+  const read = async () =>
+    (
+      (await (await page.request.get(`/api/submissions/${submissionId}`)).json()) as {
+        submission: { archive: { fileCount: number; sha256: string }; files: unknown };
+      }
+    ).submission;
   const before = await read();
 
   // Run 1 again through the whole-evaluation upload: refused as already uploaded, with what to do.
@@ -112,7 +126,9 @@ test("staff upload into an existing evaluation from its page and re-upload one r
   expect(after.archive.fileCount).toBe(before.archive.fileCount + 1);
   expect(after.archive.sha256).not.toBe(before.archive.sha256);
   expect(JSON.stringify(after.files)).toContain(MARKER);
-  const again = (await (await page.request.get(`/api/evaluations/${evaluationId}/matrix`)).json()) as { cells: { run: number; submissionId: string | null }[] };
+  const again = (await (await page.request.get(`/api/evaluations/${evaluationId}/matrix`)).json()) as {
+    cells: { run: number; submissionId: string | null }[];
+  };
   expect(again.cells.find((c) => c.run === 1)?.submissionId).toBe(submissionId);
   expect(again.cells.find((c) => c.run === 2)?.submissionId).toBeNull();
 });

@@ -17,7 +17,9 @@ test("an author's draft with a leaf without category blocks the export until for
   const staff = await asUser(STAFF);
   const created = await staff.request.post("/api/papers", { data: { id: paperId, title: `Lint ${paperId}` } });
   expect(created.status()).toBe(201);
-  const added = await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: AUTHOR.email, role: "author" } });
+  const added = await staff.request.post(`/api/papers/${paperId}/members`, {
+    data: { email: AUTHOR.email, role: "author" },
+  });
   expect(added.status()).toBe(201);
 
   const demo = readDemoRubric();

@@ -15,7 +15,9 @@ async function paperWithDemoRubric(staff: Page, paperId: string, author = true):
   const created = await staff.request.post("/api/papers", { data: { id: paperId, title: `History ${paperId}` } });
   expect(created.status()).toBe(201);
   if (author) {
-    const added = await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: AUTHOR.email, role: "author" } });
+    const added = await staff.request.post(`/api/papers/${paperId}/members`, {
+      data: { email: AUTHOR.email, role: "author" },
+    });
     expect(added.status()).toBe(201);
   }
   const uploaded = await staff.request.put(`/api/papers/${paperId}/rubric`, {
@@ -154,11 +156,19 @@ test("an author compares an earlier revision with the live rubric and restores i
   expect(errors).toEqual([]);
 });
 
-test("the history API answers 401 signed out, 403 to a non-member and 400 to a bad revision", async ({ asUser, browser, baseURL }) => {
+test("the history API answers 401 signed out, 403 to a non-member and 400 to a bad revision", async ({
+  asUser,
+  browser,
+  baseURL,
+}) => {
   const paperId = `e2e-history-api-${Date.now()}`;
   const staff = await asUser(STAFF);
   await paperWithDemoRubric(staff, paperId, false);
-  const urls = [`/api/papers/${paperId}/rubric/tree?revision=1`, `/api/papers/${paperId}/rubric/deleted`, `/api/papers/${paperId}/rubric/revisions`];
+  const urls = [
+    `/api/papers/${paperId}/rubric/tree?revision=1`,
+    `/api/papers/${paperId}/rubric/deleted`,
+    `/api/papers/${paperId}/rubric/revisions`,
+  ];
 
   const anonymous = await browser.newContext({ baseURL });
   try {

@@ -22,7 +22,12 @@ function editedRubric(): { tree: RubricJson; removed: number } {
   tree.sub_tasks[0].weight = 9;
   const removedNode = tree.sub_tasks[1].sub_tasks.pop()!;
   const leaf = structuredClone(firstLeaf(tree.sub_tasks[2]).node);
-  tree.sub_tasks[2].sub_tasks.push({ ...leaf, id: "e2e-added-leaf", requirements: "An added requirement about the learning-rate schedule", sub_tasks: [] });
+  tree.sub_tasks[2].sub_tasks.push({
+    ...leaf,
+    id: "e2e-added-leaf",
+    requirements: "An added requirement about the learning-rate schedule",
+    sub_tasks: [],
+  });
   return { tree, removed: allRequirements(removedNode).length };
 }
 const edited = editedRubric();
@@ -50,9 +55,13 @@ async function shoot(page: Page, name: string): Promise<void> {
   }
 }
 
-test("Upload rubric.json over a rubric shows the changes and asks: cancel keeps it, confirm replaces it", async ({ asUser }, testInfo) => {
+test("Upload rubric.json over a rubric shows the changes and asks: cancel keeps it, confirm replaces it", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
-  expect((await page.request.post("/api/papers", { data: { id: paperId, title: `Confirm ${paperId}` } })).status()).toBe(201);
+  expect(
+    (await page.request.post("/api/papers", { data: { id: paperId, title: `Confirm ${paperId}` } })).status(),
+  ).toBe(201);
   const paper = new PaperPage(page, paperId);
   await paper.goto();
   // The first upload has nothing to replace: no question.
@@ -74,12 +83,16 @@ test("Upload rubric.json over a rubric shows the changes and asks: cancel keeps 
   expect(puts).toBe(0);
   await page.reload();
   await expect(paper.stats).toContainText("revision 1");
-  expect((await (await page.request.get(`/api/papers/${paperId}/rubric`)).json()).tree.sub_tasks[0].weight).toBe(demo.tree.sub_tasks[0].weight);
+  expect((await (await page.request.get(`/api/papers/${paperId}/rubric`)).json()).tree.sub_tasks[0].weight).toBe(
+    demo.tree.sub_tasks[0].weight,
+  );
 
   // Again, and confirmed: one new revision with the file's tree.
   await paper.fileInput.setInputFiles(file);
   await expectDiffShown(page);
-  const put = page.waitForResponse((r) => r.request().method() === "PUT" && new URL(r.url()).pathname === `/api/papers/${paperId}/rubric`);
+  const put = page.waitForResponse(
+    (r) => r.request().method() === "PUT" && new URL(r.url()).pathname === `/api/papers/${paperId}/rubric`,
+  );
   await paper.replaceDialog.getByTestId("replace-confirm").click();
   expect((await put).status()).toBe(200);
   await expect(paper.replaceDialog).toHaveCount(0);
@@ -87,7 +100,9 @@ test("Upload rubric.json over a rubric shows the changes and asks: cancel keeps 
   expect((await (await page.request.get(`/api/papers/${paperId}/rubric`)).json()).tree.sub_tasks[0].weight).toBe(9);
 });
 
-test("a confirmation made stale by another change shows the fresh diff instead of replacing", async ({ asUser }, testInfo) => {
+test("a confirmation made stale by another change shows the fresh diff instead of replacing", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   const paper = new PaperPage(page, paperId);
   await paper.goto();
@@ -97,7 +112,10 @@ test("a confirmation made stale by another change shows the fresh diff instead o
   // Someone replaces the rubric meanwhile (a script, with replace=true).
   const other = structuredClone(edited.tree);
   other.sub_tasks[0].weight = 4;
-  const meanwhile = await page.request.put(`/api/papers/${paperId}/rubric?replace=true`, { headers: { "content-type": "application/json" }, data: serializeRubric(other) });
+  const meanwhile = await page.request.put(`/api/papers/${paperId}/rubric?replace=true`, {
+    headers: { "content-type": "application/json" },
+    data: serializeRubric(other),
+  });
   expect(meanwhile.status()).toBe(200);
   await paper.replaceDialog.getByTestId("replace-confirm").click();
   await expect(paper.replaceDialog.getByTestId("replace-changed-meanwhile")).toContainText("now revision 3");
@@ -108,14 +126,19 @@ test("a confirmation made stale by another change shows the fresh diff instead o
   await expect(paper.stats).toContainText("revision 4");
 });
 
-test("New paper: a folder whose paper exists shows the changes and asks: cancel keeps it, confirm replaces it", async ({ asUser }, testInfo) => {
+test("New paper: a folder whose paper exists shows the changes and asks: cancel keeps it, confirm replaces it", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   const folder = testInfo.outputPath(paperId);
   writeFile(path.join(folder, "rubric.json"), serializeRubric(edited.tree));
   writeFile(path.join(folder, "config.yaml"), `id: ${paperId}\ntitle: Renamed by the folder\n`);
   const before = (await (await page.request.get(`/api/papers/${paperId}/rubric`)).json()).revision as number;
   // The live rubric is the demo one again, so the folder's diff is the edited one's.
-  const reset = await page.request.put(`/api/papers/${paperId}/rubric?expectedRevision=${before}`, { headers: { "content-type": "application/json" }, data: demo.bytes });
+  const reset = await page.request.put(`/api/papers/${paperId}/rubric?expectedRevision=${before}`, {
+    headers: { "content-type": "application/json" },
+    data: demo.bytes,
+  });
   expect(reset.status()).toBe(200);
   const live = before + 1;
 

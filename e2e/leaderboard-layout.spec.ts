@@ -34,7 +34,9 @@ async function showsWholeOption(page: Page, testId: string): Promise<boolean> {
   });
 }
 
-test("the demo board: a different rank reads a different score, names and pickers show whole, plain words", async ({ page }, testInfo) => {
+test("the demo board: a different rank reads a different score, names and pickers show whole, plain words", async ({
+  page,
+}, testInfo) => {
   await page.goto("/leaderboard");
   await expect(page.getByTestId("leaderboard-table").getByTestId("leaderboard-row").first()).toBeVisible();
 

@@ -5,7 +5,9 @@ import { DEMO_PAPER, GRADER } from "./support/users";
 const SEEDED_BLIND = { agent: "Demo IterativeAgent · o3-mini", run: 1 };
 
 test.describe("leaderboard while a blind review is open", () => {
-  test("a visitor sees the run as pending review, with the note that says why, and the agent's score over its other runs", async ({ page }) => {
+  test("a visitor sees the run as pending review, with the note that says why, and the agent's score over its other runs", async ({
+    page,
+  }) => {
     await page.goto("/leaderboard");
     const row = page.locator(`[data-testid="leaderboard-row"][data-agent="${SEEDED_BLIND.agent}"]`);
     await expect(row).toContainText("+1 left out");

@@ -48,7 +48,9 @@ class LeaderboardPage {
 }
 
 test.describe("leaderboard", () => {
-  test("a signed-out visitor sees the demo leaderboard, switches variant and split, and opens a breakdown", async ({ page }) => {
+  test("a signed-out visitor sees the demo leaderboard, switches variant and split, and opens a breakdown", async ({
+    page,
+  }) => {
     const board = new LeaderboardPage(page);
     await page.goto("/");
     await page.getByRole("link", { name: "Leaderboard" }).click();
@@ -89,7 +91,9 @@ test.describe("leaderboard", () => {
     await expect(board.rows).toHaveCount(DEMO_AGENT_COUNT);
 
     // Another split, when the data has more than one.
-    const options = await board.splitSelect.locator("option").evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+    const options = await board.splitSelect
+      .locator("option")
+      .evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
     const other = options.find((o) => o !== split);
     if (other) {
       await board.splitSelect.selectOption(other);
@@ -107,7 +111,9 @@ test.describe("leaderboard", () => {
     expect(body).not.toMatch(/requirement|explanation|synthetic demo verdict|gradingId/i);
   });
 
-  test("signed out: 401 on gradings, explanations, rubric text and JudgeEval; review pages are closed", async ({ page }) => {
+  test("signed out: 401 on gradings, explanations, rubric text and JudgeEval; review pages are closed", async ({
+    page,
+  }) => {
     const someId = "00000000-0000-4000-8000-000000000000";
     for (const url of [
       `/api/gradings/${someId}`,
@@ -166,7 +172,15 @@ test.describe("leaderboard", () => {
     const file = await download;
     expect(file.suggestedFilename()).toBe(`judge-eval-${DEMO_PAPER.id}-results.json`);
     const json = JSON.parse(fs.readFileSync((await file.path())!, "utf8"));
-    expect(Object.keys(json)).toEqual(["judge_type", "code_only", "judge_kwargs", "results", "aggregate_metrics", "aggregate_token_usage", "timestamp"]);
+    expect(Object.keys(json)).toEqual([
+      "judge_type",
+      "code_only",
+      "judge_kwargs",
+      "results",
+      "aggregate_metrics",
+      "aggregate_token_usage",
+      "timestamp",
+    ]);
     expect(json.results).toHaveLength(candidates);
     expect(json.judge_kwargs).toEqual({ model: JUDGE_MODEL });
   });
@@ -175,7 +189,10 @@ test.describe("leaderboard", () => {
 // Runs after the demo board's tests: the import below leaves the demo's runs incomplete on every
 // split with pinn or `studio` (the demo paper and pinn).
 test.describe("leaderboard with an incomplete run", () => {
-  test("one real grading: the agent is listed unranked with its coverage, has a per-paper board, and the URL keeps the state", async ({ page, asUser }) => {
+  test("one real grading: the agent is listed unranked with its coverage, has a per-paper board, and the URL keeps the state", async ({
+    page,
+    asUser,
+  }) => {
     // pinn's rubric and grading are large (1,963 leaves): importing them takes a while.
     test.setTimeout(120_000);
     const staff = await asUser(STAFF);
@@ -191,7 +208,11 @@ test.describe("leaderboard with an incomplete run", () => {
     }
     const agent = `E2E incomplete agent ${Date.now()}`;
     const imported = await staff.request.post(`/api/papers/${PINN}/gradings`, {
-      data: { file: fs.readFileSync(path.join(PAPERBENCH, "judge_eval", PINN, "expected_result.json"), "utf8"), agent, run: 1 },
+      data: {
+        file: fs.readFileSync(path.join(PAPERBENCH, "judge_eval", PINN, "expected_result.json"), "utf8"),
+        agent,
+        run: 1,
+      },
     });
     expect(imported.status(), await imported.text()).toBe(201);
     const { score, agentId } = (await imported.json()) as { score: number; agentId: string };
@@ -226,7 +247,9 @@ test.describe("leaderboard with an incomplete run", () => {
     await page.getByTestId("agent-breakdown").locator(`[data-testid="paper-board-link"]`, { hasText: PINN }).click();
     await expect(page).toHaveURL(new RegExp(`paper=${PINN}`));
     await expect(page.getByTestId("current-paper")).toHaveText(PINN);
-    const paperRow = page.getByTestId("leaderboard-table").locator(`[data-testid="leaderboard-row"][data-agent="${agent}"]`);
+    const paperRow = page
+      .getByTestId("leaderboard-table")
+      .locator(`[data-testid="leaderboard-row"][data-agent="${agent}"]`);
     await expect(paperRow.getByTestId("agent-score")).toHaveText(percent);
     await expect(paperRow.getByTestId("agent-rank")).toHaveText(/^\d+$/);
     await expect(page.getByTestId("paper-select")).toHaveValue(PINN);
@@ -257,4 +280,3 @@ test.describe("leaderboard with an incomplete run", () => {
     await expect(page.getByTestId("leaderboard-demo-note")).toBeVisible();
   });
 });
-

@@ -10,13 +10,21 @@ import { AUTHOR, STAFF } from "./support/users";
  * and the count drops, for a co-editor too (live); the paper page shows the same count, a reload
  * keeps it, the history says who dismissed what, and "Bring back" undoes it. Runs on its own paper.
  */
-test("dismissing a lint rule with a reason: grouped, counted the same on the paper page, live, kept, undone", async ({ asUser }, testInfo) => {
+test("dismissing a lint rule with a reason: grouped, counted the same on the paper page, live, kept, undone", async ({
+  asUser,
+}, testInfo) => {
   // Two people, two pages each, and screenshots at two sizes.
   test.setTimeout(240_000);
   const paperId = `e2e-dismiss-${Date.now()}`;
   const staff = await asUser(STAFF);
-  expect((await staff.request.post("/api/papers", { data: { id: paperId, title: `Dismiss ${paperId}` } })).status()).toBe(201);
-  expect((await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: AUTHOR.email, role: "author" } })).status()).toBe(201);
+  expect(
+    (await staff.request.post("/api/papers", { data: { id: paperId, title: `Dismiss ${paperId}` } })).status(),
+  ).toBe(201);
+  expect(
+    (
+      await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: AUTHOR.email, role: "author" } })
+    ).status(),
+  ).toBe(201);
 
   // The demo rubric with two leaves far lighter than their siblings and one id that is no UUID:
   // 2 "Weight far below its siblings" warnings and 1 "Non-UUID id" warning.
@@ -46,7 +54,10 @@ test("dismissing a lint rule with a reason: grouped, counted the same on the pap
   await expect(groups).toHaveCount(2);
   const tiny = groups.and(page.locator('[data-code="tiny_share"]'));
   await expect(tiny.getByTestId("lint-group-count")).toHaveText("2");
-  await expect(tiny.getByRole("button", { name: /Weight far below its siblings/ })).toHaveAttribute("aria-expanded", "true");
+  await expect(tiny.getByRole("button", { name: /Weight far below its siblings/ })).toHaveAttribute(
+    "aria-expanded",
+    "true",
+  );
   await expect(tiny.getByTestId("lint-item")).toHaveCount(2);
   await expect(groups.and(page.locator('[data-code="non_uuid_id"]')).getByTestId("lint-group-count")).toHaveText("1");
   await expect(page.getByTestId("lint-counts")).toHaveText(/0 errors\s*·\s*3 warnings/);
@@ -70,7 +81,9 @@ test("dismissing a lint rule with a reason: grouped, counted the same on the pap
   const dismissedList = page.getByTestId("lint-dismissed");
   await dismissedList.locator("summary").click();
   await expect(dismissedList.getByTestId("lint-dismissal")).toHaveCount(1);
-  await expect(dismissedList.getByTestId("lint-dismissal-reason")).toContainText("The paper weighs these checks lightly");
+  await expect(dismissedList.getByTestId("lint-dismissal-reason")).toContainText(
+    "The paper weighs these checks lightly",
+  );
   await expect(dismissedList).toContainText("hides 2 findings");
   await screenshot(page, testInfo, "editor-lint-dismissed");
 
@@ -79,7 +92,9 @@ test("dismissing a lint rule with a reason: grouped, counted the same on the pap
 
   // The revision history names it.
   await editor.tab("versions").click();
-  await expect(page.getByTestId("revision-item").first()).toContainText("Dismissed every “Weight far below its siblings” warning");
+  await expect(page.getByTestId("revision-item").first()).toContainText(
+    "Dismissed every “Weight far below its siblings” warning",
+  );
 
   // The paper page counts the same, and so does a reload of the editor.
   await paper.goto();
@@ -113,13 +128,21 @@ function findParentOfLeaves(tree: RubricJson, n: number): RubricJson {
   const stack = [tree];
   while (stack.length) {
     const node = stack.shift()!;
-    if (node.sub_tasks.filter((c) => c.sub_tasks.length === 0).length >= n && node.sub_tasks.slice(0, 2).every((c) => c.sub_tasks.length === 0)) return node;
+    if (
+      node.sub_tasks.filter((c) => c.sub_tasks.length === 0).length >= n &&
+      node.sub_tasks.slice(0, 2).every((c) => c.sub_tasks.length === 0)
+    )
+      return node;
     stack.push(...node.sub_tasks);
   }
   throw new Error(`no node with ${n} leaf children`);
 }
 
-async function screenshot(page: import("@playwright/test").Page, testInfo: import("@playwright/test").TestInfo, name: string) {
+async function screenshot(
+  page: import("@playwright/test").Page,
+  testInfo: import("@playwright/test").TestInfo,
+  name: string,
+) {
   for (const [w, h] of [
     [1440, 900],
     [1024, 768],

@@ -11,8 +11,13 @@ import { AUTHOR, GRADER, STAFF } from "./support/users";
  */
 
 async function paperWithAuthorAndGrader(staff: Page, paperId: string): Promise<void> {
-  expect((await staff.request.post("/api/papers", { data: { id: paperId, title: `Inbox ${paperId}` } })).status()).toBe(201);
-  for (const [email, role] of [[AUTHOR.email, "author"], [GRADER.email, "grader"]]) {
+  expect((await staff.request.post("/api/papers", { data: { id: paperId, title: `Inbox ${paperId}` } })).status()).toBe(
+    201,
+  );
+  for (const [email, role] of [
+    [AUTHOR.email, "author"],
+    [GRADER.email, "grader"],
+  ]) {
     expect((await staff.request.post(`/api/papers/${paperId}/members`, { data: { email, role } })).status()).toBe(201);
   }
   const uploaded = await staff.request.put(`/api/papers/${paperId}/rubric`, {
@@ -22,7 +27,9 @@ async function paperWithAuthorAndGrader(staff: Page, paperId: string): Promise<v
   expect(uploaded.status()).toBe(200);
 }
 
-test("a mention raises the mentioned person's unread count live; the inbox takes them to the node and the count goes down", async ({ asUser }, testInfo) => {
+test("a mention raises the mentioned person's unread count live; the inbox takes them to the node and the count goes down", async ({
+  asUser,
+}, testInfo) => {
   // Three people signed in, an editor opened twice.
   test.setTimeout(240_000);
   const demo = readDemoRubric();
@@ -68,7 +75,10 @@ test("a mention raises the mentioned person's unread count live; the inbox takes
   await expect(item).toContainText(`Could you check this one? @${GRADER.name}`);
   await expect(item).toContainText("just now");
   await expect(item.getByRole("link")).toBeFocused();
-  for (const [width, height] of [[1440, 900], [1024, 768]]) {
+  for (const [width, height] of [
+    [1440, 900],
+    [1024, 768],
+  ]) {
     await graderPage.setViewportSize({ width, height });
     await graderPage.screenshot({ path: testInfo.outputPath(`inbox-${width}.png`) });
   }
@@ -94,7 +104,11 @@ test("a mention raises the mentioned person's unread count live; the inbox takes
   await graderPage.screenshot({ path: testInfo.outputPath("inbox-editor-1024.png") });
 });
 
-test("the inbox lists only one's own notifications, refuses bad input and cross-site posts", async ({ asUser, playwright, baseURL }) => {
+test("the inbox lists only one's own notifications, refuses bad input and cross-site posts", async ({
+  asUser,
+  playwright,
+  baseURL,
+}) => {
   const anonymous = await playwright.request.newContext({ baseURL });
   expect((await anonymous.get("/api/notifications")).status()).toBe(401);
   await anonymous.dispose();
@@ -102,6 +116,9 @@ test("the inbox lists only one's own notifications, refuses bad input and cross-
   const bad = await staff.request.post("/api/notifications/read", { data: { ids: ["nope"] } });
   expect(bad.status()).toBe(400);
   expect((await bad.json()).error.details[0].path).toBe("ids[0]");
-  const crossSite = await staff.request.post("/api/notifications/read", { data: { all: true }, headers: { origin: "https://evil.example" } });
+  const crossSite = await staff.request.post("/api/notifications/read", {
+    data: { all: true },
+    headers: { origin: "https://evil.example" },
+  });
   expect(crossSite.status()).toBe(403);
 });

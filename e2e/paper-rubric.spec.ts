@@ -31,7 +31,7 @@ const markdown = [
   "",
   '<script>window.__e2eXss = "script"; alert("script")</script>',
   "",
-  '<img src="x" onerror="window.__e2eXss = \'img\'; alert(\'img\')">',
+  "<img src=\"x\" onerror=\"window.__e2eXss = 'img'; alert('img')\">",
   "",
   '<a href="javascript:alert(1)">a javascript link</a>',
   "",
@@ -173,7 +173,11 @@ test("a member of another paper sees no access and none of the rubric", async ({
   expect(leakedRequirements(await page.content(), requirements)).toEqual([]);
   await expect(page.getByText(title)).toHaveCount(0);
 
-  for (const url of [`/api/papers/${paperId}/rubric`, `/api/papers/${paperId}/rubric/export`, `/api/papers/${paperId}/members`]) {
+  for (const url of [
+    `/api/papers/${paperId}/rubric`,
+    `/api/papers/${paperId}/rubric/export`,
+    `/api/papers/${paperId}/members`,
+  ]) {
     const res = await page.request.get(url);
     expect(res.status(), url).toBe(403);
     const text = await res.text();
@@ -197,7 +201,11 @@ test("a signed-out visitor is sent to sign in and the API answers 401", async ({
     await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeVisible();
     expect(leakedRequirements(await page.content(), requirements)).toEqual([]);
 
-    for (const url of [`/api/papers/${paperId}/rubric`, `/api/papers/${paperId}/rubric/export`, `/api/papers/${paperId}/rubric/export?force=1`]) {
+    for (const url of [
+      `/api/papers/${paperId}/rubric`,
+      `/api/papers/${paperId}/rubric/export`,
+      `/api/papers/${paperId}/rubric/export?force=1`,
+    ]) {
       const res = await page.request.get(url);
       expect(res.status(), url).toBe(401);
       const text = await res.text();

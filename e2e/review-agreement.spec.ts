@@ -15,21 +15,38 @@ test.describe("agreement between graders", () => {
     await withdrawAssignments(await asUser(STAFF), made.splice(0));
   });
 
-  test("two graders on the same leaves: κ and F1 per category beside the judge's agreement with each; one grader: says so", async ({ asUser }, testInfo) => {
+  test("two graders on the same leaves: κ and F1 per category beside the judge's agreement with each; one grader: says so", async ({
+    asUser,
+  }, testInfo) => {
     const staff = await asUser(STAFF);
     const paperId = await freshPaper(staff, "e2e-agreement");
     const gradingId = await importSmallGrading(staff, paperId, { clip: 1, warmup: 0, seeds: 1, table: 0, plot: 1 });
     made.push(gradingId);
     const keys = await keysOf(staff, gradingId);
     const score = async (page: typeof staff, leaf: string, value: number) => {
-      const res = await page.request.post(`/api/gradings/${gradingId}/scores`, { data: { nodeKey: keys[leaf], score: value, reason: "checked the code" } });
+      const res = await page.request.post(`/api/gradings/${gradingId}/scores`, {
+        data: { nodeKey: keys[leaf], score: value, reason: "checked the code" },
+      });
       expect(res.status(), await res.text()).toBe(201);
     };
 
     // The grader, blind, scores every leaf.
-    expect((await staff.request.post(`/api/gradings/${gradingId}/assignments`, { data: { email: GRADER.email, blind: true } })).status()).toBe(201);
+    expect(
+      (
+        await staff.request.post(`/api/gradings/${gradingId}/assignments`, {
+          data: { email: GRADER.email, blind: true },
+        })
+      ).status(),
+    ).toBe(201);
     const grader = await asUser(GRADER);
-    for (const [leaf, value] of [["clip", 1], ["warmup", 1], ["seeds", 1], ["table", 0], ["plot", 0]] as const) await score(grader, leaf, value);
+    for (const [leaf, value] of [
+      ["clip", 1],
+      ["warmup", 1],
+      ["seeds", 1],
+      ["table", 0],
+      ["plot", 0],
+    ] as const)
+      await score(grader, leaf, value);
 
     // One person so far: no agreement between graders yet, and it says why.
     const review = new ReviewPage(staff, gradingId);
@@ -42,7 +59,14 @@ test.describe("agreement between graders", () => {
     await dialog.getByRole("button", { name: "Close" }).click();
 
     // Staff review the same leaves: agree on clip, seeds, table; differ on warmup and plot.
-    for (const [leaf, value] of [["clip", 1], ["warmup", 0], ["seeds", 1], ["table", 0], ["plot", 1]] as const) await score(staff, leaf, value);
+    for (const [leaf, value] of [
+      ["clip", 1],
+      ["warmup", 0],
+      ["seeds", 1],
+      ["table", 0],
+      ["plot", 1],
+    ] as const)
+      await score(staff, leaf, value);
     await review.open();
     await review.root.getByTestId("agreement-button").click();
     const between = dialog.getByTestId("agreement-graders").getByTestId("agreement-row");

@@ -15,12 +15,19 @@ test.describe("compare gradings", () => {
     await withdrawAssignments(await asUser(STAFF), made.splice(0));
   });
 
-  test("a judge's and a person's grading of one run, leaf by leaf: differences first with both explanations; from the grading and the submission", async ({ asUser }, testInfo) => {
+  test("a judge's and a person's grading of one run, leaf by leaf: differences first with both explanations; from the grading and the submission", async ({
+    asUser,
+  }, testInfo) => {
     const staff = await asUser(STAFF);
     const paperId = await freshPaper(staff, "e2e-compare");
     // The judge and a person disagree on warmup and table.
     const judge = await importSmallGrading(staff, paperId, { clip: 1, warmup: 1, seeds: 1, table: 0, plot: 1 });
-    const human = await importSmallGrading(staff, paperId, { clip: 1, warmup: 0, seeds: 1, table: 1, plot: 1 }, { human: true });
+    const human = await importSmallGrading(
+      staff,
+      paperId,
+      { clip: 1, warmup: 0, seeds: 1, table: 1, plot: 1 },
+      { human: true },
+    );
     made.push(judge, human);
 
     // From the judge's grading: Compare opens with it as A and the other grading as B.
@@ -59,17 +66,22 @@ test.describe("compare gradings", () => {
     await leaves.nth(0).getByTestId("compare-a").getByRole("link", { name: "Review" }).click();
     await expect(staff).toHaveURL(new RegExp(`/gradings/${human}\\?leaf=`));
     await expect(review.leafPanel).toBeVisible();
-    await expect(review.leafPanel.getByTestId("leaf-requirements")).toHaveText("The model is trained without a warmup schedule");
+    await expect(review.leafPanel.getByTestId("leaf-requirements")).toHaveText(
+      "The model is trained without a warmup schedule",
+    );
 
     // From the submission's page.
-    const submissionId = (await (await staff.request.get(`/api/gradings/${judge}`)).json()).grading.submissionId as string;
+    const submissionId = (await (await staff.request.get(`/api/gradings/${judge}`)).json()).grading
+      .submissionId as string;
     await staff.goto(`/submissions/${submissionId}`);
     await staff.getByTestId("compare-gradings-link").click();
     await expect(page.getByTestId("compare-count-differs")).toHaveText("Differ: 2");
     await screenshots(staff, testInfo, "compare-from-submission");
 
     // A grader assigned only the judge's grading has nothing to compare it with.
-    expect((await staff.request.post(`/api/gradings/${judge}/assignments`, { data: { email: GRADER.email } })).status()).toBe(201);
+    expect(
+      (await staff.request.post(`/api/gradings/${judge}/assignments`, { data: { email: GRADER.email } })).status(),
+    ).toBe(201);
     const grader = await asUser(GRADER);
     await grader.goto(`/submissions/${submissionId}/compare`);
     await expect(grader.getByTestId("compare-empty")).toContainText("one grading you may read in full");

@@ -10,7 +10,14 @@ import { GRADER, STAFF } from "./support/users";
 // (the page always has a leaf selected), and a blind score that differs from the verdict becomes an
 // override marked "Blind review" without taking the focus, so the keyboard goes on.
 
-const leaf = (id: string, requirements: string): RubricJson => ({ id, requirements, weight: 1, sub_tasks: [], task_category: "Code Development", finegrained_task_category: null });
+const leaf = (id: string, requirements: string): RubricJson => ({
+  id,
+  requirements,
+  weight: 1,
+  sub_tasks: [],
+  task_category: "Code Development",
+  finegrained_task_category: null,
+});
 const RUBRIC: RubricJson = {
   id: "root",
   requirements: "The clipping paper has been reproduced",
@@ -49,8 +56,13 @@ const made: string[] = [];
 /** A fresh paper with the rubric above, the demo grader as its grader, and one judged grading; its id. */
 async function freshGrading(staff: Page): Promise<string> {
   const paperId = await freshPaper(staff, "e2e-graders-blind", RUBRIC);
-  const gradingId = await importSmallGrading(staff, paperId, VERDICT, { rubric: RUBRIC, explain: (id) => `Judge checked ${id} in the code.` });
-  const list = (await (await staff.request.get(`/api/papers/${paperId}/gradings`)).json()) as { gradings: { id: string }[] };
+  const gradingId = await importSmallGrading(staff, paperId, VERDICT, {
+    rubric: RUBRIC,
+    explain: (id) => `Judge checked ${id} in the code.`,
+  });
+  const list = (await (await staff.request.get(`/api/papers/${paperId}/gradings`)).json()) as {
+    gradings: { id: string }[];
+  };
   expect(list.gradings.map((g) => g.id)).toEqual([gradingId]);
   made.push(gradingId);
   return gradingId;
@@ -79,7 +91,9 @@ test.describe("graders and blind review", () => {
     await expect(dialog.getByTestId("assign-scope-subtree")).toBeEnabled();
     await expect(dialog.getByTestId("assign-scope-subtree")).not.toBeChecked();
     await dialog.getByTestId("assign-email").fill(GRADER.email);
-    const answered = staff.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith(`/api/gradings/${gradingId}/assignments`));
+    const answered = staff.waitForResponse(
+      (r) => r.request().method() === "POST" && r.url().endsWith(`/api/gradings/${gradingId}/assignments`),
+    );
     await dialog.getByTestId("assign-submit").click();
     const res = await answered;
     expect(res.status()).toBe(201);
@@ -111,11 +125,15 @@ test.describe("graders and blind review", () => {
     await expect(dialog.getByTestId("assign-subtree-label")).toHaveText("Selected subtree: Training runs");
   });
 
-  test("a blind score that differs from the verdict overrides it, marked Blind review, and j / k keep working", async ({ asUser }) => {
+  test("a blind score that differs from the verdict overrides it, marked Blind review, and j / k keep working", async ({
+    asUser,
+  }) => {
     const staff = await asUser(STAFF);
     const gradingId = await freshGrading(staff);
     const keys = await keysOf(staff, gradingId);
-    const assigned = await staff.request.post(`/api/gradings/${gradingId}/assignments`, { data: { email: GRADER.email, blind: true } });
+    const assigned = await staff.request.post(`/api/gradings/${gradingId}/assignments`, {
+      data: { email: GRADER.email, blind: true },
+    });
     expect(assigned.status(), await assigned.text()).toBe(201);
     const rootBefore = (await getReviewPayload(staff.request, gradingId)).rootScore;
 
@@ -127,7 +145,9 @@ test.describe("graders and blind review", () => {
     await review.autoAdvance.uncheck();
 
     // The judge said 0; the grader, blind, says 1.
-    const committed = grader.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith(`/api/gradings/${gradingId}/scores`));
+    const committed = grader.waitForResponse(
+      (r) => r.request().method() === "POST" && r.url().endsWith(`/api/gradings/${gradingId}/scores`),
+    );
     await grader.keyboard.press("1");
     expect((await committed).status()).toBe(201);
     await review.expectSaved();
@@ -144,11 +164,15 @@ test.describe("graders and blind review", () => {
     await expect(entry).toHaveCount(1);
     await expect(entry).toContainText("overrode 0 → 1");
     await expect(entry.getByTestId("history-blind")).toHaveText("Blind review");
-    const detail = (await (await grader.request.get(`/api/gradings/${gradingId}/leaves/${keys.clip}`)).json()) as ReviewLeafDetail;
+    const detail = (await (
+      await grader.request.get(`/api/gradings/${gradingId}/leaves/${keys.clip}`)
+    ).json()) as ReviewLeafDetail;
     expect(detail.overrides).toHaveLength(1);
     expect(detail.overrides[0]).toMatchObject({ oldScore: 0, newScore: 1 });
     expect(detail.overrides[0].reason).toMatch(/^Blind review/);
-    expect(detail.reviews).toEqual([expect.objectContaining({ blind: true, score: 1, overrideId: detail.overrides[0].id })]);
+    expect(detail.reviews).toEqual([
+      expect.objectContaining({ blind: true, score: 1, overrideId: detail.overrides[0].id }),
+    ]);
     // Staff see it count: the leaf is 1 and the root moved.
     const staffView = await getReviewPayload(staff.request, gradingId);
     expect(staffView.leaves.find((l) => l.key === keys.clip)).toMatchObject({ override: 1 });

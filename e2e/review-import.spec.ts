@@ -19,10 +19,14 @@ function gradedAllPassed(node: RubricJson): object {
   };
 }
 
-test("staff import a graded tree from the paper page: a new agent by name and model, a broken file says where, a good one opens for review and exports", async ({ asUser }) => {
+test("staff import a graded tree from the paper page: a new agent by name and model, a broken file says where, a good one opens for review and exports", async ({
+  asUser,
+}) => {
   const paperId = `e2e-grading-import-${Date.now()}`;
   const page = await asUser(STAFF);
-  expect((await page.request.post("/api/papers", { data: { id: paperId, title: `Import ${paperId}` } })).status()).toBe(201);
+  expect((await page.request.post("/api/papers", { data: { id: paperId, title: `Import ${paperId}` } })).status()).toBe(
+    201,
+  );
   const uploaded = await page.request.put(`/api/papers/${paperId}/rubric`, {
     headers: { "content-type": "application/json" },
     data: await fs.readFile(DEMO_RUBRIC_PATH),
@@ -44,20 +48,28 @@ test("staff import a graded tree from the paper page: a new agent by name and mo
   const graded = gradedAllPassed(readDemoRubric().tree) as { sub_tasks: { sub_tasks: { score: unknown }[] }[] };
   const broken = structuredClone(graded);
   broken.sub_tasks[0].sub_tasks[0].score = "high";
-  await panel.getByTestId("grading-import-file").setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(broken)) });
+  await panel
+    .getByTestId("grading-import-file")
+    .setInputFiles({ name: "broken.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(broken)) });
   await panel.getByTestId("grading-import-submit").click();
   await expect(panel.getByTestId("grading-import-error")).toContainText("sub_tasks[0].sub_tasks[0].score");
   await expect(panel.getByTestId("grading-row")).toHaveCount(0);
 
   // The good file: imported against the current rubric, listed, and open for review.
-  await panel.getByTestId("grading-import-file").setInputFiles({ name: "expected_result.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(graded)) });
+  await panel.getByTestId("grading-import-file").setInputFiles({
+    name: "expected_result.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(graded)),
+  });
   await panel.getByTestId("grading-import-submit").click();
   const result = panel.getByTestId("grading-import-result");
   await expect(result).toContainText("root score 100.00% (equal to the file's)");
   await expect(result).toContainText("graded against the current rubric");
   await expect(panel.getByTestId("grading-row")).toHaveCount(1);
   await expect(panel.getByTestId("grading-row")).toContainText(`${agentName} · run 1`);
-  const agent = (await (await page.request.get("/api/agents")).json()).agents.find((a: { name: string }) => a.name === agentName);
+  const agent = (await (await page.request.get("/api/agents")).json()).agents.find(
+    (a: { name: string }) => a.name === agentName,
+  );
   expect(agent).toMatchObject({ scaffold: "UIAgent", model: agentName.split(" · ")[1] });
 
   // A second run of the same agent, picked from the list; half the leaves failed this time.
@@ -66,7 +78,9 @@ test("staff import a graded tree from the paper page: a new agent by name and mo
   await panel.getByTestId("grading-import-run").fill("2");
   const half = structuredClone(graded) as unknown as RubricJson;
   (firstLeaf(half).node as unknown as { score: number }).score = 0;
-  await panel.getByTestId("grading-import-file").setInputFiles({ name: "run2.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(half)) });
+  await panel
+    .getByTestId("grading-import-file")
+    .setInputFiles({ name: "run2.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(half)) });
   await expect(panel.getByTestId("grading-import-file-name")).toHaveText("run2.json");
   await panel.getByTestId("grading-import-submit").click();
   await expect(panel.getByTestId("grading-import-score")).toHaveText(/^\d{1,2}\.\d{2}%$/);
@@ -78,17 +92,31 @@ test("staff import a graded tree from the paper page: a new agent by name and mo
 
   // Its export gives back the file's scores, as PaperBench writes them.
   await page.getByTestId("grading-export").locator("summary").click();
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("grading-export-json").click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("grading-export-json").click(),
+  ]);
   const exported = JSON.parse(await fs.readFile(await download.path(), "utf8"));
   expect(exported.score).toBe(1);
-  expect(exported.sub_tasks[0]).toMatchObject({ score: 1, valid_score: true, explanation: "Aggregated score from sub-tasks." });
+  expect(exported.sub_tasks[0]).toMatchObject({
+    score: 1,
+    valid_score: true,
+    explanation: "Aggregated score from sub-tasks.",
+  });
   expect(firstLeaf(exported).node).toMatchObject({ score: 1, valid_score: true, explanation: "Implemented as asked." });
 
   // The run was imported without its repository: staff attach it from the review page.
   await page.keyboard.press("Escape");
   await page.getByTestId("attach-archive-open").click();
   const dialog = page.getByTestId("attach-archive-dialog");
-  await dialog.getByTestId("attach-archive-file").setInputFiles({ name: "repo.zip", mimeType: "application/zip", buffer: makeZip([{ name: "train.py", data: "print('training')\n" }, { name: "README.md", data: "# repo\n" }]) });
+  await dialog.getByTestId("attach-archive-file").setInputFiles({
+    name: "repo.zip",
+    mimeType: "application/zip",
+    buffer: makeZip([
+      { name: "train.py", data: "print('training')\n" },
+      { name: "README.md", data: "# repo\n" },
+    ]),
+  });
   await expect(dialog.getByTestId("attach-archive-file-name")).toHaveText("repo.zip");
   await dialog.getByTestId("attach-archive-submit").click();
   await expect(dialog).toHaveCount(0);

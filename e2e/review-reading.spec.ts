@@ -10,7 +10,14 @@ import { GRADER, STAFF } from "./support/users";
 // overrides marked "Blind review"; a subtree grader's own tree).
 
 const SHARED = "The MLP for solving the Convection problem has been";
-const leaf = (id: string, requirements: string): RubricJson => ({ id, requirements, weight: 1, sub_tasks: [], task_category: "Code Development", finegrained_task_category: null });
+const leaf = (id: string, requirements: string): RubricJson => ({
+  id,
+  requirements,
+  weight: 1,
+  sub_tasks: [],
+  task_category: "Code Development",
+  finegrained_task_category: null,
+});
 const RUBRIC: RubricJson = {
   id: "root",
   requirements: "The PINN paper has been reproduced",
@@ -25,9 +32,15 @@ const RUBRIC: RubricJson = {
       task_category: null,
       finegrained_task_category: null,
       sub_tasks: [
-        leaf("adam", `${SHARED} trained with the Adam optimizer for 10,000 iterations at learning rate $\\eta = 10^{-3}$`),
+        leaf(
+          "adam",
+          `${SHARED} trained with the Adam optimizer for 10,000 iterations at learning rate $\\eta = 10^{-3}$`,
+        ),
         leaf("lbfgs", `${SHARED} trained with the L-BFGS optimizer after Adam, with a line search`),
-        leaf("error", `${SHARED} evaluated by the relative error $\\frac{\\|u - \\hat u\\|_2}{\\|u\\|_2}$ on the test grid`),
+        leaf(
+          "error",
+          `${SHARED} evaluated by the relative error $\\frac{\\|u - \\hat u\\|_2}{\\|u\\|_2}$ on the test grid`,
+        ),
       ],
     },
     {
@@ -36,7 +49,10 @@ const RUBRIC: RubricJson = {
       weight: 1,
       task_category: null,
       finegrained_task_category: null,
-      sub_tasks: [leaf("loss", "The loss $\\mathcal{L} = \\mathcal{L}_r + \\lambda \\mathcal{L}_b$ is reported for every run"), leaf("cost", "Costs between $5 and $10 per run are reported")],
+      sub_tasks: [
+        leaf("loss", "The loss $\\mathcal{L} = \\mathcal{L}_r + \\lambda \\mathcal{L}_b$ is reported for every run"),
+        leaf("cost", "Costs between $5 and $10 per run are reported"),
+      ],
     },
   ],
 };
@@ -48,7 +64,9 @@ function graded(node: RubricJson): object {
     ...node,
     score: leafVerdict ?? 0,
     valid_score: true,
-    explanation: node.sub_tasks.length ? "Aggregated score from sub-tasks." : `Checked: the code computes $\\nabla_\\theta \\mathcal{L}$ for ${node.id}.`,
+    explanation: node.sub_tasks.length
+      ? "Aggregated score from sub-tasks."
+      : `Checked: the code computes $\\nabla_\\theta \\mathcal{L}$ for ${node.id}.`,
     judge_metadata: null,
     sub_tasks: node.sub_tasks.map(graded),
   };
@@ -57,11 +75,17 @@ function graded(node: RubricJson): object {
 /** A fresh paper with the rubric above and one judged grading of it; returns the grading's id. */
 async function mathGrading(staff: Page): Promise<string> {
   const paperId = `e2e-review-math-${Date.now()}`;
-  expect((await staff.request.post("/api/papers", { data: { id: paperId, title: `Review math ${paperId}` } })).status()).toBe(201);
+  expect(
+    (await staff.request.post("/api/papers", { data: { id: paperId, title: `Review math ${paperId}` } })).status(),
+  ).toBe(201);
   expect((await staff.request.put(`/api/papers/${paperId}/rubric`, { data: RUBRIC })).status()).toBe(200);
-  const imported = await staff.request.post(`/api/papers/${paperId}/gradings`, { data: { file: graded(RUBRIC), agent: "Math agent", run: 1 } });
+  const imported = await staff.request.post(`/api/papers/${paperId}/gradings`, {
+    data: { file: graded(RUBRIC), agent: "Math agent", run: 1 },
+  });
   expect(imported.status(), await imported.text()).toBe(201);
-  const list = (await (await staff.request.get(`/api/papers/${paperId}/gradings`)).json()) as { gradings: { id: string }[] };
+  const list = (await (await staff.request.get(`/api/papers/${paperId}/gradings`)).json()) as {
+    gradings: { id: string }[];
+  };
   return list.gradings[0].id;
 }
 
@@ -84,7 +108,9 @@ async function graderQueue(grader: Page): Promise<QueueItem[]> {
 }
 
 test.describe("reading and scoring in the review page", () => {
-  test("sibling rows show their distinguishing tail with math, wrap, give the full text on hover, and the tree resizes", async ({ asUser }) => {
+  test("sibling rows show their distinguishing tail with math, wrap, give the full text on hover, and the tree resizes", async ({
+    asUser,
+  }) => {
     const staff = await asUser(STAFF);
     const gradingId = await mathGrading(staff);
     const review = new ReviewPage(staff, gradingId);
@@ -142,7 +168,9 @@ test.describe("reading and scoring in the review page", () => {
     expect(await height()).toBeLessThan(32);
   });
 
-  test("a committed score moves on to the next unreviewed leaf (a remembered setting); a differing score opens the reason box", async ({ asUser }) => {
+  test("a committed score moves on to the next unreviewed leaf (a remembered setting); a differing score opens the reason box", async ({
+    asUser,
+  }) => {
     const staff = await asUser(STAFF);
     const gradingId = await mathGrading(staff);
     const [adam, lbfgs, error] = await Promise.all(["adam", "lbfgs", "error"].map((id) => keyOf(staff, gradingId, id)));
@@ -178,7 +206,9 @@ test.describe("reading and scoring in the review page", () => {
     await expect(review.autoAdvance).not.toBeChecked();
   });
 
-  test("blind: a score that differs from the revealed verdict overrides it at once, marked Blind review, and the page moves on", async ({ asUser }) => {
+  test("blind: a score that differs from the revealed verdict overrides it at once, marked Blind review, and the page moves on", async ({
+    asUser,
+  }) => {
     const grader = await asUser(GRADER);
     const staff = await asUser(STAFF);
     const blind = (await graderQueue(grader)).find((a) => a.blind && a.nodeKeys === null)!;
@@ -186,7 +216,9 @@ test.describe("reading and scoring in the review page", () => {
     const all = await getReviewPayload(staff.request, blind.gradingId);
     const mine = await getReviewPayload(grader.request, blind.gradingId);
     // A leaf this grader has not scored yet, with a valid verdict.
-    const target = all.leaves.find((l) => l.verdict?.valid && l.override === null && mine.leaves.find((m) => m.key === l.key)?.hidden === "blind")!;
+    const target = all.leaves.find(
+      (l) => l.verdict?.valid && l.override === null && mine.leaves.find((m) => m.key === l.key)?.hidden === "blind",
+    )!;
     const differing = 1 - target.verdict!.score;
 
     await grader.goto(`/gradings/${blind.gradingId}?leaf=${target.key}`);
@@ -202,8 +234,13 @@ test.describe("reading and scoring in the review page", () => {
     await expect(grader.locator("textarea:focus, input:focus")).toHaveCount(0);
     const leaf = (await getReviewPayload(grader.request, blind.gradingId)).leaves.find((l) => l.key === target.key)!;
     expect(leaf).toMatchObject({ mine: differing, override: differing, hidden: null });
-    const detail = (await (await grader.request.get(`/api/gradings/${blind.gradingId}/leaves/${target.key}`)).json()) as ReviewLeafDetail;
-    expect(detail.overrides.at(-1)).toMatchObject({ newScore: differing, reason: expect.stringMatching(/^Blind review/) });
+    const detail = (await (
+      await grader.request.get(`/api/gradings/${blind.gradingId}/leaves/${target.key}`)
+    ).json()) as ReviewLeafDetail;
+    expect(detail.overrides.at(-1)).toMatchObject({
+      newScore: differing,
+      reason: expect.stringMatching(/^Blind review/),
+    });
   });
 
   test("a subtree grader's tree is their subtree, not the whole rubric with dashes", async ({ asUser }) => {

@@ -15,13 +15,17 @@ test.describe("unsure leaves", () => {
     await withdrawAssignments(await asUser(STAFF), made.splice(0));
   });
 
-  test("a grader marks a leaf unsure with a note and moves on; staff filter on it, read the note and clear it", async ({ asUser }, testInfo) => {
+  test("a grader marks a leaf unsure with a note and moves on; staff filter on it, read the note and clear it", async ({
+    asUser,
+  }, testInfo) => {
     const staff = await asUser(STAFF);
     const paperId = await freshPaper(staff, "e2e-unsure");
     const gradingId = await importSmallGrading(staff, paperId, { clip: 1, warmup: 0, seeds: 1, table: 0, plot: 1 });
     made.push(gradingId);
     const keys = await keysOf(staff, gradingId);
-    expect((await staff.request.post(`/api/gradings/${gradingId}/assignments`, { data: { email: GRADER.email } })).status()).toBe(201);
+    expect(
+      (await staff.request.post(`/api/gradings/${gradingId}/assignments`, { data: { email: GRADER.email } })).status(),
+    ).toBe(201);
 
     // The grader, on the first leaf: u opens the note, Enter flags the leaf and moves on.
     const grader = await asUser(GRADER);
@@ -32,7 +36,9 @@ test.describe("unsure leaves", () => {
     const note = review.leafPanel.getByTestId("unsure-note-input");
     await expect(note).toBeFocused();
     await note.fill("Which norm does “running” mean here?");
-    const flagged = grader.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith(`/api/gradings/${gradingId}/unsure`));
+    const flagged = grader.waitForResponse(
+      (r) => r.request().method() === "POST" && r.url().endsWith(`/api/gradings/${gradingId}/unsure`),
+    );
     await grader.keyboard.press("Enter");
     expect((await flagged).status()).toBe(201);
     await expect(review.leafPanel).toHaveAttribute("data-key", keys.warmup);
@@ -67,14 +73,18 @@ test.describe("unsure leaves", () => {
     await expect(flag).toContainText(GRADER.name);
     await expect(flag.getByTestId("unsure-note")).toHaveText("“Which norm does “running” mean here?”");
     await screenshots(staff, testInfo, "unsure-staff");
-    const cleared = staff.waitForResponse((r) => r.request().method() === "DELETE" && r.url().includes(`/api/gradings/${gradingId}/unsure`));
+    const cleared = staff.waitForResponse(
+      (r) => r.request().method() === "DELETE" && r.url().includes(`/api/gradings/${gradingId}/unsure`),
+    );
     await flag.getByTestId("unsure-clear").click();
     expect((await cleared).status()).toBe(200);
     await expect(staffReview.leafPanel.getByTestId("unsure-flag")).toHaveCount(0);
     await expect(staff.getByTestId("filter-unsure")).toHaveText("Unsure (0)");
     await expect(staff.getByTestId("filter-count")).toContainText("0 leaves");
     // And for the grader it is gone too.
-    const payload = (await (await grader.request.get(`/api/gradings/${gradingId}`)).json()) as { leaves: { key: string; unsure: unknown[]; mine: number | null }[] };
+    const payload = (await (await grader.request.get(`/api/gradings/${gradingId}`)).json()) as {
+      leaves: { key: string; unsure: unknown[]; mine: number | null }[];
+    };
     expect(payload.leaves.find((l) => l.key === keys.clip)).toMatchObject({ unsure: [], mine: null });
   });
 });

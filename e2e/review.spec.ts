@@ -15,7 +15,10 @@ const BLIND_BY_STAFF = { agent: "Demo IterativeAgent · claude-3-5-sonnet", run:
 const RUBRIC_TEXTS = allRequirements(readDemoRubric().tree);
 
 test.describe("grading review", () => {
-  test("signed out: every grading API answers 401 and review pages send to sign-in, without rubric text or explanations", async ({ page, asUser }) => {
+  test("signed out: every grading API answers 401 and review pages send to sign-in, without rubric text or explanations", async ({
+    page,
+    asUser,
+  }) => {
     const staff = await asUser(STAFF);
     const grading = judgeGrading(await listPaperGradings(staff.request, DEMO_PAPER.id), WHOLE.agent, WHOLE.run);
     const leafKey = (await getReviewPayload(staff.request, grading.id)).leaves[0].key;
@@ -43,7 +46,9 @@ test.describe("grading review", () => {
     }
   });
 
-  test("a grader sees only the gradings assigned to them; authors see their paper's gradings read-only", async ({ asUser }) => {
+  test("a grader sees only the gradings assigned to them; authors see their paper's gradings read-only", async ({
+    asUser,
+  }) => {
     const grader = await asUser(GRADER);
     const staffGradings = await listPaperGradings((await asUser(STAFF)).request, DEMO_PAPER.id);
     const assigned = [WHOLE, SEEDED_BLIND, SUBTREE].map((r) => judgeGrading(staffGradings, r.agent, r.run).id);
@@ -78,7 +83,9 @@ test.describe("grading review", () => {
     expect(outside.length).toBeGreaterThan(0);
     expect(outside.every((l) => l.verdict === null)).toBe(true);
     expect(subtree.leaves.some((l) => l.hidden === null && l.verdict !== null)).toBe(true);
-    const refused = await grader.request.post(`/api/gradings/${assigned[2]}/scores`, { data: { nodeKey: outside[0].key, score: 1 } });
+    const refused = await grader.request.post(`/api/gradings/${assigned[2]}/scores`, {
+      data: { nodeKey: outside[0].key, score: 1 },
+    });
     expect(refused.status()).toBe(403);
 
     // An author of the paper sees any of its gradings, read-only.
@@ -86,14 +93,20 @@ test.describe("grading review", () => {
     const asAuthor = await getReviewPayload(author.request, other.id);
     expect(asAuthor.viewer.canReview).toBe(false);
     expect(asAuthor.leaves.every((l) => l.verdict !== null)).toBe(true);
-    const byAuthor = await author.request.post(`/api/gradings/${other.id}/scores`, { data: { nodeKey: asAuthor.leaves[0].key, score: 1 } });
+    const byAuthor = await author.request.post(`/api/gradings/${other.id}/scores`, {
+      data: { nodeKey: asAuthor.leaves[0].key, score: 1 },
+    });
     expect(byAuthor.status()).toBe(403);
   });
 
-  test("a grader reviews with the keyboard only, overrides a leaf with a reason, and the root score changes on screen and after reload", async ({ asUser }) => {
+  test("a grader reviews with the keyboard only, overrides a leaf with a reason, and the root score changes on screen and after reload", async ({
+    asUser,
+  }) => {
     const grader = await asUser(GRADER);
     const grading = judgeGrading(await listPaperGradings(grader.request, DEMO_PAPER.id), WHOLE.agent, WHOLE.run);
-    const verdicts = new Map((await getReviewPayload(grader.request, grading.id)).leaves.map((l) => [l.key, l.verdict?.score]));
+    const verdicts = new Map(
+      (await getReviewPayload(grader.request, grading.id)).leaves.map((l) => [l.key, l.verdict?.score]),
+    );
     const verdictOf = (key: string) => verdicts.get(key);
     const review = new ReviewPage(grader, grading.id);
     await review.open();
@@ -170,7 +183,11 @@ test.describe("grading review", () => {
 
   test("a blind assignment hides the judge's verdict until the grader commits a score", async ({ asUser }) => {
     const staff = await asUser(STAFF);
-    const grading = judgeGrading(await listPaperGradings(staff.request, DEMO_PAPER.id), BLIND_BY_STAFF.agent, BLIND_BY_STAFF.run);
+    const grading = judgeGrading(
+      await listPaperGradings(staff.request, DEMO_PAPER.id),
+      BLIND_BY_STAFF.agent,
+      BLIND_BY_STAFF.run,
+    );
     const asStaff = new ReviewPage(staff, grading.id);
     await asStaff.open();
     await asStaff.assign(GRADER.email, { blind: true });

@@ -11,7 +11,9 @@ test.describe.configure({ mode: "serial" });
 
 const SECRET_VALUE = "hf_e2e-secret-value-31c9";
 
-test("staff edit the reproduction settings and secrets from the keyboard; a grader reads names only", async ({ asUser }) => {
+test("staff edit the reproduction settings and secrets from the keyboard; a grader reads names only", async ({
+  asUser,
+}) => {
   // Two users' sign-ins and a dozen round trips.
   test.setTimeout(60_000);
   const staff = await asUser(STAFF);
@@ -72,5 +74,7 @@ test("staff edit the reproduction settings and secrets from the keyboard; a grad
   // Staff remove it again; the demo paper is shared with the other specs.
   await panel.getByRole("button", { name: "Remove HF_TOKEN" }).click();
   await expect(panel.getByText("No secrets.")).toBeVisible();
-  await staff.request.put(`/api/papers/${DEMO_PAPER.id}/run-settings`, { data: { timeoutS: 86_400, gpus: 0, network: false, salvageRetryBelowS: 0 } });
+  await staff.request.put(`/api/papers/${DEMO_PAPER.id}/run-settings`, {
+    data: { timeoutS: 86_400, gpus: 0, network: false, salvageRetryBelowS: 0 },
+  });
 });

@@ -24,7 +24,9 @@ function cspViolations(page: Page): string[] {
 async function reportViolationEvents(page: Page): Promise<void> {
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (e) => {
-      console.error(`csp-violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
+      console.error(
+        `csp-violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`,
+      );
     });
   });
 }
@@ -80,9 +82,13 @@ test("every page, as staff, carries the security headers and works without a CSP
   await editor.rows.first().getByTestId("row-text").click();
   const nodeHistory = page.getByTestId("node-history");
   await nodeHistory.locator("summary").click();
-  await expect(nodeHistory.getByTestId("node-history-item").first().or(nodeHistory.getByText("No changes since"))).toBeVisible();
+  await expect(
+    nodeHistory.getByTestId("node-history-item").first().or(nodeHistory.getByText("No changes since")),
+  ).toBeVisible();
 
-  await visit("/reviews", () => expect(page.getByTestId("review-queue").or(page.getByTestId("queue-empty")).first()).toBeVisible());
+  await visit("/reviews", () =>
+    expect(page.getByTestId("review-queue").or(page.getByTestId("queue-empty")).first()).toBeVisible(),
+  );
   const review = new ReviewPage(page, grading.id);
   await visit(`/gradings/${grading.id}`, async () => {
     await expect(review.root).toBeVisible();
@@ -91,7 +97,9 @@ test("every page, as staff, carries the security headers and works without a CSP
   // The board lists the seeded agents: ranked, or (once earlier specs graded other papers, so no
   // run is complete) unranked with their coverage, never a blank board.
   await visit("/leaderboard", () => expect(page.getByTestId("leaderboard-row").first()).toBeVisible());
-  await visit("/judge-eval", () => expect(page.getByTestId("judge-eval-selection").or(page.getByTestId("judge-eval-empty")).first()).toBeVisible());
+  await visit("/judge-eval", () =>
+    expect(page.getByTestId("judge-eval-selection").or(page.getByTestId("judge-eval-empty")).first()).toBeVisible(),
+  );
   await visit(`/papers/${DEMO_PAPER.id}/judge-eval`, () =>
     expect(page.getByTestId("judge-eval-selection").or(page.getByTestId("judge-eval-empty")).first()).toBeVisible(),
   );

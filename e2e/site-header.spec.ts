@@ -9,7 +9,9 @@ import { STAFF } from "./support/users";
 
 const STAFF_PAGES = ["Evaluations", "JudgeEval", "Jobs", "Runners", "Judge", "Judge lab"];
 
-test("staff see their name, Sign out and every staff page in the header at 1024 and 1440", async ({ asUser }, testInfo) => {
+test("staff see their name, Sign out and every staff page in the header at 1024 and 1440", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   await page.goto("/leaderboard");
   const header = page.getByRole("banner");
@@ -30,7 +32,8 @@ test("staff see their name, Sign out and every staff page in the header at 1024 
   const menu = header.getByTestId("staff-menu");
   await expect(header.getByRole("link", { name: "Jobs", exact: true })).toBeHidden();
   await menu.getByText("Staff").click();
-  for (const name of STAFF_PAGES) await expect(menu.getByRole("link", { name, exact: true })).toBeInViewport({ ratio: 1 });
+  for (const name of STAFF_PAGES)
+    await expect(menu.getByRole("link", { name, exact: true })).toBeInViewport({ ratio: 1 });
   await screenshots(page, testInfo, "staff-menu-open");
   await page.setViewportSize({ width: 1024, height: 768 });
   // screenshots() leaves the page at 1440: the menu is hidden there; back at 1024 it is still open.

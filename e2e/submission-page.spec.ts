@@ -20,7 +20,10 @@ import { DEMO_PAPER, STAFF } from "./support/users";
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
 /** A 1×1 PNG. */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==",
+  "base64",
+);
 const HOSTILE_SVG = `<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned = 'svg'"><script>window.__pwned = 'svg'</script></svg>\n`;
 const HOSTILE_HTML = `<html><body><img src=x onerror="window.__pwned = 'html'"><script>window.__pwned = 'html'</script></body></html>\n`;
 
@@ -41,7 +44,9 @@ async function openUpload(page: Page) {
   return panel;
 }
 
-test("every demo run has the demo repository as its files and offers Reproduce; its Files tab shows them before any reproduction", async ({ asUser }, testInfo) => {
+test("every demo run has the demo repository as its files and offers Reproduce; its Files tab shows them before any reproduction", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   await page.goto(`/papers/${DEMO_PAPER.id}`);
   const panel = page.getByTestId("submissions-panel");
@@ -51,7 +56,10 @@ test("every demo run has the demo repository as its files and offers Reproduce; 
   for (const count of await demoRuns.getByTestId("submission-file-count").all()) await expect(count).toHaveText("3");
   await screenshots(page, testInfo, "demo-submissions", { fullPage: true });
 
-  const run = panel.locator('[data-testid="agent-runs"][data-agent="Demo IterativeAgent · o3-mini"]').getByTestId("submission-row").nth(1);
+  const run = panel
+    .locator('[data-testid="agent-runs"][data-agent="Demo IterativeAgent · o3-mini"]')
+    .getByTestId("submission-row")
+    .nth(1);
   await run.getByRole("link").click();
   await expect(page.getByTestId("submission-title")).toContainText("run 2");
   await expect(page.getByTestId("reproduce")).toBeVisible();
@@ -62,10 +70,14 @@ test("every demo run has the demo repository as its files and offers Reproduce; 
   await screenshots(page, testInfo, "demo-run-files");
 });
 
-test("staff upload a folder (flagged without reproduce.sh), open its outputs in place, hostile markup as text, and read the judge's score", async ({ asUser }, testInfo) => {
+test("staff upload a folder (flagged without reproduce.sh), open its outputs in place, hostile markup as text, and read the judge's score", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   const panel = await openUpload(page);
-  await panel.getByLabel("Submission folder").setInputFiles(folder(testInfo, "not-a-repo", { "README.md": "# only notes\n" }));
+  await panel
+    .getByLabel("Submission folder")
+    .setInputFiles(folder(testInfo, "not-a-repo", { "README.md": "# only notes\n" }));
   await expect(panel.getByTestId("submission-folder-name")).toHaveText("not-a-repo (1 file, 13 B)");
   await expect(panel.getByTestId("submission-no-reproduce-sh")).toBeVisible();
   await panel.getByTestId("upload-submission-form").scrollIntoViewIfNeeded();
@@ -146,22 +158,36 @@ test("staff upload a folder (flagged without reproduce.sh), open its outputs in 
   await screenshots(page, testInfo, "judge-score");
 });
 
-test("judging a paper without paper text: the dialog says a model judge grades without the paper and links to where staff add it", async ({ asUser }, testInfo) => {
+test("judging a paper without paper text: the dialog says a model judge grades without the paper and links to where staff add it", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   const paperId = `e2e-no-text-${Date.now().toString(36)}`;
-  expect((await page.request.post("/api/papers", { data: { id: paperId, title: "A paper imported without its text" } })).status()).toBe(201);
-  const rubric = await page.request.put(`/api/papers/${paperId}/rubric`, { headers: { "content-type": "application/json" }, data: fs.readFileSync(DEMO_RUBRIC_PATH) });
+  expect(
+    (
+      await page.request.post("/api/papers", { data: { id: paperId, title: "A paper imported without its text" } })
+    ).status(),
+  ).toBe(201);
+  const rubric = await page.request.put(`/api/papers/${paperId}/rubric`, {
+    headers: { "content-type": "application/json" },
+    data: fs.readFileSync(DEMO_RUBRIC_PATH),
+  });
   expect(rubric.status()).toBe(200);
   const query = new URLSearchParams({ agent: "E2E Agent · no text", run: "1", variant: "code-dev", name: "one.tar" });
   const archive = testInfo.outputPath("one.tar");
   execFileSync("tar", ["-cf", archive, "-C", folder(testInfo, "one", { "train.py": "print('training')\n" }), "."]);
-  const uploaded = await page.request.post(`/api/papers/${paperId}/submissions?${query}`, { headers: { "content-type": "application/octet-stream" }, data: fs.readFileSync(archive) });
+  const uploaded = await page.request.post(`/api/papers/${paperId}/submissions?${query}`, {
+    headers: { "content-type": "application/octet-stream" },
+    data: fs.readFileSync(archive),
+  });
   expect(uploaded.status(), await uploaded.text()).toBe(201);
   await page.goto(`/submissions/${((await uploaded.json()) as { submissionId: string }).submissionId}`);
   await expect(page.getByTestId("submission-archive")).toContainText("one.tar · 1 file");
   await expect(page.getByTestId("submission-archive")).not.toContainText("1 files");
 
-  const { configs } = (await (await page.request.get("/api/judge/configs")).json()) as { configs: { id: string; name: string; kind: string }[] };
+  const { configs } = (await (await page.request.get("/api/judge/configs")).json()) as {
+    configs: { id: string; name: string; kind: string }[];
+  };
   const model = configs.find((c) => c.name === "o3-mini")!;
   await page.getByTestId("judge-runs").getByTestId("run-judge").click();
   const dialog = page.getByTestId("run-judge-dialog");
@@ -172,6 +198,9 @@ test("judging a paper without paper text: the dialog says a model judge grades w
   await dialog.getByTestId("judge-config").selectOption(model.id);
   const warning = dialog.getByTestId("judge-no-paper-text");
   await expect(warning).toContainText("the judge will grade without the paper");
-  await expect(warning.getByRole("link", { name: "A paper imported without its text" })).toHaveAttribute("href", `/papers/${paperId}/edit`);
+  await expect(warning.getByRole("link", { name: "A paper imported without its text" })).toHaveAttribute(
+    "href",
+    `/papers/${paperId}/edit`,
+  );
   await screenshots(page, testInfo, "judge-no-paper-text");
 });

@@ -42,7 +42,9 @@ async function uploadAndReproduce(page: Page, archive: string, agent: string): P
   await expect(page.getByTestId("submission-title")).toContainText(agent);
 }
 
-test("staff upload a submission, watch its live log, see it succeed and open its outputs", async ({ asUser }, testInfo) => {
+test("staff upload a submission, watch its live log, see it succeed and open its outputs", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   const archive = submissionArchive(
     testInfo,
@@ -81,7 +83,10 @@ echo "wrote results.csv"`,
   await page.getByTestId("tab-outputs").click();
   const results = page.getByTestId("output-file").filter({ hasText: "results.csv" });
   await expect(results).toHaveAttribute("data-changed", "true");
-  await expect(page.getByTestId("output-file").filter({ hasText: "README.md" })).toHaveAttribute("data-changed", "false");
+  await expect(page.getByTestId("output-file").filter({ hasText: "README.md" })).toHaveAttribute(
+    "data-changed",
+    "false",
+  );
   await expect(page.getByTestId("download-outputs")).toHaveAttribute("href", /\/api\/jobs\/[0-9a-f-]{36}\/outputs$/);
   await page.screenshot({ path: testInfo.outputPath("submission-outputs-1024.png") });
 
@@ -111,7 +116,11 @@ echo "wrote results.csv"`,
 
 test("staff cancel a running reproduction from the submission page", async ({ asUser }, testInfo) => {
   const page = await asUser(STAFF);
-  const archive = submissionArchive(testInfo, "sleeper", `echo "sleeping for a minute"\nsleep 60\necho "never printed"`);
+  const archive = submissionArchive(
+    testInfo,
+    "sleeper",
+    `echo "sleeping for a minute"\nsleep 60\necho "never printed"`,
+  );
   await uploadAndReproduce(page, archive, "E2E Agent · sleeper");
 
   await expect(page.getByTestId("log-view")).toContainText("sleeping for a minute", { timeout: 60_000 });

@@ -20,13 +20,18 @@ const DEMO_SUBMISSION = path.join(REPO_ROOT, "rubrics", "demo", "submission");
 /** A .tar.gz holding `<paper>/<run>/submission/` (the demo submission) for each run, inside a wrapping folder. */
 function bulkArchive(testInfo: TestInfo, name: string, runs: number[]): string {
   const root = testInfo.outputPath(`${name}-tree`);
-  for (const run of runs) fs.cpSync(DEMO_SUBMISSION, path.join(root, "e2e-bulk", DEMO_PAPER.id, String(run), "submission"), { recursive: true });
+  for (const run of runs)
+    fs.cpSync(DEMO_SUBMISSION, path.join(root, "e2e-bulk", DEMO_PAPER.id, String(run), "submission"), {
+      recursive: true,
+    });
   const archive = testInfo.outputPath(`${name}.tar.gz`);
   execFileSync("tar", ["-czf", archive, "-C", root, "e2e-bulk"]);
   return archive;
 }
 
-test("staff create an evaluation from the form, fill it by uploading an archive, and land on its page with its cells", async ({ asUser }, testInfo) => {
+test("staff create an evaluation from the form, fill it by uploading an archive, and land on its page with its cells", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   await page.goto("/");
   await page.getByRole("link", { name: "Evaluations", exact: true }).click();
@@ -69,7 +74,10 @@ test("staff create an evaluation from the form, fill it by uploading an archive,
   const row = page.getByTestId("evaluation-row").filter({ hasText: "E2E bulk upload" });
   await expect(row).toContainText("E2E Bulk · upload-model");
   await expect(row).toContainText("2 × 1");
-  await expect(row.getByRole("link", { name: "E2E bulk upload" })).toHaveAttribute("href", `/evaluations/${evaluationId}`);
+  await expect(row.getByRole("link", { name: "E2E bulk upload" })).toHaveAttribute(
+    "href",
+    `/evaluations/${evaluationId}`,
+  );
 
   // Over the API, the two runs are the evaluation's submissions, and only those.
   const summary = await page.request.get(`/api/evaluations/${evaluationId}`);

@@ -16,7 +16,9 @@ test.describe.configure({ timeout: 90_000 });
 
 const SUFFIX = crypto.randomBytes(3).toString("hex");
 
-test("the new-evaluation dialog asks the scaffold once, keeps its buttons in view, refreshes the list and flags runs without reproduce.sh", async ({ asUser }, testInfo) => {
+test("the new-evaluation dialog asks the scaffold once, keeps its buttons in view, refreshes the list and flags runs without reproduce.sh", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   const paperId = `e2e-dialog-${SUFFIX}`;
   await paperWithDemoRubric(page, paperId);
@@ -32,7 +34,9 @@ test("the new-evaluation dialog asks the scaffold once, keeps its buttons in vie
     { width: 1024, height: 768 },
   ]) {
     await page.setViewportSize(size);
-    await expect(dialog.getByTestId("create-evaluation"), `at ${size.width}×${size.height}`).toBeInViewport({ ratio: 1 });
+    await expect(dialog.getByTestId("create-evaluation"), `at ${size.width}×${size.height}`).toBeInViewport({
+      ratio: 1,
+    });
     await expect(dialog.getByRole("button", { name: "Cancel" })).toBeInViewport({ ratio: 1 });
   }
   await screenshots(page, testInfo, "new-evaluation-dialog");
@@ -45,9 +49,13 @@ test("the new-evaluation dialog asks the scaffold once, keeps its buttons in vie
   await dialog.getByTestId("evaluation-split").selectOption("custom");
   await dialog.getByTestId("evaluation-paper-ids").fill(paperId);
   await dialog.getByTestId("evaluation-runs").fill("3");
-  const createdAnswer = page.waitForResponse((r) => r.url().endsWith("/api/evaluations") && r.request().method() === "POST");
+  const createdAnswer = page.waitForResponse(
+    (r) => r.url().endsWith("/api/evaluations") && r.request().method() === "POST",
+  );
   await dialog.getByTestId("create-evaluation").click();
-  const created = (await (await createdAnswer).json()) as { evaluation: { id: string; setup: { scaffold: string | null } } };
+  const created = (await (await createdAnswer).json()) as {
+    evaluation: { id: string; setup: { scaffold: string | null } };
+  };
   expect(created.evaluation.setup.scaffold).toBe("E2E Dialog Scaffold");
 
   // The list behind the upload step already has it.
@@ -76,9 +84,15 @@ test("the new-evaluation dialog asks the scaffold once, keeps its buttons in vie
 
 test("every page has one <main>", async ({ asUser, browser }) => {
   const page = await asUser(STAFF);
-  const { submissions } = (await (await page.request.get(`/api/papers/${DEMO_PAPER.id}/submissions`)).json()) as { submissions: { id: string }[] };
-  const { gradings } = (await (await page.request.get(`/api/papers/${DEMO_PAPER.id}/gradings`)).json()) as { gradings: { id: string }[] };
-  const { evaluations } = (await (await page.request.get("/api/evaluations")).json()) as { evaluations: { id: string }[] };
+  const { submissions } = (await (await page.request.get(`/api/papers/${DEMO_PAPER.id}/submissions`)).json()) as {
+    submissions: { id: string }[];
+  };
+  const { gradings } = (await (await page.request.get(`/api/papers/${DEMO_PAPER.id}/gradings`)).json()) as {
+    gradings: { id: string }[];
+  };
+  const { evaluations } = (await (await page.request.get("/api/evaluations")).json()) as {
+    evaluations: { id: string }[];
+  };
   const paths = [
     "/",
     "/leaderboard",

@@ -46,18 +46,29 @@ function scriptSubmission(testInfo: TestInfo, name: string, script: string): Buf
 /** Cancels the cell's reproduce job once it has one for this attempt (staff, over the API). */
 async function cancelReproduction(page: Page, run: number, attempt: number): Promise<void> {
   await expect
-    .poll(async () => {
-      const matrix = (await (await page.request.get(`/api/evaluations/${evaluationId}/matrix`)).json()) as { cells: { run: number; attempts: number; stage: string; jobId: string | null }[] };
-      const cell = matrix.cells.find((c) => c.run === run);
-      if (!cell || cell.attempts !== attempt || cell.stage !== "reproducing" || !cell.jobId) return false;
-      return (await page.request.post(`/api/jobs/${cell.jobId}/cancel`)).status();
-    }, { timeout: 60_000 })
+    .poll(
+      async () => {
+        const matrix = (await (await page.request.get(`/api/evaluations/${evaluationId}/matrix`)).json()) as {
+          cells: { run: number; attempts: number; stage: string; jobId: string | null }[];
+        };
+        const cell = matrix.cells.find((c) => c.run === run);
+        if (!cell || cell.attempts !== attempt || cell.stage !== "reproducing" || !cell.jobId) return false;
+        return (await page.request.post(`/api/jobs/${cell.jobId}/cancel`)).status();
+      },
+      { timeout: 60_000 },
+    )
     .toBe(200);
 }
 
 /** The harness's upload: one run into the evaluation, the archive as the body. */
 async function uploadRun(page: Page, evaluationId: string, run: number, archive: Buffer): Promise<void> {
-  const query = new URLSearchParams({ agent: AGENT, run: String(run), variant: "full", name: `run-${run}.tar.gz`, evaluation: evaluationId });
+  const query = new URLSearchParams({
+    agent: AGENT,
+    run: String(run),
+    variant: "full",
+    name: `run-${run}.tar.gz`,
+    evaluation: evaluationId,
+  });
   const res = await page.request.post(`/api/papers/${DEMO_PAPER.id}/submissions?${query}`, {
     headers: { "content-type": "application/octet-stream" },
     data: archive,
@@ -65,10 +76,11 @@ async function uploadRun(page: Page, evaluationId: string, run: number, archive:
   expect(res.status(), await res.text()).toBe(201);
 }
 
-
 let evaluationId = "";
 
-test("staff watch an evaluation's matrix fill in live, see a failed reproduction with its reason and retry it", async ({ asUser }, testInfo) => {
+test("staff watch an evaluation's matrix fill in live, see a failed reproduction with its reason and retry it", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   const created = await page.request.post("/api/evaluations", {
     data: {
@@ -77,7 +89,12 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
       split: "custom",
       paperIds: [DEMO_PAPER.id],
       runs: 3,
-      policies: { reproduction_failed: "zero", reproduction_timed_out: "exclude", judge_invalid_leaves: { retry: 1 }, blacklisted: "zero" },
+      policies: {
+        reproduction_failed: "zero",
+        reproduction_timed_out: "exclude",
+        judge_invalid_leaves: { retry: 1 },
+        blacklisted: "zero",
+      },
       setup: { time_limit_h: 1, hardware: "1× A10", scaffold: "BasicAgent", tools: "bash, python" },
     },
   });
@@ -94,7 +111,8 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   await expect(policy("judge_invalid_leaves")).toHaveText("Judge left invalid leaves: retry up to 1, then exclude");
   await expect(page.getByTestId("evaluation-empty")).toContainText(`--evaluation ${evaluationId}`);
   await expect(page.getByTestId("evaluation-connection")).toHaveAttribute("data-connection", "live");
-  const cell = (run: number) => page.locator(`[data-testid="matrix-cell"][data-paper="${DEMO_PAPER.id}"][data-run="${run}"]`);
+  const cell = (run: number) =>
+    page.locator(`[data-testid="matrix-cell"][data-paper="${DEMO_PAPER.id}"][data-run="${run}"]`);
   await expect(cell(1)).toHaveAttribute("data-stage", "empty");
   await expect(cell(2)).toHaveAttribute("data-stage", "empty");
 
@@ -108,8 +126,18 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   // From here on the page is never reloaded: a marker on window would be lost.
   await page.evaluate(() => ((window as unknown as { e2eMarker: string }).e2eMarker = "same page"));
   await uploadRun(page, evaluationId, 1, pack(testInfo, "demo", path.join(REPO_ROOT, "rubrics", "demo", "submission")));
-  await uploadRun(page, evaluationId, 2, scriptSubmission(testInfo, "endless", `#!/usr/bin/env bash\necho "training…"\nsleep 600\n`));
-  await uploadRun(page, evaluationId, 3, scriptSubmission(testInfo, "exit-1", `#!/usr/bin/env bash\necho "training…"\necho "out of memory" >&2\nexit 1\n`));
+  await uploadRun(
+    page,
+    evaluationId,
+    2,
+    scriptSubmission(testInfo, "endless", `#!/usr/bin/env bash\necho "training…"\nsleep 600\n`),
+  );
+  await uploadRun(
+    page,
+    evaluationId,
+    3,
+    scriptSubmission(testInfo, "exit-1", `#!/usr/bin/env bash\necho "training…"\necho "out of memory" >&2\nexit 1\n`),
+  );
 
   await expect(page.getByTestId("evaluation-empty")).toHaveCount(0);
   await expect(cell(2)).toHaveAttribute("data-stage", "reproducing", { timeout: 60_000 });
@@ -134,7 +162,9 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   await expect(page.getByTestId("progress-count")).toHaveText("3 / 3 cells counted or excluded");
   await expect(page.locator('[data-testid="run-score"][data-run="1"]')).toContainText("100.0%");
   await expect(page.locator('[data-testid="run-score"][data-run="2"]')).toContainText("0.0%");
-  await expect(page.getByTestId("adjusted-cells").locator('[data-testid="cell-note"][data-run="2"]')).toContainText("count as 0");
+  await expect(page.getByTestId("adjusted-cells").locator('[data-testid="cell-note"][data-run="2"]')).toContainText(
+    "count as 0",
+  );
   await screenshots(page, testInfo, "evaluation-matrix", { fullPage: true });
 
   // Retry the failed cell: back to reproducing (its second attempt), cancelled again, then counted as 0 again.
@@ -147,7 +177,10 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   expect(await page.evaluate(() => (window as unknown as { e2eMarker?: string }).e2eMarker)).toBe("same page");
 
   // The exports are downloads of the export route.
-  await expect(page.getByTestId("export-json")).toHaveAttribute("href", `/api/evaluations/${evaluationId}/export?format=json`);
+  await expect(page.getByTestId("export-json")).toHaveAttribute(
+    "href",
+    `/api/evaluations/${evaluationId}/export?format=json`,
+  );
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-csv").click()]);
   expect(download.suggestedFilename()).toMatch(/\.csv$/);
   const csv = fs.readFileSync(await download.path(), "utf8");

@@ -22,11 +22,17 @@ const AGENT = "E2E Evaluated Agent";
 
 /** `runs/<group>/<paper>_<n>/grade.json` per run: the demo rubric graded by `patterns`, run 2's reproduction failed. */
 function runsArchive(root: string): string {
-  const patterns = [[1, 0, 1], [1, 1, 0], [0, 1]];
+  const patterns = [
+    [1, 0, 1],
+    [1, 1, 0],
+    [0, 1],
+  ];
   patterns.forEach((pattern, i) => {
     const dir = path.join(root, "runs", `2025-05-0${i + 1}T10-00-00-UTC_run-group_e2e`, `${PAPER_ID}_e2e-run-${i + 1}`);
     fs.mkdirSync(dir, { recursive: true });
-    const judgeOutput = JSON.parse(serializeJudgeOutput(gradeDemoRubric(pattern), { judgeType: "simple", gradedAt: "2025-05-01T12-00-00-UTC" }));
+    const judgeOutput = JSON.parse(
+      serializeJudgeOutput(gradeDemoRubric(pattern), { judgeType: "simple", gradedAt: "2025-05-01T12-00-00-UTC" }),
+    );
     const grade = {
       paperbench_result: {
         paper_id: PAPER_ID,
@@ -47,22 +53,31 @@ function runsArchive(root: string): string {
   return archive;
 }
 
-test("an evaluated agent's row says which policy produced its number and shows the judge agreement badge", async ({ asUser }, testInfo) => {
+test("an evaluated agent's row says which policy produced its number and shows the judge agreement badge", async ({
+  asUser,
+}, testInfo) => {
   const staff = await asUser(STAFF);
   const archive = runsArchive(testInfo.outputPath("ingest"));
-  const ingested = await staff.request.post(`/api/evaluations/ingest?${new URLSearchParams({ agent: AGENT, name: "E2E leaderboard evaluation" })}`, {
-    data: fs.readFileSync(archive),
-    headers: { "content-type": "application/gzip" },
-  });
+  const ingested = await staff.request.post(
+    `/api/evaluations/ingest?${new URLSearchParams({ agent: AGENT, name: "E2E leaderboard evaluation" })}`,
+    {
+      data: fs.readFileSync(archive),
+      headers: { "content-type": "application/gzip" },
+    },
+  );
   expect(ingested.status(), await ingested.text()).toBe(201);
   const { evaluationId } = (await ingested.json()) as { evaluationId: string };
 
   // Review sampling: 4 leaves per grading, to the demo grader.
-  const settings = await staff.request.put(`/api/evaluations/${evaluationId}/review-sampling`, { data: { sampleSize: 4, graders: [GRADER.email] } });
+  const settings = await staff.request.put(`/api/evaluations/${evaluationId}/review-sampling`, {
+    data: { sampleSize: 4, graders: [GRADER.email] },
+  });
   expect(settings.status(), await settings.text()).toBe(200);
   const sampledAnswer = await staff.request.post(`/api/evaluations/${evaluationId}/review-sampling`, { data: {} });
   expect(sampledAnswer.status(), await sampledAnswer.text()).toBe(200);
-  const { sampled } = (await sampledAnswer.json()) as { sampled: { gradingId: string; grader: string; nodeKeys: string[] }[] };
+  const { sampled } = (await sampledAnswer.json()) as {
+    sampled: { gradingId: string; grader: string; nodeKeys: string[] }[];
+  };
   expect(sampled).toHaveLength(3);
   expect(sampled.every((s) => s.grader === GRADER.email && s.nodeKeys.length === 4)).toBe(true);
 
@@ -70,13 +85,17 @@ test("an evaluated agent's row says which policy produced its number and shows t
   const grader = await asUser(GRADER);
   for (const s of sampled) {
     for (const nodeKey of s.nodeKeys) {
-      const committed = await grader.request.post(`/api/gradings/${s.gradingId}/scores`, { data: { nodeKey, score: 1 } });
+      const committed = await grader.request.post(`/api/gradings/${s.gradingId}/scores`, {
+        data: { nodeKey, score: 1 },
+      });
       expect(committed.status(), await committed.text()).toBe(201);
     }
   }
 
   // The agreement is on the evaluation's summary.
-  const summary = (await (await staff.request.get(`/api/evaluations/${evaluationId}`)).json()) as { agreement: { f1: number; leaves: number } | null };
+  const summary = (await (await staff.request.get(`/api/evaluations/${evaluationId}`)).json()) as {
+    agreement: { f1: number; leaves: number } | null;
+  };
   expect(summary.agreement?.leaves).toBe(12);
 
   // The public board of the demo paper: the evaluation covers that paper only, and specs before this
@@ -86,7 +105,12 @@ test("an evaluated agent's row says which policy produced its number and shows t
   const boardQuery = `split=${split}&paper=${PAPER_ID}`;
   // Over the API: the row's basis and agreement, beside the demo's rows as graded.
   const board = (await (await staff.request.get(`/api/leaderboard?${boardQuery}`)).json()) as {
-    agents: { name: string; isHuman: boolean; basis: { kind: string; label: string }; agreement: { leaves: number } | null }[];
+    agents: {
+      name: string;
+      isHuman: boolean;
+      basis: { kind: string; label: string };
+      agreement: { leaves: number } | null;
+    }[];
   };
   const apiRow = board.agents.find((a) => a.name === AGENT)!;
   expect(apiRow).toMatchObject({ isHuman: false, basis: { kind: "evaluation" }, agreement: { leaves: 12 } });
@@ -98,10 +122,14 @@ test("an evaluated agent's row says which policy produced its number and shows t
   const row = staff.locator(`[data-testid="leaderboard-row"][data-agent="${AGENT}"]`);
   await expect(row).toBeVisible();
   await expect(row.getByTestId("row-policy")).toHaveAttribute("data-basis", "evaluation");
-  await expect(row.getByTestId("row-policy")).toContainText("mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 · invalid leaves count 0");
+  await expect(row.getByTestId("row-policy")).toContainText(
+    "mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 · invalid leaves count 0",
+  );
   await expect(row.getByTestId("agreement-badge")).toHaveText(/^judge agreement \d\.\d\d ± \d\.\d\d on 12 leaves$/);
   // The demo's agents keep their computation.
-  await expect(staff.locator('[data-testid="leaderboard-row"][data-agent^="Demo"]').first().getByTestId("row-policy")).toHaveText(AS_GRADED_BASIS.label);
+  await expect(
+    staff.locator('[data-testid="leaderboard-row"][data-agent^="Demo"]').first().getByTestId("row-policy"),
+  ).toHaveText(AS_GRADED_BASIS.label);
 
   await row.getByTestId("toggle-breakdown").click();
   const setup = staff.getByTestId("evaluation-setup");

@@ -16,11 +16,23 @@ test.describe.configure({ timeout: 120_000 });
 const PAPER = `e2e-jobs-${crypto.randomBytes(3).toString("hex")}`;
 const AGENT = "E2E Jobs Layout Agent · claude-3-5-sonnet-20241022";
 
-test("/jobs shows a run's name and a reason whole, and a judge job's progress under its own header", async ({ asUser }, testInfo) => {
+test("/jobs shows a run's name and a reason whole, and a judge job's progress under its own header", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   await paperWithDemoRubric(page, PAPER);
-  await uploadSubmission(page, PAPER, { agent: AGENT, run: "1", reproduce: "1" }, scriptArchive(testInfo, "failing", "echo failing on purpose\nexit 3"));
-  const codeDev = await uploadSubmission(page, PAPER, { agent: AGENT, run: "2", variant: "code-dev" }, scriptArchive(testInfo, "code-dev", "echo never run"));
+  await uploadSubmission(
+    page,
+    PAPER,
+    { agent: AGENT, run: "1", reproduce: "1" },
+    scriptArchive(testInfo, "failing", "echo failing on purpose\nexit 3"),
+  );
+  const codeDev = await uploadSubmission(
+    page,
+    PAPER,
+    { agent: AGENT, run: "2", variant: "code-dev" },
+    scriptArchive(testInfo, "code-dev", "echo never run"),
+  );
   await startDummyJudgeRun(page, codeDev);
 
   await page.goto(`/jobs?paper=${PAPER}`);
@@ -37,7 +49,9 @@ test("/jobs shows a run's name and a reason whole, and a judge job's progress un
     await page.setViewportSize(size);
     // The judge's progress is in the Progress column, the studio's worker under Ran on.
     const cells = judged.locator("td");
-    const progressColumn = await judged.getByTestId("job-progress").evaluate((td) => (td as HTMLTableCellElement).cellIndex);
+    const progressColumn = await judged
+      .getByTestId("job-progress")
+      .evaluate((td) => (td as HTMLTableCellElement).cellIndex);
     expect(headers[progressColumn]).toBe("Progress");
     expect(await cells.count()).toBe(headers.length);
     await expect(judged.getByTestId("job-ran-on")).toHaveText("studio worker");
@@ -45,11 +59,21 @@ test("/jobs shows a run's name and a reason whole, and a judge job's progress un
     for (const row of [failed, judged]) {
       const submission = row.getByTestId("job-submission");
       await expect(submission).toContainText(AGENT);
-      expect(await submission.evaluate((td) => td.scrollWidth <= td.clientWidth), `submission at ${size.width} px`).toBe(true);
+      expect(
+        await submission.evaluate((td) => td.scrollWidth <= td.clientWidth),
+        `submission at ${size.width} px`,
+      ).toBe(true);
     }
-    expect(await failed.getByTestId("job-reason").evaluate((td) => td.scrollWidth <= td.clientWidth && td.scrollHeight <= td.clientHeight + 1)).toBe(true);
+    expect(
+      await failed
+        .getByTestId("job-reason")
+        .evaluate((td) => td.scrollWidth <= td.clientWidth && td.scrollHeight <= td.clientHeight + 1),
+    ).toBe(true);
     const table = page.getByTestId("jobs-table");
-    expect(await table.evaluate((t) => t.scrollWidth <= t.parentElement!.clientWidth), `table at ${size.width} px`).toBe(true);
+    expect(
+      await table.evaluate((t) => t.scrollWidth <= t.parentElement!.clientWidth),
+      `table at ${size.width} px`,
+    ).toBe(true);
   }
   await screenshots(page, testInfo, "jobs-columns");
 });

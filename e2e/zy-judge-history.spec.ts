@@ -14,14 +14,25 @@ import { STAFF } from "./support/users";
 
 test.describe.configure({ timeout: 120_000 });
 
-test("/judge charts each configuration's finished runs: cost, tokens, latency and invalid leaves", async ({ asUser }, testInfo) => {
+test("/judge charts each configuration's finished runs: cost, tokens, latency and invalid leaves", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   const paperId = `e2e-judge-history-${crypto.randomBytes(3).toString("hex")}`;
   await paperWithDemoRubric(page, paperId);
-  const submissionId = await uploadSubmission(page, paperId, { agent: "E2E Judge History · dummy", run: "1", variant: "code-dev" }, scriptArchive(testInfo, "code-dev", "echo never run"));
+  const submissionId = await uploadSubmission(
+    page,
+    paperId,
+    { agent: "E2E Judge History · dummy", run: "1", variant: "code-dev" },
+    scriptArchive(testInfo, "code-dev", "echo never run"),
+  );
   const runId = await startDummyJudgeRun(page, submissionId);
   await expect
-    .poll(async () => ((await (await page.request.get(`/api/judge/runs/${runId}`)).json()) as { run: { status: string } }).run.status, { timeout: 60_000, intervals: [500] })
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/judge/runs/${runId}`)).json()) as { run: { status: string } }).run.status,
+      { timeout: 60_000, intervals: [500] },
+    )
     .toBe("succeeded");
 
   // The API: the Dummy configuration's runs, this one the newest, all its leaves graded, none invalid.
@@ -35,7 +46,9 @@ test("/judge charts each configuration's finished runs: cost, tokens, latency an
   const history = page.getByTestId("judge-history");
   const card = history.locator(`[data-testid="judge-history-config"][data-name="${dummy.name}"]`);
   await expect(card).toBeVisible();
-  await expect(card.getByTestId("judge-history-totals")).toContainText(`${dummy.runs.length} ${dummy.runs.length === 1 ? "run" : "runs"}`);
+  await expect(card.getByTestId("judge-history-totals")).toContainText(
+    `${dummy.runs.length} ${dummy.runs.length === 1 ? "run" : "runs"}`,
+  );
   await expect(card.getByTestId("judge-history-totals")).toContainText("0.0% invalid");
   // One dot per run, drawn for every metric.
   for (const metric of ["cost", "tokens", "latency", "invalid"]) {

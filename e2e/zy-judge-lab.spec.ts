@@ -21,18 +21,25 @@ test.describe.configure({ mode: "serial", timeout: 120_000 });
 const LABELLED = "Demo BasicAgent · o1 · run 1";
 
 async function configId(page: Page, name: string): Promise<string> {
-  const { configs } = (await (await page.request.get("/api/judge/configs")).json()) as { configs: { id: string; name: string }[] };
+  const { configs } = (await (await page.request.get("/api/judge/configs")).json()) as {
+    configs: { id: string; name: string }[];
+  };
   return configs.find((c) => c.name === name)!.id;
 }
 
-test("staff compare two judges on a human-labelled submission, pick the default from the table, and calibrate the addendum", async ({ asUser }, testInfo) => {
+test("staff compare two judges on a human-labelled submission, pick the default from the table, and calibrate the addendum", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   await page.goto("/judge-lab");
   const start = page.getByTestId("judge-lab-start");
   await start.getByLabel(/Dummy judge/).check();
   await start.getByLabel(/Random judge/).check();
   await start.getByLabel(LABELLED).check();
-  await start.getByTestId("judge-lab-variant").getByLabel(/Code-Dev/).check();
+  await start
+    .getByTestId("judge-lab-variant")
+    .getByLabel(/Code-Dev/)
+    .check();
   await screenshots(page, testInfo, "judge-lab-start");
   const started = page.waitForRequest((r) => r.url().endsWith("/api/judge-lab") && r.method() === "POST");
   await start.getByTestId("judge-lab-start-button").click();
@@ -76,12 +83,17 @@ test("staff compare two judges on a human-labelled submission, pick the default 
   await expect(page.getByTestId("judge-lab-progress")).toContainText("2 of 2 runs ended", { timeout: 60_000 });
   await page.getByTestId("judge-lab-calibration-tab").click();
   await page.getByTestId("calibration-paper").selectOption(DEMO_PAPER.id);
-  const byVersion = page.getByTestId("calibration-panel").getByTestId("judge-lab-row").filter({ hasText: "Dummy judge" });
+  const byVersion = page
+    .getByTestId("calibration-panel")
+    .getByTestId("judge-lab-row")
+    .filter({ hasText: "Dummy judge" });
   await expect(byVersion).toHaveCount(2);
   await expect(byVersion.nth(0)).toContainText("v1");
   await expect(byVersion.nth(1)).toContainText("v2");
 
   // The specs after this one expect the seed's default.
-  const restored = await page.request.patch(`/api/judge/configs/${await configId(page, "Dummy judge")}`, { data: { isDefault: true } });
+  const restored = await page.request.patch(`/api/judge/configs/${await configId(page, "Dummy judge")}`, {
+    data: { isDefault: true },
+  });
   expect(restored.status()).toBe(200);
 });

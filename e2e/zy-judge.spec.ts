@@ -25,7 +25,9 @@ const DEMO_AGENT = "Demo BasicAgent · o1";
 async function demoSubmissionId(page: Page): Promise<string> {
   const res = await page.request.get(`/api/papers/${DEMO_PAPER.id}/submissions`);
   expect(res.status()).toBe(200);
-  const { submissions } = (await res.json()) as { submissions: { id: string; agentName: string; runIndex: number; archiveSha256: string | null }[] };
+  const { submissions } = (await res.json()) as {
+    submissions: { id: string; agentName: string; runIndex: number; archiveSha256: string | null }[];
+  };
   const found = submissions.filter((s) => s.agentName === DEMO_AGENT && s.runIndex === 4);
   expect(found, "the demo submission").toHaveLength(1);
   expect(found[0].archiveSha256, "stored with files").toBeTruthy();
@@ -46,8 +48,9 @@ async function uploadCodeDevCopy(page: Page, testInfo: TestInfo, agent: string):
   return ((await res.json()) as { submissionId: string }).submissionId;
 }
 
-
-test("staff judge the reproduced demo submission with the dummy judge and follow a verdict's evidence to the highlighted lines", async ({ asUser }, testInfo) => {
+test("staff judge the reproduced demo submission with the dummy judge and follow a verdict's evidence to the highlighted lines", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   const submissionId = await demoSubmissionId(page);
   await page.goto(`/submissions/${submissionId}`);
@@ -107,7 +110,9 @@ test("staff judge the reproduced demo submission with the dummy judge and follow
   await screenshots(page, testInfo, "evidence");
 });
 
-test("staff select submissions on the paper page, an agent's runs at once, and read the combined estimate of two", async ({ asUser }, testInfo) => {
+test("staff select submissions on the paper page, an agent's runs at once, and read the combined estimate of two", async ({
+  asUser,
+}, testInfo) => {
   const page = await asUser(STAFF);
   const submissionId = await demoSubmissionId(page);
   const copyId = await uploadCodeDevCopy(page, testInfo, "E2E Agent · judge");
@@ -128,7 +133,10 @@ test("staff select submissions on the paper page, an agent's runs at once, and r
 
   await demoRow.getByTestId("select-submission").check();
   await expect(agent.getByTestId("select-agent-runs")).not.toBeChecked();
-  await panel.locator(`[data-testid="submission-row"][data-submission="${copyId}"]`).getByTestId("select-submission").check();
+  await panel
+    .locator(`[data-testid="submission-row"][data-submission="${copyId}"]`)
+    .getByTestId("select-submission")
+    .check();
   const bar = panel.getByTestId("judge-selection");
   await expect(bar).toContainText("2 selected");
   await screenshots(page, testInfo, "selection");
@@ -147,7 +155,9 @@ test("staff select submissions on the paper page, an agent's runs at once, and r
   await expect(links).toHaveText([`${DEMO_AGENT} run 4`, "E2E Agent · judge run 1"], { useInnerText: true });
   await expect(panel.getByTestId("judge-selection")).toHaveCount(0);
   for (const id of [submissionId, copyId]) {
-    const judged = panel.locator(`[data-testid="submission-row"][data-submission="${id}"]`).getByTestId("submission-judge");
+    const judged = panel
+      .locator(`[data-testid="submission-row"][data-submission="${id}"]`)
+      .getByTestId("submission-judge");
     await expect(judged).toHaveAttribute("data-status", "succeeded", { timeout: 30_000 });
     await expect(judged).toContainText("13/13");
   }

@@ -31,8 +31,17 @@ function demoArchive(testInfo: TestInfo): Buffer {
 }
 
 async function uploadRun(page: Page, evaluationId: string, agent: string, archive: Buffer): Promise<void> {
-  const query = new URLSearchParams({ agent, run: "1", variant: "code-dev", name: "run-1.tar.gz", evaluation: evaluationId });
-  const res = await page.request.post(`/api/papers/${DEMO_PAPER.id}/submissions?${query}`, { headers: { "content-type": "application/octet-stream" }, data: archive });
+  const query = new URLSearchParams({
+    agent,
+    run: "1",
+    variant: "code-dev",
+    name: "run-1.tar.gz",
+    evaluation: evaluationId,
+  });
+  const res = await page.request.post(`/api/papers/${DEMO_PAPER.id}/submissions?${query}`, {
+    headers: { "content-type": "application/octet-stream" },
+    data: archive,
+  });
   expect(res.status(), await res.text()).toBe(201);
 }
 
@@ -40,7 +49,9 @@ async function countedCell(page: Page, evaluationId: string): Promise<void> {
   await expect
     .poll(
       async () => {
-        const matrix = (await (await page.request.get(`/api/evaluations/${evaluationId}/matrix`)).json()) as { cells: { stage: string }[] };
+        const matrix = (await (await page.request.get(`/api/evaluations/${evaluationId}/matrix`)).json()) as {
+          cells: { stage: string }[];
+        };
         return matrix.cells.map((c) => c.stage).join(",");
       },
       { timeout: 120_000, intervals: [500] },
@@ -53,7 +64,11 @@ test.afterAll(async () => {
   await server?.close();
 });
 
-test("the dialog asks which judge; paperbench mode is PaperBench method on the public board, the Dummy judge members-only and marked", async ({ asUser, browser, baseURL }, testInfo) => {
+test("the dialog asks which judge; paperbench mode is PaperBench method on the public board, the Dummy judge members-only and marked", async ({
+  asUser,
+  browser,
+  baseURL,
+}, testInfo) => {
   server = await startOpenAiTestServer();
   const page = await asUser(STAFF);
   const configName = `E2E PaperBench judge ${SUFFIX}`;
@@ -102,17 +117,29 @@ test("the dialog asks which judge; paperbench mode is PaperBench method on the p
     await dialog.getByTestId("evaluation-paper-ids").fill(DEMO_PAPER.id);
     await dialog.getByTestId("evaluation-runs").fill("1");
     await dialog.getByTestId("evaluation-variant").selectOption("code-dev");
-    const createdAnswer = page.waitForResponse((r) => r.url().endsWith("/api/evaluations") && r.request().method() === "POST");
+    const createdAnswer = page.waitForResponse(
+      (r) => r.url().endsWith("/api/evaluations") && r.request().method() === "POST",
+    );
     await dialog.getByTestId("create-evaluation").click();
     const created = (await (await createdAnswer).json()) as { evaluation: { id: string; judgeConfigId: string } };
     expect(created.evaluation.judgeConfigId).toBe(configId);
     const pbEvaluation = created.evaluation.id;
 
     // The same evaluation judged by the Dummy judge, over the API.
-    const configs = (await (await page.request.get("/api/judge/configs")).json()) as { configs: { id: string; name: string }[] };
+    const configs = (await (await page.request.get("/api/judge/configs")).json()) as {
+      configs: { id: string; name: string }[];
+    };
     const dummyId = configs.configs.find((c) => c.name === "Dummy judge")!.id;
     const dummyCreated = await page.request.post("/api/evaluations", {
-      data: { name: `E2E dummy ${SUFFIX}`, agent: dummyAgent, split: "custom", paperIds: [DEMO_PAPER.id], runs: 1, variant: "code-dev", judgeConfigId: dummyId },
+      data: {
+        name: `E2E dummy ${SUFFIX}`,
+        agent: dummyAgent,
+        split: "custom",
+        paperIds: [DEMO_PAPER.id],
+        runs: 1,
+        variant: "code-dev",
+        judgeConfigId: dummyId,
+      },
     });
     expect(dummyCreated.status(), await dummyCreated.text()).toBe(201);
     const dummyEvaluation = ((await dummyCreated.json()) as { evaluation: { id: string } }).evaluation.id;
@@ -130,7 +157,9 @@ test("the dialog asks which judge; paperbench mode is PaperBench method on the p
     await expect(page.getByTestId("evaluation-provenance")).toContainText("paperbench mode");
     await expect(page.getByTestId("evaluation-provenance")).toContainText("PaperBench default policies");
     await page.goto(`/evaluations/${dummyEvaluation}`);
-    await expect(page.getByTestId("evaluation-scoring").getByTestId("method-badge")).toHaveText("placeholder judge — not public");
+    await expect(page.getByTestId("evaluation-scoring").getByTestId("method-badge")).toHaveText(
+      "placeholder judge — not public",
+    );
     await expect(page.getByTestId("evaluation-placeholder-note")).toBeVisible();
 
     // The public (signed-out) board of the demo paper, Code-Dev: the paperbench evaluation, marked; no Dummy.
@@ -143,7 +172,9 @@ test("the dialog asks which judge; paperbench mode is PaperBench method on the p
       await expect(pbRow.getByTestId("method-badge")).toHaveText("PaperBench method");
       await expect(anon.locator(`[data-testid="leaderboard-row"][data-agent="${dummyAgent}"]`)).toHaveCount(0);
       await expect(anon.getByTestId("placeholder-section")).toHaveCount(0);
-      expect(await (await anon.request.get(`/api/leaderboard?paper=${DEMO_PAPER.id}&variant=code-dev`)).text()).not.toContain(dummyAgent);
+      expect(
+        await (await anon.request.get(`/api/leaderboard?paper=${DEMO_PAPER.id}&variant=code-dev`)).text(),
+      ).not.toContain(dummyAgent);
       await anon.screenshot({ path: testInfo.outputPath("public-board.png"), fullPage: true });
     } finally {
       await visitor.close();
@@ -155,11 +186,15 @@ test("the dialog asks which judge; paperbench mode is PaperBench method on the p
     const dummyRow = section.locator(`[data-testid="leaderboard-row"][data-agent="${dummyAgent}"]`);
     await expect(dummyRow.getByTestId("method-badge")).toHaveText("placeholder judge — not public");
     await expect(dummyRow).toHaveAttribute("data-ranked", "false");
-    await expect(page.getByTestId("leaderboard-table").locator(`[data-testid="leaderboard-row"][data-agent="${pbAgent}"]`)).toBeVisible();
+    await expect(
+      page.getByTestId("leaderboard-table").locator(`[data-testid="leaderboard-row"][data-agent="${pbAgent}"]`),
+    ).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath("members-board.png"), fullPage: true });
 
     // The grading page's line says how the paperbench grading was made.
-    const matrix = (await (await page.request.get(`/api/evaluations/${pbEvaluation}/matrix`)).json()) as { cells: { gradingId: string }[] };
+    const matrix = (await (await page.request.get(`/api/evaluations/${pbEvaluation}/matrix`)).json()) as {
+      cells: { gradingId: string }[];
+    };
     await page.goto(`/gradings/${matrix.cells[0].gradingId}`);
     const line = page.getByTestId("provenance-line");
     await expect(line).toContainText("o3-mini · paperbench mode · PaperBench");

@@ -50,7 +50,10 @@ test("demo pages say so, the sign-in page lists the demo accounts, and no page m
   expect(iconRes.headers()["content-type"]).toContain("image/svg+xml");
 
   // A listed account signs in with one press.
-  await accounts.filter({ hasText: STAFF.email }).getByRole("button", { name: `Sign in as ${STAFF.name} (staff)` }).click();
+  await accounts
+    .filter({ hasText: STAFF.email })
+    .getByRole("button", { name: `Sign in as ${STAFF.name} (staff)` })
+    .click();
   await expect(new SiteHeader(page).currentUser).toContainText(STAFF.name);
 
   const home = new HomePage(page);
@@ -62,17 +65,28 @@ test("demo pages say so, the sign-in page lists the demo accounts, and no page m
   expect(missingIcons.map((r) => r.url())).toEqual([]);
 });
 
-test("staff delete the demo after confirming: demo pages, accounts and sessions are gone, real data stays", async ({ page, browser, baseURL }) => {
+test("staff delete the demo after confirming: demo pages, accounts and sessions are gone, real data stays", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const missingIcons = watchIcons(page);
   // Real data, created by the demo staff: a paper of their own and a real agent's grading on it.
   const grader = await signedInContext(browser, GRADER, baseURL);
   await page.goto("/signin");
   await page.getByRole("button", { name: `Sign in as ${STAFF.name} (staff)` }).click();
   await expect(new SiteHeader(page).currentUser).toContainText(STAFF.name);
-  expect((await page.request.post("/api/papers", { data: { id: REAL_PAPER, title: "A real paper" } })).status()).toBe(201);
-  const uploaded = await page.request.put(`/api/papers/${REAL_PAPER}/rubric`, { headers: { "content-type": "application/json" }, data: await fs.readFile(DEMO_RUBRIC_PATH) });
+  expect((await page.request.post("/api/papers", { data: { id: REAL_PAPER, title: "A real paper" } })).status()).toBe(
+    201,
+  );
+  const uploaded = await page.request.put(`/api/papers/${REAL_PAPER}/rubric`, {
+    headers: { "content-type": "application/json" },
+    data: await fs.readFile(DEMO_RUBRIC_PATH),
+  });
   expect(uploaded.status()).toBe(200);
-  const imported = await page.request.post(`/api/papers/${REAL_PAPER}/gradings`, { data: { file: gradedDemoText(1), agent: REAL_AGENT, run: 1 } });
+  const imported = await page.request.post(`/api/papers/${REAL_PAPER}/gradings`, {
+    data: { file: gradedDemoText(1), agent: REAL_AGENT, run: 1 },
+  });
   expect(imported.status()).toBe(201);
 
   await page.goto("/");

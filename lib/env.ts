@@ -5,7 +5,11 @@ const optional = z.preprocess((v) => (v === "" ? undefined : v), z.string().opti
 const optionalUrl = (message: string) => z.preprocess((v) => (v === "" ? undefined : v), z.url({ message }).optional());
 const optionalCount = z.preprocess(
   (v) => (v === "" ? undefined : v),
-  z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(1, "must be at least 1").optional(),
+  z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .optional(),
 );
 
 /** The studio's environment. Everything is optional: a fresh machine runs the embedded mode. */

@@ -7,9 +7,7 @@
  * finds, so paper text and plain text agree. Pure; no Node built-ins.
  */
 
-export type MathSegment =
-  | { kind: "text"; text: string }
-  | { kind: "math"; tex: string; display: boolean };
+export type MathSegment = { kind: "text"; text: string } | { kind: "math"; tex: string; display: boolean };
 
 /** Whether `$body$` followed by `next` (a character or "" at the end) is inline math. */
 export function isInlineMath(body: string, next: string): boolean {

@@ -36,25 +36,48 @@ describe("text the database can store", () => {
   });
 
   it("every text field of the request schemas refuses them, naming the field", () => {
-    expect(issue(paperCreateSchema, { id: "p", title: `T${NUL}` })).toMatchObject({ path: "title", message: expect.stringMatching(/NUL/) });
+    expect(issue(paperCreateSchema, { id: "p", title: `T${NUL}` })).toMatchObject({
+      path: "title",
+      message: expect.stringMatching(/NUL/),
+    });
     expect(issue(paperUpdateSchema, { paperMarkdown: `# ${LONE_HIGH}` })).toMatchObject({ path: "paperMarkdown" });
     expect(issue(paperUpdateSchema, { blacklist: `https://x${NUL}` })).toMatchObject({ path: "blacklist" });
     expect(issue(newThreadSchema, { nodeKey: crypto.randomUUID(), body: `hi${NUL}` })).toMatchObject({ path: "body" });
-    expect(issue(reviewCommitSchema, { nodeKey: crypto.randomUUID(), score: 1, reason: LONE_LOW })).toMatchObject({ path: "reason" });
+    expect(issue(reviewCommitSchema, { nodeKey: crypto.randomUUID(), score: 1, reason: LONE_LOW })).toMatchObject({
+      path: "reason",
+    });
     expect(issue(assignmentSchema, { email: `a${NUL}@b.c` })).toMatchObject({ path: "email" });
     expect(issue(agentNameSchema, `agent ${LONE_HIGH}`).message).toMatch(/lone surrogate/);
-    const node = { key: crypto.randomUUID(), parentKey: null, position: "a0", nodeId: "1", requirements: `r${NUL}`, weight: 1, taskCategory: null, finegrainedTaskCategory: null };
-    expect(issue(operationRequestSchema, { clientOpId: "c", baseRevision: 0, op: { kind: "create", nodes: [node] } })).toMatchObject({
+    const node = {
+      key: crypto.randomUUID(),
+      parentKey: null,
+      position: "a0",
+      nodeId: "1",
+      requirements: `r${NUL}`,
+      weight: 1,
+      taskCategory: null,
+      finegrainedTaskCategory: null,
+    };
+    expect(
+      issue(operationRequestSchema, { clientOpId: "c", baseRevision: 0, op: { kind: "create", nodes: [node] } }),
+    ).toMatchObject({
       path: "op.nodes.0.requirements",
     });
     expect(
-      issue(operationRequestSchema, { clientOpId: "c", baseRevision: 0, op: { kind: "update", key: node.key, fields: { taskCategory: `x${NUL}` } } }),
+      issue(operationRequestSchema, {
+        clientOpId: "c",
+        baseRevision: 0,
+        op: { kind: "update", key: node.key, fields: { taskCategory: `x${NUL}` } },
+      }),
     ).toMatchObject({ path: "op.fields.taskCategory" });
     expect(() => parsePaperConfig(`title: "T\\0"`)).toThrow(/title/);
   });
 
   it("findUnstorableText names the first string or key in a JSON value, at any depth", () => {
-    expect(findUnstorableText({ a: [1, "ok", { b: `x${NUL}` }] })).toEqual({ path: ["a", 2, "b"], message: "must not contain NUL characters (U+0000)" });
+    expect(findUnstorableText({ a: [1, "ok", { b: `x${NUL}` }] })).toEqual({
+      path: ["a", 2, "b"],
+      message: "must not contain NUL characters (U+0000)",
+    });
     expect(findUnstorableText({ [`k${LONE_HIGH}`]: 1 })?.path).toEqual([`k${LONE_HIGH}`]);
     expect(findUnstorableText({ a: ["fine", 1, null, true] })).toBeNull();
     let deep: unknown = `end${NUL}`;
@@ -74,8 +97,22 @@ describe("text the database can store", () => {
     expect(unstorableText(storableText(dirty))).toBeNull();
     expect(keptText(z.string().max(3)).safeParse("long").success).toBe(false);
     // The runner protocol's texts: a runner's name and hostname are kept, not refused (a 500 once).
-    const registered = registerRequestSchema.parse({ name: `gpu${NUL}box`, capabilities: { gpus: [{ index: 0, model: `H100${LONE_HIGH}`, memoryMiB: 1 }], cpus: 1, memoryBytes: 1, backend: "local", maxJobs: 1, hostname: `h${NUL}` } });
-    expect([registered.name, registered.capabilities.hostname, registered.capabilities.gpus[0].model]).toEqual(["gpu\uFFFDbox", "h\uFFFD", "H100\uFFFD"]);
+    const registered = registerRequestSchema.parse({
+      name: `gpu${NUL}box`,
+      capabilities: {
+        gpus: [{ index: 0, model: `H100${LONE_HIGH}`, memoryMiB: 1 }],
+        cpus: 1,
+        memoryBytes: 1,
+        backend: "local",
+        maxJobs: 1,
+        hostname: `h${NUL}`,
+      },
+    });
+    expect([registered.name, registered.capabilities.hostname, registered.capabilities.gpus[0].model]).toEqual([
+      "gpu\uFFFDbox",
+      "h\uFFFD",
+      "H100\uFFFD",
+    ]);
     expect(releaseRequestSchema.parse({ leaseId: crypto.randomUUID(), reason: `x${NUL}` }).reason).toBe("x\uFFFD");
   });
 });

@@ -42,7 +42,9 @@ describe("detectGpus", () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), "no-nvidia-smi-"));
     process.env.PATH = empty;
     expect(await detectGpus()).toEqual([]);
-    fs.writeFileSync(path.join(empty, "nvidia-smi"), "#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n", { mode: 0o755 });
+    fs.writeFileSync(path.join(empty, "nvidia-smi"), "#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n", {
+      mode: 0o755,
+    });
     await expect(detectGpus()).rejects.toThrow(/NVIDIA-SMI has failed/);
   });
 });

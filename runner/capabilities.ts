@@ -23,15 +23,20 @@ export function parseNvidiaSmi(csv: string): Gpu[] {
 /** The machine's GPUs from nvidia-smi; none when nvidia-smi is not installed. */
 export function detectGpus(): Promise<Gpu[]> {
   return new Promise((resolve, reject) => {
-    execFile("nvidia-smi", ["--query-gpu=index,name,memory.total", "--format=csv,noheader,nounits"], { timeout: 30_000 }, (err, stdout, stderr) => {
-      if (err && (err as NodeJS.ErrnoException).code === "ENOENT") return resolve([]);
-      if (err) return reject(new Error(`nvidia-smi failed: ${stderr.trim() || err.message}`));
-      try {
-        resolve(parseNvidiaSmi(stdout));
-      } catch (parseErr) {
-        reject(parseErr);
-      }
-    });
+    execFile(
+      "nvidia-smi",
+      ["--query-gpu=index,name,memory.total", "--format=csv,noheader,nounits"],
+      { timeout: 30_000 },
+      (err, stdout, stderr) => {
+        if (err && (err as NodeJS.ErrnoException).code === "ENOENT") return resolve([]);
+        if (err) return reject(new Error(`nvidia-smi failed: ${stderr.trim() || err.message}`));
+        try {
+          resolve(parseNvidiaSmi(stdout));
+        } catch (parseErr) {
+          reject(parseErr);
+        }
+      },
+    );
   });
 }
 
@@ -39,6 +44,19 @@ export function gpuLabel(gpu: Gpu): string {
   return `${gpu.index}: ${gpu.model}`;
 }
 
-export function machineCapabilities(gpus: Gpu[], backend: RunnerBackend, maxJobs: number, version?: string): RunnerCapabilities {
-  return { gpus, cpus: Math.max(1, os.availableParallelism()), memoryBytes: os.totalmem(), backend, maxJobs, hostname: os.hostname().slice(0, 200), ...(version ? { version } : {}) };
+export function machineCapabilities(
+  gpus: Gpu[],
+  backend: RunnerBackend,
+  maxJobs: number,
+  version?: string,
+): RunnerCapabilities {
+  return {
+    gpus,
+    cpus: Math.max(1, os.availableParallelism()),
+    memoryBytes: os.totalmem(),
+    backend,
+    maxJobs,
+    hostname: os.hostname().slice(0, 200),
+    ...(version ? { version } : {}),
+  };
 }

@@ -33,7 +33,10 @@ export const TOKEN_ON_COMMAND_LINE_WARNING =
 export class UsageError extends Error {}
 
 /** The runner's command line (and RUNNER_TOKEN, RUNNER_DOCKER_IMAGE), checked; the token is never echoed. */
-export function parseRunnerOptions(argv: string[], env: Record<string, string | undefined> = process.env): ParsedRunnerOptions {
+export function parseRunnerOptions(
+  argv: string[],
+  env: Record<string, string | undefined> = process.env,
+): ParsedRunnerOptions {
   let values;
   try {
     ({ values } = parseArgs({
@@ -62,25 +65,33 @@ export function parseRunnerOptions(argv: string[], env: Record<string, string | 
     throw new UsageError(`--url must be an http(s) address, not ${JSON.stringify(url)}`);
   }
   const token = values.token ?? env.RUNNER_TOKEN;
-  if (!token) throw new UsageError("RUNNER_TOKEN is required: a runner token created at /runners (set it in the environment, not with --token)");
+  if (!token)
+    throw new UsageError(
+      "RUNNER_TOKEN is required: a runner token created at /runners (set it in the environment, not with --token)",
+    );
   const warnings = values.token !== undefined ? [TOKEN_ON_COMMAND_LINE_WARNING] : [];
   const backend = values.backend ?? null;
-  if (backend !== null && !(RUNNER_BACKENDS as readonly string[]).includes(backend)) throw new UsageError(`--backend must be one of ${RUNNER_BACKENDS.join(", ")}`);
+  if (backend !== null && !(RUNNER_BACKENDS as readonly string[]).includes(backend))
+    throw new UsageError(`--backend must be one of ${RUNNER_BACKENDS.join(", ")}`);
   let maxJobs: number | null = null;
   if (values["max-jobs"] !== undefined) {
     maxJobs = Number(values["max-jobs"]);
-    if (!Number.isInteger(maxJobs) || maxJobs < 1 || maxJobs > 64) throw new UsageError("--max-jobs must be a whole number from 1 to 64");
+    if (!Number.isInteger(maxJobs) || maxJobs < 1 || maxJobs > 64)
+      throw new UsageError("--max-jobs must be a whole number from 1 to 64");
   }
   const maxLogText = values["max-log-bytes"] ?? env.RUNNER_MAX_LOG_BYTES;
   const maxLogBytes = maxLogText === undefined || maxLogText === "" ? DEFAULT_MAX_LOG_BYTES : Number(maxLogText);
-  if (!Number.isSafeInteger(maxLogBytes) || maxLogBytes < 1024) throw new UsageError("--max-log-bytes (RUNNER_MAX_LOG_BYTES) must be a whole number of bytes, at least 1024");
+  if (!Number.isSafeInteger(maxLogBytes) || maxLogBytes < 1024)
+    throw new UsageError("--max-log-bytes (RUNNER_MAX_LOG_BYTES) must be a whole number of bytes, at least 1024");
   const name = values.name?.trim() || os.hostname();
   return {
     url,
     token,
     name,
     backend: backend as RunnerBackend | null,
-    workDir: path.resolve(values["work-dir"] ?? path.join(os.tmpdir(), `rubric-runner-${name.replace(/[^a-zA-Z0-9_.-]/g, "-")}`)),
+    workDir: path.resolve(
+      values["work-dir"] ?? path.join(os.tmpdir(), `rubric-runner-${name.replace(/[^a-zA-Z0-9_.-]/g, "-")}`),
+    ),
     maxJobs,
     dockerImage: values["docker-image"] ?? env.RUNNER_DOCKER_IMAGE ?? DEFAULT_DOCKER_IMAGE,
     maxLogBytes,

@@ -31,7 +31,9 @@ export interface JobExecutionContext {
   event(line: string): void;
 }
 
-export type JobExecutionResult = { outcome: "completed"; status: FinalJobStatus; exitCode: number | null; reason: string | null } | { outcome: "abandoned"; reason: string };
+export type JobExecutionResult =
+  | { outcome: "completed"; status: FinalJobStatus; exitCode: number | null; reason: string | null }
+  | { outcome: "abandoned"; reason: string };
 
 /**
  * One claimed job from start to end: heartbeats and the wait-cancel long poll (a cancel is heard
@@ -111,11 +113,19 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
       if (abandonReason) return { outcome: "abandoned", reason: abandonReason };
       const reason = `the submission could not be prepared: ${(err as Error).message}`;
       note(reason);
-      return await finish({ status: "failed", exitCode: null, reason, metadata: null, outputsUploaded: false, durationS: null });
+      return await finish({
+        status: "failed",
+        exitCode: null,
+        reason,
+        metadata: null,
+        outputsUploaded: false,
+        durationS: null,
+      });
     }
     const disk = await storage;
     if (disk.unenforced) note(`the disk limit (${diskMiB} MiB) is not enforced: ${disk.unenforced}`);
-    for (const line of ctx.backend.notices({ network: job.settings.network, limits: spawnLimits(job.settings) })) note(line);
+    for (const line of ctx.backend.notices({ network: job.settings.network, limits: spawnLimits(job.settings) }))
+      note(line);
     const result = await reproduce({
       backend: ctx.backend,
       jobDir: disk.root,
@@ -136,16 +146,34 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
 
     if (!result.ran) {
       // Nothing of reproduce.sh ran (the backend could not set it up): no executed submission to judge.
-      return await finish({ status: result.status, exitCode: result.exitCode, reason: result.reason, metadata: result.metadata, outputsUploaded: false, durationS: result.durationS });
+      return await finish({
+        status: result.status,
+        exitCode: result.exitCode,
+        reason: result.reason,
+        metadata: result.metadata,
+        outputsUploaded: false,
+        durationS: result.durationS,
+      });
     }
     const outputsFile = path.join(jobDir, "outputs.tar.gz");
-    const outputs = await buildOutputsArchive(result.submissionDir, outputsFile, { maxFileBytes: job.settings.maxOutputFileBytes, secrets: Object.values(job.settings.secrets) });
+    const outputs = await buildOutputsArchive(result.submissionDir, outputsFile, {
+      maxFileBytes: job.settings.maxOutputFileBytes,
+      secrets: Object.values(job.settings.secrets),
+    });
     for (const left of outputs.leftOut) note(`left out of the outputs: ${left.path} (${left.reason})`);
     for (const masked of outputs.masked) note(`a secret's value was masked in the outputs' ${masked}`);
     await client.uploadOutputs(claimed, outputsFile);
-    return await finish({ status: result.status, exitCode: result.exitCode, reason: result.reason, metadata: result.metadata, outputsUploaded: true, durationS: result.durationS });
+    return await finish({
+      status: result.status,
+      exitCode: result.exitCode,
+      reason: result.reason,
+      metadata: result.metadata,
+      outputsUploaded: true,
+      durationS: result.durationS,
+    });
   } catch (err) {
-    if (err instanceof StaleLeaseError || abandonReason) return { outcome: "abandoned", reason: abandonReason ?? `lease lost: ${(err as Error).message}` };
+    if (err instanceof StaleLeaseError || abandonReason)
+      return { outcome: "abandoned", reason: abandonReason ?? `lease lost: ${(err as Error).message}` };
     throw err;
   } finally {
     stopWatchingCancel();

@@ -23,7 +23,11 @@ const MOUNT = "fs";
 const OVERHEAD_MIB = 8;
 
 /** Made while the submission downloads (`job-execution.ts`), off the runner's event loop. */
-export async function openJobStorage(opts: { jobDir: string; diskLimitMiB: number; tools?: HostTools }): Promise<JobStorage> {
+export async function openJobStorage(opts: {
+  jobDir: string;
+  diskLimitMiB: number;
+  tools?: HostTools;
+}): Promise<JobStorage> {
   const tools = opts.tools ?? hostTools();
   const none = (why: string): JobStorage => ({ root: opts.jobDir, unenforced: why, close: () => undefined });
   if (!isRoot()) return none("the runner is not root (loop mounts need root)");
@@ -38,7 +42,17 @@ export async function openJobStorage(opts: { jobDir: string; diskLimitMiB: numbe
   // No journal (scratch space needs none, and it would take 128 MiB of a large image), no reserved
   // blocks, inode tables initialised lazily and never in the background (noinit_itable): a sparse
   // image costs only what the job writes.
-  const mkfs = await runHostToolAsync(tools["mkfs.ext4"], ["-q", "-F", "-m", "0", "-O", "^has_journal", "-E", "lazy_itable_init=1,nodiscard", image]);
+  const mkfs = await runHostToolAsync(tools["mkfs.ext4"], [
+    "-q",
+    "-F",
+    "-m",
+    "0",
+    "-O",
+    "^has_journal",
+    "-E",
+    "lazy_itable_init=1,nodiscard",
+    image,
+  ]);
   if (!mkfs.ok) {
     fs.rmSync(image, { force: true });
     return none(`mkfs.ext4 failed: ${mkfs.stderr}`);
@@ -88,7 +102,9 @@ export function releaseJobMounts(dir: string, tools: HostTools = hostTools()): v
   }
   const points = mountinfo
     .split("\n")
-    .map((line) => line.split(" ")[4]?.replace(/\\(\d{3})/g, (_m, octal: string) => String.fromCharCode(parseInt(octal, 8))))
+    .map((line) =>
+      line.split(" ")[4]?.replace(/\\(\d{3})/g, (_m, octal: string) => String.fromCharCode(parseInt(octal, 8))),
+    )
     .filter((p): p is string => p !== undefined && p.startsWith(prefix) && p.endsWith(`/${MOUNT}`));
   for (const point of points.sort((a, b) => b.length - a.length)) runHostTool(tools.umount, ["-l", point]);
 }

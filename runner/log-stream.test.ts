@@ -107,7 +107,9 @@ describe("LogStream's bounds", () => {
     expect(sent.map((c) => c.seq)).toEqual(sent.map((_, i) => i));
     // The marker has a line of its own, without a blank line before it.
     const capped = new LogCap(8, "the log");
-    expect(capped.take("1234567\n") + capped.take("more")).toBe("1234567\n[runner] the log reached its limit of 8 B here; the rest was cut\n");
+    expect(capped.take("1234567\n") + capped.take("more")).toBe(
+      "1234567\n[runner] the log reached its limit of 8 B here; the rest was cut\n",
+    );
   });
 
   it("sends a backlog in requests of at most 1 Mi characters, so none is over the studio's body limit", async () => {
@@ -227,7 +229,9 @@ describe("SecretMasker", () => {
   it("masks every occurrence in a long text with many line breaks, and leaves a text without secrets as it was", () => {
     const secret = "s3cr3t-VALUE-42";
     const masker = new SecretMasker([secret]);
-    const lines = Array.from({ length: 2000 }, (_, i) => (i % 100 === 0 ? `${i} s3cr3t-\nVALUE-42` : `line ${i}`)).join("\n");
+    const lines = Array.from({ length: 2000 }, (_, i) => (i % 100 === 0 ? `${i} s3cr3t-\nVALUE-42` : `line ${i}`)).join(
+      "\n",
+    );
     const masked = masker.mask(lines);
     expect(masked).not.toContain("VALUE-42");
     expect(masked.split("\n")).toHaveLength(lines.split("\n").length);

@@ -132,7 +132,11 @@ export class LogStream {
   private async drain(): Promise<void> {
     while (this.unsent.length > 0 && !this.stopped) {
       let size = 1;
-      for (let chars = this.unsent[0].text.length; size < Math.min(this.unsent.length, MAX_CHUNKS_PER_REQUEST); size++) {
+      for (
+        let chars = this.unsent[0].text.length;
+        size < Math.min(this.unsent.length, MAX_CHUNKS_PER_REQUEST);
+        size++
+      ) {
         chars += this.unsent[size].text.length;
         if (chars > MAX_CHARS_PER_REQUEST) break;
       }

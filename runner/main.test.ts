@@ -8,10 +8,31 @@ describe("the runner started by a studio (RUNNER_EXIT_WITH_STDIN)", () => {
   it("exits once its stdin closes, as when the studio that holds it dies", async () => {
     const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "runner-stdin-"));
     // A studio address nothing answers on: the runner keeps retrying its registration meanwhile.
-    const child = spawn(process.execPath, ["--import", "tsx", "runner/main.ts", "--url", "http://127.0.0.1:9", "--name", "stdin-check", "--work-dir", workDir, "--backend", "local"], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", RUNNER_TOKEN: "rst_runner_test", RUNNER_EXIT_WITH_STDIN: "1" } as unknown as NodeJS.ProcessEnv,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "runner/main.ts",
+        "--url",
+        "http://127.0.0.1:9",
+        "--name",
+        "stdin-check",
+        "--work-dir",
+        workDir,
+        "--backend",
+        "local",
+      ],
+      {
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? "",
+          RUNNER_TOKEN: "rst_runner_test",
+          RUNNER_EXIT_WITH_STDIN: "1",
+        } as unknown as NodeJS.ProcessEnv,
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     onTestFinished(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       fs.rmSync(workDir, { recursive: true, force: true });

@@ -6,14 +6,22 @@ import * as tar from "tar-stream";
 import { describe, expect, it } from "vitest";
 import { buildOutputsArchive } from "./outputs-archive";
 
-async function readArchive(file: string): Promise<Map<string, { type: string; content: string; linkname?: string | null }>> {
+async function readArchive(
+  file: string,
+): Promise<Map<string, { type: string; content: string; linkname?: string | null }>> {
   const entries = new Map<string, { type: string; content: string; linkname?: string | null }>();
   const extract = tar.extract();
-  fs.createReadStream(file).pipe(createGunzip()).pipe(extract as unknown as NodeJS.WritableStream);
+  fs.createReadStream(file)
+    .pipe(createGunzip())
+    .pipe(extract as unknown as NodeJS.WritableStream);
   for await (const entry of extract) {
     const chunks: Buffer[] = [];
     for await (const c of entry) chunks.push(c as Buffer);
-    entries.set(entry.header.name, { type: entry.header.type ?? "file", content: Buffer.concat(chunks).toString(), linkname: entry.header.linkname });
+    entries.set(entry.header.name, {
+      type: entry.header.type ?? "file",
+      content: Buffer.concat(chunks).toString(),
+      linkname: entry.header.linkname,
+    });
   }
   return entries;
 }
@@ -35,15 +43,26 @@ describe("buildOutputsArchive", () => {
 
     const result = await buildOutputsArchive(dir, file, { maxFileBytes: 1024, secrets: ["hf_abcdef"] });
 
-    expect([...result.leftOut].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
-      { path: "passwd", reason: "link out of the submission (/etc/passwd)" },
-      { path: "results/up.log", reason: "link out of the submission (../reproduce.log)" },
-      { path: "new\nline.txt", reason: "a name the path rule refuses (has a control character (U+000A) in its path)" },
-      { path: "results/model.bin", reason: "2048 bytes, over the limit of 1024" },
-    ].sort((a, b) => a.path.localeCompare(b.path)));
+    expect([...result.leftOut].sort((a, b) => a.path.localeCompare(b.path))).toEqual(
+      [
+        { path: "passwd", reason: "link out of the submission (/etc/passwd)" },
+        { path: "results/up.log", reason: "link out of the submission (../reproduce.log)" },
+        {
+          path: "new\nline.txt",
+          reason: "a name the path rule refuses (has a control character (U+000A) in its path)",
+        },
+        { path: "results/model.bin", reason: "2048 bytes, over the limit of 1024" },
+      ].sort((a, b) => a.path.localeCompare(b.path)),
+    );
     expect(result.masked).toEqual(["leak.txt"]);
     const entries = await readArchive(file);
-    expect([...entries.keys()].sort()).toEqual(["latest.csv", "leak.txt", "reproduce.log", "results/", "results/table.csv"]);
+    expect([...entries.keys()].sort()).toEqual([
+      "latest.csv",
+      "leak.txt",
+      "reproduce.log",
+      "results/",
+      "results/table.csv",
+    ]);
     expect(entries.get("results/table.csv")!.content).toBe("a,b\n1,2\n");
     expect(entries.get("leak.txt")!.content).toBe("token=*** end");
     expect(entries.get("latest.csv")).toMatchObject({ type: "symlink", linkname: "results/table.csv" });
@@ -79,6 +98,8 @@ describe("buildOutputsArchive", () => {
     const reported = JSON.stringify([result.leftOut, result.masked]);
     expect(reported).not.toContain("SeCrEt");
     expect(result.leftOut.map((l) => l.path).sort()).toEqual(["big-***.bin", "outside"]);
-    expect(result.masked).toEqual(expect.arrayContaining(["run-*** (its name)", "latest (its link target)", "wrapped.txt"]));
+    expect(result.masked).toEqual(
+      expect.arrayContaining(["run-*** (its name)", "latest (its link target)", "wrapped.txt"]),
+    );
   });
 });

@@ -28,7 +28,11 @@ export interface OutputsArchiveResult {
  * that then repeats another gets `~2`, `~3`, …) and a link's target; the names this answers (left
  * out, masked) are the masked ones too, since they go into the log.
  */
-export async function buildOutputsArchive(dir: string, file: string, opts: { maxFileBytes: number; secrets: string[] }): Promise<OutputsArchiveResult> {
+export async function buildOutputsArchive(
+  dir: string,
+  file: string,
+  opts: { maxFileBytes: number; secrets: string[] },
+): Promise<OutputsArchiveResult> {
   const result: OutputsArchiveResult = { files: 0, bytes: 0, leftOut: [], masked: [] };
   const names = new SecretMasker(opts.secrets);
   // Contents are bytes: masked as latin1 text (one character per byte), against each value's UTF-8 bytes.
@@ -56,7 +60,9 @@ export async function buildOutputsArchive(dir: string, file: string, opts: { max
   const stack = [{ rel: "", stored: "" }];
   while (stack.length > 0) {
     const { rel, stored: dirStored } = stack.pop()!;
-    const entries = fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? 1 : -1));
+    const entries = fs
+      .readdirSync(path.join(dir, rel), { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? 1 : -1));
     for (const entry of entries) {
       const name = rel === "" ? entry.name : `${rel}/${entry.name}`;
       const full = path.join(dir, name);
@@ -95,7 +101,16 @@ export async function buildOutputsArchive(dir: string, file: string, opts: { max
           content = Buffer.from(masked, "latin1");
           result.masked.push(entryName);
         }
-        await add({ name: entryName, type: "file", mode: stat.mode & 0o111 ? 0o755 : 0o644, mtime: stat.mtime, size: content.length }, content);
+        await add(
+          {
+            name: entryName,
+            type: "file",
+            mode: stat.mode & 0o111 ? 0o755 : 0o644,
+            mtime: stat.mtime,
+            size: content.length,
+          },
+          content,
+        );
         result.files += 1;
         result.bytes += content.length;
       }

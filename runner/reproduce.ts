@@ -22,7 +22,11 @@ export const MISSING_SCRIPT_REASON = "reproduce.sh not found at the submission's
  * Python that is not there), then `bash reproduce.sh`, stderr into stdout. Unlike PaperBench's
  * `| tee`, nothing stands between the script and its exit status.
  */
-export const REPRODUCE_COMMAND: readonly string[] = ["bash", "-c", `exec 2>&1; rm -rf venv .venv && exec bash ${REPRODUCE_SCRIPT}`];
+export const REPRODUCE_COMMAND: readonly string[] = [
+  "bash",
+  "-c",
+  `exec 2>&1; rm -rf venv .venv && exec bash ${REPRODUCE_SCRIPT}`,
+];
 
 /** `reproduce.log.creation_time` as PaperBench writes it (`date +%s`): whole seconds since the epoch, a newline. Its judge reads it with `int()`. */
 export function creationTimeText(nowMs: number): string {
@@ -120,7 +124,14 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
 
   const limits = spawnLimits(opts.settings);
   function spawnBase() {
-    return { dir: submissionDir, scratchDir: path.join(opts.jobDir, "scratch"), secrets: opts.settings.secrets, gpuIndices: opts.gpuIndices, network: opts.settings.network, limits };
+    return {
+      dir: submissionDir,
+      scratchDir: path.join(opts.jobDir, "scratch"),
+      secrets: opts.settings.secrets,
+      gpuIndices: opts.gpuIndices,
+      network: opts.settings.network,
+      limits,
+    };
   }
 
   function freshCopy(): void {
@@ -176,10 +187,23 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
 
   freshCopy();
   const before = await capture(["ls", "-laR", "."]);
-  const gitCommand = (...args: string[]) => ["git", "-c", "safe.directory=*", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--no-pager", ...args];
-  const isGitRepo = fs.existsSync(path.join(submissionDir, ".git")) && (await capture(gitCommand("rev-parse", "--is-inside-work-tree"))).text.trim() === "true";
+  const gitCommand = (...args: string[]) => [
+    "git",
+    "-c",
+    "safe.directory=*",
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+    "--no-pager",
+    ...args,
+  ];
+  const isGitRepo =
+    fs.existsSync(path.join(submissionDir, ".git")) &&
+    (await capture(gitCommand("rev-parse", "--is-inside-work-tree"))).text.trim() === "true";
   const gitLog = isGitRepo ? (await capture(gitCommand("log"))).text : null;
-  const scriptExists = fs.lstatSync(path.join(submissionDir, REPRODUCE_SCRIPT), { throwIfNoEntry: false })?.isFile() ?? false;
+  const scriptExists =
+    fs.lstatSync(path.join(submissionDir, REPRODUCE_SCRIPT), { throwIfNoEntry: false })?.isFile() ?? false;
 
   const metadata = (run: RunOutcome | null, after: string | null, gitStatus: string | null): ReproductionMetadata => ({
     is_valid_git_repo: isGitRepo,
@@ -200,13 +224,24 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
 
   if (!scriptExists) {
     note(MISSING_SCRIPT_REASON);
-    return { status: "failed", exitCode: null, reason: MISSING_SCRIPT_REASON, metadata: metadata(null, null, null), durationS: (Date.now() - started) / 1000, submissionDir, ran: true };
+    return {
+      status: "failed",
+      exitCode: null,
+      reason: MISSING_SCRIPT_REASON,
+      metadata: metadata(null, null, null),
+      durationS: (Date.now() - started) / 1000,
+      submissionDir,
+      ran: true,
+    };
   }
 
   let run = await runScript();
-  const failedShort = (r: RunOutcome) => !r.timedOut && !r.cancelled && r.exit.exitCode !== 0 && r.seconds < opts.settings.salvageRetryBelowS;
+  const failedShort = (r: RunOutcome) =>
+    !r.timedOut && !r.cancelled && r.exit.exitCode !== 0 && r.seconds < opts.settings.salvageRetryBelowS;
   if (failedShort(run) && !cancelled) {
-    note(`reproduce.sh failed after ${run.seconds.toFixed(1)} s (under ${opts.settings.salvageRetryBelowS} s): salvage retry on a fresh copy`);
+    note(
+      `reproduce.sh failed after ${run.seconds.toFixed(1)} s (under ${opts.settings.salvageRetryBelowS} s): salvage retry on a fresh copy`,
+    );
     retried.push({ repro_execution_time: run.seconds, timedout: run.timedOut, exit_code: run.exit.exitCode });
     freshCopy();
     run = await runScript();
@@ -215,21 +250,31 @@ export async function reproduce(opts: ReproduceOptions): Promise<ReproduceResult
   const after = (await capture(["ls", "-laR", "."])).text;
   const gitStatus = isGitRepo ? (await capture(gitCommand("status"))).text : null;
   const durationS = (Date.now() - started) / 1000;
-  if (opts.diskLimitMiB !== undefined && !run.exit.limitHit && diskFull(submissionDir)) run.exit.limitHit = `the disk limit of ${opts.diskLimitMiB} MiB`;
+  if (opts.diskLimitMiB !== undefined && !run.exit.limitHit && diskFull(submissionDir))
+    run.exit.limitHit = `the disk limit of ${opts.diskLimitMiB} MiB`;
   const outcome = describe(run, opts.settings.timeoutS);
   if (outcome.status === "failed" && (run.exit.limitHit || run.exit.setupError)) note(outcome.reason!);
   return { ...outcome, metadata: metadata(run, after, gitStatus), durationS, submissionDir, ran: !run.exit.setupError };
 }
 
-function describe(run: RunOutcome, timeoutS: number): { status: FinalJobStatus; exitCode: number | null; reason: string | null } {
-  if (run.timedOut) return { status: "timed_out", exitCode: null, reason: `reproduce.sh ran past its timeout of ${timeoutS} s and was stopped` };
+function describe(
+  run: RunOutcome,
+  timeoutS: number,
+): { status: FinalJobStatus; exitCode: number | null; reason: string | null } {
+  if (run.timedOut)
+    return {
+      status: "timed_out",
+      exitCode: null,
+      reason: `reproduce.sh ran past its timeout of ${timeoutS} s and was stopped`,
+    };
   if (run.cancelled) return { status: "cancelled", exitCode: null, reason: "cancelled by staff" };
   const { exitCode, signal, limitHit, setupError } = run.exit;
   if (setupError) return { status: "failed", exitCode, reason: setupError };
   // A job that hit a limit fails for that reason, whatever its status: its results may be cut short.
   if (limitHit) return { status: "failed", exitCode, reason: `reproduce.sh hit ${limitHit}` };
   if (exitCode === 0) return { status: "succeeded", exitCode: 0, reason: null };
-  if (exitCode === null) return { status: "failed", exitCode: null, reason: `reproduce.sh was killed by ${signal ?? "a signal"}` };
+  if (exitCode === null)
+    return { status: "failed", exitCode: null, reason: `reproduce.sh was killed by ${signal ?? "a signal"}` };
   return { status: "failed", exitCode, reason: `reproduce.sh exited with status ${exitCode}` };
 }
 
@@ -240,5 +285,9 @@ function describe(run: RunOutcome, timeoutS: number): { status: FinalJobStatus; 
  */
 function writeOwnFile(file: string): number {
   fs.rmSync(file, { force: true, recursive: true });
-  return fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+  return fs.openSync(
+    file,
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+    0o644,
+  );
 }

@@ -7,7 +7,13 @@ import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { completeRequestSchema, LEASE_HEADER, logsRequestSchema, registerRequestSchema, type ClaimedJob } from "@/lib/runner/protocol";
+import {
+  completeRequestSchema,
+  LEASE_HEADER,
+  logsRequestSchema,
+  registerRequestSchema,
+  type ClaimedJob,
+} from "@/lib/runner/protocol";
 import { startRunner, type RunningRunner } from "./runner-loop";
 import { tarBuffer } from "./tar.testutil";
 import { pollUntil } from "@/test/poll";
@@ -39,7 +45,18 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
   const leaseId = randomUUID();
   const jobToken = `rst_job_${jobId}.${leaseId}.sig`;
   let claimed = false;
-  const studio: FakeStudio = { url: "", calls: [], logs: new Map(), completions: [], outputs: null, cancel: null, stale: false, revoked: false, heartbeatsRefused: false, close: async () => undefined };
+  const studio: FakeStudio = {
+    url: "",
+    calls: [],
+    logs: new Map(),
+    completions: [],
+    outputs: null,
+    cancel: null,
+    stale: false,
+    revoked: false,
+    heartbeatsRefused: false,
+    close: async () => undefined,
+  };
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -47,7 +64,8 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
     const auth = req.headers.authorization ?? "";
     const url = req.url ?? "";
     studio.calls.push(`${req.method} ${url.replace(jobId, ":id")}`);
-    const json = (status: number, value: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+    const json = (status: number, value: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
     if (url === "/api/runner/register") {
       expect(auth).toBe("Bearer rst_runner_test");
       registerRequestSchema.parse(JSON.parse(body.toString()));
@@ -58,7 +76,23 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
       if (claimed) return void setTimeout(() => res.writeHead(204).end(), 200);
       claimed = true;
       const job: ClaimedJob = {
-        job: { id: jobId, kind: "reproduce", attempt: 1, submissionId: randomUUID(), paperId: "paper", gpuIndices: [], settings: { timeoutS: 60, gpus: 0, network: false, secrets: { HF_TOKEN: "hf_topsecret" }, salvageRetryBelowS: 0, maxOutputFileBytes: 1024 * 1024, ...settings } },
+        job: {
+          id: jobId,
+          kind: "reproduce",
+          attempt: 1,
+          submissionId: randomUUID(),
+          paperId: "paper",
+          gpuIndices: [],
+          settings: {
+            timeoutS: 60,
+            gpus: 0,
+            network: false,
+            secrets: { HF_TOKEN: "hf_topsecret" },
+            salvageRetryBelowS: 0,
+            maxOutputFileBytes: 1024 * 1024,
+            ...settings,
+          },
+        },
         lease: { id: leaseId, expiresAt: new Date(Date.now() + 60_000).toISOString(), leaseS: 60, heartbeatS: 1 },
         jobToken,
       };
@@ -66,16 +100,25 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
     }
     expect(auth).toBe(`Bearer ${jobToken}`);
     if (studio.stale) return json(409, { error: { code: "stale_lease", message: "lease moved on" } });
-    if (studio.revoked) return json(401, { error: { code: "unauthorized", message: "The runner token this job was claimed with was revoked: stop the job" } });
+    if (studio.revoked)
+      return json(401, {
+        error: {
+          code: "unauthorized",
+          message: "The runner token this job was claimed with was revoked: stop the job",
+        },
+      });
     if (url.endsWith("/submission")) return res.writeHead(200, { "content-type": "application/gzip" }).end(archive);
-    if (url.endsWith("/heartbeat") && studio.heartbeatsRefused) return json(429, { error: { code: "rate_limited", message: "slow down" } });
-    if (url.endsWith("/heartbeat")) return json(200, { leaseExpiresAt: new Date().toISOString(), cancel: studio.cancel === "heartbeat" });
+    if (url.endsWith("/heartbeat") && studio.heartbeatsRefused)
+      return json(429, { error: { code: "rate_limited", message: "slow down" } });
+    if (url.endsWith("/heartbeat"))
+      return json(200, { leaseExpiresAt: new Date().toISOString(), cancel: studio.cancel === "heartbeat" });
     if (url.endsWith("/wait-cancel")) {
       const { waitS } = JSON.parse(body.toString()) as { waitS: number };
       const deadline = Date.now() + waitS * 1000;
       let gone = false;
       res.on("close", () => (gone = true));
-      while (studio.cancel !== "wait-cancel" && Date.now() < deadline && !gone) await new Promise((r) => setTimeout(r, 20));
+      while (studio.cancel !== "wait-cancel" && Date.now() < deadline && !gone)
+        await new Promise((r) => setTimeout(r, 20));
       return json(200, { cancel: studio.cancel === "wait-cancel" });
     }
     if (url.endsWith("/logs")) {
@@ -106,7 +149,10 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
 }
 
 function log(studio: FakeStudio): string {
-  return [...studio.logs.keys()].sort((a, b) => a - b).map((seq) => studio.logs.get(seq)).join("");
+  return [...studio.logs.keys()]
+    .sort((a, b) => a - b)
+    .map((seq) => studio.logs.get(seq))
+    .join("");
 }
 
 /** Polls with no deadline of its own (see pollUntil): the test's timeout is the one bound. */
@@ -153,16 +199,31 @@ async function start(s: FakeStudio): Promise<string[]> {
 
 describe("startRunner against the protocol", () => {
   it("registers, claims, streams the masked log, uploads the outputs, then completes once", async () => {
-    studio = await fakeStudio('echo "step 1"\necho "secret=$HF_TOKEN"\nmkdir results && echo 1 > results/r.txt\nexit 3\n');
+    studio = await fakeStudio(
+      'echo "step 1"\necho "secret=$HF_TOKEN"\nmkdir results && echo 1 > results/r.txt\nexit 3\n',
+    );
     const events = await start(studio);
     await until(() => studio!.completions.length > 0);
-    expect(studio.completions).toEqual([expect.objectContaining({ status: "failed", exitCode: 3, outputsUploaded: true, reason: "reproduce.sh exited with status 3" })]);
+    expect(studio.completions).toEqual([
+      expect.objectContaining({
+        status: "failed",
+        exitCode: 3,
+        outputsUploaded: true,
+        reason: "reproduce.sh exited with status 3",
+      }),
+    ]);
     expect(log(studio)).toContain("step 1\nsecret=***\n");
-    const calls = studio.calls.filter((c) => !c.includes("heartbeat") && !c.includes("claim") && !c.includes("wait-cancel"));
+    const calls = studio.calls.filter(
+      (c) => !c.includes("heartbeat") && !c.includes("claim") && !c.includes("wait-cancel"),
+    );
     expect(calls.slice(0, 2)).toEqual(["POST /api/runner/register", "GET /api/runner/jobs/:id/submission"]);
-    expect(calls.indexOf("PUT /api/runner/jobs/:id/outputs")).toBeLessThan(calls.indexOf("POST /api/runner/jobs/:id/complete"));
+    expect(calls.indexOf("PUT /api/runner/jobs/:id/outputs")).toBeLessThan(
+      calls.indexOf("POST /api/runner/jobs/:id/complete"),
+    );
     expect(calls.at(-1)).toBe("POST /api/runner/jobs/:id/complete");
-    expect(await outputNames(studio.outputs!)).toEqual(expect.arrayContaining(["reproduce.sh", "reproduce.log", "results/r.txt"]));
+    expect(await outputNames(studio.outputs!)).toEqual(
+      expect.arrayContaining(["reproduce.sh", "reproduce.log", "results/r.txt"]),
+    );
     // The runner reports the job finished once the studio has answered the completion: a moment after it arrived.
     await until(() => events.some((e) => /^finished job .*: failed, exit code 3/.test(e)));
     expect(events.join("\n")).not.toContain("rst_runner_test");
@@ -185,7 +246,9 @@ describe("startRunner against the protocol", () => {
     studio.heartbeatsRefused = true;
     await until(() => events.some((e) => e.includes("heartbeat failed (2 in a row")));
     const failures = events.filter((e) => e.includes("heartbeat failed"));
-    expect(failures[0]).toMatch(/^job [0-9a-f-]{36}: heartbeat failed \(1 in a row, \d+\.\d s since the last success, lease 60 s\): POST \/api\/runner\/jobs\/[0-9a-f-]{36}\/heartbeat: 429 slow down$/);
+    expect(failures[0]).toMatch(
+      /^job [0-9a-f-]{36}: heartbeat failed \(1 in a row, \d+\.\d s since the last success, lease 60 s\): POST \/api\/runner\/jobs\/[0-9a-f-]{36}\/heartbeat: 429 slow down$/,
+    );
     studio.heartbeatsRefused = false;
     // The job was never stopped for it: it goes on to its end once told to.
     fs.writeFileSync(goOn, "");

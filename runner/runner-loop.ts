@@ -42,7 +42,10 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
   const event = opts.event ?? ((line: string) => console.log(line));
   const gpus: Gpu[] = await detectGpus();
   const backendName = opts.backend ?? defaultBackend();
-  if (opts.backend === null) event(`backend: ${backendName} (${backendName === "sandbox" ? "bwrap found" : "bwrap not installed: jobs run as plain processes"})`);
+  if (opts.backend === null)
+    event(
+      `backend: ${backendName} (${backendName === "sandbox" ? "bwrap found" : "bwrap not installed: jobs run as plain processes"})`,
+    );
   const backend = selectBackend(backendName, { dockerImage: opts.dockerImage });
   const maxJobs = opts.maxJobs ?? Math.max(1, gpus.length);
   fs.mkdirSync(opts.workDir, { recursive: true });
@@ -51,7 +54,9 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
   const client = new StudioClient({ url: opts.url, runnerToken: opts.token });
   const capabilities = machineCapabilities(gpus, backendName, maxJobs, process.env.npm_package_version);
   const runnerId = await registerUntilAnswered(client, { name: opts.name, capabilities }, event);
-  event(`registered as ${opts.name} (runner ${runnerId}): ${gpus.length} GPU(s), ${capabilities.cpus} CPU(s), backend ${backendName}, up to ${maxJobs} job(s) at once`);
+  event(
+    `registered as ${opts.name} (runner ${runnerId}): ${gpus.length} GPU(s), ${capabilities.cpus} CPU(s), backend ${backendName}, up to ${maxJobs} job(s) at once`,
+  );
 
   const running = new Map<string, Promise<void>>();
   const gpusInUse = new Set<number>();
@@ -64,12 +69,27 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
   function launch(claimed: ClaimedJob): void {
     const { job } = claimed;
     for (const index of job.gpuIndices) gpusInUse.add(index);
-    event(`claimed job ${job.id} (attempt ${job.attempt}${job.gpuIndices.length ? `, GPUs ${job.gpuIndices.join(",")}` : ""})`);
-    const run = executeJob({ client, backend, claimed, workDir: opts.workDir, runnerName: opts.name, gpus, killGraceMs: opts.killGraceMs ?? 10_000, maxLogBytes: opts.maxLogBytes, shutdown, event })
+    event(
+      `claimed job ${job.id} (attempt ${job.attempt}${job.gpuIndices.length ? `, GPUs ${job.gpuIndices.join(",")}` : ""})`,
+    );
+    const run = executeJob({
+      client,
+      backend,
+      claimed,
+      workDir: opts.workDir,
+      runnerName: opts.name,
+      gpus,
+      killGraceMs: opts.killGraceMs ?? 10_000,
+      maxLogBytes: opts.maxLogBytes,
+      shutdown,
+      event,
+    })
       .then(
         async (result) => {
           if (result.outcome === "completed") {
-            event(`finished job ${job.id}: ${result.status}${result.exitCode !== null ? `, exit code ${result.exitCode}` : ""}${result.reason ? ` (${result.reason})` : ""}`);
+            event(
+              `finished job ${job.id}: ${result.status}${result.exitCode !== null ? `, exit code ${result.exitCode}` : ""}${result.reason ? ` (${result.reason})` : ""}`,
+            );
             return;
           }
           event(`abandoned job ${job.id}: ${result.reason}`);
@@ -77,7 +97,8 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
           if (stopping) {
             await client.release(claimed, `the runner ${opts.name} was stopped`).then(
               () => event(`released job ${job.id} to the queue`),
-              (err: Error) => event(`could not release job ${job.id} (${err.message}); it is requeued when its lease expires`),
+              (err: Error) =>
+                event(`could not release job ${job.id} (${err.message}); it is requeued when its lease expires`),
             );
           }
         },
@@ -101,7 +122,10 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
       }
       try {
         const freeGpus = gpus.map((g) => g.index).filter((i) => !gpusInUse.has(i));
-        const claimed = await client.claim({ runnerId, freeGpus, freeSlots, waitS: opts.claimWaitS ?? 30 }, claimAbort.signal);
+        const claimed = await client.claim(
+          { runnerId, freeGpus, freeSlots, waitS: opts.claimWaitS ?? 30 },
+          claimAbort.signal,
+        );
         if (claimed && stopping) {
           // Claimed just as the runner was told to stop: hand it straight back.
           await client.release(claimed, `the runner ${opts.name} was stopped`).catch(() => undefined);
@@ -136,7 +160,11 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
   };
 }
 
-async function registerUntilAnswered(client: StudioClient, body: Parameters<StudioClient["register"]>[0], event: (line: string) => void): Promise<string> {
+async function registerUntilAnswered(
+  client: StudioClient,
+  body: Parameters<StudioClient["register"]>[0],
+  event: (line: string) => void,
+): Promise<string> {
   for (;;) {
     try {
       return await client.register(body);

@@ -43,10 +43,22 @@ describe("safeExtract", () => {
 
   const malicious: [string, TarEntry[], RegExp][] = [
     ["a path with ..", [{ name: "../x", content: "pwned" }], /"\.\.\/x".*has a \.\. segment/],
-    ["a .. that stays inside lexically (the studio refuses it too)", [{ name: "a/../b", content: "x" }], /"a\/\.\.\/b".*has a \.\. segment/],
+    [
+      "a .. that stays inside lexically (the studio refuses it too)",
+      [{ name: "a/../b", content: "x" }],
+      /"a\/\.\.\/b".*has a \.\. segment/,
+    ],
     ["an absolute path", [{ name: "/etc/x", content: "pwned" }], /"\/etc\/x".*has an absolute path/],
-    ["a symlink out of the tree", [{ name: "passwd", type: "symlink", linkname: "/etc/passwd" }], /"passwd".*link to an absolute path/],
-    ["a relative symlink out of the tree", [{ name: "a/up", type: "symlink", linkname: "../../x" }], /"a\/up".*with a \.\. segment/],
+    [
+      "a symlink out of the tree",
+      [{ name: "passwd", type: "symlink", linkname: "/etc/passwd" }],
+      /"passwd".*link to an absolute path/,
+    ],
+    [
+      "a relative symlink out of the tree",
+      [{ name: "a/up", type: "symlink", linkname: "../../x" }],
+      /"a\/up".*with a \.\. segment/,
+    ],
     [
       "a chain of links that each look inside",
       [
@@ -57,9 +69,21 @@ describe("safeExtract", () => {
       ],
       /"a".*link to "sub\/\.\.", with a \.\. segment/,
     ],
-    ["a hard link out of the tree", [{ name: "shadow", type: "link", linkname: "../../../etc/shadow" }], /"shadow".*hard link to .*\.\. segment/],
-    ["a hard link to an absolute path", [{ name: "shadow", type: "link", linkname: "/etc/shadow" }], /"shadow".*hard link to .*absolute path/],
-    ["a character device", [{ name: "null", type: "character-device", devmajor: 1, devminor: 3 }], /"null".*device or FIFO/],
+    [
+      "a hard link out of the tree",
+      [{ name: "shadow", type: "link", linkname: "../../../etc/shadow" }],
+      /"shadow".*hard link to .*\.\. segment/,
+    ],
+    [
+      "a hard link to an absolute path",
+      [{ name: "shadow", type: "link", linkname: "/etc/shadow" }],
+      /"shadow".*hard link to .*absolute path/,
+    ],
+    [
+      "a character device",
+      [{ name: "null", type: "character-device", devmajor: 1, devminor: 3 }],
+      /"null".*device or FIFO/,
+    ],
     ["a FIFO", [{ name: "pipe", type: "fifo" }], /"pipe".*device or FIFO/],
     [
       "a write through a link extracted earlier",
@@ -80,17 +104,30 @@ describe("safeExtract", () => {
   });
 
   it("refuses an archive past the entry and size limits", async () => {
-    const many = await tarGz([{ name: "a", content: "1" }, { name: "b", content: "2" }, { name: "c", content: "3" }]);
-    await expect(safeExtract(many, destination(), { maxEntries: 2, maxExpandedBytes: 100 })).rejects.toThrow(/"c".*more than 2 entries/);
+    const many = await tarGz([
+      { name: "a", content: "1" },
+      { name: "b", content: "2" },
+      { name: "c", content: "3" },
+    ]);
+    await expect(safeExtract(many, destination(), { maxEntries: 2, maxExpandedBytes: 100 })).rejects.toThrow(
+      /"c".*more than 2 entries/,
+    );
     const big = await tarGz([{ name: "big.bin", content: "x".repeat(1000) }]);
-    await expect(safeExtract(big, destination(), { maxEntries: 10, maxExpandedBytes: 100 })).rejects.toThrow(/"big.bin".*more than 100 bytes/);
+    await expect(safeExtract(big, destination(), { maxEntries: 10, maxExpandedBytes: 100 })).rejects.toThrow(
+      /"big.bin".*more than 100 bytes/,
+    );
   });
 
   it("extracts a .zip and refuses its unsafe entries too", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "zip-"));
     // A zip with a safe file, built by Python's zipfile (which, unlike zip(1), writes any name given).
     const build = (name: string, entryName: string) =>
-      execFileSync("python3", ["-c", `import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1],"w")\nz.writestr("reproduce.sh","echo zip\\n")\nz.writestr(sys.argv[2],"x")\nz.close()`, path.join(dir, name), entryName]);
+      execFileSync("python3", [
+        "-c",
+        `import zipfile,sys\nz=zipfile.ZipFile(sys.argv[1],"w")\nz.writestr("reproduce.sh","echo zip\\n")\nz.writestr(sys.argv[2],"x")\nz.close()`,
+        path.join(dir, name),
+        entryName,
+      ]);
     build("ok.zip", "src/a.py");
     const root = await safeExtract(path.join(dir, "ok.zip"), destination());
     expect(fs.readFileSync(path.join(root, "reproduce.sh"), "utf8")).toBe("echo zip\n");
@@ -104,7 +141,9 @@ describe("safeExtract", () => {
       path.join(dir, "chain.zip"),
     ]);
     const dest = destination();
-    await expect(safeExtract(path.join(dir, "chain.zip"), dest)).rejects.toThrow(/"a".*link to "sub\/\.\.", with a \.\. segment/);
+    await expect(safeExtract(path.join(dir, "chain.zip"), dest)).rejects.toThrow(
+      /"a".*link to "sub\/\.\.", with a \.\. segment/,
+    );
     expect(fs.readdirSync(dest)).toEqual([]);
   });
 

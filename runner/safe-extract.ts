@@ -5,7 +5,12 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
 import * as yauzl from "yauzl";
-import { checkEntryPath, entryRefusal, normalizeEntryPath, type EntryKind as RuleEntryKind } from "@/lib/files/entry-path";
+import {
+  checkEntryPath,
+  entryRefusal,
+  normalizeEntryPath,
+  type EntryKind as RuleEntryKind,
+} from "@/lib/files/entry-path";
 
 /**
  * Extracting a submission archive onto the runner's disk. The studio checked it on upload; this is
@@ -44,22 +49,32 @@ class Extractor {
     for (const part of rel.split("/").slice(0, -1)) {
       at = path.join(at, part);
       // A link already extracted points down, but nothing is written through one all the same.
-      if (fs.lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) throw new UnsafeArchiveError(name, "the path goes through a link");
+      if (fs.lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink())
+        throw new UnsafeArchiveError(name, "the path goes through a link");
     }
     return path.join(this.root, rel);
   }
 
   count(name: string, n: number): void {
     this.bytes += n;
-    if (this.bytes > this.limits.maxExpandedBytes) throw new UnsafeArchiveError(name, `the archive expands to more than ${this.limits.maxExpandedBytes} bytes`);
+    if (this.bytes > this.limits.maxExpandedBytes)
+      throw new UnsafeArchiveError(name, `the archive expands to more than ${this.limits.maxExpandedBytes} bytes`);
   }
 
   /**
    * `mtime`: the archive's date for the file, kept on disk so that "changed by reproduction" (written
    * after reproduce.log.creation_time) means what it says, even for a run that takes a second.
    */
-  async add(name: string, kind: EntryKind, mode: number, linkname: string | null, content: Readable | null, mtime?: Date): Promise<void> {
-    if (++this.entries > this.limits.maxEntries) throw new UnsafeArchiveError(name, `the archive has more than ${this.limits.maxEntries} entries`);
+  async add(
+    name: string,
+    kind: EntryKind,
+    mode: number,
+    linkname: string | null,
+    content: Readable | null,
+    mtime?: Date,
+  ): Promise<void> {
+    if (++this.entries > this.limits.maxEntries)
+      throw new UnsafeArchiveError(name, `the archive has more than ${this.limits.maxEntries} entries`);
     const refusal = entryRefusal(name, ruleKind(kind, linkname));
     if (refusal !== null) throw new UnsafeArchiveError(name, refusal);
     const checked = checkEntryPath(name);
@@ -114,7 +129,11 @@ function ruleKind(kind: EntryKind, linkname: string | null): RuleEntryKind {
  * `dest`, or its one directory when the archive holds a single folder and nothing else. A refused
  * archive leaves `dest` empty.
  */
-export async function safeExtract(archive: string, dest: string, limits: ExtractLimits = EXTRACT_LIMITS): Promise<string> {
+export async function safeExtract(
+  archive: string,
+  dest: string,
+  limits: ExtractLimits = EXTRACT_LIMITS,
+): Promise<string> {
   fs.mkdirSync(dest, { recursive: true });
   const root = fs.realpathSync(dest);
   const extractor = new Extractor(root, limits);
@@ -125,8 +144,10 @@ export async function safeExtract(archive: string, dest: string, limits: Extract
   const magic = head.subarray(0, read);
   try {
     if (magic[0] === 0x50 && magic[1] === 0x4b) await extractZip(archive, extractor);
-    else if (magic[0] === 0x1f && magic[1] === 0x8b) await extractTar(fs.createReadStream(archive).pipe(createGunzip()), extractor);
-    else if (magic.length >= 262 && magic.toString("latin1", 257, 262) === "ustar") await extractTar(fs.createReadStream(archive), extractor);
+    else if (magic[0] === 0x1f && magic[1] === 0x8b)
+      await extractTar(fs.createReadStream(archive).pipe(createGunzip()), extractor);
+    else if (magic.length >= 262 && magic.toString("latin1", 257, 262) === "ustar")
+      await extractTar(fs.createReadStream(archive), extractor);
     else throw new Error("the submission is not a .tar.gz, .tar or .zip archive");
   } catch (err) {
     // Nothing half-extracted stays behind.
@@ -145,9 +166,24 @@ async function extractTar(input: Readable, extractor: Extractor): Promise<void> 
   for await (const entry of extract) {
     const h = entry.header;
     const kind: EntryKind =
-      h.type === "file" || h.type === "contiguous-file" ? "file" : h.type === "directory" ? "directory" : h.type === "symlink" ? "symlink" : h.type === "link" ? "hardlink" : "other";
+      h.type === "file" || h.type === "contiguous-file"
+        ? "file"
+        : h.type === "directory"
+          ? "directory"
+          : h.type === "symlink"
+            ? "symlink"
+            : h.type === "link"
+              ? "hardlink"
+              : "other";
     // pax and GNU long-name headers are folded into the entry by tar-stream; anything else is refused by kind.
-    await extractor.add(h.name, kind, h.mode ?? 0o644, h.linkname ?? null, kind === "file" ? (entry as unknown as Readable) : null, h.mtime);
+    await extractor.add(
+      h.name,
+      kind,
+      h.mode ?? 0o644,
+      h.linkname ?? null,
+      kind === "file" ? (entry as unknown as Readable) : null,
+      h.mtime,
+    );
     entry.resume();
   }
   await done;
@@ -155,7 +191,9 @@ async function extractTar(input: Readable, extractor: Extractor): Promise<void> 
 
 async function extractZip(file: string, extractor: Extractor): Promise<void> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true }, (err, z) => (err ? reject(err) : resolve(z!))),
+    yauzl.open(file, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true }, (err, z) =>
+      err ? reject(err) : resolve(z!),
+    ),
   );
   try {
     for (;;) {
@@ -174,7 +212,9 @@ async function extractZip(file: string, extractor: Extractor): Promise<void> {
         await extractor.add(name, "directory", 0o755, null, null);
         continue;
       }
-      const stream = await new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s!))));
+      const stream = await new Promise<Readable>((resolve, reject) =>
+        zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s!))),
+      );
       if (type === 0o120000) {
         const chunks: Buffer[] = [];
         for await (const chunk of stream) chunks.push(chunk as Buffer);

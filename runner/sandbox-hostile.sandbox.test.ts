@@ -20,13 +20,27 @@ import { reproduce } from "./reproduce";
  * limit tests need root (as the runner has in production and in CI); elsewhere they say why.
  */
 const hasBwrap = bwrapAvailable();
-if (!hasBwrap && process.env.CI) throw new Error("bwrap (Debian's bubblewrap) is required for the hostile-submission suite in CI");
-if (process.env.CI && !isRoot()) throw new Error("the hostile-submission suite runs as root in CI (network namespaces, cgroups and loop mounts need it)");
-if (process.env.CI && !hostTools().slirp4netns) throw new Error("slirp4netns is required for the hostile-submission suite in CI (scripts/ensure-system-packages.sh installs it)");
+if (!hasBwrap && process.env.CI)
+  throw new Error("bwrap (Debian's bubblewrap) is required for the hostile-submission suite in CI");
+if (process.env.CI && !isRoot())
+  throw new Error(
+    "the hostile-submission suite runs as root in CI (network namespaces, cgroups and loop mounts need it)",
+  );
+if (process.env.CI && !hostTools().slirp4netns)
+  throw new Error(
+    "slirp4netns is required for the hostile-submission suite in CI (scripts/ensure-system-packages.sh installs it)",
+  );
 
 const RUNNER_SECRET = `RUNNER-ONLY-${Date.now()}`;
 const PAPER_SECRET = `paper-secret-${Date.now()}`;
-const settings: ReproduceSettings = { timeoutS: 120, gpus: 0, network: false, secrets: {}, salvageRetryBelowS: 0, maxOutputFileBytes: 10 * 1024 * 1024 };
+const settings: ReproduceSettings = {
+  timeoutS: 120,
+  gpus: 0,
+  network: false,
+  secrets: {},
+  salvageRetryBelowS: 0,
+  maxOutputFileBytes: 10 * 1024 * 1024,
+};
 let workDir: string;
 
 beforeAll(() => {
@@ -88,7 +102,9 @@ describe.runIf(hasBwrap)("a hostile reproduce.sh in the sandbox", () => {
     expect(log).toMatch(/CapPrm:\s+0000000000000000/);
     expect(log).toMatch(/CapBnd:\s+0000000000000000/);
     expect(log).not.toMatch(/REMOUNTED|PLANTED|NESTED-USERNS/);
-    expect(fs.existsSync("/usr/local/bin/bwrap") && fs.readFileSync("/usr/local/bin/bwrap", "utf8").includes("planted")).toBe(false);
+    expect(
+      fs.existsSync("/usr/local/bin/bwrap") && fs.readFileSync("/usr/local/bin/bwrap", "utf8").includes("planted"),
+    ).toBe(false);
   });
 
   it("sees nothing of the host's paths or the runner's values: not in /proc/1/cmdline, its mounts, its environment or its directory", async () => {
@@ -127,7 +143,11 @@ describe.runIf(hasBwrap)("a hostile reproduce.sh in the sandbox", () => {
     while (!(sandboxed = processesHolding(PAPER_SECRET)).some(isSleeper)) await new Promise((r) => setTimeout(r, 50));
     for (const pid of sandboxed) expect(fs.readlinkSync(`/proc/${pid}/ns/user`)).not.toBe(ownUserNs);
     // A runner running as root starts the sandbox as nobody: on the host, no job process is root.
-    if (isRoot()) for (const pid of sandboxed) expect(/^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1], `uid of ${pid}`).toBe(String(SANDBOX_HOST_ID));
+    if (isRoot())
+      for (const pid of sandboxed)
+        expect(/^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1], `uid of ${pid}`).toBe(
+          String(SANDBOX_HOST_ID),
+        );
     process.kill(sandboxed.find(isSleeper)!, "SIGKILL");
     const { log } = await pending;
     expect(log).toContain(`path=${JOB_PATH} home=/tmp/home tmp=/tmp`);
@@ -143,37 +163,48 @@ describe.runIf(hasBwrap)("a hostile reproduce.sh in the sandbox", () => {
     });
     afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-    const probe = (host: string, p: number) => `(timeout 5 bash -c 'exec 3<>/dev/tcp/${host}/${p} && printf "GET / HTTP/1.0\\r\\n\\r\\n" >&3 && cat <&3' 2>/dev/null && echo " REACHED-${host}") || echo "refused-${host}"`;
+    const probe = (host: string, p: number) =>
+      `(timeout 5 bash -c 'exec 3<>/dev/tcp/${host}/${p} && printf "GET / HTTP/1.0\\r\\n\\r\\n" >&3 && cat <&3' 2>/dev/null && echo " REACHED-${host}") || echo "refused-${host}"`;
 
-    it.runIf(isRoot() && !!hostTools().slirp4netns)("has its own interface and default route, but not the host's loopback, link-local or own addresses", async () => {
-      const hostAddr = Object.values(os.networkInterfaces()).flat().find((a) => a && a.family === "IPv4" && !a.internal)?.address;
-      const { log } = await hostile(
-        [
-          "ip -o -4 addr show | awk '{print \"addr\", $2, $4}'",
-          "ip route | grep '^default' && echo has-default-route",
-          probe("127.0.0.1", port),
-          probe("10.0.2.2", port),
-          probe("169.254.169.254", 80),
-          ...(hostAddr ? [probe(hostAddr, port)] : []),
-          "echo probes-done",
-        ].join("\n"),
-        { network: true },
-      );
-      expect(log).toContain("probes-done");
-      expect(log).toMatch(/^addr tap0 10\.0\.2\.100\/24$/m);
-      expect(log).toContain("has-default-route");
-      expect(log).not.toContain("REACHED");
-      expect(log).not.toContain("host-service-reached");
-      for (const host of ["127.0.0.1", "10.0.2.2", "169.254.169.254"]) expect(log).toContain(`refused-${host}`);
-      // The listener answers from the host: it was there to be reached.
-      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("host-service-reached");
-    });
+    it.runIf(isRoot() && !!hostTools().slirp4netns)(
+      "has its own interface and default route, but not the host's loopback, link-local or own addresses",
+      async () => {
+        const hostAddr = Object.values(os.networkInterfaces())
+          .flat()
+          .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+        const { log } = await hostile(
+          [
+            "ip -o -4 addr show | awk '{print \"addr\", $2, $4}'",
+            "ip route | grep '^default' && echo has-default-route",
+            probe("127.0.0.1", port),
+            probe("10.0.2.2", port),
+            probe("169.254.169.254", 80),
+            ...(hostAddr ? [probe(hostAddr, port)] : []),
+            "echo probes-done",
+          ].join("\n"),
+          { network: true },
+        );
+        expect(log).toContain("probes-done");
+        expect(log).toMatch(/^addr tap0 10\.0\.2\.100\/24$/m);
+        expect(log).toContain("has-default-route");
+        expect(log).not.toContain("REACHED");
+        expect(log).not.toContain("host-service-reached");
+        for (const host of ["127.0.0.1", "10.0.2.2", "169.254.169.254"]) expect(log).toContain(`refused-${host}`);
+        // The listener answers from the host: it was there to be reached.
+        expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("host-service-reached");
+      },
+    );
   });
 
   describe.runIf(isRoot())("limits", () => {
     it("a job filling its disk meets ENOSPC on its own disk and fails for the disk limit", async () => {
-      const { result, log, jobDir } = await hostile("dd if=/dev/zero of=/tmp/fill bs=1M count=200 2>&1 | grep -o 'No space left on device'\ndd if=/dev/zero of=/submission/fill bs=1M count=200 2>&1 | grep -o 'No space left on device'\necho wrote\n", { diskLimitMiB: 32 });
-      expect(log).toBe("No space left on device\nNo space left on device\nwrote\n[runner] reproduce.sh hit the disk limit of 32 MiB\n");
+      const { result, log, jobDir } = await hostile(
+        "dd if=/dev/zero of=/tmp/fill bs=1M count=200 2>&1 | grep -o 'No space left on device'\ndd if=/dev/zero of=/submission/fill bs=1M count=200 2>&1 | grep -o 'No space left on device'\necho wrote\n",
+        { diskLimitMiB: 32 },
+      );
+      expect(log).toBe(
+        "No space left on device\nNo space left on device\nwrote\n[runner] reproduce.sh hit the disk limit of 32 MiB\n",
+      );
       expect(result.status).toBe("failed");
       expect(result.reason).toBe("reproduce.sh hit the disk limit of 32 MiB");
       // The image is gone with the job: nothing of the 400 MiB asked for stays on the runner's disk.
@@ -210,7 +241,10 @@ describe.runIf(hasBwrap)("a hostile reproduce.sh in the sandbox", () => {
     });
 
     it("a job allocating past its memory limit is killed and fails for it", async () => {
-      const { result, log } = await hostile("python3 -c 'b = bytearray(512 * 1024 * 1024); print(\"ALLOC\" + \"ATED\", len(b))'\n", { memoryLimitMiB: 128 });
+      const { result, log } = await hostile(
+        'python3 -c \'b = bytearray(512 * 1024 * 1024); print("ALLOC" + "ATED", len(b))\'\n',
+        { memoryLimitMiB: 128 },
+      );
       expect(log).toContain("Killed");
       expect(log).not.toContain("ALLOCATED");
       expect(result.status).toBe("failed");
@@ -235,7 +269,10 @@ describe.runIf(hasBwrap)("a hostile reproduce.sh in the sandbox", () => {
     });
 
     it("a job within its limits succeeds", async () => {
-      const { result } = await hostile("dd if=/dev/zero of=/tmp/f bs=1M count=4 2>/dev/null\nfor i in 1 2 3; do sleep 0 & done; wait\necho ok\n", { diskLimitMiB: 32, processLimit: 32, memoryLimitMiB: 256 });
+      const { result } = await hostile(
+        "dd if=/dev/zero of=/tmp/f bs=1M count=4 2>/dev/null\nfor i in 1 2 3; do sleep 0 & done; wait\necho ok\n",
+        { diskLimitMiB: 32, processLimit: 32, memoryLimitMiB: 256 },
+      );
       expect(result.status).toBe("succeeded");
     });
   });
@@ -273,7 +310,11 @@ function processesHolding(value: string): number[] {
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
-      if (fs.readFileSync(`/proc/${entry}/environ`).includes(needle) || fs.readFileSync(`/proc/${entry}/cmdline`).includes(needle)) found.push(Number(entry));
+      if (
+        fs.readFileSync(`/proc/${entry}/environ`).includes(needle) ||
+        fs.readFileSync(`/proc/${entry}/cmdline`).includes(needle)
+      )
+        found.push(Number(entry));
     } catch {
       // Ended meanwhile.
     }

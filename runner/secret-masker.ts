@@ -5,7 +5,11 @@ export const MASK = "***";
 /** A studio token, should one ever appear in a job's output (the job is never given one). */
 const TOKEN_PATTERN = new RegExp(`(?:${Object.values(TOKEN_PREFIX).join("|")})[A-Za-z0-9._-]+`, "g");
 /** The start of a token at the end of a piece of text: it may go on in the next piece. */
-const TOKEN_TAIL = new RegExp(`(?:${Object.values(TOKEN_PREFIX).map((p) => `${p}[A-Za-z0-9._-]*|${[...p].map((_, i) => p.slice(0, i + 1)).join("|")}`).join("|")})$`);
+const TOKEN_TAIL = new RegExp(
+  `(?:${Object.values(TOKEN_PREFIX)
+    .map((p) => `${p}[A-Za-z0-9._-]*|${[...p].map((_, i) => p.slice(0, i + 1)).join("|")}`)
+    .join("|")})$`,
+);
 const BREAKS = /[\r\n]+/g;
 const BREAK = /[\r\n]/;
 /**
@@ -34,7 +38,9 @@ export class SecretMasker {
   private pending = "";
 
   constructor(secrets: Iterable<string>) {
-    this.secrets = [...new Set([...secrets].map((s) => s.replace(BREAKS, "")).filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
+    this.secrets = [...new Set([...secrets].map((s) => s.replace(BREAKS, "")).filter((s) => s.length > 0))].sort(
+      (a, b) => b.length - a.length,
+    );
   }
 
   /** Masks a whole text (no piece to come after it). */
@@ -91,7 +97,8 @@ export class SecretMasker {
     const stripped = text.replace(BREAKS, "");
     const found: [number, number][] = [];
     for (const secret of this.secrets) {
-      for (let at = stripped.indexOf(secret); at !== -1; at = stripped.indexOf(secret, at + secret.length)) found.push([at, at + secret.length]);
+      for (let at = stripped.indexOf(secret); at !== -1; at = stripped.indexOf(secret, at + secret.length))
+        found.push([at, at + secret.length]);
     }
     if (found.length === 0) return [];
     found.sort((a, b) => a[0] - b[0]);
@@ -116,6 +123,6 @@ export class SecretMasker {
 /** The index in `text` where its last `k` characters that are not line breaks begin. */
 function originFromEnd(text: string, k: number): number {
   let i = text.length;
-  for (let counted = 0; counted < k; ) if (!isBreak(text[--i])) counted++;
+  for (let counted = 0; counted < k;) if (!isBreak(text[--i])) counted++;
   return i;
 }

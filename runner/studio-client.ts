@@ -76,13 +76,21 @@ export class StudioClient {
 
   /** Long-polls for a job: null when none came within `waitS`. */
   async claim(body: ClaimRequest, signal?: AbortSignal): Promise<ClaimedJob | null> {
-    const res = await this.request(RUNNER_PATHS.claim, { method: "POST", token: this.opts.runnerToken, json: body, signal });
+    const res = await this.request(RUNNER_PATHS.claim, {
+      method: "POST",
+      token: this.opts.runnerToken,
+      json: body,
+      signal,
+    });
     if (res.status === 204) return null;
     return parse(res, claimedJobSchema);
   }
 
   async heartbeat(job: ClaimedJob): Promise<HeartbeatResponse> {
-    const res = await this.request(RUNNER_PATHS.heartbeat(job.job.id), jobRequest(job, { method: "POST", json: { leaseId: job.lease.id } }));
+    const res = await this.request(
+      RUNNER_PATHS.heartbeat(job.job.id),
+      jobRequest(job, { method: "POST", json: { leaseId: job.lease.id } }),
+    );
     return parse(res, heartbeatResponseSchema);
   }
 
@@ -91,12 +99,18 @@ export class StudioClient {
    * the caller polls again (`watchForCancel`).
    */
   async waitCancel(job: ClaimedJob, waitS: number, signal?: AbortSignal): Promise<boolean> {
-    const res = await this.request(RUNNER_PATHS.waitCancel(job.job.id), { ...jobRequest(job, { method: "POST", json: { leaseId: job.lease.id, waitS }, signal }), attempts: 1 });
+    const res = await this.request(RUNNER_PATHS.waitCancel(job.job.id), {
+      ...jobRequest(job, { method: "POST", json: { leaseId: job.lease.id, waitS }, signal }),
+      attempts: 1,
+    });
     return (await parse(res, waitCancelResponseSchema)).cancel;
   }
 
   async sendLogs(job: ClaimedJob, chunks: LogChunk[]): Promise<void> {
-    const res = await this.request(RUNNER_PATHS.logs(job.job.id), jobRequest(job, { method: "POST", json: { leaseId: job.lease.id, chunks } }));
+    const res = await this.request(
+      RUNNER_PATHS.logs(job.job.id),
+      jobRequest(job, { method: "POST", json: { leaseId: job.lease.id, chunks } }),
+    );
     await res.body?.cancel();
   }
 
@@ -118,13 +132,19 @@ export class StudioClient {
   }
 
   async complete(job: ClaimedJob, body: Omit<CompleteRequest, "leaseId">): Promise<void> {
-    const res = await this.request(RUNNER_PATHS.complete(job.job.id), jobRequest(job, { method: "POST", json: { leaseId: job.lease.id, ...body } }));
+    const res = await this.request(
+      RUNNER_PATHS.complete(job.job.id),
+      jobRequest(job, { method: "POST", json: { leaseId: job.lease.id, ...body } }),
+    );
     await res.body?.cancel();
   }
 
   /** Hands the job back to the queue (this runner is stopping); one try, the lease covers a failure. */
   async release(job: ClaimedJob, reason: string): Promise<void> {
-    const res = await this.request(RUNNER_PATHS.release(job.job.id), { ...jobRequest(job, { method: "POST", json: { leaseId: job.lease.id, reason } }), attempts: 1 });
+    const res = await this.request(RUNNER_PATHS.release(job.job.id), {
+      ...jobRequest(job, { method: "POST", json: { leaseId: job.lease.id, reason } }),
+      attempts: 1,
+    });
     await res.body?.cancel();
   }
 
@@ -160,7 +180,8 @@ export class StudioClient {
       // A job token refused (the runner token it was claimed with was revoked): the job is no longer
       // this runner's to run, just as with a stale lease; stop it rather than run it to its end.
       if (res.status === 401 && opts.leaseId) throw new StaleLeaseError(message);
-      if (res.status < 500 || attempt >= (opts.attempts ?? this.attempts)) throw new StudioError(res.status, code, `${opts.method} ${pathname}: ${res.status} ${message}`);
+      if (res.status < 500 || attempt >= (opts.attempts ?? this.attempts))
+        throw new StudioError(res.status, code, `${opts.method} ${pathname}: ${res.status} ${message}`);
       await sleep(wait);
       wait = Math.min(wait * 2, 10_000);
     }
@@ -184,7 +205,8 @@ async function errorOf(res: Response): Promise<{ code: string | null; message: s
 
 async function parse<T extends z.ZodType>(res: Response, schema: T): Promise<z.infer<T>> {
   const parsed = schema.safeParse(await res.json());
-  if (!parsed.success) throw new Error(`the studio's answer does not follow the runner protocol: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new Error(`the studio's answer does not follow the runner protocol: ${parsed.error.message}`);
   return parsed.data;
 }
 

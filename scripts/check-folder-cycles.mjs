@@ -39,11 +39,15 @@ function parseArgs(argv) {
 /** dependency-cruiser's JSON for the given folders (it exits non-zero on rule violations: lint:layers reports those). */
 function cruise(folders) {
   const bin = path.join(root, "node_modules/.bin/depcruise");
-  const run = spawnSync(process.execPath, [bin, ...folders, "--config", ".dependency-cruiser.cjs", "--output-type", "json"], {
-    cwd: root,
-    encoding: "utf8",
-    maxBuffer: 1 << 30,
-  });
+  const run = spawnSync(
+    process.execPath,
+    [bin, ...folders, "--config", ".dependency-cruiser.cjs", "--output-type", "json"],
+    {
+      cwd: root,
+      encoding: "utf8",
+      maxBuffer: 1 << 30,
+    },
+  );
   try {
     return JSON.parse(run.stdout);
   } catch {
@@ -149,8 +153,12 @@ function shortestCycle(graph, component) {
  */
 function explain(graph, component) {
   const members = new Set(component);
-  const lines = [`  cycle: ${shortestCycle(graph, component).join(" → ")}${component.length > 2 ? ` (folders in the knot: ${component.join(", ")})` : ""}`];
-  const edges = component.flatMap((from) => [...(graph.get(from) ?? [])].filter(([to]) => members.has(to)).map(([to, files]) => ({ from, to, files })));
+  const lines = [
+    `  cycle: ${shortestCycle(graph, component).join(" → ")}${component.length > 2 ? ` (folders in the knot: ${component.join(", ")})` : ""}`,
+  ];
+  const edges = component.flatMap((from) =>
+    [...(graph.get(from) ?? [])].filter(([to]) => members.has(to)).map(([to, files]) => ({ from, to, files })),
+  );
   edges.sort((a, b) => a.files.length - b.files.length || `${a.from}${a.to}`.localeCompare(`${b.from}${b.to}`));
   for (const { from, to, files } of edges) {
     lines.push(`    ${from} → ${to} (${files.length} import${files.length === 1 ? "" : "s"})`);
@@ -170,13 +178,17 @@ for (const top of enforced) {
     continue;
   }
   failed = true;
-  console.error(`✘ ${found.length} folder-level cycle(s) in ${top}/: break each by moving what the back edge needs (see ARCHITECTURE.md, Layers)`);
+  console.error(
+    `✘ ${found.length} folder-level cycle(s) in ${top}/: break each by moving what the back edge needs (see ARCHITECTURE.md, Layers)`,
+  );
   for (const component of found) console.error(explain(graph, component));
 }
 for (const top of reported) {
   const graph = folderGraph(modules, top);
   const found = cycles(graph);
   const folders = found.reduce((n, component) => n + component.length, 0);
-  console.log(`ℹ ${top}/ (report only): ${folders} of ${graph.size} folders in ${found.length} folder-level cycle(s)${found.length ? `: ${found.map((c) => c.join(", ")).join("; ")}` : ""}`);
+  console.log(
+    `ℹ ${top}/ (report only): ${folders} of ${graph.size} folders in ${found.length} folder-level cycle(s)${found.length ? `: ${found.map((c) => c.join(", ")).join("; ")}` : ""}`,
+  );
 }
 process.exit(failed ? 1 : 0);

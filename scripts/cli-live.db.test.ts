@@ -10,7 +10,10 @@ import { DEMO_DIR, seedDemoRubric } from "@/test/seed-demo-rubric";
 const skip = !process.env.DATABASE_URL && process.env.CI !== "true";
 
 /** `npm run rubric -- …` as a separate process (another machine, for the studio), on `databaseUrl`. */
-function runCli(databaseUrl: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function runCli(
+  databaseUrl: string,
+  ...args: string[]
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn("npx", ["tsx", "--conditions=react-server", "scripts/cli.ts", ...args], {
       env: { ...process.env, DATABASE_URL: databaseUrl },

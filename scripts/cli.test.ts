@@ -73,7 +73,14 @@ describe.each(testDatabaseKinds())("rubric CLI on %s", (kind) => {
       runCli({ ...env, STUDIO_PASSWORD: password }, "user", "add", email);
     // Both problems at once (eight spaces, as `user add` used to take), then a common password.
     const cases = [
-      ["not-an-email", "        ", ['the email must be an email address like name@example.org (got "not-an-email")', "the password must have at least 12 characters (it has 8)"]],
+      [
+        "not-an-email",
+        "        ",
+        [
+          'the email must be an email address like name@example.org (got "not-an-email")',
+          "the password must have at least 12 characters (it has 8)",
+        ],
+      ],
       ["weak@example.org", "password1234", ["the password is one of the most common passwords"]],
     ] as const;
     for (const [email, password, messages] of cases) {

@@ -79,7 +79,8 @@ async function main(argv: string[]): Promise<number> {
     "user token": () => userTokenCommand(positionals, values.name),
     "demo delete": () => deleteDemoCommand(positionals),
     "grading eval": () => gradingEvalCommand(positionals),
-    "grading import": () => importGradingCommand(positionals, values, withDatabase, (message) => new UsageError(message)),
+    "grading import": () =>
+      importGradingCommand(positionals, values, withDatabase, (message) => new UsageError(message)),
   };
   const run = commands[`${group} ${command}`];
   if (!run) throw new UsageError(`unknown command "${[group, command].filter(Boolean).join(" ")}"`);
@@ -107,7 +108,13 @@ async function importCommand(targets: string[], paperId: string | undefined): Pr
     for (const { target, files, folderName } of sources) {
       try {
         // The same service as the studio's upload: editors following the rubric hear of the import.
-        const result = await importPaperFolder(store, { files, folderName, paperId, userId: null, source: `cli:${target}` });
+        const result = await importPaperFolder(store, {
+          files,
+          folderName,
+          paperId,
+          userId: null,
+          source: `cli:${target}`,
+        });
         nodes += result.stats.nodes;
         const verb = result.createdPaper ? "created paper" : result.replaced ? "replaced rubric of" : "imported into";
         console.log(
@@ -124,7 +131,9 @@ async function importCommand(targets: string[], paperId: string | undefined): Pr
       }
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
-    console.log(`${sources.length - failures} of ${sources.length} imported (${nodes} nodes) into ${store.location} in ${seconds} s`);
+    console.log(
+      `${sources.length - failures} of ${sources.length} imported (${nodes} nodes) into ${store.location} in ${seconds} s`,
+    );
   });
   return failures > 0 ? 1 : 0;
 }
@@ -139,7 +148,9 @@ async function exportCommand(positionals: string[], out: string | undefined, for
       console.error(`wrote ${out} (${Buffer.byteLength(json)} bytes)`);
     } else {
       // Wait for the pipe to drain: exiting with a write pending truncates the output at 64 KiB.
-      await new Promise<void>((resolve, reject) => process.stdout.write(json, (err) => (err ? reject(err) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        process.stdout.write(json, (err) => (err ? reject(err) : resolve())),
+      );
     }
     return 0;
   } catch (err) {
@@ -157,11 +168,13 @@ async function addUserCommand(positionals: string[], staff: boolean, name: strin
   // Checked before the database is opened; the service applies the same rule to every caller.
   const problems = newCredentialsProblems({ email, password });
   if (problems.length > 0) throw new UsageError(problems.map((p) => p.message).join("\n"));
-  const added = await withDatabase((store) => addPasswordUser(store, { email, name, password, isStaff: staff })).catch((err: unknown) => {
-    // An email that already has a password is a usage mistake (exit 2), as before.
-    if (err instanceof AppError && err.code === "conflict") throw new UsageError(err.message);
-    throw err;
-  });
+  const added = await withDatabase((store) => addPasswordUser(store, { email, name, password, isStaff: staff })).catch(
+    (err: unknown) => {
+      // An email that already has a password is a usage mistake (exit 2), as before.
+      if (err instanceof AppError && err.code === "conflict") throw new UsageError(err.message);
+      throw err;
+    },
+  );
   // A member invited by email has a row but no password yet: they got one.
   const verb = added === "invited" ? "set the password of invited" : "added";
   console.log(`${verb} ${staff ? "staff user" : "user"} ${email}`);
@@ -176,7 +189,9 @@ async function passwordCommand(positionals: string[]): Promise<number> {
   // Checked before the database is opened; the service applies the same rule.
   const problem = passwordProblem(password);
   if (problem) throw new UsageError(`the password ${problem}`);
-  const { endedSessions, endedTokens } = await withDatabase((store) => changePassword(store, { email, password })).catch(userNotFound(email));
+  const { endedSessions, endedTokens } = await withDatabase((store) =>
+    changePassword(store, { email, password }),
+  ).catch(userNotFound(email));
   console.log(`changed the password of ${email}; ended ${endedSessions} session(s) and ${endedTokens} API token(s)`);
   return 0;
 }
@@ -206,7 +221,9 @@ async function userTokenCommand(positionals: string[], name: string | undefined)
     const user = await findUserByEmail(store, email);
     return createApiToken(store, { userId: user.id, name: name ?? "CLI" });
   }).catch(userNotFound(email));
-  await new Promise<void>((resolve, reject) => process.stdout.write(`${token}\n`, (err) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    process.stdout.write(`${token}\n`, (err) => (err ? reject(err) : resolve())),
+  );
   return 0;
 }
 
@@ -217,7 +234,11 @@ async function deleteDemoCommand(positionals: string[]): Promise<number> {
     if (err instanceof AppError && err.code === "not_found") return null;
     throw err;
   });
-  console.log(deleted ? `deleted the demo: ${deleted.users} user(s), ${deleted.papers} paper(s), ${deleted.agents} agent(s)` : "there is no demo data to delete");
+  console.log(
+    deleted
+      ? `deleted the demo: ${deleted.users} user(s), ${deleted.papers} paper(s), ${deleted.agents} agent(s)`
+      : "there is no demo data to delete",
+  );
   return 0;
 }
 
@@ -231,7 +252,8 @@ function userNotFound(email: string) {
 
 /** JudgeEval of two graded files (bare trees or judge outputs), matched by leaf id: JSON on stdout. */
 async function gradingEvalCommand(positionals: string[]): Promise<number> {
-  if (positionals.length !== 2) throw new UsageError("grading eval takes two files: the human grading, then the judge's");
+  if (positionals.length !== 2)
+    throw new UsageError("grading eval takes two files: the human grading, then the judge's");
   const files: { name: string; text: string }[] = [];
   for (const name of positionals) {
     try {

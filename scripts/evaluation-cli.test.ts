@@ -9,7 +9,11 @@ import { DEMO_PAPER, makePaperBenchRuns } from "@/server/evaluations/paperbench-
 import { cliEnvironment, runCli } from "./cli.testutil";
 
 const runEvaluationCli = (env: NodeJS.ProcessEnv, ...args: string[]) =>
-  spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/evaluation-cli.ts", ...args], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/evaluation-cli.ts", ...args], {
+    env,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
 
 describe("npm run evaluation -- ingest, as a process on the studio's database", () => {
   const env = cliEnvironment("pglite", "cli-evaluation");
@@ -53,7 +57,12 @@ describe("npm run evaluation -- ingest, as a process on the studio's database", 
     const db = await openDatabase({ dataDir: env.DATA_DIR });
     try {
       const evaluation = await getEvaluationById(db.db, result.evaluationId);
-      expect(evaluation).toMatchObject({ agentName: "BasicAgent · cli", runs: 3, split: "custom", paperIds: [DEMO_PAPER] });
+      expect(evaluation).toMatchObject({
+        agentName: "BasicAgent · cli",
+        runs: 3,
+        split: "custom",
+        paperIds: [DEMO_PAPER],
+      });
     } finally {
       await db.close();
     }

@@ -53,7 +53,12 @@ function parseIngestArgs(argv: string[], env: Record<string, string | undefined>
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { agent: { type: "string" }, name: { type: "string" }, policies: { type: "string" }, url: { type: "string" } },
+      options: {
+        agent: { type: "string" },
+        name: { type: "string" },
+        policies: { type: "string" },
+        url: { type: "string" },
+      },
     });
   } catch (err) {
     throw new UsageError((err as Error).message);
@@ -61,7 +66,8 @@ function parseIngestArgs(argv: string[], env: Record<string, string | undefined>
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError("ingest takes one runs folder");
   const runsDir = positionals[0];
-  if (!fs.existsSync(runsDir) || !fs.statSync(runsDir).isDirectory()) throw new UsageError(`${runsDir}: no such folder`);
+  if (!fs.existsSync(runsDir) || !fs.statSync(runsDir).isDirectory())
+    throw new UsageError(`${runsDir}: no such folder`);
   if (!values.agent?.trim()) throw new UsageError("--agent <name> is required");
   let policies: EvaluationPolicies | undefined;
   if (values.policies !== undefined) {
@@ -72,25 +78,39 @@ function parseIngestArgs(argv: string[], env: Record<string, string | undefined>
       throw new UsageError("--policies must be JSON");
     }
     const result = evaluationPoliciesSchema.safeParse(json);
-    if (!result.success) throw new UsageError(`--policies: ${result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+    if (!result.success)
+      throw new UsageError(
+        `--policies: ${result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`,
+      );
     policies = result.data;
   }
   const url = (values.url ?? env.STUDIO_URL)?.replace(/\/+$/, "");
-  if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--url must be the studio's http(s):// address, not "${url}"`);
+  if (url !== undefined && !/^https?:\/\/[^/]/.test(url))
+    throw new UsageError(`--url must be the studio's http(s):// address, not "${url}"`);
   return { runsDir, agent: values.agent.trim(), name: values.name, policies, policiesText: values.policies, url };
 }
 
 async function ingestOnDatabase(args: IngestArgs): Promise<IngestResult> {
   const handle = await openDatabase({ databaseUrl: readServerEnv().DATABASE_URL });
   try {
-    const { result } = await ingestPaperBenchResults(handle, { runsDir: args.runsDir, agent: args.agent, name: args.name, policies: args.policies, userId: null });
+    const { result } = await ingestPaperBenchResults(handle, {
+      runsDir: args.runsDir,
+      agent: args.agent,
+      name: args.name,
+      policies: args.policies,
+      userId: null,
+    });
     return result;
   } finally {
     await handle.close();
   }
 }
 
-async function ingestThroughStudio(args: IngestArgs & { url: string }, token: string, log: (line: string) => void): Promise<IngestResult> {
+async function ingestThroughStudio(
+  args: IngestArgs & { url: string },
+  token: string,
+  log: (line: string) => void,
+): Promise<IngestResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "evaluation-ingest-"));
   try {
     const archive = path.join(dir, "runs.tar.gz");
@@ -104,7 +124,11 @@ async function ingestThroughStudio(args: IngestArgs & { url: string }, token: st
     try {
       const res = await studioFetch(`${args.url}/api/evaluations/ingest?${query}`, {
         method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/gzip", "content-length": String(total) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/gzip",
+          "content-length": String(total),
+        },
         body: source as unknown as BodyInit,
         duplex: "half",
       } as RequestInit);
@@ -119,18 +143,25 @@ async function ingestThroughStudio(args: IngestArgs & { url: string }, token: st
 
 function studioToken(env: Record<string, string | undefined>): string {
   const token = env.STUDIO_TOKEN?.trim();
-  if (!token) throw new UsageError("STUDIO_TOKEN is not set: make a token with `npm run user -- token <email>` and export STUDIO_TOKEN=<token>");
+  if (!token)
+    throw new UsageError(
+      "STUDIO_TOKEN is not set: make a token with `npm run user -- token <email>` and export STUDIO_TOKEN=<token>",
+    );
   return token;
 }
 
 function printLast(result: unknown): Promise<void> {
-  return new Promise<void>((resolve, reject) => process.stdout.write(JSON.stringify(result) + "\n", (err) => (err ? reject(err) : resolve())));
+  return new Promise<void>((resolve, reject) =>
+    process.stdout.write(JSON.stringify(result) + "\n", (err) => (err ? reject(err) : resolve())),
+  );
 }
 
 async function runUpload(argv: string[], env: Record<string, string | undefined>): Promise<number> {
   const args = parseUploadArgs(argv, env, (message) => new UsageError(message));
   const log = (line: string) => console.error(line);
-  const result = args.url ? await uploadThroughStudio({ ...args, url: args.url }, studioToken(env), log) : await uploadOnDatabase(args);
+  const result = args.url
+    ? await uploadThroughStudio({ ...args, url: args.url }, studioToken(env), log)
+    : await uploadOnDatabase(args);
   for (const skipped of result.skipped) log(`skipped ${skipped.where}: ${skipped.reason}`);
   log(`evaluation ${result.evaluationId}: ${result.cells.length} submission(s) from the ${result.layout} layout`);
   await printLast(result);
@@ -148,7 +179,9 @@ async function runEvaluationCli(argv: readonly string[], env: Record<string, str
   } else {
     result = await ingestOnDatabase(args);
   }
-  console.error(`evaluation ${result.evaluationId}: ${Object.keys(result.papers).length} papers × ${result.runs} runs, mean ${result.mean ?? "n/a"} ± ${result.se ?? "n/a"}`);
+  console.error(
+    `evaluation ${result.evaluationId}: ${Object.keys(result.papers).length} papers × ${result.runs} runs, mean ${result.mean ?? "n/a"} ± ${result.se ?? "n/a"}`,
+  );
   await printLast(result);
   return 0;
 }
@@ -157,7 +190,8 @@ runEvaluationCli(process.argv.slice(2), process.env).then(
   (code) => process.exit(code),
   (err) => {
     if (err instanceof UsageError) console.error(`${err.message}\n${USAGE}`);
-    else if (err instanceof AppError || err instanceof StudioError || err instanceof DataDirLockedError) console.error(err.message);
+    else if (err instanceof AppError || err instanceof StudioError || err instanceof DataDirLockedError)
+      console.error(err.message);
     else console.error(err);
     process.exit(err instanceof UsageError ? 2 : 1);
   },

@@ -10,7 +10,11 @@ import { packDirectory } from "@/server/submissions/pack-directory";
 import { cliEnvironment, runCli } from "./cli.testutil";
 
 const runEvaluationCli = (env: NodeJS.ProcessEnv, ...args: string[]) =>
-  spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/evaluation-cli.ts", ...args], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/evaluation-cli.ts", ...args], {
+    env,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
 
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)!);
 const DEMO_SUBMISSION = path.resolve("rubrics/demo/submission");
@@ -25,7 +29,9 @@ describe("npm run evaluation -- upload, as a process on the studio's database", 
     const db = await openDatabase({ dataDir: env.DATA_DIR });
     let evaluationId: string;
     try {
-      evaluationId = (await createEvaluation(db, { name: "cli bulk", agent: "Bulk CLI agent", paperIds: [DEMO_PAPER], runs: 4 }, null)).id;
+      evaluationId = (
+        await createEvaluation(db, { name: "cli bulk", agent: "Bulk CLI agent", paperIds: [DEMO_PAPER], runs: 4 }, null)
+      ).id;
     } finally {
       await db.close();
     }
@@ -38,7 +44,12 @@ describe("npm run evaluation -- upload, as a process on the studio's database", 
     fs.cpSync(DEMO_SUBMISSION, path.join(folder, DEMO_PAPER, "1", "submission"), { recursive: true });
     const fromFolder = runEvaluationCli(env, "upload", folder, "--evaluation", evaluationId);
     expect(fromFolder.status, fromFolder.stderr).toBe(0);
-    expect(lastJson(fromFolder.stdout)).toMatchObject({ evaluationId, layout: "paper-run-folders", cells: [{ paperId: DEMO_PAPER, run: 1, submissionId: expect.any(String), files: 3 }], skipped: [] });
+    expect(lastJson(fromFolder.stdout)).toMatchObject({
+      evaluationId,
+      layout: "paper-run-folders",
+      cells: [{ paperId: DEMO_PAPER, run: 1, submissionId: expect.any(String), files: 3 }],
+      skipped: [],
+    });
 
     const again = runEvaluationCli(env, "upload", folder, "--evaluation", evaluationId);
     expect(again.status).toBe(1);
@@ -52,13 +63,19 @@ describe("npm run evaluation -- upload, as a process on the studio's database", 
     expect(lastJson(fromArchive.stdout).cells).toMatchObject([{ paperId: DEMO_PAPER, run: 2 }]);
 
     const manifest = path.join(work, "cells.csv");
-    fs.writeFileSync(manifest, `paper_id,run,path\n${DEMO_PAPER},3,${DEMO_SUBMISSION}\n${DEMO_PAPER},x,${DEMO_SUBMISSION}\n`);
+    fs.writeFileSync(
+      manifest,
+      `paper_id,run,path\n${DEMO_PAPER},3,${DEMO_SUBMISSION}\n${DEMO_PAPER},x,${DEMO_SUBMISSION}\n`,
+    );
     const badRow = runEvaluationCli(env, "upload", manifest, "--evaluation", evaluationId);
     expect(badRow.status).toBe(1);
     expect(badRow.stderr).toContain("line 3, column run");
     fs.writeFileSync(manifest, `paper_id,run,path\n${DEMO_PAPER},3,${DEMO_SUBMISSION}\n`);
     const fromManifest = runEvaluationCli(env, "upload", manifest, "--evaluation", evaluationId);
     expect(fromManifest.status, fromManifest.stderr).toBe(0);
-    expect(lastJson(fromManifest.stdout)).toMatchObject({ layout: "manifest", cells: [{ paperId: DEMO_PAPER, run: 3, source: `cells.csv:2 (${DEMO_SUBMISSION})` }] });
+    expect(lastJson(fromManifest.stdout)).toMatchObject({
+      layout: "manifest",
+      cells: [{ paperId: DEMO_PAPER, run: 3, source: `cells.csv:2 (${DEMO_SUBMISSION})` }],
+    });
   }, 240_000);
 });

@@ -27,10 +27,18 @@ export interface UploadArgs {
   url?: string;
 }
 
-export function parseUploadArgs(argv: string[], env: Record<string, string | undefined>, usage: (message: string) => Error): UploadArgs {
+export function parseUploadArgs(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  usage: (message: string) => Error,
+): UploadArgs {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { evaluation: { type: "string" }, url: { type: "string" } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { evaluation: { type: "string" }, url: { type: "string" } },
+    });
   } catch (err) {
     throw usage((err as Error).message);
   }
@@ -41,7 +49,8 @@ export function parseUploadArgs(argv: string[], env: Record<string, string | und
   if (!stat) throw usage(`${source}: no such file or folder`);
   if (!values.evaluation?.trim()) throw usage("--evaluation <id> is required");
   const url = (values.url ?? env.STUDIO_URL)?.replace(/\/+$/, "");
-  if (url !== undefined && !/^https?:\/\/[^/]/.test(url)) throw usage(`--url must be the studio's http(s):// address, not "${url}"`);
+  if (url !== undefined && !/^https?:\/\/[^/]/.test(url))
+    throw usage(`--url must be the studio's http(s):// address, not "${url}"`);
   const kind = stat.isDirectory() ? "folder" : source.toLowerCase().endsWith(".csv") ? "manifest" : "archive";
   return { source, kind, evaluation: values.evaluation.trim(), url };
 }
@@ -56,20 +65,33 @@ export async function uploadOnDatabase(args: UploadArgs): Promise<BulkUploadResu
       fs.mkdirSync(source);
       await extractCheckedArchive(args.source, path.basename(args.source), source, submissionLimits(), "archive");
     }
-    return await bulkUploadIntoEvaluation(handle, { evaluationId: args.evaluation, source, userId: null, allowAbsolutePaths: args.kind === "manifest" });
+    return await bulkUploadIntoEvaluation(handle, {
+      evaluationId: args.evaluation,
+      source,
+      userId: null,
+      allowAbsolutePaths: args.kind === "manifest",
+    });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     await handle.close();
   }
 }
 
-export async function uploadThroughStudio(args: UploadArgs & { url: string }, token: string, log: (line: string) => void): Promise<BulkUploadResult> {
+export async function uploadThroughStudio(
+  args: UploadArgs & { url: string },
+  token: string,
+  log: (line: string) => void,
+): Promise<BulkUploadResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "evaluation-upload-"));
   try {
     let archive = args.source;
     if (args.kind !== "archive") {
       archive = path.join(dir, "upload.tar.gz");
-      await packDirectory(args.kind === "manifest" ? stageManifest(args.source, path.join(dir, "staged")) : args.source, archive, log);
+      await packDirectory(
+        args.kind === "manifest" ? stageManifest(args.source, path.join(dir, "staged")) : args.source,
+        archive,
+        log,
+      );
     }
     const total = fs.statSync(archive).size;
     log(`sending ${path.basename(path.resolve(args.source))} (${total} bytes) to ${args.url}`);
@@ -77,7 +99,11 @@ export async function uploadThroughStudio(args: UploadArgs & { url: string }, to
     try {
       const res = await studioFetch(`${args.url}/api/evaluations/${encodeURIComponent(args.evaluation)}/submissions`, {
         method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream", "content-length": String(total) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/octet-stream",
+          "content-length": String(total),
+        },
         body: body as unknown as BodyInit,
         duplex: "half",
       } as RequestInit);
@@ -99,12 +125,20 @@ function stageManifest(file: string, staged: string): string {
   const { rows, issues } = parseManifest(fs.readFileSync(file, "utf8"), { allowAbsolute: true });
   if (issues.length > 0) {
     const where = issues.map((i) => `${path.basename(file)} line ${i.line}, column ${i.column}: ${i.message}`);
-    throw new AppError("bad_request", where.join("\n"), issues.map((i) => ({ path: `${path.basename(file)}:${i.line}:${i.column}`, message: i.message })));
+    throw new AppError(
+      "bad_request",
+      where.join("\n"),
+      issues.map((i) => ({ path: `${path.basename(file)}:${i.line}:${i.column}`, message: i.message })),
+    );
   }
   const lines = ["paper_id,run,path"];
   rows.forEach((row, i) => {
     const from = path.isAbsolute(row.path) ? row.path : path.join(path.dirname(file), row.path);
-    if (!fs.existsSync(from)) throw new AppError("bad_request", `${path.basename(file)} line ${row.line}, column path: "${row.path}" does not exist`);
+    if (!fs.existsSync(from))
+      throw new AppError(
+        "bad_request",
+        `${path.basename(file)} line ${row.line}, column path: "${row.path}" does not exist`,
+      );
     const to = `cells/${i + 1}/${path.basename(from)}`;
     fs.cpSync(from, path.join(staged, to), { recursive: true, verbatimSymlinks: true });
     lines.push([row.paperId, String(row.run), to].map(csvField).join(","));

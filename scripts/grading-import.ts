@@ -31,7 +31,12 @@ export async function importGradingCommand(
   const [file] = positionals;
   if (!file || positionals.length > 1) throw usageError("grading import takes one graded file");
   if (!flags.paper) throw usageError("grading import needs --paper <id>");
-  const fields = gradingImportFieldsSchema.safeParse({ agent: flags.agent, run: flags.run, variant: flags.variant, human: flags.human });
+  const fields = gradingImportFieldsSchema.safeParse({
+    agent: flags.agent,
+    run: flags.run,
+    variant: flags.variant,
+    human: flags.human,
+  });
   if (!fields.success) {
     const issue = fields.error.issues[0];
     throw usageError(`--${String(issue.path[0])}: ${issue.message}`);
@@ -66,7 +71,8 @@ export async function importGradingCommand(
       `${file}: ${fields.data.human ? "human" : "judge"} grading ${result.gradingId} of ${fields.data.agent} run ${fields.data.run}` +
         ` (${fields.data.variant}) on ${flags.paper} — ${result.stats.leaves} leaves, score ${result.score}; ${pinnedText}`,
     );
-    if (!result.scoreMatchesFile) console.log(`  the file's root score was ${result.importedScore}; its leaves give ${result.score}`);
+    if (!result.scoreMatchesFile)
+      console.log(`  the file's root score was ${result.importedScore}; its leaves give ${result.score}`);
     for (const w of result.warnings.slice(0, 20)) console.log(`  warning ${formatGradingIssue(w)}`);
     if (result.warnings.length > 20) console.log(`  … and ${result.warnings.length - 20} more warnings`);
     if (archive) {

@@ -50,7 +50,8 @@ function readOptional(file: string | undefined, fallback: string, what: string):
 function positiveInt(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a whole number, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`${name} must be a whole number, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -71,16 +72,20 @@ async function grade(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   });
   if (!values.rubric) throw new UsageError("--rubric is required");
   if (!values.submission) throw new UsageError("--submission is required");
-  if (!(JUDGE_MODES as readonly string[]).includes(values.mode!)) throw new UsageError(`--mode must be one of ${JUDGE_MODES.join(", ")}`);
+  if (!(JUDGE_MODES as readonly string[]).includes(values.mode!))
+    throw new UsageError(`--mode must be one of ${JUDGE_MODES.join(", ")}`);
   const apiKey = env.OPENAI_API_KEY;
   if (!apiKey) throw new UsageError("OPENAI_API_KEY is not set");
   const effort = env.JUDGE_REASONING_EFFORT || "high";
-  if (!(REASONING_EFFORTS as readonly string[]).includes(effort)) throw new UsageError(`JUDGE_REASONING_EFFORT must be one of ${REASONING_EFFORTS.join(", ")}`);
+  if (!(REASONING_EFFORTS as readonly string[]).includes(effort))
+    throw new UsageError(`JUDGE_REASONING_EFFORT must be one of ${REASONING_EFFORTS.join(", ")}`);
 
   if (!fs.existsSync(values.rubric)) throw new UsageError(`--rubric: no such file: ${values.rubric}`);
   const parsed = parseRubricJson(fs.readFileSync(values.rubric, "utf8"));
-  if (!parsed.ok) throw new UsageError(`${values.rubric} is not a rubric:\n${parsed.errors.map(formatIssue).join("\n")}`);
-  if (!fs.existsSync(values.submission)) throw new UsageError(`--submission: no such file or folder: ${values.submission}`);
+  if (!parsed.ok)
+    throw new UsageError(`${values.rubric} is not a rubric:\n${parsed.errors.map(formatIssue).join("\n")}`);
+  if (!fs.existsSync(values.submission))
+    throw new UsageError(`--submission: no such file or folder: ${values.submission}`);
   const beside = path.dirname(values.rubric);
 
   const model = env.JUDGE_MODEL || "o3-mini";
@@ -114,8 +119,14 @@ async function grade(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       }
     }
     const total = planLeaves(judgedTree(input.rubric, input.codeDev), input.maxDepth).length;
-    const chat = createOpenAiChatModel({ baseUrl: env.OPENAI_BASE_URL || null, apiKey, maxConcurrency: input.maxConcurrency });
-    process.stderr.write(`Grading ${total} criteria with ${model} (${input.mode}${input.codeDev ? ", Code-Dev" : ""})\n`);
+    const chat = createOpenAiChatModel({
+      baseUrl: env.OPENAI_BASE_URL || null,
+      apiKey,
+      maxConcurrency: input.maxConcurrency,
+    });
+    process.stderr.write(
+      `Grading ${total} criteria with ${model} (${input.mode}${input.codeDev ? ", Code-Dev" : ""})\n`,
+    );
     let done = 0;
     const started = Date.now();
     const result = await gradeSubmission(input, chat, {
@@ -134,9 +145,26 @@ async function grade(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       num_leaf_nodes: stats.leaves,
       num_invalid_leaf_nodes: stats.invalidLeaves,
       graded_at: paperBenchTimestamp(),
-      completer_config: { model, parse_model: parseModel, mode: input.mode, reasoning_effort: effort, context_window: input.contextWindow, base_url: env.OPENAI_BASE_URL || null },
+      completer_config: {
+        model,
+        parse_model: parseModel,
+        mode: input.mode,
+        reasoning_effort: effort,
+        context_window: input.contextWindow,
+        base_url: env.OPENAI_BASE_URL || null,
+      },
       token_usage: usage as unknown as JsonValue,
-      keyOrder: ["judge_type", "model_name", "score", "num_leaf_nodes", "num_invalid_leaf_nodes", "graded_at", "graded_task_tree", "token_usage", "completer_config"],
+      keyOrder: [
+        "judge_type",
+        "model_name",
+        "score",
+        "num_leaf_nodes",
+        "num_invalid_leaf_nodes",
+        "graded_at",
+        "graded_task_tree",
+        "token_usage",
+        "completer_config",
+      ],
       extra: { model_name: model },
     };
     if (result.paperbenchTree) {
@@ -167,7 +195,10 @@ async function grade(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
         graded_task_tree: result.paperbenchTree,
         token_usage: pbUsage,
         completer_config: meta.completer_config,
-        prompts: { paperbench_commit: input.paperbench?.prompts.commit ?? null, source: input.paperbench?.prompts.sourcePath ?? null },
+        prompts: {
+          paperbench_commit: input.paperbench?.prompts.commit ?? null,
+          source: input.paperbench?.prompts.sourcePath ?? null,
+        },
       };
       fs.writeFileSync(values.out!, JSON.stringify(output, null, 4));
     } else {
@@ -187,14 +218,18 @@ async function grade(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command !== "grade") throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : "a command is required");
+  if (command !== "grade")
+    throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : "a command is required");
   return grade(rest, process.env);
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    if (err instanceof UsageError || (err instanceof TypeError && "code" in err && String(err.code).startsWith("ERR_PARSE_ARGS"))) {
+    if (
+      err instanceof UsageError ||
+      (err instanceof TypeError && "code" in err && String(err.code).startsWith("ERR_PARSE_ARGS"))
+    ) {
       process.stderr.write(`${err.message}\n${USAGE}\n`);
       process.exit(2);
     }

@@ -25,12 +25,19 @@ describe("parseSubmissionArgs", () => {
       url: "http://127.0.0.1:3000",
       token: "rst_user_test",
     });
-    expect(parseSubmissionArgs([...BASE, "--reproduce", "--wait", "--url", "https://studio.example/"], { ...ENV, STUDIO_URL: "http://other" })).toMatchObject({
+    expect(
+      parseSubmissionArgs([...BASE, "--reproduce", "--wait", "--url", "https://studio.example/"], {
+        ...ENV,
+        STUDIO_URL: "http://other",
+      }),
+    ).toMatchObject({
       reproduce: true,
       wait: true,
       url: "https://studio.example",
     });
-    expect(parseSubmissionArgs([...BASE, "--variant", "code-dev"], { ...ENV, STUDIO_URL: "http://studio:3000" })).toMatchObject({ variant: "code-dev", url: "http://studio:3000" });
+    expect(
+      parseSubmissionArgs([...BASE, "--variant", "code-dev"], { ...ENV, STUDIO_URL: "http://studio:3000" }),
+    ).toMatchObject({ variant: "code-dev", url: "http://studio:3000" });
   });
 
   const usage: [string[], Record<string, string>, RegExp][] = [
@@ -82,8 +89,20 @@ describe("the submission CLI over HTTP", () => {
           res.end(
             JSON.stringify(
               uploadStatus === 201
-                ? { submissionId: "s-1", jobId: req.url!.includes("reproduce=1") ? "j-1" : undefined, files: 2, expandedBytes: 30, sha256: "ab" }
-                : { error: { code: "bad_request", message: 'repo.tar.gz was refused: entry "../x" has .. in its path', details: [] } },
+                ? {
+                    submissionId: "s-1",
+                    jobId: req.url!.includes("reproduce=1") ? "j-1" : undefined,
+                    files: 2,
+                    expandedBytes: 30,
+                    sha256: "ab",
+                  }
+                : {
+                    error: {
+                      code: "bad_request",
+                      message: 'repo.tar.gz was refused: entry "../x" has .. in its path',
+                      details: [],
+                    },
+                  },
             ),
           );
         } else if (req.url === "/api/jobs/j-1") {
@@ -119,7 +138,11 @@ describe("the submission CLI over HTTP", () => {
   async function run(argv: string[]) {
     let stdout = "";
     const stderr: string[] = [];
-    const code = await runSubmissionCli(argv, { STUDIO_TOKEN: "rst_user_secret" }, { stdout: (t) => (stdout += t), stderr: (l) => stderr.push(l) });
+    const code = await runSubmissionCli(
+      argv,
+      { STUDIO_TOKEN: "rst_user_secret" },
+      { stdout: (t) => (stdout += t), stderr: (l) => stderr.push(l) },
+    );
     return { code, stdout, stderr };
   }
 
@@ -128,12 +151,28 @@ describe("the submission CLI over HTTP", () => {
     await packDirectory(repo, out);
     const { archive } = await checkSubmissionArchive(out, "repo.tar.gz", ARCHIVE_LIMITS);
     expect(archive.files.map((f) => f.path)).toEqual(["reproduce.sh", "src/main.py"]);
-    expect(archive.notes).toEqual(expect.arrayContaining([{ path: "main.py", reason: "link, not followed" }, { path: ".git/", reason: "git metadata, not kept" }]));
+    expect(archive.notes).toEqual(
+      expect.arrayContaining([
+        { path: "main.py", reason: "link, not followed" },
+        { path: ".git/", reason: "git metadata, not kept" },
+      ]),
+    );
   });
 
   it("streams the packed directory with the token and the fields, and prints one JSON object", async () => {
     received.length = 0;
-    const { code, stdout, stderr } = await run(["upload", repo, "--paper", "p 1", "--agent", "My Agent", "--run", "2", "--url", url]);
+    const { code, stdout, stderr } = await run([
+      "upload",
+      repo,
+      "--paper",
+      "p 1",
+      "--agent",
+      "My Agent",
+      "--run",
+      "2",
+      "--url",
+      url,
+    ]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ submissionId: "s-1" });
     const [upload] = received;
@@ -150,7 +189,20 @@ describe("the submission CLI over HTTP", () => {
   it("with --reproduce --wait polls the job until it is final: exit 1 for a failed job, its outcome in the JSON", async () => {
     const archive = path.join(tmp, "repo.zip");
     fs.writeFileSync(archive, "PK\u0003\u0004 not really a zip");
-    const { code, stdout, stderr } = await run(["upload", archive, "--paper", "p1", "--agent", "A", "--run", "1", "--reproduce", "--wait", "--url", url]);
+    const { code, stdout, stderr } = await run([
+      "upload",
+      archive,
+      "--paper",
+      "p1",
+      "--agent",
+      "A",
+      "--run",
+      "1",
+      "--reproduce",
+      "--wait",
+      "--url",
+      url,
+    ]);
     expect(code).toBe(1);
     const lines = stdout.trim().split("\n");
     expect(lines).toHaveLength(1);
@@ -175,12 +227,34 @@ describe("the submission CLI over HTTP", () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe("");
     expect(refused.stderr.at(-1)).toMatch(/the studio answered 400: repo.tar.gz was refused: entry "..\/x"/);
-    const missing = await run(["upload", path.join(tmp, "nope"), "--paper", "p1", "--agent", "A", "--run", "1", "--url", url]);
+    const missing = await run([
+      "upload",
+      path.join(tmp, "nope"),
+      "--paper",
+      "p1",
+      "--agent",
+      "A",
+      "--run",
+      "1",
+      "--url",
+      url,
+    ]);
     expect(missing.code).toBe(2);
   });
 
   it("an unreachable studio is exit 1 naming it", async () => {
-    const { code, stderr } = await run(["upload", repo, "--paper", "p1", "--agent", "A", "--run", "1", "--url", "http://127.0.0.1:1"]);
+    const { code, stderr } = await run([
+      "upload",
+      repo,
+      "--paper",
+      "p1",
+      "--agent",
+      "A",
+      "--run",
+      "1",
+      "--url",
+      "http://127.0.0.1:1",
+    ]);
     expect(code).toBe(1);
     expect(stderr.at(-1)).toMatch(/cannot reach the studio at http:\/\/127.0.0.1:1/);
   });

@@ -44,7 +44,10 @@ export interface UploadArgs {
 }
 
 /** The command line and environment, checked: a UsageError (exit 2) says what is wrong. */
-export function parseSubmissionArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): UploadArgs {
+export function parseSubmissionArgs(
+  argv: readonly string[],
+  env: Record<string, string | undefined> = process.env,
+): UploadArgs {
   const [command, ...rest] = argv;
   if (command !== "upload") throw new UsageError(command ? `unknown command "${command}"` : "no command");
   let parsed;
@@ -71,14 +74,21 @@ export function parseSubmissionArgs(argv: readonly string[], env: Record<string,
   if (positionals.length !== 1) throw new UsageError("upload takes one archive or directory");
   if (!values.paper) throw new UsageError("--paper <id> is required");
   if (!values.agent?.trim()) throw new UsageError("--agent <name> is required");
-  if (!values.run || !/^\d+$/.test(values.run) || Number(values.run) < 1) throw new UsageError("--run must be a whole number, 1 or more");
-  if (values.variant !== "full" && values.variant !== "code-dev") throw new UsageError("--variant must be full or code-dev");
-  if (values.reproduce && values.variant === "code-dev") throw new UsageError("a code-dev submission is never reproduced: drop --reproduce");
+  if (!values.run || !/^\d+$/.test(values.run) || Number(values.run) < 1)
+    throw new UsageError("--run must be a whole number, 1 or more");
+  if (values.variant !== "full" && values.variant !== "code-dev")
+    throw new UsageError("--variant must be full or code-dev");
+  if (values.reproduce && values.variant === "code-dev")
+    throw new UsageError("a code-dev submission is never reproduced: drop --reproduce");
   if (values.wait && !values.reproduce) throw new UsageError("--wait waits for the reproduction: it needs --reproduce");
   const token = env.STUDIO_TOKEN?.trim();
-  if (!token) throw new UsageError("STUDIO_TOKEN is not set: make a token with `npm run user -- token <email>` and export STUDIO_TOKEN=<token>");
+  if (!token)
+    throw new UsageError(
+      "STUDIO_TOKEN is not set: make a token with `npm run user -- token <email>` and export STUDIO_TOKEN=<token>",
+    );
   const url = (values.url ?? env.STUDIO_URL ?? "http://127.0.0.1:3000").replace(/\/+$/, "");
-  if (!/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--url must be the studio's http(s):// address, not "${url}"`);
+  if (!/^https?:\/\/[^/]/.test(url))
+    throw new UsageError(`--url must be the studio's http(s):// address, not "${url}"`);
   return {
     source: positionals[0],
     paper: values.paper,
@@ -93,7 +103,6 @@ export function parseSubmissionArgs(argv: readonly string[], env: Record<string,
     token,
   };
 }
-
 
 export interface UploadAnswer {
   submissionId: string;
@@ -122,12 +131,20 @@ function contentTypeOf(name: string): string {
 
 /** Streams an archive file to `POST /api/papers/<paper>/submissions`, reporting bytes sent. */
 export async function sendSubmission(
-  args: Pick<UploadArgs, "url" | "token" | "paper" | "agent" | "run" | "variant" | "reproduce" | "replace" | "evaluation">,
+  args: Pick<
+    UploadArgs,
+    "url" | "token" | "paper" | "agent" | "run" | "variant" | "reproduce" | "replace" | "evaluation"
+  >,
   archive: { path: string; name: string },
   onProgress: (sent: number, total: number) => void = () => {},
 ): Promise<UploadAnswer> {
   const total = fs.statSync(archive.path).size;
-  const query = new URLSearchParams({ agent: args.agent, run: String(args.run), variant: args.variant, name: archive.name });
+  const query = new URLSearchParams({
+    agent: args.agent,
+    run: String(args.run),
+    variant: args.variant,
+    name: archive.name,
+  });
   if (args.reproduce) query.set("reproduce", "1");
   if (args.replace) query.set("replace", "1");
   if (args.evaluation) query.set("evaluation", args.evaluation);
@@ -148,7 +165,11 @@ export async function sendSubmission(
   try {
     const res = await studioFetch(url, {
       method: "POST",
-      headers: { authorization: `Bearer ${args.token}`, "content-type": contentTypeOf(archive.name), "content-length": String(total) },
+      headers: {
+        authorization: `Bearer ${args.token}`,
+        "content-type": contentTypeOf(archive.name),
+        "content-length": String(total),
+      },
       body: source.pipe(counting) as unknown as BodyInit,
       duplex: "half",
     } as RequestInit);
@@ -182,7 +203,9 @@ export async function waitForJob(
   for (;;) {
     let answer: JobAnswer | null = null;
     try {
-      const res = await studioFetch(`${args.url}/api/jobs/${encodeURIComponent(jobId)}`, { headers: { authorization: `Bearer ${args.token}` } });
+      const res = await studioFetch(`${args.url}/api/jobs/${encodeURIComponent(jobId)}`, {
+        headers: { authorization: `Bearer ${args.token}` },
+      });
       answer = (await answerOf(res)) as JobAnswer;
       failures = 0;
     } catch (err) {
@@ -203,7 +226,10 @@ export async function studioFetch(url: string, init: RequestInit): Promise<Respo
     return await fetch(url, init);
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new StudioError(`cannot reach the studio at ${new URL(url).origin}: ${cause?.code ?? cause?.message ?? (err as Error).message}`, null);
+    throw new StudioError(
+      `cannot reach the studio at ${new URL(url).origin}: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
+      null,
+    );
   }
 }
 
@@ -218,7 +244,10 @@ export async function answerOf(res: Response): Promise<unknown> {
   if (!res.ok) {
     const error = (body as { error?: { message?: string } } | null)?.error;
     const hint = res.status === 401 ? " (check STUDIO_TOKEN)" : "";
-    throw new StudioError(`the studio answered ${res.status}: ${error?.message ?? text.slice(0, 300)}${hint}`, res.status);
+    throw new StudioError(
+      `the studio answered ${res.status}: ${error?.message ?? text.slice(0, 300)}${hint}`,
+      res.status,
+    );
   }
   return body;
 }
@@ -233,7 +262,11 @@ export interface CliIo {
 }
 
 /** The command: its exit code, with the JSON answer as the last thing written to stdout. */
-export async function runSubmissionCli(argv: readonly string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
+export async function runSubmissionCli(
+  argv: readonly string[],
+  env: Record<string, string | undefined>,
+  io: CliIo,
+): Promise<number> {
   let args: UploadArgs;
   try {
     args = parseSubmissionArgs(argv, env);
@@ -264,16 +297,21 @@ export async function runSubmissionCli(argv: readonly string[], env: Record<stri
       const now = Date.now();
       if (now - lastReport < 1000 && sent < total) return;
       lastReport = now;
-      io.stderr(`uploading ${archive.name}: ${formatMiB(sent)} of ${formatMiB(total)} (${total ? Math.floor((sent / total) * 100) : 100}%)`);
+      io.stderr(
+        `uploading ${archive.name}: ${formatMiB(sent)} of ${formatMiB(total)} (${total ? Math.floor((sent / total) * 100) : 100}%)`,
+      );
     });
-    io.stderr(`stored submission ${uploaded.submissionId}: ${uploaded.files} files, ${formatMiB(uploaded.expandedBytes)} expanded${uploaded.jobId ? `; reproduction ${uploaded.jobId} queued` : ""}`);
+    io.stderr(
+      `stored submission ${uploaded.submissionId}: ${uploaded.files} files, ${formatMiB(uploaded.expandedBytes)} expanded${uploaded.jobId ? `; reproduction ${uploaded.jobId} queued` : ""}`,
+    );
     const result: Record<string, unknown> = { submissionId: uploaded.submissionId };
     if (uploaded.jobId) result.jobId = uploaded.jobId;
     let code = 0;
     if (args.wait && uploaded.jobId) {
       const started = Date.now();
       const { job, logTail } = await waitForJob(args, uploaded.jobId, {
-        onStatus: (status) => io.stderr(`job ${uploaded.jobId}: ${status} (${Math.round((Date.now() - started) / 1000)} s)`),
+        onStatus: (status) =>
+          io.stderr(`job ${uploaded.jobId}: ${status} (${Math.round((Date.now() - started) / 1000)} s)`),
       });
       Object.assign(result, { status: job.status, exitCode: job.exitCode, durationS: job.durationS, logTail });
       if (job.outputs) result.outputFiles = job.outputs.files;
@@ -294,7 +332,10 @@ export async function runSubmissionCli(argv: readonly string[], env: Record<stri
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const io: CliIo = { stdout: (text) => process.stdout.write(text), stderr: (line) => process.stderr.write(`${line}\n`) };
+  const io: CliIo = {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (line) => process.stderr.write(`${line}\n`),
+  };
   runSubmissionCli(process.argv.slice(2), process.env, io).then(
     // Let stdout drain before exiting: a pipe would lose the JSON otherwise.
     (code) => process.stdout.write("", () => process.exit(code)),

@@ -3,7 +3,9 @@
 // left no report counts as one failure (the server suite and Playwright: once for a failed build).
 import fs from "node:fs";
 
-const [vitestFile, playwrightFile, buildRc, serverFile, layersRc] = process.argv.slice(2);
+// After the four suites come the static checks, each as `name=rc` (e.g. `layers=0 format=1`): each
+// passes or fails as one test.
+const [vitestFile, playwrightFile, buildRc, serverFile, ...checks] = process.argv.slice(2);
 const read = (file) => {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8"));
@@ -20,7 +22,9 @@ const addVitest = (report) => {
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
   // A test file that failed to load has no tests but is a failure.
-  const loadFailures = report.testResults.filter((f) => f.status === "failed" && f.assertionResults.length === 0).length;
+  const loadFailures = report.testResults.filter(
+    (f) => f.status === "failed" && f.assertionResults.length === 0,
+  ).length;
   failed += loadFailures;
   // vitest fails a run whose tests all passed when an error escaped them (an unhandled rejection, an
   // error after a test ended): its report says so only in `success`, so it counts as one failure.
@@ -30,10 +34,13 @@ const addVitest = (report) => {
   }
 };
 
-if (layersRc !== undefined) {
-  if (layersRc === "0") passed += 1;
+/** What to run to see each static check's findings. */
+const CHECK_COMMANDS = { layers: "npm run lint:layers", format: "npm run format:check", eslint: "npm run lint:eslint" };
+for (const check of checks) {
+  const [name, rc] = check.split("=");
+  if (rc === "0") passed += 1;
   else {
-    console.log("the layer rules failed (npm run lint:layers lists each import that breaks them)");
+    console.log(`the ${name} check failed (${CHECK_COMMANDS[name] ?? name} lists what it found)`);
     failed += 1;
   }
 }

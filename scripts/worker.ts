@@ -11,7 +11,9 @@ import { startJudgeWorker } from "@/server/judge/worker/judge-worker";
 async function main(): Promise<void> {
   const { DATABASE_URL } = readServerEnv();
   if (!DATABASE_URL) {
-    console.error("npm run worker needs DATABASE_URL (PostgreSQL): with the embedded database the studio grades judge jobs itself");
+    console.error(
+      "npm run worker needs DATABASE_URL (PostgreSQL): with the embedded database the studio grades judge jobs itself",
+    );
     process.exit(2);
   }
   const handle = await openDatabase({ databaseUrl: DATABASE_URL });

@@ -26,7 +26,8 @@ async function openAndSeed(): Promise<void> {
   getAuthSecret();
   const { db, kind, location } = await getDb();
   startQueueUpkeep({ db, kind });
-  if (wantsInProcessJudgeWorker(kind)) startInProcessJudgeWorker({ db, kind }, { databaseUrl: readServerEnv().DATABASE_URL });
+  if (wantsInProcessJudgeWorker(kind))
+    startInProcessJudgeWorker({ db, kind }, { databaseUrl: readServerEnv().DATABASE_URL });
   if (wantsEmbeddedRunner(kind)) await startEmbeddedRunner({ db, kind }, { port: Number(process.env.PORT ?? 3000) });
   if (kind !== "pglite") {
     console.log(`Rubric Studio: PostgreSQL at ${location}, migrations applied`);

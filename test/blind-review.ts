@@ -53,10 +53,12 @@ export function forbiddenAggregates(everything: ReviewPayload, hidden: Iterable<
   const model = new ReviewModel(everything);
   const parentOf = new Map(everything.nodes.map((n) => [n.key, n.parentKey]));
   const above = new Set<string>();
-  for (const leaf of hidden) for (let p = parentOf.get(leaf) ?? null; p !== null; p = parentOf.get(p) ?? null) above.add(p);
+  for (const leaf of hidden)
+    for (let p = parentOf.get(leaf) ?? null; p !== null; p = parentOf.get(p) ?? null) above.add(p);
   const out = new Set<number>();
   for (const key of above) {
-    for (const score of [model.scoreOf(key), model.verdictScoreOf(key)]) if (score !== null && score !== 0 && score !== 1) out.add(score);
+    for (const score of [model.scoreOf(key), model.verdictScoreOf(key)])
+      if (score !== null && score !== 0 && score !== 1) out.add(score);
   }
   return out;
 }

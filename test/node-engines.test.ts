@@ -39,10 +39,15 @@ describe("the Node.js versions", () => {
   it("are accepted by every dependency installed here", () => {
     const { packages } = JSON.parse(read("package-lock.json")) as { packages: Record<string, LockEntry> };
     const refusing = Object.entries(packages)
-      .filter(([where, entry]) => where !== "" && !(entry.optional && !(allows(entry.os, process.platform) && allows(entry.cpu, process.arch))))
+      .filter(
+        ([where, entry]) =>
+          where !== "" && !(entry.optional && !(allows(entry.os, process.platform) && allows(entry.cpu, process.arch))),
+      )
       .flatMap(([where, entry]) => {
         const wanted = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
-        return wanted && !semver.subset(range, wanted, { includePrerelease: false }) ? [`${where}@${entry.version}: node ${wanted}`] : [];
+        return wanted && !semver.subset(range, wanted, { includePrerelease: false })
+          ? [`${where}@${entry.version}: node ${wanted}`]
+          : [];
       });
     expect(refusing).toEqual([]);
   });

@@ -88,7 +88,10 @@ function promptTokens(model: string, messages: { role: string; content: string }
     const key = `${family}\u0000${m.role}\u0000${m.content}`;
     let tokens = messageTokenCache.get(key);
     if (!tokens) {
-      tokens = encodeChat([{ role: m.role as "system" | "user" | "assistant", content: m.content }]).slice(0, -priming.length);
+      tokens = encodeChat([{ role: m.role as "system" | "user" | "assistant", content: m.content }]).slice(
+        0,
+        -priming.length,
+      );
       if (messageTokenCache.size > 10_000) messageTokenCache.clear();
       messageTokenCache.set(key, tokens);
     }
@@ -101,7 +104,9 @@ function promptTokens(model: string, messages: { role: string; content: string }
 /** The same count without the cache, to check the cache's assembly against (tests). */
 export function promptTokensUncached(model: string, messages: { role: string; content: string }[]): number {
   const chat = messages.map((m) => ({ role: m.role as "system" | "user" | "assistant", content: m.content }));
-  return tokenizerFamily(model) === "o200k" ? o200k.encodeChat(chat, "gpt-4o", PLAIN).length : cl100k.encodeChat(chat, "gpt-4", PLAIN).length;
+  return tokenizerFamily(model) === "o200k"
+    ? o200k.encodeChat(chat, "gpt-4o", PLAIN).length
+    : cl100k.encodeChat(chat, "gpt-4", PLAIN).length;
 }
 
 function textTokens(model: string, text: string): number {
@@ -140,7 +145,11 @@ function blockHashes(tokens: number[]): string[] {
   const out: string[] = [];
   let prev = "";
   for (let end = 128; end <= tokens.length; end += 128) {
-    prev = crypto.createHash("sha1").update(prev).update(Buffer.from(Int32Array.from(tokens.slice(end - 128, end)).buffer)).digest("hex");
+    prev = crypto
+      .createHash("sha1")
+      .update(prev)
+      .update(Buffer.from(Int32Array.from(tokens.slice(end - 128, end)).buffer))
+      .digest("hex");
     out.push(prev);
   }
   return out;
@@ -154,11 +163,15 @@ export async function startOpenAiTestServer(script: TestServerScript = {}): Prom
   const server = http.createServer((req, res) => {
     if (req.method === "GET" && req.url === "/_stats") {
       // For a server run in its own process (bench): its totals and request count.
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ totals, requests: requests.length }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ totals, requests: requests.length }));
       return;
     }
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: "not found" } }));
       return;
     }
     const chunks: Buffer[] = [];
@@ -172,9 +185,12 @@ export async function startOpenAiTestServer(script: TestServerScript = {}): Prom
     const format = body.response_format as { type: string; json_schema?: { name: string } } | undefined;
     const jsonSchemaName = format?.type === "json_schema" ? (format.json_schema?.name ?? "") : null;
     const last = messages[messages.length - 1]?.content ?? "";
-    const isParse = messages[0]?.role === "system" && messages[0].content.startsWith("The text you are given is a grader's assessment");
+    const isParse =
+      messages[0]?.role === "system" &&
+      messages[0].content.startsWith("The text you are given is a grader's assessment");
     // SimpleJudge's ranking request (paperbench mode) shows its tree after "Directory structure:".
-    const simpleJudgeTree = jsonSchemaName === null ? (/Directory structure:\n([\s\S]*?)\n\n/.exec(last)?.[1] ?? null) : null;
+    const simpleJudgeTree =
+      jsonSchemaName === null ? (/Directory structure:\n([\s\S]*?)\n\n/.exec(last)?.[1] ?? null) : null;
     const rec: RecordedRequest = {
       n: requests.length,
       model: String(body.model),
@@ -182,7 +198,13 @@ export async function startOpenAiTestServer(script: TestServerScript = {}): Prom
       jsonSchemaName,
       promptCacheKey: (body.prompt_cache_key as string | undefined) ?? null,
       reasoningEffort: (body.reasoning_effort as string | undefined) ?? null,
-      kind: isParse ? "parse" : last.includes(RANKING_REQUEST) || simpleJudgeTree !== null ? "rank" : jsonSchemaName ? "verdict" : "free-form",
+      kind: isParse
+        ? "parse"
+        : last.includes(RANKING_REQUEST) || simpleJudgeTree !== null
+          ? "rank"
+          : jsonSchemaName
+            ? "verdict"
+            : "free-form",
       outcome: 200,
       usage: null,
     };
@@ -194,7 +216,12 @@ export async function startOpenAiTestServer(script: TestServerScript = {}): Prom
       res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(value));
     };
     if (jsonSchemaName !== null && s.supportsJsonSchema === false) {
-      return json(400, { error: { message: "response_format json_schema is not supported by this endpoint", type: "invalid_request_error" } });
+      return json(400, {
+        error: {
+          message: "response_format json_schema is not supported by this endpoint",
+          type: "invalid_request_error",
+        },
+      });
     }
     const fault = s.fault?.(rec) ?? null;
     if (fault === "hang") {
@@ -203,15 +230,26 @@ export async function startOpenAiTestServer(script: TestServerScript = {}): Prom
       res.on("close", () => hanging.delete(res));
       return;
     }
-    if (fault === "429") return json(429, { error: { message: "Rate limit reached", type: "rate_limit_error" } }, { "retry-after-ms": String(s.retryAfterMs ?? 20), "retry-after": "1" });
+    if (fault === "429")
+      return json(
+        429,
+        { error: { message: "Rate limit reached", type: "rate_limit_error" } },
+        { "retry-after-ms": String(s.retryAfterMs ?? 20), "retry-after": "1" },
+      );
     if (fault === "500") return json(500, { error: { message: "The server had an error", type: "server_error" } });
 
     let content: string;
     if (fault === "malformed") content = '{"valid_score": true, "score": 1, "explanation": "cut sh';
-    else if (rec.kind === "rank") content = s.rank ? s.rank(rec) : treePaths(tagged(rec, "file-tree") ?? simpleJudgeTree ?? "").join("\n");
+    else if (rec.kind === "rank")
+      content = s.rank ? s.rank(rec) : treePaths(tagged(rec, "file-tree") ?? simpleJudgeTree ?? "").join("\n");
     else if (rec.kind === "parse") {
       const m = /Score:\s*([0-9.]+)/i.exec(last);
-      content = JSON.stringify({ valid_score: !!m, score: m ? Number(m[1]) : 0, explanation: last.slice(0, 200), evidence: [] });
+      content = JSON.stringify({
+        valid_score: !!m,
+        score: m ? Number(m[1]) : 0,
+        explanation: last.slice(0, 200),
+        evidence: [],
+      });
     } else {
       const v = s.verdict ? s.verdict(rec) : { score: 1 };
       const explanation = v.explanation ?? `Graded by the test server: ${v.score}.`;
@@ -244,7 +282,9 @@ export async function startOpenAiTestServer(script: TestServerScript = {}): Prom
       object: "chat.completion",
       created: Math.floor(Date.now() / 1000),
       model: rec.model,
-      choices: [{ index: 0, message: { role: "assistant", content, refusal: null }, finish_reason: "stop", logprobs: null }],
+      choices: [
+        { index: 0, message: { role: "assistant", content, refusal: null }, finish_reason: "stop", logprobs: null },
+      ],
       usage: {
         prompt_tokens: tokens.length,
         completion_tokens: completion,

@@ -5,13 +5,26 @@
  * waits (its timeout), `what` and the last value read are printed; the polling stops with the test.
  * The bench polls with it too, outside vitest (VITEST unset): there, nothing is registered.
  */
-export async function pollUntil<T>(what: string, read: () => T | Promise<T>, ok: (value: T) => boolean, everyMs = 50): Promise<T> {
+export async function pollUntil<T>(
+  what: string,
+  read: () => T | Promise<T>,
+  ok: (value: T) => boolean,
+  everyMs = 50,
+): Promise<T> {
   let last: { value: T } | null = null;
   let ended = false;
   let found = false;
   const vitest = process.env.VITEST ? await import("vitest") : null;
   try {
-    vitest?.onTestFailed(() => void (found || console.error(`still waiting for ${what}; last read: ${last ? JSON.stringify(last.value)?.slice(0, 2000) : "nothing yet"}`)));
+    vitest?.onTestFailed(
+      () =>
+        void (
+          found ||
+          console.error(
+            `still waiting for ${what}; last read: ${last ? JSON.stringify(last.value)?.slice(0, 2000) : "nothing yet"}`,
+          )
+        ),
+    );
     vitest?.onTestFinished(() => void (ended = true));
   } catch {
     // Called from a hook (beforeAll…): no test to report to; the hook's timeout bounds it.

@@ -20,8 +20,10 @@ type PropertyOptions<T> = Omit<fc.Parameters<T>, "markInterruptAsFailure" | "ski
 export function propertyParams<T>(options: PropertyOptions<T>): fc.Parameters<T> {
   const seed = process.env.FC_SEED?.trim();
   const runs = process.env.FC_RUNS?.trim();
-  if (seed && !Number.isSafeInteger(Number(seed))) throw new Error(`FC_SEED must be an integer (the seed a failure printed), not "${seed}"`);
-  if (runs && !(Number.isSafeInteger(Number(runs)) && Number(runs) > 0)) throw new Error(`FC_RUNS must be a positive integer, not "${runs}"`);
+  if (seed && !Number.isSafeInteger(Number(seed)))
+    throw new Error(`FC_SEED must be an integer (the seed a failure printed), not "${seed}"`);
+  if (runs && !(Number.isSafeInteger(Number(runs)) && Number(runs) > 0))
+    throw new Error(`FC_RUNS must be a positive integer, not "${runs}"`);
   return {
     ...options,
     markInterruptAsFailure: true,

@@ -14,9 +14,18 @@ export const DEMO_RUBRIC = fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "
  * Imports the demo paper folder as `paperId` (revision 1), with `rubricText` as its rubric.json
  * when given; its rubric id and live rows.
  */
-export async function seedDemoRubric(handle: DbHandle, paperId: string, rubricText?: string): Promise<{ paperId: string; rubricId: string; rows: NodeRow[] }> {
+export async function seedDemoRubric(
+  handle: DbHandle,
+  paperId: string,
+  rubricText?: string,
+): Promise<{ paperId: string; rubricId: string; rows: NodeRow[] }> {
   const { files } = readPaperFolder(DEMO_DIR);
-  await importPaperFolder(handle, { files: rubricText === undefined ? files : { ...files, rubric: rubricText }, paperId, userId: null, source: "t" });
+  await importPaperFolder(handle, {
+    files: rubricText === undefined ? files : { ...files, rubric: rubricText },
+    paperId,
+    userId: null,
+    source: "t",
+  });
   const rubricId = (await getRubricByPaperId(handle.db, paperId))!.id;
   return { paperId, rubricId, rows: await getLiveNodeRows(handle.db, rubricId) };
 }

@@ -32,7 +32,9 @@ export class SseReader {
         ? this.reader.read()
         : Promise.race([
             this.reader.read(),
-            new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no matching event in time")), Math.max(0, deadline - Date.now()))),
+            new Promise<never>((_, reject) =>
+              setTimeout(() => reject(new Error("no matching event in time")), Math.max(0, deadline - Date.now())),
+            ),
           ]));
       if (chunk.done) throw new Error("the stream ended");
       this.buffer += this.decoder.decode(chunk.value, { stream: true });
@@ -42,7 +44,11 @@ export class SseReader {
         this.buffer = this.buffer.slice(end + 2);
         const event = /^event: (.+)$/m.exec(text)?.[1];
         if (!event) continue; // a comment (keep-alive) or a bare retry
-        this.frames.push({ event, data: /^data: (.*)$/m.exec(text)?.[1] ?? "", id: /^id: (.+)$/m.exec(text)?.[1] ?? null });
+        this.frames.push({
+          event,
+          data: /^data: (.*)$/m.exec(text)?.[1] ?? "",
+          id: /^id: (.+)$/m.exec(text)?.[1] ?? null,
+        });
       }
     }
   }

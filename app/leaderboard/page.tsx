@@ -15,7 +15,11 @@ export const metadata: Metadata = { title: "Leaderboard" };
  * papers behind a row. A bad query shows what was wrong above the default board (or, for an
  * unknown paper, the board of its split).
  */
-export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function LeaderboardPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const raw = await searchParams;
   let params: LeaderboardQueryParams;
   let problem: string | null = null;
@@ -37,7 +41,12 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
     const badSplit = err.details.some((d) => (d as { path?: unknown }).path === "split");
     const split = badSplit ? undefined : params.split;
     problem = `${err.message}. Showing ${split ? `the board of ${split}` : "the default split"} instead.`;
-    view = await getLeaderboard(store, { split, variant: params.variant, audience, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+    view = await getLeaderboard(store, {
+      split,
+      variant: params.variant,
+      audience,
+      maxStaleMs: LEADERBOARD_MAX_STALE_MS,
+    });
   }
   return <LeaderboardBoard view={view} signedIn={user !== null} problem={problem} />;
 }

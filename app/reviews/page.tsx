@@ -21,11 +21,15 @@ export default async function ReviewsPage() {
       <section>
         <h1 className="mb-1 text-2xl font-semibold">My reviews</h1>
         <p className="mb-4 text-sm text-zinc-600">
-          Gradings assigned to you. Open one to review its verdicts with the keyboard: <kbd className="font-mono">j</kbd>/<kbd className="font-mono">k</kbd> move,{" "}
-          <kbd className="font-mono">0</kbd>/<kbd className="font-mono">1</kbd> score, <kbd className="font-mono">n</kbd> next unreviewed.
+          Gradings assigned to you. Open one to review its verdicts with the keyboard:{" "}
+          <kbd className="font-mono">j</kbd>/<kbd className="font-mono">k</kbd> move, <kbd className="font-mono">0</kbd>
+          /<kbd className="font-mono">1</kbd> score, <kbd className="font-mono">n</kbd> next unreviewed.
         </p>
         {mine.length === 0 ? (
-          <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-10 text-center text-zinc-600" data-testid="queue-empty">
+          <div
+            className="rounded-lg border border-dashed border-zinc-300 bg-white p-10 text-center text-zinc-600"
+            data-testid="queue-empty"
+          >
             Nothing is assigned to you. Benchmark staff assign gradings to graders from a grading&apos;s review page.
           </div>
         ) : (
@@ -65,7 +69,12 @@ function QueueTable({ items, showGrader, testId }: { items: ReviewQueueItem[]; s
           {items.map((a) => {
             const pct = a.progress.total ? (a.progress.reviewed / a.progress.total) * 100 : 0;
             return (
-              <tr key={a.assignmentId} className="border-t border-zinc-100" data-testid="queue-item" data-grading={a.gradingId}>
+              <tr
+                key={a.assignmentId}
+                className="border-t border-zinc-100"
+                data-testid="queue-item"
+                data-grading={a.gradingId}
+              >
                 <td className="max-w-64 px-3 py-2">
                   <div className="truncate font-medium text-zinc-900" title={a.paperTitle}>
                     {a.paperTitle}
@@ -81,7 +90,10 @@ function QueueTable({ items, showGrader, testId }: { items: ReviewQueueItem[]; s
                 <td className="px-3 py-2 text-xs text-zinc-700">
                   {a.nodeKeys ? `${a.nodeKeys.length} subtree${a.nodeKeys.length === 1 ? "" : "s"}` : "Whole grading"}
                   {a.blind && (
-                    <span className="ml-1.5 inline-flex items-center gap-0.5 rounded bg-zinc-100 px-1 text-[10px] font-medium text-zinc-600" data-testid="queue-blind">
+                    <span
+                      className="ml-1.5 inline-flex items-center gap-0.5 rounded bg-zinc-100 px-1 text-[10px] font-medium text-zinc-600"
+                      data-testid="queue-blind"
+                    >
                       <EyeOff size={10} aria-hidden /> blind
                     </span>
                   )}
@@ -96,10 +108,20 @@ function QueueTable({ items, showGrader, testId }: { items: ReviewQueueItem[]; s
                     </span>
                   </div>
                 </td>
-                <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-700">{formatDuration(a.progress.timeSpentMs)}</td>
+                <td className="px-3 py-2 text-right font-mono text-xs tabular-nums text-zinc-700">
+                  {formatDuration(a.progress.timeSpentMs)}
+                </td>
                 <td className="px-3 py-2 text-right">
-                  <Link href={`/gradings/${a.gradingId}`} className="font-medium text-indigo-700 hover:underline" data-testid="queue-open">
-                    {a.progress.reviewed === 0 ? "Start" : a.progress.reviewed >= a.progress.total ? "Open" : "Continue"}
+                  <Link
+                    href={`/gradings/${a.gradingId}`}
+                    className="font-medium text-indigo-700 hover:underline"
+                    data-testid="queue-open"
+                  >
+                    {a.progress.reviewed === 0
+                      ? "Start"
+                      : a.progress.reviewed >= a.progress.total
+                        ? "Open"
+                        : "Continue"}
                   </Link>
                 </td>
               </tr>

@@ -72,7 +72,11 @@ export default async function SignInPage({
         </Button>
       </form>
       {demoAccounts.length > 0 && (
-        <section aria-labelledby="demo-accounts" data-testid="demo-accounts" className="mt-5 border-t border-zinc-200 pt-4">
+        <section
+          aria-labelledby="demo-accounts"
+          data-testid="demo-accounts"
+          className="mt-5 border-t border-zinc-200 pt-4"
+        >
           <h2 id="demo-accounts" className="text-sm font-semibold">
             Demo accounts
           </h2>

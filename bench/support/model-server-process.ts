@@ -6,7 +6,9 @@ import type { ModelUsage } from "@/lib/judge/engine/usage";
  * call after `latencyMs`: its counting must not slow the judge's thread (a real endpoint is remote).
  */
 export async function startModelServerProcess(latencyMs: number) {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/openai-test-server-main.ts", String(latencyMs)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "test/openai-test-server-main.ts", String(latencyMs)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     child.stdout.once("data", (c: Buffer) => resolve(c.toString().trim()));
     child.once("exit", (code) => reject(new Error(`the test server exited with ${code}`)));
@@ -14,7 +16,11 @@ export async function startModelServerProcess(latencyMs: number) {
   return {
     baseUrl,
     pid: child.pid!,
-    stats: async () => (await (await fetch(baseUrl.replace(/\/v1$/, "/_stats"))).json()) as { totals: Record<string, ModelUsage>; requests: number },
+    stats: async () =>
+      (await (await fetch(baseUrl.replace(/\/v1$/, "/_stats"))).json()) as {
+        totals: Record<string, ModelUsage>;
+        requests: number;
+      },
     close: () => void child.kill(),
   };
 }

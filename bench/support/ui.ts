@@ -46,12 +46,19 @@ export async function canMeasureUi(opts: { figures: string; what: string; port: 
 
 /** `scripts/cli.ts args…` on the embedded database in `dataDir`; throws with its output when it fails. */
 export function runCli(dataDir: string, args: string[], timeoutMs = 180_000): void {
-  const result = spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
-    encoding: "utf8",
-    timeout: timeoutMs,
-  });
-  if (result.status !== 0) throw new Error(`${args.slice(0, 2).join(" ")} failed (${result.status ?? result.signal}): ${result.stderr || result.stdout}`);
+  const result = spawnSync(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args],
+    {
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "" },
+      encoding: "utf8",
+      timeout: timeoutMs,
+    },
+  );
+  if (result.status !== 0)
+    throw new Error(
+      `${args.slice(0, 2).join(" ")} failed (${result.status ?? result.signal}): ${result.stderr || result.stdout}`,
+    );
 }
 
 /** Debian's Chromium, headless. */
@@ -62,7 +69,14 @@ export function launchChromium(): Promise<Browser> {
     chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     }),
   );
 }
@@ -79,7 +93,11 @@ async function signIn(page: Page, baseUrl: string): Promise<void> {
  * A page of a new browser context (`viewport`, 30 s default timeout) that runs `probe` in every
  * document it opens, signed in as the demo staff user.
  */
-export async function newSignedInPage(browser: Browser, baseUrl: string, opts: { viewport: { width: number; height: number }; probe: () => void }): Promise<Page> {
+export async function newSignedInPage(
+  browser: Browser,
+  baseUrl: string,
+  opts: { viewport: { width: number; height: number }; probe: () => void },
+): Promise<Page> {
   const context = await browser.newContext({ viewport: opts.viewport });
   context.setDefaultTimeout(30_000);
   // tsx (esbuild, keepNames) wraps named functions in `__name(...)`: in-page code needs it too.

@@ -24,7 +24,12 @@ export async function fetchJson<T>(url: string, init?: RequestInit): Promise<T> 
   const body = await res.json().catch(() => null);
   if (!res.ok) {
     const error = body?.error;
-    throw new ApiClientError(res.status, error?.code ?? "internal", error?.message ?? `Request failed (${res.status})`, error?.details ?? []);
+    throw new ApiClientError(
+      res.status,
+      error?.code ?? "internal",
+      error?.message ?? `Request failed (${res.status})`,
+      error?.details ?? [],
+    );
   }
   return body as T;
 }

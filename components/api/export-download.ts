@@ -14,7 +14,9 @@ export async function downloadRubricExport(
   if (opts.codeDev) params.set("variant", "code-dev");
   if (opts.force) params.set("force", "1");
   const qs = params.toString();
-  const res = await fetch(`/api/papers/${encodeURIComponent(paperId)}/rubric/export${qs ? `?${qs}` : ""}`, { cache: "no-store" });
+  const res = await fetch(`/api/papers/${encodeURIComponent(paperId)}/rubric/export${qs ? `?${qs}` : ""}`, {
+    cache: "no-store",
+  });
   if (!res.ok) {
     const body = await res.json().catch(() => null);
     return {

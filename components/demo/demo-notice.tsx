@@ -15,7 +15,12 @@ import type { DeleteDemoRequest } from "@/lib/demo/schemas";
 export function DemoNotice({ canDelete, signedInAsDemo }: { canDelete: boolean; signedInAsDemo: boolean }) {
   const [confirming, setConfirming] = useState(false);
   return (
-    <div role="note" aria-label="Demo data" data-testid="demo-notice" className="border-b border-amber-200 bg-amber-50 text-amber-900">
+    <div
+      role="note"
+      aria-label="Demo data"
+      data-testid="demo-notice"
+      className="border-b border-amber-200 bg-amber-50 text-amber-900"
+    >
       <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-1.5 text-sm">
         <FlaskConical size={15} className="shrink-0" aria-hidden />
         <p className="min-w-0 flex-1">

@@ -49,20 +49,24 @@ function uploadBody(mode: Mode, archive: File | null, folder: File[], manifest: 
   if (mode === "archive") return archive;
   if (folder.length === 0 || (mode === "manifest" && !manifest)) return null;
   const entries = folderEntries(folder).filter((e) => mode !== "manifest" || e.path !== MANIFEST_FILE);
-  if (mode === "manifest" && manifest) entries.unshift({ path: MANIFEST_FILE, data: manifest, mtimeMs: manifest.lastModified });
+  if (mode === "manifest" && manifest)
+    entries.unshift({ path: MANIFEST_FILE, data: manifest, mtimeMs: manifest.lastModified });
   return new File([tarBlob(entries)], "upload.tar", { type: "application/x-tar" });
 }
 
 const LAYOUTS = (
   <ul className="ml-4 list-disc text-xs text-zinc-600">
     <li>
-      PaperBench&apos;s run output without grades: <code>&lt;run_group&gt;/&lt;paper&gt;_&lt;uuid&gt;/submissions/&lt;timestamp&gt;/submission.tar.gz</code> (each run group, by name, is a run)
+      PaperBench&apos;s run output without grades:{" "}
+      <code>&lt;run_group&gt;/&lt;paper&gt;_&lt;uuid&gt;/submissions/&lt;timestamp&gt;/submission.tar.gz</code> (each
+      run group, by name, is a run)
     </li>
     <li>
       <code>&lt;paper&gt;/&lt;run&gt;/submission/</code> folders (run = 1…N)
     </li>
     <li>
-      a <code>manifest.csv</code> with the header <code>paper_id,run,path</code>, paths relative to the upload&apos;s root
+      a <code>manifest.csv</code> with the header <code>paper_id,run,path</code>, paths relative to the upload&apos;s
+      root
     </li>
   </ul>
 );
@@ -103,7 +107,12 @@ export function BulkUploadStep({
     mutationFn: (file: File) => {
       abort.current = new AbortController();
       setProgress(0);
-      return uploadFileWithProgress<BulkUploadAnswer>(`/api/evaluations/${evaluationId}/submissions${replace ? "?replace=1" : ""}`, file, setProgress, abort.current.signal);
+      return uploadFileWithProgress<BulkUploadAnswer>(
+        `/api/evaluations/${evaluationId}/submissions${replace ? "?replace=1" : ""}`,
+        file,
+        setProgress,
+        abort.current.signal,
+      );
     },
     onSuccess: onDone,
   });
@@ -115,7 +124,10 @@ export function BulkUploadStep({
       ? [`run ${cell.run}`]
       : []
     : runsWithoutReproduceScript(folderEntries(picked).map((e) => e.path));
-  const folderLabel = folder.length > 0 ? `${(folder[0].webkitRelativePath || folder[0].name).split("/")[0]} (${folder.length} files)` : null;
+  const folderLabel =
+    folder.length > 0
+      ? `${(folder[0].webkitRelativePath || folder[0].name).split("/")[0]} (${folder.length} files)`
+      : null;
 
   return (
     <form
@@ -128,12 +140,15 @@ export function BulkUploadStep({
     >
       {cell ? (
         <div className="text-sm text-zinc-700" data-testid="cell-upload-intro">
-          The submission of run {cell.run} of <code className="font-mono text-xs">{cell.paperId}</code>: its folder (packed here) or its <code>.tar.gz</code>. It replaces the archive the run has, and the
-          cell is reproduced and judged again.
+          The submission of run {cell.run} of <code className="font-mono text-xs">{cell.paperId}</code>: its folder
+          (packed here) or its <code>.tar.gz</code>. It replaces the archive the run has, and the cell is reproduced and
+          judged again.
         </div>
       ) : (
         <>
-          <div className="text-sm text-zinc-700">Upload the submissions in one of these shapes; every cell is checked before anything is stored.</div>
+          <div className="text-sm text-zinc-700">
+            Upload the submissions in one of these shapes; every cell is checked before anything is stored.
+          </div>
           {LAYOUTS}
         </>
       )}
@@ -150,7 +165,13 @@ export function BulkUploadStep({
             ] as const)
         ).map(([value, label]) => (
           <label key={value} className="flex items-center gap-1.5">
-            <input type="radio" checked={mode === value} onChange={() => setMode(value)} data-testid={`bulk-mode-${value}`} /> {label}
+            <input
+              type="radio"
+              checked={mode === value}
+              onChange={() => setMode(value)}
+              data-testid={`bulk-mode-${value}`}
+            />{" "}
+            {label}
           </label>
         ))}
       </div>
@@ -164,23 +185,50 @@ export function BulkUploadStep({
           testId="bulk-archive"
         />
       )}
-      {mode === "manifest" && <FilePicker label="Manifest CSV" buttonText="Choose manifest" accept=".csv,text/csv" chosen={manifest?.name ?? null} onFiles={([f]) => setManifest(f)} testId="bulk-manifest" />}
+      {mode === "manifest" && (
+        <FilePicker
+          label="Manifest CSV"
+          buttonText="Choose manifest"
+          accept=".csv,text/csv"
+          chosen={manifest?.name ?? null}
+          onFiles={([f]) => setManifest(f)}
+          testId="bulk-manifest"
+        />
+      )}
       {mode !== "archive" && (
-        <FilePicker label={cell ? "Submission folder" : "Submissions folder"} buttonText="Choose folder" directory chosen={folderLabel} onFiles={setFolder} testId="bulk-folder" />
+        <FilePicker
+          label={cell ? "Submission folder" : "Submissions folder"}
+          buttonText="Choose folder"
+          directory
+          chosen={folderLabel}
+          onFiles={setFolder}
+          testId="bulk-folder"
+        />
       )}
       {withoutScript.length > 0 && (
-        <div role="status" className="rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-900" data-testid="bulk-missing-reproduce">
+        <div
+          role="status"
+          className="rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-900"
+          data-testid="bulk-missing-reproduce"
+        >
           <p>
-            No <code>reproduce.sh</code> at the submission&apos;s root in {withoutScript.length === 1 ? "this run" : `${withoutScript.length} runs`}: {withoutScript.length === 1 ? "its" : "their"} reproduction fails, so in the full
-            variant {withoutScript.length === 1 ? "its" : "their"} execution and results leaves score 0.
+            No <code>reproduce.sh</code> at the submission&apos;s root in{" "}
+            {withoutScript.length === 1 ? "this run" : `${withoutScript.length} runs`}:{" "}
+            {withoutScript.length === 1 ? "its" : "their"} reproduction fails, so in the full variant{" "}
+            {withoutScript.length === 1 ? "its" : "their"} execution and results leaves score 0.
           </p>
           <p className="mt-1 font-mono">{withoutScript.join(", ")}</p>
         </div>
       )}
       {replaceOption && !cell && (
         <label className="flex items-center gap-1.5 text-sm text-zinc-700">
-          <input type="checkbox" checked={replaceChosen} onChange={(e) => setReplaceChosen(e.target.checked)} data-testid="bulk-replace" /> Replace runs already uploaded (they are reproduced and judged
-          again)
+          <input
+            type="checkbox"
+            checked={replaceChosen}
+            onChange={(e) => setReplaceChosen(e.target.checked)}
+            data-testid="bulk-replace"
+          />{" "}
+          Replace runs already uploaded (they are reproduced and judged again)
         </label>
       )}
       {upload.isPending && (
@@ -190,8 +238,16 @@ export function BulkUploadStep({
         </div>
       )}
       {upload.error && (
-        <div role="alert" className="space-y-1 rounded-md border border-red-200 bg-red-50 p-2 text-xs text-red-800" data-testid="bulk-upload-error">
-          <p>{error && error.details.length > 0 ? `Nothing was uploaded: ${error.details.length} problem${error.details.length === 1 ? "" : "s"}` : upload.error.message}</p>
+        <div
+          role="alert"
+          className="space-y-1 rounded-md border border-red-200 bg-red-50 p-2 text-xs text-red-800"
+          data-testid="bulk-upload-error"
+        >
+          <p>
+            {error && error.details.length > 0
+              ? `Nothing was uploaded: ${error.details.length} problem${error.details.length === 1 ? "" : "s"}`
+              : upload.error.message}
+          </p>
           {error && error.details.length > 0 && (
             <ul className="ml-4 list-disc">
               {error.details.map((d, i) => (
@@ -201,7 +257,9 @@ export function BulkUploadStep({
               ))}
             </ul>
           )}
-          {error?.status === 409 && replaceOption && !cell && <p>To send those runs again, tick “Replace runs already uploaded”.</p>}
+          {error?.status === 409 && replaceOption && !cell && (
+            <p>To send those runs again, tick “Replace runs already uploaded”.</p>
+          )}
         </div>
       )}
       <div className="flex gap-2">

@@ -30,23 +30,35 @@ export function EvaluationFailures({ evaluationId, failures }: { evaluationId: s
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const retry = useMutation({
-    mutationFn: (body: RetryCellsInput) => fetchJson<RetryCellsResult>(`/api/evaluations/${encodeURIComponent(evaluationId)}/retry`, jsonInit("POST", body)),
+    mutationFn: (body: RetryCellsInput) =>
+      fetchJson<RetryCellsResult>(`/api/evaluations/${encodeURIComponent(evaluationId)}/retry`, jsonInit("POST", body)),
     onSuccess: () => {
       setConfirming(false);
       return queryClient.invalidateQueries({ queryKey: evaluationMatrixKey(evaluationId) });
     },
   });
   const asked = retry.variables;
-  const askedCell = (f: FailureRow) => !!asked && "cells" in asked && asked.cells.some((c) => c.paperId === f.paperId && c.run === f.run);
+  const askedCell = (f: FailureRow) =>
+    !!asked && "cells" in asked && asked.cells.some((c) => c.paperId === f.paperId && c.run === f.run);
 
   return (
-    <section aria-labelledby="failures-title" className="space-y-2 rounded-lg border border-zinc-200 bg-white p-4" data-testid="evaluation-failures">
+    <section
+      aria-labelledby="failures-title"
+      className="space-y-2 rounded-lg border border-zinc-200 bg-white p-4"
+      data-testid="evaluation-failures"
+    >
       <div className="flex flex-wrap items-center gap-3">
         <h2 id="failures-title" className="text-base font-semibold">
           Failures ({failures.length})
         </h2>
         {failures.some((f) => f.retryable) && (
-          <Button variant="secondary" className="ml-auto" onClick={() => setConfirming(true)} disabled={retry.isPending} data-testid="retry-all-failed">
+          <Button
+            variant="secondary"
+            className="ml-auto"
+            onClick={() => setConfirming(true)}
+            disabled={retry.isPending}
+            data-testid="retry-all-failed"
+          >
             <RotateCcw size={14} aria-hidden /> Retry all failed
           </Button>
         )}
@@ -57,7 +69,11 @@ export function EvaluationFailures({ evaluationId, failures }: { evaluationId: s
         </p>
       )}
       {retry.isError && (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="retry-error">
+        <p
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+          data-testid="retry-error"
+        >
           {retry.error.message}
         </p>
       )}
@@ -66,7 +82,13 @@ export function EvaluationFailures({ evaluationId, failures }: { evaluationId: s
       ) : (
         <ul className="divide-y divide-zinc-100">
           {failures.map((f) => (
-            <li key={`${f.paperId}\u0000${f.run}`} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 text-sm" data-testid="failure" data-paper={f.paperId} data-run={f.run}>
+            <li
+              key={`${f.paperId}\u0000${f.run}`}
+              className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 text-sm"
+              data-testid="failure"
+              data-paper={f.paperId}
+              data-run={f.run}
+            >
               <span className="font-mono text-xs text-zinc-600">
                 {f.paperId} · run {f.run}
               </span>
@@ -87,7 +109,12 @@ export function EvaluationFailures({ evaluationId, failures }: { evaluationId: s
                   aria-label={`Retry ${f.paperId} run ${f.run}`}
                   data-testid="retry-cell"
                 >
-                  <RotateCcw size={14} aria-hidden className={retry.isPending && askedCell(f) ? "animate-spin" : undefined} /> Retry
+                  <RotateCcw
+                    size={14}
+                    aria-hidden
+                    className={retry.isPending && askedCell(f) ? "animate-spin" : undefined}
+                  />{" "}
+                  Retry
                 </Button>
               )}
             </li>
@@ -102,7 +129,10 @@ export function EvaluationFailures({ evaluationId, failures }: { evaluationId: s
           onConfirm={() => retry.mutate({ allFailed: true })}
           onClose={() => setConfirming(false)}
         >
-          <p>Each failed cell is queued again from its failing step; its earlier attempts are kept. Cells that are running or graded are left alone.</p>
+          <p>
+            Each failed cell is queued again from its failing step; its earlier attempts are kept. Cells that are
+            running or graded are left alone.
+          </p>
           {retry.isError && <p className="text-red-700">{retry.error.message}</p>}
         </ConfirmDialog>
       )}

@@ -43,11 +43,19 @@ export function EvaluationHeader({ matrix, connection }: { matrix: EvaluationMat
           {e.name}
         </h1>
         {e.isHuman && (
-          <span className="inline-flex items-center gap-1 rounded-full bg-violet-50 px-2 py-0.5 text-xs font-medium text-violet-800 ring-1 ring-inset ring-violet-200" data-testid="human-badge">
+          <span
+            className="inline-flex items-center gap-1 rounded-full bg-violet-50 px-2 py-0.5 text-xs font-medium text-violet-800 ring-1 ring-inset ring-violet-200"
+            data-testid="human-badge"
+          >
             <UserRound size={12} aria-hidden /> human baseline
           </span>
         )}
-        <span className="flex items-center gap-1.5 text-xs text-zinc-500" data-testid="evaluation-connection" data-connection={connection} role="status">
+        <span
+          className="flex items-center gap-1.5 text-xs text-zinc-500"
+          data-testid="evaluation-connection"
+          data-connection={connection}
+          role="status"
+        >
           <Radio size={12} aria-hidden className={connection === "live" ? "text-emerald-500" : "text-zinc-400"} />
           {CONNECTION[connection]}
         </span>
@@ -64,7 +72,9 @@ export function EvaluationHeader({ matrix, connection }: { matrix: EvaluationMat
         <Fact label="Agent" testId="evaluation-agent">
           {e.agent}
         </Fact>
-        <Fact label="Split">{e.split === "custom" ? `custom (${plural(matrix.papers.length, "paper")})` : e.split}</Fact>
+        <Fact label="Split">
+          {e.split === "custom" ? `custom (${plural(matrix.papers.length, "paper")})` : e.split}
+        </Fact>
         <Fact label="Runs">{e.runs}</Fact>
         <Fact label="Variant">{e.variant}</Fact>
         <Fact label="Aggregation">{e.aggregation === "best_of_n" ? `best of ${e.runs}` : "mean over runs"}</Fact>
@@ -75,16 +85,20 @@ export function EvaluationHeader({ matrix, connection }: { matrix: EvaluationMat
         <Fact label="Tools">{e.setup.tools ?? "—"}</Fact>
       </dl>
       {e.resourcesProvided && (
-        <p className="rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900" data-testid="resources-provided">
-          Resources provided: datasets and models were handed to the agent, so leaves of &ldquo;Dataset and Model Acquisition&rdquo; weigh 0 in every
-          score of this evaluation.
+        <p
+          className="rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900"
+          data-testid="resources-provided"
+        >
+          Resources provided: datasets and models were handed to the agent, so leaves of &ldquo;Dataset and Model
+          Acquisition&rdquo; weigh 0 in every score of this evaluation.
         </p>
       )}
       <EvaluationScoring matrix={matrix} />
       <ul className="flex flex-wrap gap-x-6 gap-y-1 text-sm" aria-label="Policies" data-testid="evaluation-policies">
         {FAILURE_KINDS.map((kind) => (
           <li key={kind} data-testid="policy" data-kind={kind}>
-            <span className="text-zinc-500">{FAILURE_LABEL[kind]}:</span> <span className="font-medium">{e.policyText[kind]}</span>
+            <span className="text-zinc-500">{FAILURE_LABEL[kind]}:</span>{" "}
+            <span className="font-medium">{e.policyText[kind]}</span>
           </li>
         ))}
         {isPaperbenchDefaultPolicies(e.policies) && (
@@ -94,9 +108,10 @@ export function EvaluationHeader({ matrix, connection }: { matrix: EvaluationMat
         )}
       </ul>
       <p className="text-xs text-zinc-500" data-testid="policies-note">
-        Every reproduction that ran is judged, even one whose reproduce.sh exited non-zero, timed out or was missing, as PaperBench judges it: its
-        Code Development criteria can still earn. These policies decide only a cell with nothing to judge: the runner failed before reproduce.sh
-        ran, no outputs came back, or the job was cancelled. Each cell says how its reproduce.sh ended.
+        Every reproduction that ran is judged, even one whose reproduce.sh exited non-zero, timed out or was missing, as
+        PaperBench judges it: its Code Development criteria can still earn. These policies decide only a cell with
+        nothing to judge: the runner failed before reproduce.sh ran, no outputs came back, or the job was cancelled.
+        Each cell says how its reproduce.sh ended.
       </p>
     </header>
   );

@@ -15,7 +15,11 @@ export function EvaluationMatrixGrid({ papers, runs, cells }: { papers: string[]
   const byKey = new Map(cells.map((c) => [key(c.paperId, c.run), c]));
   const runNumbers = Array.from({ length: runs }, (_, i) => i + 1);
   return (
-    <section aria-labelledby="matrix-title" className="space-y-3 rounded-lg border border-zinc-200 bg-white p-4" data-testid="evaluation-matrix">
+    <section
+      aria-labelledby="matrix-title"
+      className="space-y-3 rounded-lg border border-zinc-200 bg-white p-4"
+      data-testid="evaluation-matrix"
+    >
       <h2 id="matrix-title" className="text-base font-semibold">
         Papers × runs
       </h2>
@@ -23,11 +27,18 @@ export function EvaluationMatrixGrid({ papers, runs, cells }: { papers: string[]
         <table className="border-separate border-spacing-1 text-sm" onKeyDown={onMatrixKeyDown}>
           <thead>
             <tr>
-              <th scope="col" className="sticky left-0 top-0 z-10 bg-white px-2 py-1 text-left font-medium text-zinc-500">
+              <th
+                scope="col"
+                className="sticky left-0 top-0 z-10 bg-white px-2 py-1 text-left font-medium text-zinc-500"
+              >
                 Paper
               </th>
               {runNumbers.map((run) => (
-                <th key={run} scope="col" className="sticky top-0 bg-white px-2 py-1 text-left font-medium text-zinc-500">
+                <th
+                  key={run}
+                  scope="col"
+                  className="sticky top-0 bg-white px-2 py-1 text-left font-medium text-zinc-500"
+                >
                   Run {run}
                 </th>
               ))}
@@ -36,12 +47,19 @@ export function EvaluationMatrixGrid({ papers, runs, cells }: { papers: string[]
           <tbody>
             {papers.map((paperId, row) => (
               <tr key={paperId}>
-                <th scope="row" className="sticky left-0 bg-white px-2 py-1 text-left font-mono text-xs font-normal text-zinc-700">
+                <th
+                  scope="row"
+                  className="sticky left-0 bg-white px-2 py-1 text-left font-mono text-xs font-normal text-zinc-700"
+                >
                   {paperId}
                 </th>
                 {runNumbers.map((run, col) => {
                   const cell = byKey.get(key(paperId, run));
-                  return <td key={run}>{cell ? <CellBox cell={cell} row={row} col={col} /> : <MissingCell row={row} col={col} />}</td>;
+                  return (
+                    <td key={run}>
+                      {cell ? <CellBox cell={cell} row={row} col={col} /> : <MissingCell row={row} col={col} />}
+                    </td>
+                  );
                 })}
               </tr>
             ))}
@@ -77,8 +95,13 @@ function CellBox({ cell, row, col }: { cell: MatrixCell; row: number; col: numbe
         {style.label}
         {warn && <Warning size={12} aria-hidden className="text-amber-600" />}
         {endedBadly && (
-          <span className="ml-auto rounded bg-amber-100 px-1 font-mono text-[10px] text-amber-800" data-testid="cell-reproduction">
-            {cell.reproduction!.startsWith("timed out") ? "timeout" : /exited (\d+)/.exec(cell.reproduction!)?.[0].replace("exited", "exit") ?? "no run"}
+          <span
+            className="ml-auto rounded bg-amber-100 px-1 font-mono text-[10px] text-amber-800"
+            data-testid="cell-reproduction"
+          >
+            {cell.reproduction!.startsWith("timed out")
+              ? "timeout"
+              : (/exited (\d+)/.exec(cell.reproduction!)?.[0].replace("exited", "exit") ?? "no run")}
           </span>
         )}
       </span>
@@ -112,17 +135,31 @@ function CellBox({ cell, row, col }: { cell: MatrixCell; row: number; col: numbe
 
 /** A paper × run the matrix did not send (it sends every one): kept focusable so arrow keys cross it. */
 function MissingCell({ row, col }: { row: number; col: number }) {
-  return <span tabIndex={-1} data-row={row} data-col={col} className="block h-12 w-28 rounded-md border border-dashed border-zinc-200" aria-label="no cell" />;
+  return (
+    <span
+      tabIndex={-1}
+      data-row={row}
+      data-col={col}
+      className="block h-12 w-28 rounded-md border border-dashed border-zinc-200"
+      aria-label="no cell"
+    />
+  );
 }
 
 function Legend() {
   return (
-    <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600" aria-label="Legend" data-testid="matrix-legend">
+    <ul
+      className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-zinc-600"
+      aria-label="Legend"
+      data-testid="matrix-legend"
+    >
       {MATRIX_STAGES.map((stage) => {
         const s = STAGE_STYLE[stage];
         return (
           <li key={stage} className="flex items-center gap-1.5">
-            <span className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 font-medium ring-1 ring-inset ${s.className}`}>
+            <span
+              className={`inline-flex items-center gap-1 rounded px-1.5 py-0.5 font-medium ring-1 ring-inset ${s.className}`}
+            >
               <s.Icon size={11} aria-hidden /> {s.label}
             </span>
             {s.meaning}

@@ -46,7 +46,11 @@ export function EvaluationPage({ evaluationId }: { evaluationId: string }) {
   if (matrix.isPending) return <div className="h-40 animate-pulse rounded-lg bg-zinc-100" aria-busy="true" />;
   if (matrix.isError) {
     return (
-      <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-800" data-testid="evaluation-error">
+      <p
+        role="alert"
+        className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-800"
+        data-testid="evaluation-error"
+      >
         {matrix.error.message}
       </p>
     );
@@ -59,7 +63,11 @@ export function EvaluationPage({ evaluationId }: { evaluationId: string }) {
     <div className="space-y-4" data-testid="evaluation-page" data-evaluation={e.id}>
       <EvaluationHeader matrix={data} connection={connection} />
       <EvaluationUpload evaluationId={e.id} papers={data.papers} runs={e.runs} />
-      {empty ? <EvaluationEmpty evaluationId={e.id} agent={e.agent} runs={e.runs} /> : <EvaluationProgress figures={data.progress} />}
+      {empty ? (
+        <EvaluationEmpty evaluationId={e.id} agent={e.agent} runs={e.runs} />
+      ) : (
+        <EvaluationProgress figures={data.progress} />
+      )}
       <EvaluationMatrixGrid papers={data.papers} runs={e.runs} cells={data.cells} />
       {!empty && <EvaluationFailures evaluationId={e.id} failures={failureRows(data.cells)} />}
       {!empty && <EvaluationResults result={data.result} />}

@@ -10,7 +10,8 @@ export const evaluationMatrixKey = (evaluationId: string) => ["evaluation-matrix
 export function useEvaluationMatrix(evaluationId: string) {
   return useQuery({
     queryKey: evaluationMatrixKey(evaluationId),
-    queryFn: () => fetchJson<EvaluationMatrix>(`/api/evaluations/${encodeURIComponent(evaluationId)}/matrix`, { cache: "no-store" }),
+    queryFn: () =>
+      fetchJson<EvaluationMatrix>(`/api/evaluations/${encodeURIComponent(evaluationId)}/matrix`, { cache: "no-store" }),
     staleTime: 0,
     placeholderData: (previous) => previous,
   });

@@ -19,7 +19,10 @@ export function EvaluationScoring({ matrix }: { matrix: EvaluationMatrix }) {
         <span className="text-zinc-500">How this is scored:</span>
         {scoring.method.kind === "none" ? (
           <span className="text-zinc-600" data-testid="evaluation-scoring-pending">
-            nothing graded yet{judge ? `; the judge will be ${judge.name} (${isPlaceholderJudge(judge.kind) ? "placeholder judge" : `${judge.mode} mode`})` : ""}
+            nothing graded yet
+            {judge
+              ? `; the judge will be ${judge.name} (${isPlaceholderJudge(judge.kind) ? "placeholder judge" : `${judge.mode} mode`})`
+              : ""}
           </span>
         ) : (
           <MethodBadge method={scoring.method} />
@@ -29,8 +32,12 @@ export function EvaluationScoring({ matrix }: { matrix: EvaluationMatrix }) {
         <ProvenanceLine key={i} provenance={p} testId="evaluation-provenance" />
       ))}
       {placeholderJudge && (
-        <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="evaluation-placeholder-note">
-          {judge.name} is a placeholder judge: its scores are visible to members only and never reach the public leaderboard.
+        <p
+          className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="evaluation-placeholder-note"
+        >
+          {judge.name} is a placeholder judge: its scores are visible to members only and never reach the public
+          leaderboard.
         </p>
       )}
     </div>

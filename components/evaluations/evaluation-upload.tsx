@@ -18,7 +18,15 @@ const selectClass = "rounded-md border border-zinc-300 bg-white px-2 py-1 text-s
  * for any cells, or one run's submission uploaded again (its archive replaced, the cell reproduced
  * and judged again). The matrix is read again once the upload is answered.
  */
-export function EvaluationUpload({ evaluationId, papers, runs }: { evaluationId: string; papers: string[]; runs: number }) {
+export function EvaluationUpload({
+  evaluationId,
+  papers,
+  runs,
+}: {
+  evaluationId: string;
+  papers: string[];
+  runs: number;
+}) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState<Open>(null);
   const [paperId, setPaperId] = useState(papers[0] ?? "");
@@ -26,13 +34,19 @@ export function EvaluationUpload({ evaluationId, papers, runs }: { evaluationId:
   const chosenPaper = papers.includes(paperId) ? paperId : (papers[0] ?? "");
 
   const done = (what: string) => (answer: BulkUploadAnswer) => {
-    toast.success(`${what}: ${answer.cells.length} submission(s) uploaded${answer.skipped.length ? `, ${answer.skipped.length} skipped` : ""}`);
+    toast.success(
+      `${what}: ${answer.cells.length} submission(s) uploaded${answer.skipped.length ? `, ${answer.skipped.length} skipped` : ""}`,
+    );
     setOpen(null);
     void queryClient.invalidateQueries({ queryKey: evaluationMatrixKey(evaluationId) });
   };
 
   return (
-    <section aria-labelledby="evaluation-upload-title" className="flex flex-wrap items-center gap-x-6 gap-y-2 rounded-lg border border-zinc-200 bg-white p-4" data-testid="evaluation-upload">
+    <section
+      aria-labelledby="evaluation-upload-title"
+      className="flex flex-wrap items-center gap-x-6 gap-y-2 rounded-lg border border-zinc-200 bg-white p-4"
+      data-testid="evaluation-upload"
+    >
       <h2 id="evaluation-upload-title" className="sr-only">
         Upload submissions
       </h2>
@@ -49,14 +63,26 @@ export function EvaluationUpload({ evaluationId, papers, runs }: { evaluationId:
           }}
         >
           <span>Re-upload one run:</span>
-          <select aria-label="Paper" className={selectClass} value={chosenPaper} onChange={(e) => setPaperId(e.target.value)} data-testid="reupload-paper">
+          <select
+            aria-label="Paper"
+            className={selectClass}
+            value={chosenPaper}
+            onChange={(e) => setPaperId(e.target.value)}
+            data-testid="reupload-paper"
+          >
             {papers.map((p) => (
               <option key={p} value={p}>
                 {p}
               </option>
             ))}
           </select>
-          <select aria-label="Run" className={selectClass} value={run} onChange={(e) => setRun(Number(e.target.value))} data-testid="reupload-run">
+          <select
+            aria-label="Run"
+            className={selectClass}
+            value={run}
+            onChange={(e) => setRun(Number(e.target.value))}
+            data-testid="reupload-run"
+          >
             {Array.from({ length: runs }, (_, i) => i + 1).map((r) => (
               <option key={r} value={r}>
                 run {r}
@@ -69,13 +95,26 @@ export function EvaluationUpload({ evaluationId, papers, runs }: { evaluationId:
         </form>
       )}
       {open?.kind === "bulk" && (
-        <Dialog title="Upload submissions" description="Into this evaluation; runs already uploaded are refused unless you choose to replace them." onClose={() => setOpen(null)} testId="evaluation-upload-dialog">
+        <Dialog
+          title="Upload submissions"
+          description="Into this evaluation; runs already uploaded are refused unless you choose to replace them."
+          onClose={() => setOpen(null)}
+          testId="evaluation-upload-dialog"
+        >
           <BulkUploadStep evaluationId={evaluationId} replaceOption onDone={done("Uploaded")} />
         </Dialog>
       )}
       {open?.kind === "cell" && (
-        <Dialog title={`Re-upload run ${open.cell.run} of ${open.cell.paperId}`} onClose={() => setOpen(null)} testId="cell-upload-dialog">
-          <BulkUploadStep evaluationId={evaluationId} cell={open.cell} onDone={done(`Run ${open.cell.run} of ${open.cell.paperId} re-uploaded`)} />
+        <Dialog
+          title={`Re-upload run ${open.cell.run} of ${open.cell.paperId}`}
+          onClose={() => setOpen(null)}
+          testId="cell-upload-dialog"
+        >
+          <BulkUploadStep
+            evaluationId={evaluationId}
+            cell={open.cell}
+            onDone={done(`Run ${open.cell.run} of ${open.cell.paperId} re-uploaded`)}
+          />
         </Dialog>
       )}
     </section>

@@ -43,7 +43,10 @@ export function EvaluationsPage({ splits }: { splits: Record<string, string[]> }
       </div>
       {list.error && <p className="text-sm text-red-700">{list.error.message}</p>}
       {list.data && list.data.length === 0 && (
-        <div className="rounded-lg border border-dashed border-zinc-300 p-10 text-center text-sm text-zinc-600" data-testid="evaluations-empty">
+        <div
+          className="rounded-lg border border-dashed border-zinc-300 p-10 text-center text-sm text-zinc-600"
+          data-testid="evaluations-empty"
+        >
           <FlaskConical className="mx-auto mb-2 text-zinc-400" aria-hidden />
           No evaluations yet. Create one and fill it by bulk upload, or ingest PaperBench&apos;s graded results.
         </div>
@@ -73,7 +76,9 @@ export function EvaluationsPage({ splits }: { splits: Record<string, string[]> }
           <BulkUploadStep
             evaluationId={open.evaluation.id}
             onDone={(answer) => {
-              toast.success(`${answer.cells.length} submission(s) uploaded${answer.skipped.length ? `, ${answer.skipped.length} skipped` : ""}`);
+              toast.success(
+                `${answer.cells.length} submission(s) uploaded${answer.skipped.length ? `, ${answer.skipped.length} skipped` : ""}`,
+              );
               goTo(answer.evaluationId);
             }}
             onSkip={() => goTo(open.evaluation.id)}

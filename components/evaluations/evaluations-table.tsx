@@ -33,7 +33,10 @@ function EvaluationProgress({ evaluation }: { evaluation: EvaluationListItem }) 
   const total = summary.data.papers.length * evaluation.runs;
   const done = summary.data.cells.filter((c) => c.state !== "pending").length;
   return (
-    <div className="flex min-w-32 items-center gap-2 text-xs text-zinc-600" title={`${summary.data.cells.length} uploaded, ${done} done of ${total} cells`}>
+    <div
+      className="flex min-w-32 items-center gap-2 text-xs text-zinc-600"
+      title={`${summary.data.cells.length} uploaded, ${done} done of ${total} cells`}
+    >
       <ProgressBar value={done} total={total} className="h-1.5 flex-1 bg-zinc-200" barClassName="bg-emerald-500" />
       <span data-testid="evaluation-progress-text">
         {done}/{total}
@@ -66,7 +69,9 @@ export function EvaluationsTable({ evaluations }: { evaluations: EvaluationListI
             </td>
             <td className="px-2.5 py-2">
               {e.agentName}
-              {e.isHuman && <span className="ml-1.5 rounded bg-amber-50 px-1.5 py-0.5 text-xs text-amber-800">human</span>}
+              {e.isHuman && (
+                <span className="ml-1.5 rounded bg-amber-50 px-1.5 py-0.5 text-xs text-amber-800">human</span>
+              )}
             </td>
             <td className="px-2.5 py-2">
               {e.split}
@@ -78,7 +83,9 @@ export function EvaluationsTable({ evaluations }: { evaluations: EvaluationListI
             <td className="px-2.5 py-2">
               <EvaluationProgress evaluation={e} />
             </td>
-            <td className="whitespace-nowrap px-2.5 py-2 text-zinc-500">{new Date(e.createdAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}</td>
+            <td className="whitespace-nowrap px-2.5 py-2 text-zinc-500">
+              {new Date(e.createdAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}
+            </td>
           </tr>
         ))}
       </tbody>

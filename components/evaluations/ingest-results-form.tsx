@@ -28,7 +28,12 @@ export function IngestResultsForm({ onDone, onCancel }: { onDone(evaluationId: s
       const query = new URLSearchParams({ agent });
       if (name.trim()) query.set("name", name.trim());
       setProgress(0);
-      return uploadFileWithProgress<{ evaluationId: string }>(`/api/evaluations/ingest?${query}`, archive, setProgress, abort.current.signal);
+      return uploadFileWithProgress<{ evaluationId: string }>(
+        `/api/evaluations/ingest?${query}`,
+        archive,
+        setProgress,
+        abort.current.signal,
+      );
     },
     onSuccess: (answer) => onDone(answer.evaluationId),
   });
@@ -44,13 +49,21 @@ export function IngestResultsForm({ onDone, onCancel }: { onDone(evaluationId: s
       }}
     >
       <p className="text-sm text-zinc-700">
-        An archive of PaperBench&apos;s <code>runs/</code> folder with its <code>grade.json</code> files: each run group is a run of the agent, the judge&apos;s grades are imported as they are.
+        An archive of PaperBench&apos;s <code>runs/</code> folder with its <code>grade.json</code> files: each run group
+        is a run of the agent, the judge&apos;s grades are imported as they are.
       </p>
       <AgentPicker onChange={onAgent} error={fieldError("agent")} testId="ingest-agent" />
       <Field label="Name (optional)" error={fieldError("name")}>
         <Input value={name} onChange={(e) => setName(e.target.value)} />
       </Field>
-      <FilePicker label="Runs archive" buttonText="Choose archive" accept=".tar.gz,.tgz,.tar,.zip" chosen={file && `${file.name} (${formatBytes(file.size)})`} onFiles={([f]) => setFile(f)} testId="ingest-archive" />
+      <FilePicker
+        label="Runs archive"
+        buttonText="Choose archive"
+        accept=".tar.gz,.tgz,.tar,.zip"
+        chosen={file && `${file.name} (${formatBytes(file.size)})`}
+        onFiles={([f]) => setFile(f)}
+        testId="ingest-archive"
+      />
       {ingest.isPending && (
         <div className="flex items-center gap-2 text-xs text-zinc-600">
           <ProgressBar value={progress} total={1} className="h-1.5 flex-1 bg-zinc-200" barClassName="bg-indigo-500" />

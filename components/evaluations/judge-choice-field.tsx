@@ -21,8 +21,19 @@ function optionLabel(c: JudgeConfigView): string {
  * model judge in paperbench mode where one is configured, else the first model judge, else a
  * placeholder judge, with a warning that its scores never reach the public leaderboard.
  */
-export function JudgeChoiceField({ value, onChange, error }: { value: string | null; onChange(id: string | null): void; error?: string }) {
-  const configs = useQuery({ queryKey: ["judge-configs"], queryFn: () => fetchJson<{ configs: JudgeConfigView[] }>("/api/judge/configs").then((r) => r.configs) });
+export function JudgeChoiceField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string | null;
+  onChange(id: string | null): void;
+  error?: string;
+}) {
+  const configs = useQuery({
+    queryKey: ["judge-configs"],
+    queryFn: () => fetchJson<{ configs: JudgeConfigView[] }>("/api/judge/configs").then((r) => r.configs),
+  });
   const list = configs.data ?? [];
   const preselected = configs.data ? (chooseDefaultJudge(configs.data)?.id ?? null) : null;
   useEffect(() => {
@@ -35,9 +46,21 @@ export function JudgeChoiceField({ value, onChange, error }: { value: string | n
       <Field
         label="Judge"
         error={error}
-        hint={configs.isLoading ? "Loading judge configurations…" : list.length === 0 ? "No judge configuration yet: add one on /judge (the default at judging time is used)" : undefined}
+        hint={
+          configs.isLoading
+            ? "Loading judge configurations…"
+            : list.length === 0
+              ? "No judge configuration yet: add one on /judge (the default at judging time is used)"
+              : undefined
+        }
       >
-        <select className={select} value={value ?? ""} onChange={(e) => onChange(e.target.value || null)} data-testid="evaluation-judge" disabled={list.length === 0}>
+        <select
+          className={select}
+          value={value ?? ""}
+          onChange={(e) => onChange(e.target.value || null)}
+          data-testid="evaluation-judge"
+          disabled={list.length === 0}
+        >
           {list.map((c) => (
             <option key={c.id} value={c.id}>
               {optionLabel(c)}
@@ -53,10 +76,14 @@ export function JudgeChoiceField({ value, onChange, error }: { value: string | n
         </p>
       )}
       {placeholder && (
-        <p className="flex items-start gap-1.5 rounded-md bg-amber-50 px-2 py-1.5 text-xs text-amber-900" role="alert" data-testid="evaluation-judge-placeholder-warning">
+        <p
+          className="flex items-start gap-1.5 rounded-md bg-amber-50 px-2 py-1.5 text-xs text-amber-900"
+          role="alert"
+          data-testid="evaluation-judge-placeholder-warning"
+        >
           <TriangleAlert className="mt-0.5 h-3.5 w-3.5 shrink-0" aria-hidden />
-          {chosen.name} is a placeholder judge ({chosen.kind}): its scores say nothing about the submissions. Members see them marked “placeholder judge — not public”; the public
-          leaderboard never shows them.
+          {chosen.name} is a placeholder judge ({chosen.kind}): its scores say nothing about the submissions. Members
+          see them marked “placeholder judge — not public”; the public leaderboard never shows them.
         </p>
       )}
     </div>

@@ -19,7 +19,8 @@ export function usePageKeys(pick: (e: KeyboardEvent, target: HTMLElement | null)
       if (e.defaultPrevented || e.isComposing) return;
       const t = e.target instanceof HTMLElement ? e.target : null;
       // A checkbox or radio button is not a text field: the shortcuts still work after clicking one.
-      if (t?.closest("input:not([type='checkbox'], [type='radio']), textarea, select, [contenteditable='true']")) return;
+      if (t?.closest("input:not([type='checkbox'], [type='radio']), textarea, select, [contenteditable='true']"))
+        return;
       if (document.querySelector('[role="dialog"][aria-modal="true"]') && e.key !== "?") return;
       const act = pickRef.current(e, t);
       if (!act) return;

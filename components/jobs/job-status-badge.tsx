@@ -11,7 +11,15 @@ const STYLE: Record<JobStatus, { label: string; className: string; Icon: typeof 
 };
 
 /** A job's state as a small coloured badge; a running job asked to stop says "cancelling". */
-export function JobStatusBadge({ status, cancelRequested = false, testId }: { status: JobStatus; cancelRequested?: boolean; testId?: string }) {
+export function JobStatusBadge({
+  status,
+  cancelRequested = false,
+  testId,
+}: {
+  status: JobStatus;
+  cancelRequested?: boolean;
+  testId?: string;
+}) {
   const { label, className, Icon } = STYLE[status];
   const cancelling = cancelRequested && status === "running";
   return (

@@ -27,7 +27,9 @@ export function JobsPage() {
       <header className="flex flex-wrap items-end gap-4">
         <div>
           <h1 className="text-2xl font-semibold">Jobs</h1>
-          <p className="mt-1 text-sm text-zinc-600">Reproductions and judge runs: queued, running on a runner, and how they ended.</p>
+          <p className="mt-1 text-sm text-zinc-600">
+            Reproductions and judge runs: queued, running on a runner, and how they ended.
+          </p>
         </div>
         <dl className="ml-auto flex gap-3" data-testid="queue-depth">
           {JOB_KINDS.map((kind) => (
@@ -84,7 +86,11 @@ export function JobsPage() {
           ))}
         </select>
         {(filters.statuses.length > 0 || filters.kind || filters.paper) && (
-          <button type="button" onClick={() => update({ statuses: [], kind: null, paper: null })} className="text-sm text-indigo-700 hover:underline">
+          <button
+            type="button"
+            onClick={() => update({ statuses: [], kind: null, paper: null })}
+            className="text-sm text-indigo-700 hover:underline"
+          >
             Clear filters
           </button>
         )}
@@ -97,8 +103,15 @@ export function JobsPage() {
       )}
       {jobs.isPending && <div className="h-32 animate-pulse rounded-lg bg-zinc-100" />}
       {jobs.data && jobs.data.jobs.length === 0 && (
-        <p className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-sm text-zinc-500" data-testid="no-jobs">
-          No jobs{filters.statuses.length || filters.kind || filters.paper ? " match these filters" : " yet: upload a submission with Reproduce on a paper page"}.
+        <p
+          className="rounded-lg border border-dashed border-zinc-300 p-8 text-center text-sm text-zinc-500"
+          data-testid="no-jobs"
+        >
+          No jobs
+          {filters.statuses.length || filters.kind || filters.paper
+            ? " match these filters"
+            : " yet: upload a submission with Reproduce on a paper page"}
+          .
         </p>
       )}
       {jobs.data && jobs.data.jobs.length > 0 && <JobsTable jobs={jobs.data.jobs} />}

@@ -13,7 +13,19 @@ import { JudgeJobProgress } from "./judge-job-progress";
  * job) apart from how far it got (a judge job's leaves and cost), so neither sits under the
  * other's header. Texts wrap rather than being cut: the run's name and the reason show whole.
  */
-const HEADERS = ["Status", "Kind", "Paper", "Submission", "Ran on", "Progress", "Attempt", "Elapsed", "Exit", "Queued", "Reason"];
+const HEADERS = [
+  "Status",
+  "Kind",
+  "Paper",
+  "Submission",
+  "Ran on",
+  "Progress",
+  "Attempt",
+  "Elapsed",
+  "Exit",
+  "Queued",
+  "Reason",
+];
 // At 1024 px the table fits without the queued time (the newest come first anyway).
 const NARROW_HIDDEN = new Set(["Queued"]);
 
@@ -26,7 +38,10 @@ export function JobsTable({ jobs }: { jobs: JobRow[] }) {
         <thead className="border-b border-zinc-200 bg-zinc-50 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
             {HEADERS.map((h) => (
-              <th key={h} className={`whitespace-nowrap px-2.5 py-2 font-medium ${NARROW_HIDDEN.has(h) ? "hidden xl:table-cell" : ""}`}>
+              <th
+                key={h}
+                className={`whitespace-nowrap px-2.5 py-2 font-medium ${NARROW_HIDDEN.has(h) ? "hidden xl:table-cell" : ""}`}
+              >
                 {h}
               </th>
             ))}
@@ -48,9 +63,14 @@ export function JobsTable({ jobs }: { jobs: JobRow[] }) {
                 </td>
                 <td className="min-w-[9rem] max-w-[16rem] break-words px-2.5 py-2" data-testid="job-submission">
                   {j.submissionId ? (
-                    <Link href={`/submissions/${j.submissionId}`} className="font-medium text-indigo-700 hover:underline">
+                    <Link
+                      href={`/submissions/${j.submissionId}`}
+                      className="font-medium text-indigo-700 hover:underline"
+                    >
                       {j.agentName ?? "submission"}
-                      {j.runIndex !== null && <span className="block text-xs font-normal text-zinc-500">run {j.runIndex}</span>}
+                      {j.runIndex !== null && (
+                        <span className="block text-xs font-normal text-zinc-500">run {j.runIndex}</span>
+                      )}
                     </Link>
                   ) : (
                     "—"
@@ -63,7 +83,9 @@ export function JobsTable({ jobs }: { jobs: JobRow[] }) {
                   ) : (
                     <>
                       <span className="break-words">{j.runnerName ?? "—"}</span>
-                      {j.gpuIndices.length > 0 && <span className="block text-xs tabular-nums text-zinc-500">GPU {j.gpuIndices.join(", ")}</span>}
+                      {j.gpuIndices.length > 0 && (
+                        <span className="block text-xs tabular-nums text-zinc-500">GPU {j.gpuIndices.join(", ")}</span>
+                      )}
                     </>
                   )}
                 </td>
@@ -73,10 +95,17 @@ export function JobsTable({ jobs }: { jobs: JobRow[] }) {
                 <td className="whitespace-nowrap px-2.5 py-2 tabular-nums text-zinc-600">
                   {j.attempts}/{j.maxAttempts}
                 </td>
-                <td className="whitespace-nowrap px-2.5 py-2 tabular-nums">{elapsed === null ? "—" : formatDurationS(elapsed)}</td>
+                <td className="whitespace-nowrap px-2.5 py-2 tabular-nums">
+                  {elapsed === null ? "—" : formatDurationS(elapsed)}
+                </td>
                 <td className="px-2.5 py-2 tabular-nums">{j.exitCode ?? "—"}</td>
-                <td className="hidden whitespace-nowrap px-2.5 py-2 text-zinc-500 xl:table-cell">{new Date(j.createdAt).toLocaleTimeString("en-GB")}</td>
-                <td className="min-w-[10rem] max-w-[18rem] break-words px-2.5 py-2 text-xs text-red-800" data-testid="job-reason">
+                <td className="hidden whitespace-nowrap px-2.5 py-2 text-zinc-500 xl:table-cell">
+                  {new Date(j.createdAt).toLocaleTimeString("en-GB")}
+                </td>
+                <td
+                  className="min-w-[10rem] max-w-[18rem] break-words px-2.5 py-2 text-xs text-red-800"
+                  data-testid="job-reason"
+                >
                   {j.failureReason ?? ""}
                 </td>
               </tr>

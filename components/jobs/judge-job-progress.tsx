@@ -11,7 +11,11 @@ export function JudgeJobProgress({ judge }: { judge: JobJudgeProgress }) {
       </span>
       {judge.leavesInvalid > 0 && <span className="tabular-nums text-amber-700">{judge.leavesInvalid} invalid</span>}
       <span className="tabular-nums text-zinc-500">{formatUsd(judge.costUsd)}</span>
-      <Link href={`/gradings/${judge.gradingId}`} className="font-medium text-indigo-700 hover:underline" data-testid="job-grading-link">
+      <Link
+        href={`/gradings/${judge.gradingId}`}
+        className="font-medium text-indigo-700 hover:underline"
+        data-testid="job-grading-link"
+      >
         grading
       </Link>
     </span>

@@ -20,7 +20,13 @@ interface RunnerRowView {
   capabilities: RunnerCapabilities;
   lastSeenAt: string;
   online: boolean;
-  running: { jobId: string; paperId: string; submissionId: string | null; startedAt: string | null; gpuIndices: number[] }[];
+  running: {
+    jobId: string;
+    paperId: string;
+    submissionId: string | null;
+    startedAt: string | null;
+    gpuIndices: number[];
+  }[];
 }
 
 /** /runners: the machines that run reproductions, what they have and run now, and the tokens they register with. */
@@ -38,7 +44,9 @@ export function RunnersPage() {
       <section className="space-y-3">
         <h1 className="text-2xl font-semibold">Runners</h1>
         {runners.isError && <p className="text-sm text-red-700">{runners.error.message}</p>}
-        {runners.data?.length === 0 && <p className="text-sm text-zinc-500">No runner has registered yet. Create a token below and start one.</p>}
+        {runners.data?.length === 0 && (
+          <p className="text-sm text-zinc-500">No runner has registered yet. Create a token below and start one.</p>
+        )}
         {runners.data && runners.data.length > 0 && (
           <div className="overflow-x-auto rounded-lg border border-zinc-200 bg-white">
             <table className="w-full text-left text-sm" data-testid="runners-table">
@@ -55,14 +63,21 @@ export function RunnersPage() {
                 {runners.data.map((r) => (
                   <tr key={r.id} data-testid="runner-row" className={r.online ? "" : "text-zinc-400"}>
                     <td className="whitespace-nowrap px-3 py-2">
-                      <span className={`mr-2 inline-block size-2 rounded-full ${r.online ? "bg-emerald-500" : "bg-zinc-300"}`} aria-label={r.online ? "online" : "offline"} />
+                      <span
+                        className={`mr-2 inline-block size-2 rounded-full ${r.online ? "bg-emerald-500" : "bg-zinc-300"}`}
+                        aria-label={r.online ? "online" : "offline"}
+                      />
                       <span className="font-medium">{r.name}</span>
-                      <span className="ml-1.5 text-xs text-zinc-400">{r.tokenRevoked ? "token revoked" : r.tokenName}</span>
+                      <span className="ml-1.5 text-xs text-zinc-400">
+                        {r.tokenRevoked ? "token revoked" : r.tokenName}
+                      </span>
                     </td>
                     <td className="px-3 py-2">{r.capabilities.backend}</td>
                     <td className="px-3 py-2">{describeGpus(r.capabilities.gpus)}</td>
                     <td className="px-3 py-2 tabular-nums">{r.capabilities.cpus}</td>
-                    <td className="whitespace-nowrap px-3 py-2 tabular-nums">{formatBytes(r.capabilities.memoryBytes)}</td>
+                    <td className="whitespace-nowrap px-3 py-2 tabular-nums">
+                      {formatBytes(r.capabilities.memoryBytes)}
+                    </td>
                     <td className="px-3 py-2 tabular-nums">
                       {r.running.length}/{r.capabilities.maxJobs}
                     </td>
@@ -71,12 +86,18 @@ export function RunnersPage() {
                       {r.running.length === 0
                         ? "—"
                         : r.running.map((j) => {
-                            const elapsed = jobElapsedS({ status: "running", startedAt: j.startedAt, finishedAt: null }, now);
+                            const elapsed = jobElapsedS(
+                              { status: "running", startedAt: j.startedAt, finishedAt: null },
+                              now,
+                            );
                             const label = `${j.paperId}${j.gpuIndices.length ? ` · GPU ${j.gpuIndices.join(",")}` : ""}${elapsed === null ? "" : ` · ${formatDurationS(elapsed)}`}`;
                             return (
                               <div key={j.jobId} className="whitespace-nowrap">
                                 {j.submissionId ? (
-                                  <Link href={`/submissions/${j.submissionId}`} className="text-indigo-700 hover:underline">
+                                  <Link
+                                    href={`/submissions/${j.submissionId}`}
+                                    className="text-indigo-700 hover:underline"
+                                  >
                                     {label}
                                   </Link>
                                 ) : (
@@ -93,20 +114,33 @@ export function RunnersPage() {
           </div>
         )}
         <p className="text-sm text-zinc-600">
-          History: every job with its runner is on <Link href="/jobs" className="text-indigo-700 hover:underline">Jobs</Link>.
+          History: every job with its runner is on{" "}
+          <Link href="/jobs" className="text-indigo-700 hover:underline">
+            Jobs
+          </Link>
+          .
         </p>
       </section>
 
       <section className="space-y-3">
         <h2 className="text-lg font-semibold">Runner tokens</h2>
         <p className="max-w-3xl text-sm text-zinc-600">
-          A runner registers with a token and then only ever sees the job it holds; it never gets database credentials. Start one on a GPU
-          machine, with the token in the environment (on the command line, <code className="font-mono">ps</code> shows it to every user):
+          A runner registers with a token and then only ever sees the job it holds; it never gets database credentials.
+          Start one on a GPU machine, with the token in the environment (on the command line,{" "}
+          <code className="font-mono">ps</code> shows it to every user):
         </p>
-        <pre className="overflow-x-auto rounded-md bg-zinc-900 px-3 py-2 font-mono text-xs text-zinc-100" data-testid="runner-snippet">
+        <pre
+          className="overflow-x-auto rounded-md bg-zinc-900 px-3 py-2 font-mono text-xs text-zinc-100"
+          data-testid="runner-snippet"
+        >
           RUNNER_TOKEN=&lt;token&gt; npm run runner -- --url {origin}
         </pre>
-        <TokensPanel url="/api/runners/tokens" what="runner token" namePlaceholder="gpu-host-3" usage={(token) => `RUNNER_TOKEN=${token} npm run runner -- --url ${origin}`} />
+        <TokensPanel
+          url="/api/runners/tokens"
+          what="runner token"
+          namePlaceholder="gpu-host-3"
+          usage={(token) => `RUNNER_TOKEN=${token} npm run runner -- --url ${origin}`}
+        />
       </section>
     </div>
   );

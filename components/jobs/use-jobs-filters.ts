@@ -16,7 +16,9 @@ export function useJobsFilters() {
   const router = useRouter();
   const pathname = usePathname();
   const filters = useMemo<JobsFilters>(() => {
-    const statuses = (params.get("status") ?? "").split(",").filter((s): s is JobStatus => (JOB_STATUSES as readonly string[]).includes(s));
+    const statuses = (params.get("status") ?? "")
+      .split(",")
+      .filter((s): s is JobStatus => (JOB_STATUSES as readonly string[]).includes(s));
     const kind = params.get("kind");
     return {
       statuses,
@@ -39,7 +41,12 @@ export function useJobsFilters() {
   );
 
   const toggleStatus = useCallback(
-    (status: JobStatus) => update({ statuses: filters.statuses.includes(status) ? filters.statuses.filter((s) => s !== status) : [...filters.statuses, status] }),
+    (status: JobStatus) =>
+      update({
+        statuses: filters.statuses.includes(status)
+          ? filters.statuses.filter((s) => s !== status)
+          : [...filters.statuses, status],
+      }),
     [filters.statuses, update],
   );
 

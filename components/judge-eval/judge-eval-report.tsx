@@ -17,16 +17,22 @@ export function JudgeEvalReportView({ report }: { report: JudgeEvalStudioReport 
         <Metric label="Precision" value={fmt(report.overall.precision)} hint="macro over 0 and 1" />
         <Metric label="Recall" value={fmt(report.overall.recall)} hint="macro over 0 and 1" />
         <Metric label="F1" value={fmt(report.overall.f1)} hint="macro over 0 and 1" />
-        <Metric label="Leaves" value={report.overall.num_samples.toLocaleString("en")} hint={`${report.overall.num_positives} met by the human's grading`} />
+        <Metric
+          label="Leaves"
+          value={report.overall.num_samples.toLocaleString("en")}
+          hint={`${report.overall.num_positives} met by the human's grading`}
+        />
       </section>
       {(excludedTotal > 0 || report.skipped.length > 0) && (
         <p className="text-sm text-zinc-600" data-testid="judge-eval-excluded">
           Left out:{" "}
           {[
-            report.excluded.invalid_judge > 0 && `${report.excluded.invalid_judge} leaves the judge could not grade (invalid)`,
+            report.excluded.invalid_judge > 0 &&
+              `${report.excluded.invalid_judge} leaves the judge could not grade (invalid)`,
             report.excluded.invalid_human > 0 && `${report.excluded.invalid_human} leaves without a valid human score`,
             report.excluded.unmatched > 0 && `${report.excluded.unmatched} leaves the human grading does not have`,
-            report.skipped.length > 0 && `${report.skipped.length} submissions with scores other than 0 or 1 (${report.skipped.map((s) => s.message).join("; ")})`,
+            report.skipped.length > 0 &&
+              `${report.skipped.length} submissions with scores other than 0 or 1 (${report.skipped.map((s) => s.message).join("; ")})`,
           ]
             .filter(Boolean)
             .join("; ")}
@@ -62,9 +68,12 @@ export function JudgeEvalReportView({ report }: { report: JudgeEvalStudioReport 
             {report.pairs.map((p) => (
               <tr key={p.candidate.submissionId}>
                 <td className="py-1 pr-3">
-                  <span className="font-mono text-xs">{p.candidate.paperId}</span> · {p.candidate.agentName} · run {p.candidate.runIndex}
+                  <span className="font-mono text-xs">{p.candidate.paperId}</span> · {p.candidate.agentName} · run{" "}
+                  {p.candidate.runIndex}
                   {p.candidate.variant === "code-dev" ? " · Code-Dev" : ""}
-                  <span className="ml-2 text-xs text-zinc-500">{p.candidate.truth === "review" ? "vs its review" : "vs human grading"}</span>
+                  <span className="ml-2 text-xs text-zinc-500">
+                    {p.candidate.truth === "review" ? "vs its review" : "vs human grading"}
+                  </span>
                 </td>
                 <td className="py-1 pr-3 font-mono text-xs">{p.candidate.judgeModel ?? "—"}</td>
                 <td className="py-1 pr-3 text-right tabular-nums">{fmt(p.overall.accuracy)}</td>
@@ -82,26 +91,38 @@ export function JudgeEvalReportView({ report }: { report: JudgeEvalStudioReport 
           Disagreements ({report.disagreementCount.toLocaleString("en")})
         </h3>
         <p className="mb-3 text-xs text-zinc-500">
-          Ranked by the leaf&apos;s effective share of the final score: how much getting it right would move the submission&apos;s score.
-          {report.disagreementCount > report.disagreements.length && ` The first ${report.disagreements.length} are listed.`}
+          Ranked by the leaf&apos;s effective share of the final score: how much getting it right would move the
+          submission&apos;s score.
+          {report.disagreementCount > report.disagreements.length &&
+            ` The first ${report.disagreements.length} are listed.`}
         </p>
         {report.disagreements.length === 0 ? (
           <p className="text-sm text-zinc-500">The judge agrees with the human on every compared leaf.</p>
         ) : (
           <ol className="space-y-2">
             {report.disagreements.map((d) => (
-              <li key={`${d.judgeGradingId}:${d.nodeKey}`} className="rounded-md border border-zinc-100 px-3 py-2" data-testid="judge-eval-disagreement">
+              <li
+                key={`${d.judgeGradingId}:${d.nodeKey}`}
+                className="rounded-md border border-zinc-100 px-3 py-2"
+                data-testid="judge-eval-disagreement"
+              >
                 <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-zinc-500">
-                  <span className="rounded bg-indigo-50 px-1.5 py-0.5 font-medium tabular-nums text-indigo-700">{pct(d.share)} of the score</span>
+                  <span className="rounded bg-indigo-50 px-1.5 py-0.5 font-medium tabular-nums text-indigo-700">
+                    {pct(d.share)} of the score
+                  </span>
                   <span>
-                    human <strong className="text-zinc-800">{d.human}</strong> · judge <strong className="text-zinc-800">{d.judge}</strong>
+                    human <strong className="text-zinc-800">{d.human}</strong> · judge{" "}
+                    <strong className="text-zinc-800">{d.judge}</strong>
                   </span>
                   <span>{d.category}</span>
                   <span className="font-mono">{d.paperId}</span>
                   <span>
                     {d.agentName} · run {d.runIndex}
                   </span>
-                  <Link href={`/gradings/${d.judgeGradingId}?leaf=${d.nodeKey}`} className="ml-auto text-indigo-700 hover:underline">
+                  <Link
+                    href={`/gradings/${d.judgeGradingId}?leaf=${d.nodeKey}`}
+                    className="ml-auto text-indigo-700 hover:underline"
+                  >
                     Open grading
                   </Link>
                 </div>
@@ -160,7 +181,11 @@ function MetricsTable({ rows }: { rows: [string, MetricSummary][] }) {
 
 function Confusion({ matrix }: { matrix: ConfusionMatrix }) {
   const cell = (n: number, agree: boolean) => (
-    <td className={`px-4 py-2 text-center text-base font-semibold tabular-nums ${agree ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"}`}>{n}</td>
+    <td
+      className={`px-4 py-2 text-center text-base font-semibold tabular-nums ${agree ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"}`}
+    >
+      {n}
+    </td>
   );
   return (
     <table className="text-sm" data-testid="judge-eval-confusion">

@@ -26,7 +26,10 @@ const ALL = "";
 export function JudgeEvalWorkbench({ paperId }: { paperId?: string }) {
   const candidates = useQuery({
     queryKey: ["judge-eval-candidates", paperId ?? null],
-    queryFn: () => fetchJson<{ candidates: JudgeEvalCandidate[] }>(`/api/judge-eval${paperId ? `?paper=${encodeURIComponent(paperId)}` : ""}`),
+    queryFn: () =>
+      fetchJson<{ candidates: JudgeEvalCandidate[] }>(
+        `/api/judge-eval${paperId ? `?paper=${encodeURIComponent(paperId)}` : ""}`,
+      ),
   });
   const list = useMemo(() => candidates.data?.candidates ?? [], [candidates.data]);
   const [filters, setFilters] = useState<Filters>({ paper: ALL, agent: ALL, variant: ALL, judgeModel: ALL });
@@ -81,12 +84,20 @@ export function JudgeEvalWorkbench({ paperId }: { paperId?: string }) {
   }
 
   if (candidates.isPending) return <p className="text-sm text-zinc-500">Loading submissions…</p>;
-  if (candidates.isError) return <p role="alert" className="text-sm text-red-700">{candidates.error.message}</p>;
+  if (candidates.isError)
+    return (
+      <p role="alert" className="text-sm text-red-700">
+        {candidates.error.message}
+      </p>
+    );
   if (list.length === 0) {
     return (
-      <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-10 text-center text-zinc-600" data-testid="judge-eval-empty">
-        No submission {paperId ? "of this paper " : ""}has both a human grading (an imported one, or a review that covered every
-        leaf) and a judge grading yet.
+      <div
+        className="rounded-lg border border-dashed border-zinc-300 bg-white p-10 text-center text-zinc-600"
+        data-testid="judge-eval-empty"
+      >
+        No submission {paperId ? "of this paper " : ""}has both a human grading (an imported one, or a review that
+        covered every leaf) and a judge grading yet.
       </div>
     );
   }
@@ -95,9 +106,26 @@ export function JudgeEvalWorkbench({ paperId }: { paperId?: string }) {
     <div className="space-y-6">
       <section className="rounded-lg border border-zinc-200 bg-white p-4" data-testid="judge-eval-selection">
         <div className="flex flex-wrap items-end gap-3">
-          {!paperId && <FilterSelect label="Paper" value={filters.paper} options={options((c) => c.paperId)} onChange={(paper) => setFilters({ ...filters, paper })} />}
-          <FilterSelect label="Agent" value={filters.agent} options={options((c) => c.agentName)} onChange={(agent) => setFilters({ ...filters, agent })} />
-          <FilterSelect label="Variant" value={filters.variant} options={options((c) => c.variant)} onChange={(variant) => setFilters({ ...filters, variant })} />
+          {!paperId && (
+            <FilterSelect
+              label="Paper"
+              value={filters.paper}
+              options={options((c) => c.paperId)}
+              onChange={(paper) => setFilters({ ...filters, paper })}
+            />
+          )}
+          <FilterSelect
+            label="Agent"
+            value={filters.agent}
+            options={options((c) => c.agentName)}
+            onChange={(agent) => setFilters({ ...filters, agent })}
+          />
+          <FilterSelect
+            label="Variant"
+            value={filters.variant}
+            options={options((c) => c.variant)}
+            onChange={(variant) => setFilters({ ...filters, variant })}
+          />
           <FilterSelect
             label="Judge model"
             value={filters.judgeModel}
@@ -105,10 +133,26 @@ export function JudgeEvalWorkbench({ paperId }: { paperId?: string }) {
             onChange={(judgeModel) => setFilters({ ...filters, judgeModel })}
           />
           <div className="ml-auto flex items-center gap-2">
-            <Button variant="secondary" onClick={() => setCheck(visible.map((c) => c.submissionId), true)}>
+            <Button
+              variant="secondary"
+              onClick={() =>
+                setCheck(
+                  visible.map((c) => c.submissionId),
+                  true,
+                )
+              }
+            >
               Check all
             </Button>
-            <Button variant="secondary" onClick={() => setCheck(visible.map((c) => c.submissionId), false)}>
+            <Button
+              variant="secondary"
+              onClick={() =>
+                setCheck(
+                  visible.map((c) => c.submissionId),
+                  false,
+                )
+              }
+            >
               Uncheck all
             </Button>
             <Button disabled={chosen.length === 0} onClick={() => setApplied(chosen)} data-testid="judge-eval-apply">
@@ -157,7 +201,13 @@ export function JudgeEvalWorkbench({ paperId }: { paperId?: string }) {
         <h2 className="text-lg font-semibold">
           Pooled over {evaluated.length} {evaluated.length === 1 ? "submission" : "submissions"}
         </h2>
-        <Button variant="secondary" className="ml-auto" onClick={download} disabled={!report.isSuccess} data-testid="judge-eval-download">
+        <Button
+          variant="secondary"
+          className="ml-auto"
+          onClick={download}
+          disabled={!report.isSuccess}
+          data-testid="judge-eval-download"
+        >
           <Download className="h-4 w-4" aria-hidden />
           results.json
         </Button>
@@ -175,11 +225,25 @@ export function JudgeEvalWorkbench({ paperId }: { paperId?: string }) {
   );
 }
 
-function FilterSelect({ label, value, options, onChange }: { label: string; value: string; options: string[]; onChange: (v: string) => void }) {
+function FilterSelect({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: string[];
+  onChange: (v: string) => void;
+}) {
   return (
     <label className="flex flex-col gap-1 text-xs text-zinc-600">
       {label}
-      <select value={value} onChange={(e) => onChange(e.target.value)} className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm text-zinc-900">
+      <select
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        className="rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm text-zinc-900"
+      >
         <option value={ALL}>All</option>
         {options.map((o) => (
           <option key={o} value={o}>

@@ -30,7 +30,11 @@ export function AddendumEditor({
   const [taken, setTaken] = useState<string[]>([]);
   const [accepted, setAccepted] = useState<{ before: string; after: AddendumVersionView } | null>(null);
   const suggest = useMutation({
-    mutationFn: () => fetchJson<SuggestionAnswer>(`/api/judge-lab/papers/${encodeURIComponent(calibration.paper.id)}/suggestions`, jsonInit("POST", { configId: chosenConfig })),
+    mutationFn: () =>
+      fetchJson<SuggestionAnswer>(
+        `/api/judge-lab/papers/${encodeURIComponent(calibration.paper.id)}/suggestions`,
+        jsonInit("POST", { configId: chosenConfig }),
+      ),
   });
   const accept = useMutation({
     mutationFn: () =>
@@ -55,15 +59,27 @@ export function AddendumEditor({
     <section className="space-y-3 rounded-lg border border-zinc-200 bg-white p-3" data-testid="addendum-editor">
       <div className="flex flex-wrap items-center gap-2">
         <h2 className="text-sm font-semibold text-zinc-800">Judge addendum</h2>
-        <span className="text-xs text-zinc-500">{calibration.latestVersion === 0 ? "no accepted version yet" : `v${calibration.latestVersion}`}</span>
-        <select className="ml-auto rounded-md border border-zinc-300 px-2 py-1 text-sm" value={chosenConfig} onChange={(e) => setConfigId(e.target.value)} aria-label="Configuration to ask">
+        <span className="text-xs text-zinc-500">
+          {calibration.latestVersion === 0 ? "no accepted version yet" : `v${calibration.latestVersion}`}
+        </span>
+        <select
+          className="ml-auto rounded-md border border-zinc-300 px-2 py-1 text-sm"
+          value={chosenConfig}
+          onChange={(e) => setConfigId(e.target.value)}
+          aria-label="Configuration to ask"
+        >
           {configs.map((c) => (
             <option key={c.id} value={c.id}>
               {c.name} ({c.kind === "llm" ? c.model : c.kind})
             </option>
           ))}
         </select>
-        <Button variant="secondary" disabled={!chosenConfig || suggest.isPending || calibration.overrides.length === 0} onClick={() => suggest.mutate()} data-testid="calibration-suggest">
+        <Button
+          variant="secondary"
+          disabled={!chosenConfig || suggest.isPending || calibration.overrides.length === 0}
+          onClick={() => suggest.mutate()}
+          data-testid="calibration-suggest"
+        >
           {suggest.isPending ? "Asking…" : "Suggest addendum text"}
         </Button>
       </div>
@@ -92,9 +108,19 @@ export function AddendumEditor({
           ))}
         </div>
       )}
-      <textarea className="h-40 w-full rounded-md border border-zinc-300 p-2 font-mono text-sm" value={text} onChange={(e) => setText(e.target.value)} aria-label="Judge addendum to accept" data-testid="calibration-text" />
+      <textarea
+        className="h-40 w-full rounded-md border border-zinc-300 p-2 font-mono text-sm"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        aria-label="Judge addendum to accept"
+        data-testid="calibration-text"
+      />
       <div className="flex items-center gap-2">
-        <Button disabled={accept.isPending || text === calibration.paper.judgeAddendum} onClick={() => accept.mutate()} data-testid="calibration-accept">
+        <Button
+          disabled={accept.isPending || text === calibration.paper.judgeAddendum}
+          onClick={() => accept.mutate()}
+          data-testid="calibration-accept"
+        >
           Accept as v{nextVersion}
         </Button>
         {accept.isError && <span className="text-sm text-red-700">{accept.error.message}</span>}

@@ -15,7 +15,10 @@ import { useJudgeConfigs, useStartLab } from "./use-judge-lab";
  * from the lab's runs on this paper (re-run to see after beside before).
  */
 export function CalibrationPanel({ onLabStarted }: { onLabStarted: (labId: string) => void }) {
-  const papers = useQuery({ queryKey: ["papers"], queryFn: () => fetchJson<{ papers: { id: string; title: string }[] }>("/api/papers").then((r) => r.papers) });
+  const papers = useQuery({
+    queryKey: ["papers"],
+    queryFn: () => fetchJson<{ papers: { id: string; title: string }[] }>("/api/papers").then((r) => r.papers),
+  });
   const [paperId, setPaperId] = useState("");
   const chosen = paperId || papers.data?.[0]?.id || "";
   const calibration = useQuery({
@@ -33,12 +36,19 @@ export function CalibrationPanel({ onLabStarted }: { onLabStarted: (labId: strin
   // labelled submission with the default configuration), so F1 after sits beside F1 before.
   const defaultConfig = configs.data?.find((c) => c.isDefault);
   const rerunConfigIds = data?.rerun.configIds.length ? data.rerun.configIds : defaultConfig ? [defaultConfig.id] : [];
-  const rerunSubmissionIds = data?.rerun.submissionIds.length ? data.rerun.submissionIds : (data?.submissions ?? []).map((s) => s.submissionId);
+  const rerunSubmissionIds = data?.rerun.submissionIds.length
+    ? data.rerun.submissionIds
+    : (data?.submissions ?? []).map((s) => s.submissionId);
   return (
     <div className="space-y-4" data-testid="calibration-panel">
       <label className="flex items-center gap-2 text-sm text-zinc-700">
         Paper
-        <select className="rounded-md border border-zinc-300 px-2 py-1" value={chosen} onChange={(e) => setPaperId(e.target.value)} data-testid="calibration-paper">
+        <select
+          className="rounded-md border border-zinc-300 px-2 py-1"
+          value={chosen}
+          onChange={(e) => setPaperId(e.target.value)}
+          data-testid="calibration-paper"
+        >
           {papers.data?.map((p) => (
             <option key={p.id} value={p.id}>
               {p.title} ({p.id})
@@ -65,7 +75,11 @@ export function CalibrationPanel({ onLabStarted }: { onLabStarted: (labId: strin
                 </thead>
                 <tbody>
                   {data.overrides.map((o) => (
-                    <tr key={o.id} className={`border-t border-zinc-100 align-top ${highlight.has(o.id) ? "bg-amber-50" : ""}`} data-override-id={o.id}>
+                    <tr
+                      key={o.id}
+                      className={`border-t border-zinc-100 align-top ${highlight.has(o.id) ? "bg-amber-50" : ""}`}
+                      data-override-id={o.id}
+                    >
                       <td className="max-w-md py-1">
                         {o.requirements} <span className="text-xs text-zinc-500">{o.category ?? ""}</span>
                       </td>
@@ -74,7 +88,10 @@ export function CalibrationPanel({ onLabStarted }: { onLabStarted: (labId: strin
                       </td>
                       <td className="max-w-md">{o.reason || <span className="text-zinc-400">no reason given</span>}</td>
                       <td className="text-xs">
-                        <a className="text-indigo-700 hover:underline" href={`/gradings/${o.gradingId}?leaf=${o.nodeKey}`}>
+                        <a
+                          className="text-indigo-700 hover:underline"
+                          href={`/gradings/${o.gradingId}?leaf=${o.nodeKey}`}
+                        >
                           {o.agentName} · run {o.runIndex}
                         </a>
                         {o.userName ? ` · ${o.userName}` : ""}
@@ -85,7 +102,12 @@ export function CalibrationPanel({ onLabStarted }: { onLabStarted: (labId: strin
               </table>
             )}
           </section>
-          <AddendumEditor key={data.paper.id} calibration={data} configs={configs.data ?? []} onHighlight={setHighlight} />
+          <AddendumEditor
+            key={data.paper.id}
+            calibration={data}
+            configs={configs.data ?? []}
+            onHighlight={setHighlight}
+          />
           <section className="space-y-2 rounded-lg border border-zinc-200 bg-white p-3">
             <div className="flex items-center gap-2">
               <h2 className="text-sm font-semibold text-zinc-800">F1 by addendum version</h2>
@@ -93,15 +115,28 @@ export function CalibrationPanel({ onLabStarted }: { onLabStarted: (labId: strin
                 className="ml-auto"
                 variant="secondary"
                 disabled={rerun.isPending || rerunConfigIds.length === 0 || rerunSubmissionIds.length === 0}
-                onClick={() => rerun.mutate({ name: `${data.paper.id} with v${data.latestVersion}`, variant: data.rerun.variant, configIds: rerunConfigIds, submissionIds: rerunSubmissionIds })}
+                onClick={() =>
+                  rerun.mutate({
+                    name: `${data.paper.id} with v${data.latestVersion}`,
+                    variant: data.rerun.variant,
+                    configIds: rerunConfigIds,
+                    submissionIds: rerunSubmissionIds,
+                  })
+                }
                 data-testid="calibration-rerun"
               >
                 Re-run the judge lab on this paper
               </Button>
             </div>
-            {data.submissions.length === 0 && <p className="text-sm text-zinc-500">This paper has no human-labelled submission to run the lab on.</p>}
+            {data.submissions.length === 0 && (
+              <p className="text-sm text-zinc-500">This paper has no human-labelled submission to run the lab on.</p>
+            )}
             {rerun.isError && <p className="text-sm text-red-700">{rerun.error.message}</p>}
-            {data.byAddendum.length > 0 ? <LabGroupTable groups={data.byAddendum} showVersion /> : <p className="text-sm text-zinc-500">No lab run on this paper yet.</p>}
+            {data.byAddendum.length > 0 ? (
+              <LabGroupTable groups={data.byAddendum} showVersion />
+            ) : (
+              <p className="text-sm text-zinc-500">No lab run on this paper yet.</p>
+            )}
           </section>
         </>
       )}

@@ -29,15 +29,28 @@ export function JudgeLabPage() {
       <header>
         <h1 className="text-2xl font-semibold">Judge lab</h1>
         <p className="mt-1 max-w-3xl text-sm text-zinc-600">
-          Runs judge configurations on submissions that humans graded and compares each with the humans leaf by leaf, as JudgeEval does.
-          Lab gradings are never counted: not on the leaderboard, in an evaluation or in JudgeEval.
+          Runs judge configurations on submissions that humans graded and compares each with the humans leaf by leaf, as
+          JudgeEval does. Lab gradings are never counted: not on the leaderboard, in an evaluation or in JudgeEval.
         </p>
       </header>
       <nav className="flex gap-1" role="tablist">
-        <button type="button" role="tab" aria-selected={tab === "lab"} className={tabClass("lab")} onClick={() => setTab("lab")}>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === "lab"}
+          className={tabClass("lab")}
+          onClick={() => setTab("lab")}
+        >
           Lab
         </button>
-        <button type="button" role="tab" aria-selected={tab === "calibration"} className={tabClass("calibration")} onClick={() => setTab("calibration")} data-testid="judge-lab-calibration-tab">
+        <button
+          type="button"
+          role="tab"
+          aria-selected={tab === "calibration"}
+          className={tabClass("calibration")}
+          onClick={() => setTab("calibration")}
+          data-testid="judge-lab-calibration-tab"
+        >
           Calibration
         </button>
       </nav>
@@ -47,7 +60,12 @@ export function JudgeLabPage() {
           {labs.data && labs.data.labs.length > 0 && (
             <label className="flex items-center gap-2 text-sm text-zinc-700">
               Lab
-              <select className="rounded-md border border-zinc-300 px-2 py-1" value={shown ?? ""} onChange={(e) => setLabId(e.target.value)} data-testid="judge-lab-select">
+              <select
+                className="rounded-md border border-zinc-300 px-2 py-1"
+                value={shown ?? ""}
+                onChange={(e) => setLabId(e.target.value)}
+                data-testid="judge-lab-select"
+              >
                 {labs.data.labs.map((l) => (
                   <option key={l.id} value={l.id}>
                     {l.name} · {l.runs} runs{l.pending > 0 ? ` · ${l.pending} running` : ""}

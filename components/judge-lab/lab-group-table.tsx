@@ -15,14 +15,22 @@ import { f2, seconds, usd, versionLabel } from "./format";
 export function LabGroupTable({ groups, showVersion = false }: { groups: LabGroupView[]; showVersion?: boolean }) {
   const queryClient = useQueryClient();
   const makeDefault = useMutation({
-    mutationFn: (configId: string) => fetchJson(`/api/judge/configs/${configId}`, jsonInit("PATCH", { isDefault: true })),
+    mutationFn: (configId: string) =>
+      fetchJson(`/api/judge/configs/${configId}`, jsonInit("PATCH", { isDefault: true })),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: ["judge-lab"] });
       void queryClient.invalidateQueries({ queryKey: ["judge-configs"] });
       void queryClient.invalidateQueries({ queryKey: ["calibration"] });
     },
   });
-  const categories = [...TASK_CATEGORIES, ...new Set(groups.flatMap((g) => Object.keys(g.stratified)).filter((c) => !(TASK_CATEGORIES as readonly string[]).includes(c)))];
+  const categories = [
+    ...TASK_CATEGORIES,
+    ...new Set(
+      groups
+        .flatMap((g) => Object.keys(g.stratified))
+        .filter((c) => !(TASK_CATEGORIES as readonly string[]).includes(c)),
+    ),
+  ];
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-sm" data-testid="judge-lab-table">
@@ -50,13 +58,19 @@ export function LabGroupTable({ groups, showVersion = false }: { groups: LabGrou
               {showVersion && <td>{versionLabel(g.addendumVersion)}</td>}
               <td className="tabular-nums">
                 {g.succeeded}/{g.runs}
-                {g.finished < g.runs ? <span className="text-xs text-zinc-500"> ({g.runs - g.finished} going)</span> : null}
+                {g.finished < g.runs ? (
+                  <span className="text-xs text-zinc-500"> ({g.runs - g.finished} going)</span>
+                ) : null}
               </td>
               <td className="font-semibold tabular-nums" title={`${g.overall.num_samples} leaves`}>
                 {g.overall.num_samples > 0 ? f2(g.overall.f1) : "—"}
               </td>
               {categories.map((c) => (
-                <td key={c} className="tabular-nums" title={g.stratified[c] ? `${g.stratified[c].num_samples} leaves` : undefined}>
+                <td
+                  key={c}
+                  className="tabular-nums"
+                  title={g.stratified[c] ? `${g.stratified[c].num_samples} leaves` : undefined}
+                >
                   {g.stratified[c] ? f2(g.stratified[c].f1) : "—"}
                 </td>
               ))}
@@ -65,7 +79,12 @@ export function LabGroupTable({ groups, showVersion = false }: { groups: LabGrou
               {!showVersion && (
                 <td className="text-right">
                   {g.configId && !g.isDefault && (
-                    <Button variant="secondary" disabled={makeDefault.isPending} onClick={() => makeDefault.mutate(g.configId!)} data-testid="judge-lab-make-default">
+                    <Button
+                      variant="secondary"
+                      disabled={makeDefault.isPending}
+                      onClick={() => makeDefault.mutate(g.configId!)}
+                      data-testid="judge-lab-make-default"
+                    >
                       Make default
                     </Button>
                   )}

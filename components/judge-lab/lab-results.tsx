@@ -24,7 +24,12 @@ export function LabResults({ labId }: { labId: string }) {
           </span>
           <span className="tabular-nums">{usd(runs.reduce((a, r) => a + r.costUsd, 0))} so far</span>
         </div>
-        <ProgressBar value={leavesDone} total={leavesTotal} className="mt-2 h-2 rounded bg-zinc-100" barClassName="h-2 rounded bg-indigo-500" />
+        <ProgressBar
+          value={leavesDone}
+          total={leavesTotal}
+          className="mt-2 h-2 rounded bg-zinc-100"
+          barClassName="h-2 rounded bg-indigo-500"
+        />
       </div>
       <LabGroupTable groups={groups} />
       {skipped.length > 0 && (

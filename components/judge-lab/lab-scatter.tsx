@@ -26,7 +26,10 @@ export function LabScatter({ groups }: { groups: LabGroupView[] }) {
       name: g.configName,
       cost: Math.max(COST_FLOOR, g.costPerPaperUsd!),
       f1: g.overall.f1,
-      note: g.costPerPaperUsd! < COST_FLOOR ? `${usd(g.costPerPaperUsd)} a paper (drawn at $0.01)` : `${usd(g.costPerPaperUsd)} a paper · measured here`,
+      note:
+        g.costPerPaperUsd! < COST_FLOOR
+          ? `${usd(g.costPerPaperUsd)} a paper (drawn at $0.01)`
+          : `${usd(g.costPerPaperUsd)} a paper · measured here`,
     }));
   const published: Point[] = PAPERBENCH_PUBLISHED_JUDGES.filter((r) => r.costPerPaperUsd !== null).map((r) => ({
     name: `${r.judge} (published)`,
@@ -36,8 +39,16 @@ export function LabScatter({ groups }: { groups: LabGroupView[] }) {
   }));
   const random = PAPERBENCH_PUBLISHED_JUDGES.find((r) => r.costPerPaperUsd === null);
   return (
-    <figure className="rounded-lg border border-zinc-200 bg-white p-3" aria-label="F1 against cost per paper" data-testid="judge-lab-scatter">
-      <ScatterChart responsive style={{ width: "100%", height: 320 }} margin={{ top: 8, right: 24, bottom: 16, left: 4 }}>
+    <figure
+      className="rounded-lg border border-zinc-200 bg-white p-3"
+      aria-label="F1 against cost per paper"
+      data-testid="judge-lab-scatter"
+    >
+      <ScatterChart
+        responsive
+        style={{ width: "100%", height: 320 }}
+        margin={{ top: 8, right: 24, bottom: 16, left: 4 }}
+      >
         <CartesianGrid stroke="#f4f4f5" />
         <XAxis
           type="number"
@@ -52,7 +63,19 @@ export function LabScatter({ groups }: { groups: LabGroupView[] }) {
         />
         <YAxis type="number" dataKey="f1" name="F1" domain={[0, 1]} tick={{ fontSize: 11, fill: "#71717a" }} />
         <ZAxis range={[70, 70]} />
-        {random && <ReferenceLine y={random.f1} stroke="#a1a1aa" strokeDasharray="4 4" label={{ value: `random ${f2(random.f1)} (published)`, fontSize: 11, fill: "#71717a", position: "insideBottomRight" }} />}
+        {random && (
+          <ReferenceLine
+            y={random.f1}
+            stroke="#a1a1aa"
+            strokeDasharray="4 4"
+            label={{
+              value: `random ${f2(random.f1)} (published)`,
+              fontSize: 11,
+              fill: "#71717a",
+              position: "insideBottomRight",
+            }}
+          />
+        )}
         <Tooltip
           content={({ active, payload }) => {
             const d = active ? (payload?.[0]?.payload as Point | undefined) : undefined;
@@ -72,7 +95,8 @@ export function LabScatter({ groups }: { groups: LabGroupView[] }) {
         <Scatter name="PaperBench, published" data={published} fill="#ffffff" stroke="#71717a" shape="diamond" />
       </ScatterChart>
       <figcaption className="mt-1 text-xs text-zinc-500">
-        Published figures: {PAPERBENCH_JUDGE_EVAL_SOURCE.authors}, “{PAPERBENCH_JUDGE_EVAL_SOURCE.title}” ({PAPERBENCH_JUDGE_EVAL_SOURCE.year}),{" "}
+        Published figures: {PAPERBENCH_JUDGE_EVAL_SOURCE.authors}, “{PAPERBENCH_JUDGE_EVAL_SOURCE.title}” (
+        {PAPERBENCH_JUDGE_EVAL_SOURCE.year}),{" "}
         <a className="underline" href={PAPERBENCH_JUDGE_EVAL_SOURCE.url}>
           {PAPERBENCH_JUDGE_EVAL_SOURCE.url}
         </a>

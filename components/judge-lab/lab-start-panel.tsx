@@ -22,7 +22,13 @@ const VARIANT_CHOICES: readonly { value: Variant; label: string; hint: string }[
 ];
 
 /** Choose configurations, human-labelled submissions and the variant, and start one run per configuration and submission. */
-export function LabStartPanel({ submissions, onStarted }: { submissions: LabSubmission[]; onStarted: (labId: string) => void }) {
+export function LabStartPanel({
+  submissions,
+  onStarted,
+}: {
+  submissions: LabSubmission[];
+  onStarted: (labId: string) => void;
+}) {
   const configs = useJudgeConfigs();
   const [configIds, setConfigIds] = useState<ReadonlySet<string>>(new Set());
   const [submissionIds, setSubmissionIds] = useState<ReadonlySet<string>>(new Set());
@@ -32,15 +38,25 @@ export function LabStartPanel({ submissions, onStarted }: { submissions: LabSubm
   const papers = [...new Set(submissions.map((s) => s.paperId))];
   const runs = configIds.size * submissionIds.size;
   return (
-    <div className="grid gap-4 rounded-lg border border-zinc-200 bg-white p-4 md:grid-cols-2" data-testid="judge-lab-start">
+    <div
+      className="grid gap-4 rounded-lg border border-zinc-200 bg-white p-4 md:grid-cols-2"
+      data-testid="judge-lab-start"
+    >
       <fieldset>
         <legend className="text-sm font-semibold text-zinc-800">Judge configurations</legend>
-        {configs.data?.length === 0 && <p className="text-sm text-zinc-500">No configurations yet: add one on the Judge page.</p>}
+        {configs.data?.length === 0 && (
+          <p className="text-sm text-zinc-500">No configurations yet: add one on the Judge page.</p>
+        )}
         <ul className="mt-1 space-y-1 text-sm">
           {configs.data?.map((c) => (
             <li key={c.id}>
               <label className={`flex items-center gap-2 ${c.ready ? "" : "text-zinc-400"}`}>
-                <input type="checkbox" disabled={!c.ready} checked={configIds.has(c.id)} onChange={(e) => setConfigIds(toggled(configIds, [c.id], e.target.checked))} />
+                <input
+                  type="checkbox"
+                  disabled={!c.ready}
+                  checked={configIds.has(c.id)}
+                  onChange={(e) => setConfigIds(toggled(configIds, [c.id], e.target.checked))}
+                />
                 {c.name} <span className="text-xs text-zinc-500">{c.kind === "llm" ? c.model : c.kind}</span>
                 {c.isDefault && <span className="rounded bg-amber-100 px-1 text-xs text-amber-800">default</span>}
                 {!c.ready && <span className="text-xs">({c.apiKeyEnv} not set)</span>}
@@ -51,7 +67,9 @@ export function LabStartPanel({ submissions, onStarted }: { submissions: LabSubm
       </fieldset>
       <fieldset>
         <legend className="text-sm font-semibold text-zinc-800">Human-labelled submissions</legend>
-        {submissions.length === 0 && <p className="text-sm text-zinc-500">No submission has a human grading or a complete review yet.</p>}
+        {submissions.length === 0 && (
+          <p className="text-sm text-zinc-500">No submission has a human grading or a complete review yet.</p>
+        )}
         <div className="mt-1 max-h-64 space-y-2 overflow-auto text-sm">
           {papers.map((paperId) => {
             const ofPaper = submissions.filter((s) => s.paperId === paperId);
@@ -59,17 +77,35 @@ export function LabStartPanel({ submissions, onStarted }: { submissions: LabSubm
             return (
               <div key={paperId}>
                 <label className="flex items-center gap-2 font-medium">
-                  <input type="checkbox" checked={all} onChange={(e) => setSubmissionIds(toggled(submissionIds, ofPaper.map((s) => s.submissionId), e.target.checked))} />
+                  <input
+                    type="checkbox"
+                    checked={all}
+                    onChange={(e) =>
+                      setSubmissionIds(
+                        toggled(
+                          submissionIds,
+                          ofPaper.map((s) => s.submissionId),
+                          e.target.checked,
+                        ),
+                      )
+                    }
+                  />
                   {ofPaper[0].paperTitle} <span className="text-xs font-normal text-zinc-500">{paperId}</span>
                 </label>
                 <ul className="ml-6">
                   {ofPaper.map((s) => (
                     <li key={s.submissionId}>
                       <label className="flex items-center gap-2">
-                        <input type="checkbox" checked={submissionIds.has(s.submissionId)} onChange={(e) => setSubmissionIds(toggled(submissionIds, [s.submissionId], e.target.checked))} />
+                        <input
+                          type="checkbox"
+                          checked={submissionIds.has(s.submissionId)}
+                          onChange={(e) => setSubmissionIds(toggled(submissionIds, [s.submissionId], e.target.checked))}
+                        />
                         {s.agentName} · run {s.runIndex}
                         {s.variant === "code-dev" ? " · Code-Dev" : ""}
-                        <span className="text-xs text-zinc-500">{s.truth === "human_grading" ? "human grading" : "complete review"}</span>
+                        <span className="text-xs text-zinc-500">
+                          {s.truth === "human_grading" ? "human grading" : "complete review"}
+                        </span>
                       </label>
                     </li>
                   ))}
@@ -84,7 +120,13 @@ export function LabStartPanel({ submissions, onStarted }: { submissions: LabSubm
         <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1 text-sm">
           {VARIANT_CHOICES.map((c) => (
             <label key={c.value} className="flex items-center gap-2">
-              <input type="radio" name="judge-lab-variant" value={c.value} checked={variant === c.value} onChange={() => setVariant(c.value)} />
+              <input
+                type="radio"
+                name="judge-lab-variant"
+                value={c.value}
+                checked={variant === c.value}
+                onChange={() => setVariant(c.value)}
+              />
               {c.label} <span className="text-xs text-zinc-500">{c.hint}</span>
             </label>
           ))}
@@ -100,7 +142,14 @@ export function LabStartPanel({ submissions, onStarted }: { submissions: LabSubm
         />
         <Button
           disabled={runs === 0 || start.isPending}
-          onClick={() => start.mutate({ name: name.trim() || undefined, variant, configIds: [...configIds], submissionIds: [...submissionIds] })}
+          onClick={() =>
+            start.mutate({
+              name: name.trim() || undefined,
+              variant,
+              configIds: [...configIds],
+              submissionIds: [...submissionIds],
+            })
+          }
           data-testid="judge-lab-start-button"
         >
           Start {runs > 0 ? `${runs} run${runs === 1 ? "" : "s"}` : "runs"}

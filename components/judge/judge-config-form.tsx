@@ -32,13 +32,20 @@ export function JudgeConfigForm({
   onSubmit(config: JudgeConfigInput): void;
 }) {
   const [c, setC] = useState(initial);
-  const set = <K extends keyof JudgeConfigInput>(key: K, value: JudgeConfigInput[K]) => setC((prev) => ({ ...prev, [key]: value }));
-  const text = (key: "name" | "model") => ({ value: c[key], onChange: (e: React.ChangeEvent<HTMLInputElement>) => set(key, e.target.value) });
+  const set = <K extends keyof JudgeConfigInput>(key: K, value: JudgeConfigInput[K]) =>
+    setC((prev) => ({ ...prev, [key]: value }));
+  const text = (key: "name" | "model") => ({
+    value: c[key],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => set(key, e.target.value),
+  });
   const nullable = (key: "baseUrl" | "apiKeyEnv" | "parseModel") => ({
     value: c[key] ?? "",
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => set(key, e.target.value.trim() === "" ? null : e.target.value),
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) =>
+      set(key, e.target.value.trim() === "" ? null : e.target.value),
   });
-  const num = (key: "contextWindow" | "maxConcurrency" | "priceInputPerM" | "priceCachedInputPerM" | "priceOutputPerM") => ({
+  const num = (
+    key: "contextWindow" | "maxConcurrency" | "priceInputPerM" | "priceCachedInputPerM" | "priceOutputPerM",
+  ) => ({
     value: String(c[key]),
     inputMode: "decimal" as const,
     onChange: (e: React.ChangeEvent<HTMLInputElement>) => set(key, Number(e.target.value)),
@@ -47,7 +54,8 @@ export function JudgeConfigForm({
     value: c[key] === null ? "" : String(c[key]),
     inputMode: "numeric" as const,
     placeholder: "no limit",
-    onChange: (e: React.ChangeEvent<HTMLInputElement>) => set(key, e.target.value.trim() === "" ? null : Number(e.target.value)),
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) =>
+      set(key, e.target.value.trim() === "" ? null : Number(e.target.value)),
   });
   const llm = c.kind === "llm";
   return (
@@ -63,7 +71,12 @@ export function JudgeConfigForm({
         <Input {...text("name")} aria-label="Name" />
       </Field>
       <Field label="Kind" error={fieldErrors.kind}>
-        <select className={SELECT} value={c.kind} onChange={(e) => set("kind", e.target.value as JudgeConfigInput["kind"])} aria-label="Kind">
+        <select
+          className={SELECT}
+          value={c.kind}
+          onChange={(e) => set("kind", e.target.value as JudgeConfigInput["kind"])}
+          aria-label="Kind"
+        >
           {JUDGE_KINDS.map((k) => (
             <option key={k} value={k}>
               {k === "llm" ? "LLM (OpenAI-compatible)" : k === "dummy" ? "Dummy (every leaf 1)" : "Random"}
@@ -74,7 +87,11 @@ export function JudgeConfigForm({
       <Field label="Model" error={fieldErrors.model}>
         <Input {...text("model")} aria-label="Model" />
       </Field>
-      <Field label="Base URL" hint="Empty: OpenAI. Azure OpenAI, vLLM, Ollama, LiteLLM: their /v1 URL" error={fieldErrors.baseUrl}>
+      <Field
+        label="Base URL"
+        hint="Empty: OpenAI. Azure OpenAI, vLLM, Ollama, LiteLLM: their /v1 URL"
+        error={fieldErrors.baseUrl}
+      >
         <Input {...nullable("baseUrl")} placeholder="https://api.openai.com/v1" aria-label="Base URL" disabled={!llm} />
       </Field>
       <Field
@@ -88,10 +105,21 @@ export function JudgeConfigForm({
         }
         error={fieldErrors.apiKeyEnv}
       >
-        <Input {...nullable("apiKeyEnv")} placeholder="OPENAI_API_KEY" aria-label="API key variable" disabled={!llm} data-testid="api-key-env" />
+        <Input
+          {...nullable("apiKeyEnv")}
+          placeholder="OPENAI_API_KEY"
+          aria-label="API key variable"
+          disabled={!llm}
+          data-testid="api-key-env"
+        />
       </Field>
       <Field label="Reasoning effort" error={fieldErrors.reasoningEffort}>
-        <select className={SELECT} value={c.reasoningEffort ?? ""} onChange={(e) => set("reasoningEffort", (e.target.value || null) as JudgeConfigInput["reasoningEffort"])} aria-label="Reasoning effort">
+        <select
+          className={SELECT}
+          value={c.reasoningEffort ?? ""}
+          onChange={(e) => set("reasoningEffort", (e.target.value || null) as JudgeConfigInput["reasoningEffort"])}
+          aria-label="Reasoning effort"
+        >
           <option value="">(the model's default)</option>
           {REASONING_EFFORTS.map((r) => (
             <option key={r} value={r}>
@@ -123,10 +151,19 @@ export function JudgeConfigForm({
       </Field>
       <Field
         label="Mode"
-        hint={paperbenchUnavailable ? `paperbench mode is unavailable here: ${paperbenchUnavailable}` : "paperbench: PaperBench's SimpleJudge, call for call, for comparable figures"}
+        hint={
+          paperbenchUnavailable
+            ? `paperbench mode is unavailable here: ${paperbenchUnavailable}`
+            : "paperbench: PaperBench's SimpleJudge, call for call, for comparable figures"
+        }
         error={fieldErrors.mode}
       >
-        <select className={SELECT} value={c.mode} onChange={(e) => set("mode", e.target.value as JudgeConfigInput["mode"])} aria-label="Mode">
+        <select
+          className={SELECT}
+          value={c.mode}
+          onChange={(e) => set("mode", e.target.value as JudgeConfigInput["mode"])}
+          aria-label="Mode"
+        >
           {JUDGE_MODES.map((m) => (
             <option key={m} value={m}>
               {m}

@@ -14,7 +14,9 @@ const KEY = ["judge-configs", "all"] as const;
 
 /** The configuration's own fields (a listed one carries its id and state too). */
 function fieldsOf(c: JudgeConfigInput): JudgeConfigInput {
-  return Object.fromEntries(Object.keys(NEW_JUDGE_CONFIG).map((k) => [k, c[k as keyof JudgeConfigInput]])) as unknown as JudgeConfigInput;
+  return Object.fromEntries(
+    Object.keys(NEW_JUDGE_CONFIG).map((k) => [k, c[k as keyof JudgeConfigInput]]),
+  ) as unknown as JudgeConfigInput;
 }
 
 function fieldErrorsOf(error: unknown): Record<string, string> {
@@ -27,10 +29,14 @@ export function JudgeConfigsPage() {
   const queryClient = useQueryClient();
   const listing = useQuery({
     queryKey: KEY,
-    queryFn: () => fetchJson<{ configs: JudgeConfigView[]; paperbenchMode?: { available: boolean; reason: string | null } }>("/api/judge/configs?archived=1"),
+    queryFn: () =>
+      fetchJson<{ configs: JudgeConfigView[]; paperbenchMode?: { available: boolean; reason: string | null } }>(
+        "/api/judge/configs?archived=1",
+      ),
   });
   const configs = { ...listing, data: listing.data?.configs };
-  const paperbenchUnavailable = listing.data?.paperbenchMode && !listing.data.paperbenchMode.available ? listing.data.paperbenchMode.reason : null;
+  const paperbenchUnavailable =
+    listing.data?.paperbenchMode && !listing.data.paperbenchMode.available ? listing.data.paperbenchMode.reason : null;
   const [editing, setEditing] = useState<JudgeConfigView | "new" | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["judge-configs"] });
   const save = useMutation({
@@ -45,7 +51,9 @@ export function JudgeConfigsPage() {
   });
   const act = useMutation({
     mutationFn: ({ id, action }: { id: string; action: "default" | "archive" }) =>
-      action === "default" ? fetchJson(`/api/judge/configs/${id}`, jsonInit("PATCH", { isDefault: true })) : fetchJson(`/api/judge/configs/${id}`, { method: "DELETE" }),
+      action === "default"
+        ? fetchJson(`/api/judge/configs/${id}`, jsonInit("PATCH", { isDefault: true }))
+        : fetchJson(`/api/judge/configs/${id}`, { method: "DELETE" }),
     onSettled: refresh,
   });
   return (
@@ -85,7 +93,12 @@ export function JudgeConfigsPage() {
         </thead>
         <tbody>
           {configs.data?.map((c) => (
-            <tr key={c.id} className={`border-t border-zinc-100 ${c.archived ? "text-zinc-400" : ""}`} data-testid="judge-config-row" data-name={c.name}>
+            <tr
+              key={c.id}
+              className={`border-t border-zinc-100 ${c.archived ? "text-zinc-400" : ""}`}
+              data-testid="judge-config-row"
+              data-name={c.name}
+            >
               <td className="py-1.5">
                 {c.isDefault && <Star size={12} className="mr-1 inline text-amber-500" aria-label="default" />}
                 {c.name}
@@ -95,7 +108,11 @@ export function JudgeConfigsPage() {
               <td className="font-mono text-xs">{c.kind === "llm" ? c.model : c.kind}</td>
               <td className="text-xs">{c.mode}</td>
               <td className="text-xs" data-testid="judge-config-ready">
-                {c.kind !== "llm" ? "none needed" : c.apiKeyEnv === null ? "none" : `${c.apiKeyEnv} ${c.apiKeySet ? "set" : "not set"}`}
+                {c.kind !== "llm"
+                  ? "none needed"
+                  : c.apiKeyEnv === null
+                    ? "none"
+                    : `${c.apiKeyEnv} ${c.apiKeySet ? "set" : "not set"}`}
               </td>
               <td className="font-mono text-xs">
                 {c.priceInputPerM} / {c.priceCachedInputPerM} / {c.priceOutputPerM}

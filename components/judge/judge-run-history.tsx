@@ -14,9 +14,27 @@ import { formatSeconds, formatTokens, formatUsd } from "./format";
  */
 const METRICS = {
   cost: { label: "Cost", value: (p: JudgeRunPoint) => p.costUsd, format: formatUsd, zeroTop: 1, integers: false },
-  tokens: { label: "Tokens", value: (p: JudgeRunPoint) => p.tokens, format: formatTokens, zeroTop: 1000, integers: true },
-  latency: { label: "Latency", value: (p: JudgeRunPoint) => p.latencyS, format: formatSeconds, zeroTop: 60, integers: false },
-  invalid: { label: "Invalid leaves", value: (p: JudgeRunPoint) => p.invalidRate, format: formatRate, zeroTop: 0.1, integers: false },
+  tokens: {
+    label: "Tokens",
+    value: (p: JudgeRunPoint) => p.tokens,
+    format: formatTokens,
+    zeroTop: 1000,
+    integers: true,
+  },
+  latency: {
+    label: "Latency",
+    value: (p: JudgeRunPoint) => p.latencyS,
+    format: formatSeconds,
+    zeroTop: 60,
+    integers: false,
+  },
+  invalid: {
+    label: "Invalid leaves",
+    value: (p: JudgeRunPoint) => p.invalidRate,
+    format: formatRate,
+    zeroTop: 0.1,
+    integers: false,
+  },
 } as const;
 type Metric = keyof typeof METRICS;
 
@@ -45,7 +63,11 @@ export function JudgeRunHistory() {
         <h2 id="judge-history-title" className="text-base font-semibold text-zinc-900">
           Judge runs over time
         </h2>
-        <div role="group" aria-label="What the charts show" className="inline-flex overflow-hidden rounded-md border border-zinc-300 text-sm">
+        <div
+          role="group"
+          aria-label="What the charts show"
+          className="inline-flex overflow-hidden rounded-md border border-zinc-300 text-sm"
+        >
           {(Object.keys(METRICS) as Metric[]).map((m) => (
             <button
               key={m}
@@ -59,13 +81,20 @@ export function JudgeRunHistory() {
             </button>
           ))}
         </div>
-        {history.data && <span className="text-xs text-zinc-500">the latest {history.data.limit.toLocaleString("en")} finished runs at most</span>}
+        {history.data && (
+          <span className="text-xs text-zinc-500">
+            the latest {history.data.limit.toLocaleString("en")} finished runs at most
+          </span>
+        )}
       </div>
       {history.isError && <p className="text-sm text-red-700">{history.error.message}</p>}
       {configs && configs.length === 0 && (
-        <p className="rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-zinc-600" data-testid="judge-history-empty">
-          No judge run has finished yet. Run the judge on a submission (its page, or a paper&apos;s submissions) and each configuration&apos;s cost, tokens, latency and invalid
-          leaves show here, run by run.
+        <p
+          className="rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-zinc-600"
+          data-testid="judge-history-empty"
+        >
+          No judge run has finished yet. Run the judge on a submission (its page, or a paper&apos;s submissions) and
+          each configuration&apos;s cost, tokens, latency and invalid leaves show here, run by run.
         </p>
       )}
       {configs && configs.length > 0 && (
@@ -84,11 +113,18 @@ function ConfigHistory({ config, metric }: { config: JudgeConfigHistory; metric:
   const data = config.runs.map((p, i) => ({ n: i + 1, at: p.finishedAt, y: value(p) }));
   const t = config.totals;
   return (
-    <figure className="min-w-0 rounded-lg border border-zinc-200 bg-white p-3" data-testid="judge-history-config" data-name={config.name}>
+    <figure
+      className="min-w-0 rounded-lg border border-zinc-200 bg-white p-3"
+      data-testid="judge-history-config"
+      data-name={config.name}
+    >
       <figcaption className="mb-2 flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
         <span className="font-medium text-zinc-900">{config.name}</span>
         <span className="font-mono text-xs text-zinc-500">{config.model}</span>
-        <span className="ml-auto flex flex-wrap gap-x-3 text-xs tabular-nums text-zinc-600" data-testid="judge-history-totals">
+        <span
+          className="ml-auto flex flex-wrap gap-x-3 text-xs tabular-nums text-zinc-600"
+          data-testid="judge-history-totals"
+        >
           <span>
             {t.runs} {t.runs === 1 ? "run" : "runs"}
           </span>
@@ -98,9 +134,21 @@ function ConfigHistory({ config, metric }: { config: JudgeConfigHistory; metric:
           <span>{t.invalidRate === null ? "—" : `${formatRate(t.invalidRate)} invalid`}</span>
         </span>
       </figcaption>
-      <LineChart responsive style={{ width: "100%", height: 160 }} data={data} margin={{ top: 6, right: 12, bottom: 0, left: 0 }} aria-label={`${label} per run of ${config.name}`}>
+      <LineChart
+        responsive
+        style={{ width: "100%", height: 160 }}
+        data={data}
+        margin={{ top: 6, right: 12, bottom: 0, left: 0 }}
+        aria-label={`${label} per run of ${config.name}`}
+      >
         <CartesianGrid stroke="#f4f4f5" vertical={false} />
-        <XAxis dataKey="n" tick={{ fontSize: 11, fill: "#71717a" }} tickLine={false} axisLine={{ stroke: "#e4e4e7" }} allowDecimals={false} />
+        <XAxis
+          dataKey="n"
+          tick={{ fontSize: 11, fill: "#71717a" }}
+          tickLine={false}
+          axisLine={{ stroke: "#e4e4e7" }}
+          allowDecimals={false}
+        />
         <YAxis
           width={64}
           domain={[0, (top: number) => (top > 0 ? top : zeroTop)]}
@@ -126,10 +174,21 @@ function ConfigHistory({ config, metric }: { config: JudgeConfigHistory; metric:
             );
           }}
         />
-        <Line dataKey="y" name={label} stroke="#6366f1" strokeWidth={1.5} dot={{ r: 2.5 }} isAnimationActive={false} connectNulls />
+        <Line
+          dataKey="y"
+          name={label}
+          stroke="#6366f1"
+          strokeWidth={1.5}
+          dot={{ r: 2.5 }}
+          isAnimationActive={false}
+          connectNulls
+        />
       </LineChart>
       <p className="mt-1 text-xs text-zinc-500">
-        Runs in the order they finished{config.runs.length > 0 && `, ${day(config.runs[0].finishedAt)} to ${day(config.runs[config.runs.length - 1].finishedAt)}`}.
+        Runs in the order they finished
+        {config.runs.length > 0 &&
+          `, ${day(config.runs[0].finishedAt)} to ${day(config.runs[config.runs.length - 1].finishedAt)}`}
+        .
       </p>
     </figure>
   );

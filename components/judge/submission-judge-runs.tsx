@@ -8,13 +8,23 @@ import { JudgeRunCard } from "./judge-run-card";
 import { RunJudgeButton } from "./run-judge-dialog";
 
 /** The submission's judge runs (refreshed every 2 s while one runs) and, for staff, "Run judge". */
-export function SubmissionJudgeRuns({ submissionId, variant, canManage }: { submissionId: string; variant: Variant; canManage: boolean }) {
+export function SubmissionJudgeRuns({
+  submissionId,
+  variant,
+  canManage,
+}: {
+  submissionId: string;
+  variant: Variant;
+  canManage: boolean;
+}) {
   const queryClient = useQueryClient();
   const queryKey = ["submission-judge-runs", submissionId] as const;
   const runs = useQuery({
     queryKey,
-    queryFn: () => fetchJson<{ runs: SubmissionJudgeRunView[] }>(`/api/submissions/${submissionId}/judge-runs`).then((r) => r.runs),
-    refetchInterval: (q) => (q.state.data?.some((r) => r.status === "queued" || r.status === "running") ? 2_000 : false),
+    queryFn: () =>
+      fetchJson<{ runs: SubmissionJudgeRunView[] }>(`/api/submissions/${submissionId}/judge-runs`).then((r) => r.runs),
+    refetchInterval: (q) =>
+      q.state.data?.some((r) => r.status === "queued" || r.status === "running") ? 2_000 : false,
   });
   if (!canManage && !runs.data?.length) return null;
   return (
@@ -23,11 +33,17 @@ export function SubmissionJudgeRuns({ submissionId, variant, canManage }: { subm
         <h2 className="text-sm font-semibold text-zinc-800">Judge</h2>
         {canManage && (
           <span className="ml-auto">
-            <RunJudgeButton target={{ submissionIds: [submissionId] }} defaultVariant={variant} onStarted={() => void queryClient.invalidateQueries({ queryKey })} />
+            <RunJudgeButton
+              target={{ submissionIds: [submissionId] }}
+              defaultVariant={variant}
+              onStarted={() => void queryClient.invalidateQueries({ queryKey })}
+            />
           </span>
         )}
       </div>
-      {runs.data?.map((run) => <JudgeRunCard key={run.id} run={run} canManage={canManage} queryKey={queryKey} />)}
+      {runs.data?.map((run) => (
+        <JudgeRunCard key={run.id} run={run} canManage={canManage} queryKey={queryKey} />
+      ))}
     </section>
   );
 }

@@ -66,7 +66,9 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
               </Link>
               <span data-testid="current-user" className="text-zinc-600">
                 {user.name ?? user.email}
-                {user.isStaff && <span className="ml-1.5 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700">staff</span>}
+                {user.isStaff && (
+                  <span className="ml-1.5 rounded bg-indigo-50 px-1.5 py-0.5 text-xs text-indigo-700">staff</span>
+                )}
               </span>
               <form action={signOutAction}>
                 <button type="submit" className={buttonClass("ghost")}>

@@ -25,7 +25,8 @@ export function StaffMenu({ links }: { links: NavLink[] }) {
     const close = (e: Event) => {
       const details = ref.current;
       if (!details?.open) return;
-      if (e instanceof KeyboardEvent ? e.key === "Escape" : !details.contains(e.target as Node)) details.removeAttribute("open");
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !details.contains(e.target as Node))
+        details.removeAttribute("open");
     };
     document.addEventListener("keydown", close);
     document.addEventListener("pointerdown", close);

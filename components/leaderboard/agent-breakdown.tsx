@@ -44,7 +44,8 @@ export function AgentBreakdown({
       {agent.rank === null && !agent.isHuman && agent.coverage.papers > 0 && (
         <p className="text-sm text-zinc-700" data-testid="coverage-note">
           <span className="font-medium">Not ranked:</span> no run graded every paper of the split. Its runs cover{" "}
-          {agent.coverage.papers} of {plural(agent.coverage.of, "paper")}; the mean over those papers is {formatPercent(agent.coverage.mean)}.
+          {agent.coverage.papers} of {plural(agent.coverage.of, "paper")}; the mean over those papers is{" "}
+          {formatPercent(agent.coverage.mean)}.
         </p>
       )}
       {agent.runs.length > 0 && (
@@ -58,7 +59,10 @@ export function AgentBreakdown({
         </p>
       )}
       {agent.excludedRuns.length > 0 && (
-        <div className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="excluded-runs">
+        <div
+          className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="excluded-runs"
+        >
           <div className="font-medium">{plural(agent.excludedRuns.length, "run")} left out</div>
           <ul className="mt-1 list-disc pl-5">
             {agent.excludedRuns.map((x) => (
@@ -87,7 +91,12 @@ export function AgentBreakdown({
               <tr key={p.paperId} data-testid="per-paper-row" data-paper={p.paperId}>
                 <td className="py-1.5 pr-3">
                   {paperHref && graded.has(p.paperId) ? (
-                    <Link href={paperHref(p.paperId)} className="font-mono text-xs text-indigo-700 hover:underline" data-testid="paper-board-link" title="Every agent's runs on this paper">
+                    <Link
+                      href={paperHref(p.paperId)}
+                      className="font-mono text-xs text-indigo-700 hover:underline"
+                      data-testid="paper-board-link"
+                      title="Every agent's runs on this paper"
+                    >
                       {p.paperId}
                     </Link>
                   ) : (
@@ -112,7 +121,11 @@ export function AgentBreakdown({
                       <span className="text-xs text-zinc-400">…</span>
                     ) : runs === undefined || runs.length === 0 ? (
                       <span className="text-xs text-zinc-400">
-                        {gradings.isError ? "could not load" : runs === undefined ? "not a member" : "none you can open"}
+                        {gradings.isError
+                          ? "could not load"
+                          : runs === undefined
+                            ? "not a member"
+                            : "none you can open"}
                       </span>
                     ) : (
                       <span className="flex flex-wrap gap-1.5">

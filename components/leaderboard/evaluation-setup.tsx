@@ -21,10 +21,16 @@ export function EvaluationSetup({ basis }: { basis: EvaluationBasis }) {
     ["Hardware", setup.hardware ?? "not reported"],
     ["Scaffold", setup.scaffold ?? "not reported"],
     ["Tools", setup.tools ?? "not reported"],
-    ["Resources provided", basis.resourcesProvided ? "yes: datasets and models handed to the agent (acquisition leaves weigh 0)" : "no"],
+    [
+      "Resources provided",
+      basis.resourcesProvided ? "yes: datasets and models handed to the agent (acquisition leaves weigh 0)" : "no",
+    ],
   ];
   return (
-    <div className="space-y-2 rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm" data-testid="evaluation-setup">
+    <div
+      className="space-y-2 rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm"
+      data-testid="evaluation-setup"
+    >
       <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-0.5">
         {facts.map(([label, value]) => (
           <div key={label} className="contents">
@@ -42,8 +48,8 @@ export function EvaluationSetup({ basis }: { basis: EvaluationBasis }) {
         ))}
       </dl>
       <p className="text-xs text-zinc-500" data-testid="setup-judged-runs">
-        Every reproduction that ran was judged, even one that exited non-zero or timed out, as PaperBench does; the reproduction policies above
-        apply only to runs that left nothing to judge.
+        Every reproduction that ran was judged, even one that exited non-zero or timed out, as PaperBench does; the
+        reproduction policies above apply only to runs that left nothing to judge.
       </p>
       {basis.excludedCells.length > 0 && (
         <div data-testid="excluded-cells">

@@ -21,7 +21,15 @@ const COLUMNS = 6;
  * run with their coverage, unranked. Each row opens its breakdown (and, for signed-in members, its
  * gradings). Which breakdowns are open is in the URL (`open`), so back, forward and reload keep it.
  */
-export function LeaderboardBoard({ view, signedIn, problem }: { view: LeaderboardView; signedIn: boolean; problem: string | null }) {
+export function LeaderboardBoard({
+  view,
+  signedIn,
+  problem,
+}: {
+  view: LeaderboardView;
+  signedIn: boolean;
+  problem: string | null;
+}) {
   const pathname = usePathname();
   const searchParams = useSearchParams();
   const open = useMemo(() => new Set(parseOpenAgents(searchParams)), [searchParams]);
@@ -40,13 +48,19 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
       const next = new Set(open);
       if (next.has(agentId)) next.delete(agentId);
       else next.add(agentId);
-      const href = leaderboardHref(pathname, { split: view.split, variant: view.variant, paper: paper?.id ?? null, open: [...next] });
+      const href = leaderboardHref(pathname, {
+        split: view.split,
+        variant: view.variant,
+        paper: paper?.id ?? null,
+        open: [...next],
+      });
       window.history.pushState(null, "", href);
     },
     [open, pathname, view.split, view.variant, paper],
   );
   const splitHref = leaderboardHref(pathname, { split: view.split, variant: view.variant, paper: null, open: [] });
-  const paperHref = (paperId: string) => leaderboardHref(pathname, { split: view.split, variant: view.variant, paper: paperId, open: [] });
+  const paperHref = (paperId: string) =>
+    leaderboardHref(pathname, { split: view.split, variant: view.variant, paper: paperId, open: [] });
 
   const rows = (agents: LeaderboardAgentRow[]) =>
     agents.map((agent) => (
@@ -74,19 +88,21 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
                 ← Leaderboard of {view.split}
               </Link>
               <h1 className="mt-1 text-2xl font-semibold" data-testid="paper-board-title">
-                {paper.title ?? paper.id} <span className="font-mono text-base font-normal text-zinc-500">{paper.id}</span>
+                {paper.title ?? paper.id}{" "}
+                <span className="font-mono text-base font-normal text-zinc-500">{paper.id}</span>
               </h1>
               <p className="mt-1 max-w-3xl text-sm text-zinc-600">
-                Every agent&apos;s runs on this paper: the mean score over the runs that graded it, ± the standard error over runs.
+                Every agent&apos;s runs on this paper: the mean score over the runs that graded it, ± the standard error
+                over runs.
               </p>
             </>
           ) : (
             <>
               <h1 className="text-2xl font-semibold">Leaderboard</h1>
               <p className="mt-1 max-w-3xl text-sm text-zinc-600">
-                Replication score per agent: the mean over its runs of a run&apos;s mean score over the papers of the split, ± the
-                standard error over runs. Only runs that graded every paper of the split are ranked; agents without one are listed
-                below the ranking with the papers they have.
+                Replication score per agent: the mean over its runs of a run&apos;s mean score over the papers of the
+                split, ± the standard error over runs. Only runs that graded every paper of the split are ranked; agents
+                without one are listed below the ranking with the papers they have.
               </p>
             </>
           )}
@@ -95,7 +111,11 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
       </header>
 
       {problem && (
-        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="leaderboard-problem">
+        <p
+          role="alert"
+          className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="leaderboard-problem"
+        >
           {problem}
         </p>
       )}
@@ -103,11 +123,17 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
       <div className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-zinc-600" data-testid="leaderboard-summary">
         {paper ? (
           <span>
-            Paper <strong className="font-medium text-zinc-900" data-testid="current-paper">{paper.id}</strong>
+            Paper{" "}
+            <strong className="font-medium text-zinc-900" data-testid="current-paper">
+              {paper.id}
+            </strong>
           </span>
         ) : (
           <span>
-            Split <strong className="font-medium text-zinc-900" data-testid="current-split">{view.split}</strong>
+            Split{" "}
+            <strong className="font-medium text-zinc-900" data-testid="current-split">
+              {view.split}
+            </strong>
             {split && (
               <>
                 {" "}
@@ -118,15 +144,23 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
           </span>
         )}
         <span>
-          Variant <strong className="font-medium text-zinc-900" data-testid="current-variant">{view.variant === "code-dev" ? "Code-Dev" : "full"}</strong>
+          Variant{" "}
+          <strong className="font-medium text-zinc-900" data-testid="current-variant">
+            {view.variant === "code-dev" ? "Code-Dev" : "full"}
+          </strong>
         </span>
         <span data-testid="ranked-count">{plural(ranked.length, "ranked agent")}</span>
         {unranked.length > 0 && <span data-testid="unranked-count">{plural(unranked.length, "agent")} not ranked</span>}
-        {view.latestGradingAt && <span>latest grading {new Date(view.latestGradingAt).toISOString().slice(0, 10)}</span>}
+        {view.latestGradingAt && (
+          <span>latest grading {new Date(view.latestGradingAt).toISOString().slice(0, 10)}</span>
+        )}
       </div>
 
       {view.excluded.runs > 0 && (
-        <p className="rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700" data-testid="excluded-summary">
+        <p
+          className="rounded-md border border-zinc-200 bg-white px-3 py-2 text-sm text-zinc-700"
+          data-testid="excluded-summary"
+        >
           <strong className="font-medium">{plural(view.excluded.runs, "run")} left out of the means</strong>:{" "}
           {[
             view.excluded.incomplete > 0 && `${view.excluded.incomplete} did not grade every paper of the split`,
@@ -140,19 +174,26 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
       )}
       {view.agents.some((a) => a.perPaper.some((p) => p.pendingRuns > 0)) && <PendingReviewNote />}
       {view.agents.some((a) => a.isDemo) && (
-        <p className="rounded-md border border-violet-200 bg-violet-50 px-3 py-2 text-sm text-violet-900" data-testid="leaderboard-demo-note">
+        <p
+          className="rounded-md border border-violet-200 bg-violet-50 px-3 py-2 text-sm text-violet-900"
+          data-testid="leaderboard-demo-note"
+        >
           Agents marked <DemoBadge /> are the demo&apos;s: their gradings are synthetic, not results of a real agent.
         </p>
       )}
 
       {view.agents.length === 0 ? (
-        <div className="rounded-lg border border-dashed border-zinc-300 bg-white p-10 text-center text-zinc-600" data-testid="leaderboard-empty">
+        <div
+          className="rounded-lg border border-dashed border-zinc-300 bg-white p-10 text-center text-zinc-600"
+          data-testid="leaderboard-empty"
+        >
           No agent has graded runs on {paper ? "this paper" : "the papers of this split"}
           {view.variant === "code-dev" ? " in the Code-Dev variant" : ""} yet.
           {view.placeholderHidden > 0 && (
             <p className="mt-2 text-sm" data-testid="leaderboard-placeholder-hidden">
-              {plural(view.placeholderHidden, "grading")} by a placeholder judge (Dummy or Random) {view.placeholderHidden === 1 ? "is" : "are"} not published: placeholder scores say
-              nothing about a submission. Judge with a model judge to rank here.
+              {plural(view.placeholderHidden, "grading")} by a placeholder judge (Dummy or Random){" "}
+              {view.placeholderHidden === 1 ? "is" : "are"} not published: placeholder scores say nothing about a
+              submission. Judge with a model judge to rank here.
             </p>
           )}
         </div>
@@ -167,7 +208,9 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
           {unranked.length > 0 && (
             <div className="space-y-2" data-testid="unranked-section">
               <div>
-                <h2 className="text-base font-semibold text-zinc-900">Not ranked: no complete run{paper ? "" : " on this split"}</h2>
+                <h2 className="text-base font-semibold text-zinc-900">
+                  Not ranked: no complete run{paper ? "" : " on this split"}
+                </h2>
                 <p className="max-w-3xl text-sm text-zinc-600">
                   {paper
                     ? "These agents' runs on this paper are pending review: their scores are not published yet."
@@ -186,8 +229,8 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
           <div>
             <h2 className="text-base font-semibold text-zinc-900">Placeholder judges: members only, not public</h2>
             <p className="max-w-3xl text-sm text-zinc-600">
-              Graded (at least in part) by the Dummy or Random judge, whose scores say nothing about a submission. Signed-in members see these rows; the public leaderboard, its API and
-              every public figure leave them out.
+              Graded (at least in part) by the Dummy or Random judge, whose scores say nothing about a submission.
+              Signed-in members see these rows; the public leaderboard, its API and every public figure leave them out.
             </p>
           </div>
           <AgentTable testId="placeholder-table" scoreLabel="Placeholder score" runsLabel="Runs">
@@ -197,7 +240,8 @@ export function LeaderboardBoard({ view, signedIn, problem }: { view: Leaderboar
       )}
       {!signedIn && (
         <p className="text-xs text-zinc-500">
-          Scores only: rubrics and the judge&apos;s explanations are confidential. Members sign in to open the gradings of their papers.
+          Scores only: rubrics and the judge&apos;s explanations are confidential. Members sign in to open the gradings
+          of their papers.
         </p>
       )}
     </section>
@@ -218,7 +262,9 @@ function AgentTable({
   children: ReactNode;
 }) {
   return (
-    <div className={`overflow-x-auto rounded-lg border bg-white ${unranked ? "border-dashed border-zinc-300" : "border-zinc-200"}`}>
+    <div
+      className={`overflow-x-auto rounded-lg border bg-white ${unranked ? "border-dashed border-zinc-300" : "border-zinc-200"}`}
+    >
       <table className="w-full text-sm" data-testid={testId}>
         <thead className="border-b border-zinc-200 bg-zinc-50 text-left text-xs uppercase tracking-wide text-zinc-500">
           <tr>
@@ -254,15 +300,36 @@ const isPlaceholder = (a: LeaderboardAgentRow) => a.method.kind === "placeholder
 /** Shown with a score among the ranked: a ranked agent, or a human baseline with a score. */
 const isScored = (a: LeaderboardAgentRow) => a.rank !== null || (a.isHuman && a.mean !== null);
 
-function AgentRow({ agent, digits, open, onToggle }: { agent: LeaderboardAgentRow; digits: number; open: boolean; onToggle: () => void }) {
+function AgentRow({
+  agent,
+  digits,
+  open,
+  onToggle,
+}: {
+  agent: LeaderboardAgentRow;
+  digits: number;
+  open: boolean;
+  onToggle: () => void;
+}) {
   // Scaffold and model under the name, unless the name already says them ("Demo BasicAgent · o1").
-  const detail = [agent.scaffold, agent.model].filter((part): part is string => !!part && !agent.name.includes(part)).join(" · ");
+  const detail = [agent.scaffold, agent.model]
+    .filter((part): part is string => !!part && !agent.name.includes(part))
+    .join(" · ");
   const ranked = isScored(agent) || (isPlaceholder(agent) && agent.mean !== null);
   const pending = agent.excludedRuns.some((x) => x.reason === "pending_review");
   const coverage = `${agent.coverage.papers}/${agent.coverage.of} ${agent.coverage.of === 1 ? "paper" : "papers"}`;
   return (
-    <tr data-testid="leaderboard-row" data-agent={agent.name} data-ranked={agent.rank !== null} data-human={agent.isHuman} className={ranked ? "" : "text-zinc-600"}>
-      <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums text-zinc-500" data-testid={ranked ? "agent-rank" : "agent-coverage"}>
+    <tr
+      data-testid="leaderboard-row"
+      data-agent={agent.name}
+      data-ranked={agent.rank !== null}
+      data-human={agent.isHuman}
+      className={ranked ? "" : "text-zinc-600"}
+    >
+      <td
+        className="whitespace-nowrap px-3 py-2 text-right tabular-nums text-zinc-500"
+        data-testid={ranked ? "agent-rank" : "agent-coverage"}
+      >
         {ranked ? (agent.rank ?? "—") : coverage}
       </td>
       <td className="px-3 py-2">
@@ -307,13 +374,18 @@ function AgentRow({ agent, digits, open, onToggle }: { agent: LeaderboardAgentRo
       <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">
         {ranked && agent.nRuns}
         {agent.excludedRuns.length > 0 && (
-          <span className="ml-1 text-xs text-amber-700" title={agent.excludedRuns.map((x) => `run ${x.run}: ${x.message}`).join("\n")}>
+          <span
+            className="ml-1 text-xs text-amber-700"
+            title={agent.excludedRuns.map((x) => `run ${x.run}: ${x.message}`).join("\n")}
+          >
             {ranked ? "+" : ""}
             {agent.excludedRuns.length} left out
           </span>
         )}
       </td>
-      <td className="whitespace-nowrap px-3 py-2 font-mono text-xs text-zinc-600">{agent.judgeModels.join(", ") || "—"}</td>
+      <td className="whitespace-nowrap px-3 py-2 font-mono text-xs text-zinc-600">
+        {agent.judgeModels.join(", ") || "—"}
+      </td>
       <td className="px-3 py-2 text-right">
         <button
           type="button"

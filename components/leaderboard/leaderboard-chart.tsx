@@ -23,7 +23,12 @@ function labelLines(name: string): string[] {
   if (name.length <= LABEL_LINE) return [name];
   const dot = name.lastIndexOf(" · ");
   const space = name.lastIndexOf(" ", LABEL_LINE);
-  const [first, rest] = dot > 0 ? [name.slice(0, dot), name.slice(dot + 3)] : space > 0 ? [name.slice(0, space), name.slice(space + 1)] : [name, ""];
+  const [first, rest] =
+    dot > 0
+      ? [name.slice(0, dot), name.slice(dot + 3)]
+      : space > 0
+        ? [name.slice(0, space), name.slice(space + 1)]
+        : [name, ""];
   return [shortLine(first), ...(rest ? [shortLine(rest)] : [])];
 }
 
@@ -67,7 +72,14 @@ export function LeaderboardChart({ agents, digits }: { agents: LeaderboardAgentR
       className="rounded-lg border border-zinc-200 bg-white p-3"
       data-testid="leaderboard-chart"
     >
-      <BarChart responsive style={{ width: "100%", height }} data={data} layout="vertical" margin={{ top: 4, right: 24, bottom: 0, left: 4 }} barCategoryGap="28%">
+      <BarChart
+        responsive
+        style={{ width: "100%", height }}
+        data={data}
+        layout="vertical"
+        margin={{ top: 4, right: 24, bottom: 0, left: 4 }}
+        barCategoryGap="28%"
+      >
         <CartesianGrid horizontal={false} stroke="#f4f4f5" />
         <XAxis
           type="number"
@@ -78,7 +90,15 @@ export function LeaderboardChart({ agents, digits }: { agents: LeaderboardAgentR
           tickLine={false}
           axisLine={{ stroke: "#e4e4e7" }}
         />
-        <YAxis type="category" dataKey="name" width={axisWidth} tick={<AgentTick />} tickLine={false} axisLine={{ stroke: "#e4e4e7" }} interval={0} />
+        <YAxis
+          type="category"
+          dataKey="name"
+          width={axisWidth}
+          tick={<AgentTick />}
+          tickLine={false}
+          axisLine={{ stroke: "#e4e4e7" }}
+          interval={0}
+        />
         <Tooltip
           cursor={{ fill: "#eef2ff" }}
           content={({ active, payload }) => {
@@ -95,10 +115,19 @@ export function LeaderboardChart({ agents, digits }: { agents: LeaderboardAgentR
           }}
         />
         <Bar dataKey="mean" name="Mean score" fill={BAR_COLOR} radius={[0, 3, 3, 0]} isAnimationActive={false}>
-          <ErrorBar dataKey="stdErr" direction="x" width={6} stroke={ERROR_COLOR} strokeWidth={1.25} isAnimationActive={false} />
+          <ErrorBar
+            dataKey="stdErr"
+            direction="x"
+            width={6}
+            stroke={ERROR_COLOR}
+            strokeWidth={1.25}
+            isAnimationActive={false}
+          />
         </Bar>
       </BarChart>
-      <figcaption className="mt-1 text-xs text-zinc-500">Bars: mean over complete runs; whiskers: ± one standard error (none for a single run).</figcaption>
+      <figcaption className="mt-1 text-xs text-zinc-500">
+        Bars: mean over complete runs; whiskers: ± one standard error (none for a single run).
+      </figcaption>
     </figure>
   );
 }

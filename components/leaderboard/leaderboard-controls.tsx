@@ -21,7 +21,10 @@ export function LeaderboardControls({ view }: { view: LeaderboardView }) {
     startTransition(() => router.push(leaderboardHref(pathname, { split, variant, paper, open: [] })));
   const paper = view.paper?.id ?? "";
   // The paper shown stays offered even when nobody graded it in this variant.
-  const papers = view.paper && !view.gradedPapers.some((p) => p.id === paper) ? [view.paper, ...view.gradedPapers] : view.gradedPapers;
+  const papers =
+    view.paper && !view.gradedPapers.some((p) => p.id === paper)
+      ? [view.paper, ...view.gradedPapers]
+      : view.gradedPapers;
   return (
     <div className="flex flex-wrap items-center gap-3 text-sm" aria-busy={pending}>
       {/* The split's whole name and size show: its select takes the width its longest option needs. */}

@@ -39,9 +39,12 @@ export function BasisLine({ agent }: { agent: LeaderboardAgentRow }) {
 }
 
 const METHOD_TITLES: Partial<Record<LeaderboardAgentRow["method"]["kind"], string>> = {
-  paperbench: "Judged as PaperBench judges: a model judge in paperbench mode (PaperBench's own prompts and flow) under PaperBench's default failure policies",
-  placeholder: "Graded by a placeholder judge (Dummy or Random): its scores say nothing about the submissions. Members see it; the public leaderboard never shows it",
-  efficient: "Judged in the studio's efficient mode: its own prompts, not PaperBench's; not directly comparable with PaperBench's published scores",
+  paperbench:
+    "Judged as PaperBench judges: a model judge in paperbench mode (PaperBench's own prompts and flow) under PaperBench's default failure policies",
+  placeholder:
+    "Graded by a placeholder judge (Dummy or Random): its scores say nothing about the submissions. Members see it; the public leaderboard never shows it",
+  efficient:
+    "Judged in the studio's efficient mode: its own prompts, not PaperBench's; not directly comparable with PaperBench's published scores",
   custom_policies: "Judged in paperbench mode, but the evaluation's failure policies are not PaperBench's defaults",
 };
 
@@ -54,7 +57,12 @@ export function MethodBadge({ method }: { method: LeaderboardAgentRow["method"] 
         ? "bg-red-50 text-red-800"
         : "bg-zinc-100 text-zinc-700";
   return (
-    <span className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium ${tone}`} title={METHOD_TITLES[method.kind] ?? method.label} data-testid="method-badge" data-method={method.kind}>
+    <span
+      className={`inline-flex items-center rounded px-1.5 py-0.5 text-xs font-medium ${tone}`}
+      title={METHOD_TITLES[method.kind] ?? method.label}
+      data-testid="method-badge"
+      data-method={method.kind}
+    >
       {method.label}
     </span>
   );

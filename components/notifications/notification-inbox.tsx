@@ -108,7 +108,9 @@ export function NotificationInbox() {
               Mark all read
             </button>
           </div>
-          {markError && <p className="border-b border-red-100 bg-red-50 px-4 py-1.5 text-xs text-red-700">{markError.message}</p>}
+          {markError && (
+            <p className="border-b border-red-100 bg-red-50 px-4 py-1.5 text-xs text-red-700">{markError.message}</p>
+          )}
           <div className="min-h-0 flex-1 overflow-y-auto">
             {list.isPending && <p className="px-4 py-6 text-center text-sm text-zinc-500">Loading…</p>}
             {list.isError && <p className="px-4 py-6 text-center text-sm text-red-700">{list.error.message}</p>}
@@ -116,7 +118,8 @@ export function NotificationInbox() {
               <div data-testid="inbox-empty" className="px-6 py-8 text-center text-sm text-zinc-500">
                 <p className="font-medium text-zinc-700">You are all caught up</p>
                 <p className="mt-1">
-                  You hear here when someone mentions you, assigns you a review, returns your rubric to draft, or finishes a review you assigned.
+                  You hear here when someone mentions you, assigns you a review, returns your rubric to draft, or
+                  finishes a review you assigned.
                 </p>
               </div>
             )}
@@ -145,8 +148,15 @@ export function NotificationInbox() {
 function InboxEntry({ n, onFollow, onMarkRead }: { n: NotificationItem; onFollow(): void; onMarkRead(): void }) {
   const unread = n.readAt === null;
   return (
-    <li data-testid="inbox-item" data-unread={unread} className={`group relative flex gap-2 px-4 py-2.5 ${unread ? "bg-indigo-50/50" : ""}`}>
-      <span aria-hidden className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${unread ? "bg-indigo-600" : "bg-transparent"}`} />
+    <li
+      data-testid="inbox-item"
+      data-unread={unread}
+      className={`group relative flex gap-2 px-4 py-2.5 ${unread ? "bg-indigo-50/50" : ""}`}
+    >
+      <span
+        aria-hidden
+        className={`mt-1.5 h-2 w-2 shrink-0 rounded-full ${unread ? "bg-indigo-600" : "bg-transparent"}`}
+      />
       <Link
         href={notificationHref(n)}
         data-inbox-entry
@@ -158,7 +168,11 @@ function InboxEntry({ n, onFollow, onMarkRead }: { n: NotificationItem; onFollow
           {unread && <span className="sr-only"> (unread)</span>}
         </span>
         {n.text && <span className="mt-0.5 line-clamp-2 block text-xs break-words text-zinc-600">{n.text}</span>}
-        <time dateTime={n.createdAt} title={new Date(n.createdAt).toLocaleString()} className="mt-0.5 block text-xs text-zinc-400">
+        <time
+          dateTime={n.createdAt}
+          title={new Date(n.createdAt).toLocaleString()}
+          className="mt-0.5 block text-xs text-zinc-400"
+        >
           {relativeTime(n.createdAt)}
         </time>
       </Link>

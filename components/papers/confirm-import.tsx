@@ -115,8 +115,10 @@ export function ReplaceRubricDialog({
       description={
         <>
           The upload replaces revision {preview.revision} with {preview.stats.nodes.toLocaleString("en")} nodes
-          {preview.warnings.length > 0 ? ` (${preview.warnings.length} PaperBench warning${preview.warnings.length === 1 ? "" : "s"})` : ""}. Nothing changes until you
-          confirm; the current rubric stays in its history.
+          {preview.warnings.length > 0
+            ? ` (${preview.warnings.length} PaperBench warning${preview.warnings.length === 1 ? "" : "s"})`
+            : ""}
+          . Nothing changes until you confirm; the current rubric stays in its history.
         </>
       }
       layout="sections"
@@ -125,8 +127,13 @@ export function ReplaceRubricDialog({
     >
       <div className="min-h-0 flex-1 space-y-3 overflow-auto p-4">
         {changedMeanwhile && (
-          <p role="status" data-testid="replace-changed-meanwhile" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            The rubric changed while you were looking (now revision {preview.revision}). These are the changes the upload makes now.
+          <p
+            role="status"
+            data-testid="replace-changed-meanwhile"
+            className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          >
+            The rubric changed while you were looking (now revision {preview.revision}). These are the changes the
+            upload makes now.
           </p>
         )}
         {preview.paperFields.length > 0 && (

@@ -20,7 +20,9 @@ export function ImportFolderForm() {
     importUrl: "/api/import",
     importMethod: "POST",
     onImported: (result) => {
-      toast.success(`${result.createdPaper ? "Imported" : "Replaced the rubric of"} ${result.paperId} (${result.stats.nodes} nodes)`);
+      toast.success(
+        `${result.createdPaper ? "Imported" : "Replaced the rubric of"} ${result.paperId} (${result.stats.nodes} nodes)`,
+      );
       router.push(`/papers/${result.paperId}`);
     },
   });
@@ -37,10 +39,18 @@ export function ImportFolderForm() {
       <h2 className="font-semibold">Import a PaperBench folder</h2>
       <p className="text-sm text-zinc-600">
         Pick a paper folder with <code>rubric.json</code>, <code>config.yaml</code> and <code>blacklist.txt</code>. The
-        paper is created from <code>config.yaml</code> if it does not exist; if it exists, you see what changes before its
-        rubric is replaced.
+        paper is created from <code>config.yaml</code> if it does not exist; if it exists, you see what changes before
+        its rubric is replaced.
       </p>
-      <FilePicker label="Paper folder" buttonText="Choose folder…" directory chosen={folder} disabled={flow.pending !== null} onFiles={pick} testId="import-folder" />
+      <FilePicker
+        label="Paper folder"
+        buttonText="Choose folder…"
+        directory
+        chosen={folder}
+        disabled={flow.pending !== null}
+        onFiles={pick}
+        testId="import-folder"
+      />
       {flow.pending && (
         <p className="text-sm text-zinc-600" role="status">
           {flow.pending === "preview" ? "Reading the folder…" : "Importing…"}
@@ -48,7 +58,12 @@ export function ImportFolderForm() {
       )}
       <IssueList items={flow.errors} tone="error" testId="import-errors" />
       {flow.asking && (
-        <ReplaceRubricDialog asking={flow.asking} pending={flow.pending === "import"} onConfirm={flow.confirm} onCancel={flow.cancel} />
+        <ReplaceRubricDialog
+          asking={flow.asking}
+          pending={flow.pending === "import"}
+          onConfirm={flow.confirm}
+          onCancel={flow.cancel}
+        />
       )}
     </aside>
   );

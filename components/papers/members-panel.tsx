@@ -72,7 +72,14 @@ export function MembersPanel({ paperId, canManage }: { paperId: string; canManag
       </ul>
       {canManage && (
         <form onSubmit={submit} className="mt-4 space-y-2">
-          <Input type="email" required placeholder="email@example.org" aria-label="Member email" value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Input
+            type="email"
+            required
+            placeholder="email@example.org"
+            aria-label="Member email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
           <div className="flex gap-2">
             <select
               aria-label="Member role"

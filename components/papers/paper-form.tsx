@@ -64,8 +64,19 @@ export function PaperForm({ mode, initial = EMPTY }: { mode: "create" | "edit"; 
   return (
     <form onSubmit={submit} className="space-y-4 rounded-lg border border-zinc-200 bg-white p-5">
       {mode === "create" && (
-        <Field label="Paper id" hint={`A slug, as in PaperBench: ${PAPER_ID_RULE}. For example pinn or all-in-one.`} error={idError}>
-          <Input name="id" value={values.id} onChange={set("id")} required placeholder="my-paper" aria-invalid={!!idError} />
+        <Field
+          label="Paper id"
+          hint={`A slug, as in PaperBench: ${PAPER_ID_RULE}. For example pinn or all-in-one.`}
+          error={idError}
+        >
+          <Input
+            name="id"
+            value={values.id}
+            onChange={set("id")}
+            required
+            placeholder="my-paper"
+            aria-invalid={!!idError}
+          />
         </Field>
       )}
       <Field label="Title" error={errors.title}>

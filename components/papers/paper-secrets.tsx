@@ -22,7 +22,8 @@ export function PaperSecrets({ paperId, names, canManage }: { paperId: string; n
   const url = (secret: string) => `/api/papers/${paperId}/secrets/${encodeURIComponent(secret)}`;
 
   const add = useMutation({
-    mutationFn: (secret: { name: string; value: string }) => fetchJson(url(secret.name), jsonInit("PUT", { value: secret.value })),
+    mutationFn: (secret: { name: string; value: string }) =>
+      fetchJson(url(secret.name), jsonInit("PUT", { value: secret.value })),
     onSuccess: (_answer, secret) => {
       toast.success(`${secret.name} set`);
       setName("");
@@ -52,18 +53,26 @@ export function PaperSecrets({ paperId, names, canManage }: { paperId: string; n
   return (
     <div className="mt-4 border-t border-zinc-100 pt-3">
       <h3 className="mb-1 text-sm font-medium text-zinc-800">Secrets</h3>
-      <p className="mb-2 text-xs text-zinc-500">Environment variables for reproduce.sh (HF_TOKEN…), masked in its log.</p>
+      <p className="mb-2 text-xs text-zinc-500">
+        Environment variables for reproduce.sh (HF_TOKEN…), masked in its log.
+      </p>
       {names.length === 0 && <p className="text-sm text-zinc-500">No secrets.</p>}
       <ul className="space-y-1.5 text-sm" aria-label="Secrets">
         {names.map((secret) => (
           <li key={secret} className="flex items-center gap-2">
             <span className="min-w-0 flex-1 truncate font-mono text-xs">{secret}</span>
             {reservedEnvNameReason(secret) ? (
-              <span className="rounded bg-amber-50 px-1.5 text-xs text-amber-800" title={`${secret} cannot be a secret because ${reservedEnvNameReason(secret)}: remove it`}>
+              <span
+                className="rounded bg-amber-50 px-1.5 text-xs text-amber-800"
+                title={`${secret} cannot be a secret because ${reservedEnvNameReason(secret)}: remove it`}
+              >
                 not passed to jobs
               </span>
             ) : (
-              <span className="rounded bg-emerald-50 px-1.5 text-xs text-emerald-700" title="A value is set; it is never shown again">
+              <span
+                className="rounded bg-emerald-50 px-1.5 text-xs text-emerald-700"
+                title="A value is set; it is never shown again"
+              >
                 set
               </span>
             )}
@@ -98,7 +107,11 @@ export function PaperSecrets({ paperId, names, canManage }: { paperId: string; n
               }}
             />
           </Field>
-          <Field label="Secret value" hint="Stored sealed; never shown again. A name that exists gets this value." error={errors.value}>
+          <Field
+            label="Secret value"
+            hint="Stored sealed; never shown again. A name that exists gets this value."
+            error={errors.value}
+          >
             <Input
               type="password"
               required

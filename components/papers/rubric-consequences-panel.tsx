@@ -25,11 +25,16 @@ export function RubricConsequencesPanel({ paperId, canRegrade }: { paperId: stri
   });
   const regrade = useMutation({
     mutationFn: (gradingIds: string[]) =>
-      fetchJson<{ results: RegradeResult[] }>(`/api/papers/${paperId}/rubric/consequences`, jsonInit("POST", { gradingIds })).then((r) => r.results),
+      fetchJson<{ results: RegradeResult[] }>(
+        `/api/papers/${paperId}/rubric/consequences`,
+        jsonInit("POST", { gradingIds }),
+      ).then((r) => r.results),
     onSuccess: (results) => {
       const judging = results.filter((r) => r.outcome === "judging").length;
       const review = results.filter((r) => r.outcome === "review").length;
-      toast.success(`${results.length} grading${results.length === 1 ? "" : "s"} re-pinned: ${judging} judging their affected leaves, ${review} waiting for review`);
+      toast.success(
+        `${results.length} grading${results.length === 1 ? "" : "s"} re-pinned: ${judging} judging their affected leaves, ${review} waiting for review`,
+      );
       void queryClient.invalidateQueries({ queryKey: ["paper-gradings", paperId] });
       void queryClient.invalidateQueries({ queryKey: ["paper-submissions", paperId] });
       return queryClient.invalidateQueries({ queryKey });
@@ -41,13 +46,24 @@ export function RubricConsequencesPanel({ paperId, canRegrade }: { paperId: stri
   if (gradings.length === 0) return null;
   const ready = gradings.filter((g) => !g.busy).map((g) => g.gradingId);
   return (
-    <section className="rounded-lg border border-amber-300 bg-amber-50 p-5" data-testid="rubric-consequences" aria-labelledby="rubric-consequences-title">
+    <section
+      className="rounded-lg border border-amber-300 bg-amber-50 p-5"
+      data-testid="rubric-consequences"
+      aria-labelledby="rubric-consequences-title"
+    >
       <div className="mb-3 flex flex-wrap items-center gap-3">
-        <h2 id="rubric-consequences-title" className="flex-1 text-sm font-semibold uppercase tracking-wide text-amber-900">
+        <h2
+          id="rubric-consequences-title"
+          className="flex-1 text-sm font-semibold uppercase tracking-wide text-amber-900"
+        >
           The rubric changed: {gradings.length} grading{gradings.length === 1 ? "" : "s"} move
         </h2>
         {canRegrade && (
-          <Button onClick={() => regrade.mutate(ready)} disabled={regrade.isPending || ready.length === 0} data-testid="regrade-affected">
+          <Button
+            onClick={() => regrade.mutate(ready)}
+            disabled={regrade.isPending || ready.length === 0}
+            data-testid="regrade-affected"
+          >
             {regrade.isPending ? "Re-grading…" : "Re-grade affected leaves"}
           </Button>
         )}
@@ -68,8 +84,9 @@ export function RubricConsequencesPanel({ paperId, canRegrade }: { paperId: stri
         </tbody>
       </table>
       <p className="mt-3 text-xs text-zinc-600">
-        Weights and places recompute from the verdicts that stand; changed and added leaves are judged again (judge gradings) or wait for review (human
-        ones); every kept verdict still names the rubric revision it was made against.
+        Weights and places recompute from the verdicts that stand; changed and added leaves are judged again (judge
+        gradings) or wait for review (human ones); every kept verdict still names the rubric revision it was made
+        against.
       </p>
     </section>
   );

@@ -34,11 +34,25 @@ export function RubricLintSummary({ paperId, lint }: { paperId: string; lint: Ru
     <section className="rounded-md border border-zinc-200 text-sm" data-testid="rubric-lint" aria-label="Lint">
       <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-zinc-100 px-3 py-2">
         <h3 className="font-medium text-zinc-900">Lint</h3>
-        <span data-testid="rubric-lint-count" className={errors ? "text-red-700" : warnings ? "text-amber-800" : "text-zinc-600"}>
-          {findings.length === 0 ? "no problems left" : [errors ? plural(errors, "error") : null, warnings ? plural(warnings, "warning") : null].filter(Boolean).join(" · ")}
+        <span
+          data-testid="rubric-lint-count"
+          className={errors ? "text-red-700" : warnings ? "text-amber-800" : "text-zinc-600"}
+        >
+          {findings.length === 0
+            ? "no problems left"
+            : [errors ? plural(errors, "error") : null, warnings ? plural(warnings, "warning") : null]
+                .filter(Boolean)
+                .join(" · ")}
         </span>
-        {dismissedCount > 0 && <span className="text-zinc-500" data-testid="rubric-lint-dismissed">· {dismissedCount.toLocaleString("en")} dismissed</span>}
-        <Link href={`/papers/${paperId}/rubric`} className="ml-auto text-xs font-medium text-indigo-700 hover:underline">
+        {dismissedCount > 0 && (
+          <span className="text-zinc-500" data-testid="rubric-lint-dismissed">
+            · {dismissedCount.toLocaleString("en")} dismissed
+          </span>
+        )}
+        <Link
+          href={`/papers/${paperId}/rubric`}
+          className="ml-auto text-xs font-medium text-indigo-700 hover:underline"
+        >
           Fix or dismiss in the editor
         </Link>
       </header>
@@ -61,10 +75,21 @@ export function RubricLintSummary({ paperId, lint }: { paperId: string; lint: Ru
                   }
                   className="flex w-full items-center gap-1.5 px-3 py-1.5 text-left hover:bg-zinc-50"
                 >
-                  <ChevronRight size={14} className={`shrink-0 text-zinc-500 transition-transform ${isOpen ? "rotate-90" : ""}`} aria-hidden />
-                  {severity === "error" ? <CircleAlert size={13} className="shrink-0 text-red-600" aria-hidden /> : <TriangleAlert size={13} className="shrink-0 text-amber-600" aria-hidden />}
+                  <ChevronRight
+                    size={14}
+                    className={`shrink-0 text-zinc-500 transition-transform ${isOpen ? "rotate-90" : ""}`}
+                    aria-hidden
+                  />
+                  {severity === "error" ? (
+                    <CircleAlert size={13} className="shrink-0 text-red-600" aria-hidden />
+                  ) : (
+                    <TriangleAlert size={13} className="shrink-0 text-amber-600" aria-hidden />
+                  )}
                   <span className="min-w-0 truncate text-zinc-900">{LINT_LABELS[code]}</span>
-                  <span className="ml-auto shrink-0 rounded-full bg-zinc-100 px-1.5 text-[11px] tabular-nums text-zinc-600" data-testid="rubric-lint-group-count">
+                  <span
+                    className="ml-auto shrink-0 rounded-full bg-zinc-100 px-1.5 text-[11px] tabular-nums text-zinc-600"
+                    data-testid="rubric-lint-group-count"
+                  >
                     {items.length.toLocaleString("en")}
                   </span>
                 </button>
@@ -73,10 +98,16 @@ export function RubricLintSummary({ paperId, lint }: { paperId: string; lint: Ru
                     {items.slice(0, SHOWN).map((f, i) => (
                       <li key={`${f.key}:${i}`}>
                         <span className="text-zinc-900">{f.message}</span>
-                        <span className="block truncate text-zinc-500">{shortText(f.requirements, 140) || "(no requirement text)"}</span>
+                        <span className="block truncate text-zinc-500">
+                          {shortText(f.requirements, 140) || "(no requirement text)"}
+                        </span>
                       </li>
                     ))}
-                    {items.length > SHOWN && <li className="text-zinc-500">… and {(items.length - SHOWN).toLocaleString("en")} more in the editor</li>}
+                    {items.length > SHOWN && (
+                      <li className="text-zinc-500">
+                        … and {(items.length - SHOWN).toLocaleString("en")} more in the editor
+                      </li>
+                    )}
                   </ul>
                 )}
               </li>

@@ -100,10 +100,21 @@ export function RubricPanel({ paperId, canEdit }: { paperId: string; canEdit: bo
                 }}
               />
               <Button variant="secondary" disabled={upload.pending !== null} onClick={() => fileInput.current?.click()}>
-                {upload.pending === "preview" ? "Reading…" : upload.pending === "import" ? "Importing…" : data?.tree ? "Replace from rubric.json" : "Upload rubric.json"}
+                {upload.pending === "preview"
+                  ? "Reading…"
+                  : upload.pending === "import"
+                    ? "Importing…"
+                    : data?.tree
+                      ? "Replace from rubric.json"
+                      : "Upload rubric.json"}
               </Button>
               {upload.asking && (
-                <ReplaceRubricDialog asking={upload.asking} pending={upload.pending === "import"} onConfirm={upload.confirm} onCancel={upload.cancel} />
+                <ReplaceRubricDialog
+                  asking={upload.asking}
+                  pending={upload.pending === "import"}
+                  onConfirm={upload.confirm}
+                  onCancel={upload.cancel}
+                />
               )}
             </>
           )}
@@ -128,7 +139,10 @@ export function RubricPanel({ paperId, canEdit }: { paperId: string; canEdit: bo
           </p>
         )}
         {data && !data.tree && (
-          <p className="rounded-md border border-dashed border-zinc-300 p-6 text-center text-sm text-zinc-600" data-testid="rubric-empty">
+          <p
+            className="rounded-md border border-dashed border-zinc-300 p-6 text-center text-sm text-zinc-600"
+            data-testid="rubric-empty"
+          >
             No rubric yet.{" "}
             {canEdit ? "Upload a PaperBench rubric.json to start." : "The paper's authors have not added one."}
           </p>

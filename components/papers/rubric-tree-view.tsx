@@ -13,7 +13,12 @@ const CATEGORY_STYLE: Record<string, string> = {
 /** Read-only tree; children render only when opened, so a 2,500-node rubric stays light. */
 export function RubricTreeView({ tree }: { tree: RubricNode }) {
   return (
-    <ul role="tree" aria-label="Rubric tree" className="rounded-md border border-zinc-200 p-2 text-sm" data-testid="rubric-tree">
+    <ul
+      role="tree"
+      aria-label="Rubric tree"
+      className="rounded-md border border-zinc-200 p-2 text-sm"
+      data-testid="rubric-tree"
+    >
       <TreeItem node={tree} depth={0} defaultOpen />
     </ul>
   );
@@ -24,7 +29,10 @@ function TreeItem({ node, depth, defaultOpen = false }: { node: RubricNode; dept
   const isLeaf = node.sub_tasks.length === 0;
   return (
     <li role="treeitem" aria-expanded={isLeaf ? undefined : open} aria-selected={false}>
-      <div className="flex items-start gap-1.5 rounded px-1 py-0.5 hover:bg-zinc-50" style={{ paddingLeft: depth * 16 }}>
+      <div
+        className="flex items-start gap-1.5 rounded px-1 py-0.5 hover:bg-zinc-50"
+        style={{ paddingLeft: depth * 16 }}
+      >
         {isLeaf ? (
           <span className="inline-block w-4" />
         ) : (
@@ -42,7 +50,9 @@ function TreeItem({ node, depth, defaultOpen = false }: { node: RubricNode; dept
           ×{node.weight}
         </span>
         {node.task_category && (
-          <span className={`shrink-0 rounded px-1.5 text-xs ${CATEGORY_STYLE[node.task_category] ?? "bg-red-50 text-red-800"}`}>
+          <span
+            className={`shrink-0 rounded px-1.5 text-xs ${CATEGORY_STYLE[node.task_category] ?? "bg-red-50 text-red-800"}`}
+          >
             {node.task_category}
           </span>
         )}

@@ -49,7 +49,8 @@ export function RunSettingsForm({ paperId, initial }: { paperId: string; initial
   const [errors, setErrors] = useState<Record<string, string>>({});
   const ids = { timeout: useId(), network: useId() };
   // Seconds set through the API (not a whole minute) are kept unless the timeout is edited here.
-  const extraSeconds = draft.hours === draftOf(initial).hours && draft.minutes === draftOf(initial).minutes ? initial.timeoutS % 60 : 0;
+  const extraSeconds =
+    draft.hours === draftOf(initial).hours && draft.minutes === draftOf(initial).minutes ? initial.timeoutS % 60 : 0;
   const hours = numberOrNull(draft.hours);
   const minutes = numberOrNull(draft.minutes);
   const timeoutS = hours === null && minutes === null ? null : (hours ?? 0) * 3600 + (minutes ?? 0) * 60 + extraSeconds;
@@ -127,13 +128,23 @@ export function RunSettingsForm({ paperId, initial }: { paperId: string; initial
           </p>
         ) : (
           <p id={`${ids.timeout}-note`} className="text-xs text-zinc-500">
-            {timeoutS !== null && Number.isFinite(timeoutS) ? `${formatDurationS(timeoutS)} of wall-clock time, then the run is stopped` : "Hours and minutes"}
+            {timeoutS !== null && Number.isFinite(timeoutS)
+              ? `${formatDurationS(timeoutS)} of wall-clock time, then the run is stopped`
+              : "Hours and minutes"}
           </p>
         )}
       </fieldset>
 
       <Field label="GPUs per job" hint="A job waits for a runner with this many free GPUs." error={errors.gpus}>
-        <Input type="number" min={0} max={64} inputMode="numeric" aria-invalid={!!errors.gpus} value={draft.gpus} onChange={(e) => set("gpus", "gpus")(e.target.value)} />
+        <Input
+          type="number"
+          min={0}
+          max={64}
+          inputMode="numeric"
+          aria-invalid={!!errors.gpus}
+          value={draft.gpus}
+          onChange={(e) => set("gpus", "gpus")(e.target.value)}
+        />
       </Field>
 
       <div className="space-y-1">
@@ -175,16 +186,47 @@ export function RunSettingsForm({ paperId, initial }: { paperId: string; initial
         />
       </Field>
 
-      <Field label="Disk limit (GiB)" hint="The job's copy, /tmp and HOME together; a job that fills it fails." error={errors.diskLimitMiB}>
-        <Input type="number" min={0.0625} step="any" inputMode="decimal" aria-invalid={!!errors.diskLimitMiB} value={draft.diskLimitGiB} onChange={(e) => set("diskLimitGiB", "diskLimitMiB")(e.target.value)} />
+      <Field
+        label="Disk limit (GiB)"
+        hint="The job's copy, /tmp and HOME together; a job that fills it fails."
+        error={errors.diskLimitMiB}
+      >
+        <Input
+          type="number"
+          min={0.0625}
+          step="any"
+          inputMode="decimal"
+          aria-invalid={!!errors.diskLimitMiB}
+          value={draft.diskLimitGiB}
+          onChange={(e) => set("diskLimitGiB", "diskLimitMiB")(e.target.value)}
+        />
       </Field>
 
       <Field label="Memory limit (GiB)" hint="A job past it is killed and fails." error={errors.memoryLimitMiB}>
-        <Input type="number" min={0.0625} step="any" inputMode="decimal" aria-invalid={!!errors.memoryLimitMiB} value={draft.memoryLimitGiB} onChange={(e) => set("memoryLimitGiB", "memoryLimitMiB")(e.target.value)} />
+        <Input
+          type="number"
+          min={0.0625}
+          step="any"
+          inputMode="decimal"
+          aria-invalid={!!errors.memoryLimitMiB}
+          value={draft.memoryLimitGiB}
+          onChange={(e) => set("memoryLimitGiB", "memoryLimitMiB")(e.target.value)}
+        />
       </Field>
 
-      <Field label="Process limit" hint="Processes and threads at once; a job that reaches it fails." error={errors.processLimit}>
-        <Input type="number" min={16} inputMode="numeric" aria-invalid={!!errors.processLimit} value={draft.processLimit} onChange={(e) => set("processLimit", "processLimit")(e.target.value)} />
+      <Field
+        label="Process limit"
+        hint="Processes and threads at once; a job that reaches it fails."
+        error={errors.processLimit}
+      >
+        <Input
+          type="number"
+          min={16}
+          inputMode="numeric"
+          aria-invalid={!!errors.processLimit}
+          value={draft.processLimit}
+          onChange={(e) => set("processLimit", "processLimit")(e.target.value)}
+        />
       </Field>
 
       <Button type="submit" disabled={save.isPending || !changed} className="w-full">

@@ -12,11 +12,16 @@ import { runSettingsKey, type RunSettingsView } from "./run-settings-query";
 export function RunSettingsPanel({ paperId, canManage }: { paperId: string; canManage: boolean }) {
   const settings = useQuery({
     queryKey: runSettingsKey(paperId),
-    queryFn: () => fetchJson<{ settings: RunSettingsView }>(`/api/papers/${paperId}/run-settings`).then((r) => r.settings),
+    queryFn: () =>
+      fetchJson<{ settings: RunSettingsView }>(`/api/papers/${paperId}/run-settings`).then((r) => r.settings),
   });
 
   return (
-    <section className="rounded-lg border border-zinc-200 bg-white p-5" data-testid="run-settings-panel" aria-labelledby="run-settings-title">
+    <section
+      className="rounded-lg border border-zinc-200 bg-white p-5"
+      data-testid="run-settings-panel"
+      aria-labelledby="run-settings-title"
+    >
       <h2 id="run-settings-title" className="mb-3 text-sm font-semibold uppercase tracking-wide text-zinc-500">
         Reproduction
       </h2>
@@ -38,15 +43,22 @@ export function RunSettingsPanel({ paperId, canManage }: { paperId: string; canM
   );
 }
 
-const settingsKey = (s: RunSettings) => [s.timeoutS, s.gpus, s.network, s.salvageRetryBelowS, s.diskLimitMiB, s.memoryLimitMiB, s.processLimit].join();
+const settingsKey = (s: RunSettings) =>
+  [s.timeoutS, s.gpus, s.network, s.salvageRetryBelowS, s.diskLimitMiB, s.memoryLimitMiB, s.processLimit].join();
 
 function ReadOnlySettings({ settings }: { settings: RunSettings }) {
   const rows: [string, string][] = [
     ["Timeout", formatDurationS(settings.timeoutS)],
     ["GPUs per job", String(settings.gpus)],
     ["Network", settings.network ? "allowed" : "not allowed"],
-    ["Salvage retry", settings.salvageRetryBelowS > 0 ? `failed runs under ${formatDurationS(settings.salvageRetryBelowS)}` : "off"],
-    ["Limits", `${formatMiB(settings.diskLimitMiB)} disk, ${formatMiB(settings.memoryLimitMiB)} memory, ${settings.processLimit} processes`],
+    [
+      "Salvage retry",
+      settings.salvageRetryBelowS > 0 ? `failed runs under ${formatDurationS(settings.salvageRetryBelowS)}` : "off",
+    ],
+    [
+      "Limits",
+      `${formatMiB(settings.diskLimitMiB)} disk, ${formatMiB(settings.memoryLimitMiB)} memory, ${settings.processLimit} processes`,
+    ],
   ];
   return (
     <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">

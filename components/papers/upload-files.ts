@@ -5,7 +5,9 @@ const FOLDER_FILES = ["rubric.json", "config.yaml", "blacklist.txt", "paper.md",
  * Builds the multipart form for an upload from picked files: a lone JSON file is the rubric, a
  * picked folder contributes the PaperBench files it has.
  */
-export function uploadFormFromFiles(files: FileList | File[]): { form: FormData; folderName?: string } | { error: string } {
+export function uploadFormFromFiles(
+  files: FileList | File[],
+): { form: FormData; folderName?: string } | { error: string } {
   const list = Array.from(files);
   const form = new FormData();
   if (list.length === 1 && !list[0].webkitRelativePath) {

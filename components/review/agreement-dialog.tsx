@@ -6,7 +6,12 @@ import { useState } from "react";
 import { fetchJson } from "@/components/api/client";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { VERDICT_RATER, type AgreementStats, type GradingAgreement, type RaterPairAgreement } from "@/lib/review/rater-agreement";
+import {
+  VERDICT_RATER,
+  type AgreementStats,
+  type GradingAgreement,
+  type RaterPairAgreement,
+} from "@/lib/review/rater-agreement";
 import { TASK_CATEGORIES } from "@/lib/rubric/types";
 
 /** The header's Agreement button and its dialog. */
@@ -60,7 +65,10 @@ function AgreementDialog({ gradingId, onClose }: { gradingId: string; onClose():
           <section data-testid="agreement-graders">
             <h3 className="mb-1.5 text-xs font-semibold uppercase tracking-wide text-zinc-500">Between graders</h3>
             {between.length === 0 ? (
-              <p className="rounded-md border border-dashed border-zinc-300 p-3 text-sm text-zinc-600" data-testid="agreement-empty">
+              <p
+                className="rounded-md border border-dashed border-zinc-300 p-3 text-sm text-zinc-600"
+                data-testid="agreement-empty"
+              >
                 {people.length === 0
                   ? "Nobody has reviewed this grading yet."
                   : people.length === 1
@@ -72,7 +80,9 @@ function AgreementDialog({ gradingId, onClose }: { gradingId: string; onClose():
             )}
           </section>
           <section data-testid="agreement-verdicts">
-            <h3 className="mb-1.5 text-xs font-semibold uppercase tracking-wide text-zinc-500">{verdictLabel} and each grader</h3>
+            <h3 className="mb-1.5 text-xs font-semibold uppercase tracking-wide text-zinc-500">
+              {verdictLabel} and each grader
+            </h3>
             {withVerdicts.length === 0 ? (
               <p className="text-sm text-zinc-600">No grader has scored a leaf with a valid verdict yet.</p>
             ) : (
@@ -102,7 +112,12 @@ function PairTable({ pairs, labelOf }: { pairs: RaterPairAgreement[]; labelOf(id
         </thead>
         <tbody>
           {pairs.map((p) => (
-            <tr key={`${p.a}:${p.b}`} className="border-t border-zinc-100 align-top" data-testid="agreement-row" data-pair={`${labelOf(p.a)} · ${labelOf(p.b)}`}>
+            <tr
+              key={`${p.a}:${p.b}`}
+              className="border-t border-zinc-100 align-top"
+              data-testid="agreement-row"
+              data-pair={`${labelOf(p.a)} · ${labelOf(p.b)}`}
+            >
               <td className="py-1.5 pr-3 font-medium text-zinc-800">
                 {labelOf(p.a)} · {labelOf(p.b)}
               </td>
@@ -129,7 +144,8 @@ function StatsCell({ stats, testId }: { stats: AgreementStats | undefined; testI
   return (
     <td className="py-1.5 pr-3 font-mono text-xs tabular-nums text-zinc-800" data-testid={testId}>
       <div>
-        κ <span data-testid="kappa">{stats.kappa === null ? "—" : stats.kappa.toFixed(2)}</span> · F1 <span data-testid="f1">{stats.f1.toFixed(2)}</span>
+        κ <span data-testid="kappa">{stats.kappa === null ? "—" : stats.kappa.toFixed(2)}</span> · F1{" "}
+        <span data-testid="f1">{stats.f1.toFixed(2)}</span>
       </div>
       <div className="text-[11px] text-zinc-500">
         n {stats.leaves} · agree {stats.agreed}

@@ -62,7 +62,8 @@ export function AssignmentsDialog({
   const queryClient = useQueryClient();
   const assignments = useQuery({
     queryKey: assignmentsQueryKey(gradingId),
-    queryFn: () => fetchJson<{ assignments: AssignmentRow[] }>(`/api/gradings/${gradingId}/assignments`).then((r) => r.assignments),
+    queryFn: () =>
+      fetchJson<{ assignments: AssignmentRow[] }>(`/api/gradings/${gradingId}/assignments`).then((r) => r.assignments),
     enabled: open,
   });
   const members = useQuery({
@@ -81,7 +82,14 @@ export function AssignmentsDialog({
   const invalidate = () => queryClient.invalidateQueries({ queryKey: assignmentsQueryKey(gradingId) });
   const assign = useMutation({
     mutationFn: () =>
-      fetchJson(`/api/gradings/${gradingId}/assignments`, jsonInit("POST", { email: effectiveEmail, blind, nodeKeys: scope === "subtree" && canSubtree ? [subtreeKey] : null })),
+      fetchJson(
+        `/api/gradings/${gradingId}/assignments`,
+        jsonInit("POST", {
+          email: effectiveEmail,
+          blind,
+          nodeKeys: scope === "subtree" && canSubtree ? [subtreeKey] : null,
+        }),
+      ),
     onSuccess: () => {
       toast.success(`Assigned to ${effectiveEmail}${blind ? " (blind)" : ""}`);
       return invalidate();
@@ -135,28 +143,48 @@ export function AssignmentsDialog({
           </thead>
           <tbody>
             {assignments.data?.map((a) => (
-              <tr key={a.id} className="border-t border-zinc-100" data-testid="assignment-row" data-email={a.user.email}>
+              <tr
+                key={a.id}
+                className="border-t border-zinc-100"
+                data-testid="assignment-row"
+                data-email={a.user.email}
+              >
                 <td className="py-1.5 pr-2">
                   <div className="font-medium text-zinc-900">{a.user.name ?? a.user.email}</div>
                   <div className="text-xs text-zinc-500">{a.user.email}</div>
                 </td>
-                <td className="py-1.5 pr-2 text-xs text-zinc-700" title={a.nodeKeys ? model.node(a.nodeKeys[0])?.requirements : undefined} data-testid="assignment-scope">
+                <td
+                  className="py-1.5 pr-2 text-xs text-zinc-700"
+                  title={a.nodeKeys ? model.node(a.nodeKeys[0])?.requirements : undefined}
+                  data-testid="assignment-scope"
+                >
                   {scopeText(a.nodeKeys)}
                   {a.blind && (
-                    <span className="ml-1.5 inline-flex items-center gap-0.5 rounded bg-zinc-100 px-1 text-[10px] font-medium text-zinc-600" data-testid="assignment-blind">
+                    <span
+                      className="ml-1.5 inline-flex items-center gap-0.5 rounded bg-zinc-100 px-1 text-[10px] font-medium text-zinc-600"
+                      data-testid="assignment-blind"
+                    >
                       <HiddenVerdictIcon blind size={10} /> blind
                     </span>
                   )}
                 </td>
                 <td className="py-1.5 pr-2">
                   <div className="flex items-center gap-2">
-                    <ProgressBar value={a.progress.reviewed} total={a.progress.total} className="h-1.5 w-20 bg-zinc-200" barClassName="bg-emerald-500" />
+                    <ProgressBar
+                      value={a.progress.reviewed}
+                      total={a.progress.total}
+                      className="h-1.5 w-20 bg-zinc-200"
+                      barClassName="bg-emerald-500"
+                    />
                     <span className="font-mono text-xs tabular-nums" data-testid="assignment-progress">
                       {a.progress.reviewed}/{a.progress.total}
                     </span>
                   </div>
                 </td>
-                <td className="py-1.5 text-right font-mono text-xs tabular-nums text-zinc-700" data-testid="assignment-time">
+                <td
+                  className="py-1.5 text-right font-mono text-xs tabular-nums text-zinc-700"
+                  data-testid="assignment-time"
+                >
                   {formatDuration(a.progress.timeSpentMs)}
                 </td>
                 <td className="py-1.5 pl-2 text-right">
@@ -175,7 +203,11 @@ export function AssignmentsDialog({
         </table>
       )}
 
-      <form onSubmit={submit} className="mt-5 space-y-3 rounded-lg border border-zinc-200 bg-zinc-50 p-4" data-testid="assign-form">
+      <form
+        onSubmit={submit}
+        className="mt-5 space-y-3 rounded-lg border border-zinc-200 bg-zinc-50 p-4"
+        data-testid="assign-form"
+      >
         <h3 className="text-sm font-semibold text-zinc-800">Assign</h3>
         <div className="flex flex-wrap items-center gap-2">
           <label className="text-sm text-zinc-700" htmlFor="assign-email">
@@ -201,19 +233,44 @@ export function AssignmentsDialog({
         <fieldset className="flex flex-wrap gap-4 text-sm text-zinc-700">
           <legend className="sr-only">Scope</legend>
           <label className="flex items-center gap-1.5">
-            <input type="radio" name="scope" checked={scope === "all"} onChange={() => setScope("all")} data-testid="assign-scope-all" />
+            <input
+              type="radio"
+              name="scope"
+              checked={scope === "all"}
+              onChange={() => setScope("all")}
+              data-testid="assign-scope-all"
+            />
             Whole grading
           </label>
           <label className={`flex min-w-0 items-center gap-1.5 ${canSubtree ? "" : "text-zinc-400"}`}>
-            <input type="radio" name="scope" disabled={!canSubtree} checked={scope === "subtree"} onChange={() => setScope("subtree")} data-testid="assign-scope-subtree" />
+            <input
+              type="radio"
+              name="scope"
+              disabled={!canSubtree}
+              checked={scope === "subtree"}
+              onChange={() => setScope("subtree")}
+              data-testid="assign-scope-subtree"
+            />
             {/* Wraps between words: a CSS ellipsis would cut the requirement mid-word. */}
-            <span className="min-w-0" data-testid="assign-subtree-label" title={subtreeNode && canSubtree ? subtreeNode.requirements : undefined}>
-              Selected subtree{subtreeNode && canSubtree ? `: ${shortText(subtreeNode.requirements, 60)}` : " (select a node in the tree)"}
+            <span
+              className="min-w-0"
+              data-testid="assign-subtree-label"
+              title={subtreeNode && canSubtree ? subtreeNode.requirements : undefined}
+            >
+              Selected subtree
+              {subtreeNode && canSubtree
+                ? `: ${shortText(subtreeNode.requirements, 60)}`
+                : " (select a node in the tree)"}
             </span>
           </label>
         </fieldset>
         <label className="flex items-center gap-1.5 text-sm text-zinc-700">
-          <input type="checkbox" checked={blind} onChange={(e) => setBlind(e.target.checked)} data-testid="assign-blind" />
+          <input
+            type="checkbox"
+            checked={blind}
+            onChange={(e) => setBlind(e.target.checked)}
+            data-testid="assign-blind"
+          />
           Blind: hide the judge&apos;s verdict on each leaf until the grader has committed a score
         </label>
         <Button type="submit" disabled={assign.isPending} data-testid="assign-submit">

@@ -46,11 +46,22 @@ export function AttachArchiveButton({ gradingId }: { gradingId: string }) {
   const error = attach.error instanceof ApiClientError ? attach.error : null;
   return (
     <>
-      <Button variant="secondary" onClick={() => setOpen(true)} data-testid="attach-archive-open" title="Attach the submitted repository">
+      <Button
+        variant="secondary"
+        onClick={() => setOpen(true)}
+        data-testid="attach-archive-open"
+        title="Attach the submitted repository"
+      >
         <Archive size={15} aria-hidden /> Archive
       </Button>
       {open && (
-        <Dialog onClose={close} testId="attach-archive-dialog" title="Attach the submitted repository" description="A .tar.gz, .tar or .zip of the agent's repository. It replaces any archive stored for this run." className="max-w-lg">
+        <Dialog
+          onClose={close}
+          testId="attach-archive-dialog"
+          title="Attach the submitted repository"
+          description="A .tar.gz, .tar or .zip of the agent's repository. It replaces any archive stored for this run."
+          className="max-w-lg"
+        >
           <form
             className="space-y-3"
             onSubmit={(e) => {
@@ -58,9 +69,20 @@ export function AttachArchiveButton({ gradingId }: { gradingId: string }) {
               if (archive) attach.mutate(archive);
             }}
           >
-            <FilePicker label="Submission archive" buttonText="Choose archive…" accept=".tgz,.gz,.tar,.zip" chosen={archive?.name ?? null} onFiles={(f) => setArchive(f[0])} testId="attach-archive-file" />
+            <FilePicker
+              label="Submission archive"
+              buttonText="Choose archive…"
+              accept=".tgz,.gz,.tar,.zip"
+              chosen={archive?.name ?? null}
+              onFiles={(f) => setArchive(f[0])}
+              testId="attach-archive-file"
+            />
             {error && (
-              <p role="alert" className="rounded border border-red-200 bg-red-50 p-2 text-xs text-red-800" data-testid="attach-archive-error">
+              <p
+                role="alert"
+                className="rounded border border-red-200 bg-red-50 p-2 text-xs text-red-800"
+                data-testid="attach-archive-error"
+              >
                 {error.message}
               </p>
             )}

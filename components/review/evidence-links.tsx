@@ -6,7 +6,15 @@ import { fetchJson } from "@/components/api/client";
 import { evidenceOf } from "@/lib/judge/evidence";
 
 /** The verdict's evidence: each a link that opens the file at its lines in the submission pane; a path the submission lacks says so. */
-export function EvidenceLinks({ judgeMetadata, filesUrl, onOpen }: { judgeMetadata: unknown; filesUrl: string; onOpen(path: string, startLine: number, endLine: number): void }) {
+export function EvidenceLinks({
+  judgeMetadata,
+  filesUrl,
+  onOpen,
+}: {
+  judgeMetadata: unknown;
+  filesUrl: string;
+  onOpen(path: string, startLine: number, endLine: number): void;
+}) {
   const evidence = evidenceOf(judgeMetadata);
   // The same listing the submission pane reads (one request for both).
   const listing = useQuery({
@@ -16,7 +24,8 @@ export function EvidenceLinks({ judgeMetadata, filesUrl, onOpen }: { judgeMetada
     enabled: evidence.length > 0,
   });
   if (evidence.length === 0) return null;
-  const exists = (path: string) => (path === "reproduce.log" ? listing.data?.hasReproduceLog : listing.data?.files.some((f) => f.path === path));
+  const exists = (path: string) =>
+    path === "reproduce.log" ? listing.data?.hasReproduceLog : listing.data?.files.some((f) => f.path === path);
   return (
     <section className="space-y-1.5" data-testid="leaf-evidence">
       <h3 className="text-[11px] font-semibold uppercase tracking-wide text-zinc-500">Evidence</h3>
@@ -27,7 +36,11 @@ export function EvidenceLinks({ judgeMetadata, filesUrl, onOpen }: { judgeMetada
           return (
             <li key={i}>
               {missing ? (
-                <span className="inline-flex items-center gap-1.5 font-mono text-xs text-zinc-500" data-testid="evidence-missing" title="The judge cited a file the submission does not have">
+                <span
+                  className="inline-flex items-center gap-1.5 font-mono text-xs text-zinc-500"
+                  data-testid="evidence-missing"
+                  title="The judge cited a file the submission does not have"
+                >
                   <FileX size={13} aria-hidden /> {label} <span className="font-sans">(not in the submission)</span>
                 </span>
               ) : (

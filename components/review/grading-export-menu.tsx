@@ -19,7 +19,12 @@ export function GradingExportMenu({ gradingId }: { gradingId: string }) {
           ] as const
         ).map(([format, label]) => (
           <li key={format}>
-            <a href={href(format)} download className="block px-3 py-1.5 hover:bg-zinc-50" data-testid={`grading-export-${format}`}>
+            <a
+              href={href(format)}
+              download
+              className="block px-3 py-1.5 hover:bg-zinc-50"
+              data-testid={`grading-export-${format}`}
+            >
               {label}
             </a>
           </li>

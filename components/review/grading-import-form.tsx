@@ -28,7 +28,8 @@ interface AgentChoice {
 }
 
 const ARCHIVE_ACCEPT = ".tgz,.gz,.tar,.zip";
-const input = "w-full rounded-md border border-zinc-300 bg-white px-2 py-1 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200";
+const input =
+  "w-full rounded-md border border-zinc-300 bg-white px-2 py-1 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200";
 
 /**
  * Staff import a PaperBench graded tree (`expected_result.json`) or judge output
@@ -54,7 +55,8 @@ export function GradingImportForm({ paperId }: { paperId: string }) {
   // No agent yet: the only way is a new one.
   const mode = agents.isSuccess && list.length === 0 ? "new" : agentMode;
   const importing = useMutation({
-    mutationFn: (data: FormData) => fetchJson<ImportResult>(`/api/papers/${encodeURIComponent(paperId)}/gradings`, { method: "POST", body: data }),
+    mutationFn: (data: FormData) =>
+      fetchJson<ImportResult>(`/api/papers/${encodeURIComponent(paperId)}/gradings`, { method: "POST", body: data }),
     onSuccess: (result) => {
       setFile(null);
       setArchive(null);
@@ -79,7 +81,12 @@ export function GradingImportForm({ paperId }: { paperId: string }) {
 
   if (!open) {
     return (
-      <button type="button" className={buttonClass("secondary", "text-xs")} onClick={() => setOpen(true)} data-testid="grading-import-open">
+      <button
+        type="button"
+        className={buttonClass("secondary", "text-xs")}
+        onClick={() => setOpen(true)}
+        data-testid="grading-import-open"
+      >
         <Upload size={14} aria-hidden /> Import a grading
       </button>
     );
@@ -88,21 +95,45 @@ export function GradingImportForm({ paperId }: { paperId: string }) {
   const result = importing.data;
   const newName = scaffold.trim() && model.trim() ? agentNameOf(scaffold, model) : null;
   return (
-    <form onSubmit={submit} className="mb-4 space-y-3 rounded-md border border-zinc-200 bg-zinc-50 p-3 text-sm" data-testid="grading-import-form">
+    <form
+      onSubmit={submit}
+      className="mb-4 space-y-3 rounded-md border border-zinc-200 bg-zinc-50 p-3 text-sm"
+      data-testid="grading-import-form"
+    >
       <div className="space-y-1">
         <span className="block text-xs font-medium text-zinc-700">Graded tree or judge output (JSON)</span>
-        <FilePicker label="Graded tree or judge output" buttonText="Choose file…" accept=".json,application/json" chosen={file?.name ?? null} onFiles={(f) => setFile(f[0])} testId="grading-import-file" />
+        <FilePicker
+          label="Graded tree or judge output"
+          buttonText="Choose file…"
+          accept=".json,application/json"
+          chosen={file?.name ?? null}
+          onFiles={(f) => setFile(f[0])}
+          testId="grading-import-file"
+        />
       </div>
 
       <fieldset className="space-y-2" data-testid="grading-import-agent-fields">
         <legend className="text-xs font-medium text-zinc-700">Agent</legend>
         <div className="flex gap-4 text-xs" role="radiogroup">
           <label className="flex items-center gap-1.5">
-            <input type="radio" name="agentMode" checked={mode === "existing"} disabled={list.length === 0} onChange={() => setAgentMode("existing")} data-testid="grading-import-agent-existing" />
+            <input
+              type="radio"
+              name="agentMode"
+              checked={mode === "existing"}
+              disabled={list.length === 0}
+              onChange={() => setAgentMode("existing")}
+              data-testid="grading-import-agent-existing"
+            />
             An existing agent
           </label>
           <label className="flex items-center gap-1.5">
-            <input type="radio" name="agentMode" checked={mode === "new"} onChange={() => setAgentMode("new")} data-testid="grading-import-agent-new" />
+            <input
+              type="radio"
+              name="agentMode"
+              checked={mode === "new"}
+              onChange={() => setAgentMode("new")}
+              data-testid="grading-import-agent-new"
+            />
             A new agent
           </label>
         </div>
@@ -126,11 +157,25 @@ export function GradingImportForm({ paperId }: { paperId: string }) {
           <div className="grid grid-cols-2 gap-3">
             <label className="space-y-1">
               <span className="block text-xs text-zinc-600">Name (the scaffold)</span>
-              <input required value={scaffold} onChange={(e) => setScaffold(e.target.value)} placeholder="BasicAgent" className={input} data-testid="grading-import-agent-name" />
+              <input
+                required
+                value={scaffold}
+                onChange={(e) => setScaffold(e.target.value)}
+                placeholder="BasicAgent"
+                className={input}
+                data-testid="grading-import-agent-name"
+              />
             </label>
             <label className="space-y-1">
               <span className="block text-xs text-zinc-600">Model</span>
-              <input required value={model} onChange={(e) => setModel(e.target.value)} placeholder="o1" className={input} data-testid="grading-import-agent-model" />
+              <input
+                required
+                value={model}
+                onChange={(e) => setModel(e.target.value)}
+                placeholder="o1"
+                className={input}
+                data-testid="grading-import-agent-model"
+              />
             </label>
             <p className="col-span-2 text-xs text-zinc-500" data-testid="grading-import-agent-preview">
               {newName ? (
@@ -149,7 +194,15 @@ export function GradingImportForm({ paperId }: { paperId: string }) {
       <div className="grid grid-cols-2 gap-3">
         <label className="space-y-1">
           <span className="block text-xs font-medium text-zinc-700">Run</span>
-          <input name="run" type="number" min={1} defaultValue={1} required className={input} data-testid="grading-import-run" />
+          <input
+            name="run"
+            type="number"
+            min={1}
+            defaultValue={1}
+            required
+            className={input}
+            data-testid="grading-import-run"
+          />
         </label>
         <label className="space-y-1">
           <span className="block text-xs font-medium text-zinc-700">Variant</span>
@@ -164,11 +217,24 @@ export function GradingImportForm({ paperId }: { paperId: string }) {
         </label>
       </div>
       <div className="space-y-1">
-        <span className="block text-xs font-medium text-zinc-700">Submitted repository (optional: .tar.gz, .tar or .zip)</span>
-        <FilePicker label="Submitted repository" buttonText="Choose archive…" accept={ARCHIVE_ACCEPT} chosen={archive?.name ?? null} onFiles={(f) => setArchive(f[0])} testId="grading-import-archive" />
+        <span className="block text-xs font-medium text-zinc-700">
+          Submitted repository (optional: .tar.gz, .tar or .zip)
+        </span>
+        <FilePicker
+          label="Submitted repository"
+          buttonText="Choose archive…"
+          accept={ARCHIVE_ACCEPT}
+          chosen={archive?.name ?? null}
+          onFiles={(f) => setArchive(f[0])}
+          testId="grading-import-archive"
+        />
       </div>
       {error && (
-        <div role="alert" className="rounded border border-red-200 bg-red-50 p-2 text-xs text-red-800" data-testid="grading-import-error">
+        <div
+          role="alert"
+          className="rounded border border-red-200 bg-red-50 p-2 text-xs text-red-800"
+          data-testid="grading-import-error"
+        >
           <p className="font-medium">{error.message}</p>
           {error.details.length > 0 && (
             <ul className="mt-1 max-h-32 list-disc overflow-auto pl-4 font-mono">
@@ -182,21 +248,40 @@ export function GradingImportForm({ paperId }: { paperId: string }) {
         </div>
       )}
       {result && (
-        <p role="status" className="rounded border border-emerald-200 bg-emerald-50 p-2 text-xs text-emerald-900" data-testid="grading-import-result">
+        <p
+          role="status"
+          className="rounded border border-emerald-200 bg-emerald-50 p-2 text-xs text-emerald-900"
+          data-testid="grading-import-result"
+        >
           Imported {result.stats.leaves.toLocaleString("en")} leaves, root score{" "}
           <span className="font-semibold" data-testid="grading-import-score">
             {formatPercent(result.score, 2)}
           </span>
-          {result.scoreMatchesFile ? " (equal to the file's)" : ` (the file said ${formatPercent(result.importedScore, 2)})`};{" "}
-          {result.pinned === "live" ? "graded against the current rubric" : `the graded tree became ${result.reusedVersion ? "an existing" : "a new"} rubric version`}.{" "}
+          {result.scoreMatchesFile
+            ? " (equal to the file's)"
+            : ` (the file said ${formatPercent(result.importedScore, 2)})`}
+          ;{" "}
+          {result.pinned === "live"
+            ? "graded against the current rubric"
+            : `the graded tree became ${result.reusedVersion ? "an existing" : "a new"} rubric version`}
+          .{" "}
           <Link href={`/gradings/${result.gradingId}`} className="font-medium underline">
             Open it
           </Link>
-          {result.warnings.length > 0 && ` ${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"}: ${result.warnings.slice(0, 3).map((w) => `${w.path}: ${w.message}`).join("; ")}`}
+          {result.warnings.length > 0 &&
+            ` ${result.warnings.length} warning${result.warnings.length === 1 ? "" : "s"}: ${result.warnings
+              .slice(0, 3)
+              .map((w) => `${w.path}: ${w.message}`)
+              .join("; ")}`}
         </p>
       )}
       <div className="flex gap-2">
-        <button type="submit" className={buttonClass("primary", "text-xs")} disabled={importing.isPending || !file} data-testid="grading-import-submit">
+        <button
+          type="submit"
+          className={buttonClass("primary", "text-xs")}
+          disabled={importing.isPending || !file}
+          data-testid="grading-import-submit"
+        >
           {importing.isPending ? "Importing…" : "Import"}
         </button>
         <button type="button" className={buttonClass("ghost", "text-xs")} onClick={() => setOpen(false)}>

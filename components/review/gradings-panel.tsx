@@ -29,7 +29,11 @@ export function GradingsPanel({ paperId, role }: { paperId: string; role: "staff
     queryFn: () => fetchJson<{ gradings: GradingRow[] }>(`/api/papers/${paperId}/gradings`).then((r) => r.gradings),
   });
   return (
-    <section className="rounded-lg border border-zinc-200 bg-white p-5" data-testid="gradings-panel" aria-labelledby="gradings-heading">
+    <section
+      className="rounded-lg border border-zinc-200 bg-white p-5"
+      data-testid="gradings-panel"
+      aria-labelledby="gradings-heading"
+    >
       <div className="mb-3 flex items-center gap-3">
         <h2 id="gradings-heading" className="text-lg font-semibold">
           Gradings
@@ -45,7 +49,11 @@ export function GradingsPanel({ paperId, role }: { paperId: string; role: "staff
       {query.isError && <p className="text-sm text-red-700">{query.error.message}</p>}
       {query.data?.length === 0 && (
         <p className="text-sm text-zinc-500">
-          {role === "grader" ? "No grading of this paper is assigned to you." : role === "staff" ? "No gradings yet: import one above, or with npm run grading -- import." : "No gradings yet. Staff import them."}
+          {role === "grader"
+            ? "No grading of this paper is assigned to you."
+            : role === "staff"
+              ? "No gradings yet: import one above, or with npm run grading -- import."
+              : "No gradings yet. Staff import them."}
         </p>
       )}
       {query.data && query.data.length > 0 && (
@@ -68,12 +76,22 @@ export function GradingsPanel({ paperId, role }: { paperId: string; role: "staff
                     {g.agentName} · run {g.runIndex}
                     {g.variant === "code-dev" && <span className="ml-1 text-xs text-sky-700">Code-Dev</span>}
                   </td>
-                  <td className="py-1.5 pr-2 text-xs text-zinc-600">{g.kind === "human" ? "human" : `judge${g.judgeModel ? ` · ${g.judgeModel}` : ""}`}</td>
-                  <td className="py-1.5 text-right font-mono text-xs tabular-nums">{g.score === null ? "hidden" : `${(g.score * 100).toFixed(2)}%`}</td>
-                  <td className="py-1.5 text-right font-mono text-xs tabular-nums text-zinc-600">{g.leafCount.toLocaleString("en")}</td>
+                  <td className="py-1.5 pr-2 text-xs text-zinc-600">
+                    {g.kind === "human" ? "human" : `judge${g.judgeModel ? ` · ${g.judgeModel}` : ""}`}
+                  </td>
+                  <td className="py-1.5 text-right font-mono text-xs tabular-nums">
+                    {g.score === null ? "hidden" : `${(g.score * 100).toFixed(2)}%`}
+                  </td>
+                  <td className="py-1.5 text-right font-mono text-xs tabular-nums text-zinc-600">
+                    {g.leafCount.toLocaleString("en")}
+                  </td>
                   <td className="py-1.5 text-right font-mono text-xs tabular-nums text-zinc-600">{g.overrideCount}</td>
                   <td className="py-1.5 pl-3 text-right">
-                    <Link href={`/gradings/${g.id}`} className="font-medium text-indigo-700 hover:underline" data-testid="open-review">
+                    <Link
+                      href={`/gradings/${g.id}`}
+                      className="font-medium text-indigo-700 hover:underline"
+                      data-testid="open-review"
+                    >
                       {role === "author" ? "View" : "Review"}
                     </Link>
                   </td>

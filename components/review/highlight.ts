@@ -105,7 +105,11 @@ export async function highlightCode(code: string, path: string): Promise<string 
   const lang = languageOf(path);
   if (!lang || code.length > MAX_HIGHLIGHT_CHARS) return null;
   const hl = await getHighlighter();
-  if (!loaded.has(lang)) loaded.set(lang, LANGS[lang]().then((m) => hl.loadLanguage(...m.default)));
+  if (!loaded.has(lang))
+    loaded.set(
+      lang,
+      LANGS[lang]().then((m) => hl.loadLanguage(...m.default)),
+    );
   await loaded.get(lang);
   return hl.codeToHtml(code, { lang, theme: "github-light" });
 }

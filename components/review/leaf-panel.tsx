@@ -104,7 +104,9 @@ function LeafView({
         <div className="flex flex-wrap items-center gap-1.5 text-xs text-zinc-500">
           <span className="font-semibold uppercase tracking-wide">Leaf</span>
           <CategoryChip category={node.taskCategory} />
-          {node.finegrainedTaskCategory && <span className="truncate text-[11px] text-zinc-400">{node.finegrainedTaskCategory}</span>}
+          {node.finegrainedTaskCategory && (
+            <span className="truncate text-[11px] text-zinc-400">{node.finegrainedTaskCategory}</span>
+          )}
           <span className="ml-auto font-mono text-[11px]" title="Weight among its siblings">
             weight {formatWeight(node.weight)}
           </span>
@@ -117,7 +119,10 @@ function LeafView({
         </p>
       </header>
 
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm" data-testid="leaf-scores">
+      <div
+        className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm"
+        data-testid="leaf-scores"
+      >
         {leaf.hidden ? (
           <span className="flex items-center gap-1.5 text-zinc-600" data-testid="verdict-hidden">
             <HiddenVerdictIcon blind={leaf.hidden === "blind"} size={14} />
@@ -161,7 +166,9 @@ function LeafView({
                 disabled={committing}
                 onClick={() => onDraft(s)}
                 className={`h-8 w-12 rounded-md border font-mono text-sm font-semibold transition-colors ${
-                  chosen === s ? "border-indigo-500 bg-indigo-600 text-white" : "border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50"
+                  chosen === s
+                    ? "border-indigo-500 bg-indigo-600 text-white"
+                    : "border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50"
                 }`}
                 title={`Score ${s} (key ${s})`}
               >
@@ -179,7 +186,13 @@ function LeafView({
             </span>
           </div>
           <label className="flex w-fit items-center gap-1.5 text-xs text-zinc-600">
-            <input type="checkbox" data-testid="auto-advance" checked={autoAdvance} onChange={(e) => onAutoAdvance(e.target.checked)} className="accent-indigo-600" />
+            <input
+              type="checkbox"
+              data-testid="auto-advance"
+              checked={autoAdvance}
+              onChange={(e) => onAutoAdvance(e.target.checked)}
+              className="accent-indigo-600"
+            />
             Go to the next unreviewed leaf after a score
           </label>
           {leaf.hidden !== "blind" && (
@@ -205,13 +218,19 @@ function LeafView({
                   }
                 }}
                 aria-invalid={changes && reason.trim() === "" ? true : undefined}
-                placeholder={changes ? "Why? (required to change a score; Enter commits, Esc cancels)" : "Reason (r) — required when you change the score"}
+                placeholder={
+                  changes
+                    ? "Why? (required to change a score; Enter commits, Esc cancels)"
+                    : "Reason (r) — required when you change the score"
+                }
                 className="block w-full resize-y rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-xs focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 aria-invalid:border-amber-500"
               />
               <div className="flex items-center gap-2">
                 <Button
                   data-testid="commit-score"
-                  disabled={committing || chosen === null || (changes && reason.trim() === "" && !model.isInvalid(selectedKey))}
+                  disabled={
+                    committing || chosen === null || (changes && reason.trim() === "" && !model.isInvalid(selectedKey))
+                  }
                   onClick={onCommit}
                 >
                   {chosen === null ? "Choose a score" : changes ? `Override to ${chosen}` : `Confirm ${chosen}`}
@@ -252,14 +271,24 @@ function LeafView({
               <p className="text-sm text-zinc-500">No explanation.</p>
             )}
           </Section>
-          {d?.verdict && onOpenEvidence && <EvidenceLinks judgeMetadata={d.verdict.judgeMetadata} filesUrl={`/api/gradings/${gradingId}/files`} onOpen={onOpenEvidence} />}
+          {d?.verdict && onOpenEvidence && (
+            <EvidenceLinks
+              judgeMetadata={d.verdict.judgeMetadata}
+              filesUrl={`/api/gradings/${gradingId}/files`}
+              onOpen={onOpenEvidence}
+            />
+          )}
           {d?.verdict && (response.text !== null || response.rest !== null) && (
             <details className="group rounded-md border border-zinc-200" data-testid="judge-response">
-              <summary className="cursor-pointer select-none px-3 py-1.5 text-xs font-medium text-zinc-700 hover:bg-zinc-50">Full judge response</summary>
+              <summary className="cursor-pointer select-none px-3 py-1.5 text-xs font-medium text-zinc-700 hover:bg-zinc-50">
+                Full judge response
+              </summary>
               <div className="space-y-2 border-t border-zinc-200 px-3 py-2 text-sm">
                 {response.text !== null && <Markdown>{response.text}</Markdown>}
                 {response.rest !== null && (
-                  <pre className="max-h-64 overflow-auto rounded bg-zinc-50 p-2 font-mono text-[11px] text-zinc-700">{response.rest}</pre>
+                  <pre className="max-h-64 overflow-auto rounded bg-zinc-50 p-2 font-mono text-[11px] text-zinc-700">
+                    {response.rest}
+                  </pre>
                 )}
               </div>
             </details>
@@ -316,7 +345,9 @@ function NodeSummary({ model, selectedKey, onAssignSubtree }: LeafPanelProps) {
       </header>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm">
         <span className="flex items-center gap-1.5">
-          <span className="text-xs text-zinc-500">{model.payload.grading.kind === "human" ? "Imported grading" : "Judge"}</span>
+          <span className="text-xs text-zinc-500">
+            {model.payload.grading.kind === "human" ? "Imported grading" : "Judge"}
+          </span>
           <ScoreChip score={verdict} leaf={false} />
         </span>
         <span className="flex items-center gap-1.5">
@@ -331,7 +362,8 @@ function NodeSummary({ model, selectedKey, onAssignSubtree }: LeafPanelProps) {
         {hidden > 0 && <Stat label="Hidden from you" value={hidden} />}
       </dl>
       <p className="text-xs text-zinc-500">
-        <kbd className="font-mono">j</kbd>/<kbd className="font-mono">k</kbd> walk the leaves, <kbd className="font-mono">n</kbd> jumps to the next one nobody has reviewed.
+        <kbd className="font-mono">j</kbd>/<kbd className="font-mono">k</kbd> walk the leaves,{" "}
+        <kbd className="font-mono">n</kbd> jumps to the next one nobody has reviewed.
       </p>
       {onAssignSubtree && (
         <Button variant="secondary" onClick={() => onAssignSubtree(selectedKey)} data-testid="assign-subtree">
@@ -346,7 +378,9 @@ function Stat({ label, value }: { label: string; value: number | string }) {
   return (
     <div className="rounded border border-zinc-200 px-2 py-1">
       <dt className="text-[11px] text-zinc-500">{label}</dt>
-      <dd className="font-mono tabular-nums text-zinc-900">{typeof value === "number" ? value.toLocaleString("en") : value}</dd>
+      <dd className="font-mono tabular-nums text-zinc-900">
+        {typeof value === "number" ? value.toLocaleString("en") : value}
+      </dd>
     </div>
   );
 }

@@ -1,5 +1,13 @@
 /** A titled section of the review page's leaf panel. */
-export function PanelSection({ title, children, testId }: { title: string; children: React.ReactNode; testId?: string }) {
+export function PanelSection({
+  title,
+  children,
+  testId,
+}: {
+  title: string;
+  children: React.ReactNode;
+  testId?: string;
+}) {
   return (
     <section className="space-y-1.5" data-testid={testId}>
       <h3 className="text-[11px] font-semibold uppercase tracking-wide text-zinc-500">{title}</h3>
@@ -7,4 +15,3 @@ export function PanelSection({ title, children, testId }: { title: string; child
     </section>
   );
 }
-

@@ -31,7 +31,10 @@ export function ReviewFilterBar({
   onCollapseAll(): void;
 }) {
   return (
-    <div className="flex flex-wrap items-center gap-1.5 border-b border-zinc-200 px-2 py-1.5" data-testid="review-filters">
+    <div
+      className="flex flex-wrap items-center gap-1.5 border-b border-zinc-200 px-2 py-1.5"
+      data-testid="review-filters"
+    >
       {(
         [
           ["unreviewed", "Unreviewed"],
@@ -47,7 +50,9 @@ export function ReviewFilterBar({
           data-testid={`filter-${k}`}
           onClick={() => setFilters((f) => ({ ...f, [k]: !f[k] }))}
           className={`h-7 rounded-md border px-2 text-xs font-medium ${
-            filters[k] ? "border-indigo-400 bg-indigo-50 text-indigo-800" : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
+            filters[k]
+              ? "border-indigo-400 bg-indigo-50 text-indigo-800"
+              : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
           }`}
         >
           {label}
@@ -70,7 +75,11 @@ export function ReviewFilterBar({
       {filterActive && (
         <span className="flex items-center gap-1 text-xs text-zinc-600" data-testid="filter-count">
           {matchCount.toLocaleString("en")} {matchCount === 1 ? "leaf" : "leaves"}
-          <button type="button" onClick={() => setFilters(NO_REVIEW_FILTERS)} className="rounded px-1 text-indigo-700 hover:bg-indigo-50">
+          <button
+            type="button"
+            onClick={() => setFilters(NO_REVIEW_FILTERS)}
+            className="rounded px-1 text-indigo-700 hover:bg-indigo-50"
+          >
             Clear
           </button>
         </span>
@@ -83,7 +92,9 @@ export function ReviewFilterBar({
           title={wrapRows ? "Rows take two lines: show one line each" : "Rows take one line: let them wrap to two"}
           onClick={() => onWrapRows(!wrapRows)}
           className={`flex h-7 items-center gap-1 rounded-md border px-1.5 text-xs font-medium ${
-            wrapRows ? "border-indigo-400 bg-indigo-50 text-indigo-800" : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
+            wrapRows
+              ? "border-indigo-400 bg-indigo-50 text-indigo-800"
+              : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
           }`}
         >
           <WrapText size={14} aria-hidden />

@@ -34,28 +34,49 @@ export function ReviewHeader({
   const assignment = viewer.assignment;
   return (
     <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
-      <Link href={`/papers/${grading.paperId}`} className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200" aria-label="Back to the paper">
+      <Link
+        href={`/papers/${grading.paperId}`}
+        className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200"
+        aria-label="Back to the paper"
+      >
         <ArrowLeft size={16} />
       </Link>
       <div className="min-w-0">
         <h1 className="truncate text-base font-semibold leading-tight text-zinc-900" data-testid="review-title">
           {grading.agentName} · run {grading.runIndex}
-          {grading.variant === "code-dev" && <span className="ml-1.5 rounded bg-sky-50 px-1.5 text-xs font-medium text-sky-800">Code-Dev</span>}
+          {grading.variant === "code-dev" && (
+            <span className="ml-1.5 rounded bg-sky-50 px-1.5 text-xs font-medium text-sky-800">Code-Dev</span>
+          )}
         </h1>
         <p className="truncate text-xs text-zinc-500">
-          {grading.paperTitle} · {grading.kind === "human" ? "human grading" : `judge grading${grading.judgeModel ? ` (${grading.judgeModel})` : ""}`} ·{" "}
-          {grading.rubricVersionName}
+          {grading.paperTitle} ·{" "}
+          {grading.kind === "human"
+            ? "human grading"
+            : `judge grading${grading.judgeModel ? ` (${grading.judgeModel})` : ""}`}{" "}
+          · {grading.rubricVersionName}
         </p>
         <ProvenanceLine provenance={grading.provenance} />
       </div>
-      <div className="flex items-center gap-2 rounded-md border border-zinc-200 bg-white px-2.5 py-1" data-testid="root-scores">
+      <div
+        className="flex items-center gap-2 rounded-md border border-zinc-200 bg-white px-2.5 py-1"
+        data-testid="root-scores"
+      >
         <span className="text-xs text-zinc-500">{grading.kind === "human" ? "Imported" : "Judge"}</span>
-        <span className="rounded px-1.5 font-mono text-sm font-semibold tabular-nums" style={scoreChipStyle(rootVerdict)} data-testid="root-judge-score">
+        <span
+          className="rounded px-1.5 font-mono text-sm font-semibold tabular-nums"
+          style={scoreChipStyle(rootVerdict)}
+          data-testid="root-judge-score"
+        >
           {rootVerdict === null ? "—" : `${(rootVerdict * 100).toFixed(2)}%`}
         </span>
         <span className="text-zinc-300">→</span>
         <span className="text-xs text-zinc-500">Human-adjusted</span>
-        <span className="rounded px-1.5 font-mono text-sm font-semibold tabular-nums" style={scoreChipStyle(rootScore)} data-testid="root-score" data-score={rootScore ?? ""}>
+        <span
+          className="rounded px-1.5 font-mono text-sm font-semibold tabular-nums"
+          style={scoreChipStyle(rootScore)}
+          data-testid="root-score"
+          data-score={rootScore ?? ""}
+        >
           {rootScore === null ? "—" : `${(rootScore * 100).toFixed(2)}%`}
         </span>
         {rootScore === null && (
@@ -65,16 +86,25 @@ export function ReviewHeader({
         )}
       </div>
       {assignment && (
-        <span className="flex items-center gap-1 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600" data-testid="assignment-badge">
+        <span
+          className="flex items-center gap-1 rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-600"
+          data-testid="assignment-badge"
+        >
           {assignment.blind && <HiddenVerdictIcon blind size={12} />}
           {assignment.nodeKeys && <HiddenVerdictIcon blind={false} size={12} />}
           {assignment.blind ? "Blind review" : "Assigned to you"}
-          {assignment.nodeKeys ? ` · ${assignment.nodeKeys.length === 1 ? "one subtree" : `${assignment.nodeKeys.length} subtrees`}` : ""}
+          {assignment.nodeKeys
+            ? ` · ${assignment.nodeKeys.length === 1 ? "one subtree" : `${assignment.nodeKeys.length} subtrees`}`
+            : ""}
         </span>
       )}
       <div className="ml-auto flex flex-wrap items-center justify-end gap-2 xl:gap-3">
         <ReviewProgressBar progress={progress} own={model.countsOwnReviews} />
-        <span className={`text-xs ${pending ? "text-amber-700" : "text-emerald-700"}`} data-testid="review-save-state" role="status">
+        <span
+          className={`text-xs ${pending ? "text-amber-700" : "text-emerald-700"}`}
+          data-testid="review-save-state"
+          role="status"
+        >
           {pending ? "Saving…" : "Saved"}
         </span>
         {viewer.canAssign && (

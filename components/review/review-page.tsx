@@ -9,14 +9,26 @@ import { usePaneWidth } from "@/components/hooks/use-pane-width";
 import { PaneResizer } from "@/components/ui/pane-resizer";
 import { TreeBox, Workspace } from "@/components/ui/workspace";
 import type { FileTarget } from "@/lib/judge/evidence";
-import { NO_REVIEW_FILTERS, reviewFiltersActive, type ReviewFilters, type ReviewModel } from "@/lib/review/review-model";
+import {
+  NO_REVIEW_FILTERS,
+  reviewFiltersActive,
+  type ReviewFilters,
+  type ReviewModel,
+} from "@/lib/review/review-model";
 import { AssignmentsDialog } from "./assignments-dialog";
 import { LeafPanel } from "./leaf-panel";
 import { ReviewFilterBar } from "./review-filter-bar";
 import { ReviewHeader } from "./review-header";
 import { ReviewShortcutsDialog } from "./review-shortcuts";
 import { ReviewLoadError, ReviewSkeleton } from "./review-states";
-import { ReviewRowContext, ReviewTree, reviewRowHeight, treeItems, type ReviewRowContextValue, type ReviewTreeItem } from "./review-tree";
+import {
+  ReviewRowContext,
+  ReviewTree,
+  reviewRowHeight,
+  treeItems,
+  type ReviewRowContextValue,
+  type ReviewTreeItem,
+} from "./review-tree";
 import { SubmissionPanel } from "./submission-panel";
 import { chipText } from "./score-style";
 import { useReviewKeys } from "./use-review-keys";
@@ -73,7 +85,13 @@ function LoadedReview({
   const [evidence, setEvidence] = useState<FileTarget | null>(null);
   const drafts = useScoreDraft();
   const [settings, changeSettings] = useReviewSettings();
-  const treePane = usePaneWidth("rubric-studio:review-tree-width", { narrow: 360, wide: 540, min: 260, max: 1100, side: "left" });
+  const treePane = usePaneWidth("rubric-studio:review-tree-width", {
+    narrow: 360,
+    wide: 540,
+    min: 260,
+    max: 1100,
+    side: "left",
+  });
   const { selectedKey, selectedAt, select, onFocusKey, step, nextUnreviewed } = useReviewSelection({
     model,
     gradingId,
@@ -97,7 +115,9 @@ function LoadedReview({
   /* ---------- filters ---------- */
   const filterActive = reviewFiltersActive(filters);
   // The version is part of the token: a commit can move a leaf in or out of "unreviewed".
-  const filterToken = filterActive ? `f:${filters.unreviewed}|${filters.invalid}|${filters.disagreement}|${filters.unsure}|${filters.category}|${version}` : "";
+  const filterToken = filterActive
+    ? `f:${filters.unreviewed}|${filters.invalid}|${filters.disagreement}|${filters.unsure}|${filters.category}|${version}`
+    : "";
   const filterMatch = useCallback((node: NodeApi<ReviewTreeItem>) => model.matches(node.id, filters), [model, filters]);
   const matchCount = useMemo(() => {
     if (!filterActive) return 0;
@@ -109,14 +129,26 @@ function LoadedReview({
   const unsureCount = useMemo(() => model.unsureCount(), [model, version]);
   const focusUnsure = useCallback(() => {
     if (unsureRef.current) unsureRef.current.focus();
-    else toast.info(selectedKey && model.isLeaf(selectedKey) ? "You cannot mark this leaf unsure (or did already)" : "Select a leaf first (j / k)");
+    else
+      toast.info(
+        selectedKey && model.isLeaf(selectedKey)
+          ? "You cannot mark this leaf unsure (or did already)"
+          : "Select a leaf first (j / k)",
+      );
   }, [model, selectedKey]);
 
   useReviewKeys({ step, nextUnreviewed, setScore, focusReason, focusUnsure, toggleHelp: () => setHelpOpen((o) => !o) });
 
   /* ---------- rendering ---------- */
   const rowCtx = useMemo(
-    (): ReviewRowContextValue => ({ model, version, selectedKey, onSelect: select, judgeLabel: grading.kind === "human" ? "Human" : "Judge", wrap: settings.wrapRows }),
+    (): ReviewRowContextValue => ({
+      model,
+      version,
+      selectedKey,
+      onSelect: select,
+      judgeLabel: grading.kind === "human" ? "Human" : "Judge",
+      wrap: settings.wrapRows,
+    }),
     [model, version, selectedKey, select, grading.kind, settings.wrapRows],
   );
   // `version` changes with every commit: the model itself is the same object.
@@ -133,9 +165,15 @@ function LoadedReview({
         onHelp={() => setHelpOpen(true)}
       />
 
-      <div className="grid min-h-0 flex-1" style={{ gridTemplateColumns: `${treePane.width}px 0.75rem minmax(21rem,1fr) minmax(0,1fr)` }}>
+      <div
+        className="grid min-h-0 flex-1"
+        style={{ gridTemplateColumns: `${treePane.width}px 0.75rem minmax(21rem,1fr) minmax(0,1fr)` }}
+      >
         {/* ---------- graded tree ---------- */}
-        <section className="flex min-w-0 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" aria-label="Graded tree">
+        <section
+          className="flex min-w-0 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs"
+          aria-label="Graded tree"
+        >
           <ReviewFilterBar
             filters={filters}
             setFilters={setFilters}
@@ -148,7 +186,11 @@ function LoadedReview({
             onExpandAll={() => treeRef.current?.openAll()}
             onCollapseAll={() => treeRef.current?.closeAll()}
           />
-          <TreeBox boxRef={treeBoxRef} testId="review-tree" filteredOut={filterActive && matchCount === 0 ? "No leaf matches these filters." : null}>
+          <TreeBox
+            boxRef={treeBoxRef}
+            testId="review-tree"
+            filteredOut={filterActive && matchCount === 0 ? "No leaf matches these filters." : null}
+          >
             <ReviewRowContext.Provider value={rowCtx}>
               {treeHeight > 0 && (
                 <ReviewTree
@@ -166,19 +208,30 @@ function LoadedReview({
           </TreeBox>
           <footer className="flex shrink-0 items-center gap-3 border-t border-zinc-200 bg-zinc-50/80 px-3 py-1 text-[11px] text-zinc-500">
             <span>
-              {model.leafOrder.length.toLocaleString("en")} leaves{model.viewRoots[0] !== model.nodes[0]?.key && " in your part"}
+              {model.leafOrder.length.toLocaleString("en")} leaves
+              {model.viewRoots[0] !== model.nodes[0]?.key && " in your part"}
             </span>
             <span className="ml-auto">
-              <kbd className="font-mono">j</kbd>/<kbd className="font-mono">k</kbd> leaves · <kbd className="font-mono">0</kbd>/<kbd className="font-mono">1</kbd> score ·{" "}
-              <kbd className="font-mono">n</kbd> next unreviewed · <kbd className="font-mono">u</kbd> unsure · <kbd className="font-mono">?</kbd> help
+              <kbd className="font-mono">j</kbd>/<kbd className="font-mono">k</kbd> leaves ·{" "}
+              <kbd className="font-mono">0</kbd>/<kbd className="font-mono">1</kbd> score ·{" "}
+              <kbd className="font-mono">n</kbd> next unreviewed · <kbd className="font-mono">u</kbd> unsure ·{" "}
+              <kbd className="font-mono">?</kbd> help
             </span>
           </footer>
         </section>
 
-        <PaneResizer pane={treePane} label="Resize the tree" title="Drag (or use the arrow keys) to resize the tree" testId="tree-resizer" />
+        <PaneResizer
+          pane={treePane}
+          label="Resize the tree"
+          title="Drag (or use the arrow keys) to resize the tree"
+          testId="tree-resizer"
+        />
 
         {/* ---------- selected leaf ---------- (relative: the sr-only labels in it, absolutely placed, stay in its scroll box instead of lengthening the page) */}
-        <section className="relative min-w-0 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-4 shadow-xs" aria-label="Selected node">
+        <section
+          className="relative min-w-0 overflow-y-auto rounded-lg border border-zinc-200 bg-white p-4 shadow-xs"
+          aria-label="Selected node"
+        >
           {selectedKey ? (
             <LeafPanel
               model={model}
@@ -198,8 +251,12 @@ function LoadedReview({
               onReason={drafts.setReason}
               onCommit={commitDraft}
               onCancel={cancelDraft}
-              onAssignSubtree={viewer.canAssign ? (key) => setAssignOpen({ subtree: key, scope: "subtree" }) : undefined}
-              onOpenEvidence={(path, startLine, endLine) => setEvidence((e) => ({ path, startLine, endLine, seq: (e?.seq ?? 0) + 1 }))}
+              onAssignSubtree={
+                viewer.canAssign ? (key) => setAssignOpen({ subtree: key, scope: "subtree" }) : undefined
+              }
+              onOpenEvidence={(path, startLine, endLine) =>
+                setEvidence((e) => ({ path, startLine, endLine, seq: (e?.seq ?? 0) + 1 }))
+              }
             />
           ) : (
             <p className="text-sm text-zinc-500">Select a leaf (j / k).</p>
@@ -207,7 +264,10 @@ function LoadedReview({
         </section>
 
         {/* ---------- submission ---------- */}
-        <section className="ml-3 flex min-w-0 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" aria-label="Submission">
+        <section
+          className="ml-3 flex min-w-0 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs"
+          aria-label="Submission"
+        >
           <SubmissionPanel gradingId={gradingId} submissionId={grading.submissionId} target={evidence} />
         </section>
       </div>

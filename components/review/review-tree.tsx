@@ -73,7 +73,10 @@ export function ScoreChip({
   return (
     <span className={`inline-flex shrink-0 items-center gap-1 ${className}`}>
       {changed && (
-        <span className="font-mono text-[10px] tabular-nums text-zinc-400 line-through" title="The verdicts' score, before people's overrides">
+        <span
+          className="font-mono text-[10px] tabular-nums text-zinc-400 line-through"
+          title="The verdicts' score, before people's overrides"
+        >
           {chipText(verdict, leaf)}
         </span>
       )}
@@ -118,7 +121,10 @@ const NodeView = memo(function NodeView({ node, style }: NodeRendererProps<Revie
       <span className="hidden w-16 shrink-0 justify-end xl:flex">
         <CategoryChip category={n.taskCategory} />
       </span>
-      <span className="w-8 shrink-0 text-right font-mono text-[11px] tabular-nums text-zinc-400" title="Weight (relative among siblings)">
+      <span
+        className="w-8 shrink-0 text-right font-mono text-[11px] tabular-nums text-zinc-400"
+        title="Weight (relative among siblings)"
+      >
         {formatWeight(n.weight)}
       </span>
     </div>
@@ -142,7 +148,15 @@ function RowText({ text, full, wrap, isLeaf }: { text: string; full: string; wra
 }
 
 /** Badges of a leaf: whose verdict, invalid, overridden, hidden. */
-export function LeafBadges({ model, leafKey, large = false }: { model: ReviewModel; leafKey: string; large?: boolean }) {
+export function LeafBadges({
+  model,
+  leafKey,
+  large = false,
+}: {
+  model: ReviewModel;
+  leafKey: string;
+  large?: boolean;
+}) {
   const leaf = model.leaf(leafKey);
   if (!leaf) return null;
   const size = large ? "text-[11px] px-1.5 py-0.5" : "text-[10px] px-1";
@@ -159,15 +173,15 @@ export function LeafBadges({ model, leafKey, large = false }: { model: ReviewMod
   if (leaf.hidden) {
     return (
       <span className="flex shrink-0 items-center gap-1">
-      <span
-        data-testid="badge-hidden"
-        className={`flex shrink-0 items-center gap-0.5 rounded bg-zinc-100 font-medium text-zinc-500 ${size}`}
-        title={leaf.hidden === "blind" ? BLIND_REVIEW_HINT : "Outside your assignment"}
-      >
-        <HiddenVerdictIcon blind={leaf.hidden === "blind"} size={10} />
-        {leaf.hidden === "blind" ? "blind" : "not assigned"}
-      </span>
-      {unsure}
+        <span
+          data-testid="badge-hidden"
+          className={`flex shrink-0 items-center gap-0.5 rounded bg-zinc-100 font-medium text-zinc-500 ${size}`}
+          title={leaf.hidden === "blind" ? BLIND_REVIEW_HINT : "Outside your assignment"}
+        >
+          <HiddenVerdictIcon blind={leaf.hidden === "blind"} size={10} />
+          {leaf.hidden === "blind" ? "blind" : "not assigned"}
+        </span>
+        {unsure}
       </span>
     );
   }
@@ -184,7 +198,11 @@ export function LeafBadges({ model, leafKey, large = false }: { model: ReviewMod
         </span>
       )}
       {model.isInvalid(leafKey) && (
-        <span data-testid="badge-invalid" className={`flex items-center gap-0.5 rounded bg-red-50 font-medium text-red-700 ${size}`} title="Invalid verdict (a judge error): counts 0">
+        <span
+          data-testid="badge-invalid"
+          className={`flex items-center gap-0.5 rounded bg-red-50 font-medium text-red-700 ${size}`}
+          title="Invalid verdict (a judge error): counts 0"
+        >
           <TriangleAlert size={10} aria-hidden />
           invalid
         </span>

@@ -8,7 +8,11 @@ export function scoreHue(score: number): number {
 export function scoreChipStyle(score: number | null): React.CSSProperties {
   if (score === null) return { background: "var(--color-zinc-100)", color: "var(--color-zinc-500)" };
   const h = scoreHue(score);
-  return { background: `hsl(${h} 75% 92%)`, color: `hsl(${h} 70% 26%)`, boxShadow: `inset 0 0 0 1px hsl(${h} 60% 80%)` };
+  return {
+    background: `hsl(${h} 75% 92%)`,
+    color: `hsl(${h} 70% 26%)`,
+    boxShadow: `inset 0 0 0 1px hsl(${h} 60% 80%)`,
+  };
 }
 
 /** A score for a chip: `1`, `0`, `0.5` for leaves; percentages for aggregates. */

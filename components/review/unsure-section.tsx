@@ -41,7 +41,10 @@ export function UnsureSection({
   async function send(init: RequestInit, query: string, done: string): Promise<boolean> {
     setBusy(true);
     try {
-      const { flags: next } = await fetchJson<{ flags: ReviewUnsureFlag[] }>(`/api/gradings/${gradingId}/unsure${query}`, init);
+      const { flags: next } = await fetchJson<{ flags: ReviewUnsureFlag[] }>(
+        `/api/gradings/${gradingId}/unsure${query}`,
+        init,
+      );
       model.setUnsure(leafKey, next);
       toast.success(done);
       return true;
@@ -55,7 +58,13 @@ export function UnsureSection({
 
   async function flag() {
     if (busy) return;
-    if (await send(jsonInit("POST", { nodeKey: leafKey, note }), "", "Marked unsure: it stays unreviewed, flagged for staff")) {
+    if (
+      await send(
+        jsonInit("POST", { nodeKey: leafKey, note }),
+        "",
+        "Marked unsure: it stays unreviewed, flagged for staff",
+      )
+    ) {
       setNote("");
       onFlagged();
     }
@@ -71,11 +80,18 @@ export function UnsureSection({
       {flags.length > 0 && (
         <ul className="space-y-1.5 text-sm">
           {flags.map((f) => (
-            <li key={f.userId} className="rounded border border-violet-200 bg-violet-50 px-2 py-1" data-testid="unsure-flag">
+            <li
+              key={f.userId}
+              className="rounded border border-violet-200 bg-violet-50 px-2 py-1"
+              data-testid="unsure-flag"
+            >
               <div className="flex items-start gap-1.5">
                 <CircleHelp size={13} className="mt-1 shrink-0 text-violet-700" aria-hidden />
                 <p className="min-w-0 flex-1 text-zinc-600">
-                  <span className="font-medium text-zinc-800">{f.userId === userId ? "You" : (f.user.name ?? f.user.email)}</span> marked it unsure{" "}
+                  <span className="font-medium text-zinc-800">
+                    {f.userId === userId ? "You" : (f.user.name ?? f.user.email)}
+                  </span>{" "}
+                  marked it unsure{" "}
                   <time className="whitespace-nowrap text-[11px] text-zinc-400" dateTime={f.createdAt}>
                     {new Date(f.createdAt).toLocaleString("en")}
                   </time>

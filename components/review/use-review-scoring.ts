@@ -77,7 +77,10 @@ export function useReviewScoring({
       inFlight.current++;
       setPending((n) => n + 1);
       try {
-        const result = await fetchJson<ReviewCommitResult>(`/api/gradings/${gradingId}/scores`, jsonInit("POST", { nodeKey: key, score, reason: why, timeSpentMs }));
+        const result = await fetchJson<ReviewCommitResult>(
+          `/api/gradings/${gradingId}/scores`,
+          jsonInit("POST", { nodeKey: key, score, reason: why, timeSpentMs }),
+        );
         inFlight.current--;
         const agrees = m.confirm(result.leaf, result.rootScore);
         if (!agrees && inFlight.current === 0) {

@@ -67,7 +67,12 @@ export function useReviewSelection({
       // The next leaf's detail loads while this one is read.
       const m = latest.current.model;
       const next = m.stepLeaf(key, 1);
-      if (next && !m.leaf(next)?.hidden) void queryClient.prefetchQuery({ queryKey: leafQueryKey(gradingId, next), queryFn: () => fetchLeafDetail(gradingId, next), staleTime: Infinity });
+      if (next && !m.leaf(next)?.hidden)
+        void queryClient.prefetchQuery({
+          queryKey: leafQueryKey(gradingId, next),
+          queryFn: () => fetchLeafDetail(gradingId, next),
+          staleTime: Infinity,
+        });
     },
     [show, queryClient, gradingId, setDraft, setReason],
   );

@@ -1,7 +1,12 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import { DEFAULT_REVIEW_SETTINGS, parseReviewSettings, REVIEW_SETTINGS_KEY, type ReviewSettings } from "@/lib/review/settings";
+import {
+  DEFAULT_REVIEW_SETTINGS,
+  parseReviewSettings,
+  REVIEW_SETTINGS_KEY,
+  type ReviewSettings,
+} from "@/lib/review/settings";
 
 /** The settings (the defaults until the saved ones are read after mounting, so that the server's HTML matches) and a setter that saves them. */
 export function useReviewSettings(): [ReviewSettings, (change: Partial<ReviewSettings>) => void] {

@@ -3,7 +3,11 @@ import { TASK_CATEGORIES } from "@/lib/rubric/types";
 /** Colours per PaperBench task_category (chip background/text, and a solid swatch for bars). */
 export const CATEGORY_STYLE: Record<string, { chip: string; bar: string; short: string }> = {
   "Code Development": { chip: "bg-sky-50 text-sky-800 ring-sky-200", bar: "bg-sky-500", short: "Code Dev" },
-  "Code Execution": { chip: "bg-emerald-50 text-emerald-800 ring-emerald-200", bar: "bg-emerald-500", short: "Execution" },
+  "Code Execution": {
+    chip: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+    bar: "bg-emerald-500",
+    short: "Execution",
+  },
   "Result Analysis": { chip: "bg-violet-50 text-violet-800 ring-violet-200", bar: "bg-violet-500", short: "Results" },
 };
 

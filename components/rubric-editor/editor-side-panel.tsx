@@ -1,6 +1,16 @@
 "use client";
 
-import { History, Info, MessageSquare, PanelRightClose, PanelRightOpen, PieChart, Trash2, TriangleAlert, type LucideIcon } from "lucide-react";
+import {
+  History,
+  Info,
+  MessageSquare,
+  PanelRightClose,
+  PanelRightOpen,
+  PieChart,
+  Trash2,
+  TriangleAlert,
+  type LucideIcon,
+} from "lucide-react";
 import { useMemo } from "react";
 import { IconButton } from "@/components/ui/icon-button";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
@@ -62,7 +72,11 @@ export function EditorSidePanel({
   );
   if (hidden) {
     return (
-      <aside className="ml-3 flex w-10 shrink-0 flex-col items-center rounded-lg border border-zinc-200 bg-white py-1.5 shadow-xs" aria-label="Details" data-testid="side-panel">
+      <aside
+        className="ml-3 flex w-10 shrink-0 flex-col items-center rounded-lg border border-zinc-200 bg-white py-1.5 shadow-xs"
+        aria-label="Details"
+        data-testid="side-panel"
+      >
         <IconButton label="Show the side panel" onClick={() => onHidden(false)} testId="side-show">
           <PanelRightOpen size={15} />
         </IconButton>
@@ -77,61 +91,77 @@ export function EditorSidePanel({
       data-testid="side-panel"
     >
       <div className="@container flex shrink-0 items-center border-b border-zinc-200 pl-2 pr-1">
-      {/*
+        {/*
         One line at any width: each tab has an icon, and its name shows beside it when the panel is
         wide enough for every name, else only on the chosen tab (the others keep it for screen
         readers and as a tooltip).
       */}
-      <div role="tablist" aria-label="Side panel" className="flex min-w-0 flex-1 flex-nowrap overflow-x-auto">
-        {(
-          [
-            ["inspector", "Node", Info, null],
-            ["comments", "Comments", MessageSquare, comments.threads.filter((t) => !t.resolvedAt).length || null],
-            ["lint", "Lint", TriangleAlert, stats.errors + stats.warnings || null],
-            ["summary", "Summary", PieChart, null],
-            ["versions", "Versions", History, null],
-            ["deleted", "Deleted", Trash2, null],
-          ] as [Tab, string, LucideIcon, number | null][]
-        ).map(([id, label, Icon, badge]) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            id={`tab-${id}`}
-            aria-selected={tab === id}
-            aria-controls={`panel-${id}`}
-            data-testid={`tab-${id}`}
-            title={label}
-            onClick={() => onTab(id)}
-            className={`-mb-px flex shrink-0 items-center gap-1 whitespace-nowrap border-b-2 px-[5px] py-2 text-[13px] font-medium transition-colors ${
-              tab === id ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900"
-            }`}
-          >
-            <Icon size={14} aria-hidden className="shrink-0" />
-            <span className={tab === id ? undefined : "sr-only @min-[34rem]:not-sr-only"}>{label}</span>
-            {badge !== null && (
-              <span
-                data-testid={`tab-${id}-badge`}
-                className={`rounded-full px-1.5 text-[10px] tabular-nums ${
-                  id === "comments" ? "bg-sky-100 text-sky-800" : stats.errors ? "bg-red-100 text-red-700" : "bg-amber-100 text-amber-800"
-                }`}
-              >
-                {badge.toLocaleString("en")}
-              </span>
-            )}
-          </button>
-        ))}
+        <div role="tablist" aria-label="Side panel" className="flex min-w-0 flex-1 flex-nowrap overflow-x-auto">
+          {(
+            [
+              ["inspector", "Node", Info, null],
+              ["comments", "Comments", MessageSquare, comments.threads.filter((t) => !t.resolvedAt).length || null],
+              ["lint", "Lint", TriangleAlert, stats.errors + stats.warnings || null],
+              ["summary", "Summary", PieChart, null],
+              ["versions", "Versions", History, null],
+              ["deleted", "Deleted", Trash2, null],
+            ] as [Tab, string, LucideIcon, number | null][]
+          ).map(([id, label, Icon, badge]) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              id={`tab-${id}`}
+              aria-selected={tab === id}
+              aria-controls={`panel-${id}`}
+              data-testid={`tab-${id}`}
+              title={label}
+              onClick={() => onTab(id)}
+              className={`-mb-px flex shrink-0 items-center gap-1 whitespace-nowrap border-b-2 px-[5px] py-2 text-[13px] font-medium transition-colors ${
+                tab === id
+                  ? "border-indigo-600 text-indigo-700"
+                  : "border-transparent text-zinc-600 hover:text-zinc-900"
+              }`}
+            >
+              <Icon size={14} aria-hidden className="shrink-0" />
+              <span className={tab === id ? undefined : "sr-only @min-[34rem]:not-sr-only"}>{label}</span>
+              {badge !== null && (
+                <span
+                  data-testid={`tab-${id}-badge`}
+                  className={`rounded-full px-1.5 text-[10px] tabular-nums ${
+                    id === "comments"
+                      ? "bg-sky-100 text-sky-800"
+                      : stats.errors
+                        ? "bg-red-100 text-red-700"
+                        : "bg-amber-100 text-amber-800"
+                  }`}
+                >
+                  {badge.toLocaleString("en")}
+                </span>
+              )}
+            </button>
+          ))}
+        </div>
+        <span className="shrink-0">
+          <IconButton label="Hide the side panel" onClick={() => onHidden(true)} testId="side-hide">
+            <PanelRightClose size={15} />
+          </IconButton>
+        </span>
       </div>
-      <span className="shrink-0">
-        <IconButton label="Hide the side panel" onClick={() => onHidden(true)} testId="side-hide">
-          <PanelRightClose size={15} />
-        </IconButton>
-      </span>
-      </div>
-      <div role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} className="min-h-0 flex-1 overflow-y-auto p-4">
+      <div
+        role="tabpanel"
+        id={`panel-${tab}`}
+        aria-labelledby={`tab-${tab}`}
+        className="min-h-0 flex-1 overflow-y-auto p-4"
+      >
         {tab === "inspector" &&
           (liveSelection.length > 1 ? (
-            <MultiSelection keys={liveSelection} derived={derived} canEdit={canEdit} onDelete={() => ops.deleteKeys(liveSelection)} />
+            <MultiSelection
+              keys={liveSelection}
+              derived={derived}
+              canEdit={canEdit}
+              onDelete={() => ops.deleteKeys(liveSelection)}
+            />
           ) : selectedRow ? (
             <>
               <Inspector
@@ -145,7 +175,12 @@ export function EditorSidePanel({
                 onSelect={onSelect}
               />
               <NodeComments nodeKey={selectedRow.key} comments={comments} />
-              <NodeHistory key={`history-${selectedRow.key}`} paperId={paperId} nodeKey={selectedRow.key} revision={revision} />
+              <NodeHistory
+                key={`history-${selectedRow.key}`}
+                paperId={paperId}
+                nodeKey={selectedRow.key}
+                revision={revision}
+              />
             </>
           ) : (
             <NothingSelected canEdit={canEdit} />
@@ -154,10 +189,24 @@ export function EditorSidePanel({
         {tab === "lint" && <LintPanel derived={derived} canEdit={canEdit} submit={ops.submit} onSelect={onSelect} />}
         {tab === "summary" && <SummaryPanel index={derived.index} shares={derived.shares} />}
         {tab === "versions" && (
-          <VersionsPanel paperId={paperId} canEdit={canEdit} liveRows={rows} revision={revision} onRestored={ops.onRestored} onSelect={onSelect} />
+          <VersionsPanel
+            paperId={paperId}
+            canEdit={canEdit}
+            liveRows={rows}
+            revision={revision}
+            onRestored={ops.onRestored}
+            onSelect={onSelect}
+          />
         )}
         {tab === "deleted" && (
-          <DeletedPanel paperId={paperId} canEdit={canEdit} liveRows={rows} revision={revision} submit={ops.submit} onSelect={onSelect} />
+          <DeletedPanel
+            paperId={paperId}
+            canEdit={canEdit}
+            liveRows={rows}
+            revision={revision}
+            submit={ops.submit}
+            onSelect={onSelect}
+          />
         )}
       </div>
     </aside>

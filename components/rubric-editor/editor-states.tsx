@@ -9,11 +9,25 @@ import { INDENT, ROW_HEIGHT } from "./editor-tree";
 import { newNode } from "./rubric-edits";
 
 /** The editor while the rubric loads: its frame, with placeholder rows. */
-export function EditorSkeleton({ title, paperId, rootRef, height }: { title: string; paperId: string; rootRef: React.RefObject<HTMLDivElement | null>; height: number }) {
+export function EditorSkeleton({
+  title,
+  paperId,
+  rootRef,
+  height,
+}: {
+  title: string;
+  paperId: string;
+  rootRef: React.RefObject<HTMLDivElement | null>;
+  height: number;
+}) {
   return (
     <Workspace rootRef={rootRef} height={height} testId="editor-loading" busy>
       <header className="flex items-center gap-2">
-        <Link href={`/papers/${paperId}`} className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200" aria-label="Back to the paper">
+        <Link
+          href={`/papers/${paperId}`}
+          className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200"
+          aria-label="Back to the paper"
+        >
           <ArrowLeft size={16} />
         </Link>
         <div>
@@ -25,7 +39,11 @@ export function EditorSkeleton({ title, paperId, rootRef, height }: { title: str
         <div className="flex-1 space-y-2 overflow-hidden rounded-lg border border-zinc-200 bg-white p-3">
           <div className="h-8 w-96 animate-pulse rounded-md bg-zinc-100" />
           {Array.from({ length: 14 }, (_, i) => (
-            <div key={i} className="flex items-center gap-3" style={{ paddingLeft: (i === 0 ? 0 : i % 4 === 1 ? 1 : 2) * INDENT }}>
+            <div
+              key={i}
+              className="flex items-center gap-3"
+              style={{ paddingLeft: (i === 0 ? 0 : i % 4 === 1 ? 1 : 2) * INDENT }}
+            >
               <div className="size-4 animate-pulse rounded bg-zinc-100" />
               <div className="h-4 animate-pulse rounded bg-zinc-100" style={{ width: `${40 + ((i * 37) % 45)}%` }} />
               <div className="ml-auto h-4 w-16 animate-pulse rounded bg-zinc-100" />
@@ -61,7 +79,11 @@ export function EmptyRubric({
   return (
     <div className="mx-auto mt-8 max-w-xl space-y-6" data-testid="editor-empty">
       <div className="flex items-center gap-2">
-        <Link href={`/papers/${paperId}`} className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200" aria-label="Back to the paper">
+        <Link
+          href={`/papers/${paperId}`}
+          className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200"
+          aria-label="Back to the paper"
+        >
           <ArrowLeft size={16} />
         </Link>
         <h1 className="text-lg font-semibold text-zinc-900">{title}</h1>
@@ -102,7 +124,12 @@ export function EditorLoadError({
   rootRef: React.RefObject<HTMLDivElement | null>;
 }) {
   return (
-    <div ref={rootRef} className="mx-auto mt-10 max-w-lg rounded-lg border border-red-200 bg-red-50 p-6" role="alert" data-testid="editor-error">
+    <div
+      ref={rootRef}
+      className="mx-auto mt-10 max-w-lg rounded-lg border border-red-200 bg-red-50 p-6"
+      role="alert"
+      data-testid="editor-error"
+    >
       <h1 className="text-lg font-semibold text-red-900">The rubric could not be loaded</h1>
       <p className="mt-2 text-sm text-red-800">{message}</p>
       <div className="mt-4 flex gap-2">

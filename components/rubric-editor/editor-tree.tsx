@@ -140,7 +140,9 @@ const NodeView = memo(function NodeView({ node, style, dragHandle, preview }: No
           title={row.requirements}
         >
           {row.requirements.trim() === "" ? (
-            <span className="italic text-zinc-400">{ctx.canEdit ? "Empty: press Enter to write the requirement" : "(no requirement text)"}</span>
+            <span className="italic text-zinc-400">
+              {ctx.canEdit ? "Empty: press Enter to write the requirement" : "(no requirement text)"}
+            </span>
           ) : ctx.needle === "" && mayHoldMath(row.requirements) ? (
             // Search marks and KaTeX's markup do not mix: while searching, the row shows the TeX.
             <MathText text={row.requirements.replace(/\s+/g, " ")} />
@@ -152,17 +154,27 @@ const NodeView = memo(function NodeView({ node, style, dragHandle, preview }: No
       <PresenceMarkers people={ctx.presence.get(row.key)} />
       <OpenThreads count={ctx.openThreads.get(row.key)} />
       {hasKids && (
-        <span className="shrink-0 rounded-full bg-zinc-100 px-1.5 text-[10px] tabular-nums text-zinc-500" title={`${node.data.children.length} sub-tasks`}>
+        <span
+          className="shrink-0 rounded-full bg-zinc-100 px-1.5 text-[10px] tabular-nums text-zinc-500"
+          title={`${node.data.children.length} sub-tasks`}
+        >
           {node.data.children.length}
         </span>
       )}
-      <span className="hidden w-44 shrink-0 truncate text-right text-[11px] text-zinc-400 2xl:block" title={row.finegrainedTaskCategory ?? undefined}>
+      <span
+        className="hidden w-44 shrink-0 truncate text-right text-[11px] text-zinc-400 2xl:block"
+        title={row.finegrainedTaskCategory ?? undefined}
+      >
         {row.finegrainedTaskCategory}
       </span>
       <span className="flex w-20 shrink-0 justify-end">
         <CategoryChip category={row.taskCategory} />
       </span>
-      <span data-testid="row-weight" className="w-10 shrink-0 text-right font-mono text-xs tabular-nums text-zinc-500" title="Weight (relative among siblings)">
+      <span
+        data-testid="row-weight"
+        className="w-10 shrink-0 text-right font-mono text-xs tabular-nums text-zinc-500"
+        title="Weight (relative among siblings)"
+      >
         {formatWeight(row.weight)}
       </span>
       <span
@@ -180,7 +192,12 @@ function OpenThreads({ count }: { count: number | undefined }) {
   if (!count) return null;
   const label = `${count} open comment thread${count === 1 ? "" : "s"}`;
   return (
-    <span className="flex shrink-0 items-center gap-0.5 rounded bg-sky-50 px-1 text-[10px] font-medium tabular-nums text-sky-700" title={label} aria-label={label} data-testid="row-comments">
+    <span
+      className="flex shrink-0 items-center gap-0.5 rounded bg-sky-50 px-1 text-[10px] font-medium tabular-nums text-sky-700"
+      title={label}
+      aria-label={label}
+      data-testid="row-comments"
+    >
       <MessageSquare size={11} aria-hidden />
       {count}
     </span>
@@ -196,7 +213,15 @@ export function formatWeight(w: number): string {
  * In-row editor of the requirement text: Enter saves, Shift+Enter adds a line, Esc cancels, blur
  * saves. It keeps the text it opened with while others' saves arrive, and merges with them on save.
  */
-function InlineEditor({ node, saved, save }: { node: NodeApi<TreeItem>; saved: string; save: (edit: RequirementEdit) => void }) {
+function InlineEditor({
+  node,
+  saved,
+  save,
+}: {
+  node: NodeApi<TreeItem>;
+  saved: string;
+  save: (edit: RequirementEdit) => void;
+}) {
   const { draft, change, finish: finishDraft } = useRequirementDraft(node.id, saved, { follow: false });
   const ref = useRef<HTMLTextAreaElement>(null);
   const done = useRef(false);
@@ -324,7 +349,9 @@ function DragPreview({ mouse, id, dragIds, isDragging }: DragPreviewProps) {
     >
       <GripVertical size={12} className="shrink-0 opacity-70" />
       <span className="truncate">{text}</span>
-      {dragIds.length > 1 && <span className="shrink-0 rounded-full bg-indigo-500 px-1.5 font-medium">{dragIds.length}</span>}
+      {dragIds.length > 1 && (
+        <span className="shrink-0 rounded-full bg-indigo-500 px-1.5 font-medium">{dragIds.length}</span>
+      )}
     </div>
   );
 }

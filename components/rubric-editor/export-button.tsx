@@ -13,7 +13,15 @@ import type { ErrorDetail } from "@/lib/errors";
  * that breaks PaperBench's rules is refused (409 export_blocked): the reasons are listed with an
  * "Export anyway".
  */
-export function ExportButton({ paperId, codeDev, beforeExport }: { paperId: string; codeDev: boolean; beforeExport(): Promise<void> }) {
+export function ExportButton({
+  paperId,
+  codeDev,
+  beforeExport,
+}: {
+  paperId: string;
+  codeDev: boolean;
+  beforeExport(): Promise<void>;
+}) {
   const [busy, setBusy] = useState(false);
   const [blocked, setBlocked] = useState<{ message: string; details: ErrorDetail[] } | null>(null);
 
@@ -38,7 +46,12 @@ export function ExportButton({ paperId, codeDev, beforeExport }: { paperId: stri
 
   return (
     <>
-      <Button onClick={() => download(false)} disabled={busy} data-testid="export-button" title={codeDev ? "Download the Code-Dev variant as rubric.json" : "Download rubric.json"}>
+      <Button
+        onClick={() => download(false)}
+        disabled={busy}
+        data-testid="export-button"
+        title={codeDev ? "Download the Code-Dev variant as rubric.json" : "Download rubric.json"}
+      >
         <Download size={15} aria-hidden />
         {busy ? "Exporting…" : codeDev ? "Export Code-Dev" : "Export"}
       </Button>
@@ -53,7 +66,7 @@ export function ExportButton({ paperId, codeDev, beforeExport }: { paperId: stri
           layout="sections"
           className="max-w-xl"
           focusClose={false}
-      >
+        >
           <ul className="min-h-0 flex-1 space-y-1.5 overflow-auto p-4 text-sm" data-testid="export-blocked-details">
             {blocked.details.map((d, i) => (
               <li key={i} className="rounded-md bg-red-50 px-2.5 py-1.5 text-red-900">

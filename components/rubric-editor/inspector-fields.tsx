@@ -17,7 +17,11 @@ const control =
   "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm shadow-xs focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 aria-invalid:border-red-500 disabled:bg-zinc-50 disabled:text-zinc-600 read-only:bg-zinc-50";
 
 /** Changes the node's other fields; its requirement text is saved only through `submitRequirementEdit`, with its merge base. */
-export type Update = (fields: Partial<Omit<NodeFields, "requirements">>, label: string, onError?: (m: string) => void) => SubmitResult;
+export type Update = (
+  fields: Partial<Omit<NodeFields, "requirements">>,
+  label: string,
+  onError?: (m: string) => void,
+) => SubmitResult;
 
 export function RequirementsField({
   row,
@@ -60,7 +64,9 @@ export function RequirementsField({
     <div className="space-y-1">
       <label htmlFor={id} className="flex items-baseline justify-between gap-3 text-xs font-medium text-zinc-700">
         Requirements
-        {canEdit && draft !== row.requirements && <span className="text-right font-normal text-zinc-400">unsaved · Ctrl+Enter or leave the field to save</span>}
+        {canEdit && draft !== row.requirements && (
+          <span className="text-right font-normal text-zinc-400">unsaved · Ctrl+Enter or leave the field to save</span>
+        )}
       </label>
       <textarea
         id={id}
@@ -88,8 +94,13 @@ export function RequirementsField({
       />
       {/* The text is plain TeX while typed; its formulas as they will read (KaTeX) below it. */}
       {mayHoldMath(draft) && mathRanges(draft).length > 0 && (
-        <div className="rounded-md border border-zinc-200 bg-zinc-50 px-2.5 py-1.5 text-sm leading-6 text-zinc-900" data-testid="inspector-requirements-math">
-          <span className="mb-0.5 block text-[10px] font-semibold uppercase tracking-wide text-zinc-400">{canEdit ? "Preview" : "Rendered"}</span>
+        <div
+          className="rounded-md border border-zinc-200 bg-zinc-50 px-2.5 py-1.5 text-sm leading-6 text-zinc-900"
+          data-testid="inspector-requirements-math"
+        >
+          <span className="mb-0.5 block text-[10px] font-semibold uppercase tracking-wide text-zinc-400">
+            {canEdit ? "Preview" : "Rendered"}
+          </span>
           <MathText text={draft} className="whitespace-pre-wrap break-words" />
         </div>
       )}
@@ -104,7 +115,10 @@ function CharacterCount({ length }: { length: number }) {
   const max = RUBRIC_LIMITS.maxRequirementsLength;
   if (length < max * 0.9) return null;
   return (
-    <p data-testid="requirements-count" className={`text-right text-xs tabular-nums ${length > max ? "font-medium text-red-700" : "text-amber-700"}`}>
+    <p
+      data-testid="requirements-count"
+      className={`text-right text-xs tabular-nums ${length > max ? "font-medium text-red-700" : "text-amber-700"}`}
+    >
       {length.toLocaleString("en")} / {max.toLocaleString("en")} characters
     </p>
   );
@@ -129,9 +143,12 @@ export function WeightField({ row, canEdit, update }: { row: NodeRow; canEdit: b
   useEffect(() => {
     if (document.activeElement !== ref.current) setDraft(String(row.weight));
   }, [row.weight]);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   function commit(text: string) {
     if (timer.current) clearTimeout(timer.current);
@@ -269,7 +286,14 @@ export function IdField({ nodeId }: { nodeId: string }) {
         PaperBench id
       </label>
       <div className="flex gap-1.5">
-        <input id={id} data-testid="inspector-node-id" readOnly value={nodeId} className={`${control} font-mono text-xs text-zinc-600`} onFocus={(e) => e.target.select()} />
+        <input
+          id={id}
+          data-testid="inspector-node-id"
+          readOnly
+          value={nodeId}
+          className={`${control} font-mono text-xs text-zinc-600`}
+          onFocus={(e) => e.target.select()}
+        />
         <button
           type="button"
           onClick={copy}

@@ -25,7 +25,15 @@ export interface InspectorProps {
 }
 
 /** The selected node's fields and figures. Text is edited locally and sent on blur, so typing never re-renders the tree. */
-export const Inspector = memo(function Inspector({ row, index, shares, findings, canEdit, submit, onSelect }: InspectorProps) {
+export const Inspector = memo(function Inspector({
+  row,
+  index,
+  shares,
+  findings,
+  canEdit,
+  submit,
+  onSelect,
+}: InspectorProps) {
   const share = shares.get(row.key) ?? 0;
   const leaf = index.isLeaf(row.key);
   const kids = index.children(row.key);
@@ -44,10 +52,16 @@ export const Inspector = memo(function Inspector({ row, index, shares, findings,
     return out;
   }, [index, row.key]);
 
-  const update: Update = (fields, label, onError) => submit({ kind: "update", key: row.key, fields }, { label, onError });
+  const update: Update = (fields, label, onError) =>
+    submit({ kind: "update", key: row.key, fields }, { label, onError });
 
   return (
-    <div className="flex flex-col gap-4" data-testid="inspector" data-key={row.key} data-editing-key={canEdit ? row.key : undefined}>
+    <div
+      className="flex flex-col gap-4"
+      data-testid="inspector"
+      data-key={row.key}
+      data-editing-key={canEdit ? row.key : undefined}
+    >
       {path.length > 0 && (
         <nav aria-label="Path" className="flex flex-wrap items-center gap-0.5 text-[11px] text-zinc-500">
           {path.map((p) => (
@@ -68,7 +82,12 @@ export const Inspector = memo(function Inspector({ row, index, shares, findings,
 
       <div className="grid grid-cols-3 gap-2" data-testid="inspector-figures">
         <Figure label="Share of score" testId="inspector-share" value={formatShare(share)} strong />
-        <Figure label="Leaves below" testId="inspector-leaves" value={leaves.toLocaleString("en")} title={leaf ? "A leaf counts itself" : undefined} />
+        <Figure
+          label="Leaves below"
+          testId="inspector-leaves"
+          value={leaves.toLocaleString("en")}
+          title={leaf ? "A leaf counts itself" : undefined}
+        />
         <Figure
           label="Of siblings"
           value={siblingSum > 0 ? formatShare(row.weight / siblingSum) : "0%"}
@@ -76,13 +95,20 @@ export const Inspector = memo(function Inspector({ row, index, shares, findings,
         />
       </div>
 
-      <RequirementsField key={`req-${row.key}`} row={row} canEdit={canEdit} save={(edit, onError) => submitRequirementEdit(submit, edit, onError)} />
+      <RequirementsField
+        key={`req-${row.key}`}
+        row={row}
+        canEdit={canEdit}
+        save={(edit, onError) => submitRequirementEdit(submit, edit, onError)}
+      />
 
       <div className="grid grid-cols-2 gap-3">
         <WeightField key={`w-${row.key}`} row={row} canEdit={canEdit} update={update} />
         <div className="space-y-1">
           <span className="text-xs font-medium text-zinc-700">Sub-tasks</span>
-          <p className="py-1.5 text-sm text-zinc-700">{kids.length === 0 ? "none (leaf)" : kids.length.toLocaleString("en")}</p>
+          <p className="py-1.5 text-sm text-zinc-700">
+            {kids.length === 0 ? "none (leaf)" : kids.length.toLocaleString("en")}
+          </p>
         </div>
       </div>
 
@@ -92,7 +118,15 @@ export const Inspector = memo(function Inspector({ row, index, shares, findings,
         value={row.taskCategory}
         options={TASK_CATEGORIES}
         canEdit={canEdit}
-        hint={leaf ? (row.taskCategory === null ? "A leaf needs one" : undefined) : row.taskCategory !== null ? "A node with sub-tasks should have none" : undefined}
+        hint={
+          leaf
+            ? row.taskCategory === null
+              ? "A leaf needs one"
+              : undefined
+            : row.taskCategory !== null
+              ? "A node with sub-tasks should have none"
+              : undefined
+        }
         onChange={(v) => update({ taskCategory: v }, "Change task category")}
       />
       <CategorySelect
@@ -112,7 +146,10 @@ export const Inspector = memo(function Inspector({ row, index, shares, findings,
           <ul className="space-y-1" data-testid="inspector-lint">
             {findings.map((f, i) => (
               <li key={i} className="flex gap-2 text-xs text-zinc-700">
-                <span className={`mt-1 size-2 shrink-0 rounded-full ${f.severity === "error" ? "bg-red-500" : "bg-amber-400"}`} aria-hidden />
+                <span
+                  className={`mt-1 size-2 shrink-0 rounded-full ${f.severity === "error" ? "bg-red-500" : "bg-amber-400"}`}
+                  aria-hidden
+                />
                 <span>
                   <span className="sr-only">{f.severity}: </span>
                   {f.message}
@@ -128,11 +165,26 @@ export const Inspector = memo(function Inspector({ row, index, shares, findings,
   );
 });
 
-function Figure({ label, value, strong, testId, title }: { label: string; value: string; strong?: boolean; testId?: string; title?: string }) {
+function Figure({
+  label,
+  value,
+  strong,
+  testId,
+  title,
+}: {
+  label: string;
+  value: string;
+  strong?: boolean;
+  testId?: string;
+  title?: string;
+}) {
   return (
     <div className="rounded-md border border-zinc-200 bg-zinc-50/60 px-2.5 py-1.5" title={title}>
       <div className="text-[10px] font-medium uppercase tracking-wide text-zinc-500">{label}</div>
-      <div data-testid={testId} className={`font-mono tabular-nums ${strong ? "text-base font-semibold text-indigo-700" : "text-sm text-zinc-800"}`}>
+      <div
+        data-testid={testId}
+        className={`font-mono tabular-nums ${strong ? "text-base font-semibold text-indigo-700" : "text-sm text-zinc-800"}`}
+      >
         {value}
       </div>
     </div>

@@ -24,11 +24,17 @@ export function NodeHistory({ paperId, nodeKey, revision }: { paperId: string; n
   const history = useQuery({
     queryKey: ["node-history", paperId, nodeKey, revision],
     queryFn: () =>
-      fetchJson<{ history: HistoryEntry[] }>(`/api/papers/${encodeURIComponent(paperId)}/rubric/nodes/${nodeKey}/history`).then((r) => r.history),
+      fetchJson<{ history: HistoryEntry[] }>(
+        `/api/papers/${encodeURIComponent(paperId)}/rubric/nodes/${nodeKey}/history`,
+      ).then((r) => r.history),
     enabled: open,
   });
   return (
-    <details className="mt-4 border-t border-zinc-200 pt-3 text-xs" onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="node-history">
+    <details
+      className="mt-4 border-t border-zinc-200 pt-3 text-xs"
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+      data-testid="node-history"
+    >
       <summary className="flex cursor-pointer items-center gap-1.5 font-medium text-zinc-700">
         <History size={13} aria-hidden /> History
       </summary>

@@ -12,7 +12,13 @@ type Status = "draft" | "in_review" | "signed_off";
 interface Review {
   status: Status;
   revision: number;
-  history: { status: Status; revision: number; reason: string | null; createdAt: string; user: { name: string | null; email: string } | null }[];
+  history: {
+    status: Status;
+    revision: number;
+    reason: string | null;
+    createdAt: string;
+    user: { name: string | null; email: string } | null;
+  }[];
 }
 
 const LABEL: Record<Status, string> = { draft: "Draft", in_review: "In review", signed_off: "Signed off" };
@@ -37,14 +43,27 @@ function useReview(paperId: string, revision: number) {
  * Before anyone who may edit changes a signed-off rubric: a change to its nodes returns it to
  * draft (and tells its authors), so they know it before their first edit, not after.
  */
-export function SignedOffNotice({ paperId, revision, canEdit }: { paperId: string; revision: number; canEdit: boolean }) {
+export function SignedOffNotice({
+  paperId,
+  revision,
+  canEdit,
+}: {
+  paperId: string;
+  revision: number;
+  canEdit: boolean;
+}) {
   const review = useReview(paperId, revision);
   if (!canEdit || review.data?.status !== "signed_off") return null;
   return (
-    <p role="note" data-testid="signed-off-notice" className="flex items-center gap-2 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-1.5 text-xs text-emerald-900">
+    <p
+      role="note"
+      data-testid="signed-off-notice"
+      className="flex items-center gap-2 rounded-md border border-emerald-200 bg-emerald-50 px-3 py-1.5 text-xs text-emerald-900"
+    >
       <BadgeCheck size={14} aria-hidden className="shrink-0" />
       <span>
-        Signed off at revision {review.data.revision}. Any change to its nodes returns the rubric to draft, and its authors are told.
+        Signed off at revision {review.data.revision}. Any change to its nodes returns the rubric to draft, and its
+        authors are told.
       </span>
     </p>
   );
@@ -55,7 +74,17 @@ export function SignedOffNotice({ paperId, revision, canEdit }: { paperId: strin
  * screen, return to draft. While signed off it is reloaded at every new revision, so a change after
  * sign-off shows everyone that the rubric is a draft again.
  */
-export function ReviewStatus({ paperId, revision, canEdit, store }: { paperId: string; revision: number; canEdit: boolean; store: RubricStore }) {
+export function ReviewStatus({
+  paperId,
+  revision,
+  canEdit,
+  store,
+}: {
+  paperId: string;
+  revision: number;
+  canEdit: boolean;
+  store: RubricStore;
+}) {
   const queryClient = useQueryClient();
   const previous = useRef<Status | null>(null);
   const ownChange = useRef(false);
@@ -71,7 +100,10 @@ export function ReviewStatus({ paperId, revision, canEdit, store }: { paperId: s
   useEffect(() => store.onLive("review", () => void refetch()), [store, refetch]);
   const change = useMutation({
     mutationFn: (action: "request_review" | "sign_off" | "return_to_draft") =>
-      fetchJson<Review>(`/api/papers/${encodeURIComponent(paperId)}/rubric/review`, jsonInit("POST", { action, revision })),
+      fetchJson<Review>(
+        `/api/papers/${encodeURIComponent(paperId)}/rubric/review`,
+        jsonInit("POST", { action, revision }),
+      ),
     onSuccess: (data) => {
       ownChange.current = true;
       queryClient.setQueryData(queryKey, data);
@@ -88,7 +120,9 @@ export function ReviewStatus({ paperId, revision, canEdit, store }: { paperId: s
       toast.warning("The rubric changed after sign-off and is a draft again", { description: latestEvent.reason });
     } else if (previous.current && status && previous.current !== status && latestEvent?.user && !ownChange.current) {
       // Someone else moved it: say who (one's own change has its own toast).
-      toast.info(`${latestEvent.user.name ?? latestEvent.user.email}: ${LABEL[status].toLowerCase()} at revision ${latestEvent.revision}`);
+      toast.info(
+        `${latestEvent.user.name ?? latestEvent.user.email}: ${LABEL[status].toLowerCase()} at revision ${latestEvent.revision}`,
+      );
     }
     ownChange.current = false;
     if (status) previous.current = status;
@@ -98,7 +132,9 @@ export function ReviewStatus({ paperId, revision, canEdit, store }: { paperId: s
   const { history } = review.data;
   return (
     <details className="relative shrink-0 text-xs" data-testid="review-status">
-      <summary className={`flex cursor-pointer list-none items-center gap-1 whitespace-nowrap rounded-full px-2 py-0.5 font-medium ${STYLE[review.data.status]}`}>
+      <summary
+        className={`flex cursor-pointer list-none items-center gap-1 whitespace-nowrap rounded-full px-2 py-0.5 font-medium ${STYLE[review.data.status]}`}
+      >
         {review.data.status === "signed_off" && <BadgeCheck size={12} aria-hidden />}
         <span data-testid="review-status-label">{LABEL[review.data.status]}</span>
       </summary>
@@ -106,17 +142,29 @@ export function ReviewStatus({ paperId, revision, canEdit, store }: { paperId: s
         {canEdit && (
           <div className="flex flex-wrap gap-1.5">
             {review.data.status === "draft" && (
-              <button type="button" className="rounded border border-zinc-300 px-2 py-1 hover:bg-zinc-50" onClick={() => change.mutate("request_review")}>
+              <button
+                type="button"
+                className="rounded border border-zinc-300 px-2 py-1 hover:bg-zinc-50"
+                onClick={() => change.mutate("request_review")}
+              >
                 Request review
               </button>
             )}
             {review.data.status !== "signed_off" && (
-              <button type="button" className="rounded bg-emerald-600 px-2 py-1 text-white hover:bg-emerald-700" onClick={() => change.mutate("sign_off")}>
+              <button
+                type="button"
+                className="rounded bg-emerald-600 px-2 py-1 text-white hover:bg-emerald-700"
+                onClick={() => change.mutate("sign_off")}
+              >
                 Sign off revision {revision}
               </button>
             )}
             {review.data.status !== "draft" && (
-              <button type="button" className="rounded border border-zinc-300 px-2 py-1 hover:bg-zinc-50" onClick={() => change.mutate("return_to_draft")}>
+              <button
+                type="button"
+                className="rounded border border-zinc-300 px-2 py-1 hover:bg-zinc-50"
+                onClick={() => change.mutate("return_to_draft")}
+              >
                 Return to draft
               </button>
             )}

@@ -33,7 +33,15 @@ import { useTreeSelection } from "./use-tree-selection";
 import { useLinkedNode } from "./use-linked-node";
 
 /** The rubric editor: a virtualized tree of the live rubric, an inspector, lint, summary and versions. */
-export function RubricEditor({ paperId, title, canEdit: canEditProp }: { paperId: string; title: string; canEdit: boolean }) {
+export function RubricEditor({
+  paperId,
+  title,
+  canEdit: canEditProp,
+}: {
+  paperId: string;
+  title: string;
+  canEdit: boolean;
+}) {
   const { snap, store } = useRubricStore(paperId, canEditProp);
   const canEdit = snap.canEdit;
   const { derived, error } = useDerivedRubric(snap.rows, snap.dismissals);
@@ -45,9 +53,17 @@ export function RubricEditor({ paperId, title, canEdit: canEditProp }: { paperId
   // After "Start from scratch", the new root opens in edit mode.
   const [editRootOnMount, setEditRootOnMount] = useState(false);
 
-  if (snap.status === "loading") return <EditorSkeleton title={title} paperId={paperId} rootRef={rootRef} height={height} />;
+  if (snap.status === "loading")
+    return <EditorSkeleton title={title} paperId={paperId} rootRef={rootRef} height={height} />;
   if (snap.status === "error" || error) {
-    return <EditorLoadError paperId={paperId} message={snap.loadError ?? error} onRetry={() => void store.load()} rootRef={rootRef} />;
+    return (
+      <EditorLoadError
+        paperId={paperId}
+        message={snap.loadError ?? error}
+        onRetry={() => void store.load()}
+        rootRef={rootRef}
+      />
+    );
   }
   if (!derived.index.root) {
     return (
@@ -89,7 +105,17 @@ interface LoadedEditorProps {
   editRootOnMount: boolean;
 }
 
-function LoadedEditor({ paperId, title, canEdit, store, snap, derived, rootRef, height, editRootOnMount }: LoadedEditorProps) {
+function LoadedEditor({
+  paperId,
+  title,
+  canEdit,
+  store,
+  snap,
+  derived,
+  rootRef,
+  height,
+  editRootOnMount,
+}: LoadedEditorProps) {
   const treeRef = useRef<TreeApi<TreeItem> | null>(null);
   const treeBoxRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -135,7 +161,15 @@ function LoadedEditor({ paperId, title, canEdit, store, snap, derived, rootRef, 
   actions.current = ops;
   const selectionRef = useRef({ primary, liveSelection });
   selectionRef.current = { primary, liveSelection };
-  useEditorShortcuts({ store, treeRef, searchRef, canEditRef: latest, selectionRef, actions, toggleHelp: () => setHelpOpen((o) => !o) });
+  useEditorShortcuts({
+    store,
+    treeRef,
+    searchRef,
+    canEditRef: latest,
+    selectionRef,
+    actions,
+    toggleHelp: () => setHelpOpen((o) => !o),
+  });
 
   /* ---------- people: presence and comments ---------- */
   const editingKey = useEditingKey(rootRef);
@@ -178,7 +212,10 @@ function LoadedEditor({ paperId, title, canEdit, store, snap, derived, rootRef, 
       />
 
       <div className="flex min-h-0 flex-1">
-        <section className="flex min-w-0 flex-1 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs" aria-label="Rubric tree">
+        <section
+          className="flex min-w-0 flex-1 flex-col overflow-hidden rounded-lg border border-zinc-200 bg-white shadow-xs"
+          aria-label="Rubric tree"
+        >
           {codeDev ? (
             <div className="min-h-0 flex-1 overflow-auto p-4">
               <CodeDevView rows={snap.rows} />
@@ -200,7 +237,9 @@ function LoadedEditor({ paperId, title, canEdit, store, snap, derived, rootRef, 
               <TreeBox
                 boxRef={treeBoxRef}
                 testId="editor-tree"
-                filteredOut={search.filterActive && search.filterSet!.size === 0 ? "No node matches these filters." : null}
+                filteredOut={
+                  search.filterActive && search.filterSet!.size === 0 ? "No node matches these filters." : null
+                }
               >
                 <RowContext.Provider value={rowCtx}>
                   {treeHeight > 0 && (
@@ -219,13 +258,25 @@ function LoadedEditor({ paperId, title, canEdit, store, snap, derived, rootRef, 
                   )}
                 </RowContext.Provider>
               </TreeBox>
-              <TreeStatsFooter stats={stats} maxDepth={derived.maxDepth} canEdit={canEdit} onLint={() => setTab("lint")} drop={dropNote} />
+              <TreeStatsFooter
+                stats={stats}
+                maxDepth={derived.maxDepth}
+                canEdit={canEdit}
+                onLint={() => setTab("lint")}
+                drop={dropNote}
+              />
             </>
           )}
         </section>
 
         {!sideHidden && (
-          <PaneResizer pane={side} label="Resize the side panel" title="Drag to resize the side panel" testId="side-resizer" className="w-3 shrink-0" />
+          <PaneResizer
+            pane={side}
+            label="Resize the side panel"
+            title="Drag to resize the side panel"
+            testId="side-resizer"
+            className="w-3 shrink-0"
+          />
         )}
         <EditorSidePanel
           width={side.width}

@@ -10,7 +10,9 @@ import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { uuid4 } from "./ids";
 
 /** Operations the browser can apply itself; the others wait for the server and a refetch. */
-export function isOptimistic(op: RubricOperation): op is Exclude<SimpleOperation, { kind: "restore" | "dismiss" | "undismiss" }> {
+export function isOptimistic(
+  op: RubricOperation,
+): op is Exclude<SimpleOperation, { kind: "restore" | "dismiss" | "undismiss" }> {
   if (op.kind === "create") return op.nodes[0]?.parentKey !== null; // the root of an empty rubric
   // A lint dismissal changes no row: the reload after it brings the dismissals.
   return op.kind !== "restore" && op.kind !== "batch" && op.kind !== "dismiss" && op.kind !== "undismiss";
@@ -90,7 +92,10 @@ export function topMost(index: TreeIndex, keys: ReadonlySet<string>): string[] {
  * Deleting `keys` (none of them the root): the subtrees to delete, how many nodes go, and where the
  * selection goes next (the next sibling, else the previous one, else the parent).
  */
-export function deletionOf(index: TreeIndex, keys: ReadonlySet<string>): { top: string[]; count: number; next: string | null } {
+export function deletionOf(
+  index: TreeIndex,
+  keys: ReadonlySet<string>,
+): { top: string[]; count: number; next: string | null } {
   const top = topMost(index, keys);
   const count = top.reduce((n, k) => n + index.subtreeKeys(k).length, 0);
   const first = top[0];
@@ -98,7 +103,9 @@ export function deletionOf(index: TreeIndex, keys: ReadonlySet<string>): { top: 
   const siblings = parent ? index.children(parent.key) : [];
   const i = siblings.findIndex((r) => r.key === first);
   const next =
-    siblings.slice(i + 1).find((r) => !keys.has(r.key)) ?? [...siblings.slice(0, i)].reverse().find((r) => !keys.has(r.key)) ?? parent;
+    siblings.slice(i + 1).find((r) => !keys.has(r.key)) ??
+    [...siblings.slice(0, i)].reverse().find((r) => !keys.has(r.key)) ??
+    parent;
   return { top, count, next: next?.key ?? null };
 }
 
@@ -108,10 +115,16 @@ type MoveOperation = Extract<RubricOperation, { kind: "move" }>;
  * Moving the dragged nodes to `atIndex` under `parentId`: the operation, null when nothing moves,
  * or an error to show.
  */
-export function moveOf(index: TreeIndex, dragIds: readonly string[], parentId: string, atIndex: number): MoveOperation | { error: string } | null {
+export function moveOf(
+  index: TreeIndex,
+  dragIds: readonly string[],
+  parentId: string,
+  atIndex: number,
+): MoveOperation | { error: string } | null {
   const keys = topMost(index, new Set(dragIds));
   if (keys.length === 0) return null;
-  if (keys.some((k) => k === parentId || index.isAncestor(k, parentId))) return { error: "Cannot move a node under its own subtree" };
+  if (keys.some((k) => k === parentId || index.isAncestor(k, parentId)))
+    return { error: "Cannot move a node under its own subtree" };
   const siblings = index.children(parentId);
   // Dropped where it already is: nothing to do.
   if (keys.length === 1 && index.parentOf(keys[0])?.key === parentId) {

@@ -50,7 +50,12 @@ const flush = () => new Promise((r) => setTimeout(r, 0));
 async function setup(initial: Partial<NodesResponse> = {}) {
   const fake = fakeServer({ rubricId: "r1", revision: 5, canEdit: true, nodes: ROWS, dismissals: [], ...initial });
   const refused: string[] = [];
-  const store = new RubricStore({ paperId: "p1", canEdit: true, fetchImpl: fake.fetchImpl, onRefused: (m) => refused.push(m) });
+  const store = new RubricStore({
+    paperId: "p1",
+    canEdit: true,
+    fetchImpl: fake.fetchImpl,
+    onRefused: (m) => refused.push(m),
+  });
   await store.load();
   return { store, refused, ...fake };
 }
@@ -236,12 +241,24 @@ describe("RubricStore following the live feed", () => {
   it("applies someone else's next operation at once, without reloading", async () => {
     const { store, fetchImpl } = await setup();
     const loads = vi.mocked(fetchImpl).mock.calls.length;
-    store.receiveRemote({ revision: 6, kind: "update", clientOpId: "other", userName: null, op: { kind: "update", key: K(3), fields: { requirements: "Theirs" } } });
+    store.receiveRemote({
+      revision: 6,
+      kind: "update",
+      clientOpId: "other",
+      userName: null,
+      op: { kind: "update", key: K(3), fields: { requirements: "Theirs" } },
+    });
     expect(text(store, 3)).toBe("Theirs");
     expect(store.getSnapshot().revision).toBe(6);
     expect(vi.mocked(fetchImpl).mock.calls.length).toBe(loads);
     // A repeat (or our own confirmed change) is ignored.
-    store.receiveRemote({ revision: 6, kind: "update", clientOpId: "other", userName: null, op: { kind: "update", key: K(3), fields: { requirements: "Again" } } });
+    store.receiveRemote({
+      revision: 6,
+      kind: "update",
+      clientOpId: "other",
+      userName: null,
+      op: { kind: "update", key: K(3), fields: { requirements: "Again" } },
+    });
     expect(text(store, 3)).toBe("Theirs");
   });
 
@@ -272,10 +289,17 @@ describe("RubricStore following the live feed", () => {
 describe("RubricStore and merged texts", () => {
   it("reloads the rows when the server merged a requirement text with someone else's", async () => {
     const { store, calls, server } = await setup();
-    store.submit({ kind: "update", key: K(2), fields: { requirements: "Node 2 mine" }, base: { requirements: "Node 2" } }, { label: "Edit" });
+    store.submit(
+      { kind: "update", key: K(2), fields: { requirements: "Node 2 mine" }, base: { requirements: "Node 2" } },
+      { label: "Edit" },
+    );
     server.nodes = server.nodes.map((r) => (r.key === K(2) ? { ...r, requirements: "Theirs: Node 2 mine" } : r));
     server.revision = 7;
-    calls[0].resolve({ revision: 7, inverse: { kind: "update", key: K(2), fields: { requirements: "Theirs: Node 2" } }, merged: true });
+    calls[0].resolve({
+      revision: 7,
+      inverse: { kind: "update", key: K(2), fields: { requirements: "Theirs: Node 2" } },
+      merged: true,
+    });
     await flush();
     await flush();
     expect(text(store, 2)).toBe("Theirs: Node 2 mine");
@@ -288,11 +312,23 @@ describe("RubricStore and deletions by others", () => {
     const { store } = await setup({ nodes: [...ROWS, row(4, 2, "a0")] });
     const seen: [string[], string[], string | null][] = [];
     const off = store.onRemoteDelete(({ roots, removed, by }) => seen.push([roots, [...removed].sort(), by]));
-    store.receiveRemote({ revision: 6, kind: "delete", clientOpId: "other", userName: "Sam", op: { kind: "delete", keys: [K(2)] } });
+    store.receiveRemote({
+      revision: 6,
+      kind: "delete",
+      clientOpId: "other",
+      userName: "Sam",
+      op: { kind: "delete", keys: [K(2)] },
+    });
     expect(seen).toEqual([[[K(2)], [K(2), K(4)], "Sam"]]);
     expect(text(store, 4)).toBeUndefined();
     off();
-    store.receiveRemote({ revision: 7, kind: "delete", clientOpId: "other", userName: null, op: { kind: "delete", keys: [K(3)] } });
+    store.receiveRemote({
+      revision: 7,
+      kind: "delete",
+      clientOpId: "other",
+      userName: null,
+      op: { kind: "delete", keys: [K(3)] },
+    });
     expect(seen).toHaveLength(1);
   });
 
@@ -300,8 +336,19 @@ describe("RubricStore and deletions by others", () => {
     const { store, calls, refused, server } = await setup();
     const stranded: StrandedEdit[] = [];
     store.onStrandedEdit((e) => stranded.push(e));
-    store.receiveRemote({ revision: 6, kind: "delete", clientOpId: "other", userName: "Sam", op: { kind: "delete", keys: [K(2)] } });
-    const edit: RubricOperation = { kind: "update", key: K(2), fields: { requirements: "Node 2 and more" }, base: { requirements: "Node 2" } };
+    store.receiveRemote({
+      revision: 6,
+      kind: "delete",
+      clientOpId: "other",
+      userName: "Sam",
+      op: { kind: "delete", keys: [K(2)] },
+    });
+    const edit: RubricOperation = {
+      kind: "update",
+      key: K(2),
+      fields: { requirements: "Node 2 and more" },
+      base: { requirements: "Node 2" },
+    };
     expect(store.submit(edit, { label: "Edit requirements" }).ok).toBe(false);
     // Not refused (no rolled-back toast): handed over with who deleted it.
     expect(refused).toEqual([]);

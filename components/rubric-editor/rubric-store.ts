@@ -13,7 +13,16 @@ import { uuid4 } from "./ids";
 import { isOptimistic } from "./rubric-edits";
 import { RubricLiveEvents, type RemoteDeletion, type StrandedEdit } from "./rubric-live-events";
 import { UndoHistory } from "./undo-history";
-import type { LiveEvent, NodesResponse, Pending, RemoteOperation, RubricSnapshot, StoreOptions, SubmitOptions, SubmitResult } from "./rubric-store-types";
+import type {
+  LiveEvent,
+  NodesResponse,
+  Pending,
+  RemoteOperation,
+  RubricSnapshot,
+  StoreOptions,
+  SubmitOptions,
+  SubmitResult,
+} from "./rubric-store-types";
 
 const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -193,7 +202,8 @@ export class RubricStore {
         this.shown = applyOperation(this.shown, op);
       } catch (err) {
         // Typed into a node someone else just deleted: kept for whoever offers it back, not lost.
-        if (op.kind === "update" && this.live.strand(op)) return { ok: false, message: "The node was deleted by someone else" };
+        if (op.kind === "update" && this.live.strand(op))
+          return { ok: false, message: "The node was deleted by someone else" };
         const message = err instanceof OperationError ? err.message : errorMessage(err);
         options.onError?.(message);
         this.opts.onRefused?.(message, { label: options.label, origin: "do" });
@@ -231,7 +241,14 @@ export class RubricStore {
 
   private queueReplay(origin: "undo" | "redo", target?: string) {
     if (!this.canEdit) return;
-    const entry: Pending = { id: uuid4(), op: null, origin, label: origin === "undo" ? "Undo" : "Redo", target, attempts: 0 };
+    const entry: Pending = {
+      id: uuid4(),
+      op: null,
+      origin,
+      label: origin === "undo" ? "Undo" : "Redo",
+      target,
+      attempts: 0,
+    };
     this.pending.push(entry);
     if (this.pending.length === 1) this.resolveReplay(entry);
     this.emit();
@@ -304,7 +321,10 @@ export class RubricStore {
           this.offline = `Could not reload the rubric: ${errorMessage(err)}`;
         }
       }
-    } else if (failure instanceof ApiClientError && (failure.status === 0 || failure.status >= 500 || failure.status === 429)) {
+    } else if (
+      failure instanceof ApiClientError &&
+      (failure.status === 0 || failure.status >= 500 || failure.status === 429)
+    ) {
       // Not refused: the server was not reached or failed; keep the change and retry.
       head.attempts++;
       this.offline = failure.status === 0 ? "Offline: retrying" : `Server error: retrying (${failure.message})`;
@@ -352,7 +372,9 @@ export class RubricStore {
    */
   follow(): void {
     if (this.live.isOpen || this.disposed || typeof EventSource === "undefined") return;
-    this.live.open(`${this.base}/events?since=${this.revision}&session=${this.sessionId}`, (event) => this.receiveRemote(event));
+    this.live.open(`${this.base}/events?since=${this.revision}&session=${this.sessionId}`, (event) =>
+      this.receiveRemote(event),
+    );
   }
 
   /**

@@ -11,7 +11,10 @@ import { topMost } from "./rubric-edits";
 
 export function NothingSelected({ canEdit }: { canEdit: boolean }) {
   return (
-    <div className="flex flex-col items-center gap-2 rounded-md border border-dashed border-zinc-300 px-4 py-8 text-center text-sm text-zinc-600" data-testid="inspector-empty">
+    <div
+      className="flex flex-col items-center gap-2 rounded-md border border-dashed border-zinc-300 px-4 py-8 text-center text-sm text-zinc-600"
+      data-testid="inspector-empty"
+    >
       <p className="font-medium text-zinc-800">Select a node to see its details</p>
       <p className="text-xs text-zinc-500">
         Click a row, or use the arrow keys in the tree.
@@ -21,7 +24,17 @@ export function NothingSelected({ canEdit }: { canEdit: boolean }) {
   );
 }
 
-export function MultiSelection({ keys, derived, canEdit, onDelete }: { keys: string[]; derived: Derived; canEdit: boolean; onDelete(): void }) {
+export function MultiSelection({
+  keys,
+  derived,
+  canEdit,
+  onDelete,
+}: {
+  keys: string[];
+  derived: Derived;
+  canEdit: boolean;
+  onDelete(): void;
+}) {
   const set = new Set(keys);
   const top = topMost(derived.index, set).map((k) => derived.index.byKey.get(k)!);
   const share = top.reduce((s, r) => s + (derived.shares.get(r.key) ?? 0), 0);
@@ -31,7 +44,8 @@ export function MultiSelection({ keys, derived, canEdit, onDelete }: { keys: str
       <div>
         <p className="text-sm font-medium text-zinc-900">{keys.length} nodes selected</p>
         <p className="text-xs text-zinc-500">
-          {top.length} subtree{top.length === 1 ? "" : "s"}, {nodes.toLocaleString("en")} nodes in all, {formatShare(share)} of the final score
+          {top.length} subtree{top.length === 1 ? "" : "s"}, {nodes.toLocaleString("en")} nodes in all,{" "}
+          {formatShare(share)} of the final score
         </p>
       </div>
       <ul className="max-h-80 space-y-1 overflow-auto text-xs text-zinc-700">
@@ -41,9 +55,7 @@ export function MultiSelection({ keys, derived, canEdit, onDelete }: { keys: str
           </li>
         ))}
       </ul>
-      {canEdit && (
-        <p className="text-xs text-zinc-500">Drag them together to move them, or delete them all at once.</p>
-      )}
+      {canEdit && <p className="text-xs text-zinc-500">Drag them together to move them, or delete them all at once.</p>}
       {canEdit && (
         <Button variant="danger" onClick={onDelete} disabled={top.some((r) => r.parentKey === null)}>
           <Trash2 size={14} /> Delete {nodes.toLocaleString("en")} nodes

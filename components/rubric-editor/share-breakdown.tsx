@@ -26,7 +26,11 @@ export function ShareBreakdown({
   const fine = order(byCategory.finegrained, [...FINEGRAINED_TASK_CATEGORIES, NO_CATEGORY]);
   if (task.length === 0) return null;
   return (
-    <section aria-label="Share of the final score by category" className="space-y-3 border-t border-zinc-100 pt-3" data-testid="inspector-breakdown">
+    <section
+      aria-label="Share of the final score by category"
+      className="space-y-3 border-t border-zinc-100 pt-3"
+      data-testid="inspector-breakdown"
+    >
       <h3 className="text-xs font-medium text-zinc-700">
         {leaf ? "This leaf's share of the final score" : "This subtree's share of the final score, by category"}
       </h3>
@@ -54,10 +58,18 @@ function BarList({
       {items.map(([k, v]) => (
         <li key={k} className="text-xs" title={`${k}: ${formatShare(v)} of the final score`}>
           <div className="flex items-baseline justify-between gap-2">
-            <span className={`truncate ${small ? "text-zinc-500" : "text-zinc-700"}`}>{k === NO_CATEGORY ? "No category" : k}</span>
+            <span className={`truncate ${small ? "text-zinc-500" : "text-zinc-700"}`}>
+              {k === NO_CATEGORY ? "No category" : k}
+            </span>
             <span className="shrink-0 font-mono tabular-nums text-zinc-600">{formatShare(v)}</span>
           </div>
-          <ProgressBar value={v} total={total} minPercent={1} className={`mt-0.5 bg-zinc-100 ${small ? "h-1" : "h-1.5"}`} barClassName={`rounded-full ${colour(k)}`} />
+          <ProgressBar
+            value={v}
+            total={total}
+            minPercent={1}
+            className={`mt-0.5 bg-zinc-100 ${small ? "h-1" : "h-1.5"}`}
+            barClassName={`rounded-full ${colour(k)}`}
+          />
         </li>
       ))}
     </ul>

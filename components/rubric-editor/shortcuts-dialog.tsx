@@ -57,7 +57,10 @@ export function ShortcutsDialog({ open, onClose, canEdit }: { open: boolean; onC
   if (!open) return null;
   return (
     <Dialog onClose={onClose} title="Keyboard shortcuts" testId="shortcuts-dialog" closeKeys={["Escape", "?"]}>
-      <ShortcutGroups groups={shortcutGroups(canEdit)} groupClassName={(g) => (g.title === "Edit" ? "sm:row-span-2" : "")} />
+      <ShortcutGroups
+        groups={shortcutGroups(canEdit)}
+        groupClassName={(g) => (g.title === "Edit" ? "sm:row-span-2" : "")}
+      />
     </Dialog>
   );
 }

@@ -14,7 +14,15 @@ export const deleterName = (by: string | null) => by ?? "Someone (from the comma
  * The text someone typed into a node another person deleted meanwhile: kept on screen until they
  * restore the node with it (one click) or copy it and let it go.
  */
-export function StrandedDraftNotice({ store, edit, onDone }: { store: RubricStore; edit: StrandedEdit; onDone(): void }) {
+export function StrandedDraftNotice({
+  store,
+  edit,
+  onDone,
+}: {
+  store: RubricStore;
+  edit: StrandedEdit;
+  onDone(): void;
+}) {
   const text = edit.op.fields.requirements ?? "";
   const [problem, setProblem] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
@@ -45,7 +53,9 @@ export function StrandedDraftNotice({ store, edit, onDone }: { store: RubricStor
     >
       <p className="flex items-start gap-2 font-medium">
         <AlertTriangle size={16} className="mt-0.5 shrink-0 text-amber-600" aria-hidden />
-        <span data-testid="stranded-draft-title">{deleterName(edit.deletion.by)} deleted the node you were editing. Your text is kept:</span>
+        <span data-testid="stranded-draft-title">
+          {deleterName(edit.deletion.by)} deleted the node you were editing. Your text is kept:
+        </span>
       </p>
       <textarea
         readOnly
@@ -58,10 +68,20 @@ export function StrandedDraftNotice({ store, edit, onDone }: { store: RubricStor
       />
       {problem && <p className="text-xs text-red-700">{problem}</p>}
       <div className="flex flex-wrap gap-1.5">
-        <Button data-testid="stranded-draft-restore" disabled={busy} onClick={() => void restore()} className="px-2 py-1 text-xs">
+        <Button
+          data-testid="stranded-draft-restore"
+          disabled={busy}
+          onClick={() => void restore()}
+          className="px-2 py-1 text-xs"
+        >
           Restore the node with my text
         </Button>
-        <Button variant="secondary" data-testid="stranded-draft-copy" onClick={() => void copy()} className="px-2 py-1 text-xs">
+        <Button
+          variant="secondary"
+          data-testid="stranded-draft-copy"
+          onClick={() => void copy()}
+          className="px-2 py-1 text-xs"
+        >
           {copied ? "Copied" : "Copy text"}
         </Button>
         <Button variant="ghost" data-testid="stranded-draft-dismiss" onClick={onDone} className="px-2 py-1 text-xs">

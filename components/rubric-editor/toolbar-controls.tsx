@@ -61,16 +61,39 @@ export function SearchBox({
       />
       {active && (
         <>
-          <span className="shrink-0 px-1 text-xs tabular-nums text-zinc-500" data-testid="search-count" aria-live="polite">
+          <span
+            className="shrink-0 px-1 text-xs tabular-nums text-zinc-500"
+            data-testid="search-count"
+            aria-live="polite"
+          >
             {count === 0 ? "no matches" : `${at} of ${count.toLocaleString("en")}`}
           </span>
-          <button type="button" aria-label="Previous match" title="Previous match (Shift+Enter)" onClick={() => onStep(-1)} disabled={count === 0} className="p-1 text-zinc-500 hover:text-zinc-900 disabled:text-zinc-300">
+          <button
+            type="button"
+            aria-label="Previous match"
+            title="Previous match (Shift+Enter)"
+            onClick={() => onStep(-1)}
+            disabled={count === 0}
+            className="p-1 text-zinc-500 hover:text-zinc-900 disabled:text-zinc-300"
+          >
             <ChevronUp size={14} />
           </button>
-          <button type="button" aria-label="Next match" title="Next match (Enter)" onClick={() => onStep(1)} disabled={count === 0} className="p-1 text-zinc-500 hover:text-zinc-900 disabled:text-zinc-300">
+          <button
+            type="button"
+            aria-label="Next match"
+            title="Next match (Enter)"
+            onClick={() => onStep(1)}
+            disabled={count === 0}
+            className="p-1 text-zinc-500 hover:text-zinc-900 disabled:text-zinc-300"
+          >
             <ChevronDown size={14} />
           </button>
-          <button type="button" aria-label="Clear search" onClick={() => onChange("")} className="mr-1 p-1 text-zinc-400 hover:text-zinc-900">
+          <button
+            type="button"
+            aria-label="Clear search"
+            onClick={() => onChange("")}
+            className="mr-1 p-1 text-zinc-400 hover:text-zinc-900"
+          >
             <X size={13} />
           </button>
         </>
@@ -98,9 +121,13 @@ export function FilterSelect({
       data-testid={testId}
       value={value}
       onChange={(e) => onChange(e.target.value)}
-      title={value ? `${label}: ${options.find(([v]) => v === value)?.[1] ?? value}` : `Filter by ${label.toLowerCase()}`}
+      title={
+        value ? `${label}: ${options.find(([v]) => v === value)?.[1] ?? value}` : `Filter by ${label.toLowerCase()}`
+      }
       className={`h-8 w-[6.75rem] rounded-md border px-1.5 text-xs ${
-        value ? "border-indigo-400 bg-indigo-50 font-medium text-indigo-800" : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
+        value
+          ? "border-indigo-400 bg-indigo-50 font-medium text-indigo-800"
+          : "border-zinc-300 bg-white text-zinc-700 hover:bg-zinc-50"
       }`}
     >
       <option value="">{label}</option>

@@ -37,7 +37,8 @@ export function TreeStatsFooter({
   onLint(): void;
   drop: DropNote | null;
 }) {
-  const footer = "flex shrink-0 items-center gap-3 whitespace-nowrap border-t border-zinc-200 bg-zinc-50/80 px-3 py-1.5 text-xs text-zinc-500";
+  const footer =
+    "flex shrink-0 items-center gap-3 whitespace-nowrap border-t border-zinc-200 bg-zinc-50/80 px-3 py-1.5 text-xs text-zinc-500";
   // While a row is dragged, the words take the whole footer: the counts can wait, the target cannot.
   if (drop) {
     return (

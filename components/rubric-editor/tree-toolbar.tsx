@@ -54,7 +54,14 @@ export function TreeToolbar({
   const { filters, setFilters } = s;
   return (
     <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-2.5 py-2" data-testid="tree-toolbar">
-      <SearchBox inputRef={searchRef} value={s.search} onChange={s.setSearch} count={s.matches.length} at={s.currentAt} onStep={s.step} />
+      <SearchBox
+        inputRef={searchRef}
+        value={s.search}
+        onChange={s.setSearch}
+        count={s.matches.length}
+        at={s.currentAt}
+        onStep={s.step}
+      />
       <FilterSelect
         label="Category"
         testId="filter-category"
@@ -67,7 +74,10 @@ export function TreeToolbar({
         testId="filter-finegrained"
         value={filters.fine}
         onChange={(fine) => setFilters((f) => ({ ...f, fine }))}
-        options={[...FINEGRAINED_TASK_CATEGORIES.map((c) => [c, c] as [string, string]), [NONE, "No fine-grained category"]]}
+        options={[
+          ...FINEGRAINED_TASK_CATEGORIES.map((c) => [c, c] as [string, string]),
+          [NONE, "No fine-grained category"],
+        ]}
       />
       <FilterSelect
         label="Problems"
@@ -84,7 +94,11 @@ export function TreeToolbar({
       {s.filterActive && (
         <span className="flex items-center gap-1.5 text-xs text-zinc-600" data-testid="filter-count">
           {s.filterSet!.size.toLocaleString("en")} match{s.filterSet!.size === 1 ? "" : "es"}
-          <button type="button" onClick={() => setFilters(NO_FILTERS)} className="rounded px-1 text-indigo-700 hover:bg-indigo-50">
+          <button
+            type="button"
+            onClick={() => setFilters(NO_FILTERS)}
+            className="rounded px-1 text-indigo-700 hover:bg-indigo-50"
+          >
             Clear filters
           </button>
         </span>
@@ -121,7 +135,13 @@ export function TreeToolbar({
         {canEdit && (
           <>
             <span className="mx-1 h-5 w-px bg-zinc-200" />
-            <IconButton label="Add child (a)" onClick={() => ops.addChild(primary)} disabled={!selectedRow} testId="add-child" bordered>
+            <IconButton
+              label="Add child (a)"
+              onClick={() => ops.addChild(primary)}
+              disabled={!selectedRow}
+              testId="add-child"
+              bordered
+            >
               <CornerDownRight size={15} />
             </IconButton>
             <IconButton

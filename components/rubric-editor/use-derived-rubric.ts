@@ -12,7 +12,10 @@ const EMPTY_DERIVED: Derived = derive([]);
  * later (React's deferred value), so an edit shows before the rubric is linted again. `error` says
  * why the rows could not be read (the core is then empty). The lint leaves out what `dismissals` hide.
  */
-export function useDerivedRubric(rows: readonly NodeRow[], dismissals: readonly LintDismissal[]): { derived: Derived; error: string | null } {
+export function useDerivedRubric(
+  rows: readonly NodeRow[],
+  dismissals: readonly LintDismissal[],
+): { derived: Derived; error: string | null } {
   // Cores by rows: the previous one lets a field edit keep react-arborist's data (see `deriveCore`),
   // and the deferred lint finds the core of the rows it lags on.
   const cores = useRef(new WeakMap<readonly NodeRow[], DerivedCore>());

@@ -28,23 +28,33 @@ export function dropNoteOf(tree: TreeApi<TreeItem>, index: TreeIndex): DropNote 
   const parentKey = nodes.drag.destinationParentId;
   // Set only where the drop is allowed (react-arborist clears it elsewhere).
   if (parentKey === null || dnd.cursor.type === "none") return { kind: "none", text: `Can't drop ${moving} here` };
-  if (dnd.cursor.type === "highlight") return { kind: "inside", text: `Move ${moving} inside ${quote(index, parentKey)}` };
+  if (dnd.cursor.type === "highlight")
+    return { kind: "inside", text: `Move ${moving} inside ${quote(index, parentKey)}` };
   const at = nodes.drag.destinationIndex ?? 0;
   const siblings = tree.get(parentKey)?.children?.map((n) => n.id) ?? [];
   const dragged = new Set(dnd.dragIds);
   if (dragged.size === 1 && (siblings[at - 1] === dnd.dragIds[0] || siblings[at] === dnd.dragIds[0])) {
     return { kind: "between", text: `${moving} stays where it is` };
   }
-  const before = siblings.slice(0, at).reverse().find((k) => !dragged.has(k));
+  const before = siblings
+    .slice(0, at)
+    .reverse()
+    .find((k) => !dragged.has(k));
   const parent = quote(index, parentKey);
   return {
     kind: "between",
-    text: before ? `Move ${moving} after ${quote(index, before)} (under ${parent})` : `Move ${moving} first under ${parent}`,
+    text: before
+      ? `Move ${moving} after ${quote(index, before)} (under ${parent})`
+      : `Move ${moving} first under ${parent}`,
   };
 }
 
 /** Follows the tree's drag state; `mounted` says when the tree (and so `treeRef`) exists. */
-export function useDropNote(treeRef: RefObject<TreeApi<TreeItem> | null>, index: TreeIndex, mounted: boolean): DropNote | null {
+export function useDropNote(
+  treeRef: RefObject<TreeApi<TreeItem> | null>,
+  index: TreeIndex,
+  mounted: boolean,
+): DropNote | null {
   const [note, setNote] = useState<DropNote | null>(null);
   useEffect(() => {
     const tree = treeRef.current;

@@ -79,7 +79,10 @@ export function useEditorOperations({
         return;
       }
       const nodes = copyOfSubtree(index, key, parent.key);
-      const res = submit({ kind: "create", nodes }, { label: nodes.length === 1 ? "Duplicate a node" : `Duplicate ${nodes.length} nodes` });
+      const res = submit(
+        { kind: "create", nodes },
+        { label: nodes.length === 1 ? "Duplicate a node" : `Duplicate ${nodes.length} nodes` },
+      );
       if (!res.ok) return;
       toast.success(nodes.length === 1 ? "Duplicated 1 node" : `Duplicated ${nodes.length.toLocaleString("en")} nodes`);
       requestSelect(nodes[0].key, "focus");
@@ -155,7 +158,18 @@ export function useEditorOperations({
     [store],
   );
 
-  return { submit, addChild, addSibling, duplicate, deleteKeys, editKey, onMove, saveRequirements, disableDrop, onRestored };
+  return {
+    submit,
+    addChild,
+    addSibling,
+    duplicate,
+    deleteKeys,
+    editKey,
+    onMove,
+    saveRequirements,
+    disableDrop,
+    onRestored,
+  };
 }
 
 export type EditorOperations = ReturnType<typeof useEditorOperations>;

@@ -21,14 +21,20 @@ export function useRemoteDeleteNotice(store: RubricStore, selectedKey: string | 
         id: noticeId(roots),
         description: "Restore it to keep working on it.",
         duration: 15_000,
-        action: { label: "Restore", onClick: () => store.submit({ kind: "restore", keys: roots }, { label: "Restore deleted nodes" }) },
+        action: {
+          label: "Restore",
+          onClick: () => store.submit({ kind: "restore", keys: roots }, { label: "Restore deleted nodes" }),
+        },
       });
     });
     // The unsaved text reaches the store when its field closes, just after the delete was told.
     const offStranded = store.onStrandedEdit((edit) => {
       toast.dismiss(noticeId(edit.deletion.roots));
       const id = `stranded-${edit.op.key}`;
-      toast.custom(() => createElement(StrandedDraftNotice, { store, edit, onDone: () => toast.dismiss(id) }), { id, duration: Infinity });
+      toast.custom(() => createElement(StrandedDraftNotice, { store, edit, onDone: () => toast.dismiss(id) }), {
+        id,
+        duration: Infinity,
+      });
     });
     return () => {
       offDelete();

@@ -25,7 +25,12 @@ export function submitRequirementEdit(
   edit: RequirementEdit,
   onError?: (message: string) => void,
 ): SubmitResult {
-  const op: RubricOperation = { kind: "update", key: edit.key, fields: { requirements: edit.text }, base: { requirements: edit.startedFrom } };
+  const op: RubricOperation = {
+    kind: "update",
+    key: edit.key,
+    fields: { requirements: edit.text },
+    base: { requirements: edit.startedFrom },
+  };
   return submit(op, { label: "Edit requirements", onError });
 }
 

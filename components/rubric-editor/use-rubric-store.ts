@@ -15,7 +15,8 @@ export function useRubricStore(paperId: string, canEdit: boolean): { snap: Rubri
         onRefused: (message, { label, origin }) =>
           toast.error(message, {
             id: `refused-${label}-${message}`,
-            description: origin === "do" ? `“${label}” was not saved and has been rolled back.` : `${label} could not be applied.`,
+            description:
+              origin === "do" ? `“${label}” was not saved and has been rolled back.` : `${label} could not be applied.`,
           }),
       }),
   );

@@ -2,7 +2,15 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { NodeApi } from "react-arborist";
-import { filterKeys, filtersActive, NO_FILTERS, searchMatches, type Derived, type Filters, type TreeItem } from "./derive";
+import {
+  filterKeys,
+  filtersActive,
+  NO_FILTERS,
+  searchMatches,
+  type Derived,
+  type Filters,
+  type TreeItem,
+} from "./derive";
 
 /**
  * The tree's filters and full-text search: which nodes the tree keeps, the matches of the search
@@ -14,7 +22,10 @@ export function useTreeSearch(derived: Derived, reveal: (key: string) => void) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
 
   const filterActive = filtersActive(filters);
-  const filterSet = useMemo(() => (filterActive ? filterKeys(derived, filters) : null), [derived, filters, filterActive]);
+  const filterSet = useMemo(
+    () => (filterActive ? filterKeys(derived, filters) : null),
+    [derived, filters, filterActive],
+  );
   const filterToken = filterActive ? `filter:${filters.task}|${filters.fine}|${filters.lint}` : "";
   const filterMatch = useCallback((node: NodeApi<TreeItem>) => filterSet?.has(node.id) ?? true, [filterSet]);
 

@@ -67,7 +67,10 @@ export function useTreeSelection(treeRef: RefObject<TreeApi<TreeItem> | null>, d
 
   // A selected node that no longer exists (deleted, undone) is let go.
   const selectedRow = primary ? derived.index.byKey.get(primary) : undefined;
-  const liveSelection = useMemo(() => selectedKeys.filter((k) => derived.index.byKey.has(k)), [selectedKeys, derived.index]);
+  const liveSelection = useMemo(
+    () => selectedKeys.filter((k) => derived.index.byKey.has(k)),
+    [selectedKeys, derived.index],
+  );
 
   return { primary, selectedRow, liveSelection, requestSelect, onSelect };
 }

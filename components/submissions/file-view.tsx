@@ -25,7 +25,10 @@ const MAX_TABLE_ROWS = 1_000;
 /** A log as text: escape sequences stripped, wrapped. */
 export function LogText({ text, testId }: { text: string; testId?: string }) {
   return (
-    <pre className="code-view whitespace-pre-wrap break-all p-3 font-mono text-[11px] leading-relaxed text-zinc-800" data-testid={testId}>
+    <pre
+      className="code-view whitespace-pre-wrap break-all p-3 font-mono text-[11px] leading-relaxed text-zinc-800"
+      data-testid={testId}
+    >
       {text.replace(ANSI, "")}
     </pre>
   );
@@ -52,7 +55,14 @@ export function FileView({ filesUrl, path, lines }: { filesUrl: string; path: st
   if (file.isError) return <p className="p-3 text-sm text-red-700">{file.error.message}</p>;
   let body: React.ReactNode;
   if (file.data.image) {
-    body = <img src={`${filesUrl}?image=${encodeURIComponent(path)}`} alt={path} className="m-3 max-w-[calc(100%-1.5rem)] border border-zinc-200" data-testid="file-image" />;
+    body = (
+      <img
+        src={`${filesUrl}?image=${encodeURIComponent(path)}`}
+        alt={path}
+        className="m-3 max-w-[calc(100%-1.5rem)] border border-zinc-200"
+        data-testid="file-image"
+      />
+    );
   } else if (source === null) {
     return <p className="p-3 text-sm text-zinc-500">This file was not kept ({file.data.skipped ?? "binary"}).</p>;
   } else if (kind === "csv") {
@@ -61,13 +71,21 @@ export function FileView({ filesUrl, path, lines }: { filesUrl: string; path: st
     body = <LogText text={source} testId="file-log" />;
   } else if (highlighted) {
     // Shiki's output: the code is escaped token by token.
-    body = <div className="code-view text-[12px]" data-testid="highlighted" dangerouslySetInnerHTML={{ __html: highlighted }} />;
+    body = (
+      <div
+        className="code-view text-[12px]"
+        data-testid="highlighted"
+        dangerouslySetInnerHTML={{ __html: highlighted }}
+      />
+    );
   } else {
     body = <pre className="code-view p-3 font-mono text-[12px] leading-relaxed text-zinc-800">{source}</pre>;
   }
   return (
     <div data-testid="file-view" data-path={path} data-kind={file.data.image ? "image" : kind} ref={viewRef}>
-      <div className="sticky top-0 z-10 border-b border-zinc-200 bg-white/95 px-3 py-1 font-mono text-[11px] text-zinc-600">{path}</div>
+      <div className="sticky top-0 z-10 border-b border-zinc-200 bg-white/95 px-3 py-1 font-mono text-[11px] text-zinc-600">
+        {path}
+      </div>
       {body}
     </div>
   );
@@ -130,13 +148,22 @@ function CsvTable({ text }: { text: string }) {
           ))}
         </tbody>
       </table>
-      {rows.length > MAX_TABLE_ROWS && <p className="mt-2 text-xs text-zinc-500">The first {MAX_TABLE_ROWS.toLocaleString("en")} of {rows.length.toLocaleString("en")} rows; download the file for the rest.</p>}
+      {rows.length > MAX_TABLE_ROWS && (
+        <p className="mt-2 text-xs text-zinc-500">
+          The first {MAX_TABLE_ROWS.toLocaleString("en")} of {rows.length.toLocaleString("en")} rows; download the file
+          for the rest.
+        </p>
+      )}
     </div>
   );
 }
 
 /** Marks the cited lines of the highlighted file (Shiki renders one `.line` per line) and scrolls to the first. */
-function useEvidenceLines(viewRef: RefObject<HTMLDivElement | null>, lines: FileTarget | null, html: string | null): void {
+function useEvidenceLines(
+  viewRef: RefObject<HTMLDivElement | null>,
+  lines: FileTarget | null,
+  html: string | null,
+): void {
   useEffect(() => {
     const view = viewRef.current;
     if (!view || !lines || html === null) return;

@@ -12,7 +12,17 @@ import { isFinalJobStatus } from "@/lib/jobs/states";
 import { submissionKey } from "./submission-query";
 
 /** Staff's buttons on a submission: Reproduce (no reproduction yet), Cancel (queued or running, confirmed), Retry (ended). */
-export function JobActions({ submissionId, job, canReproduce, onNewJob }: { submissionId: string; job: JobView | null; canReproduce: boolean; onNewJob(jobId: string): void }) {
+export function JobActions({
+  submissionId,
+  job,
+  canReproduce,
+  onNewJob,
+}: {
+  submissionId: string;
+  job: JobView | null;
+  canReproduce: boolean;
+  onNewJob(jobId: string): void;
+}) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: submissionKey(submissionId) });
@@ -62,11 +72,22 @@ export function JobActions({ submissionId, job, canReproduce, onNewJob }: { subm
   }
   return (
     <>
-      <Button variant="danger" onClick={() => setConfirming(true)} disabled={job.cancelRequested} data-testid="cancel-job">
+      <Button
+        variant="danger"
+        onClick={() => setConfirming(true)}
+        disabled={job.cancelRequested}
+        data-testid="cancel-job"
+      >
         <Square size={14} aria-hidden /> {job.cancelRequested ? "Cancelling…" : "Cancel"}
       </Button>
       {confirming && (
-        <ConfirmDialog title="Cancel this reproduction?" confirmText="Cancel the reproduction" pending={cancel.isPending} onConfirm={() => cancel.mutate(job.id)} onClose={() => setConfirming(false)}>
+        <ConfirmDialog
+          title="Cancel this reproduction?"
+          confirmText="Cancel the reproduction"
+          pending={cancel.isPending}
+          onConfirm={() => cancel.mutate(job.id)}
+          onClose={() => setConfirming(false)}
+        >
           <p>
             {job.status === "queued"
               ? "It has not started: it leaves the queue."

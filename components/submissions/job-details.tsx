@@ -24,7 +24,12 @@ export function OutputsPanel({ job }: { job: JobView }) {
         </p>
         <div className="ml-auto flex gap-2">
           {outputs && (
-            <a href={`/api/jobs/${job.id}/outputs`} className={buttonClass("secondary")} download data-testid="download-outputs">
+            <a
+              href={`/api/jobs/${job.id}/outputs`}
+              className={buttonClass("secondary")}
+              download
+              data-testid="download-outputs"
+            >
               <Download size={14} aria-hidden /> Outputs (.tar.gz)
             </a>
           )}
@@ -40,7 +45,12 @@ export function OutputsPanel({ job }: { job: JobView }) {
             </a>
           )}
           {job.metadata && (
-            <a href={`/api/jobs/${job.id}/metadata`} className={buttonClass("secondary")} download data-testid="download-metadata">
+            <a
+              href={`/api/jobs/${job.id}/metadata`}
+              className={buttonClass("secondary")}
+              download
+              data-testid="download-metadata"
+            >
               <Download size={14} aria-hidden /> executed_metadata.json
             </a>
           )}
@@ -58,8 +68,15 @@ export function OutputsPanel({ job }: { job: JobView }) {
                 data-testid="output-file"
                 data-changed={f.changed}
               >
-                {f.changed ? <FileDiff size={13} className="shrink-0 text-emerald-600" aria-label="changed" /> : <span className="w-[13px] shrink-0" />}
-                <span className={`min-w-0 flex-1 truncate ${f.changed ? "text-emerald-800" : "text-zinc-700"}`} title={f.path}>
+                {f.changed ? (
+                  <FileDiff size={13} className="shrink-0 text-emerald-600" aria-label="changed" />
+                ) : (
+                  <span className="w-[13px] shrink-0" />
+                )}
+                <span
+                  className={`min-w-0 flex-1 truncate ${f.changed ? "text-emerald-800" : "text-zinc-700"}`}
+                  title={f.path}
+                >
                   {f.path}
                 </span>
                 {f.changed && <span className="rounded bg-emerald-50 px-1 text-[10px] text-emerald-700">changed</span>}
@@ -78,11 +95,13 @@ export function OutputsPanel({ job }: { job: JobView }) {
   );
 }
 
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "medium" }) : "—");
+const time = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "medium" }) : "—";
 
 /** Each attempt of the job: where it ran, how it ended and why. */
 export function AttemptsPanel({ job }: { job: JobView }) {
-  if (job.attemptHistory.length === 0) return <p className="text-sm text-zinc-500">No runner has claimed this job yet.</p>;
+  if (job.attemptHistory.length === 0)
+    return <p className="text-sm text-zinc-500">No runner has claimed this job yet.</p>;
   return (
     <div className="overflow-x-auto rounded-md border border-zinc-200 bg-white" data-testid="attempts-panel">
       <table className="w-full text-left text-sm">

@@ -35,11 +35,22 @@ function announceStarted(runs: readonly JudgeRunView[], items: readonly Submissi
 }
 
 /** Staff's bar over a selection: how many, "Run judge on N…" (the submission page's dialog), clear. */
-export function JudgeSelectionBar({ selected, onClear, onStarted }: { selected: SubmissionItem[]; onClear(): void; onStarted(): void }) {
+export function JudgeSelectionBar({
+  selected,
+  onClear,
+  onStarted,
+}: {
+  selected: SubmissionItem[];
+  onClear(): void;
+  onStarted(): void;
+}) {
   if (selected.length === 0) return null;
   return (
     // Sticky: staff tick runs further down a long list and still see the count and the button.
-    <div className="sticky top-0 z-10 mb-3 flex flex-wrap items-center gap-2 rounded-md border border-indigo-100 bg-indigo-50 px-3 py-2 text-sm shadow-sm" data-testid="judge-selection">
+    <div
+      className="sticky top-0 z-10 mb-3 flex flex-wrap items-center gap-2 rounded-md border border-indigo-100 bg-indigo-50 px-3 py-2 text-sm shadow-sm"
+      data-testid="judge-selection"
+    >
       <span className="text-zinc-700">
         <span className="font-medium tabular-nums">{selected.length}</span> selected
       </span>

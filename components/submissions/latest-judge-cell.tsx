@@ -6,7 +6,13 @@ import type { LatestJudgeRunView } from "@/lib/judge/views";
 export function LatestJudgeCell({ run }: { run: LatestJudgeRunView | null }) {
   if (!run) return <span className="text-zinc-400">—</span>;
   return (
-    <Link href={`/gradings/${run.gradingId}`} className="inline-flex items-center gap-1.5 hover:underline" data-testid="submission-judge" data-status={run.status} title="Open the grading">
+    <Link
+      href={`/gradings/${run.gradingId}`}
+      className="inline-flex items-center gap-1.5 hover:underline"
+      data-testid="submission-judge"
+      data-status={run.status}
+      title="Open the grading"
+    >
       <JobStatusBadge status={run.status} />
       <span className="whitespace-nowrap text-xs tabular-nums text-zinc-600">
         {run.leavesDone}/{run.leavesTotal}

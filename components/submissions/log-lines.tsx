@@ -21,7 +21,9 @@ export const LogLineView = memo(function LogLineView({
         {number}
       </span>
       <span className="min-w-0 flex-1 whitespace-pre-wrap break-all">
-        {matchStarts?.length ? markMatches(line.segments, matchStarts, matchLength, current) : line.segments.map((s, i) => styled(s, s.text, i))}
+        {matchStarts?.length
+          ? markMatches(line.segments, matchStarts, matchLength, current)
+          : line.segments.map((s, i) => styled(s, s.text, i))}
       </span>
     </div>
   );
@@ -52,7 +54,12 @@ function styled(s: LogSegment, text: string, key: number | string): ReactNode {
 }
 
 /** The segments cut at the matches' edges, each match in a <mark>. */
-function markMatches(segments: readonly LogSegment[], starts: readonly number[], length: number, current: number | null): ReactNode[] {
+function markMatches(
+  segments: readonly LogSegment[],
+  starts: readonly number[],
+  length: number,
+  current: number | null,
+): ReactNode[] {
   const out: ReactNode[] = [];
   let offset = 0;
   let key = 0;
@@ -69,7 +76,13 @@ function markMatches(segments: readonly LogSegment[], starts: readonly number[],
       const from = Math.max(match, at);
       const to = Math.min(match + length, end);
       out.push(
-        <mark key={key++} data-match={match === current ? "current" : "match"} className={match === current ? "rounded-sm bg-amber-400 text-zinc-950" : "rounded-sm bg-amber-200/70 text-zinc-950"}>
+        <mark
+          key={key++}
+          data-match={match === current ? "current" : "match"}
+          className={
+            match === current ? "rounded-sm bg-amber-400 text-zinc-950" : "rounded-sm bg-amber-200/70 text-zinc-950"
+          }
+        >
           {s.text.slice(from - offset, to - offset)}
         </mark>,
       );

@@ -74,7 +74,10 @@ function lastCarriageSegment(line: string): string {
 export function partialLine(log: AttemptLog): LogLine | null {
   if (!log.partial) return null;
   const plain = Anser.ansiToText(lastCarriageSegment(log.partial));
-  return { plain, segments: [{ text: plain, fg: null, bg: null, bold: false, italic: false, underline: false, dim: false }] };
+  return {
+    plain,
+    segments: [{ text: plain, fg: null, bg: null, bold: false, italic: false, underline: false, dim: false }],
+  };
 }
 
 /** Where `query` occurs (case-insensitive), as line index and column, in order. */
@@ -84,7 +87,8 @@ export function findMatches(lines: readonly LogLine[], query: string): { line: n
   const out: { line: number; start: number }[] = [];
   lines.forEach((l, i) => {
     const hay = l.plain.toLowerCase();
-    for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + needle.length)) out.push({ line: i, start: at });
+    for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + needle.length))
+      out.push({ line: i, start: at });
   });
   return out;
 }

@@ -19,7 +19,9 @@ const CONNECTION: Record<JobLog["connection"], string> = {
 
 /** The reproduction's log: live, in colour, following the tail, searchable, per attempt. */
 export function LogPanel({ job, log }: { job: JobView; log: JobLog }) {
-  const attemptNumbers = [...new Set([...job.attemptHistory.map((a) => a.attempt), ...log.attempts.keys()])].sort((a, b) => a - b);
+  const attemptNumbers = [...new Set([...job.attemptHistory.map((a) => a.attempt), ...log.attempts.keys()])].sort(
+    (a, b) => a - b,
+  );
   const latest = attemptNumbers.at(-1) ?? 1;
   const [picked, setPicked] = useState<number | null>(null);
   const attempt = picked !== null && attemptNumbers.includes(picked) ? picked : latest;
@@ -31,7 +33,10 @@ export function LogPanel({ job, log }: { job: JobView; log: JobLog }) {
   const viewer = useLogViewer(lines);
 
   return (
-    <div className="flex min-h-0 flex-col overflow-hidden rounded-lg border border-zinc-800 bg-zinc-950" data-testid="log-panel">
+    <div
+      className="flex min-h-0 flex-col overflow-hidden rounded-lg border border-zinc-800 bg-zinc-950"
+      data-testid="log-panel"
+    >
       <div className="flex flex-wrap items-center gap-2 border-b border-zinc-800 px-3 py-2 text-xs text-zinc-300">
         {attemptNumbers.length > 1 && (
           <label className="flex items-center gap-1.5">
@@ -72,18 +77,37 @@ export function LogPanel({ job, log }: { job: JobView; log: JobLog }) {
               {viewer.matches.length ? `${viewer.currentIndex + 1 || "–"}/${viewer.matches.length}` : "0/0"}
             </span>
           )}
-          <button type="button" onClick={() => viewer.step(-1)} aria-label="Previous match" className="px-1 text-zinc-400 hover:text-zinc-100">
+          <button
+            type="button"
+            onClick={() => viewer.step(-1)}
+            aria-label="Previous match"
+            className="px-1 text-zinc-400 hover:text-zinc-100"
+          >
             <ChevronUp size={14} />
           </button>
-          <button type="button" onClick={() => viewer.step(1)} aria-label="Next match" className="pr-1.5 text-zinc-400 hover:text-zinc-100">
+          <button
+            type="button"
+            onClick={() => viewer.step(1)}
+            aria-label="Next match"
+            className="pr-1.5 text-zinc-400 hover:text-zinc-100"
+          >
             <ChevronDown size={14} />
           </button>
         </div>
         <label className="flex cursor-pointer items-center gap-1.5">
-          <input type="checkbox" checked={viewer.following} onChange={(e) => (e.target.checked ? viewer.follow() : viewer.unfollow())} data-testid="follow-tail" />
+          <input
+            type="checkbox"
+            checked={viewer.following}
+            onChange={(e) => (e.target.checked ? viewer.follow() : viewer.unfollow())}
+            data-testid="follow-tail"
+          />
           Follow
         </label>
-        <span className="ml-auto flex items-center gap-1.5" data-testid="log-connection" data-connection={log.connection}>
+        <span
+          className="ml-auto flex items-center gap-1.5"
+          data-testid="log-connection"
+          data-connection={log.connection}
+        >
           <Radio size={12} aria-hidden className={log.connection === "live" ? "text-emerald-400" : "text-zinc-500"} />
           {CONNECTION[log.connection]}
         </span>
@@ -105,7 +129,9 @@ export function LogPanel({ job, log }: { job: JobView; log: JobLog }) {
           data-testid="log-view"
         >
           {lines.length === 0 ? (
-            <p className="px-3 text-zinc-500">{job.status === "queued" ? "Waiting for a runner to claim the job…" : "No output yet."}</p>
+            <p className="px-3 text-zinc-500">
+              {job.status === "queued" ? "Waiting for a runner to claim the job…" : "No output yet."}
+            </p>
           ) : (
             lines.map((line, i) => (
               <LogLineView
@@ -120,7 +146,12 @@ export function LogPanel({ job, log }: { job: JobView; log: JobLog }) {
           )}
         </div>
         {!viewer.following && (
-          <Button variant="secondary" onClick={viewer.follow} className="absolute bottom-3 right-5 shadow-md" data-testid="jump-to-bottom">
+          <Button
+            variant="secondary"
+            onClick={viewer.follow}
+            className="absolute bottom-3 right-5 shadow-md"
+            data-testid="jump-to-bottom"
+          >
             <ArrowDownToLine size={14} aria-hidden /> Follow the tail
           </Button>
         )}

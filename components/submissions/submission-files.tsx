@@ -68,7 +68,11 @@ export function SubmissionFiles({
     return (
       <div className="space-y-2 p-3" aria-busy="true">
         {Array.from({ length: 6 }, (_, i) => (
-          <div key={i} className="h-4 animate-pulse rounded bg-zinc-100" style={{ width: `${50 + ((i * 23) % 40)}%` }} />
+          <div
+            key={i}
+            className="h-4 animate-pulse rounded bg-zinc-100"
+            style={{ width: `${50 + ((i * 23) % 40)}%` }}
+          />
         ))}
       </div>
     );
@@ -124,10 +128,18 @@ export function SubmissionFiles({
                 disabled={f.skipped !== null}
                 title={f.skipped ? `${f.path}: not kept (${f.skipped})` : f.path}
                 className={`flex w-full items-center gap-1.5 rounded px-1.5 py-0.5 text-left font-mono ${
-                  shown === f.path ? "bg-indigo-50 text-indigo-800" : f.skipped ? "text-zinc-400" : "text-zinc-700 hover:bg-zinc-50"
+                  shown === f.path
+                    ? "bg-indigo-50 text-indigo-800"
+                    : f.skipped
+                      ? "text-zinc-400"
+                      : "text-zinc-700 hover:bg-zinc-50"
                 }`}
               >
-                {f.skipped ? <FileWarning size={12} className="shrink-0" aria-hidden /> : <FileCode2 size={12} className="shrink-0" aria-hidden />}
+                {f.skipped ? (
+                  <FileWarning size={12} className="shrink-0" aria-hidden />
+                ) : (
+                  <FileCode2 size={12} className="shrink-0" aria-hidden />
+                )}
                 <span className="min-w-0 flex-1 truncate">{f.path}</span>
                 <span className="shrink-0 text-[10px] text-zinc-400">{formatBytes(f.size)}</span>
               </button>

@@ -21,14 +21,19 @@ export function SubmissionFlagsPanel({ flags }: { flags: SubmissionFlags | null 
   }
   const more = scan.totalHits - scan.hits.length;
   return (
-    <section role="alert" className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="blacklist-flag">
+    <section
+      role="alert"
+      className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950"
+      data-testid="blacklist-flag"
+    >
       <h2 className="flex items-center gap-1.5 font-semibold">
         <ShieldAlert size={16} aria-hidden />
-        Flagged: the agent&apos;s log names a blacklisted site on {scan.totalHits} {scan.totalHits === 1 ? "line" : "lines"}
+        Flagged: the agent&apos;s log names a blacklisted site on {scan.totalHits}{" "}
+        {scan.totalHits === 1 ? "line" : "lines"}
       </h2>
       <p className="text-amber-900">
-        PaperBench lets an agent browse the web but not its paper&apos;s blacklisted sites. An evaluation counts this run as 0 or
-        excludes it, as its policy says. From <code>{scan.log}</code>:
+        PaperBench lets an agent browse the web but not its paper&apos;s blacklisted sites. An evaluation counts this
+        run as 0 or excludes it, as its policy says. From <code>{scan.log}</code>:
       </p>
       <ol className="max-h-72 space-y-1 overflow-auto rounded bg-white/70 p-2 font-mono text-xs">
         {scan.hits.map((hit) => (
@@ -41,7 +46,11 @@ export function SubmissionFlagsPanel({ flags }: { flags: SubmissionFlags | null 
           </li>
         ))}
       </ol>
-      {more > 0 && <p className="text-xs text-amber-800">and {more} more {more === 1 ? "line" : "lines"} not kept</p>}
+      {more > 0 && (
+        <p className="text-xs text-amber-800">
+          and {more} more {more === 1 ? "line" : "lines"} not kept
+        </p>
+      )}
     </section>
   );
 }

@@ -57,7 +57,9 @@ export function SubmissionHeader({
               ))}
             </select>
           )}
-          {canManage && <JobActions submissionId={submission.id} job={job} canReproduce={canReproduce} onNewJob={onPickJob} />}
+          {canManage && (
+            <JobActions submissionId={submission.id} job={job} canReproduce={canReproduce} onNewJob={onPickJob} />
+          )}
         </div>
       </div>
       <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
@@ -69,15 +71,22 @@ export function SubmissionHeader({
         </Fact>
         {job?.runnerName && <Fact label="Runner">{job.runnerName}</Fact>}
         {job && job.gpuIndices.length > 0 && <Fact label="GPUs">{job.gpuIndices.join(", ")}</Fact>}
-        {job && retried(job) && <Fact label="Attempt" testId="job-attempt">{`${job.attempts} of ${job.maxAttempts}`}</Fact>}
+        {job && retried(job) && (
+          <Fact label="Attempt" testId="job-attempt">{`${job.attempts} of ${job.maxAttempts}`}</Fact>
+        )}
         <Fact label="Archive" testId="submission-archive">
           {submission.archive.name ?? "—"} · {plural(submission.archive.fileCount, "file")}
           {submission.archive.expandedBytes !== null && ` · ${formatBytes(submission.archive.expandedBytes)}`}
         </Fact>
       </dl>
       {job?.status === "running" && job.cancelRequested && (
-        <p role="status" className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-700" data-testid="job-cancelling">
-          Cancel requested: the runner is stopping reproduce.sh (SIGTERM, then SIGKILL after its grace period). The job ends cancelled, whatever the run does meanwhile.
+        <p
+          role="status"
+          className="rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 text-sm text-zinc-700"
+          data-testid="job-cancelling"
+        >
+          Cancel requested: the runner is stopping reproduce.sh (SIGTERM, then SIGKILL after its grace period). The job
+          ends cancelled, whatever the run does meanwhile.
         </p>
       )}
       {job?.failureReason && (

@@ -16,7 +16,9 @@ export interface SubmissionItem {
 }
 
 /** The runs of each agent, in the list's order (agent, variant, run). */
-export function groupByAgent(items: readonly SubmissionItem[]): { agentId: string; agentName: string; items: SubmissionItem[] }[] {
+export function groupByAgent(
+  items: readonly SubmissionItem[],
+): { agentId: string; agentName: string; items: SubmissionItem[] }[] {
   const groups = new Map<string, { agentId: string; agentName: string; items: SubmissionItem[] }>();
   for (const s of items) {
     const group = groups.get(s.agentId) ?? { agentId: s.agentId, agentName: s.agentName, items: [] };

@@ -28,7 +28,10 @@ export function SubmissionPage({ submissionId, canManage }: { submissionId: stri
   const [tab, setTab] = useState<Tab | null>(null);
   const activeTab: Tab = !job ? "Files" : (tab ?? "Log");
 
-  const onState = useCallback(() => void queryClient.invalidateQueries({ queryKey: submissionKey(submissionId) }), [queryClient, submissionId]);
+  const onState = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: submissionKey(submissionId) }),
+    [queryClient, submissionId],
+  );
   const log = useJobLog(job?.id ?? null, onState);
 
   if (submission.isPending) return <div className="h-40 animate-pulse rounded-lg bg-zinc-100" aria-busy="true" />;
@@ -51,7 +54,11 @@ export function SubmissionPage({ submissionId, canManage }: { submissionId: stri
       <SubmissionFlagsPanel flags={data.flags} />
       <SubmissionJudgeRuns submissionId={submissionId} variant={data.variant} canManage={canManage} />
       <p className="text-sm">
-        <Link href={`/submissions/${submissionId}/compare`} className="inline-flex items-center gap-1 font-medium text-indigo-700 hover:underline" data-testid="compare-gradings-link">
+        <Link
+          href={`/submissions/${submissionId}/compare`}
+          className="inline-flex items-center gap-1 font-medium text-indigo-700 hover:underline"
+          data-testid="compare-gradings-link"
+        >
           <GitCompareArrows size={15} aria-hidden /> Compare two gradings of this submission, leaf by leaf
         </Link>
       </p>
@@ -68,11 +75,15 @@ export function SubmissionPage({ submissionId, canManage }: { submissionId: stri
               onClick={() => setTab(t)}
               data-testid={`tab-${t.toLowerCase()}`}
               className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${
-                activeTab === t ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:text-zinc-900 disabled:text-zinc-300"
+                activeTab === t
+                  ? "border-indigo-600 text-indigo-700"
+                  : "border-transparent text-zinc-600 hover:text-zinc-900 disabled:text-zinc-300"
               }`}
             >
               {t}
-              {t === "Outputs" && job?.outputs && <span className="ml-1.5 text-xs text-zinc-400">{job.outputs.files.length}</span>}
+              {t === "Outputs" && job?.outputs && (
+                <span className="ml-1.5 text-xs text-zinc-400">{job.outputs.files.length}</span>
+              )}
               {t === "Files" && <span className="ml-1.5 text-xs text-zinc-400">{data.archive.fileCount}</span>}
             </button>
           );
@@ -91,7 +102,11 @@ export function SubmissionPage({ submissionId, canManage }: { submissionId: stri
         {activeTab === "Log" && job && <LogPanel key={job.id} job={job} log={log} />}
         {activeTab === "Files" && (
           <div className="h-[min(70vh,44rem)] overflow-hidden rounded-lg border border-zinc-200 bg-white">
-            <SubmissionFiles filesUrl={`/api/submissions/${submissionId}/files`} listMaxHeight="max-h-56" empty={<p className="text-sm text-zinc-600">No files were stored for this submission.</p>} />
+            <SubmissionFiles
+              filesUrl={`/api/submissions/${submissionId}/files`}
+              listMaxHeight="max-h-56"
+              empty={<p className="text-sm text-zinc-600">No files were stored for this submission.</p>}
+            />
           </div>
         )}
         {activeTab === "Outputs" && job && <OutputsPanel job={job} />}

@@ -14,7 +14,8 @@ export const submissionKey = (submissionId: string) => ["submission", submission
 export function useSubmission(submissionId: string, pollMs: number | false = false) {
   return useQuery({
     queryKey: submissionKey(submissionId),
-    queryFn: () => fetchJson<{ submission: SubmissionView }>(`/api/submissions/${submissionId}`).then((r) => r.submission),
+    queryFn: () =>
+      fetchJson<{ submission: SubmissionView }>(`/api/submissions/${submissionId}`).then((r) => r.submission),
     refetchInterval: (q) => {
       const latest = q.state.data?.jobs[0];
       return pollMs && latest && !isFinalJobStatus(latest.status) ? pollMs : false;

@@ -13,7 +13,10 @@ import { UploadSubmissionForm } from "./upload-submission-form";
 import { useSubmissionSelection } from "./use-submission-selection";
 
 function isLive(s: SubmissionItem): boolean {
-  return (s.latestJobStatus !== null && !isFinalJobStatus(s.latestJobStatus)) || (s.latestJudge !== null && !isFinalJobStatus(s.latestJudge.status));
+  return (
+    (s.latestJobStatus !== null && !isFinalJobStatus(s.latestJobStatus)) ||
+    (s.latestJudge !== null && !isFinalJobStatus(s.latestJudge.status))
+  );
 }
 
 /**
@@ -26,7 +29,8 @@ export function SubmissionsPanel({ paperId, canManage }: { paperId: string; canM
   const queryKey = ["paper-submissions", paperId];
   const list = useQuery({
     queryKey,
-    queryFn: () => fetchJson<{ submissions: SubmissionItem[] }>(`/api/papers/${paperId}/submissions`).then((r) => r.submissions),
+    queryFn: () =>
+      fetchJson<{ submissions: SubmissionItem[] }>(`/api/papers/${paperId}/submissions`).then((r) => r.submissions),
     // A running reproduction's or judge run's badge moves on without a reload.
     refetchInterval: (q) => (q.state.data?.some(isLive) ? 3_000 : false),
   });
@@ -34,13 +38,22 @@ export function SubmissionsPanel({ paperId, canManage }: { paperId: string; canM
   const selected = list.data?.filter((s) => selection.selected.includes(s.id)) ?? [];
 
   return (
-    <section className="rounded-lg border border-zinc-200 bg-white p-5" aria-labelledby="submissions-title" data-testid="submissions-panel">
+    <section
+      className="rounded-lg border border-zinc-200 bg-white p-5"
+      aria-labelledby="submissions-title"
+      data-testid="submissions-panel"
+    >
       <div className="mb-3 flex items-center gap-3">
         <h2 id="submissions-title" className="text-sm font-semibold uppercase tracking-wide text-zinc-500">
           Submissions
         </h2>
         {canManage && !uploading && (
-          <Button variant="secondary" className="ml-auto" onClick={() => setUploading(true)} data-testid="open-upload-submission">
+          <Button
+            variant="secondary"
+            className="ml-auto"
+            onClick={() => setUploading(true)}
+            data-testid="open-upload-submission"
+          >
             <Upload size={14} aria-hidden /> Upload
           </Button>
         )}
@@ -67,7 +80,11 @@ export function SubmissionsPanel({ paperId, canManage }: { paperId: string; canM
       {list.data && list.data.length > 0 && (
         <>
           {canManage && (
-            <JudgeSelectionBar selected={selected} onClear={selection.clear} onStarted={() => void queryClient.invalidateQueries({ queryKey })} />
+            <JudgeSelectionBar
+              selected={selected}
+              onClear={selection.clear}
+              onStarted={() => void queryClient.invalidateQueries({ queryKey })}
+            />
           )}
           <SubmissionsTable items={list.data} selection={canManage ? selection : null} />
         </>

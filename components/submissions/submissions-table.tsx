@@ -20,7 +20,11 @@ export function SubmissionsTable({ items, selection }: { items: SubmissionItem[]
       <table className="w-full text-left text-sm">
         <thead className="border-b border-zinc-200 text-xs uppercase tracking-wide text-zinc-500">
           <tr>
-            {selection && <th className="w-7 py-1.5 pr-2 font-medium"><span className="sr-only">Select</span></th>}
+            {selection && (
+              <th className="w-7 py-1.5 pr-2 font-medium">
+                <span className="sr-only">Select</span>
+              </th>
+            )}
             <th className={`${CELL} font-medium`}>Agent</th>
             <th className={`${CELL} font-medium`}>Run</th>
             <th className={`${CELL} font-medium`}>Variant</th>
@@ -34,7 +38,12 @@ export function SubmissionsTable({ items, selection }: { items: SubmissionItem[]
           const ids = group.items.map((s) => s.id);
           const checkedCount = ids.filter((id) => selection?.isChecked(id)).length;
           return (
-            <tbody key={group.agentId} className="divide-y divide-zinc-100 border-b border-zinc-200 last:border-b-0" data-testid="agent-runs" data-agent={group.agentName}>
+            <tbody
+              key={group.agentId}
+              className="divide-y divide-zinc-100 border-b border-zinc-200 last:border-b-0"
+              data-testid="agent-runs"
+              data-agent={group.agentName}
+            >
               {selection && group.items.length > 1 && (
                 <tr className="bg-zinc-50/70">
                   <td className="py-1 pr-2">
@@ -76,12 +85,26 @@ export function SubmissionsTable({ items, selection }: { items: SubmissionItem[]
                   </td>
                   <td className={`${CELL} tabular-nums`}>{s.runIndex}</td>
                   <td className={`${CELL} text-zinc-600`}>{s.variant}</td>
-                  <td className={`${CELL} tabular-nums text-zinc-600`} data-testid="submission-file-count">{s.archiveFileCount.toLocaleString("en")}</td>
-                  <td className={CELL}>{s.latestJobStatus ? <JobStatusBadge status={s.latestJobStatus} /> : <span className="text-zinc-400">—</span>}</td>
+                  <td className={`${CELL} tabular-nums text-zinc-600`} data-testid="submission-file-count">
+                    {s.archiveFileCount.toLocaleString("en")}
+                  </td>
+                  <td className={CELL}>
+                    {s.latestJobStatus ? (
+                      <JobStatusBadge status={s.latestJobStatus} />
+                    ) : (
+                      <span className="text-zinc-400">—</span>
+                    )}
+                  </td>
                   <td className={CELL}>
                     <LatestJudgeCell run={s.latestJudge} />
                   </td>
-                  <td className="whitespace-nowrap py-1.5 text-zinc-500">{new Date(s.createdAt).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" })}</td>
+                  <td className="whitespace-nowrap py-1.5 text-zinc-500">
+                    {new Date(s.createdAt).toLocaleDateString("en-GB", {
+                      day: "numeric",
+                      month: "short",
+                      year: "numeric",
+                    })}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -46,7 +46,12 @@ export function UploadSubmissionForm({ paperId, onDone }: { paperId: string; onD
       if (variant === "full" && reproduce) query.set("reproduce", "1");
       if (replace) query.set("replace", "1");
       setProgress(0);
-      return uploadFileWithProgress<UploadAnswer>(`/api/papers/${paperId}/submissions?${query}`, input, setProgress, abort.current.signal);
+      return uploadFileWithProgress<UploadAnswer>(
+        `/api/papers/${paperId}/submissions?${query}`,
+        input,
+        setProgress,
+        abort.current.signal,
+      );
     },
     onSuccess: async (answer) => {
       toast.success(answer.jobId ? "Uploaded; the reproduction is queued" : `Uploaded ${plural(answer.files, "file")}`);
@@ -85,7 +90,11 @@ export function UploadSubmissionForm({ paperId, onDone }: { paperId: string; onD
           label="Submission folder"
           buttonText="Choose folder"
           directory
-          chosen={folder.length > 0 ? `${folderName(folder)} (${plural(folder.length, "file")}, ${formatBytes(folder.reduce((n, f) => n + f.size, 0))})` : null}
+          chosen={
+            folder.length > 0
+              ? `${folderName(folder)} (${plural(folder.length, "file")}, ${formatBytes(folder.reduce((n, f) => n + f.size, 0))})`
+              : null
+          }
           onFiles={(files) => {
             setFolder(files);
             setArchive(null);
@@ -94,14 +103,26 @@ export function UploadSubmissionForm({ paperId, onDone }: { paperId: string; onD
         />
       </div>
       {folder.length > 0 && !hasReproduceScript(folder) && (
-        <p role="alert" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="submission-no-reproduce-sh">
-          This folder has no <code>reproduce.sh</code> at its root: a reproduction would have nothing to run (PaperBench grades execution and results from
-          what it writes). Pick the repository&apos;s own folder, or upload it as Code-Dev.
+        <p
+          role="alert"
+          className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          data-testid="submission-no-reproduce-sh"
+        >
+          This folder has no <code>reproduce.sh</code> at its root: a reproduction would have nothing to run (PaperBench
+          grades execution and results from what it writes). Pick the repository&apos;s own folder, or upload it as
+          Code-Dev.
         </p>
       )}
       <div className="grid gap-3 sm:grid-cols-[1fr_6rem_9rem]">
         <Field label="Agent" error={fieldError("agent")}>
-          <Input value={agent} onChange={(e) => setAgent(e.target.value)} list={`agents-${paperId}`} required placeholder="BasicAgent · o3-mini" data-testid="submission-agent" />
+          <Input
+            value={agent}
+            onChange={(e) => setAgent(e.target.value)}
+            list={`agents-${paperId}`}
+            required
+            placeholder="BasicAgent · o3-mini"
+            data-testid="submission-agent"
+          />
           <datalist id={`agents-${paperId}`}>
             {agents.data?.map((a) => (
               <option key={a.id} value={a.name} />
@@ -109,10 +130,22 @@ export function UploadSubmissionForm({ paperId, onDone }: { paperId: string; onD
           </datalist>
         </Field>
         <Field label="Run" error={fieldError("run")}>
-          <Input type="number" min={1} value={run} onChange={(e) => setRun(e.target.value)} required data-testid="submission-run" />
+          <Input
+            type="number"
+            min={1}
+            value={run}
+            onChange={(e) => setRun(e.target.value)}
+            required
+            data-testid="submission-run"
+          />
         </Field>
         <Field label="Variant" error={fieldError("variant")}>
-          <select value={variant} onChange={(e) => setVariant(e.target.value as "full" | "code-dev")} className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm" data-testid="submission-variant">
+          <select
+            value={variant}
+            onChange={(e) => setVariant(e.target.value as "full" | "code-dev")}
+            className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm"
+            data-testid="submission-variant"
+          >
             <option value="full">full</option>
             <option value="code-dev">code-dev</option>
           </select>
@@ -120,7 +153,13 @@ export function UploadSubmissionForm({ paperId, onDone }: { paperId: string; onD
       </div>
       <div className="flex flex-wrap gap-x-5 gap-y-1 text-sm">
         <label className={`flex items-center gap-1.5 ${variant === "code-dev" ? "text-zinc-400" : ""}`}>
-          <input type="checkbox" checked={variant === "full" && reproduce} disabled={variant === "code-dev"} onChange={(e) => setReproduce(e.target.checked)} data-testid="submission-reproduce" />
+          <input
+            type="checkbox"
+            checked={variant === "full" && reproduce}
+            disabled={variant === "code-dev"}
+            onChange={(e) => setReproduce(e.target.checked)}
+            data-testid="submission-reproduce"
+          />
           Reproduce after upload
         </label>
         <label className="flex items-center gap-1.5">
@@ -136,7 +175,11 @@ export function UploadSubmissionForm({ paperId, onDone }: { paperId: string; onD
       )}
       <FormError error={upload.error?.message} />
       <div className="flex gap-2">
-        <Button type="submit" disabled={(!archive && folder.length === 0) || !agent.trim() || upload.isPending} data-testid="upload-submission">
+        <Button
+          type="submit"
+          disabled={(!archive && folder.length === 0) || !agent.trim() || upload.isPending}
+          data-testid="upload-submission"
+        >
           Upload
         </Button>
         <Button variant="ghost" onClick={() => (upload.isPending ? abort.current?.abort() : onDone())}>

@@ -5,7 +5,12 @@ import { ApiClientError } from "@/components/api/client";
  * calling `onProgress` with the fraction sent; answers the JSON body, or throws the API's error
  * as `fetchJson` does.
  */
-export function uploadFileWithProgress<T>(url: string, file: File, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<T> {
+export function uploadFileWithProgress<T>(
+  url: string,
+  file: File,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);
@@ -18,9 +23,18 @@ export function uploadFileWithProgress<T>(url: string, file: File, onProgress: (
       const body = xhr.response as { error?: { code?: string; message?: string; details?: [] } } | null;
       if (xhr.status >= 200 && xhr.status < 300) return resolve(body as T);
       const error = body?.error;
-      reject(new ApiClientError(xhr.status, (error?.code as ApiClientError["code"]) ?? "internal", error?.message ?? `Upload failed (${xhr.status})`, error?.details ?? []));
+      reject(
+        new ApiClientError(
+          xhr.status,
+          (error?.code as ApiClientError["code"]) ?? "internal",
+          error?.message ?? `Upload failed (${xhr.status})`,
+          error?.details ?? [],
+        ),
+      );
     });
-    xhr.addEventListener("error", () => reject(new ApiClientError(0, "network", "The upload was interrupted; check your connection")));
+    xhr.addEventListener("error", () =>
+      reject(new ApiClientError(0, "network", "The upload was interrupted; check your connection")),
+    );
     xhr.addEventListener("abort", () => reject(new ApiClientError(0, "network", "The upload was cancelled")));
     signal?.addEventListener("abort", () => xhr.abort(), { once: true });
     xhr.send(file);

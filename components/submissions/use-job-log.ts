@@ -42,12 +42,15 @@ export function useJobLog(jobId: string | null, onState: (state: JobStateEvent) 
       pending = [];
       setLog((prev) => {
         const attempts = new Map(prev.attempts);
-        for (const c of batch) attempts.set(c.attempt, appendChunk(attempts.get(c.attempt) ?? emptyAttemptLog(), c.seq, c.text));
+        for (const c of batch)
+          attempts.set(c.attempt, appendChunk(attempts.get(c.attempt) ?? emptyAttemptLog(), c.seq, c.text));
         return { ...prev, attempts };
       });
     };
     source.addEventListener("open", () => setLog((prev) => ({ ...prev, connection: "live" })));
-    source.addEventListener("error", () => setLog((prev) => (prev.connection === "ended" ? prev : { ...prev, connection: "reconnecting" })));
+    source.addEventListener("error", () =>
+      setLog((prev) => (prev.connection === "ended" ? prev : { ...prev, connection: "reconnecting" })),
+    );
     source.addEventListener("log", (e) => {
       pending.push(JSON.parse((e as MessageEvent<string>).data));
       if (!frame) frame = requestAnimationFrame(flush);

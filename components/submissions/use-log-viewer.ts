@@ -60,7 +60,8 @@ export function useLogViewer(lines: readonly LogLine[]) {
   const step = useCallback(
     (delta: 1 | -1) => {
       if (!matches.length) return;
-      const next = index < 0 ? (delta === 1 ? 0 : matches.length - 1) : (index + delta + matches.length) % matches.length;
+      const next =
+        index < 0 ? (delta === 1 ? 0 : matches.length - 1) : (index + delta + matches.length) % matches.length;
       setCurrentIndex(next);
       setFollowing(false);
       reveal(matches[next].line);

@@ -45,7 +45,10 @@ export function TokensPanel({
   const [name, setName] = useState("");
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
   const [revoking, setRevoking] = useState<TokenItem | null>(null);
-  const tokens = useQuery({ queryKey: ["tokens", url], queryFn: () => fetchJson<{ tokens: TokenItem[] }>(url).then((r) => r.tokens) });
+  const tokens = useQuery({
+    queryKey: ["tokens", url],
+    queryFn: () => fetchJson<{ tokens: TokenItem[] }>(url).then((r) => r.tokens),
+  });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["tokens", url] });
 
   const create = useMutation({
@@ -76,15 +79,28 @@ export function TokensPanel({
           if (name.trim()) create.mutate(name.trim());
         }}
       >
-        <Input value={name} onChange={(e) => setName(e.target.value)} placeholder={namePlaceholder} aria-label={`New ${what}'s name`} className="max-w-xs" data-testid="token-name" />
+        <Input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder={namePlaceholder}
+          aria-label={`New ${what}'s name`}
+          className="max-w-xs"
+          data-testid="token-name"
+        />
         <Button type="submit" disabled={!name.trim() || create.isPending} data-testid="create-token">
           <KeyRound size={14} aria-hidden /> Create {what}
         </Button>
         <FormError error={create.error?.message} />
       </form>
       {created && (
-        <ShownOnce label={`The new ${what} "${created.name}"`} secret={created.token} onDismiss={() => setCreated(null)}>
-          <pre className="overflow-x-auto rounded bg-zinc-900 px-2 py-1.5 font-mono text-xs text-zinc-100">{usage(created.token)}</pre>
+        <ShownOnce
+          label={`The new ${what} "${created.name}"`}
+          secret={created.token}
+          onDismiss={() => setCreated(null)}
+        >
+          <pre className="overflow-x-auto rounded bg-zinc-900 px-2 py-1.5 font-mono text-xs text-zinc-100">
+            {usage(created.token)}
+          </pre>
         </ShownOnce>
       )}
       {tokens.isError && <p className="text-sm text-red-700">{tokens.error.message}</p>}
@@ -93,7 +109,9 @@ export function TokensPanel({
         <ul className="divide-y divide-zinc-100 rounded-md border border-zinc-200 bg-white text-sm">
           {tokens.data.map((t) => (
             <li key={t.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-3 py-2" data-testid="token-row">
-              <span className={`font-medium ${t.revokedAt ? "text-zinc-400 line-through" : "text-zinc-800"}`}>{t.name}</span>
+              <span className={`font-medium ${t.revokedAt ? "text-zinc-400 line-through" : "text-zinc-800"}`}>
+                {t.name}
+              </span>
               {t.embedded && <span className="rounded bg-zinc-100 px-1.5 text-xs text-zinc-600">embedded</span>}
               <span className="text-xs text-zinc-500">
                 created {ago(t.createdAt)}
@@ -103,7 +121,12 @@ export function TokensPanel({
                 {t.revokedAt ? (
                   <span className="text-xs text-zinc-500">revoked {ago(t.revokedAt)}</span>
                 ) : (
-                  <Button variant="ghost" className="text-red-700" onClick={() => setRevoking(t)} data-testid="revoke-token">
+                  <Button
+                    variant="ghost"
+                    className="text-red-700"
+                    onClick={() => setRevoking(t)}
+                    data-testid="revoke-token"
+                  >
                     Revoke
                   </Button>
                 )}
@@ -113,8 +136,16 @@ export function TokensPanel({
         </ul>
       )}
       {revoking && (
-        <ConfirmDialog title={`Revoke "${revoking.name}"?`} confirmText="Revoke" pending={revoke.isPending} onConfirm={() => revoke.mutate(revoking.id)} onClose={() => setRevoking(null)}>
-          <p>Whatever uses this {what} is refused from its next request. This cannot be undone; create a new one instead.</p>
+        <ConfirmDialog
+          title={`Revoke "${revoking.name}"?`}
+          confirmText="Revoke"
+          pending={revoke.isPending}
+          onConfirm={() => revoke.mutate(revoking.id)}
+          onClose={() => setRevoking(null)}
+        >
+          <p>
+            Whatever uses this {what} is refused from its next request. This cannot be undone; create a new one instead.
+          </p>
         </ConfirmDialog>
       )}
     </div>

@@ -47,7 +47,10 @@ export function Dialog({
   }, []);
   const sections = layout === "sections";
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-zinc-900/30 p-4 backdrop-blur-[1px]" onMouseDown={onClose}>
+    <div
+      className="fixed inset-0 z-50 flex items-center justify-center bg-zinc-900/30 p-4 backdrop-blur-[1px]"
+      onMouseDown={onClose}
+    >
       <div
         role="dialog"
         aria-modal="true"
@@ -69,7 +72,13 @@ export function Dialog({
             <h2 className="text-base font-semibold text-zinc-900">{title}</h2>
             {description && <p className="mt-0.5 text-sm text-zinc-600">{description}</p>}
           </div>
-          <button ref={closeRef} type="button" onClick={onClose} aria-label="Close" className="rounded-md p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900">
+          <button
+            ref={closeRef}
+            type="button"
+            onClick={onClose}
+            aria-label="Close"
+            className="rounded-md p-1 text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900"
+          >
             <X size={16} />
           </button>
         </div>
@@ -82,7 +91,13 @@ export function Dialog({
 export type ShortcutGroup = { title: string; keys: [string[], string][] };
 
 /** Keyboard shortcuts in groups (the body of a shortcuts dialog); `groupClassName` gives a group extra classes. */
-export function ShortcutGroups({ groups, groupClassName }: { groups: ShortcutGroup[]; groupClassName?: (group: ShortcutGroup) => string }) {
+export function ShortcutGroups({
+  groups,
+  groupClassName,
+}: {
+  groups: ShortcutGroup[];
+  groupClassName?: (group: ShortcutGroup) => string;
+}) {
   return (
     <div className="grid gap-6 sm:grid-cols-2">
       {groups.map((g) => (
@@ -94,7 +109,10 @@ export function ShortcutGroups({ groups, groupClassName }: { groups: ShortcutGro
                 <dt className="text-zinc-700">{what}</dt>
                 <dd className="flex shrink-0 gap-1">
                   {keys.map((k) => (
-                    <kbd key={k} className="rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-[11px] text-zinc-700 shadow-[0_1px_0_var(--color-zinc-300)]">
+                    <kbd
+                      key={k}
+                      className="rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-[11px] text-zinc-700 shadow-[0_1px_0_var(--color-zinc-300)]"
+                    >
                       {k}
                     </kbd>
                   ))}

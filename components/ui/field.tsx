@@ -3,7 +3,17 @@ import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "rea
 const control =
   "w-full rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm shadow-xs focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-200 aria-invalid:border-red-500";
 
-export function Field({ label, hint, error, children }: { label: string; hint?: ReactNode; error?: string; children: ReactNode }) {
+export function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  children: ReactNode;
+}) {
   return (
     <label className="block space-y-1">
       <span className="text-sm font-medium text-zinc-800">{label}</span>

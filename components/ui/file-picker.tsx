@@ -56,7 +56,11 @@ export function FilePicker({
           }}
         />
       </label>
-      <span className={`min-w-0 truncate text-sm ${chosen ? "text-zinc-800" : "text-zinc-500"}`} title={chosen ?? undefined} data-testid={testId ? `${testId}-name` : undefined}>
+      <span
+        className={`min-w-0 truncate text-sm ${chosen ? "text-zinc-800" : "text-zinc-500"}`}
+        title={chosen ?? undefined}
+        data-testid={testId ? `${testId}-name` : undefined}
+      >
         {chosen ?? (directory ? "No folder chosen" : "No file chosen")}
       </span>
     </div>

@@ -25,7 +25,12 @@ function remarkPricesStayText() {
       node.children?.forEach((child, i) => {
         const start = child.position?.start.offset;
         const end = child.position?.end.offset;
-        if (child.type === "inlineMath" && start !== undefined && end !== undefined && !isInlineMath(child.value ?? "", source[end] ?? "")) {
+        if (
+          child.type === "inlineMath" &&
+          start !== undefined &&
+          end !== undefined &&
+          !isInlineMath(child.value ?? "", source[end] ?? "")
+        ) {
           node.children![i] = { type: "text", value: source.slice(start, end) };
         } else visit(child);
       });
@@ -53,7 +58,10 @@ export function Markdown({ children }: { children: string }) {
     <div className="prose-studio">
       <ReactMarkdown
         remarkPlugins={[remarkGfm, remarkMath, remarkPricesStayText]}
-        rehypePlugins={[[rehypeSanitize, schema], [rehypeKatex, { trust: false, strict: "ignore" }]]}
+        rehypePlugins={[
+          [rehypeSanitize, schema],
+          [rehypeKatex, { trust: false, strict: "ignore" }],
+        ]}
       >
         {children}
       </ReactMarkdown>

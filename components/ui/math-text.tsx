@@ -14,7 +14,13 @@ export function renderTex(tex: string, display: boolean): string {
   const key = (display ? "D" : "I") + tex;
   let html = rendered.get(key);
   if (html === undefined) {
-    html = katex.renderToString(tex, { displayMode: display, throwOnError: false, trust: false, strict: "ignore", output: "htmlAndMathml" });
+    html = katex.renderToString(tex, {
+      displayMode: display,
+      throwOnError: false,
+      trust: false,
+      strict: "ignore",
+      output: "htmlAndMathml",
+    });
     if (rendered.size >= CACHE_SIZE) rendered.delete(rendered.keys().next().value!);
     rendered.set(key, html);
   }

@@ -9,7 +9,17 @@ import { Button } from "./button";
  * A secret the studio shows once (a new runner or API token): a copyable box and the warning that
  * it will not be shown again, kept until the person dismisses it.
  */
-export function ShownOnce({ label, secret, onDismiss, children }: { label: string; secret: string; onDismiss(): void; children?: React.ReactNode }) {
+export function ShownOnce({
+  label,
+  secret,
+  onDismiss,
+  children,
+}: {
+  label: string;
+  secret: string;
+  onDismiss(): void;
+  children?: React.ReactNode;
+}) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
@@ -21,12 +31,19 @@ export function ShownOnce({ label, secret, onDismiss, children }: { label: strin
     }
   };
   return (
-    <div role="status" className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3" data-testid="shown-once">
+    <div
+      role="status"
+      className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3"
+      data-testid="shown-once"
+    >
       <p className="flex items-center gap-1.5 text-sm font-medium text-amber-900">
         <TriangleAlert size={14} aria-hidden /> {label}: copy it now, it will not be shown again.
       </p>
       <div className="flex items-center gap-2">
-        <code className="min-w-0 flex-1 select-all break-all rounded border border-amber-200 bg-white px-2 py-1 font-mono text-xs text-zinc-900" data-testid="shown-once-secret">
+        <code
+          className="min-w-0 flex-1 select-all break-all rounded border border-amber-200 bg-white px-2 py-1 font-mono text-xs text-zinc-900"
+          data-testid="shown-once-secret"
+        >
           {secret}
         </code>
         <Button variant="secondary" onClick={copy} aria-label="Copy to the clipboard">

@@ -22,7 +22,13 @@ export function Workspace({
   children: ReactNode;
 }) {
   return (
-    <div ref={rootRef} style={{ ...fullBleed, height }} className="-mt-3 flex flex-col gap-2.5 px-4" data-testid={testId} aria-busy={busy ? "true" : undefined}>
+    <div
+      ref={rootRef}
+      style={{ ...fullBleed, height }}
+      className="-mt-3 flex flex-col gap-2.5 px-4"
+      data-testid={testId}
+      aria-busy={busy ? "true" : undefined}
+    >
       {children}
     </div>
   );

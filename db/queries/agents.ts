@@ -32,7 +32,10 @@ export async function createAgent(db: Executor, input: AgentFields): Promise<Age
     .values(agentValues(input))
     .onConflictDoNothing({ target: agents.name })
     .returning();
-  if (!agent) throw new AppError("conflict", `An agent named "${input.name.trim()}" already exists`, [{ path: "name", message: "is taken" }]);
+  if (!agent)
+    throw new AppError("conflict", `An agent named "${input.name.trim()}" already exists`, [
+      { path: "name", message: "is taken" },
+    ]);
   return agent;
 }
 

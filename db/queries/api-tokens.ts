@@ -1,11 +1,23 @@
 import "server-only";
 import { and, desc, eq, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../client";
-import { apiTokens, paperMembers, papers, users, type ApiToken, type Paper, type PaperRole, type User } from "../schema";
+import {
+  apiTokens,
+  paperMembers,
+  papers,
+  users,
+  type ApiToken,
+  type Paper,
+  type PaperRole,
+  type User,
+} from "../schema";
 
 export type ApiTokenListItem = Pick<ApiToken, "id" | "name" | "createdAt" | "lastUsedAt" | "revokedAt">;
 
-export async function insertApiToken(db: Executor, input: { userId: string; name: string; tokenHash: string }): Promise<ApiTokenListItem> {
+export async function insertApiToken(
+  db: Executor,
+  input: { userId: string; name: string; tokenHash: string },
+): Promise<ApiTokenListItem> {
   const [row] = await db.insert(apiTokens).values(input).returning(listColumns);
   return row;
 }
@@ -57,7 +69,12 @@ export async function getUserWithPaperAccessByApiToken(
   db: Executor,
   tokenHash: string,
   paperId: string | undefined,
-): Promise<{ user: User; paper: Paper | null; membership: PaperRole | null; token: { id: string; lastUsedAt: Date | null } } | null> {
+): Promise<{
+  user: User;
+  paper: Paper | null;
+  membership: PaperRole | null;
+  token: { id: string; lastUsedAt: Date | null };
+} | null> {
   const token = { id: apiTokens.id, lastUsedAt: apiTokens.lastUsedAt };
   if (!paperId) {
     const [row] = await db
@@ -84,5 +101,10 @@ export async function touchApiToken(db: Executor, tokenId: string, withinS: numb
   await db
     .update(apiTokens)
     .set({ lastUsedAt: sql`now()` })
-    .where(and(eq(apiTokens.id, tokenId), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, sql`now() - make_interval(secs => ${withinS})`))));
+    .where(
+      and(
+        eq(apiTokens.id, tokenId),
+        or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, sql`now() - make_interval(secs => ${withinS})`)),
+      ),
+    );
 }

@@ -5,7 +5,10 @@ import { blobs, type Blob } from "../schema";
 
 /** Records a stored blob; a blob recorded before stays as it was (content-addressed: same bytes). */
 export async function insertBlob(db: Executor, blob: { sha256: string; bytes: number }): Promise<void> {
-  await db.insert(blobs).values({ sha256: blob.sha256, bytes: blob.bytes }).onConflictDoNothing({ target: blobs.sha256 });
+  await db
+    .insert(blobs)
+    .values({ sha256: blob.sha256, bytes: blob.bytes })
+    .onConflictDoNothing({ target: blobs.sha256 });
 }
 
 export async function getBlobBySha256(db: Executor, sha256: string): Promise<Blob | null> {

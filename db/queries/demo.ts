@@ -6,7 +6,10 @@ import { agents, papers, users } from "../schema";
 /** The demo data's rows: what the seed marked `is_demo`. */
 
 /** Marks rows the demo seed created as demo data. */
-export async function setDemoMarks(db: Executor, input: { userIds: string[]; paperIds: string[]; agentIds: string[] }): Promise<void> {
+export async function setDemoMarks(
+  db: Executor,
+  input: { userIds: string[]; paperIds: string[]; agentIds: string[] },
+): Promise<void> {
   if (input.userIds.length) await db.update(users).set({ isDemo: true }).where(inArray(users.id, input.userIds));
   if (input.paperIds.length) await db.update(papers).set({ isDemo: true }).where(inArray(papers.id, input.paperIds));
   if (input.agentIds.length) await db.update(agents).set({ isDemo: true }).where(inArray(agents.id, input.agentIds));
@@ -23,7 +26,9 @@ export async function hasDemoRows(db: Executor): Promise<boolean> {
 }
 
 /** The demo users who can still sign in (not disabled, with a password), with their hashes. */
-export async function listActiveDemoUsers(db: Executor): Promise<{ id: string; email: string; passwordHash: string }[]> {
+export async function listActiveDemoUsers(
+  db: Executor,
+): Promise<{ id: string; email: string; passwordHash: string }[]> {
   const rows = await db
     .select({ id: users.id, email: users.email, passwordHash: users.passwordHash })
     .from(users)

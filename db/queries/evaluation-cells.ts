@@ -13,7 +13,10 @@ import type { JobStatus } from "@/lib/jobs/states";
 /** The pipeline's cells (`evaluation_cells`): one per submission of an evaluation the studio grades. */
 
 /** Puts a submission into the pipeline at `uploaded`; a second call changes nothing. */
-export async function insertEvaluationCell(db: Executor, values: { submissionId: string; evaluationId: string }): Promise<void> {
+export async function insertEvaluationCell(
+  db: Executor,
+  values: { submissionId: string; evaluationId: string },
+): Promise<void> {
   await db.insert(evaluationCells).values(values).onConflictDoNothing();
 }
 
@@ -24,14 +27,23 @@ export async function getEvaluationCell(db: Executor, submissionId: string): Pro
 
 /** The cell, locked for update: one advance at a time per cell, on every instance. */
 export async function lockEvaluationCell(tx: Executor, submissionId: string): Promise<EvaluationCellRecord | null> {
-  const [row] = await tx.select().from(evaluationCells).where(eq(evaluationCells.submissionId, submissionId)).for("update");
+  const [row] = await tx
+    .select()
+    .from(evaluationCells)
+    .where(eq(evaluationCells.submissionId, submissionId))
+    .for("update");
   return row ?? null;
 }
 
 export async function updateEvaluationCell(
   tx: Executor,
   submissionId: string,
-  values: Partial<Pick<EvaluationCellRecord, "stage" | "attempts" | "jobId" | "judgeRunId" | "failureKind" | "failureReason" | "startedAt" | "finishedAt">>,
+  values: Partial<
+    Pick<
+      EvaluationCellRecord,
+      "stage" | "attempts" | "jobId" | "judgeRunId" | "failureKind" | "failureReason" | "startedAt" | "finishedAt"
+    >
+  >,
 ): Promise<void> {
   await tx
     .update(evaluationCells)
@@ -40,7 +52,10 @@ export async function updateEvaluationCell(
 }
 
 /** The cell a job belongs to (its reproduce job, or the job of its judge run), with the evaluation. */
-export async function findEvaluationCellOfJob(db: Executor, jobId: string): Promise<{ submissionId: string; evaluationId: string } | null> {
+export async function findEvaluationCellOfJob(
+  db: Executor,
+  jobId: string,
+): Promise<{ submissionId: string; evaluationId: string } | null> {
   const result = await db.execute(sql`
     SELECT ec.submission_id, ec.evaluation_id FROM evaluation_cells ec
     WHERE ec.job_id = ${jobId}
@@ -73,14 +88,21 @@ export async function listDueEvaluationCells(db: Executor, graceS: number, limit
 }
 
 /** The cells to retry: those the pipeline ended failed, or done with a failure (invalid leaves). */
-export async function listFailedEvaluationCells(db: Executor, evaluationId: string): Promise<{ submissionId: string; paperId: string; run: number }[]> {
+export async function listFailedEvaluationCells(
+  db: Executor,
+  evaluationId: string,
+): Promise<{ submissionId: string; paperId: string; run: number }[]> {
   const result = await db.execute(sql`
     SELECT ec.submission_id, s.paper_id, s.run_index FROM evaluation_cells ec
     JOIN submissions s ON s.id = ec.submission_id
     WHERE ec.evaluation_id = ${evaluationId} AND (ec.stage = 'failed' OR (ec.stage = 'done' AND ec.failure_kind IS NOT NULL))
     ORDER BY s.paper_id, s.run_index
   `);
-  return (result.rows as Record<string, unknown>[]).map((r) => ({ submissionId: String(r.submission_id), paperId: String(r.paper_id), run: Number(r.run_index) }));
+  return (result.rows as Record<string, unknown>[]).map((r) => ({
+    submissionId: String(r.submission_id),
+    paperId: String(r.paper_id),
+    run: Number(r.run_index),
+  }));
 }
 
 /** The configuration marked default, if any (not archived). */
@@ -168,7 +190,10 @@ export async function listMatrixCellRows(db: Executor, evaluationId: string): Pr
       ? {
           status: r.cell_job_status as JobStatus,
           exitCode: r.cell_job_exit_code === null ? null : Number(r.cell_job_exit_code),
-          durationS: r.cell_job_duration_s === null || r.cell_job_duration_s === undefined ? null : Number(r.cell_job_duration_s),
+          durationS:
+            r.cell_job_duration_s === null || r.cell_job_duration_s === undefined
+              ? null
+              : Number(r.cell_job_duration_s),
           timeoutS: r.cell_job_timeout_s === null ? null : Number(r.cell_job_timeout_s),
           reason: (r.cell_job_reason as string | null) ?? null,
         }

@@ -8,12 +8,18 @@ import type { PipelineStage } from "@/lib/evaluations/pipeline";
 import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
 import type { GradingProvenance } from "@/lib/evaluations/provenance";
 
-export async function insertEvaluation(db: Executor, values: InferInsertModel<typeof evaluations>): Promise<Evaluation> {
+export async function insertEvaluation(
+  db: Executor,
+  values: InferInsertModel<typeof evaluations>,
+): Promise<Evaluation> {
   const [row] = await db.insert(evaluations).values(values).returning();
   return row;
 }
 
-export async function getEvaluationById(db: Executor, id: string): Promise<(Evaluation & { agentName: string }) | null> {
+export async function getEvaluationById(
+  db: Executor,
+  id: string,
+): Promise<(Evaluation & { agentName: string }) | null> {
   const [row] = await db
     .select({ evaluation: evaluations, agentName: agents.name })
     .from(evaluations)
@@ -23,7 +29,9 @@ export async function getEvaluationById(db: Executor, id: string): Promise<(Eval
   return row ? { ...row.evaluation, agentName: row.agentName } : null;
 }
 
-export async function listEvaluations(db: Executor): Promise<(Evaluation & { agentName: string; submissions: number })[]> {
+export async function listEvaluations(
+  db: Executor,
+): Promise<(Evaluation & { agentName: string; submissions: number })[]> {
   const rows = await db
     .select({
       evaluation: evaluations,
@@ -44,7 +52,11 @@ export async function setSubmissionEvaluation(
   await db.update(submissions).set(values).where(eq(submissions.id, submissionId));
 }
 
-export async function setSubmissionEvaluationId(db: Executor, submissionId: string, evaluationId: string): Promise<void> {
+export async function setSubmissionEvaluationId(
+  db: Executor,
+  submissionId: string,
+  evaluationId: string,
+): Promise<void> {
   await db.update(submissions).set({ evaluationId }).where(eq(submissions.id, submissionId));
 }
 
@@ -68,7 +80,12 @@ export interface EvaluationCellRow {
   /** The evaluation's resources-provided setting (every cell's score is read under it). */
   resourcesProvided: boolean;
   /** Where the pipeline has it (`evaluation_cells`); null outside it (an ingested result). */
-  pipeline: { stage: PipelineStage; attempts: number; failureKind: FailureKind | null; failureReason: string | null } | null;
+  pipeline: {
+    stage: PipelineStage;
+    attempts: number;
+    failureKind: FailureKind | null;
+    failureReason: string | null;
+  } | null;
 }
 
 export async function listEvaluationCellRows(db: Executor, evaluationId: string): Promise<EvaluationCellRow[]> {
@@ -105,7 +122,12 @@ export async function listEvaluationCellRows(db: Executor, evaluationId: string)
     flags: (r.flags as SubmissionFlags | null) ?? null,
     resourcesProvided: r.resources_provided === true,
     pipeline: r.stage
-      ? { stage: r.stage as PipelineStage, attempts: Number(r.attempts), failureKind: (r.failure_kind as FailureKind | null) ?? null, failureReason: (r.failure_reason as string | null) ?? null }
+      ? {
+          stage: r.stage as PipelineStage,
+          attempts: Number(r.attempts),
+          failureKind: (r.failure_kind as FailureKind | null) ?? null,
+          failureReason: (r.failure_reason as string | null) ?? null,
+        }
       : null,
   }));
 }

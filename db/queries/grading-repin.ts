@@ -6,14 +6,27 @@ import { gradingAssignments, gradingVerdicts, gradings } from "../schema";
 /** Moving a grading to another rubric version: its pin, and its verdicts' keys in that version. */
 
 /** Pins the grading to another version of its rubric; a review that covered every leaf no longer does. */
-export async function setGradingPin(tx: Executor, gradingId: string, pin: { rubricVersionId: string; rubricFingerprint: string }): Promise<void> {
-  await tx.update(gradings).set({ ...pin, reviewedAt: null }).where(eq(gradings.id, gradingId));
+export async function setGradingPin(
+  tx: Executor,
+  gradingId: string,
+  pin: { rubricVersionId: string; rubricFingerprint: string },
+): Promise<void> {
+  await tx
+    .update(gradings)
+    .set({ ...pin, reviewedAt: null })
+    .where(eq(gradings.id, gradingId));
 }
 
 /** Drops verdicts (their overrides and review marks go with them). */
-export async function deleteVerdictsByKeys(tx: Executor, gradingId: string, nodeKeys: readonly string[]): Promise<void> {
+export async function deleteVerdictsByKeys(
+  tx: Executor,
+  gradingId: string,
+  nodeKeys: readonly string[],
+): Promise<void> {
   if (nodeKeys.length === 0) return;
-  await tx.delete(gradingVerdicts).where(and(eq(gradingVerdicts.gradingId, gradingId), inArray(gradingVerdicts.nodeKey, [...nodeKeys])));
+  await tx
+    .delete(gradingVerdicts)
+    .where(and(eq(gradingVerdicts.gradingId, gradingId), inArray(gradingVerdicts.nodeKey, [...nodeKeys])));
 }
 
 /**
@@ -21,7 +34,11 @@ export async function deleteVerdictsByKeys(tx: Executor, gradingId: string, node
  * made against; overrides and review marks follow (they reference the verdict, so the verdict is
  * copied under its new key first, they are moved, and the old row goes); unsure flags too.
  */
-export async function rekeyVerdicts(tx: Executor, gradingId: string, moves: readonly { from: string; to: string; nodeId: string }[]): Promise<void> {
+export async function rekeyVerdicts(
+  tx: Executor,
+  gradingId: string,
+  moves: readonly { from: string; to: string; nodeId: string }[],
+): Promise<void> {
   const renamed = moves.filter((m) => m.from !== m.to);
   const payload = JSON.stringify(moves.map((m) => ({ from_key: m.from, to_key: m.to, node_id: m.nodeId })));
   if (renamed.length > 0) {
@@ -57,7 +74,11 @@ export async function rekeyVerdicts(tx: Executor, gradingId: string, moves: read
  * Assignments name subtrees by node key: under a version with other keys, each names its node's
  * key there (`newKeyOf`); a node the new version lacks is left out of the assignment.
  */
-export async function remapAssignmentKeys(tx: Executor, gradingId: string, newKeyOf: ReadonlyMap<string, string>): Promise<void> {
+export async function remapAssignmentKeys(
+  tx: Executor,
+  gradingId: string,
+  newKeyOf: ReadonlyMap<string, string>,
+): Promise<void> {
   const rows = await tx
     .select({ id: gradingAssignments.id, nodeKeys: gradingAssignments.nodeKeys })
     .from(gradingAssignments)

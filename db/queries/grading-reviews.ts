@@ -20,7 +20,11 @@ import {
 
 // ── Assignments ──────────────────────────────────────────────────────────────
 
-export async function getGradingAssignment(db: Executor, gradingId: string, userId: string): Promise<GradingAssignment | null> {
+export async function getGradingAssignment(
+  db: Executor,
+  gradingId: string,
+  userId: string,
+): Promise<GradingAssignment | null> {
   const [row] = await db
     .select()
     .from(gradingAssignments)
@@ -45,7 +49,9 @@ export interface AssignmentRow {
 /** The assignments of a grading with the grader and who assigned them, by the grader's email. */
 export async function listAssignmentsByGradingId(db: Executor, gradingId: string): Promise<AssignmentRow[]> {
   const assignedBy = sql<string | null>`(SELECT email FROM ${users} u WHERE u.id = ${gradingAssignments.assignedBy})`;
-  const assignedByName = sql<string | null>`(SELECT name FROM ${users} u WHERE u.id = ${gradingAssignments.assignedBy})`;
+  const assignedByName = sql<
+    string | null
+  >`(SELECT name FROM ${users} u WHERE u.id = ${gradingAssignments.assignedBy})`;
   return db
     .select({
       id: gradingAssignments.id,
@@ -177,7 +183,11 @@ export async function listReviewTotals(
 }
 
 /** Per leaf: how many review marks it has, and the latest score this user committed on it. */
-export async function listLeafReviewCounts(db: Executor, gradingId: string, userId: string): Promise<Map<string, { n: number; mine: number | null }>> {
+export async function listLeafReviewCounts(
+  db: Executor,
+  gradingId: string,
+  userId: string,
+): Promise<Map<string, { n: number; mine: number | null }>> {
   const reviews = await db.execute(sql`
     SELECT node_key, count(*)::int AS n,
       (array_agg(score ORDER BY seq DESC) FILTER (WHERE user_id = ${userId}))[1] AS mine
@@ -202,7 +212,15 @@ export async function countLeafReviews(db: Executor, gradingId: string, nodeKey:
 
 export async function insertReviewMark(
   tx: Executor,
-  values: { gradingId: string; nodeKey: string; userId: string; score: number; overrideId: string | null; blind: boolean; timeSpentMs: number },
+  values: {
+    gradingId: string;
+    nodeKey: string;
+    userId: string;
+    score: number;
+    overrideId: string | null;
+    blind: boolean;
+    timeSpentMs: number;
+  },
 ): Promise<GradingReview> {
   const [mark] = await tx.insert(gradingReviews).values(values).returning();
   return mark;
@@ -256,7 +274,9 @@ export async function markGradingReviewedWhenComplete(tx: Executor, gradingId: s
       ),
     )
     .returning({ reviewedAt: gradings.reviewedAt });
-  const [after] = done ? [done] : await tx.select({ reviewedAt: gradings.reviewedAt }).from(gradings).where(eq(gradings.id, gradingId));
+  const [after] = done
+    ? [done]
+    : await tx.select({ reviewedAt: gradings.reviewedAt }).from(gradings).where(eq(gradings.id, gradingId));
   return after?.reviewedAt ?? null;
 }
 
@@ -272,6 +292,12 @@ export async function listLatestScoresByReviewer(
     ORDER BY r.node_key, r.user_id, r.seq DESC
   `);
   return (rows.rows as { node_key: string; user_id: string; score: number; name: string | null; email: string }[])
-    .map((r) => ({ nodeKey: String(r.node_key), userId: String(r.user_id), score: Number(r.score), userName: r.name, userEmail: r.email }))
+    .map((r) => ({
+      nodeKey: String(r.node_key),
+      userId: String(r.user_id),
+      score: Number(r.score),
+      userName: r.name,
+      userEmail: r.email,
+    }))
     .sort((a, b) => a.userEmail.localeCompare(b.userEmail));
 }

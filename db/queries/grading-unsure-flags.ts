@@ -29,12 +29,17 @@ export async function listUnsureFlags(db: Executor, gradingId: string, nodeKey?:
     .select(flagColumns)
     .from(gradingUnsureFlags)
     .innerJoin(users, eq(users.id, gradingUnsureFlags.userId))
-    .where(and(eq(gradingUnsureFlags.gradingId, gradingId), nodeKey ? eq(gradingUnsureFlags.nodeKey, nodeKey) : undefined))
+    .where(
+      and(eq(gradingUnsureFlags.gradingId, gradingId), nodeKey ? eq(gradingUnsureFlags.nodeKey, nodeKey) : undefined),
+    )
     .orderBy(asc(gradingUnsureFlags.createdAt), asc(users.email));
 }
 
 /** Flags a leaf for a reviewer; their earlier flag on it takes the new note. */
-export async function upsertUnsureFlag(tx: Executor, input: { gradingId: string; nodeKey: string; userId: string; note: string }): Promise<void> {
+export async function upsertUnsureFlag(
+  tx: Executor,
+  input: { gradingId: string; nodeKey: string; userId: string; note: string },
+): Promise<void> {
   await tx
     .insert(gradingUnsureFlags)
     .values(input)
@@ -45,11 +50,18 @@ export async function upsertUnsureFlag(tx: Executor, input: { gradingId: string;
 }
 
 /** Clears one reviewer's flag on a leaf; whether there was one. */
-export async function deleteUnsureFlag(tx: Executor, input: { gradingId: string; nodeKey: string; userId: string }): Promise<boolean> {
+export async function deleteUnsureFlag(
+  tx: Executor,
+  input: { gradingId: string; nodeKey: string; userId: string },
+): Promise<boolean> {
   const removed = await tx
     .delete(gradingUnsureFlags)
     .where(
-      and(eq(gradingUnsureFlags.gradingId, input.gradingId), eq(gradingUnsureFlags.nodeKey, input.nodeKey), eq(gradingUnsureFlags.userId, input.userId)),
+      and(
+        eq(gradingUnsureFlags.gradingId, input.gradingId),
+        eq(gradingUnsureFlags.nodeKey, input.nodeKey),
+        eq(gradingUnsureFlags.userId, input.userId),
+      ),
     )
     .returning({ id: gradingUnsureFlags.id });
   return removed.length > 0;

@@ -68,7 +68,12 @@ export interface VerdictState {
 /** Every verdict of a grading: score, validity and source only. */
 export async function listVerdictStates(db: Executor, gradingId: string): Promise<VerdictState[]> {
   return db
-    .select({ nodeKey: gradingVerdicts.nodeKey, score: gradingVerdicts.score, valid: gradingVerdicts.valid, source: gradingVerdicts.source })
+    .select({
+      nodeKey: gradingVerdicts.nodeKey,
+      score: gradingVerdicts.score,
+      valid: gradingVerdicts.valid,
+      source: gradingVerdicts.source,
+    })
     .from(gradingVerdicts)
     .where(eq(gradingVerdicts.gradingId, gradingId));
 }
@@ -76,7 +81,12 @@ export async function listVerdictStates(db: Executor, gradingId: string): Promis
 /** One leaf's verdict: score, validity and source; null when the leaf has none. */
 export async function getVerdictState(db: Executor, gradingId: string, nodeKey: string): Promise<VerdictState | null> {
   const [row] = await db
-    .select({ nodeKey: gradingVerdicts.nodeKey, score: gradingVerdicts.score, valid: gradingVerdicts.valid, source: gradingVerdicts.source })
+    .select({
+      nodeKey: gradingVerdicts.nodeKey,
+      score: gradingVerdicts.score,
+      valid: gradingVerdicts.valid,
+      source: gradingVerdicts.source,
+    })
     .from(gradingVerdicts)
     .where(and(eq(gradingVerdicts.gradingId, gradingId), eq(gradingVerdicts.nodeKey, nodeKey)))
     .limit(1);
@@ -101,12 +111,18 @@ export async function getVerdictDetail(db: Executor, gradingId: string, nodeKey:
 
 /** The keys of a grading's graded leaves (its verdicts). */
 export async function listVerdictKeys(db: Executor, gradingId: string): Promise<string[]> {
-  const rows = await db.select({ nodeKey: gradingVerdicts.nodeKey }).from(gradingVerdicts).where(eq(gradingVerdicts.gradingId, gradingId));
+  const rows = await db
+    .select({ nodeKey: gradingVerdicts.nodeKey })
+    .from(gradingVerdicts)
+    .where(eq(gradingVerdicts.gradingId, gradingId));
   return rows.map((r) => r.nodeKey);
 }
 
 /** How many verdicts (graded leaves) each grading has. */
-export async function countVerdictsByGradingIds(db: Executor, gradingIds: readonly string[]): Promise<Map<string, number>> {
+export async function countVerdictsByGradingIds(
+  db: Executor,
+  gradingIds: readonly string[],
+): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (gradingIds.length === 0) return out;
   const counts = await db
@@ -154,7 +170,10 @@ export async function listLeafScoreRows(db: Executor, gradingId: string): Promis
 // ── Overrides ────────────────────────────────────────────────────────────────
 
 /** Every override of a grading in the order made: leaf and new score. */
-export async function listOverrideScores(db: Executor, gradingId: string): Promise<{ nodeKey: string; newScore: number }[]> {
+export async function listOverrideScores(
+  db: Executor,
+  gradingId: string,
+): Promise<{ nodeKey: string; newScore: number }[]> {
   return db
     .select({ nodeKey: gradingOverrides.nodeKey, newScore: gradingOverrides.newScore })
     .from(gradingOverrides)
@@ -170,7 +189,8 @@ export async function listLatestOverrideScores(db: Executor, gradingId: string):
     ORDER BY node_key, seq DESC
   `);
   const out = new Map<string, number>();
-  for (const r of overrides.rows as { node_key: string; new_score: number }[]) out.set(String(r.node_key), Number(r.new_score));
+  for (const r of overrides.rows as { node_key: string; new_score: number }[])
+    out.set(String(r.node_key), Number(r.new_score));
   return out;
 }
 
@@ -187,7 +207,14 @@ export async function getLatestOverrideScore(db: Executor, gradingId: string, no
 
 export async function insertOverride(
   tx: Executor,
-  values: { gradingId: string; nodeKey: string; userId: string | null; oldScore: number; newScore: number; reason: string },
+  values: {
+    gradingId: string;
+    nodeKey: string;
+    userId: string | null;
+    oldScore: number;
+    newScore: number;
+    reason: string;
+  },
 ): Promise<GradingOverride> {
   const [override] = await tx.insert(gradingOverrides).values(values).returning();
   return override;
@@ -221,7 +248,10 @@ export async function listGradingOverrides(db: Executor, gradingId: string): Pro
     .from(gradingOverrides)
     .innerJoin(
       gradingVerdicts,
-      and(eq(gradingVerdicts.gradingId, gradingOverrides.gradingId), eq(gradingVerdicts.nodeKey, gradingOverrides.nodeKey)),
+      and(
+        eq(gradingVerdicts.gradingId, gradingOverrides.gradingId),
+        eq(gradingVerdicts.nodeKey, gradingOverrides.nodeKey),
+      ),
     )
     .leftJoin(users, eq(users.id, gradingOverrides.userId))
     .where(eq(gradingOverrides.gradingId, gradingId))

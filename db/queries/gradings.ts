@@ -41,8 +41,15 @@ export async function setGradingScore(tx: Executor, id: string, score: number): 
 }
 
 /** When a review covered every leaf, and the stored effective root score. */
-export async function getGradingReviewState(db: Executor, id: string): Promise<{ reviewedAt: Date | null; score: number } | null> {
-  const [row] = await db.select({ reviewedAt: gradings.reviewedAt, score: gradings.score }).from(gradings).where(eq(gradings.id, id)).limit(1);
+export async function getGradingReviewState(
+  db: Executor,
+  id: string,
+): Promise<{ reviewedAt: Date | null; score: number } | null> {
+  const [row] = await db
+    .select({ reviewedAt: gradings.reviewedAt, score: gradings.score })
+    .from(gradings)
+    .where(eq(gradings.id, id))
+    .limit(1);
   return row ?? null;
 }
 
@@ -142,7 +149,11 @@ export async function getGradingItemById(db: Executor, id: string): Promise<Grad
 
 /** The rows of a rubric version's snapshot (every node, any view), or null when it is gone. */
 export async function getRubricVersionRows(db: Executor, versionId: string): Promise<NodeRow[] | null> {
-  const [version] = await db.select({ snapshot: rubricVersions.snapshot }).from(rubricVersions).where(eq(rubricVersions.id, versionId)).limit(1);
+  const [version] = await db
+    .select({ snapshot: rubricVersions.snapshot })
+    .from(rubricVersions)
+    .where(eq(rubricVersions.id, versionId))
+    .limit(1);
   return version ? (version.snapshot as { rows: NodeRow[] }).rows : null;
 }
 
@@ -159,7 +170,9 @@ export async function findGradedVersionByFingerprint(
     .where(and(eq(gradings.rubricFingerprint, fingerprint), eq(rubricVersions.rubricId, rubricId)))
     .orderBy(asc(gradings.createdAt))
     .limit(1);
-  return row ? { versionId: row.versionId, rubricView: row.rubricView, rows: (row.snapshot as { rows: NodeRow[] }).rows } : null;
+  return row
+    ? { versionId: row.versionId, rubricView: row.rubricView, rows: (row.snapshot as { rows: NodeRow[] }).rows }
+    : null;
 }
 
 /**
@@ -188,5 +201,8 @@ export async function findRubricVersionIdByShape(
 
 /** A judge run's grading once its run ended: when it was graded and every model's token totals. */
 export async function setGradingJudgeFinished(db: Executor, id: string, tokenUsage: unknown): Promise<void> {
-  await db.update(gradings).set({ gradedAt: sql`now()`, tokenUsage }).where(eq(gradings.id, id));
+  await db
+    .update(gradings)
+    .set({ gradedAt: sql`now()`, tokenUsage })
+    .where(eq(gradings.id, id));
 }

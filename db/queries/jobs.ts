@@ -2,7 +2,18 @@ import "server-only";
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { FinalJobStatus, JobKind, JobStatus } from "@/lib/jobs/states";
 import type { Executor } from "../client";
-import { agents, jobAttempts, jobLogChunks, jobs, judgeRuns, runners, submissions, type Job, type JobAttempt, type JudgeRun } from "../schema";
+import {
+  agents,
+  jobAttempts,
+  jobLogChunks,
+  jobs,
+  judgeRuns,
+  runners,
+  submissions,
+  type Job,
+  type JobAttempt,
+  type JudgeRun,
+} from "../schema";
 
 export interface NewJobInput {
   kind: JobKind;
@@ -28,7 +39,12 @@ export async function insertJob(db: Executor, input: NewJobInput): Promise<Job> 
  * expired. Everything a runner or worker writes under a lease is conditioned on it.
  */
 function underCurrentLease(jobId: string, leaseId: string): SQL | undefined {
-  return and(eq(jobs.id, jobId), eq(jobs.leaseId, leaseId), eq(jobs.status, "running"), sql`${jobs.leaseExpiresAt} > now()`);
+  return and(
+    eq(jobs.id, jobId),
+    eq(jobs.leaseId, leaseId),
+    eq(jobs.status, "running"),
+    sql`${jobs.leaseExpiresAt} > now()`,
+  );
 }
 
 /** The attempt a lease was issued for. */
@@ -48,7 +64,14 @@ export async function getJobById(db: Executor, id: string): Promise<Job | null> 
  */
 export async function claimQueuedJob(
   db: Executor,
-  claim: { kind: JobKind; runnerId: string | null; runnerName: string | null; freeGpus: number[]; leaseId: string; leaseS: number },
+  claim: {
+    kind: JobKind;
+    runnerId: string | null;
+    runnerName: string | null;
+    freeGpus: number[];
+    leaseId: string;
+    leaseS: number;
+  },
 ): Promise<Job | null> {
   const gpus = sql`ARRAY[${sql.join(
     claim.freeGpus.map((g) => sql`${g}`),
@@ -89,11 +112,7 @@ export async function claimQueuedJob(
 
 /** The running job under this lease, if the lease is still current (not expired, not moved). */
 export async function getJobUnderLease(db: Executor, jobId: string, leaseId: string): Promise<Job | null> {
-  const [row] = await db
-    .select()
-    .from(jobs)
-    .where(underCurrentLease(jobId, leaseId))
-    .limit(1);
+  const [row] = await db.select().from(jobs).where(underCurrentLease(jobId, leaseId)).limit(1);
   return row ?? null;
 }
 
@@ -102,12 +121,7 @@ export async function getJobUnderLease(db: Executor, jobId: string, leaseId: str
  * (a cancel request) cannot change before it writes, and a cancel waits for it, then finds the job ended.
  */
 export async function lockJobUnderLease(db: Executor, jobId: string, leaseId: string): Promise<Job | null> {
-  const [row] = await db
-    .select()
-    .from(jobs)
-    .where(underCurrentLease(jobId, leaseId))
-    .limit(1)
-    .for("update");
+  const [row] = await db.select().from(jobs).where(underCurrentLease(jobId, leaseId)).limit(1).for("update");
   return row ?? null;
 }
 
@@ -122,13 +136,26 @@ export async function renewLease(
     .update(jobs)
     .set({ leaseExpiresAt: sql`now() + make_interval(secs => ${leaseS})`, updatedAt: sql`now()` })
     .where(underCurrentLease(jobId, leaseId))
-    .returning({ leaseExpiresAt: jobs.leaseExpiresAt, cancelRequestedAt: jobs.cancelRequestedAt, runnerId: jobs.runnerId });
+    .returning({
+      leaseExpiresAt: jobs.leaseExpiresAt,
+      cancelRequestedAt: jobs.cancelRequestedAt,
+      runnerId: jobs.runnerId,
+    });
   if (!row) return null;
-  return { leaseExpiresAt: row.leaseExpiresAt!, cancelRequested: row.cancelRequestedAt !== null, runnerId: row.runnerId };
+  return {
+    leaseExpiresAt: row.leaseExpiresAt!,
+    cancelRequested: row.cancelRequestedAt !== null,
+    runnerId: row.runnerId,
+  };
 }
 
 /** Log chunks of one attempt; a chunk whose `seq` is already stored is left as it was (a resend). */
-export async function insertLogChunks(db: Executor, jobId: string, attempt: number, chunks: { seq: number; text: string }[]): Promise<void> {
+export async function insertLogChunks(
+  db: Executor,
+  jobId: string,
+  attempt: number,
+  chunks: { seq: number; text: string }[],
+): Promise<void> {
   if (chunks.length === 0) return;
   await db
     .insert(jobLogChunks)
@@ -143,11 +170,21 @@ export interface LogChunkRow {
 }
 
 /** Chunks after (attempt, seq), in order: the log stream's catch-up and follow reads. */
-export async function listLogChunksAfter(db: Executor, jobId: string, after: { attempt: number; seq: number }, limit = 500): Promise<LogChunkRow[]> {
+export async function listLogChunksAfter(
+  db: Executor,
+  jobId: string,
+  after: { attempt: number; seq: number },
+  limit = 500,
+): Promise<LogChunkRow[]> {
   return db
     .select({ attempt: jobLogChunks.attempt, seq: jobLogChunks.seq, text: jobLogChunks.text })
     .from(jobLogChunks)
-    .where(and(eq(jobLogChunks.jobId, jobId), sql`(${jobLogChunks.attempt}, ${jobLogChunks.seq}) > (${after.attempt}, ${after.seq})`))
+    .where(
+      and(
+        eq(jobLogChunks.jobId, jobId),
+        sql`(${jobLogChunks.attempt}, ${jobLogChunks.seq}) > (${after.attempt}, ${after.seq})`,
+      ),
+    )
     .orderBy(jobLogChunks.attempt, jobLogChunks.seq)
     .limit(limit);
 }
@@ -169,7 +206,13 @@ export async function getLogTail(db: Executor, jobId: string, attempt: number, m
 }
 
 /** The outputs archive of the current attempt and its file index (kept in `result.outputs`). */
-export async function setJobOutputs(db: Executor, jobId: string, leaseId: string, sha256: string, index: unknown): Promise<boolean> {
+export async function setJobOutputs(
+  db: Executor,
+  jobId: string,
+  leaseId: string,
+  sha256: string,
+  index: unknown,
+): Promise<boolean> {
   const rows = await db
     .update(jobs)
     .set({
@@ -218,7 +261,12 @@ export async function finishJobUnderLease(
  * (`max_attempts` grows by one); a job someone asked to cancel is cancelled instead. Null when the
  * lease is no longer current.
  */
-export async function releaseJobUnderLease(db: Executor, jobId: string, leaseId: string, reason: string): Promise<Job | null> {
+export async function releaseJobUnderLease(
+  db: Executor,
+  jobId: string,
+  leaseId: string,
+  reason: string,
+): Promise<Job | null> {
   const [row] = await db
     .update(jobs)
     .set({
@@ -245,8 +293,18 @@ export async function releaseJobUnderLease(db: Executor, jobId: string, leaseId:
  * Every running job whose lease has expired: requeued while it has attempts left, else failed
  * with the reason; a job someone asked to cancel is cancelled instead. Returns what changed.
  */
-export async function expireLeases(db: Executor): Promise<{ id: string; kind: JobKind; status: JobStatus; paperId: string; submissionId: string | null }[]> {
-  const result = await db.execute<{ id: string; kind: JobKind; status: JobStatus; paper_id: string; submission_id: string | null; attempts: number; old_lease: string }>(sql`
+export async function expireLeases(
+  db: Executor,
+): Promise<{ id: string; kind: JobKind; status: JobStatus; paperId: string; submissionId: string | null }[]> {
+  const result = await db.execute<{
+    id: string;
+    kind: JobKind;
+    status: JobStatus;
+    paper_id: string;
+    submission_id: string | null;
+    attempts: number;
+    old_lease: string;
+  }>(sql`
     WITH expired AS (
       SELECT id, lease_id AS old_lease FROM jobs
       WHERE status = 'running' AND lease_expires_at < now()
@@ -276,7 +334,13 @@ export async function expireLeases(db: Executor): Promise<{ id: string; kind: Jo
       .set({ status: "failed", reason: "It stopped answering: its lease expired", finishedAt: sql`now()` })
       .where(and(eq(jobAttempts.jobId, row.id), eq(jobAttempts.leaseId, row.old_lease)));
   }
-  return result.rows.map((r) => ({ id: r.id, kind: r.kind, status: r.status, paperId: r.paper_id, submissionId: r.submission_id }));
+  return result.rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    paperId: r.paper_id,
+    submissionId: r.submission_id,
+  }));
 }
 
 /**
@@ -287,24 +351,31 @@ export async function expireLeases(db: Executor): Promise<{ id: string; kind: Jo
 export async function requestJobCancel(db: Executor, jobId: string, userId: string | null): Promise<Job | null> {
   const [queued] = await db
     .update(jobs)
-    .set({ status: "cancelled", cancelRequestedAt: sql`now()`, cancelRequestedBy: userId, finishedAt: sql`now()`, failureReason: "Cancelled before it started", updatedAt: sql`now()` })
+    .set({
+      status: "cancelled",
+      cancelRequestedAt: sql`now()`,
+      cancelRequestedBy: userId,
+      finishedAt: sql`now()`,
+      failureReason: "Cancelled before it started",
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(jobs.id, jobId), eq(jobs.status, "queued")))
     .returning();
   if (queued) return queued;
   const [running] = await db
     .update(jobs)
-    .set({ cancelRequestedAt: sql`coalesce(${jobs.cancelRequestedAt}, now())`, cancelRequestedBy: userId, updatedAt: sql`now()` })
+    .set({
+      cancelRequestedAt: sql`coalesce(${jobs.cancelRequestedAt}, now())`,
+      cancelRequestedBy: userId,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(jobs.id, jobId), eq(jobs.status, "running")))
     .returning();
   return running ?? null;
 }
 
 export async function getJobAttemptByLease(db: Executor, jobId: string, leaseId: string): Promise<JobAttempt | null> {
-  const [row] = await db
-    .select()
-    .from(jobAttempts)
-    .where(attemptOfLease(jobId, leaseId))
-    .limit(1);
+  const [row] = await db.select().from(jobAttempts).where(attemptOfLease(jobId, leaseId)).limit(1);
   return row ?? null;
 }
 
@@ -379,15 +450,26 @@ export async function listRunningJobsByRunner(
 ): Promise<Pick<Job, "id" | "runnerId" | "paperId" | "submissionId" | "startedAt" | "gpuIndices">[]> {
   if (runnerIds.length === 0) return [];
   return db
-    .select({ id: jobs.id, runnerId: jobs.runnerId, paperId: jobs.paperId, submissionId: jobs.submissionId, startedAt: jobs.startedAt, gpuIndices: jobs.gpuIndices })
+    .select({
+      id: jobs.id,
+      runnerId: jobs.runnerId,
+      paperId: jobs.paperId,
+      submissionId: jobs.submissionId,
+      startedAt: jobs.startedAt,
+      gpuIndices: jobs.gpuIndices,
+    })
     .from(jobs)
     .where(and(eq(jobs.status, "running"), inArray(jobs.runnerId, runnerIds)));
 }
 
-
 /** How many jobs there are of each kind in each status (the metrics' queue depth); pairs with none are absent. */
-export async function countJobsByKindAndStatus(db: Executor): Promise<{ kind: JobKind; status: JobStatus; count: number }[]> {
-  const rows = await db.select({ kind: jobs.kind, status: jobs.status, count: sql<number>`count(*)` }).from(jobs).groupBy(jobs.kind, jobs.status);
+export async function countJobsByKindAndStatus(
+  db: Executor,
+): Promise<{ kind: JobKind; status: JobStatus; count: number }[]> {
+  const rows = await db
+    .select({ kind: jobs.kind, status: jobs.status, count: sql<number>`count(*)` })
+    .from(jobs)
+    .groupBy(jobs.kind, jobs.status);
   return rows.map((r) => ({ ...r, count: Number(r.count) }));
 }
 
@@ -403,9 +485,23 @@ export interface JobTimingSummary {
 }
 
 /** Claim wait and duration of the jobs of each kind that finished in the last `windowS` seconds after a claim. */
-export async function summariseFinishedJobTimings(db: Executor, windowS: number, quantiles: readonly number[]): Promise<JobTimingSummary[]> {
-  const qs = sql`ARRAY[${sql.join(quantiles.map((q) => sql`${q}::float8`), sql`, `)}]`;
-  const result = await db.execute<{ kind: JobKind; count: string | number; wait_sum: string | number; wait_q: (string | number)[]; run_sum: string | number; run_q: (string | number)[] }>(sql`
+export async function summariseFinishedJobTimings(
+  db: Executor,
+  windowS: number,
+  quantiles: readonly number[],
+): Promise<JobTimingSummary[]> {
+  const qs = sql`ARRAY[${sql.join(
+    quantiles.map((q) => sql`${q}::float8`),
+    sql`, `,
+  )}]`;
+  const result = await db.execute<{
+    kind: JobKind;
+    count: string | number;
+    wait_sum: string | number;
+    wait_q: (string | number)[];
+    run_sum: string | number;
+    run_q: (string | number)[];
+  }>(sql`
     SELECT kind, count(*) AS count,
            sum(wait_s) AS wait_sum, percentile_cont(${qs}) WITHIN GROUP (ORDER BY wait_s) AS wait_q,
            sum(run_s) AS run_sum, percentile_cont(${qs}) WITHIN GROUP (ORDER BY run_s) AS run_q

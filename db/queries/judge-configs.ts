@@ -27,7 +27,11 @@ export async function insertJudgeConfig(
   return row;
 }
 
-export async function updateJudgeConfig(tx: Executor, id: string, patch: Partial<JudgeConfigInput>): Promise<JudgeConfig | null> {
+export async function updateJudgeConfig(
+  tx: Executor,
+  id: string,
+  patch: Partial<JudgeConfigInput>,
+): Promise<JudgeConfig | null> {
   const [row] = await tx
     .update(judgeConfigs)
     .set({ ...patch, updatedAt: sql`now()` })
@@ -48,6 +52,12 @@ export async function archiveJudgeConfig(tx: Executor, id: string): Promise<Judg
 
 /** Makes `id` the one default: every other configuration stops being it. */
 export async function setDefaultJudgeConfig(tx: Executor, id: string): Promise<void> {
-  await tx.update(judgeConfigs).set({ isDefault: false }).where(and(eq(judgeConfigs.isDefault, true), ne(judgeConfigs.id, id)));
-  await tx.update(judgeConfigs).set({ isDefault: true, updatedAt: sql`now()` }).where(eq(judgeConfigs.id, id));
+  await tx
+    .update(judgeConfigs)
+    .set({ isDefault: false })
+    .where(and(eq(judgeConfigs.isDefault, true), ne(judgeConfigs.id, id)));
+  await tx
+    .update(judgeConfigs)
+    .set({ isDefault: true, updatedAt: sql`now()` })
+    .where(eq(judgeConfigs.id, id));
 }

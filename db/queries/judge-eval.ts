@@ -27,7 +27,10 @@ export interface JudgeEvalCandidateRow {
  * The submissions with a human grading and a judge grading, or a reviewed judge grading, by
  * paper, agent, variant and run. Only papers in `paperIds` when given.
  */
-export async function listJudgeEvalCandidateRows(db: Executor, opts: { paperIds?: readonly string[] | null } = {}): Promise<JudgeEvalCandidateRow[]> {
+export async function listJudgeEvalCandidateRows(
+  db: Executor,
+  opts: { paperIds?: readonly string[] | null } = {},
+): Promise<JudgeEvalCandidateRow[]> {
   if (opts.paperIds && opts.paperIds.length === 0) return [];
   const result = await db.execute(sql`
     WITH h AS (

@@ -30,7 +30,10 @@ export interface LabSubmissionRow {
  * The submissions with a human truth: the latest human grading, else the (non-lab) judge grading
  * a review covered last. Only papers in `paperIds` when given; by paper, agent, variant and run.
  */
-export async function listLabSubmissionRows(db: Executor, opts: { paperIds?: readonly string[] } = {}): Promise<LabSubmissionRow[]> {
+export async function listLabSubmissionRows(
+  db: Executor,
+  opts: { paperIds?: readonly string[] } = {},
+): Promise<LabSubmissionRow[]> {
   if (opts.paperIds && opts.paperIds.length === 0) return [];
   const result = await db.execute(sql`
     WITH h AS (
@@ -65,7 +68,10 @@ export async function listLabSubmissionRows(db: Executor, opts: { paperIds?: rea
   }));
 }
 
-export async function insertJudgeLab(tx: Executor, values: { name: string; createdBy: string | null }): Promise<JudgeLab> {
+export async function insertJudgeLab(
+  tx: Executor,
+  values: { name: string; createdBy: string | null },
+): Promise<JudgeLab> {
   const [row] = await tx.insert(judgeLabs).values(values).returning();
   return row;
 }
@@ -137,7 +143,10 @@ export interface LabRunRow {
 }
 
 /** The runs of a lab, or every lab run on a paper; in the order they were started. */
-export async function listLabRunRows(db: Executor, where: { labId: string } | { paperId: string }): Promise<LabRunRow[]> {
+export async function listLabRunRows(
+  db: Executor,
+  where: { labId: string } | { paperId: string },
+): Promise<LabRunRow[]> {
   const result = await db.execute(sql`
     SELECT lr.judge_run_id, lr.lab_id, jr.grading_id, jr.submission_id, lr.paper_id, a.name AS agent_name, s.run_index,
       lr.config_id, lr.config_name, lr.truth_grading_id, lr.addendum_version, lr.judge_addendum, jr.variant, j.status AS job_status,
@@ -225,15 +234,27 @@ export async function listPaperJudgeOverrideRows(db: Executor, paperId: string):
 
 /** A paper's accepted judge-addendum versions, oldest first. */
 export async function listPaperAddenda(db: Executor, paperId: string): Promise<PaperJudgeAddendum[]> {
-  return db.select().from(paperJudgeAddenda).where(eq(paperJudgeAddenda.paperId, paperId)).orderBy(asc(paperJudgeAddenda.version));
+  return db
+    .select()
+    .from(paperJudgeAddenda)
+    .where(eq(paperJudgeAddenda.paperId, paperId))
+    .orderBy(asc(paperJudgeAddenda.version));
 }
 
 export async function getLatestPaperAddendum(db: Executor, paperId: string): Promise<PaperJudgeAddendum | null> {
-  const [row] = await db.select().from(paperJudgeAddenda).where(eq(paperJudgeAddenda.paperId, paperId)).orderBy(desc(paperJudgeAddenda.version)).limit(1);
+  const [row] = await db
+    .select()
+    .from(paperJudgeAddenda)
+    .where(eq(paperJudgeAddenda.paperId, paperId))
+    .orderBy(desc(paperJudgeAddenda.version))
+    .limit(1);
   return row ?? null;
 }
 
-export async function insertPaperAddendum(tx: Executor, values: typeof paperJudgeAddenda.$inferInsert): Promise<PaperJudgeAddendum> {
+export async function insertPaperAddendum(
+  tx: Executor,
+  values: typeof paperJudgeAddenda.$inferInsert,
+): Promise<PaperJudgeAddendum> {
   const [row] = await tx.insert(paperJudgeAddenda).values(values).returning();
   return row;
 }

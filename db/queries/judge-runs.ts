@@ -18,12 +18,20 @@ export async function getJudgeRunById(db: Executor, id: string): Promise<JudgeRu
 
 /** The run with its job (status, cancel, failure), as its progress is shown. */
 export async function getJudgeRunWithJob(db: Executor, id: string): Promise<{ run: JudgeRun; job: Job | null } | null> {
-  const [row] = await db.select({ run: judgeRuns, job: jobs }).from(judgeRuns).leftJoin(jobs, eq(jobs.id, judgeRuns.jobId)).where(eq(judgeRuns.id, id)).limit(1);
+  const [row] = await db
+    .select({ run: judgeRuns, job: jobs })
+    .from(judgeRuns)
+    .leftJoin(jobs, eq(jobs.id, judgeRuns.jobId))
+    .where(eq(judgeRuns.id, id))
+    .limit(1);
   return row ?? null;
 }
 
 /** A submission's runs with their jobs and their gradings' root scores, newest first (the submission page's progress cards). */
-export async function listJudgeRunsBySubmissionId(db: Executor, submissionId: string): Promise<{ run: JudgeRun; job: Job | null; score: number | null }[]> {
+export async function listJudgeRunsBySubmissionId(
+  db: Executor,
+  submissionId: string,
+): Promise<{ run: JudgeRun; job: Job | null; score: number | null }[]> {
   return db
     .select({ run: judgeRuns, job: jobs, score: gradings.score })
     .from(judgeRuns)
@@ -34,7 +42,10 @@ export async function listJudgeRunsBySubmissionId(db: Executor, submissionId: st
 }
 
 /** The run a grading was made by, if any, with its job. */
-export async function getJudgeRunByGradingId(db: Executor, gradingId: string): Promise<{ run: JudgeRun; job: Job | null } | null> {
+export async function getJudgeRunByGradingId(
+  db: Executor,
+  gradingId: string,
+): Promise<{ run: JudgeRun; job: Job | null } | null> {
   const [row] = await db
     .select({ run: judgeRuns, job: jobs })
     .from(judgeRuns)
@@ -47,7 +58,10 @@ export async function getJudgeRunByGradingId(db: Executor, gradingId: string): P
 
 /** The token usage (per model) of each run of a grading: a re-grade after a rubric change adds a run to it. */
 export async function listJudgeRunUsagesByGradingId(db: Executor, gradingId: string): Promise<unknown[]> {
-  const rows = await db.select({ tokenUsage: judgeRuns.tokenUsage }).from(judgeRuns).where(eq(judgeRuns.gradingId, gradingId));
+  const rows = await db
+    .select({ tokenUsage: judgeRuns.tokenUsage })
+    .from(judgeRuns)
+    .where(eq(judgeRuns.gradingId, gradingId));
   return rows.map((r) => r.tokenUsage);
 }
 
@@ -59,7 +73,15 @@ export async function lockJudgeRunById(tx: Executor, id: string): Promise<JudgeR
 
 export type JudgeRunTotals = Pick<
   JudgeRun,
-  "leavesDone" | "leavesInvalid" | "calls" | "inputTokens" | "cachedInputTokens" | "outputTokens" | "reasoningTokens" | "costUsd" | "tokenUsage"
+  | "leavesDone"
+  | "leavesInvalid"
+  | "calls"
+  | "inputTokens"
+  | "cachedInputTokens"
+  | "outputTokens"
+  | "reasoningTokens"
+  | "costUsd"
+  | "tokenUsage"
 >;
 
 export async function setJudgeRunTotals(tx: Executor, id: string, totals: JudgeRunTotals): Promise<void> {
@@ -68,11 +90,17 @@ export async function setJudgeRunTotals(tx: Executor, id: string, totals: JudgeR
 
 /** When the worker first took the run up (kept across resumes). */
 export async function markJudgeRunStarted(db: Executor, id: string): Promise<void> {
-  await db.update(judgeRuns).set({ startedAt: sql`coalesce(${judgeRuns.startedAt}, now())` }).where(eq(judgeRuns.id, id));
+  await db
+    .update(judgeRuns)
+    .set({ startedAt: sql`coalesce(${judgeRuns.startedAt}, now())` })
+    .where(eq(judgeRuns.id, id));
 }
 
 export async function markJudgeRunFinished(db: Executor, id: string): Promise<void> {
-  await db.update(judgeRuns).set({ finishedAt: sql`now()` }).where(eq(judgeRuns.id, id));
+  await db
+    .update(judgeRuns)
+    .set({ finishedAt: sql`now()` })
+    .where(eq(judgeRuns.id, id));
 }
 
 /**
@@ -114,7 +142,9 @@ export interface JudgeUsageOfModel {
 /** Judge calls and tokens of every stored run, summed per model (from each run's `token_usage`). */
 export async function sumJudgeUsageByModel(db: Executor): Promise<JudgeUsageOfModel[]> {
   const field = (name: string) => sql.raw(`coalesce(sum((u.value ->> '${name}')::numeric), 0)`);
-  const result = await db.execute<Record<"model" | "calls" | "input" | "cached_input" | "output" | "reasoning", string | number>>(sql`
+  const result = await db.execute<
+    Record<"model" | "calls" | "input" | "cached_input" | "output" | "reasoning", string | number>
+  >(sql`
     SELECT u.key AS model, ${field("calls")} AS calls, ${field("in")} AS input, ${field("cached_in")} AS cached_input,
            ${field("out")} AS output, ${field("reasoning_out")} AS reasoning
     FROM judge_runs r, jsonb_each(CASE WHEN jsonb_typeof(r.token_usage) = 'object' THEN r.token_usage ELSE '{}'::jsonb END) u

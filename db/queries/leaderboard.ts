@@ -67,7 +67,11 @@ export interface LeaderboardGradingRow {
  * latest human grading (judge-lab gradings never count); `reviewed` when it is a human grading or a review covered every leaf.
  * `publicOnly`: as if no placeholder judge (Dummy, Random) had graded anything (the public board).
  */
-export async function listCountedGradings(db: Executor, variant: SubmissionVariant, opts: { publicOnly?: boolean } = {}): Promise<LeaderboardGradingRow[]> {
+export async function listCountedGradings(
+  db: Executor,
+  variant: SubmissionVariant,
+  opts: { publicOnly?: boolean } = {},
+): Promise<LeaderboardGradingRow[]> {
   const counted = await db.execute(sql`
     SELECT DISTINCT ON (g.submission_id)
       s.agent_id, s.run_index, s.paper_id, g.id AS grading_id, g.kind, g.score, g.judge_model, g.judge_placeholder, g.provenance,
@@ -114,19 +118,28 @@ export async function listLeaderboardAgents(db: Executor): Promise<LeaderboardAg
 }
 
 /** Every paper with its title, and whether it has a grading of any variant (`gradedPublic`: by other than a placeholder judge). */
-export async function listLeaderboardPapers(db: Executor): Promise<{ id: string; title: string; graded: boolean; gradedPublic: boolean }[]> {
+export async function listLeaderboardPapers(
+  db: Executor,
+): Promise<{ id: string; title: string; graded: boolean; gradedPublic: boolean }[]> {
   const rows = await db.execute(sql`
     SELECT p.id, p.title,
       EXISTS (SELECT 1 FROM submissions s JOIN gradings g ON g.submission_id = s.id WHERE s.paper_id = p.id) AS graded,
       EXISTS (SELECT 1 FROM submissions s JOIN gradings g ON g.submission_id = s.id WHERE s.paper_id = p.id AND NOT g.judge_placeholder) AS graded_public
     FROM papers p
   `);
-  return (rows.rows as Record<string, unknown>[]).map((r) => ({ id: String(r.id), title: String(r.title), graded: Boolean(r.graded), gradedPublic: Boolean(r.graded_public) }));
+  return (rows.rows as Record<string, unknown>[]).map((r) => ({
+    id: String(r.id),
+    title: String(r.title),
+    graded: Boolean(r.graded),
+    gradedPublic: Boolean(r.graded_public),
+  }));
 }
 
 /** The papers a user is a member of, with the role on each. */
 export async function listPaperRolesForUser(db: Executor, userId: string): Promise<Map<string, PaperRole>> {
-  const result = await db.execute(sql`SELECT paper_id, role FROM paper_members WHERE user_id = ${userId} ORDER BY paper_id`);
+  const result = await db.execute(
+    sql`SELECT paper_id, role FROM paper_members WHERE user_id = ${userId} ORDER BY paper_id`,
+  );
   return new Map((result.rows as { paper_id: string; role: PaperRole }[]).map((r) => [r.paper_id, r.role]));
 }
 
@@ -134,7 +147,15 @@ export async function listPaperRolesForUser(db: Executor, userId: string): Promi
 export async function listBlindAssignments(
   db: Executor,
   variant: SubmissionVariant,
-): Promise<{ gradingId: string; userId: string; nodeKeys: string[] | null; rubricVersionId: string; rubricView: SubmissionVariant }[]> {
+): Promise<
+  {
+    gradingId: string;
+    userId: string;
+    nodeKeys: string[] | null;
+    rubricVersionId: string;
+    rubricView: SubmissionVariant;
+  }[]
+> {
   const result = await db.execute(sql`
     SELECT a.grading_id, a.user_id, a.node_keys, g.rubric_version_id, g.rubric_view
     FROM grading_assignments a
@@ -167,7 +188,10 @@ export interface LeaderboardEvaluation {
 }
 
 /** The evaluations of a variant, newest first. */
-export async function listLeaderboardEvaluations(db: Executor, variant: SubmissionVariant): Promise<LeaderboardEvaluation[]> {
+export async function listLeaderboardEvaluations(
+  db: Executor,
+  variant: SubmissionVariant,
+): Promise<LeaderboardEvaluation[]> {
   const rows = await db
     .select()
     .from(evaluations)

@@ -8,11 +8,22 @@ import { rubricLintDismissals, users } from "../schema";
 const nodeKeyOf = (key: string | null) => key ?? "";
 
 /** The reason `code` is dismissed for the node `key` (null: the whole rule), or null. */
-export async function getLintDismissalReason(db: Executor, rubricId: string, code: string, key: string | null): Promise<string | null> {
+export async function getLintDismissalReason(
+  db: Executor,
+  rubricId: string,
+  code: string,
+  key: string | null,
+): Promise<string | null> {
   const [row] = await db
     .select({ reason: rubricLintDismissals.reason })
     .from(rubricLintDismissals)
-    .where(and(eq(rubricLintDismissals.rubricId, rubricId), eq(rubricLintDismissals.code, code), eq(rubricLintDismissals.nodeKey, nodeKeyOf(key))))
+    .where(
+      and(
+        eq(rubricLintDismissals.rubricId, rubricId),
+        eq(rubricLintDismissals.code, code),
+        eq(rubricLintDismissals.nodeKey, nodeKeyOf(key)),
+      ),
+    )
     .limit(1);
   return row?.reason ?? null;
 }
@@ -20,20 +31,36 @@ export async function getLintDismissalReason(db: Executor, rubricId: string, cod
 /** Stores a dismissal (replacing the reason of an earlier one), or removes it when `reason` is null. */
 export async function setLintDismissal(
   db: Executor,
-  row: { rubricId: string; code: string; key: string | null; reason: string | null; revision: number; userId: string | null },
+  row: {
+    rubricId: string;
+    code: string;
+    key: string | null;
+    reason: string | null;
+    revision: number;
+    userId: string | null;
+  },
 ): Promise<void> {
   const nodeKey = nodeKeyOf(row.key);
   if (row.reason === null) {
     await db
       .delete(rubricLintDismissals)
-      .where(and(eq(rubricLintDismissals.rubricId, row.rubricId), eq(rubricLintDismissals.code, row.code), eq(rubricLintDismissals.nodeKey, nodeKey)));
+      .where(
+        and(
+          eq(rubricLintDismissals.rubricId, row.rubricId),
+          eq(rubricLintDismissals.code, row.code),
+          eq(rubricLintDismissals.nodeKey, nodeKey),
+        ),
+      );
     return;
   }
   const values = { reason: row.reason, revision: row.revision, userId: row.userId };
   await db
     .insert(rubricLintDismissals)
     .values({ rubricId: row.rubricId, code: row.code, nodeKey, ...values })
-    .onConflictDoUpdate({ target: [rubricLintDismissals.rubricId, rubricLintDismissals.code, rubricLintDismissals.nodeKey], set: values });
+    .onConflictDoUpdate({
+      target: [rubricLintDismissals.rubricId, rubricLintDismissals.code, rubricLintDismissals.nodeKey],
+      set: values,
+    });
 }
 
 /** A rubric's dismissals, oldest first, with who made each. */

@@ -1,7 +1,15 @@
 import "server-only";
 import { aliasedTable, and, desc, eq, gte, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../client";
-import { gradingAssignments, notifications, paperMembers, papers, userSessions, users, type NotificationKind } from "../schema";
+import {
+  gradingAssignments,
+  notifications,
+  paperMembers,
+  papers,
+  userSessions,
+  users,
+  type NotificationKind,
+} from "../schema";
 import type { SessionRef } from "./papers";
 import { liveSession } from "./user-sessions";
 
@@ -47,7 +55,11 @@ export interface NotificationRow {
 }
 
 /** A user's notifications they may still see, newest first. */
-export async function listVisibleNotifications(db: Executor, userId: string, limit: number): Promise<NotificationRow[]> {
+export async function listVisibleNotifications(
+  db: Executor,
+  userId: string,
+  limit: number,
+): Promise<NotificationRow[]> {
   return db
     .select({
       id: n.id,
@@ -78,7 +90,9 @@ export interface UnreadNotificationState {
 /** The unread count and newest id of `recipient`'s visible notifications, as two columns. */
 const unreadStateColumns = (recipient: SQL | string) => ({
   unread: sql<number>`(SELECT count(*)::int FROM ${notifications} n WHERE n.recipient_id = ${recipient} AND n.read_at IS NULL AND ${visibleToRecipient})`,
-  latest: sql<string | null>`(SELECT n.id FROM ${notifications} n WHERE n.recipient_id = ${recipient} AND ${visibleToRecipient}
+  latest: sql<
+    string | null
+  >`(SELECT n.id FROM ${notifications} n WHERE n.recipient_id = ${recipient} AND ${visibleToRecipient}
     ORDER BY n.created_at DESC, n.id DESC LIMIT 1)`,
 });
 
@@ -94,7 +108,10 @@ export async function getUnreadNotificationState(db: Executor, userId: string): 
  * The same for a session, in one query, or null when the session is no longer live (signed out,
  * revoked, expired, its user disabled): what a user's open notification stream checks every second.
  */
-export async function getUnreadNotificationStateForSession(db: Executor, session: SessionRef): Promise<UnreadNotificationState | null> {
+export async function getUnreadNotificationStateForSession(
+  db: Executor,
+  session: SessionRef,
+): Promise<UnreadNotificationState | null> {
   const [row] = await db
     .select(unreadStateColumns(sql`${userSessions.userId}`))
     .from(userSessions)
@@ -105,7 +122,11 @@ export async function getUnreadNotificationStateForSession(db: Executor, session
 }
 
 /** Marks the user's own notifications read (these ids, or all); answers how many changed. */
-export async function markNotificationsRead(db: Executor, userId: string, which: { ids?: string[]; all?: true }): Promise<number> {
+export async function markNotificationsRead(
+  db: Executor,
+  userId: string,
+  which: { ids?: string[]; all?: true },
+): Promise<number> {
   const changed = await db
     .update(notifications)
     .set({ readAt: sql`now()` })
@@ -147,6 +168,12 @@ export async function listPaperAuthorIds(db: Executor, paperId: string, except: 
   const rows = await db
     .select({ userId: paperMembers.userId })
     .from(paperMembers)
-    .where(and(eq(paperMembers.paperId, paperId), eq(paperMembers.role, "author"), except ? ne(paperMembers.userId, except) : undefined));
+    .where(
+      and(
+        eq(paperMembers.paperId, paperId),
+        eq(paperMembers.role, "author"),
+        except ? ne(paperMembers.userId, except) : undefined,
+      ),
+    );
   return rows.map((r) => r.userId);
 }

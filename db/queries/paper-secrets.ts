@@ -4,12 +4,19 @@ import type { Executor } from "../client";
 import { paperSecrets } from "../schema";
 
 export async function listPaperSecretNames(db: Executor, paperId: string): Promise<string[]> {
-  const rows = await db.select({ name: paperSecrets.name }).from(paperSecrets).where(eq(paperSecrets.paperId, paperId)).orderBy(asc(paperSecrets.name));
+  const rows = await db
+    .select({ name: paperSecrets.name })
+    .from(paperSecrets)
+    .where(eq(paperSecrets.paperId, paperId))
+    .orderBy(asc(paperSecrets.name));
   return rows.map((r) => r.name);
 }
 
 /** The paper's secrets as stored: sealed, for the one service that opens them. */
-export async function listSealedPaperSecrets(db: Executor, paperId: string): Promise<{ name: string; sealedValue: string }[]> {
+export async function listSealedPaperSecrets(
+  db: Executor,
+  paperId: string,
+): Promise<{ name: string; sealedValue: string }[]> {
   return db
     .select({ name: paperSecrets.name, sealedValue: paperSecrets.sealedValue })
     .from(paperSecrets)
@@ -18,7 +25,10 @@ export async function listSealedPaperSecrets(db: Executor, paperId: string): Pro
 }
 
 /** Sets the secret, replacing a value of the same name. */
-export async function upsertPaperSecret(db: Executor, input: { paperId: string; name: string; sealedValue: string; updatedBy: string | null }): Promise<void> {
+export async function upsertPaperSecret(
+  db: Executor,
+  input: { paperId: string; name: string; sealedValue: string; updatedBy: string | null },
+): Promise<void> {
   const values = { sealedValue: input.sealedValue, updatedBy: input.updatedBy, updatedAt: new Date() };
   await db
     .insert(paperSecrets)

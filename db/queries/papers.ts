@@ -2,7 +2,17 @@ import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { PaperCreateInput, PaperUpdateInput } from "@/lib/papers/schemas";
 import type { Executor } from "../client";
-import { paperMembers, papers, rubricNodes, rubrics, userSessions, users, type Paper, type PaperRole, type User } from "../schema";
+import {
+  paperMembers,
+  papers,
+  rubricNodes,
+  rubrics,
+  userSessions,
+  users,
+  type Paper,
+  type PaperRole,
+  type User,
+} from "../schema";
 import { liveSession } from "./user-sessions";
 import { ensureUserByEmail } from "./users";
 
@@ -57,7 +67,11 @@ export async function listPapersForUser(db: Executor, user: User): Promise<Paper
 }
 
 /** The new paper; null when the id is taken. */
-export async function createPaper(db: Executor, input: PaperCreateInput, createdBy: string | null): Promise<Paper | null> {
+export async function createPaper(
+  db: Executor,
+  input: PaperCreateInput,
+  createdBy: string | null,
+): Promise<Paper | null> {
   const [paper] = await db
     .insert(papers)
     .values({ ...input, createdBy })

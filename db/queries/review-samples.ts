@@ -5,28 +5,52 @@ import { evaluations, gradingReviewSamples, type GradingReviewSample } from "../
 
 /** Review sampling: an evaluation's sample settings, the samples drawn, and the leaves compared. */
 
-export async function setEvaluationReviewSampling(db: Executor, evaluationId: string, values: { sampleSize: number | null; graderIds: string[] }): Promise<void> {
-  await db.update(evaluations).set({ reviewSampleSize: values.sampleSize, reviewGraderIds: values.graderIds }).where(eq(evaluations.id, evaluationId));
+export async function setEvaluationReviewSampling(
+  db: Executor,
+  evaluationId: string,
+  values: { sampleSize: number | null; graderIds: string[] },
+): Promise<void> {
+  await db
+    .update(evaluations)
+    .set({ reviewSampleSize: values.sampleSize, reviewGraderIds: values.graderIds })
+    .where(eq(evaluations.id, evaluationId));
 }
 
 /** Records a grading's sample; a grading is sampled once (false when it already was). */
-export async function insertReviewSample(db: Executor, values: { gradingId: string; evaluationId: string; userId: string | null; nodeKeys: string[] }): Promise<boolean> {
-  const rows = await db.insert(gradingReviewSamples).values(values).onConflictDoNothing().returning({ gradingId: gradingReviewSamples.gradingId });
+export async function insertReviewSample(
+  db: Executor,
+  values: { gradingId: string; evaluationId: string; userId: string | null; nodeKeys: string[] },
+): Promise<boolean> {
+  const rows = await db
+    .insert(gradingReviewSamples)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ gradingId: gradingReviewSamples.gradingId });
   return rows.length > 0;
 }
 
 export async function hasReviewSample(db: Executor, gradingId: string): Promise<boolean> {
-  const rows = await db.select({ gradingId: gradingReviewSamples.gradingId }).from(gradingReviewSamples).where(eq(gradingReviewSamples.gradingId, gradingId)).limit(1);
+  const rows = await db
+    .select({ gradingId: gradingReviewSamples.gradingId })
+    .from(gradingReviewSamples)
+    .where(eq(gradingReviewSamples.gradingId, gradingId))
+    .limit(1);
   return rows.length > 0;
 }
 
 export async function listReviewSamples(db: Executor, evaluationId: string): Promise<GradingReviewSample[]> {
-  return db.select().from(gradingReviewSamples).where(eq(gradingReviewSamples.evaluationId, evaluationId)).orderBy(gradingReviewSamples.createdAt, gradingReviewSamples.gradingId);
+  return db
+    .select()
+    .from(gradingReviewSamples)
+    .where(eq(gradingReviewSamples.evaluationId, evaluationId))
+    .orderBy(gradingReviewSamples.createdAt, gradingReviewSamples.gradingId);
 }
 
 /** How many samples the evaluation holds (the next grader in turn is this count modulo the graders). */
 export async function countReviewSamples(db: Executor, evaluationId: string): Promise<number> {
-  const result = await db.execute(sql`SELECT count(*)::int AS n FROM grading_review_samples WHERE evaluation_id = ${evaluationId}`);
+  const result = await db.execute(
+    sql`SELECT count(*)::int AS n FROM grading_review_samples WHERE evaluation_id = ${evaluationId}`,
+  );
   return Number((result.rows[0] as { n: number }).n);
 }
 
@@ -35,7 +59,10 @@ export async function countReviewSamples(db: Executor, evaluationId: string): Pr
  * sampled grader's first mark (made blind, before the verdict was shown), else anyone's first;
  * leaves whose verdict is invalid are left out (JudgeEval has no prediction for them).
  */
-export async function listSampledLeafPairs(db: Executor, evaluationIds: readonly string[]): Promise<{ evaluationId: string; gradingId: string; nodeKey: string; human: number; judge: number }[]> {
+export async function listSampledLeafPairs(
+  db: Executor,
+  evaluationIds: readonly string[],
+): Promise<{ evaluationId: string; gradingId: string; nodeKey: string; human: number; judge: number }[]> {
   if (evaluationIds.length === 0) return [];
   const result = await db.execute(sql`
     SELECT s.evaluation_id, s.grading_id, v.node_key, v.score AS judge, r.score AS human

@@ -6,7 +6,11 @@ import type { Executor } from "../client";
 import { rubricNodes, rubricOperations, rubrics } from "../schema";
 
 export async function getRubricRevision(db: Executor, rubricId: string): Promise<number | null> {
-  const [rubric] = await db.select({ revision: rubrics.revision }).from(rubrics).where(eq(rubrics.id, rubricId)).limit(1);
+  const [rubric] = await db
+    .select({ revision: rubrics.revision })
+    .from(rubrics)
+    .where(eq(rubrics.id, rubricId))
+    .limit(1);
   return rubric?.revision ?? null;
 }
 
@@ -23,18 +27,35 @@ export async function getLastImportAtOrBefore(
       keys: sql<string[] | null>`${rubricOperations.payload} -> 'keys'`,
     })
     .from(rubricOperations)
-    .where(and(eq(rubricOperations.rubricId, rubricId), eq(rubricOperations.kind, "import"), lte(rubricOperations.revision, revision)))
+    .where(
+      and(
+        eq(rubricOperations.rubricId, rubricId),
+        eq(rubricOperations.kind, "import"),
+        lte(rubricOperations.revision, revision),
+      ),
+    )
     .orderBy(desc(rubricOperations.revision))
     .limit(1);
   return start ?? null;
 }
 
 /** The logged operations after `after` up to `upTo`, oldest first: only the operations, not their inverses (half the bytes). */
-export async function getOperationsBetween(db: Executor, rubricId: string, after: number, upTo: number): Promise<{ revision: number; op: RubricOperation }[]> {
+export async function getOperationsBetween(
+  db: Executor,
+  rubricId: string,
+  after: number,
+  upTo: number,
+): Promise<{ revision: number; op: RubricOperation }[]> {
   return db
     .select({ revision: rubricOperations.revision, op: sql<RubricOperation>`${rubricOperations.payload} -> 'op'` })
     .from(rubricOperations)
-    .where(and(eq(rubricOperations.rubricId, rubricId), gt(rubricOperations.revision, after), lte(rubricOperations.revision, upTo)))
+    .where(
+      and(
+        eq(rubricOperations.rubricId, rubricId),
+        gt(rubricOperations.revision, after),
+        lte(rubricOperations.revision, upTo),
+      ),
+    )
     .orderBy(asc(rubricOperations.revision));
 }
 
@@ -42,13 +63,22 @@ export async function hasImportAfter(db: Executor, rubricId: string, revision: n
   const [later] = await db
     .select({ revision: rubricOperations.revision })
     .from(rubricOperations)
-    .where(and(eq(rubricOperations.rubricId, rubricId), eq(rubricOperations.kind, "import"), gt(rubricOperations.revision, revision)))
+    .where(
+      and(
+        eq(rubricOperations.rubricId, rubricId),
+        eq(rubricOperations.kind, "import"),
+        gt(rubricOperations.revision, revision),
+      ),
+    )
     .limit(1);
   return later !== undefined;
 }
 
 /** Where every stored row of a rubric sits (live or deleted). */
-export async function getNodePlacements(db: Executor, rubricId: string): Promise<{ key: string; parentKey: string | null; position: string }[]> {
+export async function getNodePlacements(
+  db: Executor,
+  rubricId: string,
+): Promise<{ key: string; parentKey: string | null; position: string }[]> {
   return db
     .select({ key: rubricNodes.key, parentKey: rubricNodes.parentKey, position: rubricNodes.position })
     .from(rubricNodes)

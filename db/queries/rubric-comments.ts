@@ -76,7 +76,8 @@ export async function listCommentThreads(db: Executor, rubricId: string): Promis
     .where(eq(rubricCommentThreads.rubricId, rubricId))
     .orderBy(asc(rubricComments.createdAt), asc(rubricComments.id));
   const byThread = new Map<string, CommentView[]>(threads.map((t) => [t.id, []]));
-  for (const { threadId, name, email, ...c } of comments) byThread.get(threadId)?.push({ ...c, author: toUserRef(name, email) });
+  for (const { threadId, name, email, ...c } of comments)
+    byThread.get(threadId)?.push({ ...c, author: toUserRef(name, email) });
   return threads.map(({ resolverName, resolverEmail, ...t }) => ({
     ...t,
     resolvedBy: toUserRef(resolverName, resolverEmail),
@@ -101,21 +102,36 @@ export async function insertCommentThread(
   return thread.id;
 }
 
-export async function insertComment(tx: Executor, input: { threadId: string; authorId: string; body: string; mentions: string[] }): Promise<void> {
+export async function insertComment(
+  tx: Executor,
+  input: { threadId: string; authorId: string; body: string; mentions: string[] },
+): Promise<void> {
   await tx.insert(rubricComments).values(input);
 }
 
 /** A thread of the rubric; null when the rubric has none with this id. */
-export async function getCommentThread(db: Executor, rubricId: string, threadId: string): Promise<{ id: string; nodeKey: string; resolvedAt: Date | null } | null> {
+export async function getCommentThread(
+  db: Executor,
+  rubricId: string,
+  threadId: string,
+): Promise<{ id: string; nodeKey: string; resolvedAt: Date | null } | null> {
   const [thread] = await db
-    .select({ id: rubricCommentThreads.id, nodeKey: rubricCommentThreads.nodeKey, resolvedAt: rubricCommentThreads.resolvedAt })
+    .select({
+      id: rubricCommentThreads.id,
+      nodeKey: rubricCommentThreads.nodeKey,
+      resolvedAt: rubricCommentThreads.resolvedAt,
+    })
     .from(rubricCommentThreads)
     .where(and(eq(rubricCommentThreads.id, threadId), eq(rubricCommentThreads.rubricId, rubricId)));
   return thread ?? null;
 }
 
 /** Marks the thread resolved by `resolvedBy` now, or open again when `resolvedBy` is null. */
-export async function setCommentThreadResolution(db: Executor, threadId: string, resolvedBy: string | null): Promise<void> {
+export async function setCommentThreadResolution(
+  db: Executor,
+  threadId: string,
+  resolvedBy: string | null,
+): Promise<void> {
   await db
     .update(rubricCommentThreads)
     .set(resolvedBy ? { resolvedAt: new Date(), resolvedBy } : { resolvedAt: null, resolvedBy: null })

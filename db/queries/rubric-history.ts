@@ -17,7 +17,12 @@ export interface NodeHistoryEntry {
  * Who changed a node, when and how: the logged operations that name its key (newest first). The
  * log is the history; nothing else records it.
  */
-export async function getNodeHistory(db: Executor, rubricId: string, key: string, limit = 100): Promise<NodeHistoryEntry[]> {
+export async function getNodeHistory(
+  db: Executor,
+  rubricId: string,
+  key: string,
+  limit = 100,
+): Promise<NodeHistoryEntry[]> {
   const rows = await db
     .select({
       revision: rubricOperations.revision,

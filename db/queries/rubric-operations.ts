@@ -10,7 +10,10 @@ import { nodeRowColumns } from "./rubrics";
  * Bumps the paper's rubric revision, creating the rubric row when the paper has none yet (building
  * one from nothing). The bump locks the row: operations on one rubric take turns.
  */
-export async function bumpRubricRevision(tx: Executor, paperId: string): Promise<{ id: string; revision: number; status: RubricStatus }> {
+export async function bumpRubricRevision(
+  tx: Executor,
+  paperId: string,
+): Promise<{ id: string; revision: number; status: RubricStatus }> {
   const bump = () =>
     tx
       .update(rubrics)
@@ -131,14 +134,25 @@ export async function getSubtreeHeight(tx: Executor, rubricId: string, key: stri
   return Number((result.rows[0] as { height: number }).height);
 }
 
-export async function updateNodeFields(tx: Executor, rubricId: string, key: string, fields: Partial<NodeFields>): Promise<void> {
+export async function updateNodeFields(
+  tx: Executor,
+  rubricId: string,
+  key: string,
+  fields: Partial<NodeFields>,
+): Promise<void> {
   await tx
     .update(rubricNodes)
     .set(fields)
     .where(and(eq(rubricNodes.rubricId, rubricId), eq(rubricNodes.key, key)));
 }
 
-export async function setNodePlacement(tx: Executor, rubricId: string, key: string, parentKey: string, position: string): Promise<void> {
+export async function setNodePlacement(
+  tx: Executor,
+  rubricId: string,
+  key: string,
+  parentKey: string,
+  position: string,
+): Promise<void> {
   await tx
     .update(rubricNodes)
     .set({ parentKey, position })
@@ -164,7 +178,12 @@ export async function softDeleteSubtree(tx: Executor, rubricId: string, key: str
 }
 
 /** Clears the deletion of the node and of the descendants deleted in the same revision; the keys brought back. */
-export async function restoreSubtree(tx: Executor, rubricId: string, key: string, deletedRevision: number): Promise<string[]> {
+export async function restoreSubtree(
+  tx: Executor,
+  rubricId: string,
+  key: string,
+  deletedRevision: number,
+): Promise<string[]> {
   const back = await tx.execute(sql`
     WITH RECURSIVE down(key) AS (
       SELECT key FROM rubric_nodes WHERE rubric_id = ${rubricId}::uuid AND key = ${key}::uuid

@@ -18,7 +18,10 @@ export interface RubricReview {
 }
 
 export async function getRubricReview(db: Executor, rubricId: string): Promise<RubricReview> {
-  const [rubric] = await db.select({ status: rubrics.status, revision: rubrics.revision }).from(rubrics).where(eq(rubrics.id, rubricId));
+  const [rubric] = await db
+    .select({ status: rubrics.status, revision: rubrics.revision })
+    .from(rubrics)
+    .where(eq(rubrics.id, rubricId));
   const events = await db
     .select({
       status: rubricReviewEvents.status,
@@ -42,7 +45,14 @@ export async function getRubricReview(db: Executor, rubricId: string): Promise<R
 /** Sets the rubric's status and records the change in its review history. */
 export async function setRubricStatus(
   tx: Executor,
-  input: { rubricId: string; revision: number; status: RubricStatus; userId?: string | null; versionId?: string | null; reason?: string },
+  input: {
+    rubricId: string;
+    revision: number;
+    status: RubricStatus;
+    userId?: string | null;
+    versionId?: string | null;
+    reason?: string;
+  },
 ): Promise<void> {
   await tx.update(rubrics).set({ status: input.status }).where(eq(rubrics.id, input.rubricId));
   await tx.insert(rubricReviewEvents).values({

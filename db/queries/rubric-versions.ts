@@ -27,7 +27,14 @@ const versionColumns = {
   createdByEmail: users.email,
 };
 
-function toItem(row: { id: string; name: string; revision: number; createdAt: Date; createdByName: string | null; createdByEmail: string | null }): RubricVersionItem {
+function toItem(row: {
+  id: string;
+  name: string;
+  revision: number;
+  createdAt: Date;
+  createdByName: string | null;
+  createdByEmail: string | null;
+}): RubricVersionItem {
   return {
     id: row.id,
     name: row.name,

@@ -98,7 +98,14 @@ export async function insertNodeRows(tx: Executor, rubricId: string, rows: reado
 /** Logs one applied operation (or import) at its revision. */
 export async function insertRubricOperation(
   tx: Executor,
-  values: { rubricId: string; revision: number; clientOpId?: string; userId: string | null; kind: string; payload: unknown },
+  values: {
+    rubricId: string;
+    revision: number;
+    clientOpId?: string;
+    userId: string | null;
+    kind: string;
+    payload: unknown;
+  },
 ): Promise<void> {
   await tx.insert(rubricOperations).values(values);
 }

@@ -20,7 +20,10 @@ export async function getLiveRunnerTokenByHash(db: Executor, tokenHash: string):
     .where(and(eq(runnerTokens.tokenHash, tokenHash), isNull(runnerTokens.revokedAt)))
     .limit(1);
   if (row && (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000)) {
-    await db.update(runnerTokens).set({ lastUsedAt: sql`now()` }).where(eq(runnerTokens.id, row.id));
+    await db
+      .update(runnerTokens)
+      .set({ lastUsedAt: sql`now()` })
+      .where(eq(runnerTokens.id, row.id));
   }
   return row ?? null;
 }
@@ -69,7 +72,10 @@ export async function revokeRunnerToken(db: Executor, id: string): Promise<boole
   return rows.length > 0;
 }
 
-export async function insertRunner(db: Executor, input: { tokenId: string; name: string; capabilities: RunnerCapabilities }): Promise<Runner> {
+export async function insertRunner(
+  db: Executor,
+  input: { tokenId: string; name: string; capabilities: RunnerCapabilities },
+): Promise<Runner> {
   const [row] = await db.insert(runners).values(input).returning();
   return row;
 }
@@ -90,11 +96,22 @@ export async function deleteStaleRunners(db: Executor, staleAfterS: number): Pro
 }
 
 /** The token's runner with this name on this host (a runner starting again), if any. */
-export async function getRunnerByNameAndHost(db: Executor, tokenId: string, name: string, hostname: string | null): Promise<Runner | null> {
+export async function getRunnerByNameAndHost(
+  db: Executor,
+  tokenId: string,
+  name: string,
+  hostname: string | null,
+): Promise<Runner | null> {
   const [row] = await db
     .select()
     .from(runners)
-    .where(and(eq(runners.tokenId, tokenId), eq(runners.name, name), sql`(${runners.capabilities} ->> 'hostname') IS NOT DISTINCT FROM ${hostname}`))
+    .where(
+      and(
+        eq(runners.tokenId, tokenId),
+        eq(runners.name, name),
+        sql`(${runners.capabilities} ->> 'hostname') IS NOT DISTINCT FROM ${hostname}`,
+      ),
+    )
     .orderBy(desc(runners.lastSeenAt))
     .limit(1);
   return row ?? null;
@@ -102,11 +119,18 @@ export async function getRunnerByNameAndHost(db: Executor, tokenId: string, name
 
 /** A runner registering again: its new capabilities, registered and seen now. */
 export async function reRegisterRunner(db: Executor, id: string, capabilities: RunnerCapabilities): Promise<void> {
-  await db.update(runners).set({ capabilities, registeredAt: sql`now()`, lastSeenAt: sql`now()` }).where(eq(runners.id, id));
+  await db
+    .update(runners)
+    .set({ capabilities, registeredAt: sql`now()`, lastSeenAt: sql`now()` })
+    .where(eq(runners.id, id));
 }
 
 /** How many runners the token holds, and in how many seconds the least recently seen of them turns `staleAfterS` old. */
-export async function countRunnersOfToken(db: Executor, tokenId: string, staleAfterS: number): Promise<{ count: number; oldestStaleInS: number }> {
+export async function countRunnersOfToken(
+  db: Executor,
+  tokenId: string,
+  staleAfterS: number,
+): Promise<{ count: number; oldestStaleInS: number }> {
   const result = await db.execute<{ count: number | string; oldest_stale_in_s: number | string | null }>(sql`
     SELECT count(*) AS count,
            extract(epoch FROM min(last_seen_at) + make_interval(secs => ${staleAfterS}) - now()) AS oldest_stale_in_s
@@ -126,7 +150,10 @@ export async function getRunnerOfToken(db: Executor, runnerId: string, tokenId: 
 }
 
 export async function touchRunner(db: Executor, runnerId: string): Promise<void> {
-  await db.update(runners).set({ lastSeenAt: sql`now()` }).where(eq(runners.id, runnerId));
+  await db
+    .update(runners)
+    .set({ lastSeenAt: sql`now()` })
+    .where(eq(runners.id, runnerId));
 }
 
 export async function getRunnerById(db: Executor, id: string): Promise<Runner | null> {
@@ -134,7 +161,10 @@ export async function getRunnerById(db: Executor, id: string): Promise<Runner | 
   return row ?? null;
 }
 
-export async function listRunners(db: Executor, limit = 200): Promise<(Runner & { tokenName: string; tokenRevoked: boolean })[]> {
+export async function listRunners(
+  db: Executor,
+  limit = 200,
+): Promise<(Runner & { tokenName: string; tokenRevoked: boolean })[]> {
   const rows = await db
     .select({ runner: runners, tokenName: runnerTokens.name, tokenRevokedAt: runnerTokens.revokedAt })
     .from(runners)

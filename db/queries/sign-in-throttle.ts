@@ -9,14 +9,23 @@ import { signInThrottle, type SignInThrottle } from "../schema";
  * a row waits for the one that holds it, so concurrent sign-ins count one after another. Rows are
  * created and locked in key order, so two sign-ins never wait on each other in a cycle.
  */
-export async function lockSignInThrottles(tx: Transaction, keys: string[]): Promise<{ now: Date; rows: SignInThrottle[] }> {
+export async function lockSignInThrottles(
+  tx: Transaction,
+  keys: string[],
+): Promise<{ now: Date; rows: SignInThrottle[] }> {
   const sorted = [...new Set(keys)].sort();
   await tx
     .insert(signInThrottle)
     .values(sorted.map((key) => ({ key })))
     .onConflictDoNothing({ target: signInThrottle.key });
-  const rows = await tx.select().from(signInThrottle).where(inArray(signInThrottle.key, sorted)).orderBy(signInThrottle.key).for("update");
-  if (rows.length !== sorted.length) throw new Error(`sign-in throttle rows missing after insert: ${sorted.join(", ")}`);
+  const rows = await tx
+    .select()
+    .from(signInThrottle)
+    .where(inArray(signInThrottle.key, sorted))
+    .orderBy(signInThrottle.key)
+    .for("update");
+  if (rows.length !== sorted.length)
+    throw new Error(`sign-in throttle rows missing after insert: ${sorted.join(", ")}`);
   // The clock read once the locks are held: a sign-in that waited for another counts from when it
   // got the rows, not from when its transaction began (now()), which would add the wait to a block.
   const clock = await tx.execute(sql`SELECT clock_timestamp() AS now`);

@@ -5,7 +5,15 @@ import type { SubmissionArchive, SubmissionArchiveFile } from "@/lib/submissions
 import type { SubmissionFlags } from "@/lib/submissions/blacklist-monitor";
 import type { Executor } from "../client";
 import type { JobStatus } from "@/lib/jobs/states";
-import { agents, jobs, judgeRuns, submissionFiles, submissions, type Submission, type SubmissionVariant } from "../schema";
+import {
+  agents,
+  jobs,
+  judgeRuns,
+  submissionFiles,
+  submissions,
+  type Submission,
+  type SubmissionVariant,
+} from "../schema";
 
 export interface SubmissionRun {
   paperId: string;
@@ -42,7 +50,13 @@ export async function ensureSubmission(
 ): Promise<{ submission: Submission; created: boolean }> {
   const [inserted] = await db
     .insert(submissions)
-    .values({ paperId: run.paperId, agentId: run.agentId, runIndex: run.runIndex, variant: run.variant, createdBy: run.userId })
+    .values({
+      paperId: run.paperId,
+      agentId: run.agentId,
+      runIndex: run.runIndex,
+      variant: run.variant,
+      createdBy: run.userId,
+    })
     .onConflictDoNothing()
     .returning();
   if (inserted) return { submission: inserted, created: true };
@@ -118,12 +132,23 @@ export async function listSubmissionsByPaperId(db: Executor, paperId: string): P
 }
 
 /** Names the submission's repository in the blob store (the archive as uploaded) and its expanded size. */
-export async function setSubmissionArchiveBlob(db: Executor, submissionId: string, blob: { sha256: string; expandedBytes: number }): Promise<void> {
-  await db.update(submissions).set({ archiveSha256: blob.sha256, archiveExpandedBytes: blob.expandedBytes }).where(eq(submissions.id, submissionId));
+export async function setSubmissionArchiveBlob(
+  db: Executor,
+  submissionId: string,
+  blob: { sha256: string; expandedBytes: number },
+): Promise<void> {
+  await db
+    .update(submissions)
+    .set({ archiveSha256: blob.sha256, archiveExpandedBytes: blob.expandedBytes })
+    .where(eq(submissions.id, submissionId));
 }
 
 /** What the monitors found in the submission's agent log; null when it came without one. */
-export async function setSubmissionFlags(db: Executor, submissionId: string, flags: SubmissionFlags | null): Promise<void> {
+export async function setSubmissionFlags(
+  db: Executor,
+  submissionId: string,
+  flags: SubmissionFlags | null,
+): Promise<void> {
   await db.update(submissions).set({ flags }).where(eq(submissions.id, submissionId));
 }
 
@@ -134,7 +159,11 @@ const FILE_BATCH_BYTES = 4 * 1024 * 1024;
  * Stores a submitted repository (replacing any archive stored before) and its reproduce.log
  * (kept when the new archive has none).
  */
-export async function replaceSubmissionArchive(db: Executor, submissionId: string, archive: SubmissionArchive): Promise<void> {
+export async function replaceSubmissionArchive(
+  db: Executor,
+  submissionId: string,
+  archive: SubmissionArchive,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.delete(submissionFiles).where(eq(submissionFiles.submissionId, submissionId));
     await insertSubmissionFiles(tx, submissionId, archive.files);
@@ -151,12 +180,18 @@ export async function replaceSubmissionArchive(db: Executor, submissionId: strin
   });
 }
 
-async function insertSubmissionFiles(tx: Executor, submissionId: string, files: readonly SubmissionArchiveFile[]): Promise<void> {
+async function insertSubmissionFiles(
+  tx: Executor,
+  submissionId: string,
+  files: readonly SubmissionArchiveFile[],
+): Promise<void> {
   let batch: SubmissionArchiveFile[] = [];
   let bytes = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    const payload = JSON.stringify(batch.map((f) => ({ path: f.path, size: f.size, content: f.content, skipped: f.skipped })));
+    const payload = JSON.stringify(
+      batch.map((f) => ({ path: f.path, size: f.size, content: f.content, skipped: f.skipped })),
+    );
     await tx.execute(sql`
       INSERT INTO submission_files (submission_id, path, size, content, skipped)
       SELECT ${submissionId}::uuid, x.path, x.size, x.content, x.skipped
@@ -195,7 +230,12 @@ export async function getSubmissionFileContent(
   filePath: string,
 ): Promise<SubmissionFileItem & { content: string | null }> {
   const [row] = await db
-    .select({ path: submissionFiles.path, size: submissionFiles.size, skipped: submissionFiles.skipped, content: submissionFiles.content })
+    .select({
+      path: submissionFiles.path,
+      size: submissionFiles.size,
+      skipped: submissionFiles.skipped,
+      content: submissionFiles.content,
+    })
     .from(submissionFiles)
     .where(and(eq(submissionFiles.submissionId, submissionId), eq(submissionFiles.path, filePath)))
     .limit(1);
@@ -204,7 +244,11 @@ export async function getSubmissionFileContent(
 }
 
 export async function getSubmissionReproduceLog(db: Executor, submissionId: string): Promise<string | null> {
-  const [row] = await db.select({ log: submissions.reproduceLog }).from(submissions).where(eq(submissions.id, submissionId)).limit(1);
+  const [row] = await db
+    .select({ log: submissions.reproduceLog })
+    .from(submissions)
+    .where(eq(submissions.id, submissionId))
+    .limit(1);
   if (!row) throw new AppError("not_found", "No such submission");
   return row.log;
 }

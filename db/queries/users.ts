@@ -22,7 +22,11 @@ export async function getUserById(db: Executor, id: string): Promise<User | null
 }
 
 export async function getUserByEmail(db: Executor, email: string): Promise<User | null> {
-  const [user] = await db.select().from(users).where(eq(users.email, normalizeEmail(email))).limit(1);
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)))
+    .limit(1);
   return user ?? null;
 }
 

@@ -31,7 +31,9 @@ const MODELS = {
 type Manifest = { file: string; apiVersion: string; kind: string; metadata: { name: string }; [key: string]: unknown };
 
 function readManifests(): Manifest[] {
-  const kustomization = parseYaml(fs.readFileSync(path.join(DIR, "kustomization.yaml"), "utf8")) as { resources: string[] };
+  const kustomization = parseYaml(fs.readFileSync(path.join(DIR, "kustomization.yaml"), "utf8")) as {
+    resources: string[];
+  };
   return kustomization.resources.flatMap((file) => {
     const docs = parseAllDocuments(fs.readFileSync(path.join(DIR, file), "utf8"));
     return docs.map((doc) => {
@@ -65,20 +67,26 @@ const envOf = (d: Deployment, name: string) => container(d).env?.find((e) => e.n
 describe("the Kubernetes manifests", () => {
   it("lists every manifest of the folder in kustomization.yaml", () => {
     const files = fs.readdirSync(DIR).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml");
-    const listed = (parseYaml(fs.readFileSync(path.join(DIR, "kustomization.yaml"), "utf8")) as { resources: string[] }).resources;
+    const listed = (parseYaml(fs.readFileSync(path.join(DIR, "kustomization.yaml"), "utf8")) as { resources: string[] })
+      .resources;
     expect([...listed].sort()).toEqual(files.sort());
   });
 
   it("validates every document against its Kubernetes or KEDA schema", () => {
     expect(manifests.length).toBeGreaterThanOrEqual(5);
-    for (const m of manifests) expect(() => modelOf(m).validate(), `${m.file}: ${m.kind} ${m.metadata.name}`).not.toThrow();
+    for (const m of manifests)
+      expect(() => modelOf(m).validate(), `${m.file}: ${m.kind} ${m.metadata.name}`).not.toThrow();
   });
 
   it("is checked by a validation that does refuse a broken manifest", () => {
-    const broken = structuredClone(manifests.find((m) => m.kind === "Deployment")!) as Manifest & { spec: { replicas: unknown } };
+    const broken = structuredClone(manifests.find((m) => m.kind === "Deployment")!) as Manifest & {
+      spec: { replicas: unknown };
+    };
     broken.spec.replicas = "two";
     expect(() => modelOf(broken).validate()).toThrow();
-    const badTrigger = structuredClone(manifests.find((m) => m.kind === "ScaledObject")!) as Manifest & { spec: { triggers: unknown } };
+    const badTrigger = structuredClone(manifests.find((m) => m.kind === "ScaledObject")!) as Manifest & {
+      spec: { triggers: unknown };
+    };
     badTrigger.spec.triggers = [{ metadata: {} }];
     expect(() => modelOf(badTrigger).validate()).toThrow();
   });
@@ -107,10 +115,14 @@ describe("the Kubernetes manifests", () => {
   it("runs a runner on one GPU with its token from a Secret, and no database or studio secrets", () => {
     const c = container(runner);
     expect(c.resources?.limits?.["nvidia.com/gpu"]).toBe(1);
-    expect(envOf(runner, "RUNNER_TOKEN")?.valueFrom?.secretKeyRef).toMatchObject({ name: "rubric-runner", key: "token" });
+    expect(envOf(runner, "RUNNER_TOKEN")?.valueFrom?.secretKeyRef).toMatchObject({
+      name: "rubric-runner",
+      key: "token",
+    });
     expect(envOf(runner, "RUNNER_TOKEN")?.value).toBeUndefined();
     const envNames = (c.env ?? []).map((e) => e.name);
-    for (const secret of ["DATABASE_URL", "AUTH_SECRET", "S3_SECRET_ACCESS_KEY"]) expect(envNames).not.toContain(secret);
+    for (const secret of ["DATABASE_URL", "AUTH_SECRET", "S3_SECRET_ACCESS_KEY"])
+      expect(envNames).not.toContain(secret);
     expect(c.envFrom ?? []).toEqual([]);
     // The token is never on the command line, where every process of the pod could read it.
     expect([...(c.command ?? []), ...(c.args ?? [])].join(" ")).not.toMatch(/--token/);
@@ -141,7 +153,9 @@ describe("the Kubernetes manifests", () => {
     expect(query).toMatch(/'queued'/);
     expect(trigger.metadata.targetQueryValue).toBe("1");
     const auth = find<TriggerAuthentication>("TriggerAuthentication", trigger.authenticationRef!.name);
-    expect(auth.spec!.secretTargetRef).toContainEqual(expect.objectContaining({ parameter: "connection", name: "rubric-keda-postgres" }));
+    expect(auth.spec!.secretTargetRef).toContainEqual(
+      expect.objectContaining({ parameter: "connection", name: "rubric-keda-postgres" }),
+    );
   });
 });
 
@@ -149,7 +163,11 @@ describe.each(testDatabaseKinds())("KEDA's query on a migrated database (%s)", (
   let handle: DbHandle;
   beforeAll(async () => {
     handle = await openTestDatabase(kind);
-    await createPaper(handle.db, { id: "keda-paper", title: "KEDA", paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [] }, null);
+    await createPaper(
+      handle.db,
+      { id: "keda-paper", title: "KEDA", paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [] },
+      null,
+    );
   });
   afterAll(async () => {
     await handle?.close();
@@ -163,7 +181,13 @@ describe.each(testDatabaseKinds())("KEDA's query on a migrated database (%s)", (
 
   it("counts the reproduce jobs a one-GPU runner pod can take or is running, and nothing else", async () => {
     expect(await count()).toBe(0);
-    const job = (over: Partial<typeof jobs.$inferInsert>) => ({ kind: "reproduce" as const, paperId: "keda-paper", timeoutS: 60, maxAttempts: 3, ...over });
+    const job = (over: Partial<typeof jobs.$inferInsert>) => ({
+      kind: "reproduce" as const,
+      paperId: "keda-paper",
+      timeoutS: 60,
+      maxAttempts: 3,
+      ...over,
+    });
     await handle.db.insert(jobs).values([
       job({ status: "queued", gpusRequired: 1 }),
       job({ status: "queued", gpusRequired: 0 }),

@@ -18,12 +18,19 @@ export async function getNodes(request: APIRequestContext, paperId: string): Pro
 /** The live row whose requirements are exactly `requirements` (fails unless there is exactly one). */
 export function rowByText(nodes: readonly NodeRow[], requirements: string): NodeRow {
   const found = nodes.filter((n) => n.requirements === requirements);
-  expect(found.map((n) => n.requirements), `one live node "${requirements}"`).toEqual([requirements]);
+  expect(
+    found.map((n) => n.requirements),
+    `one live node "${requirements}"`,
+  ).toEqual([requirements]);
   return found[0];
 }
 
 /** The requirements of the parent of the node `requirements` (null for the root), read from the server. */
-export async function parentTextOf(request: APIRequestContext, paperId: string, requirements: string): Promise<string | null> {
+export async function parentTextOf(
+  request: APIRequestContext,
+  paperId: string,
+  requirements: string,
+): Promise<string | null> {
   const { nodes } = await getNodes(request, paperId);
   const node = rowByText(nodes, requirements);
   if (node.parentKey === null) return null;
@@ -144,7 +151,17 @@ export class EditorPage {
   }
 
   // Toolbar
-  button(testId: "add-child" | "add-sibling" | "duplicate" | "delete" | "undo-button" | "redo-button" | "export-button" | "help-button"): Locator {
+  button(
+    testId:
+      | "add-child"
+      | "add-sibling"
+      | "duplicate"
+      | "delete"
+      | "undo-button"
+      | "redo-button"
+      | "export-button"
+      | "help-button",
+  ): Locator {
     return this.page.getByTestId(testId);
   }
 

@@ -39,7 +39,14 @@ export function writeFile(file: string, text: string | Buffer): string {
 /** A rubric text is leaked if it appears raw, HTML-escaped or JSON-escaped (RSC payloads) in `body`. */
 export function leakedRequirements(body: string, requirements: readonly string[]): string[] {
   const html = (s: string) =>
-    s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+    s
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&#x27;");
   const json = (s: string) => JSON.stringify(s).slice(1, -1);
-  return requirements.filter((r) => [r, html(r), json(r), pythonJsonString(r).slice(1, -1)].some((form) => body.includes(form)));
+  return requirements.filter((r) =>
+    [r, html(r), json(r), pythonJsonString(r).slice(1, -1)].some((form) => body.includes(form)),
+  );
 }

@@ -8,7 +8,11 @@ export interface SignedIn {
 }
 
 /** A separate browser context (own cookies) signed in as `user`; the caller closes it. */
-export async function signedInContext(browser: Browser, user: DemoUser, baseURL: string | undefined): Promise<SignedIn> {
+export async function signedInContext(
+  browser: Browser,
+  user: DemoUser,
+  baseURL: string | undefined,
+): Promise<SignedIn> {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   await signIn(page, user);

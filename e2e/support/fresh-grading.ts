@@ -9,7 +9,14 @@ import { GRADER } from "./users";
  * there and leave the demo's gradings, queues and counts as they found them.
  */
 
-const leaf = (id: string, requirements: string, task_category: string): RubricJson => ({ id, requirements, weight: 1, sub_tasks: [], task_category, finegrained_task_category: null });
+const leaf = (id: string, requirements: string, task_category: string): RubricJson => ({
+  id,
+  requirements,
+  weight: 1,
+  sub_tasks: [],
+  task_category,
+  finegrained_task_category: null,
+});
 
 export const SMALL_RUBRIC: RubricJson = {
   id: "root",
@@ -36,7 +43,10 @@ export const SMALL_RUBRIC: RubricJson = {
       weight: 1,
       task_category: null,
       finegrained_task_category: null,
-      sub_tasks: [leaf("table", "The loss table is reported", "Result Analysis"), leaf("plot", "The loss curve is plotted", "Code Execution")],
+      sub_tasks: [
+        leaf("table", "The loss table is reported", "Result Analysis"),
+        leaf("plot", "The loss curve is plotted", "Code Execution"),
+      ],
     },
   ],
 };
@@ -45,7 +55,11 @@ export const SMALL_RUBRIC: RubricJson = {
 export const SMALL_LEAVES = ["clip", "warmup", "seeds", "table", "plot"] as const;
 
 /** A rubric graded: each leaf's score, and its explanation (`explain`). */
-function graded(node: RubricJson, scores: Record<string, number>, explain: (id: string, score: number) => string): object {
+function graded(
+  node: RubricJson,
+  scores: Record<string, number>,
+  explain: (id: string, score: number) => string,
+): object {
   const isLeaf = node.sub_tasks.length === 0;
   return {
     ...node,
@@ -60,9 +74,15 @@ function graded(node: RubricJson, scores: Record<string, number>, explain: (id: 
 /** A fresh paper with `rubric` (SMALL_RUBRIC unless told) and the demo grader as grader; its id. */
 export async function freshPaper(staff: Page, prefix: string, rubric: RubricJson = SMALL_RUBRIC): Promise<string> {
   const paperId = `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-  expect((await staff.request.post("/api/papers", { data: { id: paperId, title: `${prefix} ${paperId}` } })).status()).toBe(201);
+  expect(
+    (await staff.request.post("/api/papers", { data: { id: paperId, title: `${prefix} ${paperId}` } })).status(),
+  ).toBe(201);
   expect((await staff.request.put(`/api/papers/${paperId}/rubric`, { data: rubric })).status()).toBe(200);
-  expect((await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: GRADER.email, role: "grader" } })).status()).toBe(201);
+  expect(
+    (
+      await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: GRADER.email, role: "grader" } })
+    ).status(),
+  ).toBe(201);
   return paperId;
 }
 
@@ -71,9 +91,16 @@ export async function importSmallGrading(
   staff: Page,
   paperId: string,
   scores: Record<string, number>,
-  { run = 1, human = false, rubric = SMALL_RUBRIC, explain = (id: string, score: number) => `${human ? "A person" : "The judge"} gave ${id} ${score}.` } = {},
+  {
+    run = 1,
+    human = false,
+    rubric = SMALL_RUBRIC,
+    explain = (id: string, score: number) => `${human ? "A person" : "The judge"} gave ${id} ${score}.`,
+  } = {},
 ): Promise<string> {
-  const res = await staff.request.post(`/api/papers/${paperId}/gradings`, { data: { file: graded(rubric, scores, explain), agent: "Clipping agent", run, human } });
+  const res = await staff.request.post(`/api/papers/${paperId}/gradings`, {
+    data: { file: graded(rubric, scores, explain), agent: "Clipping agent", run, human },
+  });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { gradingId: string }).gradingId;
 }
@@ -82,7 +109,9 @@ export async function importSmallGrading(
 export async function keysOf(page: Page, gradingId: string): Promise<Record<string, string>> {
   const res = await page.request.get(`/api/gradings/${gradingId}`);
   expect(res.status()).toBe(200);
-  return Object.fromEntries(((await res.json()) as { nodes: { nodeId: string; key: string }[] }).nodes.map((n) => [n.nodeId, n.key]));
+  return Object.fromEntries(
+    ((await res.json()) as { nodes: { nodeId: string; key: string }[] }).nodes.map((n) => [n.nodeId, n.key]),
+  );
 }
 
 /** Withdraws every assignment of these gradings (the demo grader's queue is counted by review.spec.ts). */

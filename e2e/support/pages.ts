@@ -162,7 +162,9 @@ export class PaperPage {
   async uploadRubric(file: string): Promise<number> {
     const rubricPath = `/api/papers/${this.paperId}/rubric`;
     const previewed = this.page.waitForResponse((r) => new URL(r.url()).pathname === `${rubricPath}/preview`);
-    const imported = this.page.waitForResponse((r) => r.request().method() === "PUT" && new URL(r.url()).pathname === rubricPath);
+    const imported = this.page.waitForResponse(
+      (r) => r.request().method() === "PUT" && new URL(r.url()).pathname === rubricPath,
+    );
     // Not awaited when the preview refused the file: its rejection at the page's close is expected.
     imported.catch(() => {});
     await this.fileInput.setInputFiles(file);

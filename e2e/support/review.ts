@@ -131,7 +131,9 @@ export class ReviewPage {
     await this.assignmentsDialog.getByTestId("assign-email").fill(email);
     await this.assignmentsDialog.getByTestId("assign-scope-all").check();
     if (blind) await this.assignmentsDialog.getByTestId("assign-blind").check();
-    const answered = this.page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith(`/api/gradings/${this.gradingId}/assignments`));
+    const answered = this.page.waitForResponse(
+      (r) => r.request().method() === "POST" && r.url().endsWith(`/api/gradings/${this.gradingId}/assignments`),
+    );
     await this.assignmentsDialog.getByTestId("assign-submit").click();
     expect((await answered).status()).toBe(201);
     await expect(this.assignmentRow(email)).toBeVisible();

@@ -24,7 +24,8 @@ describe("passwordProblem", () => {
 
   it("takes a long uncommon password, and the demo users' passwords", () => {
     expect(passwordProblem("correct horse battery staple")).toBeNull();
-    for (const demo of ["staff-demo-pass", "author-demo-pass", "grader-demo-pass"]) expect(passwordProblem(demo)).toBeNull();
+    for (const demo of ["staff-demo-pass", "author-demo-pass", "grader-demo-pass"])
+      expect(passwordProblem(demo)).toBeNull();
   });
 
   it("refuses what sign-in would not take (over 1,000 characters)", () => {

@@ -15,7 +15,8 @@ const MIN_DISTINCT_CHARACTERS = 5;
 // zxcvbn-ts's list of the ~50,000 most common passwords (from leaked password sets), shipped in the
 // package. Built on first use: most processes (every request but a password change) never need it.
 let commonPasswords: Set<string> | null = null;
-const isCommonPassword = (password: string) => (commonPasswords ??= new Set(dictionary["passwords-common"])).has(password.toLowerCase());
+const isCommonPassword = (password: string) =>
+  (commonPasswords ??= new Set(dictionary["passwords-common"])).has(password.toLowerCase());
 
 /** What is wrong with a new password, or null when it may be used. */
 export function passwordProblem(password: string): string | null {
@@ -35,7 +36,9 @@ const emailSchema = z.email();
 
 /** What is wrong with an account's email, or null. */
 export function emailProblem(email: string): string | null {
-  return emailSchema.safeParse(email.trim()).success ? null : `must be an email address like name@example.org (got ${JSON.stringify(email)})`;
+  return emailSchema.safeParse(email.trim()).success
+    ? null
+    : `must be an email address like name@example.org (got ${JSON.stringify(email)})`;
 }
 
 /** Each problem of a new account's email and password (none given: no password to check), by field. */

@@ -66,16 +66,27 @@ describe("decideAttempt", () => {
 
   it("tells how long is left, rounded up to the second", () => {
     const state = { failures: 7, lastFailureAt: at(0), blockedUntil: at(4) };
-    expect(decideAttempt(state, "account", new Date(at(1).getTime() + 200))).toEqual({ allowed: false, retryAfterSeconds: 3 });
+    expect(decideAttempt(state, "account", new Date(at(1).getTime() + 200))).toEqual({
+      allowed: false,
+      retryAfterSeconds: 3,
+    });
   });
 
   it("forgets failures after 15 quiet minutes, counted from the end of the last block", () => {
     const state = { failures: 20, lastFailureAt: at(0), blockedUntil: at(MAX_BLOCK_SECONDS) };
     // Right after the cap's block the count goes on (one more failure: blocked again for the cap).
     const right = decideAttempt(state, "account", at(MAX_BLOCK_SECONDS));
-    expect(right.allowed && right.next).toEqual({ failures: 21, lastFailureAt: at(MAX_BLOCK_SECONDS), blockedUntil: at(2 * MAX_BLOCK_SECONDS) });
+    expect(right.allowed && right.next).toEqual({
+      failures: 21,
+      lastFailureAt: at(MAX_BLOCK_SECONDS),
+      blockedUntil: at(2 * MAX_BLOCK_SECONDS),
+    });
     const later = decideAttempt(state, "account", at(MAX_BLOCK_SECONDS + THROTTLE_WINDOW_SECONDS));
-    expect(later.allowed && later.next).toEqual({ failures: 1, lastFailureAt: at(MAX_BLOCK_SECONDS + THROTTLE_WINDOW_SECONDS), blockedUntil: null });
+    expect(later.allowed && later.next).toEqual({
+      failures: 1,
+      lastFailureAt: at(MAX_BLOCK_SECONDS + THROTTLE_WINDOW_SECONDS),
+      blockedUntil: null,
+    });
   });
 });
 

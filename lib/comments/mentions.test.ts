@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { findMentionedEmails, mentionLabel, mentionQueryAt, splitMentions, withMentionEmails, withMentionNames } from "./mentions";
+import {
+  findMentionedEmails,
+  mentionLabel,
+  mentionQueryAt,
+  splitMentions,
+  withMentionEmails,
+  withMentionNames,
+} from "./mentions";
 
 describe("findMentionedEmails", () => {
   it("finds each mentioned email once, lower-cased, and ignores bare emails and trailing punctuation", () => {
@@ -37,7 +44,12 @@ describe("mentions by name", () => {
   ];
 
   it("labels a person by name, unless the name is missing or shared", () => {
-    expect(people.map((p) => mentionLabel(p, people))).toEqual(["Sam Staff", "ada@demo.org", "ada2@demo.org", "anon@demo.org"]);
+    expect(people.map((p) => mentionLabel(p, people))).toEqual([
+      "Sam Staff",
+      "ada@demo.org",
+      "ada2@demo.org",
+      "anon@demo.org",
+    ]);
   });
 
   it("stores a name the composer inserted as the person's email, so it resolves to them", () => {
@@ -51,6 +63,8 @@ describe("mentions by name", () => {
   });
 
   it("shows stored mentions by name", () => {
-    expect(withMentionNames("cc @staff@demo.org and @ada@demo.org, @who@else.org", people)).toBe("cc @Sam Staff and @ada@demo.org, @who@else.org");
+    expect(withMentionNames("cc @staff@demo.org and @ada@demo.org, @who@else.org", people)).toBe(
+      "cc @Sam Staff and @ada@demo.org, @who@else.org",
+    );
   });
 });

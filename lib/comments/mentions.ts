@@ -80,7 +80,10 @@ export function withMentionEmails(text: string, picked: readonly { label: string
   const byLength = [...picked].filter((p) => p.label !== p.email).sort((a, b) => b.label.length - a.label.length);
   let out = text;
   for (const { label, email } of byLength) {
-    out = out.replace(new RegExp(`(^|[^\\w.@])@${escapeRegExp(label)}(?![\\w@])`, "g"), (_, before: string) => `${before}@${email}`);
+    out = out.replace(
+      new RegExp(`(^|[^\\w.@])@${escapeRegExp(label)}(?![\\w@])`, "g"),
+      (_, before: string) => `${before}@${email}`,
+    );
   }
   return out;
 }

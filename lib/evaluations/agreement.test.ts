@@ -15,7 +15,12 @@ describe("judge–human agreement", () => {
   it("F1 is JudgeEval's, and the 95% interval contains it", () => {
     const p = pairs(120);
     const a = judgeHumanAgreement(p, { seed: "evaluation-1" })!;
-    expect(a.f1).toBe(computeMetrics(p.map((x) => x.human), p.map((x) => x.judge)).f1);
+    expect(a.f1).toBe(
+      computeMetrics(
+        p.map((x) => x.human),
+        p.map((x) => x.judge),
+      ).f1,
+    );
     expect(a.leaves).toBe(120);
     expect(a.ciLow).toBeLessThanOrEqual(a.f1);
     expect(a.ciHigh).toBeGreaterThanOrEqual(a.f1);
@@ -41,6 +46,8 @@ describe("judge–human agreement", () => {
   });
 
   it("reads as the badge says it", () => {
-    expect(formatAgreement({ f1: 0.8412, ciLow: 0.81, ciHigh: 0.87, leaves: 400 })).toBe("judge agreement 0.84 ± 0.03 on 400 leaves");
+    expect(formatAgreement({ f1: 0.8412, ciLow: 0.81, ciHigh: 0.87, leaves: 400 })).toBe(
+      "judge agreement 0.84 ± 0.03 on 400 leaves",
+    );
   });
 });

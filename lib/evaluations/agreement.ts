@@ -51,7 +51,10 @@ function percentile(sorted: readonly number[], q: number): number {
 }
 
 /** F1 with its bootstrap 95% interval; null without a leaf to compare. */
-export function judgeHumanAgreement(pairs: readonly AgreementPair[], options: { seed: string; draws?: number }): Agreement | null {
+export function judgeHumanAgreement(
+  pairs: readonly AgreementPair[],
+  options: { seed: string; draws?: number },
+): Agreement | null {
   const n = pairs.length;
   if (n === 0) return null;
   const humans = Uint8Array.from(pairs, (p) => scoreLabel(p.human));

@@ -79,7 +79,8 @@ export function parseCsvRecords(text: string): { line: number; fields: string[] 
 export function manifestPathIssue(value: string, allowAbsolute: boolean): string | null {
   if (value.includes("\\")) return "must use / between folders";
   if (value.startsWith("/")) {
-    if (!allowAbsolute) return "must be relative to the upload's root (absolute paths only from the CLI on the studio's machine)";
+    if (!allowAbsolute)
+      return "must be relative to the upload's root (absolute paths only from the CLI on the studio's machine)";
     return value.includes("\u0000") ? "must not contain NUL" : null;
   }
   const checked = checkEntryPath(value);
@@ -87,21 +88,47 @@ export function manifestPathIssue(value: string, allowAbsolute: boolean): string
 }
 
 /** The rows of a manifest, or every problem found (none written until all are fixed). */
-export function parseManifest(text: string, options: { allowAbsolute: boolean }): { rows: ManifestRow[]; issues: ManifestIssue[] } {
+export function parseManifest(
+  text: string,
+  options: { allowAbsolute: boolean },
+): { rows: ManifestRow[]; issues: ManifestIssue[] } {
   const records = parseCsvRecords(text);
   if (!Array.isArray(records)) return { rows: [], issues: [records] };
-  if (records.length === 0) return { rows: [], issues: [{ line: 1, column: "(header)", message: `is missing: the first line must be ${MANIFEST_COLUMNS.join(",")}` }] };
+  if (records.length === 0)
+    return {
+      rows: [],
+      issues: [
+        { line: 1, column: "(header)", message: `is missing: the first line must be ${MANIFEST_COLUMNS.join(",")}` },
+      ],
+    };
   const issues: ManifestIssue[] = [];
   const header = records[0].fields.map((f) => f.trim());
   const index = new Map<string, number>();
   header.forEach((name, i) => {
-    if (!(MANIFEST_COLUMNS as readonly string[]).includes(name)) issues.push({ line: records[0].line, column: name || `#${i + 1}`, message: `is not a column of the manifest (${MANIFEST_COLUMNS.join(", ")})` });
-    else if (index.has(name)) issues.push({ line: records[0].line, column: name, message: "appears twice in the header" });
+    if (!(MANIFEST_COLUMNS as readonly string[]).includes(name))
+      issues.push({
+        line: records[0].line,
+        column: name || `#${i + 1}`,
+        message: `is not a column of the manifest (${MANIFEST_COLUMNS.join(", ")})`,
+      });
+    else if (index.has(name))
+      issues.push({ line: records[0].line, column: name, message: "appears twice in the header" });
     else index.set(name, i);
   });
-  for (const name of MANIFEST_COLUMNS) if (!index.has(name)) issues.push({ line: records[0].line, column: name, message: "is missing from the header" });
+  for (const name of MANIFEST_COLUMNS)
+    if (!index.has(name)) issues.push({ line: records[0].line, column: name, message: "is missing from the header" });
   if (issues.length > 0) return { rows: [], issues };
-  if (records.length - 1 > MAX_MANIFEST_ROWS) return { rows: [], issues: [{ line: records[MAX_MANIFEST_ROWS + 1].line, column: "(row)", message: `the manifest has more than ${MAX_MANIFEST_ROWS} rows` }] };
+  if (records.length - 1 > MAX_MANIFEST_ROWS)
+    return {
+      rows: [],
+      issues: [
+        {
+          line: records[MAX_MANIFEST_ROWS + 1].line,
+          column: "(row)",
+          message: `the manifest has more than ${MAX_MANIFEST_ROWS} rows`,
+        },
+      ],
+    };
 
   const rows: ManifestRow[] = [];
   for (const { line, fields } of records.slice(1)) {
@@ -115,14 +142,17 @@ export function parseManifest(text: string, options: { allowAbsolute: boolean })
     const filePath = get("path");
     const before = issues.length;
     if (!paperId) issues.push({ line, column: "paper_id", message: "is required" });
-    else if (paperId.includes("\u0000") || paperId.length > 200) issues.push({ line, column: "paper_id", message: "must be a paper id" });
-    if (!/^[1-9][0-9]{0,5}$/.test(runText)) issues.push({ line, column: "run", message: `must be a whole number from 1 (not "${runText.slice(0, 20)}")` });
+    else if (paperId.includes("\u0000") || paperId.length > 200)
+      issues.push({ line, column: "paper_id", message: "must be a paper id" });
+    if (!/^[1-9][0-9]{0,5}$/.test(runText))
+      issues.push({ line, column: "run", message: `must be a whole number from 1 (not "${runText.slice(0, 20)}")` });
     if (!filePath) issues.push({ line, column: "path", message: "is required" });
     else {
       const problem = manifestPathIssue(filePath, options.allowAbsolute);
       if (problem) issues.push({ line, column: "path", message: problem });
     }
-    if (issues.length === before) rows.push({ line, paperId, run: Number(runText), path: filePath.replace(/\/+$/, "") || "/" });
+    if (issues.length === before)
+      rows.push({ line, paperId, run: Number(runText), path: filePath.replace(/\/+$/, "") || "/" });
   }
   return { rows, issues };
 }

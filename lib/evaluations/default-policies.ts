@@ -11,7 +11,12 @@
  * - blacklisted: the monitor's flag makes `grade` return `early_exit_grade(...)`, score 0: `zero`.
  */
 // Shaped as `EvaluationPolicies` (./schemas.ts, whose zod schema takes its default from here, so checks it).
-export const DEFAULT_POLICIES = { reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero", blacklisted: "zero" } as const;
+export const DEFAULT_POLICIES = {
+  reproduction_failed: "zero",
+  reproduction_timed_out: "zero",
+  judge_invalid_leaves: "zero",
+  blacklisted: "zero",
+} as const;
 
 type PolicyKind = keyof typeof DEFAULT_POLICIES;
 
@@ -20,7 +25,11 @@ type PolicyKind = keyof typeof DEFAULT_POLICIES;
  * PaperBench's method). A kind stored before it existed (`blacklisted`) reads as its default, as
  * the schema reads it. No policies (a grading outside an evaluation) are not PaperBench's defaults.
  */
-export function isPaperbenchDefaultPolicies(policies: { readonly [K in PolicyKind]?: unknown } | null | undefined): boolean {
+export function isPaperbenchDefaultPolicies(
+  policies: { readonly [K in PolicyKind]?: unknown } | null | undefined,
+): boolean {
   if (!policies) return false;
-  return (Object.keys(DEFAULT_POLICIES) as PolicyKind[]).every((kind) => JSON.stringify(policies[kind] ?? DEFAULT_POLICIES[kind]) === JSON.stringify(DEFAULT_POLICIES[kind]));
+  return (Object.keys(DEFAULT_POLICIES) as PolicyKind[]).every(
+    (kind) => JSON.stringify(policies[kind] ?? DEFAULT_POLICIES[kind]) === JSON.stringify(DEFAULT_POLICIES[kind]),
+  );
 }

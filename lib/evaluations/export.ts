@@ -35,13 +35,22 @@ export interface ExportEvaluation {
  * papers), their mean, std_err and `n_runs`, plus what PaperBench leaves unsaid: the policies and
  * every excluded cell with its reason.
  */
-export function evaluationResultsJson(evaluation: ExportEvaluation, policy: Record<string, string>, papers: readonly string[], result: PolicyResult) {
+export function evaluationResultsJson(
+  evaluation: ExportEvaluation,
+  policy: Record<string, string>,
+  papers: readonly string[],
+  result: PolicyResult,
+) {
   const counted = new Map(result.counted.map((c) => [`${c.paperId}\u0000${c.run}`, c.score]));
   const perPaper: Record<string, { scores: (number | null)[]; mean: number | null; std_err: number | null }> = {};
   for (const paperId of papers) {
     const scores = Array.from({ length: evaluation.runs }, (_, i) => counted.get(`${paperId}\u0000${i + 1}`) ?? null);
     const present = scores.filter((s): s is number => s !== null);
-    perPaper[paperId] = { scores, mean: present.length > 0 ? numpyMean(present) : null, std_err: standardError(present) };
+    perPaper[paperId] = {
+      scores,
+      mean: present.length > 0 ? numpyMean(present) : null,
+      std_err: standardError(present),
+    };
   }
   return {
     evaluation: {

@@ -32,7 +32,17 @@ import type { ScoringMethod } from "./scoring-method";
  * - `failed`: its last attempt failed and the policy retries it: the next attempt is being started.
  * - `excluded`: left out of its run's mean (policy `exclude`, or retries used up); `failure` says why.
  */
-export const MATRIX_STAGES = ["empty", "uploaded", "reproducing", "judging", "graded", "in_review", "counted", "failed", "excluded"] as const;
+export const MATRIX_STAGES = [
+  "empty",
+  "uploaded",
+  "reproducing",
+  "judging",
+  "graded",
+  "in_review",
+  "counted",
+  "failed",
+  "excluded",
+] as const;
 export type MatrixStage = (typeof MATRIX_STAGES)[number];
 
 export interface MatrixCellFailure {
@@ -128,7 +138,14 @@ export const retryCellsSchema = z.union([
   z
     .object({
       cells: z
-        .array(z.object({ paperId: text().trim().min(1, "is required").max(200, "must be at most 200 characters"), run: z.number().int("must be a whole number").min(1, "must be at least 1") }).strict())
+        .array(
+          z
+            .object({
+              paperId: text().trim().min(1, "is required").max(200, "must be at most 200 characters"),
+              run: z.number().int("must be a whole number").min(1, "must be at least 1"),
+            })
+            .strict(),
+        )
         .min(1, "must name at least one cell")
         .max(10_000, "must be at most 10000 cells"),
     })

@@ -19,5 +19,8 @@ export function runsWithoutReproduceScript(paths: readonly string[]): string[] {
     const run = `${m[1]}/${m[2]}`;
     runs.set(run, (runs.get(run) ?? false) || m[3] === REPRODUCE_SH);
   }
-  return [...runs].filter(([, hasScript]) => !hasScript).map(([run]) => run).sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
+  return [...runs]
+    .filter(([, hasScript]) => !hasScript)
+    .map(([run]) => run)
+    .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
 }

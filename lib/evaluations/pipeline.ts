@@ -68,12 +68,18 @@ export function nextPipelineStep(f: PipelineFacts): PipelineStep {
     case "reproducing": {
       if (!f.job) return { kind: "reproduce" };
       // As PaperBench: every reproduction that ran is judged (a non-zero exit, a timeout, no reproduce.sh).
-      if (f.job.status === "succeeded" || (ENDED_BADLY.includes(f.job.status) && f.job.judgeable)) return { kind: "judge" };
+      if (f.job.status === "succeeded" || (ENDED_BADLY.includes(f.job.status) && f.job.judgeable))
+        return { kind: "judge" };
       if (!ENDED_BADLY.includes(f.job.status)) return { kind: "wait" };
       // Nothing to judge (cancelled, the runner failed before reproduce.sh ran, no outputs): the policy decides.
       const kind: FailureKind = f.job.status === "timed_out" ? "reproduction_timed_out" : "reproduction_failed";
       const detail = f.job.reason ?? (f.job.exitCode !== null ? `exit code ${f.job.exitCode}` : f.job.status);
-      const what = kind === "reproduction_timed_out" ? "reproduction timed out" : f.job.status === "cancelled" ? "reproduction cancelled" : "reproduction failed";
+      const what =
+        kind === "reproduction_timed_out"
+          ? "reproduction timed out"
+          : f.job.status === "cancelled"
+            ? "reproduction cancelled"
+            : "reproduction failed";
       return failOrRetry(f, { kind, reason: `${what}, nothing to judge: ${detail}` }, "reproduce");
     }
     case "judging": {
@@ -81,14 +87,24 @@ export function nextPipelineStep(f: PipelineFacts): PipelineStep {
       const run = f.judgeRun;
       if (run.status === "succeeded") {
         if (run.leavesInvalid === 0) return { kind: "graded", failure: null };
-        const failure: CellFailure = { kind: "judge_invalid_leaves", reason: `the judge left ${run.leavesInvalid} invalid ${run.leavesInvalid === 1 ? "leaf" : "leaves"}` };
+        const failure: CellFailure = {
+          kind: "judge_invalid_leaves",
+          reason: `the judge left ${run.leavesInvalid} invalid ${run.leavesInvalid === 1 ? "leaf" : "leaves"}`,
+        };
         const step = failOrRetry(f, failure, "judge");
         // Out of attempts, the grading stands with those leaves at 0: the policy counts or excludes it.
         return step.kind === "failed" ? { kind: "graded", failure } : step;
       }
       if (!ENDED_BADLY.includes(run.status)) return { kind: "wait" };
       // A judge run that ended without every verdict is a grading with leaves missing: invalid leaves.
-      return failOrRetry(f, { kind: "judge_invalid_leaves", reason: `the judge run ${run.status === "cancelled" ? "was cancelled" : "failed"}: ${run.reason ?? run.status}` }, "judge");
+      return failOrRetry(
+        f,
+        {
+          kind: "judge_invalid_leaves",
+          reason: `the judge run ${run.status === "cancelled" ? "was cancelled" : "failed"}: ${run.reason ?? run.status}`,
+        },
+        "judge",
+      );
     }
   }
 }
@@ -112,7 +128,11 @@ export function policyStateOf(stage: PipelineStage, failure: CellFailure | null)
  * Seconds left: the mean duration of the finished cells × the cells left ÷ the parallelism seen
  * now (cells in flight, at least 1). Null before any cell finished, or when none is left.
  */
-export function estimateEtaS(finishedDurationsS: readonly number[], cellsLeft: number, inFlight: number): number | null {
+export function estimateEtaS(
+  finishedDurationsS: readonly number[],
+  cellsLeft: number,
+  inFlight: number,
+): number | null {
   if (finishedDurationsS.length === 0 || cellsLeft <= 0) return null;
   const mean = finishedDurationsS.reduce((a, b) => a + b, 0) / finishedDurationsS.length;
   return (mean * cellsLeft) / Math.max(1, inFlight);
@@ -136,6 +156,7 @@ export function manualRetryStep(input: {
 }): "reproduce" | "judge" | null {
   if (!(input.stage === "failed" || (input.stage === "done" && input.failureKind !== null))) return null;
   if (input.from === "reproduce") return "reproduce";
-  const judgeAgain = input.failureKind === "judge_invalid_leaves" && (input.variant === "code-dev" || input.job?.judgeable === true);
+  const judgeAgain =
+    input.failureKind === "judge_invalid_leaves" && (input.variant === "code-dev" || input.job?.judgeable === true);
   return judgeAgain ? "judge" : "reproduce";
 }

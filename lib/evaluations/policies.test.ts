@@ -15,13 +15,21 @@ const CELLS: EvaluationCell[] = [
   { paperId: "a", run: 3, state: "succeeded", score: 0.125 },
   { paperId: "b", run: 3, state: "succeeded", score: 0.625 },
 ];
-const with_ = (policy: EvaluationPolicies["reproduction_failed"]): EvaluationPolicies => ({ ...DEFAULT_POLICIES, reproduction_failed: policy });
+const with_ = (policy: EvaluationPolicies["reproduction_failed"]): EvaluationPolicies => ({
+  ...DEFAULT_POLICIES,
+  reproduction_failed: policy,
+});
 
 describe("evaluation policies", () => {
   it("a failed reproduction counted as 0 enters its run's mean as 0, and says so", () => {
     const r = applyPolicies(CELLS, with_("zero"), { runs: 3, aggregation: "mean" });
     expect(r.runScores).toEqual([numpyMean([0.5, 0.25]), numpyMean([0.75, 0]), numpyMean([0.125, 0.625])]);
-    expect(r.counted.find((c) => c.paperId === "b" && c.run === 2)).toEqual({ paperId: "b", run: 2, score: 0, note: "count as 0: reproduction failed" });
+    expect(r.counted.find((c) => c.paperId === "b" && c.run === 2)).toEqual({
+      paperId: "b",
+      run: 2,
+      score: 0,
+      note: "count as 0: reproduction failed",
+    });
     expect(r.excluded).toEqual([]);
     expect(r.mean).toBe(numpyMean(r.runScores as number[]));
     expect(r.se).toBe(standardError(r.runScores as number[]));
@@ -39,12 +47,22 @@ describe("evaluation policies", () => {
 
   it("retry: an ingested cell has nothing to retry and is excluded saying so; the pipeline's cell retries, then is excluded", () => {
     const ingested = applyPolicies(CELLS, with_({ retry: 2 }), { runs: 3, aggregation: "mean" });
-    expect(ingested.excluded).toEqual([{ paperId: "b", run: 2, reason: "excluded: reproduction failed (retry up to 2 asked; an ingested result has nothing to retry)" }]);
+    expect(ingested.excluded).toEqual([
+      {
+        paperId: "b",
+        run: 2,
+        reason: "excluded: reproduction failed (retry up to 2 asked; an ingested result has nothing to retry)",
+      },
+    ]);
     const piped = CELLS.map((c) => (c.state === "failed" ? { ...c, attempts: 2 } : c));
     const retrying = applyPolicies(piped, with_({ retry: 2 }), { runs: 3, aggregation: "mean" });
     expect(retrying.retrying).toEqual([{ paperId: "b", run: 2, attempt: 2, of: 3 }]);
     expect(retrying.excluded).toEqual([]);
-    const spent = applyPolicies(CELLS.map((c) => (c.state === "failed" ? { ...c, attempts: 3 } : c)), with_({ retry: 2 }), { runs: 3, aggregation: "mean" });
+    const spent = applyPolicies(
+      CELLS.map((c) => (c.state === "failed" ? { ...c, attempts: 3 } : c)),
+      with_({ retry: 2 }),
+      { runs: 3, aggregation: "mean" },
+    );
     expect(spent.excluded).toEqual([{ paperId: "b", run: 2, reason: "excluded: reproduction failed after 2 retries" }]);
   });
 
@@ -54,7 +72,16 @@ describe("evaluation policies", () => {
       { paperId: "b", run: 1, state: "invalid_leaves", score: 0.2 },
       { paperId: "c", run: 1, state: "pending", score: null },
     ];
-    const r = applyPolicies(cells, { reproduction_failed: "exclude", reproduction_timed_out: "zero", judge_invalid_leaves: "zero", blacklisted: "zero" }, { runs: 1, aggregation: "mean" });
+    const r = applyPolicies(
+      cells,
+      {
+        reproduction_failed: "exclude",
+        reproduction_timed_out: "zero",
+        judge_invalid_leaves: "zero",
+        blacklisted: "zero",
+      },
+      { runs: 1, aggregation: "mean" },
+    );
     expect(r.counted.map((c) => [c.paperId, c.score])).toEqual([
       ["a", 0],
       ["b", 0.2],
@@ -71,8 +98,12 @@ describe("evaluation policies", () => {
   });
 
   it("policies are checked: an unknown policy or a retry of 0 is refused", () => {
-    expect(evaluationPoliciesSchema.safeParse({ ...DEFAULT_POLICIES, reproduction_failed: "drop" }).success).toBe(false);
-    expect(evaluationPoliciesSchema.safeParse({ ...DEFAULT_POLICIES, judge_invalid_leaves: { retry: 0 } }).success).toBe(false);
+    expect(evaluationPoliciesSchema.safeParse({ ...DEFAULT_POLICIES, reproduction_failed: "drop" }).success).toBe(
+      false,
+    );
+    expect(
+      evaluationPoliciesSchema.safeParse({ ...DEFAULT_POLICIES, judge_invalid_leaves: { retry: 0 } }).success,
+    ).toBe(false);
   });
 });
 
@@ -88,20 +119,32 @@ describe("cell state", () => {
     score: null,
   });
   it("a graded cell is judged however its reproduction ended; only a cell with nothing judged reads the reproduction's failure", () => {
-    expect(cellStateOf({ ...base, imported: imported({ timedout: true, repro_script_exists: true }) })).toBe("succeeded");
-    expect(cellStateOf({ ...base, imported: imported({ timedout: false, repro_script_exists: true, exit_code: 1 }) })).toBe("succeeded");
+    expect(cellStateOf({ ...base, imported: imported({ timedout: true, repro_script_exists: true }) })).toBe(
+      "succeeded",
+    );
+    expect(
+      cellStateOf({ ...base, imported: imported({ timedout: false, repro_script_exists: true, exit_code: 1 }) }),
+    ).toBe("succeeded");
     expect(cellStateOf({ ...base, jobStatus: "failed" })).toBe("succeeded");
     expect(cellStateOf({ ...base, jobStatus: "running" })).toBe("pending");
     const unjudged = { ...base, hasGrading: false };
-    expect(cellStateOf({ ...unjudged, imported: imported({ timedout: true, repro_script_exists: true }) })).toBe("timed_out");
-    expect(cellStateOf({ ...unjudged, imported: imported({ timedout: false, repro_script_exists: false }) })).toBe("failed");
-    expect(cellStateOf({ ...unjudged, imported: imported({ timedout: false, repro_script_exists: true, exit_code: 1 }) })).toBe("failed");
+    expect(cellStateOf({ ...unjudged, imported: imported({ timedout: true, repro_script_exists: true }) })).toBe(
+      "timed_out",
+    );
+    expect(cellStateOf({ ...unjudged, imported: imported({ timedout: false, repro_script_exists: false }) })).toBe(
+      "failed",
+    );
+    expect(
+      cellStateOf({ ...unjudged, imported: imported({ timedout: false, repro_script_exists: true, exit_code: 1 }) }),
+    ).toBe("failed");
     expect(cellStateOf({ ...unjudged, jobStatus: "timed_out" })).toBe("timed_out");
     expect(cellStateOf({ ...unjudged, jobStatus: "cancelled" })).toBe("failed");
     expect(cellStateOf({ ...base, hasGrading: false, imported: imported(null, true) })).toBe("failed");
     expect(cellStateOf({ ...base, hasGrading: false })).toBe("pending");
     expect(cellStateOf({ ...base, invalidLeaves: 2 })).toBe("invalid_leaves");
-    expect(cellStateOf({ ...base, imported: imported({ timedout: false, repro_script_exists: true }) })).toBe("succeeded");
+    expect(cellStateOf({ ...base, imported: imported({ timedout: false, repro_script_exists: true }) })).toBe(
+      "succeeded",
+    );
   });
 });
 
@@ -109,7 +152,18 @@ describe("evaluation export", () => {
   it("JSON per paper and overall, CSV one row per cell with what counted and why", () => {
     const r = applyPolicies(CELLS, with_("exclude"), { runs: 3, aggregation: "mean" });
     const json = evaluationResultsJson(
-      { id: "e", name: "n", agent: "A", split: "custom", variant: "full", runs: 3, aggregation: "mean", resourcesProvided: false, isHuman: false, setup: {} },
+      {
+        id: "e",
+        name: "n",
+        agent: "A",
+        split: "custom",
+        variant: "full",
+        runs: 3,
+        aggregation: "mean",
+        resourcesProvided: false,
+        isHuman: false,
+        setup: {},
+      },
       { reproduction_failed: "exclude" },
       ["a", "b"],
       r,
@@ -120,10 +174,19 @@ describe("evaluation export", () => {
     expect(json.overall.std_err).toBe(r.se);
     expect(json.excluded).toEqual([{ paper_id: "b", run: 2, reason: "excluded: reproduction failed" }]);
     const csv = evaluationCellsCsv(
-      CELLS.map((c) => ({ ...c, submissionId: null, gradingId: null, invalidLeaves: 0, leaves: 3, runGroupId: `g${c.run}` })),
+      CELLS.map((c) => ({
+        ...c,
+        submissionId: null,
+        gradingId: null,
+        invalidLeaves: 0,
+        leaves: 3,
+        runGroupId: `g${c.run}`,
+      })),
       r,
     ).split("\r\n");
-    expect(csv[0]).toBe("paper_id,run,run_group_id,state,score,counted_score,excluded_reason,invalid_leaves,leaves,submission_id,grading_id");
+    expect(csv[0]).toBe(
+      "paper_id,run,run_group_id,state,score,counted_score,excluded_reason,invalid_leaves,leaves,submission_id,grading_id",
+    );
     expect(csv[5]).toBe("b,2,g2,failed,0.3,,excluded: reproduction failed,0,3,,");
     expect(csv).toHaveLength(8);
   });

@@ -109,16 +109,23 @@ export function applyPolicies(
     const policy = policies[failure];
     const what = FAILURE_TEXT[failure];
     if (policy === "zero") {
-      if (failure === "judge_invalid_leaves") counted.push({ ...at, score: cell.score ?? 0, note: `count as 0: ${what}, scored 0` });
+      if (failure === "judge_invalid_leaves")
+        counted.push({ ...at, score: cell.score ?? 0, note: `count as 0: ${what}, scored 0` });
       else counted.push({ ...at, score: 0, note: `count as 0: ${what}` });
     } else if (policy === "exclude") {
       excluded.push({ ...at, reason: `excluded: ${what}` });
     } else if (cell.attempts === undefined) {
-      excluded.push({ ...at, reason: `excluded: ${what} (retry up to ${policy.retry} asked; an ingested result has nothing to retry)` });
+      excluded.push({
+        ...at,
+        reason: `excluded: ${what} (retry up to ${policy.retry} asked; an ingested result has nothing to retry)`,
+      });
     } else if (cell.attempts <= policy.retry) {
       retrying.push({ ...at, attempt: cell.attempts, of: policy.retry + 1 });
     } else {
-      excluded.push({ ...at, reason: `excluded: ${what} after ${policy.retry} ${policy.retry === 1 ? "retry" : "retries"}` });
+      excluded.push({
+        ...at,
+        reason: `excluded: ${what} after ${policy.retry} ${policy.retry === 1 ? "retry" : "retries"}`,
+      });
     }
   }
 
@@ -136,7 +143,9 @@ export function applyPolicies(
     const scores = perPaper.get(paperId);
     bestPerPaper[paperId] = scores && scores.length > 0 ? Math.max(...scores) : null;
   }
-  const sample = (options.aggregation === "mean" ? runScores : Object.values(bestPerPaper)).filter((s): s is number => s !== null);
+  const sample = (options.aggregation === "mean" ? runScores : Object.values(bestPerPaper)).filter(
+    (s): s is number => s !== null,
+  );
   return {
     aggregation: options.aggregation,
     policies,

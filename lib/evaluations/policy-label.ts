@@ -37,14 +37,23 @@ export function policyLabel(input: {
   const count = (state: CellState) => input.states.filter((s) => s === state).length;
   const n = (k: number) => (k > 0 ? ` (${k})` : "");
   const { policies } = input;
-  const parts = [aggregationLabel(input.aggregation, input.runs), "every reproduction that ran is judged, failed or timed out too"];
+  const parts = [
+    aggregationLabel(input.aggregation, input.runs),
+    "every reproduction that ran is judged, failed or timed out too",
+  ];
   const failed = count("failed");
   const timedOut = count("timed_out");
   if (samePolicy(policies.reproduction_failed, policies.reproduction_timed_out)) {
-    parts.push(`a reproduction with nothing to judge ${policyVerb(policies.reproduction_failed, false)}${n(failed + timedOut)}`);
+    parts.push(
+      `a reproduction with nothing to judge ${policyVerb(policies.reproduction_failed, false)}${n(failed + timedOut)}`,
+    );
   } else {
-    parts.push(`a failed reproduction with nothing to judge ${policyVerb(policies.reproduction_failed, false)}${n(failed)}`);
-    parts.push(`a timed-out one with nothing to judge ${policyVerb(policies.reproduction_timed_out, false)}${n(timedOut)}`);
+    parts.push(
+      `a failed reproduction with nothing to judge ${policyVerb(policies.reproduction_failed, false)}${n(failed)}`,
+    );
+    parts.push(
+      `a timed-out one with nothing to judge ${policyVerb(policies.reproduction_timed_out, false)}${n(timedOut)}`,
+    );
   }
   parts.push(`invalid leaves ${policyVerb(policies.judge_invalid_leaves, true)}${n(count("invalid_leaves"))}`);
   const blacklisted = (policies as Partial<Record<string, FailurePolicy>>).blacklisted;

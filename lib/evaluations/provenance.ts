@@ -53,7 +53,12 @@ export interface GradingProvenance {
 }
 
 /** What the provenance says of a grading stored without one (`gradings.judge_type` / `judge_model`). */
-export function fallbackProvenance(grading: { kind: string; judgeType: string | null; judgeModel: string | null; source?: { format: string } }): GradingProvenance {
+export function fallbackProvenance(grading: {
+  kind: string;
+  judgeType: string | null;
+  judgeModel: string | null;
+  source?: { format: string };
+}): GradingProvenance {
   const placeholder = isPlaceholderJudge(grading.judgeType);
   return {
     origin: grading.kind === "human" ? "human" : grading.source?.format === "seed" ? "seed" : "import",
@@ -69,7 +74,8 @@ export function fallbackProvenance(grading: { kind: string; judgeType: string | 
 
 /** "PaperBench <12 hex digits>" for paperbench mode's prompts, else "studio <version>". */
 export function promptSourceLabel(mode: JudgeMode, paperbenchCommit: string | null, studioVersion: string): string {
-  if (mode === "paperbench") return paperbenchCommit ? `PaperBench ${paperbenchCommit.slice(0, 12)}` : "PaperBench (commit unknown)";
+  if (mode === "paperbench")
+    return paperbenchCommit ? `PaperBench ${paperbenchCommit.slice(0, 12)}` : "PaperBench (commit unknown)";
   return `studio ${studioVersion}`;
 }
 
@@ -77,7 +83,10 @@ export function promptSourceLabel(mode: JudgeMode, paperbenchCommit: string | nu
  * "PaperBench method": judged in paperbench mode by a model (`llm`) judge under PaperBench's
  * default failure policies. Only such scores sit beside PaperBench's published ones.
  */
-export function isPaperbenchMethod(p: Pick<GradingProvenance, "judgeKind" | "mode">, policies: Partial<EvaluationPolicies> | null): boolean {
+export function isPaperbenchMethod(
+  p: Pick<GradingProvenance, "judgeKind" | "mode">,
+  policies: Partial<EvaluationPolicies> | null,
+): boolean {
   return p.judgeKind === "llm" && p.mode === "paperbench" && isPaperbenchDefaultPolicies(policies);
 }
 
@@ -91,7 +100,10 @@ export function provenanceSummary(p: GradingProvenance): string {
   if (p.judgeModel) parts.push(p.judgeModel);
   if (p.mode) parts.push(`${p.mode} mode`);
   if (p.promptSource) parts.push(p.promptSource);
-  if (p.evaluationId) parts.push(p.policies && isPaperbenchDefaultPolicies(p.policies) ? "PaperBench default policies" : "custom policies");
+  if (p.evaluationId)
+    parts.push(
+      p.policies && isPaperbenchDefaultPolicies(p.policies) ? "PaperBench default policies" : "custom policies",
+    );
   if (p.origin === "backfill") parts.push("recorded before provenance (partly reconstructed)");
   return parts.join(" · ") || "unknown judge";
 }
@@ -99,11 +111,17 @@ export function provenanceSummary(p: GradingProvenance): string {
 /** Every field, for the details under the line. */
 export function provenanceDetails(p: GradingProvenance): { label: string; value: string }[] {
   const out: { label: string; value: string }[] = [{ label: "origin", value: p.origin }];
-  out.push({ label: "judge", value: p.judgeKind ? `${p.judgeKind}${isPlaceholderJudge(p.judgeKind) ? " (placeholder: members only)" : ""}` : "—" });
+  out.push({
+    label: "judge",
+    value: p.judgeKind ? `${p.judgeKind}${isPlaceholderJudge(p.judgeKind) ? " (placeholder: members only)" : ""}` : "—",
+  });
   out.push({ label: "model", value: p.judgeModel ?? "—" });
   out.push({ label: "mode", value: p.mode ?? "—" });
   if (p.config) {
-    out.push({ label: "configuration", value: p.config.name ? `${p.config.name}${p.config.id ? ` (${p.config.id})` : ""}` : (p.config.id ?? "—") });
+    out.push({
+      label: "configuration",
+      value: p.config.name ? `${p.config.name}${p.config.id ? ` (${p.config.id})` : ""}` : (p.config.id ?? "—"),
+    });
     out.push({ label: "reasoning effort", value: p.config.reasoningEffort ?? "—" });
     out.push({ label: "context window", value: String(p.config.contextWindow) });
     out.push({ label: "parse model", value: p.config.parseModel ?? "—" });
@@ -112,7 +130,11 @@ export function provenanceDetails(p: GradingProvenance): { label: string; value:
   out.push({ label: "prompts", value: p.promptSource ?? "—" });
   out.push({
     label: "failure policies",
-    value: p.policies ? `${Object.entries(p.policies).map(([k, v]) => `${k}: ${typeof v === "string" ? v : `retry ${v.retry}`}`).join(", ")}${isPaperbenchDefaultPolicies(p.policies) ? " (PaperBench's defaults)" : ""}` : "— (not in an evaluation)",
+    value: p.policies
+      ? `${Object.entries(p.policies)
+          .map(([k, v]) => `${k}: ${typeof v === "string" ? v : `retry ${v.retry}`}`)
+          .join(", ")}${isPaperbenchDefaultPolicies(p.policies) ? " (PaperBench's defaults)" : ""}`
+      : "— (not in an evaluation)",
   });
   return out;
 }

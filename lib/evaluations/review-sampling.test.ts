@@ -11,7 +11,11 @@ const categoryOf = (key: string) => key.slice(0, key.lastIndexOf("-"));
 
 describe("review sampling", () => {
   it("stratifies by task category in proportion to its leaves", () => {
-    const all = [...leaves("Code Development", 60, 0.01), ...leaves("Execution", 30, 0.01), ...leaves("Result Analysis", 10, 0.01)];
+    const all = [
+      ...leaves("Code Development", 60, 0.01),
+      ...leaves("Execution", 30, 0.01),
+      ...leaves("Result Analysis", 10, 0.01),
+    ];
     for (const seed of ["g1", "g2", "g3"]) {
       const sample = sampleLeaves(all, 10, seed);
       expect(sample).toHaveLength(10);
@@ -21,15 +25,46 @@ describe("review sampling", () => {
   });
 
   it("quotas add up to the sample by largest remainder and never exceed a stratum", () => {
-    expect(Object.fromEntries(stratumQuotas(new Map([["a", 5], ["b", 5], ["c", 1]]), 4))).toEqual({ a: 2, b: 2, c: 0 });
-    expect(Object.fromEntries(stratumQuotas(new Map([["a", 2], ["b", 1]]), 2))).toEqual({ a: 1, b: 1 });
-    const q = stratumQuotas(new Map([["a", 7], ["b", 3], ["c", 3]]), 5);
+    expect(
+      Object.fromEntries(
+        stratumQuotas(
+          new Map([
+            ["a", 5],
+            ["b", 5],
+            ["c", 1],
+          ]),
+          4,
+        ),
+      ),
+    ).toEqual({ a: 2, b: 2, c: 0 });
+    expect(
+      Object.fromEntries(
+        stratumQuotas(
+          new Map([
+            ["a", 2],
+            ["b", 1],
+          ]),
+          2,
+        ),
+      ),
+    ).toEqual({ a: 1, b: 1 });
+    const q = stratumQuotas(
+      new Map([
+        ["a", 7],
+        ["b", 3],
+        ["c", 3],
+      ]),
+      5,
+    );
     expect([...q.values()].reduce((a, b) => a + b, 0)).toBe(5);
   });
 
   it("weights draws within a category by effective share: heavy leaves come up far more often", () => {
     // One category: 10 heavy leaves (share 0.09) and 10 light ones (0.01); draw 5 per grading.
-    const all = [...leaves("x", 10, 0.09, "heavy"), ...leaves("x", 10, 0.01, "light")].map((l) => ({ ...l, category: "x" }));
+    const all = [...leaves("x", 10, 0.09, "heavy"), ...leaves("x", 10, 0.01, "light")].map((l) => ({
+      ...l,
+      category: "x",
+    }));
     let heavy = 0;
     let light = 0;
     for (let g = 0; g < 400; g++) {
@@ -59,14 +94,31 @@ describe("review sampling", () => {
   });
 
   it("reads leaves, categories and shares from a pinned rubric's rows", () => {
-    const leaf = (id: string, weight: number, task_category: string): RubricNode => ({ id, requirements: id, weight, sub_tasks: [], task_category, finegrained_task_category: null });
+    const leaf = (id: string, weight: number, task_category: string): RubricNode => ({
+      id,
+      requirements: id,
+      weight,
+      sub_tasks: [],
+      task_category,
+      finegrained_task_category: null,
+    });
     const tree: RubricNode = {
       id: "root",
       requirements: "root",
       weight: 1,
       task_category: null,
       finegrained_task_category: null,
-      sub_tasks: [leaf("a", 3, "Code Development"), { id: "n", requirements: "n", weight: 1, task_category: null, finegrained_task_category: null, sub_tasks: [leaf("b", 1, "Execution"), leaf("c", 1, "Execution")] }],
+      sub_tasks: [
+        leaf("a", 3, "Code Development"),
+        {
+          id: "n",
+          requirements: "n",
+          weight: 1,
+          task_category: null,
+          finegrained_task_category: null,
+          sub_tasks: [leaf("b", 1, "Execution"), leaf("c", 1, "Execution")],
+        },
+      ],
     };
     let k = 0;
     const out = sampleableLeaves(treeToRows(tree, () => `k${k++}`));

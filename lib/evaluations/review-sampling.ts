@@ -40,7 +40,9 @@ export function seedOf(text: string): number {
 export function sampleableLeaves(rows: readonly NodeRow[]): SampleableLeaf[] {
   const index = buildTreeIndex(rows);
   const shares = effectiveShares(index);
-  return index.preorder.filter((r) => index.isLeaf(r.key)).map((r) => ({ key: r.key, category: r.taskCategory, share: shares.get(r.key) ?? 0 }));
+  return index.preorder
+    .filter((r) => index.isLeaf(r.key))
+    .map((r) => ({ key: r.key, category: r.taskCategory, share: shares.get(r.key) ?? 0 }));
 }
 
 /** Per category, how many of `size` it gets: proportional to its leaves, largest remainder. */
@@ -55,7 +57,9 @@ export function stratumQuotas(counts: ReadonlyMap<string, number>, size: number)
   });
   let left = take - parts.reduce((a, p) => a + p.floor, 0);
   for (const p of parts) quotas.set(p.name, p.floor);
-  parts.sort((a, b) => b.remainder - a.remainder || b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  parts.sort(
+    (a, b) => b.remainder - a.remainder || b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
   for (const p of parts) {
     if (left === 0) break;
     if (quotas.get(p.name)! < p.count) {

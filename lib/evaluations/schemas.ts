@@ -8,14 +8,23 @@ import { DEFAULT_POLICIES } from "./default-policies";
  * What can go wrong with one cell (paper × run) of an evaluation, each with a policy of its own.
  * `blacklisted`: the agent's log names a site of the paper's blacklist (the monitor flagged it).
  */
-export const FAILURE_KINDS = ["reproduction_failed", "reproduction_timed_out", "judge_invalid_leaves", "blacklisted"] as const;
+export const FAILURE_KINDS = [
+  "reproduction_failed",
+  "reproduction_timed_out",
+  "judge_invalid_leaves",
+  "blacklisted",
+] as const;
 export type FailureKind = (typeof FAILURE_KINDS)[number];
 
 /** Count the cell as 0, leave it out of its run's mean (the reason shown), or retry it up to n times. */
 export const failurePolicySchema = z.union([
   z.literal("zero"),
   z.literal("exclude"),
-  z.object({ retry: z.number().int("must be a whole number").min(1, "must be at least 1").max(10, "must be at most 10") }).strict(),
+  z
+    .object({
+      retry: z.number().int("must be a whole number").min(1, "must be at least 1").max(10, "must be at most 10"),
+    })
+    .strict(),
 ]);
 export type FailurePolicy = z.infer<typeof failurePolicySchema>;
 
@@ -25,7 +34,9 @@ export const evaluationPoliciesSchema = z
     reproduction_timed_out: failurePolicySchema,
     judge_invalid_leaves: failurePolicySchema,
     // A broken rule is not fixed by running again: counted as 0 or excluded, never retried.
-    blacklisted: z.enum(["zero", "exclude"], { error: "must be zero or exclude (a flagged run is not retried)" }).default("zero"),
+    blacklisted: z
+      .enum(["zero", "exclude"], { error: "must be zero or exclude (a flagged run is not retried)" })
+      .default("zero"),
   })
   .strict();
 export type EvaluationPolicies = z.infer<typeof evaluationPoliciesSchema>;
@@ -51,7 +62,11 @@ export const splitNameSchema = text()
   .max(100, "must be at most 100 characters")
   .regex(/^[A-Za-z0-9_.-]+$/, "must be a split name (letters, digits, _ . -)");
 
-export const reviewSampleSizeSchema = z.number().int("must be a whole number").min(1, "must be at least 1").max(10_000, "must be at most 10000");
+export const reviewSampleSizeSchema = z
+  .number()
+  .int("must be a whole number")
+  .min(1, "must be at least 1")
+  .max(10_000, "must be at most 10000");
 
 export const createEvaluationSchema = z
   .object({
@@ -59,7 +74,10 @@ export const createEvaluationSchema = z
     agent: agentNameSchema,
     split: splitNameSchema.default("custom"),
     /** The papers of a `custom` split (else the split's own). */
-    paperIds: z.array(text().trim().min(1, "is required").max(200, "must be at most 200 characters")).max(1000, "must be at most 1000 papers").default([]),
+    paperIds: z
+      .array(text().trim().min(1, "is required").max(200, "must be at most 200 characters"))
+      .max(1000, "must be at most 1000 papers")
+      .default([]),
     runs: z.number().int("must be a whole number").min(1, "must be at least 1").max(100, "must be at most 100"),
     variant: z.enum(VARIANTS, { error: "must be full or code-dev" }).default("full"),
     policies: evaluationPoliciesSchema.default(DEFAULT_POLICIES),
@@ -104,7 +122,10 @@ export interface ImportedRunResult {
 export const reviewSamplingSchema = z
   .object({
     sampleSize: reviewSampleSizeSchema.nullable(),
-    graders: z.array(text().trim().min(1, "is required").max(320, "must be at most 320 characters")).max(100, "must be at most 100 graders").default([]),
+    graders: z
+      .array(text().trim().min(1, "is required").max(320, "must be at most 320 characters"))
+      .max(100, "must be at most 100 graders")
+      .default([]),
   })
   .strict();
 export type ReviewSamplingInput = z.input<typeof reviewSamplingSchema>;

@@ -39,23 +39,35 @@ function methodOfOne(g: Made, policies: Partial<EvaluationPolicies> | null): Sco
     return { kind: "custom_policies", label: "paperbench mode · custom policies" };
   }
   if (g.judgeKind === "llm" && g.mode === "efficient") {
-    return { kind: "efficient", label: policies && !isPaperbenchDefaultPolicies(policies) ? "efficient mode · custom policies" : "efficient mode" };
+    return {
+      kind: "efficient",
+      label: policies && !isPaperbenchDefaultPolicies(policies) ? "efficient mode · custom policies" : "efficient mode",
+    };
   }
-  if (g.origin === "import" || g.origin === "seed") return { kind: "imported", label: g.origin === "seed" ? "demo data" : "imported gradings" };
+  if (g.origin === "import" || g.origin === "seed")
+    return { kind: "imported", label: g.origin === "seed" ? "demo data" : "imported gradings" };
   return { kind: "unrecorded", label: "judge mode not recorded" };
 }
 
 /** What the mark reads of a grading; one stored without a provenance reads as imported (a placeholder's as Dummy's). */
 export function madeOf(provenance: GradingProvenance | null, placeholder: boolean, kind: string): Made {
   if (provenance) return provenance;
-  return { origin: kind === "human" ? "human" : "import", judgeKind: placeholder ? "dummy" : null, mode: null, policies: null };
+  return {
+    origin: kind === "human" ? "human" : "import",
+    judgeKind: placeholder ? "dummy" : null,
+    mode: null,
+    policies: null,
+  };
 }
 
 /**
  * The mark of a row from its counted gradings. `policies`: the evaluation's the row was computed
  * under; `undefined` (a row "as graded") reads each grading's own.
  */
-export function scoringMethodOf(gradings: readonly Made[], policies?: Partial<EvaluationPolicies> | null): ScoringMethod {
+export function scoringMethodOf(
+  gradings: readonly Made[],
+  policies?: Partial<EvaluationPolicies> | null,
+): ScoringMethod {
   if (gradings.length === 0) return { kind: "none", label: "nothing graded" };
   const methods = gradings.map((g) => methodOfOne(g, policies === undefined ? g.policies : policies));
   const placeholder = methods.find((m) => m.kind === "placeholder");

@@ -62,7 +62,9 @@ describe("the one path rule: links", () => {
   });
 
   it("refuses hard links to names the rule refuses, and anything but files, folders and links", () => {
-    expect(entryRefusal("shadow", { kind: "hardlink", target: "../../etc/shadow" })).toMatch(/hard link to "\.\.\/\.\.\/etc\/shadow", which has a \.\. segment/);
+    expect(entryRefusal("shadow", { kind: "hardlink", target: "../../etc/shadow" })).toMatch(
+      /hard link to "\.\.\/\.\.\/etc\/shadow", which has a \.\. segment/,
+    );
     expect(entryRefusal("h", { kind: "hardlink", target: "/etc/shadow" })).toMatch(/absolute/);
     expect(entryRefusal("null", { kind: "other", type: "character device" })).toMatch(/character device/);
   });

@@ -19,9 +19,7 @@ export const ENTRY_PATH_LIMITS = { maxPathBytes: 4096, maxSegmentBytes: 255 } as
 
 /** What an archive entry is. A link carries its target: a symlink's relative to its folder, a hard link's to the archive's root. */
 export type EntryKind =
-  | { kind: "file" | "directory" }
-  | { kind: "symlink" | "hardlink"; target: string }
-  | { kind: "other"; type: string };
+  { kind: "file" | "directory" } | { kind: "symlink" | "hardlink"; target: string } | { kind: "other"; type: string };
 
 export type EntryPathCheck = { ok: true; path: string } | { ok: false; reason: string };
 
@@ -56,12 +54,14 @@ export function checkEntryPath(raw: string): EntryPathCheck {
   for (const seg of raw.split(/[/\\]/)) {
     if (seg === "" || seg === ".") continue;
     if (seg === "..") return { ok: false, reason: "has a .. segment in its path" };
-    if (bytesOf(seg) > ENTRY_PATH_LIMITS.maxSegmentBytes) return { ok: false, reason: `has a name longer than ${ENTRY_PATH_LIMITS.maxSegmentBytes} bytes` };
+    if (bytesOf(seg) > ENTRY_PATH_LIMITS.maxSegmentBytes)
+      return { ok: false, reason: `has a name longer than ${ENTRY_PATH_LIMITS.maxSegmentBytes} bytes` };
     parts.push(seg);
   }
   if (parts.length === 0) return { ok: false, reason: "has no name" };
   const path = parts.join("/");
-  if (bytesOf(path) > ENTRY_PATH_LIMITS.maxPathBytes) return { ok: false, reason: `has a path longer than ${ENTRY_PATH_LIMITS.maxPathBytes} bytes` };
+  if (bytesOf(path) > ENTRY_PATH_LIMITS.maxPathBytes)
+    return { ok: false, reason: `has a path longer than ${ENTRY_PATH_LIMITS.maxPathBytes} bytes` };
   return { ok: true, path };
 }
 
@@ -76,9 +76,12 @@ export function symlinkTargetRefusal(target: string): string | null {
   if (target === "") return "is a link with no target";
   const chars = characterProblem(target);
   if (chars) return `is a link whose target has ${chars}`;
-  if (isAbsolute(target)) return `is a link to an absolute path (${quoteEntry(target)}): a link may only point down inside the tree`;
-  if (target.split(/[/\\]/).includes("..")) return `is a link to ${quoteEntry(target)}, with a .. segment: a link may only point down inside the tree`;
-  if (bytesOf(target) > ENTRY_PATH_LIMITS.maxPathBytes) return `is a link whose target is longer than ${ENTRY_PATH_LIMITS.maxPathBytes} bytes`;
+  if (isAbsolute(target))
+    return `is a link to an absolute path (${quoteEntry(target)}): a link may only point down inside the tree`;
+  if (target.split(/[/\\]/).includes(".."))
+    return `is a link to ${quoteEntry(target)}, with a .. segment: a link may only point down inside the tree`;
+  if (bytesOf(target) > ENTRY_PATH_LIMITS.maxPathBytes)
+    return `is a link whose target is longer than ${ENTRY_PATH_LIMITS.maxPathBytes} bytes`;
   return null;
 }
 

@@ -27,10 +27,17 @@ function findIn(s: Spec, key: string): Spec {
   throw new Error(key);
 }
 
-const verdict = (nodeKey: string, score: number, valid = true): StoredVerdict => ({ nodeKey, score, valid, explanation: "", judgeMetadata: null });
+const verdict = (nodeKey: string, score: number, valid = true): StoredVerdict => ({
+  nodeKey,
+  score,
+  valid,
+  explanation: "",
+  judgeMetadata: null,
+});
 const verdicts = [verdict("a1", 1), verdict("a2", 0.5), verdict("b1", 0), verdict("b2", 1)];
 
-const changeOf = (impact: ReturnType<typeof classifyLeaves>) => Object.fromEntries(impact.leaves.map((l) => [l.key, l.change]));
+const changeOf = (impact: ReturnType<typeof classifyLeaves>) =>
+  Object.fromEntries(impact.leaves.map((l) => [l.key, l.change]));
 
 describe("classifyLeaves", () => {
   it("finds nothing to do when the rubric did not change", () => {
@@ -56,7 +63,12 @@ describe("classifyLeaves", () => {
 
   it("a leaf weight change leaves the other branch unchanged", () => {
     const next = specRows(edit(base, (s) => (findIn(s, "b1").w = 2)));
-    expect(changeOf(classifyLeaves(specRows(base), next))).toEqual({ a1: "unchanged", a2: "unchanged", b1: "reweighted", b2: "reweighted" });
+    expect(changeOf(classifyLeaves(specRows(base), next))).toEqual({
+      a1: "unchanged",
+      a2: "unchanged",
+      b1: "reweighted",
+      b2: "reweighted",
+    });
   });
 
   it("a requirement or category change needs a re-grade, and the score becomes a range", () => {
@@ -89,7 +101,10 @@ describe("classifyLeaves", () => {
     expect(changeOf(impact)).toEqual({ a2: "reweighted", b1: "reweighted", b2: "reweighted", b3: "added" });
     expect(impact.removed.map((r) => r.key)).toEqual(["a1"]);
     expect(impact.counts).toEqual({ unchanged: 0, reweighted: 3, changed: 0, added: 1, removed: 1 });
-    const kept = carryOver(impact, verdicts, [{ nodeKey: "a1", newScore: 0 }, { nodeKey: "b2", newScore: 0.25 }]);
+    const kept = carryOver(impact, verdicts, [
+      { nodeKey: "a1", newScore: 0 },
+      { nodeKey: "b2", newScore: 0.25 },
+    ]);
     expect(kept.verdicts.map((v) => v.nodeKey)).toEqual(["a2", "b1", "b2"]);
     expect(kept.overrides).toEqual([{ nodeKey: "b2", newScore: 0.25 }]);
   });
@@ -110,11 +125,19 @@ describe("classifyLeaves", () => {
     const next = specRows(edit(base, (s) => (findIn(s, "b2").req = "Changed")));
     const impact = classifyLeaves(graded, next);
     expect(changeOf(impact)).toEqual({ a1: "unchanged", a2: "unchanged", b1: "unchanged", b2: "changed" });
-    expect(impact.leaves.find((l) => l.key === "a1")!.oldKey).toBe(graded.find((r) => r.nodeId === live.find((l) => l.key === "a1")!.nodeId)!.key);
+    expect(impact.leaves.find((l) => l.key === "a1")!.oldKey).toBe(
+      graded.find((r) => r.nodeId === live.find((l) => l.key === "a1")!.nodeId)!.key,
+    );
   });
 
   it("repeated ids among siblings are matched in order", () => {
-    const spec: Spec = { key: "r", kids: [{ key: "x", id: "same" }, { key: "y", id: "same", req: "second" }] };
+    const spec: Spec = {
+      key: "r",
+      kids: [
+        { key: "x", id: "same" },
+        { key: "y", id: "same", req: "second" },
+      ],
+    };
     const live = specRows(spec);
     const graded = treeToRows(rowsToTree(live)!);
     const impact = classifyLeaves(graded, live);

@@ -111,7 +111,15 @@ export function classifyLeaves(gradedRows: readonly NodeRow[], currentRows: read
     const oldKey = match.get(row.key) ?? null;
     const old = oldKey === null ? null : oldIndex.byKey.get(oldKey)!;
     if (old === null) {
-      leaves.push({ key: row.key, nodeId: row.nodeId, change: "added", oldKey: null, oldShare: null, newShare, reasons: [] });
+      leaves.push({
+        key: row.key,
+        nodeId: row.nodeId,
+        change: "added",
+        oldKey: null,
+        oldShare: null,
+        newShare,
+        reasons: [],
+      });
       continue;
     }
     const wasLeaf = oldIndex.isLeaf(old.key);
@@ -126,7 +134,8 @@ export function classifyLeaves(gradedRows: readonly NodeRow[], currentRows: read
   }
   const removed: RemovedLeaf[] = [];
   for (const row of oldIndex.preorder) {
-    if (oldIndex.isLeaf(row.key) && !keptOldLeaves.has(row.key)) removed.push({ key: row.key, nodeId: row.nodeId, share: oldShares.get(row.key) ?? 0 });
+    if (oldIndex.isLeaf(row.key) && !keptOldLeaves.has(row.key))
+      removed.push({ key: row.key, nodeId: row.nodeId, share: oldShares.get(row.key) ?? 0 });
   }
   const counts = { unchanged: 0, reweighted: 0, changed: 0, added: 0, removed: removed.length };
   for (const leaf of leaves) counts[leaf.change]++;
@@ -144,7 +153,9 @@ export function carryOver(
   overrides: Iterable<StoredOverride> = [],
 ): { verdicts: StoredVerdict[]; overrides: StoredOverride[] } {
   const newKeyOf = new Map<string, string>();
-  for (const leaf of impact.leaves) if (leaf.oldKey !== null && (leaf.change === "unchanged" || leaf.change === "reweighted")) newKeyOf.set(leaf.oldKey, leaf.key);
+  for (const leaf of impact.leaves)
+    if (leaf.oldKey !== null && (leaf.change === "unchanged" || leaf.change === "reweighted"))
+      newKeyOf.set(leaf.oldKey, leaf.key);
   const keptVerdicts: StoredVerdict[] = [];
   for (const v of verdicts) {
     const key = newKeyOf.get(v.nodeKey);
@@ -180,6 +191,9 @@ export function projectScore(
   const kept = carryOver(impact, verdicts, overrides);
   const low = buildPinnedGradedTree(currentRows, kept.verdicts, kept.overrides).scores;
   if (impact.toGrade.length === 0) return { score: low.rootScore, min: low.rootScore, max: low.rootScore };
-  const high = buildPinnedGradedTree(currentRows, kept.verdicts, [...kept.overrides, ...impact.toGrade.map((nodeKey) => ({ nodeKey, newScore: 1 }))]).scores;
+  const high = buildPinnedGradedTree(currentRows, kept.verdicts, [
+    ...kept.overrides,
+    ...impact.toGrade.map((nodeKey) => ({ nodeKey, newScore: 1 })),
+  ]).scores;
   return { score: null, min: low.rootScore, max: high.rootScore };
 }

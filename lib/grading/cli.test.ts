@@ -51,7 +51,10 @@ describe.skipIf(skipWithoutData)("npm run grading -- eval", () => {
     }
     judge = recomputeScores(judge);
     judgeFile = path.join(dir, "grader_output.json");
-    fs.writeFileSync(judgeFile, serializeJudgeOutput(judge, { judgeType: "simple", gradedAt: "2025-01-01T00-00-00-GMT" }));
+    fs.writeFileSync(
+      judgeFile,
+      serializeJudgeOutput(judge, { judgeType: "simple", gradedAt: "2025-01-01T00-00-00-GMT" }),
+    );
     bareJudgeFile = path.join(dir, "judge-bare.json");
     fs.writeFileSync(bareJudgeFile, serializeGradedTree(judge));
   });
@@ -65,7 +68,11 @@ describe.skipIf(skipWithoutData)("npm run grading -- eval", () => {
     expect(Object.keys(json)).toEqual(["overall", "stratified"]);
     expect(Object.keys(json.overall)).toEqual(KEYS);
     // Samples from first principles.
-    const humanLeaves = new Map(preorder(human).filter((n) => n.sub_tasks.length === 0).map((n) => [n.id, n]));
+    const humanLeaves = new Map(
+      preorder(human)
+        .filter((n) => n.sub_tasks.length === 0)
+        .map((n) => [n.id, n]),
+    );
     const samples = preorder(judge)
       .filter((n) => n.sub_tasks.length === 0 && n.valid_score)
       .map((n) => ({ category: n.task_category, t: humanLeaves.get(n.id)!.score, p: n.score }));
@@ -86,9 +93,13 @@ describe.skipIf(skipWithoutData)("npm run grading -- eval", () => {
 
   it("reads a bare judge tree the same as a wrapped one, through npm run", () => {
     const wrapped = runCli("eval", gradingFile("stay-on-topic-with-classifier-free-guidance"), judgeFile);
-    const bare = spawnSync("npm", ["run", "-s", "grading", "--", "eval", gradingFile("stay-on-topic-with-classifier-free-guidance"), bareJudgeFile], {
-      encoding: "utf8",
-    });
+    const bare = spawnSync(
+      "npm",
+      ["run", "-s", "grading", "--", "eval", gradingFile("stay-on-topic-with-classifier-free-guidance"), bareJudgeFile],
+      {
+        encoding: "utf8",
+      },
+    );
     expect(bare.status).toBe(0);
     expect(bare.stdout).toBe(wrapped.stdout);
   });
@@ -98,7 +109,9 @@ describe.skipIf(skipWithoutData)("npm run grading -- eval", () => {
     const out = runCli("eval", self, self);
     expect(out.status).toBe(0);
     expect(out.stderr).toBe("");
-    expect(out.stdout).toContain('\n    "accuracy": 1.0,\n    "precision": 1.0,\n    "recall": 1.0,\n    "f1": 1.0,\n    "num_samples": 174,');
+    expect(out.stdout).toContain(
+      '\n    "accuracy": 1.0,\n    "precision": 1.0,\n    "recall": 1.0,\n    "f1": 1.0,\n    "num_samples": 174,',
+    );
   });
 
   it("exits 1 with the path of the problem for a malformed file, 1 for an unreadable one, 2 for bad usage", () => {
@@ -109,7 +122,9 @@ describe.skipIf(skipWithoutData)("npm run grading -- eval", () => {
     const malformed = runCli("eval", gradingFile("pinn"), brokenFile);
     expect(malformed.status).toBe(1);
     expect(malformed.stdout).toBe("");
-    expect(malformed.stderr).toContain(`${brokenFile}: graded_task_tree.sub_tasks[3].score: must be a number, got a string`);
+    expect(malformed.stderr).toContain(
+      `${brokenFile}: graded_task_tree.sub_tasks[3].score: must be a number, got a string`,
+    );
 
     const notJson = path.join(dir, "not.json");
     fs.writeFileSync(notJson, "{ nope");

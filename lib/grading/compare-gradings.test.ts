@@ -6,14 +6,28 @@ import { compareGradings, type ComparisonInput } from "./compare-gradings";
 
 // Version 1: root ─ x (w1) · y (w1) · z (w2) · v (w1) · u (w1)
 // Version 2 (its own keys, as an imported tree's version has): z dropped, w added.
-const v1 = treeToRows(toRubricTree(node("root", 1, [leaf("x", 1, 0), leaf("y", 1, 0), leaf("z", 2, 0), leaf("v", 1, 0), leaf("u", 1, 0)])));
-const v2 = treeToRows(toRubricTree(node("root", 1, [leaf("x", 1, 0), leaf("y", 1, 0), leaf("v", 1, 0), leaf("u", 1, 0), leaf("w", 1, 0)])));
+const v1 = treeToRows(
+  toRubricTree(node("root", 1, [leaf("x", 1, 0), leaf("y", 1, 0), leaf("z", 2, 0), leaf("v", 1, 0), leaf("u", 1, 0)])),
+);
+const v2 = treeToRows(
+  toRubricTree(node("root", 1, [leaf("x", 1, 0), leaf("y", 1, 0), leaf("v", 1, 0), leaf("u", 1, 0), leaf("w", 1, 0)])),
+);
 const keyIn = (rows: typeof v1, id: string) => rows.find((r) => r.nodeId === id)!.key;
 
-function grading(rows: typeof v1, verdicts: Record<string, [score: number, valid: boolean]>, overrides: Record<string, number> = {}): ComparisonInput {
+function grading(
+  rows: typeof v1,
+  verdicts: Record<string, [score: number, valid: boolean]>,
+  overrides: Record<string, number> = {},
+): ComparisonInput {
   return {
     rows,
-    verdicts: Object.entries(verdicts).map(([id, [score, valid]]) => ({ nodeKey: keyIn(rows, id), score, valid, explanation: `said ${score} on ${id}`, judgeMetadata: null })),
+    verdicts: Object.entries(verdicts).map(([id, [score, valid]]) => ({
+      nodeKey: keyIn(rows, id),
+      score,
+      valid,
+      explanation: `said ${score} on ${id}`,
+      judgeMetadata: null,
+    })),
     overrides: Object.entries(overrides).map(([id, newScore]) => ({ nodeKey: keyIn(rows, id), newScore })),
   };
 }
@@ -34,7 +48,13 @@ describe("comparing two gradings of one submission", () => {
     ]);
     expect(result.counts).toEqual({ differs: 3, "only-a": 1, "only-b": 1, same: 1 });
     const x = result.leaves[0];
-    expect(x.a).toMatchObject({ key: keyIn(v1, "x"), score: 0, verdictScore: 1, overridden: true, explanation: "said 1 on x" });
+    expect(x.a).toMatchObject({
+      key: keyIn(v1, "x"),
+      score: 0,
+      verdictScore: 1,
+      overridden: true,
+      explanation: "said 1 on x",
+    });
     expect(x.b).toMatchObject({ key: keyIn(v2, "x"), score: 1, verdictScore: 1, overridden: false });
     expect(result.leaves.find((l) => l.nodeId === "u")!.a).toMatchObject({ score: 0, valid: false });
     expect(result.leaves.find((l) => l.nodeId === "z")!.b).toBeNull();

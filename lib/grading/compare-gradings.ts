@@ -54,7 +54,11 @@ export interface GradingComparisonResult {
 
 const ORDER: readonly ComparedLeafStatus[] = ["differs", "only-a", "only-b", "same"];
 
-function sidesOf(input: ComparisonInput): { root: number; leaves: Map<string, ComparedLeafSide>; rows: readonly NodeRow[] } {
+function sidesOf(input: ComparisonInput): {
+  root: number;
+  leaves: Map<string, ComparedLeafSide>;
+  rows: readonly NodeRow[];
+} {
   const pinned = buildPinnedGradedTree(input.rows, input.verdicts, input.overrides);
   const verdictOf = new Map(input.verdicts.map((v) => [v.nodeKey, v]));
   const latest = new Map<string, number>();
@@ -101,12 +105,26 @@ export function compareGradings(a: ComparisonInput, b: ComparisonInput): Grading
     // B's text where both have the leaf: the later rubric's words, when the versions differ.
     const row = bKey === undefined ? rowsA.get(aKey)! : rowsB.get(bKey)!;
     const status: ComparedLeafStatus = sideB === null ? "only-a" : differs(sideA, sideB) ? "differs" : "same";
-    out.push({ nodeId: row.nodeId, requirements: row.requirements, taskCategory: row.taskCategory, status, a: sideA, b: sideB });
+    out.push({
+      nodeId: row.nodeId,
+      requirements: row.requirements,
+      taskCategory: row.taskCategory,
+      status,
+      a: sideA,
+      b: sideB,
+    });
   }
   for (const [bKey, sideB] of sb.leaves) {
     if (aOfB.has(bKey)) continue;
     const row = rowsB.get(bKey)!;
-    out.push({ nodeId: row.nodeId, requirements: row.requirements, taskCategory: row.taskCategory, status: "only-b", a: null, b: sideB });
+    out.push({
+      nodeId: row.nodeId,
+      requirements: row.requirements,
+      taskCategory: row.taskCategory,
+      status: "only-b",
+      a: null,
+      b: sideB,
+    });
   }
   // A stable sort: each group keeps the tree's order.
   out.sort((x, y) => ORDER.indexOf(x.status) - ORDER.indexOf(y.status));

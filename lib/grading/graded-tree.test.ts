@@ -152,7 +152,10 @@ describe("the weighted mean of a node's children", () => {
 });
 
 describe("parseGradedJson", () => {
-  const tree = node("root", 1, [node("n1", 2, [leaf("l1", 1, 1), leaf("l2", 3, 0)]), leaf("l3", 1, 1, "Result Analysis")]);
+  const tree = node("root", 1, [
+    node("n1", 2, [leaf("l1", 1, 1), leaf("l2", 3, 0)]),
+    leaf("l3", 1, 1, "Result Analysis"),
+  ]);
   const text = serializeGradedTree(recomputeScores(tree));
 
   it("refuses malformed files with the JSON path of every problem, building nothing", () => {
@@ -168,7 +171,7 @@ describe("parseGradedJson", () => {
       "sub_tasks[0].explanation: is required",
       "sub_tasks[0].sub_tasks[1].score: must be a number, got a string",
       "sub_tasks[1].weight: must be a number >= 0, got -1",
-      'sub_tasks[1].valid_score: must be a boolean, got a string',
+      "sub_tasks[1].valid_score: must be a boolean, got a string",
     ]);
   });
 
@@ -190,14 +193,29 @@ describe("parseGradedJson", () => {
     expect(notJson.ok).toBe(false);
     if (!notJson.ok) expect(notJson.errors[0].message).toMatch(/^not valid JSON: value expected at line 2, column 12/);
     const array = parseGradedJson("[]");
-    expect(!array.ok && array.errors[0]).toEqual({ path: "(root)", message: "must be an object (a graded tree or a judge output), got an array" });
+    expect(!array.ok && array.errors[0]).toEqual({
+      path: "(root)",
+      message: "must be an object (a graded tree or a judge output), got an array",
+    });
     const over = JSON.parse(text);
     over.sub_tasks[1].score = 1.5;
     const range = parseGradedValue(over);
     expect(!range.ok && range.errors[0].message).toBe("must be a number between 0 and 1, got 1.5");
-    const big = parseGradedJson(text, { maxBytes: 100, maxNodes: 10, maxDepth: 10, maxRequirementsLength: 10, maxExplanationLength: 10 });
+    const big = parseGradedJson(text, {
+      maxBytes: 100,
+      maxNodes: 10,
+      maxDepth: 10,
+      maxRequirementsLength: 10,
+      maxExplanationLength: 10,
+    });
     expect(!big.ok && big.errors[0].message).toMatch(/the limit is 100 bytes/);
-    const deep = parseGradedJson(text, { maxBytes: 1e6, maxNodes: 3, maxDepth: 10, maxRequirementsLength: 100, maxExplanationLength: 100 });
+    const deep = parseGradedJson(text, {
+      maxBytes: 1e6,
+      maxNodes: 3,
+      maxDepth: 10,
+      maxRequirementsLength: 100,
+      maxExplanationLength: 100,
+    });
     expect(!deep.ok && deep.errors[0].message).toBe("the tree has more than 3 nodes, the limit");
   });
 
@@ -246,7 +264,11 @@ describe("parseGradedJson", () => {
 
 describe("tree helpers", () => {
   const tree = recomputeScores(
-    node("root", 1, [node("a", 1, [leaf("a1", 1, 1), leaf("a2", 3, 0)]), node("b", 3, [leaf("b1", 1, 1)]), leaf("c", 0, 1)]),
+    node("root", 1, [
+      node("a", 1, [leaf("a1", 1, 1), leaf("a2", 3, 0)]),
+      node("b", 3, [leaf("b1", 1, 1)]),
+      leaf("c", 0, 1),
+    ]),
   );
 
   it("gives pre-order nodes and paths, first match by id, stats", () => {
@@ -281,7 +303,11 @@ describe("tree helpers", () => {
       finegrained_task_category: null,
     });
     const blank = ungradedTree(rubric);
-    expect(blank.sub_tasks[0].sub_tasks[1]).toMatchObject({ score: 0, valid_score: false, explanation: "not yet graded" });
+    expect(blank.sub_tasks[0].sub_tasks[1]).toMatchObject({
+      score: 0,
+      valid_score: false,
+      explanation: "not yet graded",
+    });
     expect(recomputeScores(blank).score).toBe(0);
   });
 });

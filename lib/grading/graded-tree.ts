@@ -102,7 +102,11 @@ export function recomputeScores(tree: GradedNode): GradedNode {
 
 /** A deep copy (judge_metadata is shared: it is never mutated here). */
 export function cloneGradedTree(tree: GradedNode): GradedNode {
-  return mapTree(tree, (node): GradedNode => ({ ...node, file: node.file ? { ...node.file } : undefined, sub_tasks: [] }));
+  return mapTree(tree, (node): GradedNode => ({
+    ...node,
+    file: node.file ? { ...node.file } : undefined,
+    sub_tasks: [],
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -190,8 +194,7 @@ export interface ParsedGradedFile {
 }
 
 export type ParseGradedResult =
-  | { ok: true; file: ParsedGradedFile; warnings: GradingWarning[] }
-  | { ok: false; errors: GradingIssue[] };
+  { ok: true; file: ParsedGradedFile; warnings: GradingWarning[] } | { ok: false; errors: GradingIssue[] };
 
 /** `path: message`, e.g. `graded_task_tree.sub_tasks[3].score: must be a number, got a string`. */
 export function formatGradingIssue(issue: GradingIssue): string {
@@ -251,7 +254,8 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
         // Python reads `1.0` as true (`not 1.0` is False); keep the number for the export.
         valid = raw.valid_score === 1;
         validScoreNumber = raw.valid_score;
-      } else issues.fail(childKeyPath(path, "valid_score"), `must be a boolean, got ${describeNumberish(raw.valid_score)}`);
+      } else
+        issues.fail(childKeyPath(path, "valid_score"), `must be a boolean, got ${describeNumberish(raw.valid_score)}`);
 
       const node: GradedNode = {
         id: common.id,
@@ -279,7 +283,8 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
       warn("unknown_key", childKeyPath(path, key), "is not a key of a PaperBench graded node; dropped"),
   };
   const { tree, stats: read } = readTree(treeValue, treePath, limits, gradedNode, issues);
-  if (issues.errors.length > 0 || tree === null || (isWrapper && meta === null)) return { ok: false, errors: issues.errors };
+  if (issues.errors.length > 0 || tree === null || (isWrapper && meta === null))
+    return { ok: false, errors: issues.errors };
 
   // Consistency: recompute the internal scores and say where the file differs.
   const fileRootScore = tree.score;
@@ -291,13 +296,21 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
     if (seen.has(node.id)) {
       if (!reported.has(node.id)) {
         reported.add(node.id);
-        warn("duplicate_id", pathOf.get(node)!, `the id ${JSON.stringify(node.id)} is used by several nodes; a lookup by id finds the first`);
+        warn(
+          "duplicate_id",
+          pathOf.get(node)!,
+          `the id ${JSON.stringify(node.id)} is used by several nodes; a lookup by id finds the first`,
+        );
       }
     } else seen.add(node.id);
     if (node.sub_tasks.length === 0 && !node.valid_score) {
       invalidLeaves++;
       if (node.score !== 0) {
-        warn("invalid_leaf_scored", childKeyPath(pathOf.get(node)!, "score"), `is ${node.score} on an invalid leaf, which counts 0`);
+        warn(
+          "invalid_leaf_scored",
+          childKeyPath(pathOf.get(node)!, "score"),
+          `is ${node.score} on an invalid leaf, which counts 0`,
+        );
       }
     }
   }
@@ -305,7 +318,11 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
   for (const node of order) {
     const written = fileScores.get(node)!;
     if (node.sub_tasks.length > 0 && node.score !== written) {
-      warn("score_mismatch", childKeyPath(pathOf.get(node)!, "score"), `is ${written} in the file; the children give ${node.score}`);
+      warn(
+        "score_mismatch",
+        childKeyPath(pathOf.get(node)!, "score"),
+        `is ${written} in the file; the children give ${node.score}`,
+      );
     }
   }
   const stats: GradedStats = { nodes: read.nodes, leaves: read.leaves, invalidLeaves, depth: read.depth };
@@ -314,7 +331,11 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
       warn("wrapper_score_mismatch", "score", `is ${meta.score}; the tree's root score is ${fileRootScore}`);
     }
     if (meta.num_leaf_nodes !== stats.leaves) {
-      warn("wrapper_count_mismatch", "num_leaf_nodes", `is ${meta.num_leaf_nodes}; the tree has ${stats.leaves} leaves`);
+      warn(
+        "wrapper_count_mismatch",
+        "num_leaf_nodes",
+        `is ${meta.num_leaf_nodes}; the tree has ${stats.leaves} leaves`,
+      );
     }
     if (meta.num_invalid_leaf_nodes !== stats.invalidLeaves) {
       warn(
@@ -326,7 +347,11 @@ export function parseGradedValue(value: unknown, limits: GradedLimits = GRADED_L
   }
   for (const [code, n] of warningCounts) {
     if (n > MAX_REPORTED_ERRORS) {
-      warnings.push({ code: code as GradingWarning["code"], path: treePath, message: `… and ${n - MAX_REPORTED_ERRORS} more like this` });
+      warnings.push({
+        code: code as GradingWarning["code"],
+        path: treePath,
+        message: `… and ${n - MAX_REPORTED_ERRORS} more like this`,
+      });
     }
   }
 
@@ -349,7 +374,8 @@ function readScore(obj: Record<string, unknown>, path: string, issues: TreeIssue
   const at = childKeyPath(path, "score");
   if (!hasOwn(obj, "score")) issues.fail(at, "is required");
   else if (typeof obj.score !== "number") issues.fail(at, `must be a number, got ${describe(obj.score)}`);
-  else if (range && !(obj.score >= 0 && obj.score <= 1)) issues.fail(at, `must be a number between 0 and 1, got ${obj.score}`);
+  else if (range && !(obj.score >= 0 && obj.score <= 1))
+    issues.fail(at, `must be a number between 0 and 1, got ${obj.score}`);
   else return obj.score;
   return 0;
 }

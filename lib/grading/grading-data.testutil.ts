@@ -25,7 +25,13 @@ export function readGradingText(paper: string): string {
   return fs.readFileSync(gradingFile(paper), "utf8");
 }
 
-export function leaf(id: string, weight: number, score: number, category: string | null = "Code Development", valid = true): GradedNode {
+export function leaf(
+  id: string,
+  weight: number,
+  score: number,
+  category: string | null = "Code Development",
+  valid = true,
+): GradedNode {
   return {
     id,
     requirements: `requirement ${id}`,

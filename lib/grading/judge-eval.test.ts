@@ -18,7 +18,8 @@ function expectMetrics(actual: MetricSummary, expected: MetricSummary): void {
   expect(actual.num_samples).toBe(expected.num_samples);
   expect(actual.num_positives).toBe(expected.num_positives);
   expect(actual.num_negatives).toBe(expected.num_negatives);
-  for (const key of ["accuracy", "precision", "recall", "f1"] as const) expect(actual[key]).toBeCloseTo(expected[key], 12);
+  for (const key of ["accuracy", "precision", "recall", "f1"] as const)
+    expect(actual[key]).toBeCloseTo(expected[key], 12);
 }
 
 /**
@@ -47,7 +48,10 @@ function referenceSamples(human: GradedNode, judge: GradedNode): { category: str
 }
 
 /** A judge's grading made from a human's: every `flip`-th leaf flipped, every `invalid`-th leaf invalid (score 0). */
-function fakeJudge(human: GradedNode, { flip, invalid, invalidInternal }: { flip: number; invalid: number; invalidInternal?: number }): GradedNode {
+function fakeJudge(
+  human: GradedNode,
+  { flip, invalid, invalidInternal }: { flip: number; invalid: number; invalidInternal?: number },
+): GradedNode {
   const judge = cloneGradedTree(human);
   let k = 0;
   let internal = 0;
@@ -90,13 +94,29 @@ describe("computeMetrics, against values worked out by hand", () => {
 
   it("averages over the classes present only (sklearn's default labels), and is all zeros without samples", () => {
     // Only class 1 occurs: P = R = F1 = 1 (not 1/2).
-    expect(computeMetrics([1, 1], [1, 1])).toEqual({ accuracy: 1, precision: 1, recall: 1, f1: 1, num_samples: 2, num_positives: 2, num_negatives: 0 });
+    expect(computeMetrics([1, 1], [1, 1])).toEqual({
+      accuracy: 1,
+      precision: 1,
+      recall: 1,
+      f1: 1,
+      num_samples: 2,
+      num_positives: 2,
+      num_negatives: 0,
+    });
     // Only class 0 in the truth, the judge says 1 once: class 1 has P 0, R 0 (no true 1s).
     const m = computeMetrics([0, 0, 0], [0, 1, 0]);
     expect(m.precision).toBeCloseTo((1 + 0) / 2, 15);
     expect(m.recall).toBeCloseTo((2 / 3 + 0) / 2, 15);
     expect(m.f1).toBeCloseTo((0.8 + 0) / 2, 15);
-    expect(computeMetrics([], [])).toEqual({ accuracy: 0, precision: 0, recall: 0, f1: 0, num_samples: 0, num_positives: 0, num_negatives: 0 });
+    expect(computeMetrics([], [])).toEqual({
+      accuracy: 0,
+      precision: 0,
+      recall: 0,
+      f1: 0,
+      num_samples: 0,
+      num_positives: 0,
+      num_negatives: 0,
+    });
   });
 
   it("refuses scores other than 0 and 1", () => {
@@ -147,7 +167,12 @@ describe("evaluateJudge on hand-made trees", () => {
       ["b2", (1 / 4) * (1 / 2)],
       ["c", 0],
     ]);
-    expect(report.disagreements[0]).toMatchObject({ human: 1, judge: 0, path: "sub_tasks[0].sub_tasks[2]", category: "Code Development" });
+    expect(report.disagreements[0]).toMatchObject({
+      human: 1,
+      judge: 0,
+      path: "sub_tasks[0].sub_tasks[2]",
+      category: "Code Development",
+    });
     expectMetrics(report.overall, referenceMetrics([1, 0, 1, 1, 0, 1], [1, 1, 0, 1, 1, 0]));
     expect(Object.keys(report.stratified)).toEqual(["Code Development", "Code Execution", "Result Analysis"]);
     expect(report.stratifiedConfusion["Result Analysis"]).toEqual({ tn: 0, fp: 1, fn: 0, tp: 0 });
@@ -165,7 +190,10 @@ describe("evaluateJudge on hand-made trees", () => {
       { label: "two", human, judge: recomputeScores(j2) },
     ]);
     // Code Development samples (a1, a2, a3, c), pooled: truth 1,0,1,1 | 1,0,1,1 ; judge 0,0,1,1 | 1,1,1,1
-    expectMetrics(report.stratified["Code Development"], referenceMetrics([1, 0, 1, 1, 1, 0, 1, 1], [0, 0, 1, 1, 1, 1, 1, 1]));
+    expectMetrics(
+      report.stratified["Code Development"],
+      referenceMetrics([1, 0, 1, 1, 1, 0, 1, 1], [0, 0, 1, 1, 1, 1, 1, 1]),
+    );
     expectMetrics(report.stratified["Code Execution"], referenceMetrics([1, 1], [1, 0]));
     expect(report.overall.num_samples).toBe(12);
     expect(report.perPair.map((p) => p.label)).toEqual(["one", "two"]);
@@ -177,7 +205,9 @@ describe("evaluateJudge on hand-made trees", () => {
   it("refuses a compared score other than 0 or 1, naming where", () => {
     const judge = cloneGradedTree(human);
     judge.sub_tasks[0].sub_tasks[0].score = 0.5;
-    expect(() => evaluateJudge([{ label: "p", human, judge }])).toThrow("p: judge score at sub_tasks[0].sub_tasks[0]: JudgeEval needs scores of 0 or 1, got 0.5");
+    expect(() => evaluateJudge([{ label: "p", human, judge }])).toThrow(
+      "p: judge score at sub_tasks[0].sub_tasks[0]: JudgeEval needs scores of 0 or 1, got 0.5",
+    );
   });
 
   it("writes PaperBench's results.json shape", () => {
@@ -190,10 +220,38 @@ describe("evaluateJudge on hand-made trees", () => {
       timestamp: "20250101_120000",
     });
     const json = JSON.parse(text);
-    expect(Object.keys(json)).toEqual(["judge_type", "code_only", "judge_kwargs", "results", "aggregate_metrics", "aggregate_token_usage", "timestamp"]);
-    expect(Object.keys(json.results[0])).toEqual(["example_id", "paper_id", "judge_type", "judge_kwargs", "metrics", "token_usage", "graded_task_tree"]);
-    expect(Object.keys(json.aggregate_metrics.overall)).toEqual(["accuracy", "precision", "recall", "f1", "num_positives", "num_negatives", "num_samples"]);
-    expect(Object.keys(json.aggregate_metrics.stratified)).toEqual(["Code Development", "Code Execution", "Result Analysis"]);
+    expect(Object.keys(json)).toEqual([
+      "judge_type",
+      "code_only",
+      "judge_kwargs",
+      "results",
+      "aggregate_metrics",
+      "aggregate_token_usage",
+      "timestamp",
+    ]);
+    expect(Object.keys(json.results[0])).toEqual([
+      "example_id",
+      "paper_id",
+      "judge_type",
+      "judge_kwargs",
+      "metrics",
+      "token_usage",
+      "graded_task_tree",
+    ]);
+    expect(Object.keys(json.aggregate_metrics.overall)).toEqual([
+      "accuracy",
+      "precision",
+      "recall",
+      "f1",
+      "num_positives",
+      "num_negatives",
+      "num_samples",
+    ]);
+    expect(Object.keys(json.aggregate_metrics.stratified)).toEqual([
+      "Code Development",
+      "Code Execution",
+      "Result Analysis",
+    ]);
     expect(json.results[0].graded_task_tree.sub_tasks[0].sub_tasks[0].score).toBe(1);
     expect(text).toContain('\n  "judge_type": "simple",');
     expect(text).toContain('"accuracy": 1.0,');
@@ -210,10 +268,22 @@ describe.skipIf(skipWithoutData)("evaluateJudge on the shipped human gradings", 
       const report = evaluateJudge([{ label: papers[i], human: humans[i], judge: judges[i] }]);
       const samples = referenceSamples(humans[i], judges[i]);
       expect(report.samples.length).toBe(samples.length);
-      expectMetrics(report.overall, referenceMetrics(samples.map((s) => s.t), samples.map((s) => s.p)));
+      expectMetrics(
+        report.overall,
+        referenceMetrics(
+          samples.map((s) => s.t),
+          samples.map((s) => s.p),
+        ),
+      );
       for (const category of ["Code Development", "Code Execution", "Result Analysis"]) {
         const mine = samples.filter((s) => s.category === category);
-        expectMetrics(report.stratified[category], referenceMetrics(mine.map((s) => s.t), mine.map((s) => s.p)));
+        expectMetrics(
+          report.stratified[category],
+          referenceMetrics(
+            mine.map((s) => s.t),
+            mine.map((s) => s.p),
+          ),
+        );
       }
       const invalid = report.excluded.filter((e) => e.reason === "invalid_judge").length;
       expect(invalid).toBeGreaterThan(0);
@@ -224,10 +294,22 @@ describe.skipIf(skipWithoutData)("evaluateJudge on the shipped human gradings", 
   it("pools the three papers per category", () => {
     const report = evaluateJudge(papers.map((p, i) => ({ label: p, human: humans[i], judge: judges[i] })));
     const all = papers.flatMap((_, i) => referenceSamples(humans[i], judges[i]));
-    expectMetrics(report.overall, referenceMetrics(all.map((s) => s.t), all.map((s) => s.p)));
+    expectMetrics(
+      report.overall,
+      referenceMetrics(
+        all.map((s) => s.t),
+        all.map((s) => s.p),
+      ),
+    );
     for (const category of ["Code Development", "Code Execution", "Result Analysis"]) {
       const mine = all.filter((s) => s.category === category);
-      expectMetrics(report.stratified[category], referenceMetrics(mine.map((s) => s.t), mine.map((s) => s.p)));
+      expectMetrics(
+        report.stratified[category],
+        referenceMetrics(
+          mine.map((s) => s.t),
+          mine.map((s) => s.p),
+        ),
+      );
     }
     // Disagreements: every flipped, valid leaf; largest share first.
     expect(report.disagreements.length).toBe(all.filter((s) => s.t !== s.p).length);
@@ -252,8 +334,14 @@ describe.skipIf(skipWithoutData)("evaluateJudge on the shipped human gradings", 
     expect(result.notes[0]).toMatch(/^\d+ invalid leaf\/leaves of j.json left out$/);
     const broken = JSON.parse(judgeText);
     broken.graded_task_tree.sub_tasks[3].score = "high";
-    const refused = evaluateGradedFiles({ name: "h.json", text: humanText }, { name: "j.json", text: JSON.stringify(broken) });
-    expect(refused).toEqual({ ok: false, errors: ["j.json: graded_task_tree.sub_tasks[3].score: must be a number, got a string"] });
+    const refused = evaluateGradedFiles(
+      { name: "h.json", text: humanText },
+      { name: "j.json", text: JSON.stringify(broken) },
+    );
+    expect(refused).toEqual({
+      ok: false,
+      errors: ["j.json: graded_task_tree.sub_tasks[3].score: must be a number, got a string"],
+    });
     expect(formatJudgeEvalSummary(result.report)).toMatch(/^\{\n {2}"overall": \{\n {4}"accuracy": 0\.\d+,\n/);
   });
 });

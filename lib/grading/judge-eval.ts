@@ -21,7 +21,14 @@
  * Pure; no Node built-ins.
  */
 import { TASK_CATEGORIES } from "@/lib/rubric/types";
-import { findGradedNode, formatGradingIssue, gradedShares, parseGradedJson, preorder, preorderPaths } from "./graded-tree";
+import {
+  findGradedNode,
+  formatGradingIssue,
+  gradedShares,
+  parseGradedJson,
+  preorder,
+  preorderPaths,
+} from "./graded-tree";
 import { GradingInputError } from "./recompute";
 import { PyFloat, pythonJsonDumps } from "@/lib/rubric/python-json";
 import { gradedTreeToPython } from "./serialize";
@@ -39,9 +46,25 @@ export interface MetricSummary {
 }
 
 /** Key order of the command line's output. */
-export const METRIC_KEYS = ["accuracy", "precision", "recall", "f1", "num_samples", "num_positives", "num_negatives"] as const;
+export const METRIC_KEYS = [
+  "accuracy",
+  "precision",
+  "recall",
+  "f1",
+  "num_samples",
+  "num_positives",
+  "num_negatives",
+] as const;
 /** Key order of PaperBench's `MetricSummary` dataclass (`asdict`, as in `results.json`). */
-export const PAPERBENCH_METRIC_KEYS = ["accuracy", "precision", "recall", "f1", "num_positives", "num_negatives", "num_samples"] as const;
+export const PAPERBENCH_METRIC_KEYS = [
+  "accuracy",
+  "precision",
+  "recall",
+  "f1",
+  "num_positives",
+  "num_negatives",
+  "num_samples",
+] as const;
 
 /** Counts with the human as truth: rows = human 0/1, columns = judge 0/1 (sklearn's `confusion_matrix`). */
 export interface ConfusionMatrix {
@@ -187,7 +210,10 @@ export interface JudgeEvalReport extends JudgeEvalGroup {
 }
 
 /** The samples of one pair (see the module comment), and what was left out. */
-export function collectSamples(pair: JudgeEvalPair, pairIndex = 0): { samples: JudgeEvalSample[]; excluded: ExcludedLeaf[] } {
+export function collectSamples(
+  pair: JudgeEvalPair,
+  pairIndex = 0,
+): { samples: JudgeEvalSample[]; excluded: ExcludedLeaf[] } {
   const label = pair.label ?? `#${pairIndex}`;
   const nodes = preorder(pair.judge);
   const paths = preorderPaths(pair.judge);
@@ -247,7 +273,10 @@ function groupOf(samples: readonly JudgeEvalSample[], categoryOrder: "paperbench
     else byCategory.set(key, [s]);
   }
   const matrix = (list: readonly JudgeEvalSample[]) =>
-    confusionOf(list.map((s) => s.human), list.map((s) => s.judge));
+    confusionOf(
+      list.map((s) => s.human),
+      list.map((s) => s.judge),
+    );
   const confusion = matrix(samples);
   const stratified: Record<string, MetricSummary> = {};
   const stratifiedConfusion: Record<string, ConfusionMatrix> = {};
@@ -346,7 +375,8 @@ export function judgeEvalResultsJson(report: JudgeEvalReport, options: JudgeEval
   }
   const judgeKwargs = options.judge_kwargs ?? null;
   const aggregateStratified: Record<string, MetricSummary> = {};
-  for (const c of TASK_CATEGORIES) aggregateStratified[c] = report.stratified[c] ?? metricsFromConfusion({ tn: 0, fp: 0, fn: 0, tp: 0 });
+  for (const c of TASK_CATEGORIES)
+    aggregateStratified[c] = report.stratified[c] ?? metricsFromConfusion({ tn: 0, fp: 0, fn: 0, tp: 0 });
   const out = {
     judge_type: options.judge_type,
     code_only: options.code_only ?? false,
@@ -360,7 +390,10 @@ export function judgeEvalResultsJson(report: JudgeEvalReport, options: JudgeEval
       token_usage: example.token_usage ?? null,
       graded_task_tree: gradedTreeToPython(example.judge),
     })),
-    aggregate_metrics: groupToPython({ overall: report.overall, stratified: aggregateStratified }, PAPERBENCH_METRIC_KEYS),
+    aggregate_metrics: groupToPython(
+      { overall: report.overall, stratified: aggregateStratified },
+      PAPERBENCH_METRIC_KEYS,
+    ),
     aggregate_token_usage: options.aggregate_token_usage ?? null,
     timestamp: options.timestamp ?? localTimestamp(),
   };
@@ -371,8 +404,7 @@ export function judgeEvalResultsJson(report: JudgeEvalReport, options: JudgeEval
 // Files
 
 export type EvaluateFilesResult =
-  | { ok: true; report: JudgeEvalReport; notes: string[] }
-  | { ok: false; errors: string[] };
+  { ok: true; report: JudgeEvalReport; notes: string[] } | { ok: false; errors: string[] };
 
 /**
  * JudgeEval of two graded files (bare trees or judge outputs), matched by leaf id: the command

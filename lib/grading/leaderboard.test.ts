@@ -1,6 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { ALL_PAPERS, PAPERBENCH_DATA_DIR, readSplit, requirePaperBenchData, skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
+import {
+  ALL_PAPERS,
+  PAPERBENCH_DATA_DIR,
+  readSplit,
+  requirePaperBenchData,
+  skipWithoutData,
+} from "@/lib/rubric/paperbench-data.testutil";
 import { computeLeaderboard, rankEntries, type LeaderboardRow } from "./leaderboard";
 import { readSplits } from "@/server/leaderboard/data-splits";
 import { parseSplitText } from "./splits";
@@ -8,7 +14,12 @@ import { numpyMean, numpyStd, numpySum, standardError } from "./stats";
 
 const split = { name: "mini", paperIds: ["p1", "p2", "p3"] };
 
-function runRows(agentId: string, runId: string, scores: Record<string, number>, extra: Partial<LeaderboardRow> = {}): LeaderboardRow[] {
+function runRows(
+  agentId: string,
+  runId: string,
+  scores: Record<string, number>,
+  extra: Partial<LeaderboardRow> = {},
+): LeaderboardRow[] {
   return Object.entries(scores).map(([paperId, rootScore]) => ({ agentId, runId, paperId, rootScore, ...extra }));
 }
 
@@ -43,7 +54,14 @@ describe("computeLeaderboard", () => {
   it("leaves out runs that miss a paper of the split, saying which", () => {
     const a = board.agents.find((e) => e.agentId === "A")!;
     expect(a.excludedRuns).toEqual([
-      { runId: "r4", reason: "incomplete", missingPapers: ["p3"], duplicatePapers: [], pendingPapers: [], message: "missing 1 of 3 papers: p3" },
+      {
+        runId: "r4",
+        reason: "incomplete",
+        missingPapers: ["p3"],
+        duplicatePapers: [],
+        pendingPapers: [],
+        message: "missing 1 of 3 papers: p3",
+      },
     ]);
     const c = board.agents.find((e) => e.agentId === "C")!;
     expect(c).toMatchObject({ mean: null, stdErr: null, nRuns: 0, runs: [] });
@@ -85,7 +103,8 @@ describe("computeLeaderboard", () => {
   });
 
   it("ties means that differ only by floating-point rounding (runs added in another order), not means that differ", () => {
-    const oneRun = (agent: string, run: string, score: number) => runRows(agent, run, { p1: score, p2: score, p3: score });
+    const oneRun = (agent: string, run: string, score: number) =>
+      runRows(agent, run, { p1: score, p2: score, p3: score });
     const tied = computeLeaderboard(
       [
         ...[0.1, 0.2, 0.3].flatMap((s, i) => oneRun("A", `r${i + 1}`, s)),
@@ -132,7 +151,11 @@ describe("computeLeaderboard", () => {
     expect(partial.agents[2].judgeModels).toEqual(["o3-mini"]);
     // A one-paper split is the per-paper board: every run that graded the paper counts.
     const paper = computeLeaderboard(
-      [...runRows("Two", "r1", { p1: 0.2 }), ...runRows("OneLow", "r1", { p1: 0.8 }), ...runRows("Full", "r1", { p1: 0.8, p2: 0 })],
+      [
+        ...runRows("Two", "r1", { p1: 0.2 }),
+        ...runRows("OneLow", "r1", { p1: 0.8 }),
+        ...runRows("Full", "r1", { p1: 0.8, p2: 0 }),
+      ],
       { name: "p1", paperIds: ["p1"] },
     );
     expect(paper.agents.map((e) => [e.agentId, e.rank, e.mean])).toEqual([
@@ -171,7 +194,9 @@ describe("computeLeaderboard", () => {
     expect(full.mean).toBeCloseTo(0.25, 15);
     expect(full.nRuns).toBe(2);
     const both = computeLeaderboard(mixed, split).agents[0];
-    expect(both.excludedRuns.map((r) => [r.runId, r.reason, r.duplicatePapers])).toEqual([["u1", "duplicate_papers", ["p1", "p2", "p3"]]]);
+    expect(both.excludedRuns.map((r) => [r.runId, r.reason, r.duplicatePapers])).toEqual([
+      ["u1", "duplicate_papers", ["p1", "p2", "p3"]],
+    ]);
     expect(both.nRuns).toBe(1);
   });
 
@@ -189,7 +214,14 @@ describe("computeLeaderboard", () => {
     expect(e.runs.map((r) => r.runId)).toEqual(["v1"]);
     expect(e.mean).toBeCloseTo(0.2, 15);
     expect(e.excludedRuns).toEqual([
-      { runId: "v2", reason: "pending_review", missingPapers: [], duplicatePapers: [], pendingPapers: ["p3"], message: "pending review: a blind review is open on p3" },
+      {
+        runId: "v2",
+        reason: "pending_review",
+        missingPapers: [],
+        duplicatePapers: [],
+        pendingPapers: ["p3"],
+        message: "pending review: a blind review is open on p3",
+      },
     ]);
     const p3 = e.perPaper.find((p) => p.paperId === "p3")!;
     expect(p3).toMatchObject({ nRuns: 1, mean: 0.2, pendingRuns: 1, scores: [{ runId: "v1", score: 0.2 }] });
@@ -197,7 +229,12 @@ describe("computeLeaderboard", () => {
     expect(f).toMatchObject({ mean: null, nRuns: 0, runs: [], rank: null });
     // Its coverage counts only the papers with a published score.
     expect(f.coverage).toEqual({ papers: 2, mean: 1 });
-    expect(f.perPaper.find((p) => p.paperId === "p3")).toMatchObject({ mean: null, nRuns: 0, pendingRuns: 1, scores: [] });
+    expect(f.perPaper.find((p) => p.paperId === "p3")).toMatchObject({
+      mean: null,
+      nRuns: 0,
+      pendingRuns: 1,
+      scores: [],
+    });
     // The pending score appears nowhere in the board.
     expect(JSON.stringify(agents)).not.toContain("0.37");
     expect(JSON.stringify(agents)).not.toContain("0.9");
@@ -216,29 +253,35 @@ describe("numpy-order statistics", () => {
 
   // Off CI the check needs python3 with numpy and skips without; in CI (.ci/run installs numpy) it must run.
   const hasNumpy = spawnSync("python3", ["-c", "import numpy"], { stdio: "ignore" }).status === 0;
-  it.skipIf(!hasNumpy && process.env.CI !== "true")("match numpy's np.mean and np.std(ddof=1) to the last bit (pairwise summation)", () => {
-    if (!hasNumpy) throw new Error("python3 cannot import numpy: install it (pip install numpy, or apt-get install python3-numpy)");
-    // Sizes across numpy's blocks: < 8, the unrolled 8..128 loop, and the recursive split above 128.
-    const arrays: number[][] = [];
-    let seed = 12345;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    for (const n of [1, 2, 3, 7, 8, 9, 15, 16, 17, 100, 128, 129, 200, 257, 1000, 4099]) {
-      arrays.push(Array.from({ length: n }, () => random() * (random() < 0.5 ? 1 : 1e-3)));
-    }
-    const script =
-      "import json, sys, numpy as np\n" +
-      "data = json.load(sys.stdin)\n" +
-      "out = [[repr(float(np.mean(a))), repr(float(np.std(a, ddof=1) / np.sqrt(len(a)))) if len(a) > 1 else None] for a in data]\n" +
-      "print(json.dumps(out))";
-    const result = spawnSync("python3", ["-c", script], { input: JSON.stringify(arrays), encoding: "utf8" });
-    expect(result.status).toBe(0);
-    const expected = JSON.parse(result.stdout) as [string, string | null][];
-    arrays.forEach((a, i) => {
-      expect(numpyMean(a)).toBe(Number(expected[i][0]));
-      const se = standardError(a);
-      expect(se === null ? null : se).toBe(expected[i][1] === null ? null : Number(expected[i][1]));
-    });
-  });
+  it.skipIf(!hasNumpy && process.env.CI !== "true")(
+    "match numpy's np.mean and np.std(ddof=1) to the last bit (pairwise summation)",
+    () => {
+      if (!hasNumpy)
+        throw new Error(
+          "python3 cannot import numpy: install it (pip install numpy, or apt-get install python3-numpy)",
+        );
+      // Sizes across numpy's blocks: < 8, the unrolled 8..128 loop, and the recursive split above 128.
+      const arrays: number[][] = [];
+      let seed = 12345;
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+      for (const n of [1, 2, 3, 7, 8, 9, 15, 16, 17, 100, 128, 129, 200, 257, 1000, 4099]) {
+        arrays.push(Array.from({ length: n }, () => random() * (random() < 0.5 ? 1 : 1e-3)));
+      }
+      const script =
+        "import json, sys, numpy as np\n" +
+        "data = json.load(sys.stdin)\n" +
+        "out = [[repr(float(np.mean(a))), repr(float(np.std(a, ddof=1) / np.sqrt(len(a)))) if len(a) > 1 else None] for a in data]\n" +
+        "print(json.dumps(out))";
+      const result = spawnSync("python3", ["-c", script], { input: JSON.stringify(arrays), encoding: "utf8" });
+      expect(result.status).toBe(0);
+      const expected = JSON.parse(result.stdout) as [string, string | null][];
+      arrays.forEach((a, i) => {
+        expect(numpyMean(a)).toBe(Number(expected[i][0]));
+        const se = standardError(a);
+        expect(se === null ? null : se).toBe(expected[i][1] === null ? null : Number(expected[i][1]));
+      });
+    },
+  );
 });
 
 describe("splits", () => {
@@ -257,9 +300,17 @@ describe("splits", () => {
 });
 
 describe("rankEntries with a baseline", () => {
-  const entry = (agentId: string, mean: number | null) => ({ agentId, mean, rank: null as number | null, coverage: { papers: mean === null ? 0 : 1, mean } });
+  const entry = (agentId: string, mean: number | null) => ({
+    agentId,
+    mean,
+    rank: null as number | null,
+    coverage: { papers: mean === null ? 0 : 1, mean },
+  });
   it("sorts a human baseline in by its mean without a rank, and the agents' ranks do not move", () => {
-    const ranked = rankEntries([entry("a", 0.2), entry("human", 0.4), entry("b", 0.3), entry("c", 0.3), entry("d", null)], (e) => e.agentId === "human");
+    const ranked = rankEntries(
+      [entry("a", 0.2), entry("human", 0.4), entry("b", 0.3), entry("c", 0.3), entry("d", null)],
+      (e) => e.agentId === "human",
+    );
     expect(ranked.map((e) => [e.agentId, e.rank])).toEqual([
       ["human", null],
       ["b", 1],

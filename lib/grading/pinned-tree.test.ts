@@ -34,7 +34,9 @@ describe("a stored grading as a graded tree", () => {
   });
 
   it("views a rubric without a Code Development leaf, Code-Dev, as its root alone, a Code Development leaf (PaperBench's run_judge)", () => {
-    const noCodeDev = recomputeScores(node("root", 1, [leaf("x", 1, 0, "Code Execution"), leaf("y", 1, 0, "Result Analysis")]));
+    const noCodeDev = recomputeScores(
+      node("root", 1, [leaf("x", 1, 0, "Code Execution"), leaf("y", 1, 0, "Result Analysis")]),
+    );
     const codeDev = viewRows(rowsOf(noCodeDev), "code-dev");
     expect(codeDev.map((r) => [r.nodeId, r.parentKey, r.taskCategory])).toEqual([["root", null, "Code Development"]]);
     const verdict = { nodeKey: codeDev[0].key, score: 1, valid: true, explanation: "root", judgeMetadata: null };
@@ -45,7 +47,13 @@ describe("a stored grading as a graded tree", () => {
   it("rebuilds the scores from verdicts; the latest override wins; a leaf without a verdict counts 0", () => {
     const rows = viewRows(rowsOf(), "full");
     const key = (id: string) => rows.find((r) => r.nodeId === id)!.key;
-    const verdict = (id: string, score: number) => ({ nodeKey: key(id), score, valid: true, explanation: id, judgeMetadata: null });
+    const verdict = (id: string, score: number) => ({
+      nodeKey: key(id),
+      score,
+      valid: true,
+      explanation: id,
+      judgeMetadata: null,
+    });
     const full = buildPinnedGradedTree(rows, [verdict("a1", 1), verdict("a2", 0), verdict("b", 0.5)]);
     expect(Object.is(full.scores.rootScore, graded.score)).toBe(true);
     expect(full.keys).toEqual(rows.map((r) => r.key));

@@ -51,7 +51,8 @@ export function isSameRubric(tree: GradedNode, rows: readonly NodeRow[]): boolea
   const nodes = preorder(tree);
   if (nodes.length !== rows.length) return false;
   const childCount = new Map<string, number>();
-  for (const row of rows) if (row.parentKey !== null) childCount.set(row.parentKey, (childCount.get(row.parentKey) ?? 0) + 1);
+  for (const row of rows)
+    if (row.parentKey !== null) childCount.set(row.parentKey, (childCount.get(row.parentKey) ?? 0) + 1);
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
     const row = rows[i];
@@ -127,7 +128,8 @@ export function buildPinnedGradedTree(
     node.valid_score = verdict.valid;
     node.explanation = verdict.explanation;
     node.judge_metadata = verdict.judgeMetadata ?? null;
-    if (verdict.fileDetail?.validScoreNumber !== undefined) node.file = { validScoreNumber: verdict.fileDetail.validScoreNumber };
+    if (verdict.fileDetail?.validScoreNumber !== undefined)
+      node.file = { validScoreNumber: verdict.fileDetail.validScoreNumber };
   }
   const scores = GradingScores.fromTree(root);
   // The tree's internal scores as the verdicts give them.

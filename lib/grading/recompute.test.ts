@@ -9,7 +9,9 @@ import { propertyParams } from "@/test/property";
 
 describe("GradingScores on a small tree", () => {
   // root: a (w1) [a1 w1 = 1, a2 w3 = 0], b (w3) [b1 w1 = 1]
-  const tree = recomputeScores(node("root", 1, [node("a", 1, [leaf("a1", 1, 1), leaf("a2", 3, 0)]), node("b", 3, [leaf("b1", 1, 1)])]));
+  const tree = recomputeScores(
+    node("root", 1, [node("a", 1, [leaf("a1", 1, 1), leaf("a2", 3, 0)]), node("b", 3, [leaf("b1", 1, 1)])]),
+  );
 
   it("recomputes the leaf's ancestors and the root at once", () => {
     const scores = GradingScores.fromTree(tree);
@@ -60,8 +62,16 @@ describe("GradingScores on a small tree", () => {
     const treeArb = fc.letrec((tie) => ({
       node: fc.oneof(
         { depthSize: "small", withCrossShrink: true },
-        fc.record({ w: fc.double({ min: 0, max: 10, noNaN: true }), s: fc.constantFrom(0, 1, 0.5, 1 / 3), kids: fc.constant([]) }),
-        fc.record({ w: fc.double({ min: 0, max: 10, noNaN: true }), s: fc.constant(0), kids: fc.array(tie("node"), { minLength: 1, maxLength: 5 }) }),
+        fc.record({
+          w: fc.double({ min: 0, max: 10, noNaN: true }),
+          s: fc.constantFrom(0, 1, 0.5, 1 / 3),
+          kids: fc.constant([]),
+        }),
+        fc.record({
+          w: fc.double({ min: 0, max: 10, noNaN: true }),
+          s: fc.constant(0),
+          kids: fc.array(tie("node"), { minLength: 1, maxLength: 5 }),
+        }),
       ),
     })).node as fc.Arbitrary<{ w: number; s: number; kids: unknown[] }>;
     type Shape = { w: number; s: number; kids: Shape[] };
@@ -69,17 +79,21 @@ describe("GradingScores on a small tree", () => {
     const build = (shape: Shape): GradedNode =>
       shape.kids.length === 0 ? leaf(`l${n++}`, shape.w, shape.s) : node(`n${n++}`, shape.w, shape.kids.map(build));
     fc.assert(
-      fc.property(treeArb, fc.array(fc.tuple(fc.nat(), fc.constantFrom(0, 1, 0.25), fc.boolean()), { maxLength: 20 }), (shape, edits) => {
-        const tree = build(shape as Shape);
-        const scores = GradingScores.fromTree(tree);
-        const leaves = scores.nodes.map((_, i) => i).filter((i) => scores.isLeaf(i));
-        for (const [k, score, valid] of edits) scores.setLeaf(leaves[k % leaves.length], { score, valid });
-        const incremental = scores.toTree();
-        const full = recomputeScores(incremental);
-        const a = preorder(incremental);
-        const b = preorder(full);
-        for (let i = 0; i < a.length; i++) expect(Object.is(a[i].score, b[i].score)).toBe(true);
-      }),
+      fc.property(
+        treeArb,
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(0, 1, 0.25), fc.boolean()), { maxLength: 20 }),
+        (shape, edits) => {
+          const tree = build(shape as Shape);
+          const scores = GradingScores.fromTree(tree);
+          const leaves = scores.nodes.map((_, i) => i).filter((i) => scores.isLeaf(i));
+          for (const [k, score, valid] of edits) scores.setLeaf(leaves[k % leaves.length], { score, valid });
+          const incremental = scores.toTree();
+          const full = recomputeScores(incremental);
+          const a = preorder(incremental);
+          const b = preorder(full);
+          for (let i = 0; i < a.length; i++) expect(Object.is(a[i].score, b[i].score)).toBe(true);
+        },
+      ),
       propertyParams({ numRuns: 300 }),
     );
   });

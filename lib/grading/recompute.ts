@@ -165,7 +165,9 @@ export class GradingScores {
   setLeaf(index: number, verdict: LeafVerdict | number): number[] {
     if (!(index >= 0 && index < this.size)) throw new GradingInputError(`no node at index ${index}`);
     if (!this.isLeaf(index)) {
-      throw new GradingInputError(`node ${JSON.stringify(this.nodes[index].id)} is not a leaf: only leaves take verdicts`);
+      throw new GradingInputError(
+        `node ${JSON.stringify(this.nodes[index].id)} is not a leaf: only leaves take verdicts`,
+      );
     }
     const { score, valid = true } = typeof verdict === "number" ? { score: verdict } : verdict;
     checkScore(score, `leaf ${JSON.stringify(this.nodes[index].id)}`);
@@ -191,13 +193,16 @@ export class GradingScores {
    * Applies overrides by leaf id (the first node with the id, as PaperBench's `find`); every id is
    * checked before anything changes.
    */
-  applyOverrides(overrides: ReadonlyMap<string, LeafVerdict | number> | Readonly<Record<string, LeafVerdict | number>>): void {
+  applyOverrides(
+    overrides: ReadonlyMap<string, LeafVerdict | number> | Readonly<Record<string, LeafVerdict | number>>,
+  ): void {
     const entries = overrides instanceof Map ? [...overrides] : Object.entries(overrides);
     const resolved: [number, LeafVerdict | number][] = [];
     for (const [id, verdict] of entries) {
       const index = this.indexOfId(id);
       if (index < 0) throw new GradingInputError(`no node has the id ${JSON.stringify(id)}`);
-      if (!this.isLeaf(index)) throw new GradingInputError(`node ${JSON.stringify(id)} is not a leaf: only leaves take verdicts`);
+      if (!this.isLeaf(index))
+        throw new GradingInputError(`node ${JSON.stringify(id)} is not a leaf: only leaves take verdicts`);
       checkScore(typeof verdict === "number" ? verdict : verdict.score, `leaf ${JSON.stringify(id)}`);
       resolved.push([index, verdict]);
     }

@@ -10,7 +10,14 @@ import type { GradedNode } from "./types";
 const ACQ = RESOURCES_PROVIDED_CATEGORY;
 
 function rubricNode(id: string, weight: number, category: string | null, children: RubricNode[] = []): RubricNode {
-  return { id, requirements: id, weight, sub_tasks: children, task_category: children.length ? null : "Code Development", finegrained_task_category: category };
+  return {
+    id,
+    requirements: id,
+    weight,
+    sub_tasks: children,
+    task_category: children.length ? null : "Code Development",
+    finegrained_task_category: category,
+  };
 }
 
 function graded(node: RubricNode, scoreOf: (leaf: RubricNode) => number): GradedNode {
@@ -75,29 +82,36 @@ describe("resources provided", () => {
     expect(GradingScores.fromTree(g).rootScore).not.toBe(score);
   });
 
-  it.skipIf(skipWithoutData)("on PaperBench's what-will-my-model-forget: 82 leaves zeroed, the export PaperBench-shaped, the root as by hand", () => {
-    requirePaperBenchData();
-    const parsed = parseRubricJson(readPaperBuffer("what-will-my-model-forget", "rubric.json").toString("utf8"));
-    if (!parsed.ok) throw new Error("rubric did not parse");
-    const { tree: zeroed, zeroedLeaves } = resourcesProvidedTree(parsed.tree);
-    expect(zeroedLeaves).toBe(82);
-    expect(leaves(zeroed).filter((l) => l.finegrained_task_category === ACQ).every((l) => l.weight === 0)).toBe(true);
-    // Only those weights change: the export differs from the rubric's by one weight line per such leaf that weighed something, each now `0`.
-    const before = serializeRubric(parsed.tree).split("\n");
-    const after = serializeRubric(zeroed).split("\n");
-    expect(after.length).toBe(before.length);
-    const changed = after.filter((line, i) => line !== before[i]);
-    const weighing = leaves(parsed.tree).filter((l) => l.finegrained_task_category === ACQ && l.weight !== 0).length;
-    expect(weighing).toBeGreaterThan(0);
-    expect(changed.length).toBe(weighing);
-    expect(changed.every((line) => /^\s*"weight": 0,$/.test(line))).toBe(true);
+  it.skipIf(skipWithoutData)(
+    "on PaperBench's what-will-my-model-forget: 82 leaves zeroed, the export PaperBench-shaped, the root as by hand",
+    () => {
+      requirePaperBenchData();
+      const parsed = parseRubricJson(readPaperBuffer("what-will-my-model-forget", "rubric.json").toString("utf8"));
+      if (!parsed.ok) throw new Error("rubric did not parse");
+      const { tree: zeroed, zeroedLeaves } = resourcesProvidedTree(parsed.tree);
+      expect(zeroedLeaves).toBe(82);
+      expect(
+        leaves(zeroed)
+          .filter((l) => l.finegrained_task_category === ACQ)
+          .every((l) => l.weight === 0),
+      ).toBe(true);
+      // Only those weights change: the export differs from the rubric's by one weight line per such leaf that weighed something, each now `0`.
+      const before = serializeRubric(parsed.tree).split("\n");
+      const after = serializeRubric(zeroed).split("\n");
+      expect(after.length).toBe(before.length);
+      const changed = after.filter((line, i) => line !== before[i]);
+      const weighing = leaves(parsed.tree).filter((l) => l.finegrained_task_category === ACQ && l.weight !== 0).length;
+      expect(weighing).toBeGreaterThan(0);
+      expect(changed.length).toBe(weighing);
+      expect(changed.every((line) => /^\s*"weight": 0,$/.test(line))).toBe(true);
 
-    const random = mulberry32(14);
-    const g = graded(parsed.tree, () => Math.round(random() * 4) / 4);
-    const { score } = resourcesProvidedScore(g);
-    expect(score).toBe(handScore(g));
-    expect(score).not.toBe(GradingScores.fromTree(g).rootScore);
-  });
+      const random = mulberry32(14);
+      const g = graded(parsed.tree, () => Math.round(random() * 4) / 4);
+      const { score } = resourcesProvidedScore(g);
+      expect(score).toBe(handScore(g));
+      expect(score).not.toBe(GradingScores.fromTree(g).rootScore);
+    },
+  );
 
   it.skipIf(skipWithoutData)("counts every paper's acquisition leaves (lca-on-the-line: 16, pinn: none)", () => {
     requirePaperBenchData();

@@ -51,7 +51,10 @@ export interface RegradeResult {
 
 /** `POST …/rubric/consequences`: the gradings to re-grade (as listed), optionally the judge configuration for judge gradings. */
 export const regradeRequestSchema = z.object({
-  gradingIds: z.array(z.uuid("must be a grading id")).min(1, "must name at least one grading").max(500, "must name at most 500 gradings"),
+  gradingIds: z
+    .array(z.uuid("must be a grading id"))
+    .min(1, "must name at least one grading")
+    .max(500, "must name at most 500 gradings"),
   configId: z.uuid("must be a judge configuration id").nullable().optional(),
 });
 export type RegradeRequest = z.output<typeof regradeRequestSchema>;

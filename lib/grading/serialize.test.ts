@@ -49,10 +49,23 @@ describe("pythonJsonDumps with PyFloat", () => {
   });
 
   it.skipIf(!hasPython && process.env.CI !== "true")("is byte-identical to json.dumps for the same value", () => {
-    const value = { s: 0.48152958152958153, i: 3, f: new PyFloat(3), z: new PyFloat(0), l: [], o: {}, n: null, t: true, u: "\u2603\ud83d\ude00\n" };
+    const value = {
+      s: 0.48152958152958153,
+      i: 3,
+      f: new PyFloat(3),
+      z: new PyFloat(0),
+      l: [],
+      o: {},
+      n: null,
+      t: true,
+      u: "\u2603\ud83d\ude00\n",
+    };
     const python = spawnSync(
       "python3",
-      ["-c", 'import json; print(json.dumps({"s": 0.48152958152958153, "i": 3, "f": 3.0, "z": 0.0, "l": [], "o": {}, "n": None, "t": True, "u": "\\u2603\\U0001F600\\n"}, indent=4), end="")'],
+      [
+        "-c",
+        'import json; print(json.dumps({"s": 0.48152958152958153, "i": 3, "f": 3.0, "z": 0.0, "l": [], "o": {}, "n": None, "t": True, "u": "\\u2603\\U0001F600\\n"}, indent=4), end="")',
+      ],
       { encoding: "utf8" },
     );
     expect(pythonJsonDumps(value, 4)).toBe(python.stdout);
@@ -66,7 +79,11 @@ describe("gradingLeavesCsv", () => {
         { ...leaf("a1", 1, 1), requirements: 'Uses "Adam", lr=0.1,\nthen SGD', explanation: "=SUM(A1)" },
         leaf("a2", 1, 0, "Code Execution", false),
       ]),
-      { ...leaf("b", 1, 0, "Result Analysis"), finegrained_task_category: "Logging, Analysis & Presentation", explanation: "- bullet" },
+      {
+        ...leaf("b", 1, 0, "Result Analysis"),
+        finegrained_task_category: "Logging, Analysis & Presentation",
+        explanation: "- bullet",
+      },
     ]),
   );
 
@@ -80,9 +97,48 @@ describe("gradingLeavesCsv", () => {
     const rows = readCsv(csv);
     expect(rows[0]).toEqual([...LEAVES_CSV_COLUMNS]);
     expect(rows.slice(1)).toEqual([
-      ["a1", "sub_tasks[0].sub_tasks[0]", 'Uses "Adam", lr=0.1,\nthen SGD', "Code Development", "", "1", String((3 / 4) * (1 / 2)), "true", "1", "1", "judge", "'=SUM(A1)"],
-      ["a2", "sub_tasks[0].sub_tasks[1]", "requirement a2", "Code Execution", "", "1", String((3 / 4) * (1 / 2)), "false", "0", "0", "judge", ""],
-      ["b", "sub_tasks[1]", "requirement b", "Result Analysis", "Logging, Analysis & Presentation", "1", "0.25", "true", "0", "1", "human", "'- bullet"],
+      [
+        "a1",
+        "sub_tasks[0].sub_tasks[0]",
+        'Uses "Adam", lr=0.1,\nthen SGD',
+        "Code Development",
+        "",
+        "1",
+        String((3 / 4) * (1 / 2)),
+        "true",
+        "1",
+        "1",
+        "judge",
+        "'=SUM(A1)",
+      ],
+      [
+        "a2",
+        "sub_tasks[0].sub_tasks[1]",
+        "requirement a2",
+        "Code Execution",
+        "",
+        "1",
+        String((3 / 4) * (1 / 2)),
+        "false",
+        "0",
+        "0",
+        "judge",
+        "",
+      ],
+      [
+        "b",
+        "sub_tasks[1]",
+        "requirement b",
+        "Result Analysis",
+        "Logging, Analysis & Presentation",
+        "1",
+        "0.25",
+        "true",
+        "0",
+        "1",
+        "human",
+        "'- bullet",
+      ],
     ]);
   });
 

@@ -170,4 +170,3 @@ export function gradingLeavesCsv(
   }
   return lines.join("\r\n") + "\r\n";
 }
-

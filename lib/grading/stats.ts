@@ -13,7 +13,16 @@ function pairwiseSum(a: ArrayLike<number>, start: number, n: number): number {
     return res;
   }
   if (n <= 128) {
-    const r = [a[start], a[start + 1], a[start + 2], a[start + 3], a[start + 4], a[start + 5], a[start + 6], a[start + 7]];
+    const r = [
+      a[start],
+      a[start + 1],
+      a[start + 2],
+      a[start + 3],
+      a[start + 4],
+      a[start + 5],
+      a[start + 6],
+      a[start + 7],
+    ];
     let i = 8;
     for (; i < n - (n % 8); i += 8) {
       for (let j = 0; j < 8; j++) r[j] += a[start + i + j];

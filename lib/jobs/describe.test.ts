@@ -21,8 +21,18 @@ describe("jobElapsedS", () => {
     expect(jobElapsedS({ status: "queued", startedAt, finishedAt: null }, t0 + 5_000)).toBeNull();
   });
   it("stops at the measured duration, else start to finish, once ended", () => {
-    expect(jobElapsedS({ status: "succeeded", startedAt, durationS: 3.2, finishedAt: "2025-01-01T00:00:09.000Z" }, t0 + 99_000)).toBe(3.2);
-    expect(jobElapsedS({ status: "cancelled", startedAt, durationS: null, finishedAt: "2025-01-01T00:00:09.000Z" }, t0 + 99_000)).toBe(9);
+    expect(
+      jobElapsedS(
+        { status: "succeeded", startedAt, durationS: 3.2, finishedAt: "2025-01-01T00:00:09.000Z" },
+        t0 + 99_000,
+      ),
+    ).toBe(3.2);
+    expect(
+      jobElapsedS(
+        { status: "cancelled", startedAt, durationS: null, finishedAt: "2025-01-01T00:00:09.000Z" },
+        t0 + 99_000,
+      ),
+    ).toBe(9);
   });
 });
 

@@ -16,7 +16,10 @@ export function describeGpus(gpus: readonly { model: string }[]): string {
  * Seconds a job has run: to `now` while it runs (ticking on the page), the measured duration once
  * it ended, null before it started.
  */
-export function jobElapsedS(job: { status: JobStatus; startedAt: string | null; durationS?: number | null; finishedAt: string | null }, now: number): number | null {
+export function jobElapsedS(
+  job: { status: JobStatus; startedAt: string | null; durationS?: number | null; finishedAt: string | null },
+  now: number,
+): number | null {
   if (!job.startedAt) return null;
   const started = new Date(job.startedAt).getTime();
   if (!isFinalJobStatus(job.status)) return job.status === "running" ? Math.max(0, (now - started) / 1000) : null;

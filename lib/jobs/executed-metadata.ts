@@ -15,13 +15,22 @@ export const RETRIED_LOG_NOTE = "(this run's output opens repro_log, before the 
  * executed submission's export (PaperBench's `submission_executed.tar.gz`), null when the job
  * left none: PaperBench's `ReproductionMetadata.from_dict` requires the key.
  */
-export function executedMetadataFrame(metadata: ReproductionMetadata, executedSubmission: string | null): { head: string; tail: string } {
+export function executedMetadataFrame(
+  metadata: ReproductionMetadata,
+  executedSubmission: string | null,
+): { head: string; tail: string } {
   const ordered: Record<string, unknown> = {};
   for (const key of PAPERBENCH_METADATA_KEYS) {
     if (key === "repro_log") ordered[key] = LOG_PLACEHOLDER;
     else if (key === "executed_submission") ordered[key] = executedSubmission;
     // PaperBench's `ReproScriptRunOutcome.from_dict` requires each replaced run's `repro_log`.
-    else if (key === "retried_results") ordered[key] = metadata.retried_results.map((r) => ({ repro_execution_time: r.repro_execution_time, timedout: r.timedout, repro_log: RETRIED_LOG_NOTE, exit_code: r.exit_code }));
+    else if (key === "retried_results")
+      ordered[key] = metadata.retried_results.map((r) => ({
+        repro_execution_time: r.repro_execution_time,
+        timedout: r.timedout,
+        repro_log: RETRIED_LOG_NOTE,
+        exit_code: r.exit_code,
+      }));
     else ordered[key] = metadata[key];
   }
   for (const [key, value] of Object.entries(metadata)) if (!(key in ordered)) ordered[key] = value;
@@ -35,7 +44,11 @@ export function jsonStringContent(text: string): string {
 }
 
 /** The whole file at once (a short log). */
-export function executedMetadataJson(metadata: ReproductionMetadata, reproLog: string, executedSubmission: string | null): string {
+export function executedMetadataJson(
+  metadata: ReproductionMetadata,
+  reproLog: string,
+  executedSubmission: string | null,
+): string {
   const { head, tail } = executedMetadataFrame(metadata, executedSubmission);
   return head + jsonStringContent(reproLog) + tail;
 }

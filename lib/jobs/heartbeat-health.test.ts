@@ -6,11 +6,17 @@ describe("heartbeatHealth", () => {
     let t = 1_000_000;
     const health = heartbeatHealth("job-1", 60, () => t);
     t += 15_000;
-    expect(health.failed(new Error("ECONNREFUSED"))).toBe("job job-1: heartbeat failed (1 in a row, 15.0 s since the last success, lease 60 s): ECONNREFUSED");
+    expect(health.failed(new Error("ECONNREFUSED"))).toBe(
+      "job job-1: heartbeat failed (1 in a row, 15.0 s since the last success, lease 60 s): ECONNREFUSED",
+    );
     t += 15_500;
-    expect(health.failed("timeout")).toBe("job job-1: heartbeat failed (2 in a row, 30.5 s since the last success, lease 60 s): timeout");
+    expect(health.failed("timeout")).toBe(
+      "job job-1: heartbeat failed (2 in a row, 30.5 s since the last success, lease 60 s): timeout",
+    );
     health.succeeded();
     t += 15_000;
-    expect(health.failed(new Error("503"))).toBe("job job-1: heartbeat failed (1 in a row, 15.0 s since the last success, lease 60 s): 503");
+    expect(health.failed(new Error("503"))).toBe(
+      "job job-1: heartbeat failed (1 in a row, 15.0 s since the last success, lease 60 s): 503",
+    );
   });
 });

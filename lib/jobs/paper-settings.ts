@@ -32,7 +32,11 @@ export const runSettingsSchema = z.object({
     .int("must be a whole number of seconds")
     .min(1, "must be at least 1 second")
     .max(7 * 24 * 3600, "must be at most 7 days"),
-  gpus: z.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be at least 0").max(64, "must be at most 64"),
+  gpus: z
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(0, "must be at least 0")
+    .max(64, "must be at most 64"),
   network: z.boolean({ error: "must be true or false" }),
   salvageRetryBelowS: z
     .number({ error: "must be a number of seconds" })
@@ -64,7 +68,10 @@ export type RunSettings = z.infer<typeof runSettingsSchema>;
 /** A secret's name as stored: an environment variable's (`HF_TOKEN`). Deleting takes any such name, so one stored before the reserved names were refused can go. */
 export const secretNameShapeSchema = z
   .string()
-  .regex(/^[A-Z_][A-Z0-9_]{0,63}$/, "must be an environment variable name: capital letters, digits and _, not starting with a digit");
+  .regex(
+    /^[A-Z_][A-Z0-9_]{0,63}$/,
+    "must be an environment variable name: capital letters, digits and _, not starting with a digit",
+  );
 
 /** A name a secret may be set under: the shape, and none of the reserved names (`lib/jobs/reserved-env-names.ts`). */
 export const secretNameSchema = secretNameShapeSchema.superRefine((name, ctx) => {

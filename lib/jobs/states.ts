@@ -45,5 +45,9 @@ export interface JobEnd {
 export function jobEndOf(reported: JobEnd, cancelRequested: boolean): JobEnd {
   if (!cancelRequested || reported.status === "cancelled") return reported;
   const how = `${reported.status.replace("_", " ")}${reported.exitCode === null ? "" : `, exit code ${reported.exitCode}`}${reported.reason ? `: ${reported.reason}` : ""}`;
-  return { status: "cancelled", exitCode: reported.exitCode, reason: `Cancelled by staff as the run was ending; the runner reported ${how}` };
+  return {
+    status: "cancelled",
+    exitCode: reported.exitCode,
+    reason: `Cancelled by staff as the run was ending; the runner reported ${how}`,
+  };
 }

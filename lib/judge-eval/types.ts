@@ -61,4 +61,3 @@ export interface JudgeEvalStudioReport extends JudgeEvalGroup {
   /** Submissions that could not be compared (a score other than 0 or 1), with why. */
   skipped: { candidate: JudgeEvalCandidate; message: string }[];
 }
-

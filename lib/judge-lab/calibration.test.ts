@@ -23,7 +23,10 @@ function override(id: string, over: Partial<CalibrationOverride> = {}): Calibrat
 
 describe("the suggestion prompt", () => {
   it("lists each override with a reason by id, with requirement, scores and reason; none without a reason", () => {
-    const messages = suggestionMessages({ id: "p", title: "Paper", judgeAddendum: "Be strict." }, [override("o1"), override("o2", { reason: "  " })]);
+    const messages = suggestionMessages({ id: "p", title: "Paper", judgeAddendum: "Be strict." }, [
+      override("o1"),
+      override("o2", { reason: "  " }),
+    ]);
     const user = messages[1].content;
     expect(user).toContain('<override id="o1">');
     expect(user).toContain("Requirement o1");
@@ -37,7 +40,8 @@ describe("the suggestion prompt", () => {
 describe("parseSuggestions", () => {
   const known = new Set(["o1", "o2"]);
   it("reads a fenced or embedded answer, keeping only the ids shown", () => {
-    const content = 'Here:\n```json\n{"suggestions": [{"text": "Check the seeds.", "overrideIds": ["o1", "zz"]}, {"text": "x", "overrideIds": ["nope"]}, {"text": "", "overrideIds": ["o2"]}]}\n```';
+    const content =
+      'Here:\n```json\n{"suggestions": [{"text": "Check the seeds.", "overrideIds": ["o1", "zz"]}, {"text": "x", "overrideIds": ["nope"]}, {"text": "", "overrideIds": ["o2"]}]}\n```';
     const parsed = parseSuggestions(content, known)!;
     expect(parsed.suggestions).toEqual([{ text: "Check the seeds.", overrideIds: ["o1"] }]);
     expect(parsed.notes).toHaveLength(4);
@@ -59,7 +63,9 @@ describe("dummySuggestions", () => {
     const out = dummySuggestions(overrides);
     expect(out).toEqual(dummySuggestions(overrides));
     expect(out.map((s) => s.overrideIds)).toEqual([["o1", "o2"], ["o3"]]);
-    expect(out[0].text).toBe('For the requirement "Requirement o1": People scored this lower than the judge. reason o1.');
+    expect(out[0].text).toBe(
+      'For the requirement "Requirement o1": People scored this lower than the judge. reason o1.',
+    );
     expect(out[1].text).toContain("higher than the judge");
   });
 });

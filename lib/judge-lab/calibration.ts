@@ -59,7 +59,10 @@ export const SUGGESTION_INSTRUCTIONS = [
 ].join(" ");
 
 /** The messages of the suggestion call: the instructions, the current addendum, the overrides by id. */
-export function suggestionMessages(paper: { id: string; title: string; judgeAddendum: string }, overrides: readonly CalibrationOverride[]): ChatMessage[] {
+export function suggestionMessages(
+  paper: { id: string; title: string; judgeAddendum: string },
+  overrides: readonly CalibrationOverride[],
+): ChatMessage[] {
   const listed = withReasons(overrides).map((o) =>
     [
       `<override id="${o.id}">`,
@@ -109,7 +112,10 @@ function firstJsonObject(content: string): unknown {
  * without text or without a known id is left out with a note. Null when the answer holds no
  * `{"suggestions": [...]}`.
  */
-export function parseSuggestions(content: string, knownIds: ReadonlySet<string>): { suggestions: AddendumSuggestion[]; notes: string[] } | null {
+export function parseSuggestions(
+  content: string,
+  knownIds: ReadonlySet<string>,
+): { suggestions: AddendumSuggestion[]; notes: string[] } | null {
   const parsed = firstJsonObject(content) as { suggestions?: unknown } | null;
   if (!parsed || !Array.isArray(parsed.suggestions)) return null;
   const suggestions: AddendumSuggestion[] = [];
@@ -120,7 +126,8 @@ export function parseSuggestions(content: string, knownIds: ReadonlySet<string>)
     const ids = Array.isArray(s?.overrideIds) ? s.overrideIds.filter((id): id is string => typeof id === "string") : [];
     const known = [...new Set(ids.filter((id) => knownIds.has(id)))];
     const unknown = ids.filter((id) => !knownIds.has(id));
-    if (unknown.length > 0) notes.push(`suggestion ${i + 1}: ${unknown.length} id(s) that name no override shown were dropped`);
+    if (unknown.length > 0)
+      notes.push(`suggestion ${i + 1}: ${unknown.length} id(s) that name no override shown were dropped`);
     if (!text) notes.push(`suggestion ${i + 1}: no text, left out`);
     else if (known.length === 0) notes.push(`suggestion ${i + 1}: names no override shown, left out`);
     else suggestions.push({ text, overrideIds: known });
@@ -143,7 +150,12 @@ export function dummySuggestions(overrides: readonly CalibrationOverride[]): Add
   return [...byLeaf.values()].map((list) => {
     const up = list.filter((o) => o.humanScore > o.judgeScore).length;
     const down = list.filter((o) => o.humanScore < o.judgeScore).length;
-    const direction = up > down ? "People scored this higher than the judge" : down > up ? "People scored this lower than the judge" : "People corrected the judge here";
+    const direction =
+      up > down
+        ? "People scored this higher than the judge"
+        : down > up
+          ? "People scored this lower than the judge"
+          : "People corrected the judge here";
     const reasons = [...new Set(list.map((o) => o.reason.trim()))];
     return {
       text: `For the requirement "${list[0].requirements}": ${direction}. ${reasons.map((r) => (/[.!?]$/.test(r) ? r : `${r}.`)).join(" ")}`,

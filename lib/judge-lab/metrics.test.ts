@@ -5,13 +5,28 @@ import { aggregateLab, perPaperMean, type LabRunOutcome, type LabSample } from "
 const sample = (human: 0 | 1, judge: 0 | 1, category: string | null): LabSample => ({ human, judge, category });
 
 function run(over: Partial<LabRunOutcome>): LabRunOutcome {
-  return { groupKey: "a", paperId: "p1", finished: true, succeeded: true, costUsd: 0, durationMs: 1000, samples: [], ...over };
+  return {
+    groupKey: "a",
+    paperId: "p1",
+    finished: true,
+    succeeded: true,
+    costUsd: 0,
+    durationMs: 1000,
+    samples: [],
+    ...over,
+  };
 }
 
 describe("perPaperMean", () => {
   it("averages each paper's runs first, then the papers: a paper with many runs counts once", () => {
     // p1: (1 + 3) / 2 = 2; p2: 10 → (2 + 10) / 2 = 6, not (1 + 3 + 10) / 3.
-    expect(perPaperMean([{ paperId: "p1", value: 1 }, { paperId: "p1", value: 3 }, { paperId: "p2", value: 10 }])).toBe(6);
+    expect(
+      perPaperMean([
+        { paperId: "p1", value: 1 },
+        { paperId: "p1", value: 3 },
+        { paperId: "p2", value: 10 },
+      ]),
+    ).toBe(6);
   });
   it("is null without values", () => {
     expect(perPaperMean([])).toBeNull();
@@ -22,7 +37,12 @@ describe("aggregateLab", () => {
   const code = "Code Development";
   const exec = "Code Execution";
   const outcomes: LabRunOutcome[] = [
-    run({ paperId: "p1", costUsd: 2, durationMs: 10_000, samples: [sample(1, 1, code), sample(0, 1, code), sample(1, 1, exec)] }),
+    run({
+      paperId: "p1",
+      costUsd: 2,
+      durationMs: 10_000,
+      samples: [sample(1, 1, code), sample(0, 1, code), sample(1, 1, exec)],
+    }),
     run({ paperId: "p1", costUsd: 4, durationMs: 30_000, samples: [sample(0, 0, exec), sample(1, 0, null)] }),
     run({ paperId: "p2", costUsd: 9, durationMs: 5_000, samples: [sample(1, 1, code)] }),
     // Still running: its cost so far is not a cost per paper, and it has no samples yet.
@@ -33,7 +53,12 @@ describe("aggregateLab", () => {
 
   it("pools the succeeded runs' samples: overall F1 is JudgeEval's over all of them", () => {
     const pooled = outcomes.slice(0, 3).flatMap((o) => o.samples);
-    expect(a.overall).toEqual(computeMetrics(pooled.map((s) => s.human), pooled.map((s) => s.judge)));
+    expect(a.overall).toEqual(
+      computeMetrics(
+        pooled.map((s) => s.human),
+        pooled.map((s) => s.judge),
+      ),
+    );
     expect(a.overall.num_samples).toBe(6);
   });
 

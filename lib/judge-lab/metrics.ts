@@ -8,7 +8,13 @@
  * finished runs count towards cost and time; runs still going are counted as pending.
  * Pure; no Node built-ins.
  */
-import { categoryKey, confusionOf, metricsFromConfusion, type JudgeEvalSample, type MetricSummary } from "@/lib/grading/judge-eval";
+import {
+  categoryKey,
+  confusionOf,
+  metricsFromConfusion,
+  type JudgeEvalSample,
+  type MetricSummary,
+} from "@/lib/grading/judge-eval";
 import { TASK_CATEGORIES } from "@/lib/rubric/types";
 
 export type LabSample = Pick<JudgeEvalSample, "human" | "judge" | "category">;
@@ -64,7 +70,13 @@ function metricsOf(samples: readonly LabSample[]): Pick<LabGroupMetrics, "overal
     if (list) list.push(s);
     else byCategory.set(key, [s]);
   }
-  const metrics = (list: readonly LabSample[]) => metricsFromConfusion(confusionOf(list.map((s) => s.human), list.map((s) => s.judge)));
+  const metrics = (list: readonly LabSample[]) =>
+    metricsFromConfusion(
+      confusionOf(
+        list.map((s) => s.human),
+        list.map((s) => s.judge),
+      ),
+    );
   const stratified: Record<string, MetricSummary> = {};
   for (const [key, list] of byCategory) if (list.length > 0) stratified[key] = metrics(list);
   return { overall: metrics(samples), stratified };

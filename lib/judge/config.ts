@@ -31,7 +31,8 @@ export const JUDGE_KEY_ENV_NAMES = ["OPENAI_API_KEY"] as const;
 
 /** Why `name` may not hold a judge's key, or null when it may. */
 export function judgeKeyEnvProblem(name: string): string | null {
-  if (!/^[A-Z_][A-Z0-9_]{0,63}$/.test(name)) return "must be an environment variable's name (capital letters, digits, _), never the key itself";
+  if (!/^[A-Z_][A-Z0-9_]{0,63}$/.test(name))
+    return "must be an environment variable's name (capital letters, digits, _), never the key itself";
   if ((JUDGE_KEY_ENV_NAMES as readonly string[]).includes(name)) return null;
   if (name.startsWith(JUDGE_KEY_ENV_PREFIX) && name.length > JUDGE_KEY_ENV_PREFIX.length) return null;
   return `must be ${JUDGE_KEY_ENV_NAMES.join(", ")} or start with ${JUDGE_KEY_ENV_PREFIX} (${JUDGE_KEY_ENV_PREFIX}AZURE…): the judge reads no other variable of the server`;
@@ -45,7 +46,8 @@ export function judgeBaseUrlProblem(url: string): string | null {
   } catch {
     return "must be an http(s) URL of an OpenAI-compatible API";
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return "must be an http(s) URL of an OpenAI-compatible API";
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    return "must be an http(s) URL of an OpenAI-compatible API";
   return null;
 }
 

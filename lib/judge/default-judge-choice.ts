@@ -34,6 +34,7 @@ export function chooseDefaultJudge(configs: readonly JudgeChoiceCandidate[]): De
   const live = ready.length > 0 ? ready : notArchived;
   const defaultFirst = (list: JudgeChoiceCandidate[]) => list.find((c) => c.isDefault) ?? list[0];
   const models = live.filter((c) => c.kind === "llm");
-  const pick = defaultFirst(models.filter((c) => c.mode === "paperbench")) ?? defaultFirst(models) ?? defaultFirst(live);
+  const pick =
+    defaultFirst(models.filter((c) => c.mode === "paperbench")) ?? defaultFirst(models) ?? defaultFirst(live);
   return pick ? { id: pick.id, placeholder: pick.kind !== "llm" } : null;
 }

@@ -7,7 +7,12 @@ export function evidenceOf(judgeMetadata: unknown): Evidence[] {
   if (!Array.isArray(list)) return [];
   return list.filter(
     (e): e is Evidence =>
-      !!e && typeof e === "object" && typeof e.path === "string" && Number.isInteger(e.start_line) && Number.isInteger(e.end_line) && e.start_line >= 1,
+      !!e &&
+      typeof e === "object" &&
+      typeof e.path === "string" &&
+      Number.isInteger(e.start_line) &&
+      Number.isInteger(e.end_line) &&
+      e.start_line >= 1,
   );
 }
 

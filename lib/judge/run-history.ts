@@ -63,7 +63,9 @@ export function judgeRunHistory(rows: readonly JudgeRunHistoryRow[]): JudgeConfi
   }
   return [...groups]
     .map(([key, { first, rows: runs }]) => {
-      const sorted = [...runs].sort((a, b) => a.finishedAt.getTime() - b.finishedAt.getTime() || a.runId.localeCompare(b.runId));
+      const sorted = [...runs].sort(
+        (a, b) => a.finishedAt.getTime() - b.finishedAt.getTime() || a.runId.localeCompare(b.runId),
+      );
       const points = sorted.map(pointOf);
       const latencies = points.map((p) => p.latencyS).filter((s): s is number => s !== null);
       const done = sorted.reduce((n, r) => n + r.leavesDone, 0);
@@ -83,7 +85,11 @@ export function judgeRunHistory(rows: readonly JudgeRunHistoryRow[]): JudgeConfi
         },
       };
     })
-    .sort((a, b) => b.runs[b.runs.length - 1].finishedAt.localeCompare(a.runs[a.runs.length - 1].finishedAt) || a.name.localeCompare(b.name));
+    .sort(
+      (a, b) =>
+        b.runs[b.runs.length - 1].finishedAt.localeCompare(a.runs[a.runs.length - 1].finishedAt) ||
+        a.name.localeCompare(b.name),
+    );
 }
 
 function pointOf(row: JudgeRunHistoryRow): JudgeRunPoint {

@@ -6,7 +6,9 @@ import { submissionVariantSchema } from "@/lib/submissions/schemas";
 export const judgeConfigCreateSchema = judgeConfigInputSchema.extend({ isDefault: z.boolean().optional() });
 
 /** `PATCH /api/judge/configs/<id>`: some fields; `isDefault: true` makes it the default. */
-export const judgeConfigPatchSchema = judgeConfigInputSchema.partial().extend({ isDefault: z.literal(true, { error: "can only be true" }).optional() });
+export const judgeConfigPatchSchema = judgeConfigInputSchema
+  .partial()
+  .extend({ isDefault: z.literal(true, { error: "can only be true" }).optional() });
 
 const uuid = z.uuid({ error: "must be an id" });
 
@@ -26,7 +28,11 @@ export const maxDepthSchema = z
  */
 export const judgeRunRequestSchema = z
   .object({
-    submissionIds: z.array(uuid).min(1, "must name at least one submission").max(200, "must name at most 200 submissions").optional(),
+    submissionIds: z
+      .array(uuid)
+      .min(1, "must name at least one submission")
+      .max(200, "must name at most 200 submissions")
+      .optional(),
     paperId: z.string().min(1).max(200).optional(),
     agentId: uuid.optional(),
     configId: uuid,
@@ -38,9 +44,17 @@ export const judgeRunRequestSchema = z
     const bySelection = v.submissionIds !== undefined;
     const byAgent = v.paperId !== undefined || v.agentId !== undefined;
     if (bySelection === byAgent) {
-      ctx.addIssue({ code: "custom", path: ["submissionIds"], message: "name either submissionIds or paperId and agentId" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["submissionIds"],
+        message: "name either submissionIds or paperId and agentId",
+      });
     } else if (byAgent && (v.paperId === undefined || v.agentId === undefined)) {
-      ctx.addIssue({ code: "custom", path: [v.paperId === undefined ? "paperId" : "agentId"], message: "is required with the other" });
+      ctx.addIssue({
+        code: "custom",
+        path: [v.paperId === undefined ? "paperId" : "agentId"],
+        message: "is required with the other",
+      });
     }
   });
 export type JudgeRunRequest = z.infer<typeof judgeRunRequestSchema>;

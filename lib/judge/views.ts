@@ -31,10 +31,17 @@ export interface JudgePrices {
 }
 
 /** US dollars for these tokens at a configuration's prices (the engine's one cost rule). */
-export function judgeCostUsd(prices: JudgePrices, t: { inputTokens: number; cachedInputTokens: number; outputTokens: number }): number {
+export function judgeCostUsd(
+  prices: JudgePrices,
+  t: { inputTokens: number; cachedInputTokens: number; outputTokens: number },
+): number {
   return usageCost(
     { in: t.inputTokens, cached_in: t.cachedInputTokens, out: t.outputTokens },
-    { inputPerM: prices.priceInputPerM, cachedInputPerM: prices.priceCachedInputPerM, outputPerM: prices.priceOutputPerM },
+    {
+      inputPerM: prices.priceInputPerM,
+      cachedInputPerM: prices.priceCachedInputPerM,
+      outputPerM: prices.priceOutputPerM,
+    },
   );
 }
 
@@ -106,7 +113,10 @@ export interface SubmissionJudgeRunView extends JudgeRunView {
 }
 
 /** Seconds left at the pace so far (verdicts per second since the start). */
-export function judgeEtaS(run: { leavesDone: number; leavesTotal: number; startedAt: string | null }, nowMs: number): number | null {
+export function judgeEtaS(
+  run: { leavesDone: number; leavesTotal: number; startedAt: string | null },
+  nowMs: number,
+): number | null {
   if (!run.startedAt || run.leavesDone === 0 || run.leavesDone >= run.leavesTotal) return null;
   const elapsedS = (nowMs - Date.parse(run.startedAt)) / 1000;
   if (!(elapsedS > 0)) return null;

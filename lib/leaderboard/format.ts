@@ -24,7 +24,12 @@ export function formatMeanSe(mean: number | null, stdErr: number | null, digits 
 export function rankedScoreDigits(rows: { rank: number | null; mean: number | null }[]): number {
   const ranked = rows.filter((r) => r.rank !== null && r.mean !== null);
   for (let digits = 1; digits < 3; digits++) {
-    const readAlike = ranked.some((r, i) => i > 0 && r.rank !== ranked[i - 1].rank && formatPercent(r.mean, digits) === formatPercent(ranked[i - 1].mean, digits));
+    const readAlike = ranked.some(
+      (r, i) =>
+        i > 0 &&
+        r.rank !== ranked[i - 1].rank &&
+        formatPercent(r.mean, digits) === formatPercent(ranked[i - 1].mean, digits),
+    );
     if (!readAlike) return digits;
   }
   return 3;

@@ -7,8 +7,16 @@ const B = "5d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6";
 
 describe("the leaderboard's URL", () => {
   it("reads split, variant and paper; empty values count as absent", () => {
-    expect(parseLeaderboardParams(new URLSearchParams("split=lite&variant=code-dev&paper=pinn"))).toEqual({ split: "lite", variant: "code-dev", paper: "pinn" });
-    expect(parseLeaderboardParams({ split: "", paper: "" })).toEqual({ split: undefined, variant: "full", paper: undefined });
+    expect(parseLeaderboardParams(new URLSearchParams("split=lite&variant=code-dev&paper=pinn"))).toEqual({
+      split: "lite",
+      variant: "code-dev",
+      paper: "pinn",
+    });
+    expect(parseLeaderboardParams({ split: "", paper: "" })).toEqual({
+      split: undefined,
+      variant: "full",
+      paper: undefined,
+    });
     expect(() => parseLeaderboardParams({ paper: "<script>" })).toThrow(ZodError);
   });
 
@@ -22,6 +30,8 @@ describe("the leaderboard's URL", () => {
     const params = new URL(href, "http://x").searchParams;
     expect(parseLeaderboardParams(params)).toEqual({ split: "all", variant: "full", paper: "pinn" });
     expect(parseOpenAgents(params)).toEqual([A, B]);
-    expect(leaderboardHref("/leaderboard", { split: "lite", variant: "code-dev", paper: null, open: [] })).toBe("/leaderboard?split=lite&variant=code-dev");
+    expect(leaderboardHref("/leaderboard", { split: "lite", variant: "code-dev", paper: null, open: [] })).toBe(
+      "/leaderboard?split=lite&variant=code-dev",
+    );
   });
 });

@@ -31,7 +31,11 @@ function paramOf(params: SearchParams, key: string): string | undefined {
 
 /** Reads `split`, `variant` and `paper` from search params (empty values count as absent). */
 export function parseLeaderboardParams(params: SearchParams): LeaderboardQueryParams {
-  return leaderboardQuerySchema.parse({ split: paramOf(params, "split"), variant: paramOf(params, "variant"), paper: paramOf(params, "paper") });
+  return leaderboardQuerySchema.parse({
+    split: paramOf(params, "split"),
+    variant: paramOf(params, "variant"),
+    paper: paramOf(params, "paper"),
+  });
 }
 
 /**
@@ -44,7 +48,10 @@ export function parseOpenAgents(params: SearchParams): string[] {
 }
 
 /** The board's URL: split, variant, the per-paper board's paper and the open breakdowns. */
-export function leaderboardHref(pathname: string, state: { split: string; variant: string; paper: string | null; open: readonly string[] }): string {
+export function leaderboardHref(
+  pathname: string,
+  state: { split: string; variant: string; paper: string | null; open: readonly string[] },
+): string {
   const params = new URLSearchParams({ split: state.split, variant: state.variant });
   if (state.paper) params.set("paper", state.paper);
   if (state.open.length > 0) params.set("open", state.open.join(","));

@@ -19,7 +19,10 @@ export interface SplitInfo {
 }
 
 /** The splits offered, given the data's splits and the papers graded in the studio (any variant). */
-export function resolveSplits(dataSplits: Readonly<Record<string, readonly string[]>>, gradedPaperIds: readonly string[]): SplitInfo[] {
+export function resolveSplits(
+  dataSplits: Readonly<Record<string, readonly string[]>>,
+  gradedPaperIds: readonly string[],
+): SplitInfo[] {
   const graded = [...new Set(gradedPaperIds)].sort();
   const out: SplitInfo[] = [];
   const dataAll = dataSplits.all;

@@ -12,7 +12,10 @@ import type { ScoringMethod } from "@/lib/evaluations/scoring-method";
 export const LEADERBOARD_VARIANTS: readonly Variant[] = VARIANTS;
 
 /** A row without an evaluation: its runs' grading scores as they stand, human reviewers' changes included. */
-export const AS_GRADED_BASIS = { kind: "as_graded", label: "each run's grading score, reviewers' changes included" } as const;
+export const AS_GRADED_BASIS = {
+  kind: "as_graded",
+  label: "each run's grading score, reviewers' changes included",
+} as const;
 
 export interface LeaderboardExcludedRun {
   run: number;
@@ -164,4 +167,3 @@ export interface LeaderboardAgentGradings {
   /** Papers of the split the user may not see (their gradings are not listed). */
   hiddenPapers: number;
 }
-

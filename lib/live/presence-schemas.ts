@@ -1,7 +1,9 @@
 import { z } from "zod";
 
 /** One open editor's id, made by the browser. */
-export const presenceSessionSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8 to 64 letters, digits, - or _");
+export const presenceSessionSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, "must be 8 to 64 letters, digits, - or _");
 
 const nodeKey = z.uuid({ error: "must be a node key (uuid)" }).nullable();
 

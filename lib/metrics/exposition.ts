@@ -59,7 +59,9 @@ export function renderExposition(families: readonly MetricFamily[]): string {
     if (!METRIC_NAME.test(family.name)) throw new Error(`Invalid Prometheus metric name: ${family.name}`);
     lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
     for (const sample of family.samples) {
-      lines.push(`${family.name}${sample.suffix ?? ""}${formatLabels(sample.labels)} ${formatSampleValue(sample.value)}`);
+      lines.push(
+        `${family.name}${sample.suffix ?? ""}${formatLabels(sample.labels)} ${formatSampleValue(sample.value)}`,
+      );
     }
   }
   return lines.length === 0 ? "" : `${lines.join("\n")}\n`;

@@ -4,7 +4,11 @@ import type { NotificationKind } from "./kinds";
 /** `POST /api/notifications/read`: these notifications (the caller's own), or all of them. */
 export const markReadSchema = z
   .strictObject({
-    ids: z.array(z.uuid({ error: "must be a notification id (uuid)" })).min(1, "must name at least one notification").max(200).optional(),
+    ids: z
+      .array(z.uuid({ error: "must be a notification id (uuid)" }))
+      .min(1, "must name at least one notification")
+      .max(200)
+      .optional(),
     all: z.literal(true, { error: "must be true" }).optional(),
   })
   .refine((b) => (b.ids === undefined) !== (b.all === undefined), { error: "send either ids or all: true" });

@@ -4,7 +4,9 @@ import { paperCreateSchema, paperUpdateSchema } from "./schemas";
 describe("paper fields", () => {
   it("a PATCH names only the fields it changes: the others stay absent, not emptied", () => {
     expect(paperUpdateSchema.parse({ title: "  A new title " })).toEqual({ title: "A new title" });
-    expect(paperUpdateSchema.parse({ blacklist: "https://a.example\n# note\n\nnone\n" })).toEqual({ blacklist: ["https://a.example"] });
+    expect(paperUpdateSchema.parse({ blacklist: "https://a.example\n# note\n\nnone\n" })).toEqual({
+      blacklist: ["https://a.example"],
+    });
     expect(paperUpdateSchema.parse({})).toEqual({});
   });
 

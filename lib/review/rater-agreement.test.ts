@@ -22,18 +22,29 @@ describe("Cohen's κ", () => {
 });
 
 describe("agreement between the raters of a grading", () => {
-  const s = (rater: string, leaf: string, score: number, category: string | null = CD): RaterScore => ({ rater, leaf, score, category });
+  const s = (rater: string, leaf: string, score: number, category: string | null = CD): RaterScore => ({
+    rater,
+    leaf,
+    score,
+    category,
+  });
 
   it("pairs raters on the leaves both scored, overall and per task category", () => {
     const scores = [
       // Code Development: l1..l4; alice and bob agree on l1 (1), l2 (0), l3 (1), differ on l4.
-      s("alice", "l1", 1), s("bob", "l1", 1),
-      s("alice", "l2", 0), s("bob", "l2", 0),
-      s("alice", "l3", 1), s("bob", "l3", 1),
-      s("alice", "l4", 1), s("bob", "l4", 0),
+      s("alice", "l1", 1),
+      s("bob", "l1", 1),
+      s("alice", "l2", 0),
+      s("bob", "l2", 0),
+      s("alice", "l3", 1),
+      s("bob", "l3", 1),
+      s("alice", "l4", 1),
+      s("bob", "l4", 0),
       // Code Execution: l5, l6 — one each way.
-      s("alice", "l5", 1, EX), s("bob", "l5", 0, EX),
-      s("alice", "l6", 0, EX), s("bob", "l6", 1, EX),
+      s("alice", "l5", 1, EX),
+      s("bob", "l5", 0, EX),
+      s("alice", "l6", 0, EX),
+      s("bob", "l6", 1, EX),
       // Only alice scored l7: not compared. Carol shares no leaf with anyone.
       s("alice", "l7", 1),
       s("carol", "l9", 1),
@@ -59,7 +70,10 @@ describe("agreement between the raters of a grading", () => {
   });
 
   it("reads fractions as labels at 0.5, and finds no pair with one rater", () => {
-    const pairs = raterPairAgreements([s("judge", "l1", 1), s("ann", "l1", 0.5), s("judge", "l2", 0), s("ann", "l2", 0.4)], ["judge", "ann"]);
+    const pairs = raterPairAgreements(
+      [s("judge", "l1", 1), s("ann", "l1", 0.5), s("judge", "l2", 0), s("ann", "l2", 0.4)],
+      ["judge", "ann"],
+    );
     expect(pairs[0].overall).toMatchObject({ kappa: 1, f1: 1, leaves: 2, agreed: 2 });
     expect(raterPairAgreements([s("ann", "l1", 1)], ["ann"])).toEqual([]);
   });

@@ -38,7 +38,12 @@ export interface RaterPairAgreement {
 }
 
 function statsOf(m: ConfusionMatrix): AgreementStats {
-  return { kappa: cohensKappa(m), f1: metricsFromConfusion(m).f1, leaves: m.tn + m.fp + m.fn + m.tp, agreed: m.tn + m.tp };
+  return {
+    kappa: cohensKappa(m),
+    f1: metricsFromConfusion(m).f1,
+    leaves: m.tn + m.fp + m.fn + m.tp,
+    agreed: m.tn + m.tp,
+  };
 }
 
 function add(m: ConfusionMatrix, a: 0 | 1, b: 0 | 1): void {

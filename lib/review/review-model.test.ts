@@ -5,7 +5,14 @@ import { treeToRows } from "@/lib/rubric/tree-rows";
 import { buildPinnedGradedTree } from "@/lib/grading/pinned-tree";
 import { NO_CATEGORY, NO_REVIEW_FILTERS, ReviewModel, reviewFiltersActive } from "./review-model";
 import type { ReviewLeaf, ReviewPayload } from "./types";
-import { blindReviewOpen, hiddenReason, leavesUnder, maySeeAggregate, SEE_EVERYTHING, visibleUnsureFlags } from "./visibility";
+import {
+  blindReviewOpen,
+  hiddenReason,
+  leavesUnder,
+  maySeeAggregate,
+  SEE_EVERYTHING,
+  visibleUnsureFlags,
+} from "./visibility";
 
 // root ─ a (w2) ─ a1 (1, CD) · a2 (0, CE, w3)
 //      ├ b (w1, RA, 0.5)
@@ -28,7 +35,10 @@ const verdictOf: Record<string, { score: number; valid: boolean }> = {
   c1: { score: 0, valid: false },
 };
 
-function payload(leaves: Partial<Record<string, Partial<ReviewLeaf>>> = {}, role: "staff" | "grader" = "staff"): ReviewPayload {
+function payload(
+  leaves: Partial<Record<string, Partial<ReviewLeaf>>> = {},
+  role: "staff" | "grader" = "staff",
+): ReviewPayload {
   return {
     grading: {
       id: "g",
@@ -39,12 +49,27 @@ function payload(leaves: Partial<Record<string, Partial<ReviewLeaf>>> = {}, role
       variant: "full",
       kind: "judge",
       judgeModel: null,
-      provenance: { origin: "import", judgeKind: null, judgeModel: null, mode: null, config: null, promptSource: null, evaluationId: null, policies: null },
+      provenance: {
+        origin: "import",
+        judgeKind: null,
+        judgeModel: null,
+        mode: null,
+        config: null,
+        promptSource: null,
+        evaluationId: null,
+        policies: null,
+      },
       rubricVersionName: "v",
       submissionId: "s",
       reviewedAt: null,
     },
-    viewer: { userId: "u", role, canReview: true, canAssign: role === "staff", assignment: role === "grader" ? { id: "x", nodeKeys: null, blind: false } : null },
+    viewer: {
+      userId: "u",
+      role,
+      canReview: true,
+      canAssign: role === "staff",
+      assignment: role === "grader" ? { id: "x", nodeKeys: null, blind: false } : null,
+    },
     nodes: rows.map(({ position: _position, ...n }) => n),
     leaves: LEAVES.map((id) => ({
       key: key(id),
@@ -88,7 +113,15 @@ describe("the review page's model", () => {
     // Overriding: the root follows, bit for bit what the server will compute.
     const change = m.commitLocal(key("b"), 1);
     expect(change.overrides).toBe(true);
-    expect(Object.is(m.rootScore, serverRoot([["a2", 1], ["b", 1]]))).toBe(true);
+    expect(
+      Object.is(
+        m.rootScore,
+        serverRoot([
+          ["a2", 1],
+          ["b", 1],
+        ]),
+      ),
+    ).toBe(true);
     expect(m.verdictScoreOf(key("b"))).toBe(0.5);
     expect(notified).toBe(2);
     expect(m.getVersion()).toBe(v0 + 2);
@@ -100,8 +133,37 @@ describe("the review page's model", () => {
     expect(m.commitLocal(key("c1"), 0).overrides).toBe(true);
     expect(m.isInvalid(key("c1"))).toBe(false);
     // The server's answer agrees; a different root says someone else changed the grading.
-    expect(m.confirm({ key: key("c1"), verdict: { score: 0, valid: false, source: "import" }, override: 0, hidden: null, reviews: 1, mine: 0, unsure: [] }, serverRoot([["a2", 1], ["c1", 0]]))).toBe(true);
-    expect(m.confirm({ key: key("a1"), verdict: { score: 1, valid: true, source: "import" }, override: null, hidden: null, reviews: 1, mine: 1, unsure: [] }, 0.123)).toBe(false);
+    expect(
+      m.confirm(
+        {
+          key: key("c1"),
+          verdict: { score: 0, valid: false, source: "import" },
+          override: 0,
+          hidden: null,
+          reviews: 1,
+          mine: 0,
+          unsure: [],
+        },
+        serverRoot([
+          ["a2", 1],
+          ["c1", 0],
+        ]),
+      ),
+    ).toBe(true);
+    expect(
+      m.confirm(
+        {
+          key: key("a1"),
+          verdict: { score: 1, valid: true, source: "import" },
+          override: null,
+          hidden: null,
+          reviews: 1,
+          mine: 1,
+          unsure: [],
+        },
+        0.123,
+      ),
+    ).toBe(false);
   });
 
   it("counts progress per category, filters, and walks leaves with j/k/n", () => {
@@ -117,14 +179,19 @@ describe("the review page's model", () => {
       ],
     });
     const ids = (keys: (string | null)[]) => keys.map((k) => rows.find((r) => r.key === k)?.nodeId ?? null);
-    expect(ids([m.stepLeaf(null, 1), m.stepLeaf(key("a1"), 1), m.stepLeaf(key("c1"), 1), m.stepLeaf(key("a1"), -1)])).toEqual(["a1", "a2", "a1", "c1"]);
+    expect(
+      ids([m.stepLeaf(null, 1), m.stepLeaf(key("a1"), 1), m.stepLeaf(key("c1"), 1), m.stepLeaf(key("a1"), -1)]),
+    ).toEqual(["a1", "a2", "a1", "c1"]);
     // From an internal node: its first leaf forwards, the leaf before it backwards.
     expect(ids([m.stepLeaf(key("c"), 1), m.stepLeaf(key("c"), -1)])).toEqual(["c1", "b"]);
     const unreviewed = { ...NO_REVIEW_FILTERS, unreviewed: true };
     expect(ids([m.stepLeaf(null, 1, (k) => m.matches(k, unreviewed))])).toEqual(["a2"]);
     expect(LEAVES.filter((id) => m.matches(key(id), { ...NO_REVIEW_FILTERS, invalid: true }))).toEqual(["c1"]);
     expect(LEAVES.filter((id) => m.matches(key(id), { ...NO_REVIEW_FILTERS, disagreement: true }))).toEqual(["a2"]);
-    expect(LEAVES.filter((id) => m.matches(key(id), { ...NO_REVIEW_FILTERS, category: "Code Development" }))).toEqual(["a1", "c1"]);
+    expect(LEAVES.filter((id) => m.matches(key(id), { ...NO_REVIEW_FILTERS, category: "Code Development" }))).toEqual([
+      "a1",
+      "c1",
+    ]);
     expect(m.matches(key("a"), NO_REVIEW_FILTERS)).toBe(false);
     expect(m.stepLeaf(key("a1"), 1, () => false)).toBeNull();
     expect(NO_CATEGORY).toBe("(none)");
@@ -143,20 +210,49 @@ describe("the review page's model", () => {
     expect(blind).toMatchObject({ blind: true, overrides: false });
     expect(m.isReviewed(key("a2"))).toBe(true);
     expect(m.scoreOf(key("a"))).toBeNull();
-    m.confirm({ key: key("a2"), verdict: { score: 0, valid: true, source: "import" }, override: 1, hidden: null, reviews: 1, mine: 1, unsure: [] }, null);
+    m.confirm(
+      {
+        key: key("a2"),
+        verdict: { score: 0, valid: true, source: "import" },
+        override: 1,
+        hidden: null,
+        reviews: 1,
+        mine: 1,
+        unsure: [],
+      },
+      null,
+    );
     expect(m.scoreOf(key("a"))).toBe(1);
     expect(m.verdictScoreOf(key("a"))).toBe(0.25);
     expect(m.rootScore).toBeNull();
-    m.confirm({ key: key("b"), verdict: { score: 0.5, valid: true, source: "import" }, override: null, hidden: null, reviews: 1, mine: 0.5, unsure: [] }, null);
+    m.confirm(
+      {
+        key: key("b"),
+        verdict: { score: 0.5, valid: true, source: "import" },
+        override: null,
+        hidden: null,
+        reviews: 1,
+        mine: 0.5,
+        unsure: [],
+      },
+      null,
+    );
     expect(Object.is(m.rootScore, serverRoot([["a2", 1]]))).toBe(true);
   });
 });
 
 describe("unsure flags", () => {
-  const flag = (userId: string, note = "") => ({ userId, user: { name: null, email: `${userId}@x` }, note, createdAt: "2026-01-01T00:00:00.000Z" });
+  const flag = (userId: string, note = "") => ({
+    userId,
+    user: { name: null, email: `${userId}@x` },
+    note,
+    createdAt: "2026-01-01T00:00:00.000Z",
+  });
 
   it("filter and count flagged leaves; n skips the viewer's own flags; a score drops the viewer's flag", () => {
-    const m = new ReviewModel(payload({ a2: { unsure: [flag("u", "which metric?")] }, b: { unsure: [flag("other")] } }, "grader"));
+    const m = new ReviewModel(
+      payload({ a2: { unsure: [flag("u", "which metric?")] }, b: { unsure: [flag("other")] } }, "grader"),
+    );
     expect(m.unsureCount()).toBe(2);
     const unsure = { ...NO_REVIEW_FILTERS, unsure: true };
     expect(LEAVES.filter((id) => m.matches(key(id), unsure))).toEqual(["a2", "b"]);
@@ -237,6 +333,11 @@ describe("who sees which verdict", () => {
 
   it("rows read each requirement on one line", () => {
     const m = new ReviewModel(payload());
-    expect(m.rowTextOf(key("a1"))).toBe(rows.find((r) => r.nodeId === "a1")!.requirements.replace(/\s+/g, " ").trim());
+    expect(m.rowTextOf(key("a1"))).toBe(
+      rows
+        .find((r) => r.nodeId === "a1")!
+        .requirements.replace(/\s+/g, " ")
+        .trim(),
+    );
   });
 });

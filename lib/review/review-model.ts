@@ -23,7 +23,13 @@ export interface ReviewFilters {
   category: string;
 }
 
-export const NO_REVIEW_FILTERS: ReviewFilters = { unreviewed: false, invalid: false, disagreement: false, unsure: false, category: "" };
+export const NO_REVIEW_FILTERS: ReviewFilters = {
+  unreviewed: false,
+  invalid: false,
+  disagreement: false,
+  unsure: false,
+  category: "",
+};
 
 export function reviewFiltersActive(f: ReviewFilters): boolean {
   return f.unreviewed || f.invalid || f.disagreement || f.unsure || f.category !== "";
@@ -90,11 +96,14 @@ export class ReviewModel {
     this.scores = GradingScores.fromTree(tree);
     for (const leaf of payload.leaves) {
       const i = this.indexOf.get(leaf.key);
-      if (leaf.override !== null && i !== undefined && this.scores.isLeaf(i)) this.scores.setLeaf(i, { score: leaf.override, valid: true });
+      if (leaf.override !== null && i !== undefined && this.scores.isLeaf(i))
+        this.scores.setLeaf(i, { score: leaf.override, valid: true });
     }
     const inView = viewMask(payload);
     this.viewed = inView;
-    this.viewRoots = payload.nodes.filter((n, i) => inView[i] && (n.parentKey === null || !inView[this.indexOf.get(n.parentKey)!])).map((n) => n.key);
+    this.viewRoots = payload.nodes
+      .filter((n, i) => inView[i] && (n.parentKey === null || !inView[this.indexOf.get(n.parentKey)!]))
+      .map((n) => n.key);
     this.viewSize = inView.reduce((n, v) => n + (v ? 1 : 0), 0);
     const order: number[] = [];
     const cats = new Set<string>();

@@ -31,8 +31,10 @@ describe("distinguishingStarts", () => {
   });
 
   it("never cuts inside a formula", () => {
-    const a = "The loss $\\mathcal{L}(\\theta) = \\frac{1}{N}\\sum_{i=1}^{N} (u_\\theta - u)^2 + \\lambda$ is minimised for the convection case";
-    const b = "The loss $\\mathcal{L}(\\theta) = \\frac{1}{N}\\sum_{i=1}^{N} (u_\\theta - u)^2 + \\lambda$ is minimised for the reaction case";
+    const a =
+      "The loss $\\mathcal{L}(\\theta) = \\frac{1}{N}\\sum_{i=1}^{N} (u_\\theta - u)^2 + \\lambda$ is minimised for the convection case";
+    const b =
+      "The loss $\\mathcal{L}(\\theta) = \\frac{1}{N}\\sum_{i=1}^{N} (u_\\theta - u)^2 + \\lambda$ is minimised for the reaction case";
     const [s] = distinguishingStarts([a, b]);
     const formula = a.indexOf("$");
     expect(s === 0 || s <= formula || s > a.lastIndexOf("$")).toBe(true);

@@ -92,6 +92,10 @@ export function blindReviewOpen(leafKeys: Iterable<string>, v: LeafVisibility): 
  * The "unsure" flags a viewer may see on a leaf: all of them where they see its verdict; of a leaf
  * hidden from them only their own (another reviewer's note may say what the hidden verdict is).
  */
-export function visibleUnsureFlags<F extends { userId: string }>(flags: readonly F[], hidden: HiddenReason | null, viewerId: string): F[] {
+export function visibleUnsureFlags<F extends { userId: string }>(
+  flags: readonly F[],
+  hidden: HiddenReason | null,
+  viewerId: string,
+): F[] {
   return hidden ? flags.filter((f) => f.userId === viewerId) : [...flags];
 }

@@ -12,7 +12,13 @@ import { propertyParams } from "@/test/property";
 //    a   b
 //  a1 a2  b1
 const base = () =>
-  specRows({ key: "r", kids: [{ key: "a", kids: [{ key: "a1" }, { key: "a2" }] }, { key: "b", kids: [{ key: "b1" }] }] });
+  specRows({
+    key: "r",
+    kids: [
+      { key: "a", kids: [{ key: "a1" }, { key: "a2" }] },
+      { key: "b", kids: [{ key: "b1" }] },
+    ],
+  });
 
 const freeze = (rows: NodeRow[]): readonly NodeRow[] => Object.freeze(rows.map((r) => Object.freeze({ ...r })));
 
@@ -61,24 +67,40 @@ describe("applyOperation: the import's limits", () => {
     expect(message(() => applyOperation(rows, { kind: "create", nodes: [newNode("n", "c63")] }))).toBe(
       "The rubric would be 65 levels deep; the limit is 64 levels",
     );
-    expect(message(() => applyOperation(rows, { kind: "create", nodes: [newNode("n", "c62"), newNode("n1", "n")] }))).toContain("65 levels");
+    expect(
+      message(() => applyOperation(rows, { kind: "create", nodes: [newNode("n", "c62"), newNode("n1", "n")] })),
+    ).toContain("65 levels");
     expect(applyOperation(rows, { kind: "create", nodes: [newNode("n", "c62")] })).toHaveLength(65);
     // A two-level branch under level 2, moved under level 63.
     const branched = freeze([...rows, newNode("b", "c1"), newNode("b1", "b")]);
-    expect(message(() => applyOperation(branched, { kind: "move", moves: [{ key: "b", parentKey: "c62", position: "a1" }] }))).toContain("65 levels");
-    expect(applyOperation(branched, { kind: "move", moves: [{ key: "b", parentKey: "c61", position: "a1" }] })).toHaveLength(66);
+    expect(
+      message(() =>
+        applyOperation(branched, { kind: "move", moves: [{ key: "b", parentKey: "c62", position: "a1" }] }),
+      ),
+    ).toContain("65 levels");
+    expect(
+      applyOperation(branched, { kind: "move", moves: [{ key: "b", parentKey: "c61", position: "a1" }] }),
+    ).toHaveLength(66);
   });
 
   it("refuses a create that would take the rubric past 50,000 nodes", () => {
-    const rows = freeze([{ ...newNode("r", "x"), parentKey: null }, ...Array.from({ length: 49_999 }, (_, i) => newNode(`l${i}`, "r"))]);
-    expect(message(() => applyOperation(rows, { kind: "create", nodes: [newNode("n", "r")] }))).toBe("The rubric would have 50001 nodes; the limit is 50000");
+    const rows = freeze([
+      { ...newNode("r", "x"), parentKey: null },
+      ...Array.from({ length: 49_999 }, (_, i) => newNode(`l${i}`, "r")),
+    ]);
+    expect(message(() => applyOperation(rows, { kind: "create", nodes: [newNode("n", "r")] }))).toBe(
+      "The rubric would have 50001 nodes; the limit is 50000",
+    );
   });
 });
 
 describe("applyOperation: create", () => {
   it("appends one node under an existing parent", () => {
     const rows = freeze(base());
-    const out = applyOperation(rows, { kind: "create", nodes: [newNode("n", "a", generateKeyBetween(rows[3].position, null))] });
+    const out = applyOperation(rows, {
+      kind: "create",
+      nodes: [newNode("n", "a", generateKeyBetween(rows[3].position, null))],
+    });
     expect(out).toHaveLength(rows.length + 1);
     expect(keysOf(out)).toEqual(["r", "a", "a1", "a2", "n", "b", "b1"]);
     expect(out.at(-1)).toEqual({ ...newNode("n", "a", out.at(-1)!.position) });
@@ -104,13 +126,29 @@ describe("applyOperation: create", () => {
     const rows = freeze(base());
     expectError(() => applyOperation(rows, { kind: "create", nodes: [newNode("n", "nope")] }), "node_not_found");
     expectError(() => applyOperation(rows, { kind: "create", nodes: [newNode("a1", "a")] }), "duplicate_key");
-    expectError(() => applyOperation(rows, { kind: "create", nodes: [newNode("n", "a"), newNode("n", "n")] }), "duplicate_key");
+    expectError(
+      () => applyOperation(rows, { kind: "create", nodes: [newNode("n", "a"), newNode("n", "n")] }),
+      "duplicate_key",
+    );
     // A later node must hang under an earlier node of the list (never an existing node, never null).
-    expectError(() => applyOperation(rows, { kind: "create", nodes: [newNode("x", "b"), newNode("y", "a")] }), "invalid");
-    expectError(() => applyOperation(rows, { kind: "create", nodes: [newNode("x", "b"), newNode("y", "z"), newNode("z", "x")] }), "invalid");
-    expectError(() => applyOperation(rows, { kind: "create", nodes: [newNode("x", "b"), { ...newNode("y", "x"), parentKey: null }] }), "invalid");
+    expectError(
+      () => applyOperation(rows, { kind: "create", nodes: [newNode("x", "b"), newNode("y", "a")] }),
+      "invalid",
+    );
+    expectError(
+      () => applyOperation(rows, { kind: "create", nodes: [newNode("x", "b"), newNode("y", "z"), newNode("z", "x")] }),
+      "invalid",
+    );
+    expectError(
+      () =>
+        applyOperation(rows, { kind: "create", nodes: [newNode("x", "b"), { ...newNode("y", "x"), parentKey: null }] }),
+      "invalid",
+    );
     // The server's order of checks: a broken chain is "invalid" even when the parent is unknown too.
-    expectError(() => applyOperation(rows, { kind: "create", nodes: [newNode("x", "nope"), newNode("y", "a")] }), "invalid");
+    expectError(
+      () => applyOperation(rows, { kind: "create", nodes: [newNode("x", "nope"), newNode("y", "a")] }),
+      "invalid",
+    );
   });
 
   it("accepts any list where each node comes after its parent, as the server does", () => {
@@ -130,12 +168,19 @@ describe("applyOperation: update", () => {
     expect(row).toEqual({ ...rows[2], requirements: "Changed", weight: 3 });
     expect(rows[2].requirements).toBe("Requirement a1");
     expect(out.filter((r) => r !== row).every((r) => rows.includes(r))).toBe(true);
-    const nulls = applyOperation(rows, { kind: "update", key: "a1", fields: { taskCategory: null, finegrainedTaskCategory: null } });
+    const nulls = applyOperation(rows, {
+      kind: "update",
+      key: "a1",
+      fields: { taskCategory: null, finegrainedTaskCategory: null },
+    });
     expect(nulls.find((r) => r.key === "a1")).toMatchObject({ taskCategory: null, finegrainedTaskCategory: null });
   });
 
   it("refuses an unknown key", () => {
-    expectError(() => applyOperation(freeze(base()), { kind: "update", key: "nope", fields: { weight: 1 } }), "node_not_found");
+    expectError(
+      () => applyOperation(freeze(base()), { kind: "update", key: "nope", fields: { weight: 1 } }),
+      "node_not_found",
+    );
   });
 });
 
@@ -194,7 +239,10 @@ describe("applyOperation: move", () => {
 
   it("refuses cycles, the root and unknown nodes", () => {
     const rows = freeze(base());
-    const move = (moves: { key: string; parentKey: string; position: string }[]): RubricOperation => ({ kind: "move", moves });
+    const move = (moves: { key: string; parentKey: string; position: string }[]): RubricOperation => ({
+      kind: "move",
+      moves,
+    });
     expectError(() => applyOperation(rows, move([{ key: "a", parentKey: "a", position: "a0" }])), "cycle");
     expectError(() => applyOperation(rows, move([{ key: "a", parentKey: "a2", position: "a0" }])), "cycle");
     expectError(() => applyOperation(rows, move([{ key: "r", parentKey: "a", position: "a0" }])), "root");
@@ -299,7 +347,11 @@ function makeOp(rows: readonly NodeRow[], seed: OpSeed): RubricOperation {
     case "move":
       return {
         kind: "move",
-        moves: Array.from({ length: seed.count }, (_, i) => ({ key: pick(2 * i), parentKey: pick(2 * i + 1), position: "a1" })),
+        moves: Array.from({ length: seed.count }, (_, i) => ({
+          key: pick(2 * i),
+          parentKey: pick(2 * i + 1),
+          position: "a1",
+        })),
       };
     case "delete":
       return { kind: "delete", keys: Array.from({ length: seed.count }, (_, i) => pick(i)) };

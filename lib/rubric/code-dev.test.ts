@@ -12,9 +12,34 @@ const RA = "Result Analysis";
 const spec: Spec = {
   key: "r",
   kids: [
-    { key: "a", w: 2, kids: [{ key: "a1", w: 3 }, { key: "a2", cat: CE }, { key: "a3", w: 5 }] },
-    { key: "b", kids: [{ key: "b1", cat: RA }, { key: "b2", kids: [{ key: "b21", cat: CE }] }] },
-    { key: "c", kids: [{ key: "c1", kids: [{ key: "c11", cat: RA }, { key: "c12", w: 7 }] }] },
+    {
+      key: "a",
+      w: 2,
+      kids: [
+        { key: "a1", w: 3 },
+        { key: "a2", cat: CE },
+        { key: "a3", w: 5 },
+      ],
+    },
+    {
+      key: "b",
+      kids: [
+        { key: "b1", cat: RA },
+        { key: "b2", kids: [{ key: "b21", cat: CE }] },
+      ],
+    },
+    {
+      key: "c",
+      kids: [
+        {
+          key: "c1",
+          kids: [
+            { key: "c11", cat: RA },
+            { key: "c12", w: 7 },
+          ],
+        },
+      ],
+    },
     { key: "d", cat: RA },
   ],
 };
@@ -22,7 +47,8 @@ const spec: Spec = {
 /** Requirements of a tree in pre-order, with the weights: a compact picture. */
 const shape = (tree: RubricNode | null): string[] => {
   const out: string[] = [];
-  if (tree) walkRubric(tree, (n, _p, depth) => out.push(`${depth}:${n.requirements.replace("Requirement ", "")}/${n.weight}`));
+  if (tree)
+    walkRubric(tree, (n, _p, depth) => out.push(`${depth}:${n.requirements.replace("Requirement ", "")}/${n.weight}`));
   return out;
 };
 
@@ -36,7 +62,17 @@ describe("toCodeDevTree", () => {
   });
 
   it("gives null when no Code Development leaf is left, and keeps a Code Development root leaf", () => {
-    expect(toCodeDevTree(specTree({ key: "r", kids: [{ key: "a", cat: CE }, { key: "b", kids: [{ key: "b1", cat: RA }] }] }))).toBeNull();
+    expect(
+      toCodeDevTree(
+        specTree({
+          key: "r",
+          kids: [
+            { key: "a", cat: CE },
+            { key: "b", kids: [{ key: "b1", cat: RA }] },
+          ],
+        }),
+      ),
+    ).toBeNull();
     expect(toCodeDevTree(specTree({ key: "r", cat: RA }))).toBeNull();
     expect(shape(toCodeDevTree(specTree({ key: "r" })))).toEqual(["1:r/1"]);
   });

@@ -19,10 +19,24 @@ import { preorder, rubricStats } from "./walk";
 const DEPTH = 20_000;
 
 function chain(depth: number): RubricNode {
-  const root: RubricNode = { id: crypto.randomUUID(), requirements: "r", weight: 1, sub_tasks: [], task_category: null, finegrained_task_category: null };
+  const root: RubricNode = {
+    id: crypto.randomUUID(),
+    requirements: "r",
+    weight: 1,
+    sub_tasks: [],
+    task_category: null,
+    finegrained_task_category: null,
+  };
   let at = root;
   for (let i = 1; i < depth; i++) {
-    const node: RubricNode = { id: crypto.randomUUID(), requirements: "r", weight: 1, sub_tasks: [], task_category: null, finegrained_task_category: null };
+    const node: RubricNode = {
+      id: crypto.randomUUID(),
+      requirements: "r",
+      weight: 1,
+      sub_tasks: [],
+      task_category: null,
+      finegrained_task_category: null,
+    };
     at.sub_tasks.push(node);
     at = node;
   }
@@ -32,7 +46,12 @@ function chain(depth: number): RubricNode {
 
 const depthOf = (tree: { sub_tasks: readonly unknown[] }) => {
   let depth = 0;
-  for (let node: { sub_tasks: readonly unknown[] } | undefined = tree; node; node = node.sub_tasks[0] as typeof tree | undefined) depth++;
+  for (
+    let node: { sub_tasks: readonly unknown[] } | undefined = tree;
+    node;
+    node = node.sub_tasks[0] as typeof tree | undefined
+  )
+    depth++;
   return depth;
 };
 

@@ -17,7 +17,11 @@ describe("deletedSubtreeRoots", () => {
 
   it("lists every enclosing delete, outermost first", () => {
     const rows = [row("a", "r", 9), row("b", "a", 7), row("c", "b", 7), row("d", "c", 2)];
-    expect(deletedSubtreeRoots(rows).find((x) => x.row.key === "d")!.enclosedBy.map((e) => e.key)).toEqual(["a", "b"]);
+    expect(
+      deletedSubtreeRoots(rows)
+        .find((x) => x.row.key === "d")!
+        .enclosedBy.map((e) => e.key),
+    ).toEqual(["a", "b"]);
   });
 
   it("is empty without deleted rows", () => {

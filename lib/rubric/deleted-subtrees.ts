@@ -52,7 +52,7 @@ export function deletedSubtreeRoots<T extends DeletedNode>(deleted: readonly T[]
   for (const [key, nodeCount] of counts) {
     const row = byKey.get(key)!;
     const enclosedBy: T[] = [];
-    for (let p = row.parentKey === null ? undefined : byKey.get(row.parentKey); p && enclosedBy.length <= byKey.size; ) {
+    for (let p = row.parentKey === null ? undefined : byKey.get(row.parentKey); p && enclosedBy.length <= byKey.size;) {
       const root = rootOf(p);
       enclosedBy.unshift(root);
       p = root.parentKey === null ? undefined : byKey.get(root.parentKey);

@@ -19,13 +19,18 @@ export function describeOperationFor(op: RubricOperation, key: string): string[]
         if (o.key === key) {
           out.push(
             Object.entries(o.fields)
-              .map(([f, v]) => (f === "requirements" ? "edited the requirements" : `set ${FIELD_NAMES[f] ?? f} to ${v === null ? "none" : String(v)}`))
+              .map(([f, v]) =>
+                f === "requirements"
+                  ? "edited the requirements"
+                  : `set ${FIELD_NAMES[f] ?? f} to ${v === null ? "none" : String(v)}`,
+              )
               .join(", "),
           );
         }
         break;
       case "create":
-        if (o.nodes[0].key === key) out.push(o.nodes.length > 1 ? `created it with ${o.nodes.length - 1} nodes below` : "created it");
+        if (o.nodes[0].key === key)
+          out.push(o.nodes.length > 1 ? `created it with ${o.nodes.length - 1} nodes below` : "created it");
         else if (o.nodes.some((n) => n.key === key)) out.push("created it (with its parent)");
         else if (o.nodes[0].parentKey === key) out.push("added a child");
         break;

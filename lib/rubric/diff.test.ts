@@ -23,7 +23,10 @@ const pos = (rows: NodeRow[], key: string) => rows.find((r) => r.key === key)!.p
 
 describe("diffText", () => {
   it("diffs by words and keeps the texts", () => {
-    const parts = diffText("The model is trained with Adam for 10 epochs.", "The model is trained with SGD for 20 epochs.");
+    const parts = diffText(
+      "The model is trained with Adam for 10 epochs.",
+      "The model is trained with SGD for 20 epochs.",
+    );
     expect(parts).toEqual([
       { op: "equal", text: "The model is trained with " },
       { op: "delete", text: "Adam" },
@@ -45,8 +48,18 @@ describe("diffText", () => {
     ];
     for (const [a, b] of pairs) {
       const parts = diffText(a, b);
-      expect(parts.filter((p) => p.op !== "insert").map((p) => p.text).join("")).toBe(a);
-      expect(parts.filter((p) => p.op !== "delete").map((p) => p.text).join("")).toBe(b);
+      expect(
+        parts
+          .filter((p) => p.op !== "insert")
+          .map((p) => p.text)
+          .join(""),
+      ).toBe(a);
+      expect(
+        parts
+          .filter((p) => p.op !== "delete")
+          .map((p) => p.text)
+          .join(""),
+      ).toBe(b);
       expect(parts.every((p) => p.text !== "")).toBe(true);
     }
   });
@@ -62,7 +75,10 @@ describe("diffRubrics", () => {
 
   it("adds and removes, with the leaves' share changes", () => {
     const before = specRows(base);
-    const after = [...before.filter((r) => r.key !== "b1" && r.key !== "b"), { ...before[1], key: "c", nodeId: "c-id", position: "a5", requirements: "New" }];
+    const after = [
+      ...before.filter((r) => r.key !== "b1" && r.key !== "b"),
+      { ...before[1], key: "c", nodeId: "c-id", position: "a5", requirements: "New" },
+    ];
     const d = diffRubrics(before, after);
     expect(d.added.map((r) => r.key)).toEqual(["c"]);
     expect(d.removed.map((r) => r.key)).toEqual(["b", "b1"]);
@@ -106,7 +122,10 @@ describe("diffRubrics", () => {
     expect(d.moved.map((m) => [m.key, m.parentChanged])).toEqual([["a1", false]]);
     expect(d.shareChanges).toEqual([]);
     // An insertion before the others moves nothing.
-    const inserted = [...before, { ...before[2], key: "a0", nodeId: "a0-id", position: generateKeyBetween(null, pos(before, "a1")) }];
+    const inserted = [
+      ...before,
+      { ...before[2], key: "a0", nodeId: "a0-id", position: generateKeyBetween(null, pos(before, "a1")) },
+    ];
     const d2 = diffRubrics(before, inserted);
     expect(d2.moved).toEqual([]);
     expect(d2.added.map((r) => r.key)).toEqual(["a0"]);
@@ -119,7 +138,9 @@ describe("diffRubrics", () => {
     const before = specRows(base);
     const after = edit(before, "a3", { parentKey: "b", position: generateKeyBetween(pos(before, "b1"), null) });
     const d = diffRubrics(before, after);
-    expect(d.moved.map((m) => [m.key, m.parentChanged, m.before.parentKey, m.after.parentKey])).toEqual([["a3", true, "a", "b"]]);
+    expect(d.moved.map((m) => [m.key, m.parentChanged, m.before.parentKey, m.after.parentKey])).toEqual([
+      ["a3", true, "a", "b"],
+    ]);
     // a3 goes from 1/8 to 1/4 of the score (b's two children share its half); b1 from 1/2 to 1/4.
     const changes = Object.fromEntries(d.shareChanges.map((s) => [s.key, [s.before, s.after]]));
     expect(changes.a3).toEqual([0.125, 0.25]);
@@ -143,12 +164,21 @@ describe("diffRubrics", () => {
       key: "r",
       id: "root",
       kids: [
-        { key: "p", id: "p", kids: [{ key: "a", id: "dup", req: "first" }, { key: "b", id: "dup", req: "second" }, { key: "c", id: "c" }] },
+        {
+          key: "p",
+          id: "p",
+          kids: [
+            { key: "a", id: "dup", req: "first" },
+            { key: "b", id: "dup", req: "second" },
+            { key: "c", id: "c" },
+          ],
+        },
         { key: "q", id: "q", kids: [{ key: "d", id: "dup" }] },
       ],
     };
     const before = specRows(spec);
-    const rekey = (rows: NodeRow[]) => rows.map((r) => ({ ...r, key: `n${r.key}`, parentKey: r.parentKey && `n${r.parentKey}` }));
+    const rekey = (rows: NodeRow[]) =>
+      rows.map((r) => ({ ...r, key: `n${r.key}`, parentKey: r.parentKey && `n${r.parentKey}` }));
     // "dup" is on three rows: not unique, so matched under p (two and two, in order) and q (one and one).
     expect(empty(diffRubrics(before, rekey(before)))).toBe(true);
     // A third "dup" under p after: the counts differ there, so p's "dup" rows are removed and added.
@@ -180,7 +210,12 @@ describe("diffRubrics on the real rubrics", () => {
   it.skipIf(skipWithoutData)("pinn: a diff with edits everywhere finds every change, and none against itself", () => {
     const before = realRows("pinn");
     // Edit every 10th requirement, reweight every 7th node, drop a subtree, re-key everything.
-    const dropped = new Set(before.filter((r) => r.parentKey === before[1].key).map((r) => r.key).slice(0, 1));
+    const dropped = new Set(
+      before
+        .filter((r) => r.parentKey === before[1].key)
+        .map((r) => r.key)
+        .slice(0, 1),
+    );
     const after = before
       .filter((r) => !dropped.has(r.key) && !dropped.has(r.parentKey ?? ""))
       .map((r, i) => ({

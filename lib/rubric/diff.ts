@@ -47,7 +47,8 @@ const FIELDS: readonly DiffField[] = ["requirements", "weight", "taskCategory", 
 
 let dmp: DiffMatchPatch | null = null;
 
-const isSpace = (code: number) => code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x2028 || code === 0x2029;
+const isSpace = (code: number) =>
+  code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0x2028 || code === 0x2029;
 
 // Words (letters with marks, digits, inner apostrophes and hyphens), numbers, runs of white space,
 // and any other single character.
@@ -85,7 +86,10 @@ export function diffText(before: string, after: string): TextDiffPart[] {
     else parts.push({ op, text });
   };
   push("equal", before.slice(0, start));
-  for (const [op, text] of diffMiddle(before.slice(start, before.length - suffix), after.slice(start, after.length - suffix))) {
+  for (const [op, text] of diffMiddle(
+    before.slice(start, before.length - suffix),
+    after.slice(start, after.length - suffix),
+  )) {
     push(op === 0 ? "equal" : op > 0 ? "insert" : "delete", text);
   }
   push("equal", before.slice(before.length - suffix));
@@ -95,7 +99,11 @@ export function diffText(before: string, after: string): TextDiffPart[] {
 function diffMiddle(before: string, after: string): DiffMatchPatch.Diff[] {
   dmp ??= new DiffMatchPatch();
   dmp.Diff_Timeout = 1;
-  if (before === "" || after === "") return [[-1, before], [1, after]];
+  if (before === "" || after === "")
+    return [
+      [-1, before],
+      [1, after],
+    ];
   const tokens: string[] = [];
   const codes = new Map<string, number>();
   const encode = (text: string): string | null => {

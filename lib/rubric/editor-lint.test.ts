@@ -39,11 +39,7 @@ describe("lintRubric", () => {
   });
 
   const cases: [LintCode, Spec, string[]][] = [
-    [
-      "leaf_without_category",
-      { key: "r", kids: [{ key: "a", cat: null }, { key: "b" }] },
-      ["a:leaf_without_category"],
-    ],
+    ["leaf_without_category", { key: "r", kids: [{ key: "a", cat: null }, { key: "b" }] }, ["a:leaf_without_category"]],
     [
       "internal_with_category",
       { key: "r", kids: [{ key: "a", cat: "Code Development", kids: [{ key: "a1" }] }] },
@@ -51,40 +47,97 @@ describe("lintRubric", () => {
     ],
     [
       "unknown_category",
-      { key: "r", kids: [{ key: "a", cat: "Subtree" }, { key: "b", cat: "code development" }] },
+      {
+        key: "r",
+        kids: [
+          { key: "a", cat: "Subtree" },
+          { key: "b", cat: "code development" },
+        ],
+      },
       ["a:unknown_category", "b:unknown_category"],
     ],
     [
       "unknown_finegrained_category",
-      { key: "r", kids: [{ key: "a", fine: "Method implementation" }, { key: "b", fine: null }] },
+      {
+        key: "r",
+        kids: [
+          { key: "a", fine: "Method implementation" },
+          { key: "b", fine: null },
+        ],
+      },
       ["a:unknown_finegrained_category"],
     ],
-    ["negative_weight", { key: "r", kids: [{ key: "a", w: -1 }, { key: "b", w: 2 }] }, ["a:negative_weight"]],
+    [
+      "negative_weight",
+      {
+        key: "r",
+        kids: [
+          { key: "a", w: -1 },
+          { key: "b", w: 2 },
+        ],
+      },
+      ["a:negative_weight"],
+    ],
     [
       "all_zero_sibling_weights",
       {
         key: "r",
         kids: [
-          { key: "a", w: 1, kids: [{ key: "a1", w: 0 }, { key: "a2", w: 0 }] },
+          {
+            key: "a",
+            w: 1,
+            kids: [
+              { key: "a1", w: 0 },
+              { key: "a2", w: 0 },
+            ],
+          },
           { key: "b", w: 1, kids: [{ key: "b1", w: 0 }] },
-          { key: "c", w: 1, kids: [{ key: "c1", w: 0 }, { key: "c2", w: 1 }] },
+          {
+            key: "c",
+            w: 1,
+            kids: [
+              { key: "c1", w: 0 },
+              { key: "c2", w: 1 },
+            ],
+          },
         ],
       },
       ["a:all_zero_sibling_weights", "b:all_zero_sibling_weights"],
     ],
     [
       "duplicate_id",
-      { key: "r", kids: [{ key: "a", id: "x" }, { key: "b", id: "x" }, { key: "c", id: "x" }] },
+      {
+        key: "r",
+        kids: [
+          { key: "a", id: "x" },
+          { key: "b", id: "x" },
+          { key: "c", id: "x" },
+        ],
+      },
       ["a:non_uuid_id", "b:duplicate_id", "b:non_uuid_id", "c:duplicate_id", "c:non_uuid_id"],
     ],
     [
       "non_uuid_id",
-      { key: "r", id: "root", kids: [{ key: "a", id: "6f1f0a52-1a38-4b8e-9f3c-2d1b5e0f7a0" }, { key: "b", id: "6F1F0A52-1A38-4B8E-9F3C-2D1B5E0F7A01" }] },
+      {
+        key: "r",
+        id: "root",
+        kids: [
+          { key: "a", id: "6f1f0a52-1a38-4b8e-9f3c-2d1b5e0f7a0" },
+          { key: "b", id: "6F1F0A52-1A38-4B8E-9F3C-2D1B5E0F7A01" },
+        ],
+      },
       ["r:non_uuid_id", "a:non_uuid_id"],
     ],
     [
       "empty_requirements",
-      { key: "r", kids: [{ key: "a", req: "  \n\t" }, { key: "b", req: "" }, { key: "c", req: " x " }] },
+      {
+        key: "r",
+        kids: [
+          { key: "a", req: "  \n\t" },
+          { key: "b", req: "" },
+          { key: "c", req: " x " },
+        ],
+      },
       ["a:empty_requirements", "b:empty_requirements"],
     ],
     [
@@ -126,7 +179,11 @@ describe("lintRubric", () => {
     const findings = lint({
       key: "r",
       kids: [
-        { key: "a", cat: null, req: "Implement the loss function as in Equation 3 of the paper, with the weighting term" },
+        {
+          key: "a",
+          cat: null,
+          req: "Implement the loss function as in Equation 3 of the paper, with the weighting term",
+        },
         { key: "b", id: uuidOf("a"), w: 1 },
         { key: "z", kids: [{ key: "z1", w: 0 }] },
         { key: "t", w: 0.0001 },
@@ -140,7 +197,9 @@ describe("lintRubric", () => {
     expect(byCode.duplicate_id.message).toContain('("Implement the loss function as in Equation 3 of the paper,…")');
     expect(byCode.all_zero_sibling_weights).toMatchObject({ key: "z", severity: "error" });
     expect(byCode.tiny_share).toMatchObject({ key: "t", severity: "warning" });
-    expect(byCode.tiny_share.message).toBe("Weighs 0.0001, under a tenth of its siblings' typical 1: 0.0020% of the final score");
+    expect(byCode.tiny_share.message).toBe(
+      "Weighs 0.0001, under a tenth of its siblings' typical 1: 0.0020% of the final score",
+    );
   });
 
   describe("tiny_share: far below the siblings' typical weight", () => {
@@ -165,7 +224,10 @@ describe("lintRubric", () => {
     it("a small share from depth and breadth alone is no finding", () => {
       // 5 levels of 8 equal children: each leaf holds 1/32,768 of the score (0.003%).
       const level = (depth: number, prefix: string): Spec[] =>
-        Array.from({ length: depth === 0 ? 0 : 8 }, (_, i) => ({ key: `${prefix}${i}`, kids: level(depth - 1, `${prefix}${i}.`) }));
+        Array.from({ length: depth === 0 ? 0 : 8 }, (_, i) => ({
+          key: `${prefix}${i}`,
+          kids: level(depth - 1, `${prefix}${i}.`),
+        }));
       const spec: Spec = { key: "r", kids: level(5, "n") };
       expect(lint(spec).filter((f) => f.code === "tiny_share")).toEqual([]);
     });
@@ -198,19 +260,23 @@ function uuidOf(key: string): string {
 }
 
 describe("lintRubric on the real rubrics", () => {
-  it.skipIf(skipWithoutData).each(ALL_PAPERS)(
-    "%s: no errors; the codes shared with lint.ts agree with it",
-    (paper) => {
-      const index = buildTreeIndex(realRows(paper));
-      const findings = lintRubric(index, effectiveShares(index));
-      expect(findings.filter((f) => f.severity === "error")).toEqual([]);
-      const count = (list: { code: string }[], code: string) => list.filter((f) => f.code === code).length;
-      const fileWarnings = lintPaperBenchRules(realTree(paper));
-      for (const code of ["duplicate_id", "non_uuid_id", "leaf_without_category", "internal_with_category", "unknown_category", "unknown_finegrained_category"]) {
-        expect([code, count(findings, code)]).toEqual([code, count(fileWarnings, code)]);
-      }
-    },
-  );
+  it.skipIf(skipWithoutData).each(ALL_PAPERS)("%s: no errors; the codes shared with lint.ts agree with it", (paper) => {
+    const index = buildTreeIndex(realRows(paper));
+    const findings = lintRubric(index, effectiveShares(index));
+    expect(findings.filter((f) => f.severity === "error")).toEqual([]);
+    const count = (list: { code: string }[], code: string) => list.filter((f) => f.code === code).length;
+    const fileWarnings = lintPaperBenchRules(realTree(paper));
+    for (const code of [
+      "duplicate_id",
+      "non_uuid_id",
+      "leaf_without_category",
+      "internal_with_category",
+      "unknown_category",
+      "unknown_finegrained_category",
+    ]) {
+      expect([code, count(findings, code)]).toEqual([code, count(fileWarnings, code)]);
+    }
+  });
 
   it.skipIf(skipWithoutData)("warnings found in the real data", () => {
     const tally: Record<string, Record<string, number>> = {};
@@ -232,24 +298,29 @@ describe("lintRubric on the real rubrics", () => {
     });
   });
 
-  it.skipIf(skipWithoutData).each(ALL_PAPERS)("%s: tiny_share is exactly the nodes under a tenth of their other siblings' median weight", (paper) => {
-    const index = buildTreeIndex(realRows(paper));
-    const expected: string[] = [];
-    for (const row of index.preorder) {
-      if (row.parentKey === null || !(row.weight > 0)) continue;
-      const others = index
-        .children(row.parentKey)
-        .filter((s) => s.key !== row.key && s.weight > 0)
-        .map((s) => s.weight)
-        .sort((a, b) => a - b);
-      if (others.length === 0) continue;
-      const mid = others.length / 2;
-      const median = others.length % 2 ? others[Math.floor(mid)] : (others[mid - 1] + others[mid]) / 2;
-      if (row.weight < median / 10) expected.push(row.key);
-    }
-    const found = lintRubric(index, effectiveShares(index)).filter((f) => f.code === "tiny_share").map((f) => f.key);
-    expect(found).toEqual(expected);
-  });
+  it.skipIf(skipWithoutData).each(ALL_PAPERS)(
+    "%s: tiny_share is exactly the nodes under a tenth of their other siblings' median weight",
+    (paper) => {
+      const index = buildTreeIndex(realRows(paper));
+      const expected: string[] = [];
+      for (const row of index.preorder) {
+        if (row.parentKey === null || !(row.weight > 0)) continue;
+        const others = index
+          .children(row.parentKey)
+          .filter((s) => s.key !== row.key && s.weight > 0)
+          .map((s) => s.weight)
+          .sort((a, b) => a - b);
+        if (others.length === 0) continue;
+        const mid = others.length / 2;
+        const median = others.length % 2 ? others[Math.floor(mid)] : (others[mid - 1] + others[mid]) / 2;
+        if (row.weight < median / 10) expected.push(row.key);
+      }
+      const found = lintRubric(index, effectiveShares(index))
+        .filter((f) => f.code === "tiny_share")
+        .map((f) => f.key);
+      expect(found).toEqual(expected);
+    },
+  );
 
   it.skipIf(skipWithoutData)("findings per rubric: what the editor and the paper page count", () => {
     const counts = Object.fromEntries(

@@ -130,7 +130,10 @@ export function lintRubric(index: TreeIndex, shares: ReadonlyMap<string, number>
     const category = row.taskCategory;
     if (leaf) {
       if (category === null) {
-        report("leaf_without_category", `Leaf has no task category; PaperBench needs one of ${TASK_CATEGORIES.join(", ")}`);
+        report(
+          "leaf_without_category",
+          `Leaf has no task category; PaperBench needs one of ${TASK_CATEGORIES.join(", ")}`,
+        );
       }
     } else if (category !== null) {
       report(
@@ -139,7 +142,10 @@ export function lintRubric(index: TreeIndex, shares: ReadonlyMap<string, number>
       );
     }
     if (category !== null && !TASK_SET.has(category)) {
-      report("unknown_category", `Task category ${JSON.stringify(category)} is not one of ${TASK_CATEGORIES.join(", ")}`);
+      report(
+        "unknown_category",
+        `Task category ${JSON.stringify(category)} is not one of ${TASK_CATEGORIES.join(", ")}`,
+      );
     }
     const fine = row.finegrainedTaskCategory;
     if (fine !== null && !FINEGRAINED_SET.has(fine)) {

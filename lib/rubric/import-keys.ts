@@ -28,7 +28,8 @@ export function recoverImportKeys(
   later: readonly { op: RubricOperation; inverse: RubricOperation }[],
 ): string[] | null {
   const created = new Set<string>();
-  for (const { op } of later) for (const o of flatten(op)) if (o.kind === "create") for (const n of o.nodes) created.add(n.key);
+  for (const { op } of later)
+    for (const o of flatten(op)) if (o.kind === "create") for (const n of o.nodes) created.add(n.key);
   const placement = new Map<string, StoredPlacement>();
   for (const row of stored) if (!created.has(row.key)) placement.set(row.key, { ...row });
   // Newest first, each inverse in its own order: every move undone puts a node back one step.

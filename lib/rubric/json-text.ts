@@ -76,11 +76,7 @@ function syntaxError(text: string, nativeError: unknown): RubricIssue {
     return { path: ROOT_PATH, message: `not valid JSON: ${what} at line ${line}, column ${column}` };
   }
   const position = /position (\d+)/.exec(nativeMessage);
-  const offset = position
-    ? Number(position[1])
-    : /end of (JSON )?input/i.test(nativeMessage)
-      ? text.length
-      : -1;
+  const offset = position ? Number(position[1]) : /end of (JSON )?input/i.test(nativeMessage) ? text.length : -1;
   if (offset >= 0) {
     const { line, column } = lineColumn(text, offset);
     return {
@@ -121,7 +117,10 @@ export function readJsonText(text: string, maxBytes: number): JsonTextResult {
   }
   const unstorable = findUnstorableText(value);
   if (unstorable) {
-    const path = unstorable.path.reduce<string>((at, key) => (typeof key === "number" ? childIndexPath(at, key) : childKeyPath(at, key)), ROOT_PATH);
+    const path = unstorable.path.reduce<string>(
+      (at, key) => (typeof key === "number" ? childIndexPath(at, key) : childKeyPath(at, key)),
+      ROOT_PATH,
+    );
     return { ok: false, issue: { path, message: unstorable.message } };
   }
   return { ok: true, value };

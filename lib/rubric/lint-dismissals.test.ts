@@ -37,7 +37,10 @@ describe("splitDismissed", () => {
     expect(keys(rule.active)).toEqual(["t2:leaf_without_category", "e:empty_requirements"]);
     expect(keys(rule.dismissed)).toEqual(["t1:tiny_share", "t2:tiny_share"]);
 
-    const node = splitDismissed(all, [{ code: "tiny_share", key: "t2" }, { code: "empty_requirements", key: "t1" }]);
+    const node = splitDismissed(all, [
+      { code: "tiny_share", key: "t2" },
+      { code: "empty_requirements", key: "t1" },
+    ]);
     expect(keys(node.active)).toEqual(["t1:tiny_share", "t2:leaf_without_category", "e:empty_requirements"]);
     expect(keys(node.dismissed)).toEqual(["t2:tiny_share"]);
   });
@@ -60,7 +63,8 @@ describe("splitDismissed", () => {
 
 describe("dismiss and undismiss operations", () => {
   const rows = () => new MemoryRows(specRows(spec));
-  const run = (memory: MemoryRows, op: RubricOperation, revision = 1) => runOperationRules(memory, op, revision).inverse;
+  const run = (memory: MemoryRows, op: RubricOperation, revision = 1) =>
+    runOperationRules(memory, op, revision).inverse;
 
   it("are checked by the schema: warning codes only, and a reason", () => {
     const key = uuidFor("t1");
@@ -70,9 +74,13 @@ describe("dismiss and undismiss operations", () => {
       key,
       reason: "Intended",
     });
-    expect(operationSchema.safeParse({ kind: "dismiss", code: "tiny_share", key: null, reason: "x" }).success).toBe(true);
+    expect(operationSchema.safeParse({ kind: "dismiss", code: "tiny_share", key: null, reason: "x" }).success).toBe(
+      true,
+    );
     expect(operationSchema.safeParse({ kind: "dismiss", code: "tiny_share", key, reason: "   " }).success).toBe(false);
-    expect(operationSchema.safeParse({ kind: "dismiss", code: "leaf_without_category", key, reason: "x" }).success).toBe(false);
+    expect(
+      operationSchema.safeParse({ kind: "dismiss", code: "leaf_without_category", key, reason: "x" }).success,
+    ).toBe(false);
     expect(operationSchema.safeParse({ kind: "undismiss", code: "no_such_code", key: null }).success).toBe(false);
     expect(DISMISSABLE_CODES).not.toContain("negative_weight");
     expect(DISMISSABLE_CODES).toContain("tiny_share");
@@ -80,7 +88,11 @@ describe("dismiss and undismiss operations", () => {
 
   it("inverses put back what there was", () => {
     const memory = rows();
-    expect(run(memory, { kind: "dismiss", code: "tiny_share", key: "t1", reason: "first" })).toEqual({ kind: "undismiss", code: "tiny_share", key: "t1" });
+    expect(run(memory, { kind: "dismiss", code: "tiny_share", key: "t1", reason: "first" })).toEqual({
+      kind: "undismiss",
+      code: "tiny_share",
+      key: "t1",
+    });
     expect(memory.dismissal("tiny_share", "t1")).toBe("first");
     expect(memory.dismissal("tiny_share", null)).toBeNull();
     // A new reason replaces the old one; its undo brings the old one back.
@@ -90,10 +102,19 @@ describe("dismiss and undismiss operations", () => {
       key: "t1",
       reason: "first",
     });
-    expect(run(memory, { kind: "undismiss", code: "tiny_share", key: "t1" })).toEqual({ kind: "dismiss", code: "tiny_share", key: "t1", reason: "second" });
+    expect(run(memory, { kind: "undismiss", code: "tiny_share", key: "t1" })).toEqual({
+      kind: "dismiss",
+      code: "tiny_share",
+      key: "t1",
+      reason: "second",
+    });
     expect(memory.dismissal("tiny_share", "t1")).toBeNull();
     // Taking back what is not dismissed changes nothing.
-    expect(run(memory, { kind: "undismiss", code: "tiny_share", key: null })).toEqual({ kind: "undismiss", code: "tiny_share", key: null });
+    expect(run(memory, { kind: "undismiss", code: "tiny_share", key: null })).toEqual({
+      kind: "undismiss",
+      code: "tiny_share",
+      key: null,
+    });
   });
 
   it("a node's finding is dismissed on a live node only; taking it back needs none", () => {
@@ -122,13 +143,26 @@ describe("dismiss and undismiss operations", () => {
   });
 
   it("read in the node's history and the revision log", () => {
-    const dismiss: RubricOperation = { kind: "dismiss", code: "tiny_share", key: "t1", reason: "The paper weighs it lightly" };
-    expect(describeOperationFor(dismiss, "t1")).toEqual(["dismissed its “Weight far below its siblings” warning: The paper weighs it lightly"]);
-    expect(describeOperationFor({ kind: "undismiss", code: "tiny_share", key: "t1" }, "t1")).toEqual(["brought back its “Weight far below its siblings” warning"]);
+    const dismiss: RubricOperation = {
+      kind: "dismiss",
+      code: "tiny_share",
+      key: "t1",
+      reason: "The paper weighs it lightly",
+    };
+    expect(describeOperationFor(dismiss, "t1")).toEqual([
+      "dismissed its “Weight far below its siblings” warning: The paper weighs it lightly",
+    ]);
+    expect(describeOperationFor({ kind: "undismiss", code: "tiny_share", key: "t1" }, "t1")).toEqual([
+      "brought back its “Weight far below its siblings” warning",
+    ]);
     expect(summarizeRevision({ kind: "dismiss", code: "tiny_share", nodeText: "Train the model" })).toBe(
       "Dismissed the “Weight far below its siblings” warning on “Train the model”",
     );
-    expect(summarizeRevision({ kind: "dismiss", code: "non_uuid_id", nodeText: null })).toBe("Dismissed every “Non-UUID id” warning");
-    expect(summarizeRevision({ kind: "undismiss", code: "non_uuid_id", nodeText: null })).toBe("Brought back every “Non-UUID id” warning");
+    expect(summarizeRevision({ kind: "dismiss", code: "non_uuid_id", nodeText: null })).toBe(
+      "Dismissed every “Non-UUID id” warning",
+    );
+    expect(summarizeRevision({ kind: "undismiss", code: "non_uuid_id", nodeText: null })).toBe(
+      "Brought back every “Non-UUID id” warning",
+    );
   });
 });

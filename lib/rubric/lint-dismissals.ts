@@ -44,7 +44,9 @@ export function splitDismissed(
 }
 
 /** Findings per code, most first (errors before warnings): the groups of a lint list. */
-export function groupByCode<F extends Pick<LintFinding, "code" | "severity">>(findings: readonly F[]): { code: LintCode; severity: LintFinding["severity"]; items: F[] }[] {
+export function groupByCode<F extends Pick<LintFinding, "code" | "severity">>(
+  findings: readonly F[],
+): { code: LintCode; severity: LintFinding["severity"]; items: F[] }[] {
   const groups = new Map<LintCode, { code: LintCode; severity: LintFinding["severity"]; items: F[] }>();
   for (const f of findings) {
     const g = groups.get(f.code);

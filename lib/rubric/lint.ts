@@ -23,11 +23,7 @@ const TASK_SET: ReadonlySet<string> = new Set(TASK_CATEGORIES);
 const FINEGRAINED_SET: ReadonlySet<string> = new Set(FINEGRAINED_TASK_CATEGORIES);
 
 /** Warnings PaperBench itself accepts; every other code breaks one of its rules. */
-const NON_BLOCKING: ReadonlySet<WarningCode> = new Set<WarningCode>([
-  "non_uuid_id",
-  "duplicate_id",
-  "unknown_key",
-]);
+const NON_BLOCKING: ReadonlySet<WarningCode> = new Set<WarningCode>(["non_uuid_id", "duplicate_id", "unknown_key"]);
 
 /** The warnings that break a PaperBench rule (the ones an export must not ignore). */
 export function blockingExportWarnings(warnings: readonly RubricWarning[]): RubricWarning[] {

@@ -54,7 +54,12 @@ export class MemoryRows implements RuleRows {
 
   depth(key: string): number {
     let depth = 0;
-    for (let current = this.live.get(key); current && depth <= this.live.size; current = this.live.get(current.parentKey ?? "")) depth++;
+    for (
+      let current = this.live.get(key);
+      current && depth <= this.live.size;
+      current = this.live.get(current.parentKey ?? "")
+    )
+      depth++;
     return depth;
   }
 
@@ -91,7 +96,16 @@ export class MemoryRows implements RuleRows {
   insert(nodes: NewNode[]): void {
     for (const n of nodes) {
       const { key, parentKey, position, nodeId, requirements, weight, taskCategory, finegrainedTaskCategory } = n;
-      this.live.set(key, { key, parentKey, position, nodeId, requirements, weight, taskCategory, finegrainedTaskCategory });
+      this.live.set(key, {
+        key,
+        parentKey,
+        position,
+        nodeId,
+        requirements,
+        weight,
+        taskCategory,
+        finegrainedTaskCategory,
+      });
     }
     this.children = null;
   }

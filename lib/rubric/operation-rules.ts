@@ -9,7 +9,14 @@
  */
 import { RUBRIC_LIMITS, type RubricLimits } from "./limits";
 import { mergeText } from "./text-merge";
-import { OperationError, type NewNode, type NodeFields, type NodePlacement, type RubricOperation, type SimpleOperation } from "./operations";
+import {
+  OperationError,
+  type NewNode,
+  type NodeFields,
+  type NodePlacement,
+  type RubricOperation,
+  type SimpleOperation,
+} from "./operations";
 import type { LintCode } from "./editor-lint";
 import type { NodeRow } from "./tree-rows";
 
@@ -69,9 +76,14 @@ export interface AppliedOperation {
 export type OperationLimits = Pick<RubricLimits, "maxNodes" | "maxDepth"> | null;
 
 /** Applies `op` to `rows` by the rules, throwing OperationError for a refused operation. */
-export function runOperationRules(rows: RuleRows, op: RubricOperation, revision: number, limits: OperationLimits = RUBRIC_LIMITS): AppliedOperation {
+export function runOperationRules(
+  rows: RuleRows,
+  op: RubricOperation,
+  revision: number,
+  limits: OperationLimits = RUBRIC_LIMITS,
+): AppliedOperation {
   const steps = operationSteps(op, revision, limits);
-  for (let step = steps.next(); ; ) {
+  for (let step = steps.next(); ;) {
     if (step.done) return step.value;
     const method = rows[step.value.method] as (...args: unknown[]) => unknown;
     step = steps.next(method.apply(rows, step.value.args));
@@ -85,7 +97,7 @@ export async function runOperationRulesAsync(
   limits: OperationLimits = RUBRIC_LIMITS,
 ): Promise<AppliedOperation> {
   const steps = operationSteps(op, revision, limits);
-  for (let step = steps.next(); ; ) {
+  for (let step = steps.next(); ;) {
     if (step.done) return step.value;
     const method = rows[step.value.method] as (...args: unknown[]) => Promise<unknown>;
     step = steps.next(await method.apply(rows, step.value.args));
@@ -162,12 +174,20 @@ function* liveRow(key: string, what = "The node"): Steps<RuleRow> {
   const row = yield* call("row", key);
   if (!row) throw new OperationError("node_not_found", `${what} is not in this rubric (someone may have deleted it)`);
   if (row.deletedRevision !== null) {
-    throw new OperationError("node_deleted", `${what} was deleted (in revision ${row.deletedRevision}); restore it first`);
+    throw new OperationError(
+      "node_deleted",
+      `${what} was deleted (in revision ${row.deletedRevision}); restore it first`,
+    );
   }
   return row;
 }
 
-function* updateSteps(ctx: Context, key: string, fields: Partial<NodeFields>, baseText?: string): Steps<RubricOperation> {
+function* updateSteps(
+  ctx: Context,
+  key: string,
+  fields: Partial<NodeFields>,
+  baseText?: string,
+): Steps<RubricOperation> {
   const row = yield* liveRow(key);
   if (fields.requirements !== undefined && baseText !== undefined && row.requirements !== baseText) {
     // Someone else changed this text since the editor read it: keep both people's words.
@@ -175,7 +195,9 @@ function* updateSteps(ctx: Context, key: string, fields: Partial<NodeFields>, ba
     ctx.mergedTexts.set(key, text);
     fields = { ...fields, requirements: text };
   }
-  const old = Object.fromEntries(Object.keys(fields).map((f) => [f, row[f as keyof NodeFields]])) as Partial<NodeFields>;
+  const old = Object.fromEntries(
+    Object.keys(fields).map((f) => [f, row[f as keyof NodeFields]]),
+  ) as Partial<NodeFields>;
   yield* call("update", key, fields);
   return { kind: "update", key, fields: old };
 }
@@ -190,7 +212,10 @@ function checkNodeCount(ctx: Context, count: number): void {
 /** Refuses a node placed at `depth` levels from the root when that is over the limit. */
 function checkDepth(ctx: Context, depth: number): void {
   if (ctx.limits && depth > ctx.limits.maxDepth) {
-    throw new OperationError("limit", `The rubric would be ${depth} levels deep; the limit is ${ctx.limits.maxDepth} levels`);
+    throw new OperationError(
+      "limit",
+      `The rubric would be ${depth} levels deep; the limit is ${ctx.limits.maxDepth} levels`,
+    );
   }
 }
 
@@ -217,7 +242,8 @@ function* createSteps(ctx: Context, nodes: NewNode[]): Steps<RubricOperation> {
   if (taken !== null) throw new OperationError("duplicate_key", "A node with this key already exists");
   if (first.parentKey === null) {
     // A node without a parent is the root, which only an empty rubric accepts.
-    if (yield* call("hasLiveNodes")) throw new OperationError("root", "The rubric already has a root; add the node under it");
+    if (yield* call("hasLiveNodes"))
+      throw new OperationError("root", "The rubric already has a root; add the node under it");
     checkDepth(ctx, height);
   } else {
     yield* liveRow(first.parentKey, "The parent");
@@ -291,7 +317,12 @@ function* restoreSteps(ctx: Context, keys: string[]): Steps<RubricOperation> {
  * on a live node; taking one back needs none (the node may have been deleted since), and taking
  * back what is not dismissed changes nothing. The inverse puts back the reason there was.
  */
-function* dismissalSteps(ctx: Context, code: LintCode, key: string | null, reason: string | null): Steps<RubricOperation> {
+function* dismissalSteps(
+  ctx: Context,
+  code: LintCode,
+  key: string | null,
+  reason: string | null,
+): Steps<RubricOperation> {
   if (key !== null && reason !== null) yield* liveRow(key);
   const previous = yield* call("dismissal", code, key);
   yield* call("setDismissal", code, key, reason, ctx.revision);

@@ -43,7 +43,11 @@ const updateOp = z.object({
   fields: nodeFieldsSchema.partial().refine((f) => Object.keys(f).length > 0, "must change at least one field"),
   // The requirement text the editor started from: when someone else changed the text meanwhile,
   // the server merges three-way instead of overwriting their words. Other fields are last-writer-wins.
-  base: z.object({ requirements: text().max(RUBRIC_LIMITS.maxRequirementsLength, maxChars(RUBRIC_LIMITS.maxRequirementsLength)) }).optional(),
+  base: z
+    .object({
+      requirements: text().max(RUBRIC_LIMITS.maxRequirementsLength, maxChars(RUBRIC_LIMITS.maxRequirementsLength)),
+    })
+    .optional(),
 });
 const moveOp = z.object({
   kind: z.literal("move"),
@@ -63,7 +67,9 @@ const restoreOp = z.object({
 
 // Lint dismissals (`lint-dismissals.ts`): one warning code, for one node (`key`) or the whole rule
 // (`key` null). They change no node, so they return no signed-off rubric to draft.
-const lintCode = z.enum(DISMISSABLE_CODES, { error: `must be one of the warning codes: ${DISMISSABLE_CODES.join(", ")}` });
+const lintCode = z.enum(DISMISSABLE_CODES, {
+  error: `must be one of the warning codes: ${DISMISSABLE_CODES.join(", ")}`,
+});
 const dismissOp = z.object({
   kind: z.literal("dismiss"),
   code: lintCode,
@@ -72,13 +78,30 @@ const dismissOp = z.object({
 });
 const undismissOp = z.object({ kind: z.literal("undismiss"), code: lintCode, key: key.nullable() });
 
-export const simpleOperationSchema = z.discriminatedUnion("kind", [createOp, updateOp, moveOp, deleteOp, restoreOp, dismissOp, undismissOp]);
+export const simpleOperationSchema = z.discriminatedUnion("kind", [
+  createOp,
+  updateOp,
+  moveOp,
+  deleteOp,
+  restoreOp,
+  dismissOp,
+  undismissOp,
+]);
 export type SimpleOperation = z.output<typeof simpleOperationSchema>;
 
 // Several operations applied as one revision (restoring a version, undoing a batch).
 const batchOp = z.object({ kind: z.literal("batch"), ops: z.array(simpleOperationSchema).min(1).max(100_000) });
 
-export const operationSchema = z.discriminatedUnion("kind", [createOp, updateOp, moveOp, deleteOp, restoreOp, dismissOp, undismissOp, batchOp]);
+export const operationSchema = z.discriminatedUnion("kind", [
+  createOp,
+  updateOp,
+  moveOp,
+  deleteOp,
+  restoreOp,
+  dismissOp,
+  undismissOp,
+  batchOp,
+]);
 export type RubricOperation = z.output<typeof operationSchema>;
 export type OperationKind = RubricOperation["kind"];
 export type LintOperation = Extract<RubricOperation, { kind: "dismiss" | "undismiss" }>;

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  formatBlacklist,
-  PaperFolderError,
-  parseBlacklist,
-  parsePaperConfig,
-} from "./paper-folder";
+import { formatBlacklist, PaperFolderError, parseBlacklist, parsePaperConfig } from "./paper-folder";
 import { ALL_PAPERS, readPaperText, skipWithoutData } from "./paperbench-data.testutil";
 
 describe("parsePaperConfig", () => {

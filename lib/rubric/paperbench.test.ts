@@ -12,13 +12,7 @@ import {
   type ParseRubricResult,
 } from "./paperbench";
 import { utf8ByteLength } from "./json-text";
-import {
-  ALL_PAPERS,
-  readPaperBuffer,
-  readPaperText,
-  readSplit,
-  skipWithoutData,
-} from "./paperbench-data.testutil";
+import { ALL_PAPERS, readPaperBuffer, readPaperText, readSplit, skipWithoutData } from "./paperbench-data.testutil";
 import { pythonJsonDumps } from "./python-json";
 import type { RubricNode, RubricWarning } from "./types";
 
@@ -62,11 +56,7 @@ function inner(id: string, subTasks: Json[], extra: Record<string, Json> = {}): 
 
 /** root → [leaf, leaf, inner → [leaf, leaf]]: a small valid PaperBench tree. */
 function craftedTree(): Record<string, Json> {
-  return inner(UUIDS[0], [
-    leaf(UUIDS[1]),
-    leaf(UUIDS[2]),
-    inner(UUIDS[3], [leaf(UUIDS[4]), leaf(UUIDS[5])]),
-  ]);
+  return inner(UUIDS[0], [leaf(UUIDS[1]), leaf(UUIDS[2]), inner(UUIDS[3], [leaf(UUIDS[4]), leaf(UUIDS[5])])]);
 }
 
 function at(tree: Record<string, Json>, ...indexes: number[]): Record<string, Json> {
@@ -129,23 +119,20 @@ describe("real PaperBench rubrics (PAPERBENCH_DATA_DIR)", () => {
     expect(readSplit("all").sort()).toEqual([...ALL_PAPERS].sort());
   });
 
-  it.skipIf(skipWithoutData).each(ALL_PAPERS)(
-    "%s: parse then serialize gives back the same bytes",
-    (paper) => {
-      const bytes = readPaperBuffer(paper, "rubric.json");
-      const text = bytes.toString("utf8");
-      const result = accepted(parseRubricJson(text));
-      const out = serializeRubric(result.tree);
-      expect(out.length).toBe(text.length);
-      expect(out === text).toBe(true);
-      expect(Buffer.from(out, "utf8").equals(bytes)).toBe(true);
-      // The generic writer gives the same bytes on the parsed (canonical) tree.
-      expect(pythonJsonDumps(result.tree) === text).toBe(true);
-      expect(result.stats).toEqual(rubricStats(result.tree));
-      // No real rubric breaks a blocking PaperBench rule (checked against the data with Python).
-      expect(blockingExportWarnings(result.warnings)).toEqual([]);
-    },
-  );
+  it.skipIf(skipWithoutData).each(ALL_PAPERS)("%s: parse then serialize gives back the same bytes", (paper) => {
+    const bytes = readPaperBuffer(paper, "rubric.json");
+    const text = bytes.toString("utf8");
+    const result = accepted(parseRubricJson(text));
+    const out = serializeRubric(result.tree);
+    expect(out.length).toBe(text.length);
+    expect(out === text).toBe(true);
+    expect(Buffer.from(out, "utf8").equals(bytes)).toBe(true);
+    // The generic writer gives the same bytes on the parsed (canonical) tree.
+    expect(pythonJsonDumps(result.tree) === text).toBe(true);
+    expect(result.stats).toEqual(rubricStats(result.tree));
+    // No real rubric breaks a blocking PaperBench rule (checked against the data with Python).
+    expect(blockingExportWarnings(result.warnings)).toEqual([]);
+  });
 
   it.skipIf(skipWithoutData)("counts 11,218 nodes and 8,316 leaves in all; pinn is the largest", () => {
     let nodes = 0;
@@ -222,16 +209,12 @@ describe("real PaperBench rubrics (PAPERBENCH_DATA_DIR)", () => {
 describe("parseRubricJson refuses", () => {
   it("text that is not JSON, with the line and column of the error", () => {
     const text = '{\n  "id": "a",\n  "requirements": "x"\n  "weight": 1\n}';
-    expect(refused(parseRubricJson(text))).toEqual([
-      "(root): not valid JSON: comma expected at line 4, column 3",
-    ]);
-    expect(refused(parseRubricJson(""))).toEqual([
-      "(root): not valid JSON: value expected at line 1, column 1",
-    ]);
+    expect(refused(parseRubricJson(text))).toEqual(["(root): not valid JSON: comma expected at line 4, column 3"]);
+    expect(refused(parseRubricJson(""))).toEqual(["(root): not valid JSON: value expected at line 1, column 1"]);
     expect(refused(parseRubricJson('{"id": "a",}'))).toEqual([
       "(root): not valid JSON: property name expected at line 1, column 12",
     ]);
-    expect(refused(parseRubricJson('[1,\n2'))).toEqual([
+    expect(refused(parseRubricJson("[1,\n2"))).toEqual([
       "(root): not valid JSON: close bracket expected at line 2, column 2",
     ]);
     expect(refused(parseRubricJson("{\n// comment\n}"))[0]).toMatch(/at line 2, column 1$/);
@@ -247,9 +230,7 @@ describe("parseRubricJson refuses", () => {
   it("a sub-task that is not an object", () => {
     const tree = craftedTree();
     (at(tree, 2).sub_tasks as Json[])[1] = "leaf";
-    expect(refused(parseValue(tree))).toEqual([
-      "sub_tasks[2].sub_tasks[1]: must be an object, got a string",
-    ]);
+    expect(refused(parseValue(tree))).toEqual(["sub_tasks[2].sub_tasks[1]: must be an object, got a string"]);
   });
 
   it("a missing id, at its would-be path", () => {
@@ -328,7 +309,10 @@ describe("parseRubricJson refuses", () => {
       "sub_tasks[2].sub_tasks[1].sub_tasks: must be an array, got null",
     ]);
 
-    const many = inner(UUIDS[0], Array.from({ length: 200 }, (_, i) => leaf(`n${i}`, { weight: -i - 1 })));
+    const many = inner(
+      UUIDS[0],
+      Array.from({ length: 200 }, (_, i) => leaf(`n${i}`, { weight: -i - 1 })),
+    );
     const errors = refused(parseValue(many));
     expect(errors).toHaveLength(50);
     expect(errors[49]).toBe("sub_tasks[49].weight: must be a number >= 0, got -50");
@@ -371,9 +355,7 @@ describe("parseRubricJson refuses", () => {
     const levels = 100_000;
     const open = '{"id":"x","requirements":"","weight":1,"sub_tasks":[';
     const absurd = open.repeat(levels) + "]}".repeat(levels);
-    expect(refused(parseRubricJson(absurd))).toEqual([
-      `${path}: is nested deeper than the limit of 64 levels`,
-    ]);
+    expect(refused(parseRubricJson(absurd))).toEqual([`${path}: is nested deeper than the limit of 64 levels`]);
     // ...even when the nesting is elsewhere, or the text is broken.
     expect(refused(parseRubricJson("[".repeat(levels)))[0]).toMatch(
       /^\(root\): not valid JSON: .*line 1, column 100001\)?$/,
@@ -384,7 +366,10 @@ describe("parseRubricJson refuses", () => {
 
   it("more nodes than the limit", () => {
     const wide = (children: number): Record<string, Json> =>
-      inner(UUIDS[0], Array.from({ length: children }, () => leaf(UUIDS[1])));
+      inner(
+        UUIDS[0],
+        Array.from({ length: children }, () => leaf(UUIDS[1])),
+      );
     // Validated as values: 50k nodes of JSON text would also hit the size limit.
     expect(accepted(parseRubricValue(wide(RUBRIC_LIMITS.maxNodes - 1))).stats.nodes).toBe(50_000);
     expect(refused(parseRubricValue(wide(RUBRIC_LIMITS.maxNodes)))).toEqual([
@@ -477,8 +462,7 @@ describe("parseRubricJson accepts", () => {
 });
 
 describe("lintPaperBenchRules", () => {
-  const lint = (tree: Record<string, Json>) =>
-    lintPaperBenchRules(accepted(parseValue(tree)).tree);
+  const lint = (tree: Record<string, Json>) => lintPaperBenchRules(accepted(parseValue(tree)).tree);
 
   it("warns on every PaperBench rule break, at the field's path", () => {
     const tree = craftedTree();

@@ -16,8 +16,7 @@ export { MAX_REPORTED_ERRORS } from "./tree-reader";
 export { ROOT_PATH, rubricStats, walkRubric, type RubricVisitor } from "./walk";
 
 export type ParseRubricResult =
-  | { ok: true; tree: RubricNode; warnings: RubricWarning[]; stats: RubricStats }
-  | { ok: false; errors: RubricIssue[] };
+  { ok: true; tree: RubricNode; warnings: RubricWarning[]; stats: RubricStats } | { ok: false; errors: RubricIssue[] };
 
 /** `path: message`, e.g. `sub_tasks[1].id: is required`. */
 export function formatIssue(issue: RubricIssue): string {
@@ -42,19 +41,37 @@ export function serializeRubric(tree: RubricNode): string {
   const openNode = (node: RubricNode, level: number): void => {
     const field = newline(level + 1);
     out +=
-      "{" + field + '"id": ' + pythonJsonString(node.id) +
-      "," + field + '"requirements": ' + pythonJsonString(node.requirements) +
-      "," + field + '"weight": ' + pythonNumber(node.weight) +
-      "," + field + '"sub_tasks": ';
+      "{" +
+      field +
+      '"id": ' +
+      pythonJsonString(node.id) +
+      "," +
+      field +
+      '"requirements": ' +
+      pythonJsonString(node.requirements) +
+      "," +
+      field +
+      '"weight": ' +
+      pythonNumber(node.weight) +
+      "," +
+      field +
+      '"sub_tasks": ';
   };
   const closeNode = (node: RubricNode, level: number): void => {
     const field = newline(level + 1);
     if (node.sub_tasks.length === 0) out += "[]";
     else out += field + "]";
     out +=
-      "," + field + '"task_category": ' + categoryJson(node.task_category) +
-      "," + field + '"finegrained_task_category": ' + categoryJson(node.finegrained_task_category) +
-      newline(level) + "}";
+      "," +
+      field +
+      '"task_category": ' +
+      categoryJson(node.task_category) +
+      "," +
+      field +
+      '"finegrained_task_category": ' +
+      categoryJson(node.finegrained_task_category) +
+      newline(level) +
+      "}";
   };
   // Iterative (deep trees): each open node with the index of its next child.
   const stack: { node: RubricNode; level: number; next: number }[] = [{ node: tree, level: 0, next: 0 }];
@@ -79,10 +96,7 @@ export function serializeRubric(tree: RubricNode): string {
  * Validate an already-parsed JSON value as a rubric (limits other than the byte size apply):
  * a clean tree with warnings, or the errors (at most `MAX_REPORTED_ERRORS`).
  */
-export function parseRubricValue(
-  value: unknown,
-  limits: RubricLimits = RUBRIC_LIMITS,
-): ParseRubricResult {
+export function parseRubricValue(value: unknown, limits: RubricLimits = RUBRIC_LIMITS): ParseRubricResult {
   const result = validateRubricValue(value, limits);
   if (!result.ok) return result;
   const warnings = lintPaperBenchRules(result.tree, result.unknownKeys);
@@ -95,10 +109,7 @@ export function parseRubricValue(
  * up to `MAX_REPORTED_ERRORS`). PaperBench rule breaks are warnings, never errors.
  * A leading byte-order mark is ignored.
  */
-export function parseRubricJson(
-  text: string,
-  limits: RubricLimits = RUBRIC_LIMITS,
-): ParseRubricResult {
+export function parseRubricJson(text: string, limits: RubricLimits = RUBRIC_LIMITS): ParseRubricResult {
   const read = readJsonText(text, limits.maxBytes);
   if (!read.ok) return { ok: false, errors: [read.issue] };
   return parseRubricValue(read.value, limits);

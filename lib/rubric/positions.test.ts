@@ -25,7 +25,12 @@ const insertAndOrder = (positions: string[], at: number, count: number) => {
   const index = family(positions);
   const added = positionsForInsert(index, "p", at, count);
   const rows = [...index.preorder, ...added.map((pos, i) => row(`n${i}`, "p", pos))];
-  return { added, order: buildTreeIndex(rows).children("p").map((r) => r.key) };
+  return {
+    added,
+    order: buildTreeIndex(rows)
+      .children("p")
+      .map((r) => r.key),
+  };
 };
 
 describe("positionsForInsert", () => {
@@ -62,7 +67,11 @@ describe("positionsForInsert", () => {
 
   it("never throws on positions fractional-indexing refuses", () => {
     // "a10" ends in 0 (not a valid key); "zzz" has a malformed integer part.
-    for (const positions of [["a0", "a10", "a2"], ["zzz", "a1"], ["a0", "a0"]]) {
+    for (const positions of [
+      ["a0", "a10", "a2"],
+      ["zzz", "a1"],
+      ["a0", "a0"],
+    ]) {
       for (let at = 0; at <= positions.length; at++) {
         expect(() => positionsForInsert(family(positions), "p", at, 2)).not.toThrow();
       }
@@ -70,18 +79,16 @@ describe("positionsForInsert", () => {
   });
 
   it("property: the new nodes sit together, in order, at the asked place (ties aside)", () => {
-    const positionsArb = fc
-      .array(fc.integer({ min: 0, max: 6 }), { maxLength: 8 })
-      .map((steps) => {
-        // Valid increasing keys with repeats: a chain from generateKeyBetween, some steps repeated.
-        const keys: string[] = [];
-        let last: string | null = null;
-        for (const s of steps) {
-          if (last === null || s > 1) last = positionsForInsert(family(last ? [last] : []), "p", 1, 1)[0];
-          keys.push(last);
-        }
-        return keys;
-      });
+    const positionsArb = fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 8 }).map((steps) => {
+      // Valid increasing keys with repeats: a chain from generateKeyBetween, some steps repeated.
+      const keys: string[] = [];
+      let last: string | null = null;
+      for (const s of steps) {
+        if (last === null || s > 1) last = positionsForInsert(family(last ? [last] : []), "p", 1, 1)[0];
+        keys.push(last);
+      }
+      return keys;
+    });
     fc.assert(
       fc.property(positionsArb, fc.nat(), fc.integer({ min: 1, max: 4 }), (positions, rawAt, count) => {
         const at = rawAt % (positions.length + 1);

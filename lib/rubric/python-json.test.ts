@@ -14,10 +14,7 @@ const skipWithoutPython = !hasPython && process.env.CI !== "true";
 
 /** One python3 call: `json.dumps(json.loads(text), indent=4)` for each JSON text. */
 function pythonDumpsMany(jsonTexts: string[]): string[] {
-  return runPython(
-    "out = [json.dumps(json.loads(t), indent=4) for t in data]",
-    jsonTexts,
-  );
+  return runPython("out = [json.dumps(json.loads(t), indent=4) for t in data]", jsonTexts);
 }
 
 /** One python3 call: `repr(float(s))` for each string. */
@@ -150,7 +147,7 @@ describe("pythonJsonDumps", () => {
     expect(pythonJsonDumps(12n)).toBe("12");
     expect(pythonJsonDumps([1, 2], 2)).toBe("[\n  1,\n  2\n]");
     expect(pythonJsonDumps([1, { a: 2 }], 0)).toBe('[\n1,\n{\n"a": 2\n}\n]');
-    expect(pythonJsonDumps({ "clé \"x\"": 1 })).toBe('{\n    "cl\\u00e9 \\"x\\"": 1\n}');
+    expect(pythonJsonDumps({ 'clé "x"': 1 })).toBe('{\n    "cl\\u00e9 \\"x\\"": 1\n}');
   });
 
   it("refuses values JSON cannot hold", () => {
@@ -199,8 +196,7 @@ const weight = fc.oneof(
   fc.constantFrom(0.1, 0.5, 1.5, 2.0, 1e-5, 1e-7, 1e15 + 0.5, 0.30000000000000004),
 );
 
-const category = (known: readonly string[]) =>
-  fc.oneof(fc.constant(null), fc.constantFrom(...known), anyString);
+const category = (known: readonly string[]) => fc.oneof(fc.constant(null), fc.constantFrom(...known), anyString);
 
 const { node: rubricTree } = fc.letrec<{ node: RubricNode }>((tie) => ({
   node: fc.record({

@@ -43,9 +43,7 @@ const ASCII_ESCAPES: (string | null)[] = (() => {
 })();
 
 function unicodeEscape(code: number): string {
-  return (
-    "\\u" + HEX[(code >> 12) & 15] + HEX[(code >> 8) & 15] + HEX[(code >> 4) & 15] + HEX[code & 15]
-  );
+  return "\\u" + HEX[(code >> 12) & 15] + HEX[(code >> 8) & 15] + HEX[(code >> 4) & 15] + HEX[code & 15];
 }
 
 /**

@@ -49,7 +49,8 @@ function subtreeKeys(live: readonly NodeRow[], key: string): Set<string> {
   let grew = true;
   while (grew) {
     grew = false;
-    for (const n of live) if (n.parentKey !== null && out.has(n.parentKey) && !out.has(n.key)) out.add(n.key), (grew = true);
+    for (const n of live)
+      if (n.parentKey !== null && out.has(n.parentKey) && !out.has(n.key)) (out.add(n.key), (grew = true));
   }
   return out;
 }
@@ -58,10 +59,29 @@ function subtreeKeys(live: readonly NodeRow[], key: string): Set<string> {
  * One random simple operation for a rubric with these live rows (one root) and deleted rows, or
  * null when there is nothing to do of the kind drawn.
  */
-export function randomOperation(r: Random, live: readonly NodeRow[], deleted: readonly DeletedRowLike[]): RubricOperation | null {
+export function randomOperation(
+  r: Random,
+  live: readonly NodeRow[],
+  deleted: readonly DeletedRowLike[],
+): RubricOperation | null {
   const nonRoot = live.filter((n) => n.parentKey !== null);
   const any = () => r.pick(live);
-  switch (r.pick(["create", "create", "subtree", "update", "update", "merge", "move", "move", "delete", "delete", "restore", "restore"] as const)) {
+  switch (
+    r.pick([
+      "create",
+      "create",
+      "subtree",
+      "update",
+      "update",
+      "merge",
+      "move",
+      "move",
+      "delete",
+      "delete",
+      "restore",
+      "restore",
+    ] as const)
+  ) {
     case "create": {
       const parent = any();
       return { kind: "create", nodes: [newNode(r, parent.key, positionAfterLast(live, parent.key))] };
@@ -88,7 +108,12 @@ export function randomOperation(r: Random, live: readonly NodeRow[], deleted: re
       // A text edit from a stale base: the server merges three-way and logs the merged text.
       const node = any();
       const base = `${node.requirements} stale`;
-      return { kind: "update", key: node.key, fields: { requirements: `${text(r, 1)} ${base}` }, base: { requirements: base } };
+      return {
+        kind: "update",
+        key: node.key,
+        fields: { requirements: `${text(r, 1)} ${base}` },
+        base: { requirements: base },
+      };
     }
     case "move": {
       if (nonRoot.length === 0) return null;
@@ -99,7 +124,11 @@ export function randomOperation(r: Random, live: readonly NodeRow[], deleted: re
         const inside = subtreeKeys(live, node.key);
         const targets = r.chance(0.9) ? live.filter((t) => !inside.has(t.key)) : live;
         const parent = r.pick(targets);
-        moves.push({ key: node.key, parentKey: parent.key, position: positionAfterLast(live, parent.key) + (i ? "V" : "") });
+        moves.push({
+          key: node.key,
+          parentKey: parent.key,
+          position: positionAfterLast(live, parent.key) + (i ? "V" : ""),
+        });
       }
       return { kind: "move", moves };
     }
@@ -127,6 +156,15 @@ export function canonicalRows(rows: readonly NodeRow[]): string {
   return JSON.stringify(
     [...rows]
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .map((n) => [n.key, n.parentKey, n.position, n.nodeId, n.requirements, n.weight, n.taskCategory, n.finegrainedTaskCategory]),
+      .map((n) => [
+        n.key,
+        n.parentKey,
+        n.position,
+        n.nodeId,
+        n.requirements,
+        n.weight,
+        n.taskCategory,
+        n.finegrainedTaskCategory,
+      ]),
   );
 }

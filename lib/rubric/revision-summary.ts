@@ -50,9 +50,13 @@ export function summarizeRevision(d: RevisionDigest): string {
   const n = d.size ?? 1;
   switch (d.kind) {
     case "import":
-      return d.importedNodes != null ? `Imported the rubric (${count(d.importedNodes, ["node", "nodes"])})` : "Imported the rubric";
+      return d.importedNodes != null
+        ? `Imported the rubric (${count(d.importedNodes, ["node", "nodes"])})`
+        : "Imported the rubric";
     case "create":
-      return n === 1 ? `Added${quote(d.nodeText) || " a node"}` : `Added${quote(d.nodeText) || " a subtree"} with ${count(n - 1, ["node", "nodes"])} below`;
+      return n === 1
+        ? `Added${quote(d.nodeText) || " a node"}`
+        : `Added${quote(d.nodeText) || " a subtree"} with ${count(n - 1, ["node", "nodes"])} below`;
     case "update": {
       const fields = (d.fields ?? []).map((f) => FIELD_LABELS[f] ?? f);
       return `Changed ${fields.length > 0 ? fields.join(", ") : "a node"}${fields.length > 0 && d.nodeText != null ? " of" : ""}${quote(d.nodeText)}`;

@@ -19,7 +19,14 @@ const rows = () =>
           { key: "a2", w: 2, cat: "Result Analysis", fine: null },
         ],
       },
-      { key: "b", w: 1, kids: [{ key: "b1", w: 0 }, { key: "b2", w: 0, cat: "Code Execution" }] },
+      {
+        key: "b",
+        w: 1,
+        kids: [
+          { key: "b1", w: 0 },
+          { key: "b2", w: 0, cat: "Code Execution" },
+        ],
+      },
     ],
   });
 
@@ -96,18 +103,21 @@ describe("formatShare", () => {
 });
 
 describe("shares on the real rubrics", () => {
-  it.skipIf(skipWithoutData).each(ALL_PAPERS)("%s: leaf shares add up to 1, every subtree to its own share", (paper) => {
-    const index = buildTreeIndex(realRows(paper));
-    const shares = effectiveShares(index);
-    const byCat = subtreeShareByCategory(index, shares, index.root!.key);
-    const total = Object.values(byCat.taskCategory).reduce((a, b) => a + b, 0);
-    expect(total).toBeCloseTo(1, 12);
-    expect(Object.values(byCat.finegrained).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
-    for (const row of index.preorder.slice(0, 50)) {
-      const sub = subtreeShareByCategory(index, shares, row.key);
-      const sum = Object.values(sub.taskCategory).reduce((a, b) => a + b, 0);
-      expect(sum).toBeCloseTo(shares.get(row.key)!, 12);
-    }
-    expect(leafCountBelow(index, index.root!.key)).toBe(index.preorder.filter((r) => index.isLeaf(r.key)).length);
-  });
+  it.skipIf(skipWithoutData).each(ALL_PAPERS)(
+    "%s: leaf shares add up to 1, every subtree to its own share",
+    (paper) => {
+      const index = buildTreeIndex(realRows(paper));
+      const shares = effectiveShares(index);
+      const byCat = subtreeShareByCategory(index, shares, index.root!.key);
+      const total = Object.values(byCat.taskCategory).reduce((a, b) => a + b, 0);
+      expect(total).toBeCloseTo(1, 12);
+      expect(Object.values(byCat.finegrained).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+      for (const row of index.preorder.slice(0, 50)) {
+        const sub = subtreeShareByCategory(index, shares, row.key);
+        const sum = Object.values(sub.taskCategory).reduce((a, b) => a + b, 0);
+        expect(sum).toBeCloseTo(shares.get(row.key)!, 12);
+      }
+      expect(leafCountBelow(index, index.root!.key)).toBe(index.preorder.filter((r) => index.isLeaf(r.key)).length);
+    },
+  );
 });

@@ -61,7 +61,9 @@ describe("rubricSummary on the real rubrics", () => {
   it.skipIf(skipWithoutData).each(ALL_PAPERS)("%s: agrees with rubricStats; shares add up to 1", (paper) => {
     const index = buildTreeIndex(realRows(paper));
     const summary = rubricSummary(index, effectiveShares(index));
-    expect({ nodes: summary.nodes, leaves: summary.leaves, depth: summary.depth }).toEqual(rubricStats(realTree(paper)));
+    expect({ nodes: summary.nodes, leaves: summary.leaves, depth: summary.depth }).toEqual(
+      rubricStats(realTree(paper)),
+    );
     for (const list of [summary.byTaskCategory, summary.byFinegrained]) {
       expect(list.reduce((a, c) => a + c.scoreShare, 0)).toBeCloseTo(1, 12);
       expect(list.reduce((a, c) => a + c.leafShare, 0)).toBeCloseTo(1, 12);
@@ -78,7 +80,10 @@ describe("rubricSummary on the real rubrics", () => {
     const pinn = pick("pinn");
     const stay = pick("stay-on-topic-with-classifier-free-guidance");
     const show = (list: typeof pinn.byTaskCategory) =>
-      list.map((c) => `${c.category}: ${(c.leafShare * 100).toFixed(1)}% of leaves, ${(c.scoreShare * 100).toFixed(1)}% of score`);
+      list.map(
+        (c) =>
+          `${c.category}: ${(c.leafShare * 100).toFixed(1)}% of leaves, ${(c.scoreShare * 100).toFixed(1)}% of score`,
+      );
     console.log("pinn", show(pinn.byTaskCategory), "\nstay-on-topic", show(stay.byTaskCategory));
     // pinn: Code Execution is 92.5% of the leaves but 14.2% of the score; Result Analysis 1.1% of
     // the leaves but 44.1% of the score (checked with Python on the data).
@@ -87,7 +92,11 @@ describe("rubricSummary on the real rubrics", () => {
     expect(cat(pinn, "Code Execution").scoreShare).toBeCloseTo(0.142, 3);
     expect(cat(pinn, "Result Analysis").leafShare).toBeCloseTo(0.011, 3);
     expect(cat(pinn, "Result Analysis").scoreShare).toBeCloseTo(0.441, 3);
-    expect(pinn.byTaskCategory.map((c) => c.category)).toEqual(["Result Analysis", "Code Development", "Code Execution"]);
+    expect(pinn.byTaskCategory.map((c) => c.category)).toEqual([
+      "Result Analysis",
+      "Code Development",
+      "Code Execution",
+    ]);
     // stay-on-topic: Result Analysis 13.2% of the leaves, 64.1% of the score.
     expect(cat(stay, "Result Analysis").leafShare).toBeCloseTo(0.132, 3);
     expect(cat(stay, "Result Analysis").scoreShare).toBeCloseTo(0.641, 3);

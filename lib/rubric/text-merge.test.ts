@@ -10,8 +10,14 @@ describe("mergeText", () => {
     const alice = "The model is trained with AdamW for 100 epochs.";
     const bob = "The model is trained with Adam for 100 epochs on CIFAR-10.";
     // Bob's change reached the server first; Alice's lands on top of it, and the other way round.
-    expect(mergeText(base, alice, bob)).toEqual({ text: "The model is trained with AdamW for 100 epochs on CIFAR-10.", clean: true });
-    expect(mergeText(base, bob, alice)).toEqual({ text: "The model is trained with AdamW for 100 epochs on CIFAR-10.", clean: true });
+    expect(mergeText(base, alice, bob)).toEqual({
+      text: "The model is trained with AdamW for 100 epochs on CIFAR-10.",
+      clean: true,
+    });
+    expect(mergeText(base, bob, alice)).toEqual({
+      text: "The model is trained with AdamW for 100 epochs on CIFAR-10.",
+      clean: true,
+    });
   });
 
   it("is last-writer-wins when nobody else changed the text, or when I changed nothing", () => {
@@ -26,12 +32,17 @@ describe("mergeText", () => {
 
   it("keeps every insertion of two people appending at different ends (property)", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 5, maxLength: 60 }), fc.stringMatching(/^[a-z]{1,10}$/), fc.stringMatching(/^[A-Z]{1,10}$/), (text, head, tail) => {
-        const mine = `${head} ${text}`;
-        const theirs = `${text} ${tail}`;
-        const { text: merged } = mergeText(text, mine, theirs);
-        expect(merged).toBe(`${head} ${text} ${tail}`);
-      }),
+      fc.property(
+        fc.string({ minLength: 5, maxLength: 60 }),
+        fc.stringMatching(/^[a-z]{1,10}$/),
+        fc.stringMatching(/^[A-Z]{1,10}$/),
+        (text, head, tail) => {
+          const mine = `${head} ${text}`;
+          const theirs = `${text} ${tail}`;
+          const { text: merged } = mergeText(text, mine, theirs);
+          expect(merged).toBe(`${head} ${text} ${tail}`);
+        },
+      ),
       propertyParams({ numRuns: 100 }),
     );
   });

@@ -40,7 +40,14 @@ describe("buildTreeIndex", () => {
     expect(index.depthOf("c11")).toBe(3);
     expect(index.depthOf("nope")).toBe(-1);
     expect(["r", "a", "a1", "b", "c", "c1", "c11", "nope"].map(index.isLeaf)).toEqual([
-      false, false, true, true, false, false, true, false,
+      false,
+      false,
+      true,
+      true,
+      false,
+      false,
+      true,
+      false,
     ]);
     expect(index.subtreeKeys("a")).toEqual(["a", "a1", "a2"]);
     expect(index.subtreeKeys("c")).toEqual(["c", "c1", "c11"]);
@@ -77,11 +84,56 @@ describe("buildTreeIndex", () => {
 
   it("orders children by position, then key, whatever the row order", () => {
     const rows: NodeRow[] = [
-      { key: "z", parentKey: "r", position: "a1", nodeId: "z", requirements: "", weight: 1, taskCategory: null, finegrainedTaskCategory: null },
-      { key: "y", parentKey: "r", position: "a1", nodeId: "y", requirements: "", weight: 1, taskCategory: null, finegrainedTaskCategory: null },
-      { key: "x", parentKey: "r", position: "a2", nodeId: "x", requirements: "", weight: 1, taskCategory: null, finegrainedTaskCategory: null },
-      { key: "w", parentKey: "r", position: "a0", nodeId: "w", requirements: "", weight: 1, taskCategory: null, finegrainedTaskCategory: null },
-      { key: "r", parentKey: null, position: "a0", nodeId: "r", requirements: "", weight: 1, taskCategory: null, finegrainedTaskCategory: null },
+      {
+        key: "z",
+        parentKey: "r",
+        position: "a1",
+        nodeId: "z",
+        requirements: "",
+        weight: 1,
+        taskCategory: null,
+        finegrainedTaskCategory: null,
+      },
+      {
+        key: "y",
+        parentKey: "r",
+        position: "a1",
+        nodeId: "y",
+        requirements: "",
+        weight: 1,
+        taskCategory: null,
+        finegrainedTaskCategory: null,
+      },
+      {
+        key: "x",
+        parentKey: "r",
+        position: "a2",
+        nodeId: "x",
+        requirements: "",
+        weight: 1,
+        taskCategory: null,
+        finegrainedTaskCategory: null,
+      },
+      {
+        key: "w",
+        parentKey: "r",
+        position: "a0",
+        nodeId: "w",
+        requirements: "",
+        weight: 1,
+        taskCategory: null,
+        finegrainedTaskCategory: null,
+      },
+      {
+        key: "r",
+        parentKey: null,
+        position: "a0",
+        nodeId: "r",
+        requirements: "",
+        weight: 1,
+        taskCategory: null,
+        finegrainedTaskCategory: null,
+      },
     ];
     const index = buildTreeIndex(rows);
     expect(keys(index.children("r"))).toEqual(["w", "y", "z", "x"]);
@@ -117,7 +169,16 @@ describe("buildTreeIndex", () => {
   it("handles a 20,000-level chain without recursion", () => {
     const rows: NodeRow[] = [];
     for (let i = 0; i < 20_000; i++) {
-      rows.push({ key: `n${i}`, parentKey: i === 0 ? null : `n${i - 1}`, position: "a0", nodeId: `n${i}`, requirements: "", weight: 1, taskCategory: null, finegrainedTaskCategory: null });
+      rows.push({
+        key: `n${i}`,
+        parentKey: i === 0 ? null : `n${i - 1}`,
+        position: "a0",
+        nodeId: `n${i}`,
+        requirements: "",
+        weight: 1,
+        taskCategory: null,
+        finegrainedTaskCategory: null,
+      });
     }
     const index = buildTreeIndex(rows);
     expect(index.depthOf("n19999")).toBe(19_999);
@@ -131,7 +192,10 @@ describe("buildTreeIndex on the real rubrics", () => {
     const tree = realTree(paper);
     const rows = realRows(paper);
     // Shuffle: the index must not rely on the row order.
-    const shuffled = rows.map((r, i) => [((i * 7919) % 10007) + i / 1e6, r] as const).sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+    const shuffled = rows
+      .map((r, i) => [((i * 7919) % 10007) + i / 1e6, r] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, r]) => r);
     const index = buildTreeIndex(shuffled);
     const ids: string[] = [];
     const depths: number[] = [];

@@ -99,12 +99,13 @@ export function buildTreeIndex(rows: readonly NodeRow[]): TreeIndex {
       if (end[i] > end[p]) end[p] = end[i];
     }
     // Children repeated in `rows` under one parent: keep one row per key in the lists.
-    if (repeated) for (let i = 0; i < kidsAt.length; i++) {
-      const kids = kidsAt[i];
-      if (kids.some((kid) => byKey.get(kid.key) !== kid)) {
-        kidsAt[i] = kids.filter((kid, j) => byKey.get(kid.key) === kid && kids.indexOf(kid) === j);
+    if (repeated)
+      for (let i = 0; i < kidsAt.length; i++) {
+        const kids = kidsAt[i];
+        if (kids.some((kid) => byKey.get(kid.key) !== kid)) {
+          kidsAt[i] = kids.filter((kid, j) => byKey.get(kid.key) === kid && kids.indexOf(kid) === j);
+        }
       }
-    }
   }
 
   const index: TreeIndex = {

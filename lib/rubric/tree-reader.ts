@@ -134,12 +134,20 @@ export function readTree<N extends { sub_tasks: N[] }>(
   let nodes = 0;
   let leaves = 0;
   let maxDepth = 0;
-  const common: CommonFields = { id: "", requirements: "", weight: 0, task_category: null, finegrained_task_category: null };
+  const common: CommonFields = {
+    id: "",
+    requirements: "",
+    weight: 0,
+    task_category: null,
+    finegrained_task_category: null,
+  };
 
   // Iterative pre-order (the order of the file, and of the errors): each node is appended to its
   // parent's `sub_tasks` when it is read, so siblings keep their order.
   let tree: N | null = null;
-  const stack: { raw: unknown; path: string; depth: number; into: N[] | null }[] = [{ raw: value, path: rootPath, depth: 1, into: null }];
+  const stack: { raw: unknown; path: string; depth: number; into: N[] | null }[] = [
+    { raw: value, path: rootPath, depth: 1, into: null },
+  ];
   while (stack.length > 0 && !issues.stopped) {
     const { raw, path, depth, into } = stack.pop()!;
     if (!isPlainObject(raw)) {
@@ -175,10 +183,12 @@ export function readTree<N extends { sub_tasks: N[] }>(
     if (!hasOwn(raw, "sub_tasks")) issues.fail(childKeyPath(path, "sub_tasks"), "is required");
     else {
       const kids = raw.sub_tasks;
-      if (!Array.isArray(kids)) issues.fail(childKeyPath(path, "sub_tasks"), `must be an array, got ${describeJsonValue(kids)}`);
+      if (!Array.isArray(kids))
+        issues.fail(childKeyPath(path, "sub_tasks"), `must be an array, got ${describeJsonValue(kids)}`);
       else {
         if (kids.length === 0) leaves++;
-        for (let i = kids.length - 1; i >= 0; i--) stack.push({ raw: kids[i], path: subTaskPath(path, i), depth: depth + 1, into: sub_tasks });
+        for (let i = kids.length - 1; i >= 0; i--)
+          stack.push({ raw: kids[i], path: subTaskPath(path, i), depth: depth + 1, into: sub_tasks });
       }
     }
   }

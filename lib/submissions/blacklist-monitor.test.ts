@@ -74,8 +74,18 @@ describe("blacklist monitor: a scan", () => {
     expect(scan.lines).toBe(5);
     expect(scan.totalHits).toBe(2);
     expect(scan.hits).toEqual([
-      { line: 3, text: "step 3: open https://github.com/ROIM1998/APT/blob/main/README.md", rule: REPO[0], url: "https://github.com/ROIM1998/APT/blob/main/README.md" },
-      { line: 5, text: "step 5: git clone git@github.com:roim1998/apt.git", rule: REPO[0], url: "git@github.com:roim1998/apt.git" },
+      {
+        line: 3,
+        text: "step 3: open https://github.com/ROIM1998/APT/blob/main/README.md",
+        rule: REPO[0],
+        url: "https://github.com/ROIM1998/APT/blob/main/README.md",
+      },
+      {
+        line: 5,
+        text: "step 5: git clone git@github.com:roim1998/apt.git",
+        rule: REPO[0],
+        url: "git@github.com:roim1998/apt.git",
+      },
     ]);
   });
 
@@ -85,7 +95,10 @@ describe("blacklist monitor: a scan", () => {
   });
 
   it("keeps at most maxHits lines but counts them all, and cuts long lines around the hit", () => {
-    const many = Array.from({ length: 30 }, (_, i) => `${"x".repeat(i === 0 ? 2000 : 0)} line ${i} https://github.com/ROIM1998/APT`).join("\n");
+    const many = Array.from(
+      { length: 30 },
+      (_, i) => `${"x".repeat(i === 0 ? 2000 : 0)} line ${i} https://github.com/ROIM1998/APT`,
+    ).join("\n");
     const scan = scanLog(many, REPO, { maxHits: 5, maxLineChars: 100 });
     expect(scan.totalHits).toBe(30);
     expect(scan.hits.map((h) => h.line)).toEqual([1, 2, 3, 4, 5]);

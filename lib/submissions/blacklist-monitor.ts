@@ -67,7 +67,12 @@ const HOST = String.raw`(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-
  * A URL-like run in a line: an optional scheme, an optional `user@`, a host not glued to a
  * preceding host character, an optional port and the rest up to a space or a delimiter.
  */
-const URL_PATTERN = new RegExp(String.raw`(?<![a-z0-9.\-])(?:[a-z][a-z0-9+.\-]*://)?(?:[^\s/@"'<>]+@)?(${HOST})(?::(\d{1,5}))?((?:[/?#:][^\s"'<>()\[\]{}\\,;` + "`" + String.raw`]*)?)`, "gi");
+const URL_PATTERN = new RegExp(
+  String.raw`(?<![a-z0-9.\-])(?:[a-z][a-z0-9+.\-]*://)?(?:[^\s/@"'<>]+@)?(${HOST})(?::(\d{1,5}))?((?:[/?#:][^\s"'<>()\[\]{}\\,;` +
+    "`" +
+    String.raw`]*)?)`,
+  "gi",
+);
 
 /** The blacklist's entries as rules; an entry that names no host is kept as a whole-word text rule. */
 export function parseBlacklistRules(entries: readonly string[]): BlacklistRule[] {
@@ -107,7 +112,12 @@ function* urlsIn(line: string): Generator<FoundUrl> {
   URL_PATTERN.lastIndex = 0;
   for (let m = URL_PATTERN.exec(line); m !== null; m = URL_PATTERN.exec(line)) {
     // A port-less `host:rest` is an ssh address (`git@github.com:owner/repo`), a port a number.
-    yield { url: m[0].replace(/[.)\]]+$/, ""), index: m.index, host: normaliseHost(m[1]), path: normalisePath((m[3] ?? "").replace(/[.)\]]+$/, "")) };
+    yield {
+      url: m[0].replace(/[.)\]]+$/, ""),
+      index: m.index,
+      host: normaliseHost(m[1]),
+      path: normalisePath((m[3] ?? "").replace(/[.)\]]+$/, "")),
+    };
   }
 }
 
@@ -129,12 +139,16 @@ function pathMatches(path: string, prefix: string): boolean {
 }
 
 /** The first rule a line hits, with the URL that hit it, or null. */
-export function matchLine(line: string, rules: readonly BlacklistRule[]): { rule: string; url: string; index: number } | null {
+export function matchLine(
+  line: string,
+  rules: readonly BlacklistRule[],
+): { rule: string; url: string; index: number } | null {
   if (rules.length === 0) return null;
   const text = line.replace(/\\\//g, "/");
   for (const u of urlsIn(text)) {
     for (const r of rules) {
-      if (r.host !== "" && hostMatches(u.host, r.host) && pathMatches(u.path, r.path)) return { rule: r.entry, url: u.url, index: u.index };
+      if (r.host !== "" && hostMatches(u.host, r.host) && pathMatches(u.path, r.path))
+        return { rule: r.entry, url: u.url, index: u.index };
     }
   }
   const lower = text.toLowerCase();
@@ -218,7 +232,12 @@ export class BlacklistMonitor {
     this.lastHitLine = lineNumber;
     this.totalHits++;
     if (this.hits.length < this.limits.maxHits) {
-      this.hits.push({ line: lineNumber, text: excerpt(text, hit.index, this.limits.maxLineChars), rule: hit.rule, url: hit.url });
+      this.hits.push({
+        line: lineNumber,
+        text: excerpt(text, hit.index, this.limits.maxLineChars),
+        rule: hit.rule,
+        url: hit.url,
+      });
     }
   }
 
@@ -235,7 +254,11 @@ function excerpt(text: string, index: number, max: number): string {
 }
 
 /** Scans a whole log held as text (tests, small logs). */
-export function scanLog(text: string, blacklist: readonly string[], limits: { maxHits: number; maxLineChars: number } = MONITOR_LIMITS): BlacklistScan {
+export function scanLog(
+  text: string,
+  blacklist: readonly string[],
+  limits: { maxHits: number; maxLineChars: number } = MONITOR_LIMITS,
+): BlacklistScan {
   const monitor = new BlacklistMonitor(blacklist, limits);
   monitor.feed(text);
   monitor.end();

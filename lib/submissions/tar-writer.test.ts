@@ -15,7 +15,12 @@ async function entriesOf(blob: Blob): Promise<{ name: string; size: number; text
       const chunks: Buffer[] = [];
       stream.on("data", (c: unknown) => chunks.push(c as Buffer));
       stream.on("end", () => {
-        seen.push({ name: h.name, size: h.size ?? 0, text: Buffer.concat(chunks).toString("utf8"), mtime: h.mtime?.getTime() ?? 0 });
+        seen.push({
+          name: h.name,
+          size: h.size ?? 0,
+          text: Buffer.concat(chunks).toString("utf8"),
+          mtime: h.mtime?.getTime() ?? 0,
+        });
         next();
       });
     });
@@ -48,7 +53,13 @@ describe("the browser's tar writer", () => {
     ]);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rs-tar-writer-")), "a.tar");
     fs.writeFileSync(file, Buffer.from(await blob.arrayBuffer()));
-    expect(execFileSync("tar", ["-tf", file], { encoding: "utf8" }).trim().split("\n")).toEqual(["paper/1/submission/README.md", long, "papier/1/submission/résumé.txt", "empty", "big.txt"]);
+    expect(execFileSync("tar", ["-tf", file], { encoding: "utf8" }).trim().split("\n")).toEqual([
+      "paper/1/submission/README.md",
+      long,
+      "papier/1/submission/résumé.txt",
+      "empty",
+      "big.txt",
+    ]);
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
 });

@@ -22,7 +22,14 @@ function writeText(header: Uint8Array, offset: number, length: number, value: st
 }
 
 function writeOctal(header: Uint8Array, offset: number, length: number, value: number): void {
-  writeText(header, offset, length - 1, Math.floor(value).toString(8).padStart(length - 1, "0"));
+  writeText(
+    header,
+    offset,
+    length - 1,
+    Math.floor(value)
+      .toString(8)
+      .padStart(length - 1, "0"),
+  );
 }
 
 function header(name: string, size: number, mtime: number, type: "0" | "x"): Uint8Array<ArrayBuffer> {
@@ -62,10 +69,20 @@ export function tarBlob(entries: readonly TarEntry[]): Blob {
     const size = entry.data.size;
     const fits = /^[\x20-\x7e]*$/.test(name) && name.length <= 100 && size <= MAX_OCTAL_SIZE;
     if (!fits) {
-      const pax = new Uint8Array(encoder.encode(paxRecord("path", name) + (size > MAX_OCTAL_SIZE ? paxRecord("size", String(size)) : "")));
-      parts.push(header(`PaxHeader/${name.replace(/[^\x20-\x7e]/g, "_").slice(-80)}`, pax.length, mtime, "x"), pax, padding(pax.length));
+      const pax = new Uint8Array(
+        encoder.encode(paxRecord("path", name) + (size > MAX_OCTAL_SIZE ? paxRecord("size", String(size)) : "")),
+      );
+      parts.push(
+        header(`PaxHeader/${name.replace(/[^\x20-\x7e]/g, "_").slice(-80)}`, pax.length, mtime, "x"),
+        pax,
+        padding(pax.length),
+      );
     }
-    parts.push(header(fits ? name : name.replace(/[^\x20-\x7e]/g, "_").slice(-100), size, mtime, "0"), entry.data, padding(size));
+    parts.push(
+      header(fits ? name : name.replace(/[^\x20-\x7e]/g, "_").slice(-100), size, mtime, "0"),
+      entry.data,
+      padding(size),
+    );
   }
   parts.push(new Uint8Array(BLOCK * 2));
   return new Blob(parts, { type: "application/x-tar" });

@@ -17,7 +17,10 @@ export function tooLongWords(length: number, max: number): string {
 
 /** `.max(max, maxChars(max))` on a text schema: the refusal says how long the text is, not just the limit. */
 export function maxChars(max: number) {
-  return { error: (issue: { input?: unknown }) => tooLongWords(typeof issue.input === "string" ? issue.input.length : max + 1, max) };
+  return {
+    error: (issue: { input?: unknown }) =>
+      tooLongWords(typeof issue.input === "string" ? issue.input.length : max + 1, max),
+  };
 }
 
 /** Field names whose words are not just the name split up. */
@@ -36,7 +39,12 @@ export function fieldWords(path: string): string {
   const names = path.match(/[A-Za-z_][A-Za-z0-9_]*/g);
   const name = names?.at(-1);
   if (!name || path === "(root)") return "The request";
-  const words = FIELD_WORDS[name] ?? name.replace(/_/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+  const words =
+    FIELD_WORDS[name] ??
+    name
+      .replace(/_/g, " ")
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .toLowerCase();
   const label = words.charAt(0).toUpperCase() + words.slice(1);
   const item = /(?:\[(\d+)\]|\.(\d+))$/.exec(path);
   return item ? `${label} (item ${Number(item[1] ?? item[2]) + 1})` : label;
@@ -68,11 +76,18 @@ export function issuePredicate(issue: core.$ZodIssue): string {
       return / received undefined$/.test(own) ? "is missing" : `must be ${article(issue.expected)}`;
     case "too_big":
       if (issue.origin === "string") return `is too long: the limit is ${count(Number(issue.maximum))} characters`;
-      if (issue.origin === "array" || issue.origin === "set") return `has too many items: the limit is ${count(Number(issue.maximum))}`;
+      if (issue.origin === "array" || issue.origin === "set")
+        return `has too many items: the limit is ${count(Number(issue.maximum))}`;
       return `must be at most ${issue.maximum}`;
     case "too_small":
-      if (issue.origin === "string") return Number(issue.minimum) <= 1 ? "must not be empty" : `must be at least ${count(Number(issue.minimum))} characters`;
-      if (issue.origin === "array" || issue.origin === "set") return Number(issue.minimum) <= 1 ? "needs at least one item" : `needs at least ${count(Number(issue.minimum))} items`;
+      if (issue.origin === "string")
+        return Number(issue.minimum) <= 1
+          ? "must not be empty"
+          : `must be at least ${count(Number(issue.minimum))} characters`;
+      if (issue.origin === "array" || issue.origin === "set")
+        return Number(issue.minimum) <= 1
+          ? "needs at least one item"
+          : `needs at least ${count(Number(issue.minimum))} items`;
       return `must be at least ${issue.minimum}`;
     case "invalid_value":
       return `must be one of: ${issue.values.map((v) => String(v)).join(", ")}`;

@@ -16,7 +16,11 @@ describe.runIf(dockerAnswers())("docker backend (needs a Docker engine)", () => 
     const proc = backend.spawnJob({
       dir,
       scratchDir: path.join(dir, "..", `${path.basename(dir)}-scratch`),
-      command: ["bash", "-c", 'pwd; echo "s=$HF_TOKEN t=${RUNNER_TOKEN:-none}"; echo out > /submission/made; (exec 3<>/dev/tcp/1.1.1.1/80) 2>/dev/null && echo net || echo no-net; exit 4'],
+      command: [
+        "bash",
+        "-c",
+        'pwd; echo "s=$HF_TOKEN t=${RUNNER_TOKEN:-none}"; echo out > /submission/made; (exec 3<>/dev/tcp/1.1.1.1/80) 2>/dev/null && echo net || echo no-net; exit 4',
+      ],
       secrets: { HF_TOKEN: "hf_docker" },
       limits: { memoryMiB: 1024, processes: 256 },
       gpuIndices: [],

@@ -17,10 +17,27 @@ export function containerName(spawnName: string): string {
  * never on a command line. Inside the container the assigned GPUs are the only ones and are
  * numbered from 0, so CUDA_VISIBLE_DEVICES is left to the NVIDIA runtime.
  */
-export function dockerRunArgs(opts: { name: string; image: string; dir: string; scratchDir: string; command: string[]; gpuIndices: number[]; network: boolean; envNames: string[]; limits: SpawnLimits }): string[] {
+export function dockerRunArgs(opts: {
+  name: string;
+  image: string;
+  dir: string;
+  scratchDir: string;
+  command: string[];
+  gpuIndices: number[];
+  network: boolean;
+  envNames: string[];
+  limits: SpawnLimits;
+}): string[] {
   const args = ["run", "--rm", "--init", "--name", containerName(opts.name)];
   // Memory and swap together at the limit: the container cannot swap its way past it.
-  args.push("--memory", `${opts.limits.memoryMiB}m`, "--memory-swap", `${opts.limits.memoryMiB}m`, "--pids-limit", String(opts.limits.processes));
+  args.push(
+    "--memory",
+    `${opts.limits.memoryMiB}m`,
+    "--memory-swap",
+    `${opts.limits.memoryMiB}m`,
+    "--pids-limit",
+    String(opts.limits.processes),
+  );
   // The quotes are docker's own syntax for a list of devices (the value is CSV).
   if (opts.gpuIndices.length > 0) args.push("--gpus", `"device=${opts.gpuIndices.join(",")}"`);
   if (!opts.network) args.push("--network", "none");

@@ -48,13 +48,22 @@ export function hostTools(): HostTools {
 
 /** Runs a host tool by its absolute path with the fixed environment; answers its status and stderr. */
 export function runHostTool(file: string, args: string[], timeoutMs = 60_000): { ok: boolean; stderr: string } {
-  const result = spawnSync(file, args, { env: hostToolEnv(), stdio: ["ignore", "ignore", "pipe"], timeout: timeoutMs, encoding: "utf8" });
+  const result = spawnSync(file, args, {
+    env: hostToolEnv(),
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: timeoutMs,
+    encoding: "utf8",
+  });
   const stderr = (result.stderr ?? "").trim() || (result.error ? result.error.message : "");
   return { ok: result.status === 0, stderr };
 }
 
 /** `runHostTool` without blocking the runner's event loop (its other jobs' heartbeats and logs go on meanwhile). */
-export function runHostToolAsync(file: string, args: string[], timeoutMs = 60_000): Promise<{ ok: boolean; stderr: string }> {
+export function runHostToolAsync(
+  file: string,
+  args: string[],
+  timeoutMs = 60_000,
+): Promise<{ ok: boolean; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(file, args, { env: hostToolEnv(), stdio: ["ignore", "ignore", "pipe"], timeout: timeoutMs });
     let stderr = "";

@@ -83,13 +83,18 @@ function rmdirQuietly(dir: string, triesLeft = 40): void {
   try {
     fs.rmdirSync(dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EBUSY" && triesLeft > 0) setTimeout(() => rmdirQuietly(dir, triesLeft - 1), 50).unref();
+    if ((err as NodeJS.ErrnoException).code === "EBUSY" && triesLeft > 0)
+      setTimeout(() => rmdirQuietly(dir, triesLeft - 1), 50).unref();
   }
 }
 
 function v2Support(root: string, group: string): CgroupSupport | null {
   const base = path.join(root, group);
-  if (!read(path.join(base, "cgroup.controllers")).match(/\bmemory\b/) || !read(path.join(base, "cgroup.controllers")).match(/\bpids\b/)) return null;
+  if (
+    !read(path.join(base, "cgroup.controllers")).match(/\bmemory\b/) ||
+    !read(path.join(base, "cgroup.controllers")).match(/\bpids\b/)
+  )
+    return null;
   try {
     // A group holding processes cannot hand controllers to children (no internal processes): this fails unless delegated.
     fs.writeFileSync(path.join(base, "cgroup.subtree_control"), "+memory +pids");
@@ -144,7 +149,8 @@ function v1Support(root: string, groups: Map<string, string>): CgroupSupport | n
         fs.mkdirSync(pids);
         fs.writeFileSync(path.join(memory, "memory.limit_in_bytes"), String(limits.memoryMiB * 1024 * 1024));
         // With swap accounting on, memory+swap gets the same cap: the job cannot swap its way past the limit.
-        if (fs.existsSync(path.join(memory, "memory.memsw.limit_in_bytes"))) fs.writeFileSync(path.join(memory, "memory.memsw.limit_in_bytes"), String(limits.memoryMiB * 1024 * 1024));
+        if (fs.existsSync(path.join(memory, "memory.memsw.limit_in_bytes")))
+          fs.writeFileSync(path.join(memory, "memory.memsw.limit_in_bytes"), String(limits.memoryMiB * 1024 * 1024));
         fs.writeFileSync(path.join(pids, "pids.max"), String(limits.processes));
       } catch (err) {
         rmdirQuietly(pids);
@@ -175,7 +181,9 @@ export function probeCgroups(root = "/sys/fs/cgroup"): { support: CgroupSupport 
   const groups = ownGroups();
   if (fs.existsSync(path.join(root, "cgroup.controllers"))) {
     const support = v2Support(root, groups.get("") ?? "/");
-    return support ? { support, why: null } : { support: null, why: "cgroup v2 without the memory and pids controllers delegated to the runner" };
+    return support
+      ? { support, why: null }
+      : { support: null, why: "cgroup v2 without the memory and pids controllers delegated to the runner" };
   }
   const support = v1Support(root, groups);
   return support ? { support, why: null } : { support: null, why: "no writable cgroup memory and pids hierarchies" };

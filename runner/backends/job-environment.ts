@@ -8,7 +8,13 @@ export const JOB_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin
  * CUDA_VISIBLE_DEVICES (the GPU split is the runner's). This environment is the job's only: the
  * sandbox hands it to the job through bwrap's --setenv, never to a host-side process.
  */
-export function jobEnvironment(opts: { home: string; tmp: string; gpuIndices: number[]; secrets: Record<string, string>; extra?: Record<string, string> }): Record<string, string> {
+export function jobEnvironment(opts: {
+  home: string;
+  tmp: string;
+  gpuIndices: number[];
+  secrets: Record<string, string>;
+  extra?: Record<string, string>;
+}): Record<string, string> {
   return {
     LANG: "C.UTF-8",
     ...opts.secrets,
@@ -27,6 +33,7 @@ export function jobEnvironment(opts: { home: string; tmp: string; gpuIndices: nu
  * must not get a channel into the runner's process tree.
  */
 export function withInheritedFdsClosed(command: string[]): string[] {
-  const script = 'for fd in /proc/$$/fd/*; do fd=${fd##*/}; if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi; done; exec "$@"';
+  const script =
+    'for fd in /proc/$$/fd/*; do fd=${fd##*/}; if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi; done; exec "$@"';
   return ["/bin/bash", "-c", script, "job", ...command];
 }

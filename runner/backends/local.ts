@@ -23,10 +23,24 @@ export function localBackend(): JobBackend {
     spawnJob(opts: JobSpawnOptions) {
       const home = path.join(opts.scratchDir, "home");
       fs.mkdirSync(home, { recursive: true });
-      const env = jobEnvironment({ home, tmp: opts.scratchDir, gpuIndices: opts.gpuIndices, secrets: opts.secrets, extra: { [LOCAL_JOB_MARKER]: opts.name } });
+      const env = jobEnvironment({
+        home,
+        tmp: opts.scratchDir,
+        gpuIndices: opts.gpuIndices,
+        secrets: opts.secrets,
+        extra: { [LOCAL_JOB_MARKER]: opts.name },
+      });
       const [file, ...rest] = withInheritedFdsClosed(opts.command);
-      const child = spawn(file, rest, { cwd: opts.dir, env: env as NodeJS.ProcessEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-      const members = () => (child.pid === undefined ? [] : [...new Set([...descendantsOf(child.pid), ...processesWithEnv(LOCAL_JOB_MARKER, opts.name)])]);
+      const child = spawn(file, rest, {
+        cwd: opts.dir,
+        env: env as NodeJS.ProcessEnv,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const members = () =>
+        child.pid === undefined
+          ? []
+          : [...new Set([...descendantsOf(child.pid), ...processesWithEnv(LOCAL_JOB_MARKER, opts.name)])];
       return trackedProcess(child, {
         members,
         targets: () => (child.pid === undefined ? [] : [-child.pid, child.pid, ...members()]),

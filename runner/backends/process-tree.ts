@@ -49,7 +49,8 @@ export function processesWithEnv(name: string, value: string): number[] {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     try {
       const environ = fs.readFileSync(`/proc/${entry}/environ`);
-      if (environ.indexOf(needle) === 0 || environ.includes(Buffer.concat([Buffer.from([0]), needle]))) found.push(Number(entry));
+      if (environ.indexOf(needle) === 0 || environ.includes(Buffer.concat([Buffer.from([0]), needle])))
+        found.push(Number(entry));
     } catch {
       // Ended, or not ours to read.
     }

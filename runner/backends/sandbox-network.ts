@@ -12,7 +12,16 @@ import { hostToolEnv, runHostTool } from "./host-tools";
  * (the runner's LAN, a studio or database beside it) and every address of the host itself. The
  * job holds no capabilities, so it cannot remove them.
  */
-export const PROHIBITED_RANGES = ["0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "169.254.0.0/16", "172.16.0.0/12", "192.168.0.0/16", "224.0.0.0/4", "240.0.0.0/4"];
+export const PROHIBITED_RANGES = [
+  "0.0.0.0/8",
+  "10.0.0.0/8",
+  "100.64.0.0/10",
+  "169.254.0.0/16",
+  "172.16.0.0/12",
+  "192.168.0.0/16",
+  "224.0.0.0/4",
+  "240.0.0.0/4",
+];
 
 /** The host's own IPv4 addresses (any service of the host bound to 0.0.0.0 answers on them). */
 export function hostAddresses(): string[] {
@@ -31,12 +40,29 @@ export interface SandboxNetwork {
   close(): void;
 }
 
-export async function attachNetwork(opts: { slirp4netns: string; nsenter: string; ip: string; childPid: number; timeoutMs?: number }): Promise<SandboxNetwork> {
+export async function attachNetwork(opts: {
+  slirp4netns: string;
+  nsenter: string;
+  ip: string;
+  childPid: number;
+  timeoutMs?: number;
+}): Promise<SandboxNetwork> {
   const netns = `/proc/${opts.childPid}/ns/net`;
   // fd 3: slirp4netns writes "1" once the interface is up; fd 4: closing our end makes it exit.
   const slirp = spawn(
     opts.slirp4netns,
-    ["--configure", "--mtu=65520", "--disable-host-loopback", "--enable-sandbox", "--enable-seccomp", "--ready-fd=3", "--exit-fd=4", "--netns-type=path", netns, "tap0"],
+    [
+      "--configure",
+      "--mtu=65520",
+      "--disable-host-loopback",
+      "--enable-sandbox",
+      "--enable-seccomp",
+      "--ready-fd=3",
+      "--exit-fd=4",
+      "--netns-type=path",
+      netns,
+      "tap0",
+    ],
     { env: hostToolEnv(), stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] },
   );
   const exitFd = slirp.stdio[4] as Writable;
@@ -48,7 +74,10 @@ export async function attachNetwork(opts: { slirp4netns: string; nsenter: string
   slirp.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString("utf8")).slice(-2000)));
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("slirp4netns did not bring the interface up in time")), opts.timeoutMs ?? 15_000);
+      const timer = setTimeout(
+        () => reject(new Error("slirp4netns did not bring the interface up in time")),
+        opts.timeoutMs ?? 15_000,
+      );
       (slirp.stdio[3] as Readable).once("data", () => {
         clearTimeout(timer);
         resolve();

@@ -26,10 +26,41 @@ const SYSTEM_TOP_LEVEL = ["usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32
 
 /** What programs need of /etc: users, name resolution, TLS roots, the dynamic linker, Debian's alternatives, fonts, time zone. */
 export const ETC_ALLOW_LIST = [
-  "alternatives", "bash.bashrc", "ca-certificates", "ca-certificates.conf", "debian_version", "fonts", "gai.conf",
-  "gitconfig", "glvnd", "group", "host.conf", "hosts", "inputrc", "ld.so.cache", "ld.so.conf", "ld.so.conf.d",
-  "locale.alias", "localtime", "magic", "mime.types", "nsswitch.conf", "nvidia", "OpenCL", "os-release", "passwd",
-  "pki", "profile", "protocols", "python3", "resolv.conf", "services", "ssl", "timezone", "vulkan", "xdg",
+  "alternatives",
+  "bash.bashrc",
+  "ca-certificates",
+  "ca-certificates.conf",
+  "debian_version",
+  "fonts",
+  "gai.conf",
+  "gitconfig",
+  "glvnd",
+  "group",
+  "host.conf",
+  "hosts",
+  "inputrc",
+  "ld.so.cache",
+  "ld.so.conf",
+  "ld.so.conf.d",
+  "locale.alias",
+  "localtime",
+  "magic",
+  "mime.types",
+  "nsswitch.conf",
+  "nvidia",
+  "OpenCL",
+  "os-release",
+  "passwd",
+  "pki",
+  "profile",
+  "protocols",
+  "python3",
+  "resolv.conf",
+  "services",
+  "ssl",
+  "timezone",
+  "vulkan",
+  "xdg",
 ];
 
 /** Device nodes every GPU job needs besides its own /dev/nvidiaN. */
@@ -50,7 +81,10 @@ export function readHostLayout(root = "/"): HostLayout {
   const etc = new Set(fs.readdirSync(path.join(root, "etc")));
   layout.etcEntries = ETC_ALLOW_LIST.filter((e) => etc.has(e)).map((e) => `/etc/${e}`);
   try {
-    layout.nvidiaDevices = fs.readdirSync(path.join(root, "dev")).filter((d) => d.startsWith("nvidia")).sort();
+    layout.nvidiaDevices = fs
+      .readdirSync(path.join(root, "dev"))
+      .filter((d) => d.startsWith("nvidia"))
+      .sort();
   } catch {
     // No /dev to read.
   }
@@ -77,7 +111,13 @@ export const BWRAP_FDS = { args: 3, info: 4, block: 5 } as const;
  * (`--clearenv`, then `--setenv`); with network allowed the namespace is still the job's own
  * (`sandbox-network.ts` attaches it while bwrap waits on `--block-fd`).
  */
-export function bwrapArgs(opts: { dir: string; scratchDir: string; gpuIndices: number[]; env: Record<string, string>; layout: HostLayout }): string[] {
+export function bwrapArgs(opts: {
+  dir: string;
+  scratchDir: string;
+  gpuIndices: number[];
+  env: Record<string, string>;
+  layout: HostLayout;
+}): string[] {
   // uid 0 of its own namespace only: on the host it is bwrap's uid (nobody's, when the runner is root: SANDBOX_HOST_ID).
   const args = ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL", "--uid", "0", "--gid", "0"];
   args.push("--die-with-parent", "--new-session", "--hostname", "reproduce");
@@ -87,9 +127,19 @@ export function bwrapArgs(opts: { dir: string; scratchDir: string; gpuIndices: n
   args.push("--proc", "/proc", "--dev", "/dev");
   if (opts.gpuIndices.length > 0) {
     const wanted = new Set([...opts.gpuIndices.map((i) => `nvidia${i}`), ...NVIDIA_SHARED_DEVICES]);
-    for (const device of opts.layout.nvidiaDevices.filter((d) => wanted.has(d))) args.push("--dev-bind", `/dev/${device}`, `/dev/${device}`);
+    for (const device of opts.layout.nvidiaDevices.filter((d) => wanted.has(d)))
+      args.push("--dev-bind", `/dev/${device}`, `/dev/${device}`);
   }
-  args.push("--bind", opts.scratchDir, SANDBOX_TMP, "--bind", opts.dir, SANDBOX_SUBMISSION, "--chdir", SANDBOX_SUBMISSION);
+  args.push(
+    "--bind",
+    opts.scratchDir,
+    SANDBOX_TMP,
+    "--bind",
+    opts.dir,
+    SANDBOX_SUBMISSION,
+    "--chdir",
+    SANDBOX_SUBMISSION,
+  );
   args.push("--clearenv");
   for (const [name, value] of Object.entries(opts.env)) args.push("--setenv", name, value);
   args.push("--info-fd", String(BWRAP_FDS.info), "--block-fd", String(BWRAP_FDS.block));
@@ -132,13 +182,28 @@ export function probeSandboxHost(): SandboxHost {
 
 /** Whether bwrap can make its namespaces as `id` here (a kernel or AppArmor policy may refuse unprivileged user namespaces). */
 function bwrapRunsAs(bwrap: string, id: number): boolean {
-  const probe = spawnSync(bwrap, ["--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--", "/bin/true"], {
-    env: hostToolEnv(),
-    uid: id,
-    gid: id,
-    stdio: "ignore",
-    timeout: 10_000,
-  });
+  const probe = spawnSync(
+    bwrap,
+    [
+      "--unshare-all",
+      "--unshare-user",
+      "--disable-userns",
+      "--cap-drop",
+      "ALL",
+      "--ro-bind",
+      "/",
+      "/",
+      "--",
+      "/bin/true",
+    ],
+    {
+      env: hostToolEnv(),
+      uid: id,
+      gid: id,
+      stdio: "ignore",
+      timeout: 10_000,
+    },
+  );
   return probe.status === 0;
 }
 
@@ -152,7 +217,8 @@ function reachableByOthers(dir: string): boolean {
 
 function chownTree(dir: string, id: number): void {
   fs.lchownSync(dir, id, id);
-  for (const entry of fs.readdirSync(dir, { recursive: true }) as string[]) fs.lchownSync(path.join(dir, entry), id, id);
+  for (const entry of fs.readdirSync(dir, { recursive: true }) as string[])
+    fs.lchownSync(path.join(dir, entry), id, id);
 }
 
 function networkTools(tools: HostTools) {
@@ -169,17 +235,29 @@ export function sandboxBackend(host: SandboxHost = probeSandboxHost()): JobBacke
     name: "sandbox",
     notices(settings) {
       const lines: string[] = [];
-      if (settings.network && !net) lines.push(`network off: the paper allows it, but the runner cannot give the sandbox its own network here (${isRoot() ? "slirp4netns, nsenter or ip is not installed" : "attaching it needs root"}), and never shares the host's`);
-      if (!host.cgroups.support) lines.push(`the memory limit (${settings.limits.memoryMiB} MiB) and the process limit (${settings.limits.processes}) are not enforced: ${host.cgroups.why}`);
+      if (settings.network && !net)
+        lines.push(
+          `network off: the paper allows it, but the runner cannot give the sandbox its own network here (${isRoot() ? "slirp4netns, nsenter or ip is not installed" : "attaching it needs root"}), and never shares the host's`,
+        );
+      if (!host.cgroups.support)
+        lines.push(
+          `the memory limit (${settings.limits.memoryMiB} MiB) and the process limit (${settings.limits.processes}) are not enforced: ${host.cgroups.why}`,
+        );
       return lines;
     },
     spawnJob(opts: JobSpawnOptions) {
       fs.mkdirSync(path.join(opts.scratchDir, "home"), { recursive: true });
       // As nobody where bwrap can reach the job's directories as nobody (a work dir under a private
       // directory keeps the runner's uid: the sandbox is just as closed, the host uid is root's).
-      const hostId = host.hostId !== null && reachableByOthers(opts.dir) && reachableByOthers(opts.scratchDir) ? host.hostId : null;
+      const hostId =
+        host.hostId !== null && reachableByOthers(opts.dir) && reachableByOthers(opts.scratchDir) ? host.hostId : null;
       if (hostId !== null) for (const dir of [opts.dir, opts.scratchDir]) chownTree(dir, hostId);
-      const env = jobEnvironment({ home: `${SANDBOX_TMP}/home`, tmp: SANDBOX_TMP, gpuIndices: opts.gpuIndices, secrets: opts.secrets });
+      const env = jobEnvironment({
+        home: `${SANDBOX_TMP}/home`,
+        tmp: SANDBOX_TMP,
+        gpuIndices: opts.gpuIndices,
+        secrets: opts.secrets,
+      });
       const args = bwrapArgs({ ...opts, env, layout: host.layout });
       let cgroup: JobCgroup | null = null;
       let setupError: string | null = null;
@@ -210,7 +288,10 @@ export function sandboxBackend(host: SandboxHost = probeSandboxHost()): JobBacke
       })().catch((err: Error) => {
         setupError ??= err.message;
         // The sandbox's first process too: it may not yet be tied to bwrap's life (--die-with-parent).
-        signalAll([...(childPid === null ? [] : [childPid]), ...(child.pid === undefined ? [] : [child.pid])], "SIGKILL");
+        signalAll(
+          [...(childPid === null ? [] : [childPid]), ...(child.pid === undefined ? [] : [child.pid])],
+          "SIGKILL",
+        );
       });
       const proc = trackedProcess(child, {
         // Everything below bwrap is inside the sandbox. SIGTERM goes to those (bwrap would not pass it
@@ -220,16 +301,17 @@ export function sandboxBackend(host: SandboxHost = probeSandboxHost()): JobBacke
         targets: () => (child.pid === undefined ? [] : descendantsOf(child.pid)),
         finalKill: () => signalAll(child.pid === undefined ? [] : [-child.pid, child.pid], "SIGKILL"),
       });
-      const done = proc.wait().then(
-        async (exit): Promise<JobExit> => {
+      const done = proc
+        .wait()
+        .then(async (exit): Promise<JobExit> => {
           await setup;
           const limitHit = cgroup?.limitHit() ?? null;
           return { ...exit, limitHit, setupError: setupError && `the sandbox could not be set up: ${setupError}` };
-        },
-      ).finally(() => {
-        (network as SandboxNetwork | null)?.close();
-        cgroup?.remove();
-      });
+        })
+        .finally(() => {
+          (network as SandboxNetwork | null)?.close();
+          cgroup?.remove();
+        });
       return { ...proc, wait: () => done };
     },
   };

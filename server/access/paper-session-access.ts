@@ -8,7 +8,12 @@ import { canAccessPaper, effectiveRole, type PaperAccess } from "@/lib/auth/acce
  * and its user still has this access to the paper: the check apiRoute makes on each request, in
  * the same single query, for what outlives a request (an open live stream).
  */
-export async function sessionCanAccessPaper(store: Store, session: SessionRef, paperId: string, access: PaperAccess): Promise<boolean> {
+export async function sessionCanAccessPaper(
+  store: Store,
+  session: SessionRef,
+  paperId: string,
+  access: PaperAccess,
+): Promise<boolean> {
   const found = await getUserWithPaperAccess(store.db, session, paperId);
   if (!found?.paper) return false;
   return canAccessPaper(effectiveRole(found.user.isStaff, found.membership), access);

@@ -20,6 +20,9 @@ export async function requireSubmissionAccess(
 ): Promise<{ submission: Submission; role: Exclude<EffectiveRole, null> }> {
   const submission = isUuid(submissionId) ? await getSubmissionById(store.db, submissionId) : null;
   if (!submission) throw new AppError("not_found", "No such submission");
-  const role = await requirePaperItemRole(store, user, submission.paperId, access, { item: "submission", action: "reproduce a submission" });
+  const role = await requirePaperItemRole(store, user, submission.paperId, access, {
+    item: "submission",
+    action: "reproduce a submission",
+  });
   return { submission, role };
 }

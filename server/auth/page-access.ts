@@ -15,7 +15,13 @@ export async function requirePaperPage(paperId: string, access: PaperAccess, pat
   const { user, paper, membership } = current;
   const role = effectiveRole(user.isStaff, membership);
   if (!role || !canAccessPaper(role, access)) {
-    return { ok: false, user, reason: role ? `Your role on this paper (${role}) does not allow this page.` : "You are not a member of this paper." };
+    return {
+      ok: false,
+      user,
+      reason: role
+        ? `Your role on this paper (${role}) does not allow this page.`
+        : "You are not a member of this paper.",
+    };
   }
   if (!paper) return { ok: false, user, reason: `There is no paper "${paperId}".` };
   return { ok: true, user, paper, role };

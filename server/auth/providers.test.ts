@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { oauthProviders } from "./providers";
 
-const KEYS = ["AUTH_GITHUB_ID", "AUTH_GITHUB_SECRET", "AUTH_OIDC_ISSUER", "AUTH_OIDC_ID", "AUTH_OIDC_SECRET", "AUTH_OIDC_NAME"];
+const KEYS = [
+  "AUTH_GITHUB_ID",
+  "AUTH_GITHUB_SECRET",
+  "AUTH_OIDC_ISSUER",
+  "AUTH_OIDC_ID",
+  "AUTH_OIDC_SECRET",
+  "AUTH_OIDC_NAME",
+];
 const saved = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
 afterEach(() => {
   for (const k of KEYS) {

@@ -12,7 +12,10 @@ const PASSWORD = "correct horse battery staple";
 
 /** Ends a key's block now, as if its wait had passed (the tests do not sleep through backoffs). */
 async function endBlock(handle: DbHandle, key: string): Promise<void> {
-  await handle.db.update(signInThrottle).set({ blockedUntil: sql`now()` }).where(eq(signInThrottle.key, key));
+  await handle.db
+    .update(signInThrottle)
+    .set({ blockedUntil: sql`now()` })
+    .where(eq(signInThrottle.key, key));
 }
 
 /** A key with `failures` failures whose block has just ended. */
@@ -38,7 +41,8 @@ describe.each(testDatabaseKinds())("sign-in throttling on %s", (kind) => {
 
   beforeAll(async () => {
     handle = await openTestDatabase(kind);
-    for (const name of ["ada", "bob", "cy", "dee"]) await createAccount(handle.db, { email: `${name}@example.org`, password: PASSWORD });
+    for (const name of ["ada", "bob", "cy", "dee"])
+      await createAccount(handle.db, { email: `${name}@example.org`, password: PASSWORD });
   });
   afterAll(async () => {
     await handle?.close();
@@ -47,7 +51,9 @@ describe.each(testDatabaseKinds())("sign-in throttling on %s", (kind) => {
   it("thirty wrong passwords sent at once, after a block ended, get one guess; the others are told to wait", async () => {
     // Ten failures, the last block just over: the next failure blocks for 64 s, far longer than this test runs.
     await afterBlock(handle, "account:ada@example.org", FREE_FAILURES.account + 5);
-    const claims = await Promise.all(Array.from({ length: 30 }, () => claimSignInAttempt(handle, "ada@example.org", null)));
+    const claims = await Promise.all(
+      Array.from({ length: 30 }, () => claimSignInAttempt(handle, "ada@example.org", null)),
+    );
     expect(claims.filter((c) => c.allowed)).toHaveLength(1);
     const waits = claims.flatMap((c) => (c.allowed ? [] : [c.retryAfterSeconds]));
     expect(Math.min(...waits)).toBeGreaterThan(0);
@@ -58,9 +64,15 @@ describe.each(testDatabaseKinds())("sign-in throttling on %s", (kind) => {
   it("five wrong passwords start a wait, and the fifth answer says how long", async () => {
     const email = "bob@example.org";
     for (let i = 0; i < FREE_FAILURES.account - 1; i++) {
-      expect(await signInWithPassword(handle, { email, password: "wrong", address: "10.0.0.1" })).toEqual({ ok: false, retryAfterSeconds: null });
+      expect(await signInWithPassword(handle, { email, password: "wrong", address: "10.0.0.1" })).toEqual({
+        ok: false,
+        retryAfterSeconds: null,
+      });
     }
-    expect(await signInWithPassword(handle, { email, password: "wrong", address: "10.0.0.1" })).toEqual({ ok: false, retryAfterSeconds: 1 });
+    expect(await signInWithPassword(handle, { email, password: "wrong", address: "10.0.0.1" })).toEqual({
+      ok: false,
+      retryAfterSeconds: 1,
+    });
     expect(await row(handle, `account:${email}`)).toMatchObject({ failures: FREE_FAILURES.account });
   });
 
@@ -68,7 +80,11 @@ describe.each(testDatabaseKinds())("sign-in throttling on %s", (kind) => {
     const email = "bob@example.org";
     const key = `account:${email}`;
     await blockFor(handle, key, 600);
-    const refused = await signInWithPassword(handle, { email: "BOB@example.org", password: PASSWORD, address: "10.0.0.2" });
+    const refused = await signInWithPassword(handle, {
+      email: "BOB@example.org",
+      password: PASSWORD,
+      address: "10.0.0.2",
+    });
     expect(refused.ok === false && refused.retryAfterSeconds).toBeGreaterThan(590);
 
     await endBlock(handle, key);
@@ -84,15 +100,26 @@ describe.each(testDatabaseKinds())("sign-in throttling on %s", (kind) => {
     expect((await signInWithPassword(handle, { email: "cy@example.org", password: PASSWORD, address })).ok).toBe(true);
     for (let i = 0; i < FREE_FAILURES.address - 1; i++) {
       const email = `nobody-${i}@example.org`;
-      expect(await signInWithPassword(handle, { email, password: "wrong", address })).toEqual({ ok: false, retryAfterSeconds: null });
+      expect(await signInWithPassword(handle, { email, password: "wrong", address })).toEqual({
+        ok: false,
+        retryAfterSeconds: null,
+      });
     }
-    expect(await row(handle, `ip:${address}`)).toMatchObject({ failures: FREE_FAILURES.address - 1, blockedUntil: null });
-    expect(await signInWithPassword(handle, { email: "nobody-x@example.org", password: "wrong", address })).toEqual({ ok: false, retryAfterSeconds: 1 });
+    expect(await row(handle, `ip:${address}`)).toMatchObject({
+      failures: FREE_FAILURES.address - 1,
+      blockedUntil: null,
+    });
+    expect(await signInWithPassword(handle, { email: "nobody-x@example.org", password: "wrong", address })).toEqual({
+      ok: false,
+      retryAfterSeconds: 1,
+    });
     await blockFor(handle, `ip:${address}`, 600);
     const refused = await signInWithPassword(handle, { email: "dee@example.org", password: PASSWORD, address });
     expect(refused.ok === false && refused.retryAfterSeconds).toBeGreaterThan(590);
     // Another address is not affected.
-    expect((await signInWithPassword(handle, { email: "dee@example.org", password: PASSWORD, address: "192.0.2.8" })).ok).toBe(true);
+    expect(
+      (await signInWithPassword(handle, { email: "dee@example.org", password: PASSWORD, address: "192.0.2.8" })).ok,
+    ).toBe(true);
   });
 });
 
@@ -105,25 +132,28 @@ if (!process.env.DATABASE_URL) {
     });
     it.skipIf(process.env.CI === "true")("needs DATABASE_URL", () => {});
   });
-} else describe(SHARED, () => {
-  let a: DbHandle & { url: string };
-  let b: DbHandle;
+} else
+  describe(SHARED, () => {
+    let a: DbHandle & { url: string };
+    let b: DbHandle;
 
-  beforeAll(async () => {
-    a = await openTestPostgresDatabase();
-    b = await openDatabase({ databaseUrl: a.url });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+    beforeAll(async () => {
+      a = await openTestPostgresDatabase();
+      b = await openDatabase({ databaseUrl: a.url });
+    });
+    afterAll(async () => {
+      await b?.close();
+      await a?.close();
+    });
 
-  it("attempts sent at once to both instances, after a block ended, get one guess in all", async () => {
-    await afterBlock(a, "account:shared@example.org", FREE_FAILURES.account + 5);
-    const claims = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => claimSignInAttempt(i % 2 === 0 ? a : b, "shared@example.org", `198.51.100.${i}`)),
-    );
-    expect(claims.filter((c) => c.allowed)).toHaveLength(1);
-    expect(await row(b, "account:shared@example.org")).toMatchObject({ failures: FREE_FAILURES.account + 6 });
+    it("attempts sent at once to both instances, after a block ended, get one guess in all", async () => {
+      await afterBlock(a, "account:shared@example.org", FREE_FAILURES.account + 5);
+      const claims = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          claimSignInAttempt(i % 2 === 0 ? a : b, "shared@example.org", `198.51.100.${i}`),
+        ),
+      );
+      expect(claims.filter((c) => c.allowed)).toHaveLength(1);
+      expect(await row(b, "account:shared@example.org")).toMatchObject({ failures: FREE_FAILURES.account + 6 });
+    });
   });
-});

@@ -19,7 +19,12 @@ import { decideAttempt, THROTTLE_WINDOW_SECONDS, type ThrottleKind } from "@/lib
  * client that sends its own header picks its address key, but never escapes its account's key.
  */
 export function clientAddress(headers: Headers): string | null {
-  const entries = headers.get("x-forwarded-for")?.split(",").map((entry) => entry.trim()).filter(Boolean) ?? [];
+  const entries =
+    headers
+      .get("x-forwarded-for")
+      ?.split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean) ?? [];
   return entries.at(-1) ?? null;
 }
 
@@ -42,7 +47,10 @@ export async function claimSignInAttempt(store: Store, email: string, address: s
   const keys: SignInAttempt["keys"] = [{ key: `account:${normalizeEmail(email)}`, kind: "account" }];
   if (address) keys.push({ key: `ip:${address}`, kind: "address" });
   const claim = await store.db.transaction(async (tx): Promise<AttemptClaim> => {
-    const { now, rows } = await lockSignInThrottles(tx, keys.map((k) => k.key));
+    const { now, rows } = await lockSignInThrottles(
+      tx,
+      keys.map((k) => k.key),
+    );
     const decisions = keys.map(({ key, kind }) => {
       const row = rows.find((r) => r.key === key)!;
       return { row, decision: decideAttempt(row, kind, now) };
@@ -53,7 +61,8 @@ export async function claimSignInAttempt(store: Store, email: string, address: s
     for (const { row, decision } of decisions) {
       if (!decision.allowed) continue;
       await setSignInThrottle(tx, { key: row.key, ...decision.next });
-      if (decision.next.blockedUntil) wait = Math.max(wait, Math.ceil((decision.next.blockedUntil.getTime() - now.getTime()) / 1000));
+      if (decision.next.blockedUntil)
+        wait = Math.max(wait, Math.ceil((decision.next.blockedUntil.getTime() - now.getTime()) / 1000));
     }
     return { allowed: true, keys, retryAfterSecondsIfFailed: wait > 0 ? wait : null };
   });

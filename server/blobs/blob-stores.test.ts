@@ -142,7 +142,8 @@ let S3rver: (new (options: Record<string, unknown>) => S3rverInstance) | null = 
 try {
   S3rver = require("s3rver");
 } catch (err) {
-  if (process.env.CI === "true") throw new Error(`s3rver is not installed: the S3 blob store cannot be tested (${(err as Error).message})`);
+  if (process.env.CI === "true")
+    throw new Error(`s3rver is not installed: the S3 blob store cannot be tested (${(err as Error).message})`);
 }
 
 describe.runIf(S3rver !== null)("S3BlobStore against s3rver", () => {
@@ -165,7 +166,13 @@ describe.runIf(S3rver !== null)("S3BlobStore against s3rver", () => {
   });
 
   const store = () =>
-    new S3BlobStore({ endpoint, bucket: "studio-blobs", region: "us-east-1", accessKeyId: "S3RVER", secretAccessKey: "S3RVER" });
+    new S3BlobStore({
+      endpoint,
+      bucket: "studio-blobs",
+      region: "us-east-1",
+      accessKeyId: "S3RVER",
+      secretAccessKey: "S3RVER",
+    });
   behavesLikeABlobStore(store);
 
   it("skips the upload of a blob the bucket already holds", async () => {

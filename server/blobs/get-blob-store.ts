@@ -18,9 +18,13 @@ export function blobStoreFromEnv(env: ServerEnv = readServerEnv()): BlobStore {
     });
   }
   if (env.S3_ENDPOINT || env.S3_BUCKET) {
-    throw new Error(`Invalid environment: S3_ENDPOINT and S3_BUCKET go together (only ${env.S3_ENDPOINT ? "S3_ENDPOINT" : "S3_BUCKET"} is set)`);
+    throw new Error(
+      `Invalid environment: S3_ENDPOINT and S3_BUCKET go together (only ${env.S3_ENDPOINT ? "S3_ENDPOINT" : "S3_BUCKET"} is set)`,
+    );
   }
-  return new LocalBlobStore(path.resolve(/*turbopackIgnore: true*/ env.BLOB_DIR ?? path.join(env.DATA_DIR ?? defaultDataDir(), "blobs")));
+  return new LocalBlobStore(
+    path.resolve(/*turbopackIgnore: true*/ env.BLOB_DIR ?? path.join(env.DATA_DIR ?? defaultDataDir(), "blobs")),
+  );
 }
 
 const globalForBlobs = globalThis as unknown as { __rubricStudioBlobStore?: BlobStore };

@@ -1,7 +1,13 @@
 import "server-only";
 import fs from "node:fs";
 import { Readable } from "node:stream";
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
 import { hashFile, isSha256, type BlobStore } from "./blob-store";
 import { noSuchBlob } from "./local-blob-store";
 
@@ -28,7 +34,9 @@ export class S3BlobStore implements BlobStore {
       // Path-style URLs (`endpoint/bucket/key`): what self-hosted stores answer without DNS per bucket.
       forcePathStyle: true,
       credentials:
-        options.accessKeyId && options.secretAccessKey ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } : undefined,
+        options.accessKeyId && options.secretAccessKey
+          ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+          : undefined,
       // Checksums only where S3 requires them: streamed aws-chunked trailers are unknown to many S3-compatible stores.
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
@@ -83,5 +91,8 @@ function keyOf(sha256: string): string {
 }
 
 function isNotFound(err: unknown): boolean {
-  return err instanceof S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === "NoSuchKey" || err.name === "NotFound");
+  return (
+    err instanceof S3ServiceException &&
+    (err.$metadata.httpStatusCode === 404 || err.name === "NoSuchKey" || err.name === "NotFound")
+  );
 }

@@ -9,7 +9,11 @@ import { getBlobStore } from "./get-blob-store";
  * job's outputs reference). The file is stored before the row exists, so a row always names bytes
  * that are there; a file stored twice is stored, and recorded, once.
  */
-export async function storeBlob(store: Store, filePath: string, opts: { move?: boolean } = {}): Promise<{ sha256: string; bytes: number }> {
+export async function storeBlob(
+  store: Store,
+  filePath: string,
+  opts: { move?: boolean } = {},
+): Promise<{ sha256: string; bytes: number }> {
   const blob = await getBlobStore().putFile(filePath, opts);
   await insertBlob(store.db, blob);
   return blob;

@@ -33,8 +33,12 @@ describe.each(testDatabaseKinds())("rubric comments on %s", (kind) => {
     rubricId = (await getRubricByPaperId(handle.db, "talk"))!.id;
     nodeKeys = (await getLiveNodeRows(handle.db, rubricId)).filter((r) => r.parentKey !== null).map((r) => r.key);
     staff = (await createUser(handle.db, { email: "staff@t.org", name: "Sam Staff", isStaff: true })).id;
-    author = (await addPaperMember(handle.db, { paperId: "talk", email: "author@t.org", role: "author", addedBy: staff })).userId;
-    grader = (await addPaperMember(handle.db, { paperId: "talk", email: "grader@t.org", role: "grader", addedBy: staff })).userId;
+    author = (
+      await addPaperMember(handle.db, { paperId: "talk", email: "author@t.org", role: "author", addedBy: staff })
+    ).userId;
+    grader = (
+      await addPaperMember(handle.db, { paperId: "talk", email: "grader@t.org", role: "grader", addedBy: staff })
+    ).userId;
     outsider = (await createUser(handle.db, { email: "outsider@t.org" })).id;
   });
   afterAll(async () => {
@@ -59,7 +63,12 @@ describe.each(testDatabaseKinds())("rubric comments on %s", (kind) => {
       body: "Is the weight right, @grader@t.org?",
       userId: author,
     });
-    await replyToCommentThread(handle, { paperId: "talk", threadId, body: "Looks high to me. @AUTHOR@t.org", userId: grader });
+    await replyToCommentThread(handle, {
+      paperId: "talk",
+      threadId,
+      body: "Looks high to me. @AUTHOR@t.org",
+      userId: grader,
+    });
     let [thread] = (await listCommentThreads(handle.db, rubricId)).filter((t) => t.id === threadId);
     expect(thread.nodeKey).toBe(nodeKeys[0]);
     expect(thread.comments.map((c) => [c.author?.email, c.mentions])).toEqual([
@@ -75,10 +84,17 @@ describe.each(testDatabaseKinds())("rubric comments on %s", (kind) => {
     expect(thread.resolvedAt).not.toBeNull();
     expect(thread.resolvedBy?.email).toBe("grader@t.org");
     expect(countOpenThreadsByNode([thread]).size).toBe(0);
-    await expect(resolveCommentThread(handle, { paperId: "talk", threadId, resolved: true, userId: grader })).rejects.toMatchObject({ code: "conflict" });
+    await expect(
+      resolveCommentThread(handle, { paperId: "talk", threadId, resolved: true, userId: grader }),
+    ).rejects.toMatchObject({ code: "conflict" });
 
     // A reply reopens a resolved thread.
-    await replyToCommentThread(handle, { paperId: "talk", threadId, body: "Reopening: changed my mind", userId: author });
+    await replyToCommentThread(handle, {
+      paperId: "talk",
+      threadId,
+      body: "Reopening: changed my mind",
+      userId: author,
+    });
     [thread] = (await listCommentThreads(handle.db, rubricId)).filter((t) => t.id === threadId);
     expect(thread.resolvedAt).toBeNull();
     expect(thread.comments).toHaveLength(3);
@@ -104,7 +120,9 @@ describe.each(testDatabaseKinds())("rubric comments on %s", (kind) => {
       userId: author,
       request: { clientOpId: "del-1", baseRevision: 1, op: { kind: "delete", keys: [nodeKeys[2]] } },
     });
-    await expect(startCommentThread(handle, { paperId: "talk", nodeKey: nodeKeys[2], body: "hi", userId: author })).rejects.toMatchObject({
+    await expect(
+      startCommentThread(handle, { paperId: "talk", nodeKey: nodeKeys[2], body: "hi", userId: author }),
+    ).rejects.toMatchObject({
       code: "not_found",
     });
     await expect(

@@ -18,7 +18,13 @@ export async function replyToCommentThread(
     const thread = await requireThread(tx, rubricId, input.threadId);
     await insertComment(tx, { threadId: thread.id, authorId: input.userId, body: input.body, mentions });
     if (thread.resolvedAt) await setCommentThreadResolution(tx, thread.id, null);
-    return notifyMentions(tx, { actorId: input.userId, paperId: input.paperId, nodeKey: thread.nodeKey, mentions, body: readable });
+    return notifyMentions(tx, {
+      actorId: input.userId,
+      paperId: input.paperId,
+      nodeKey: thread.nodeKey,
+      mentions,
+      body: readable,
+    });
   });
   await announceLive(store, input.paperId, { type: "comments" });
   await announceNotifications(store, notified);

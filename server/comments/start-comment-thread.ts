@@ -19,7 +19,13 @@ export async function startCommentThread(
     if (nodeId === null) throw new AppError("not_found", "This node is not in the rubric (it may have been deleted)");
     const id = await insertCommentThread(tx, { rubricId, nodeKey: input.nodeKey, nodeId, createdBy: input.userId });
     await insertComment(tx, { threadId: id, authorId: input.userId, body: input.body, mentions });
-    const mentioned = await notifyMentions(tx, { actorId: input.userId, paperId: input.paperId, nodeKey: input.nodeKey, mentions, body: readable });
+    const mentioned = await notifyMentions(tx, {
+      actorId: input.userId,
+      paperId: input.paperId,
+      nodeKey: input.nodeKey,
+      mentions,
+      body: readable,
+    });
     return { threadId: id, notified: mentioned };
   });
   await announceLive(store, input.paperId, { type: "comments" });

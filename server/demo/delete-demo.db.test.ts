@@ -50,17 +50,66 @@ describe.each(testDatabaseKinds())("deleting the demo on %s", (kind) => {
     await seedDemo(handle.db);
     const demoStaff = (await getUserByEmail(handle.db, DEMO_USERS[0].email))!;
     const demoGrader = (await getUserByEmail(handle.db, "grader@demo.rubric.studio"))!;
-    realStaff = (await createAccount(handle.db, { email: "real-staff@example.org", name: "Real Staff", password: "a real staff password 7f3k", isStaff: true })).id;
+    realStaff = (
+      await createAccount(handle.db, {
+        email: "real-staff@example.org",
+        name: "Real Staff",
+        password: "a real staff password 7f3k",
+        isStaff: true,
+      })
+    ).id;
 
     // Real data a demo user created: a paper and a grading of a real agent on it.
-    await importPaperFolder(store, { files: readPaperFolder(DEMO_DIR).files, paperId: REAL_PAPER, userId: demoStaff.id, source: "test" });
-    realGrading = (await importGrading(store, { paperId: REAL_PAPER, agentName: REAL_AGENT, runIndex: 1, variant: "full", human: false, fileText: gradedDemoText(1), fileName: "real.json", userId: demoStaff.id })).gradingId;
+    await importPaperFolder(store, {
+      files: readPaperFolder(DEMO_DIR).files,
+      paperId: REAL_PAPER,
+      userId: demoStaff.id,
+      source: "test",
+    });
+    realGrading = (
+      await importGrading(store, {
+        paperId: REAL_PAPER,
+        agentName: REAL_AGENT,
+        runIndex: 1,
+        variant: "full",
+        human: false,
+        fileText: gradedDemoText(1),
+        fileName: "real.json",
+        userId: demoStaff.id,
+      })
+    ).gradingId;
     // The demo grader overrode a leaf of the real grading: the override is real history and stays.
     const leaf = (await listVerdictStates(handle.db, realGrading)).find((v) => v.score === 0)!;
-    await handle.db.transaction((tx) => overrideLeafScoreInTransaction(tx, { gradingId: realGrading, nodeKey: leaf.nodeKey, userId: demoGrader.id, score: 1, reason: "seen in train.py" }));
+    await handle.db.transaction((tx) =>
+      overrideLeafScoreInTransaction(tx, {
+        gradingId: realGrading,
+        nodeKey: leaf.nodeKey,
+        userId: demoGrader.id,
+        score: 1,
+        reason: "seen in train.py",
+      }),
+    );
     // Runs that hang off demo data go with it: a real agent's run on the demo paper, a demo agent's run on the real paper.
-    await importGrading(store, { paperId: DEMO_PAPER, agentName: REAL_AGENT, runIndex: 1, variant: "full", human: false, fileText: gradedDemoText(2), fileName: "on-demo.json", userId: realStaff });
-    await importGrading(store, { paperId: REAL_PAPER, agentName: DEMO_AGENTS[0].name, runIndex: 1, variant: "full", human: false, fileText: gradedDemoText(3), fileName: "demo-agent.json", userId: realStaff });
+    await importGrading(store, {
+      paperId: DEMO_PAPER,
+      agentName: REAL_AGENT,
+      runIndex: 1,
+      variant: "full",
+      human: false,
+      fileText: gradedDemoText(2),
+      fileName: "on-demo.json",
+      userId: realStaff,
+    });
+    await importGrading(store, {
+      paperId: REAL_PAPER,
+      agentName: DEMO_AGENTS[0].name,
+      runIndex: 1,
+      variant: "full",
+      human: false,
+      fileText: gradedDemoText(3),
+      fileName: "demo-agent.json",
+      userId: realStaff,
+    });
 
     realScoreBefore = (await getGradingById(handle.db, realGrading))!.score;
     realExportBefore = await exportRubricJson(store, REAL_PAPER);
@@ -74,14 +123,21 @@ describe.each(testDatabaseKinds())("deleting the demo on %s", (kind) => {
     expect(await holdsDemoData(store)).toBe(true);
     expect(await count(store, "users", "is_demo")).toBe(DEMO_USERS.length);
     expect(await count(store, "papers", "is_demo")).toBe(1);
-    expect((await listAgents(handle.db)).filter((a) => a.isDemo).map((a) => a.name).sort()).toEqual(DEMO_AGENTS.map((a) => a.name).sort());
+    expect(
+      (await listAgents(handle.db))
+        .filter((a) => a.isDemo)
+        .map((a) => a.name)
+        .sort(),
+    ).toEqual(DEMO_AGENTS.map((a) => a.name).sort());
     for (const agent of DEMO_AGENTS) expect(agent.name).toMatch(/^Demo /);
     expect(await count(store, "users", "NOT is_demo")).toBe(1);
     expect(await count(store, "papers", "NOT is_demo")).toBe(1);
 
     // The sign-in page's list: never on PostgreSQL, whatever the database holds.
     expect(await listDemoSignIns({ db: handle.db, kind: "postgres" })).toEqual([]);
-    expect((await listDemoSignIns({ db: handle.db, kind: "pglite" })).map((a) => a.email)).toEqual(DEMO_USERS.map((u) => u.email));
+    expect((await listDemoSignIns({ db: handle.db, kind: "pglite" })).map((a) => a.email)).toEqual(
+      DEMO_USERS.map((u) => u.email),
+    );
     // A demo user who changed their password is not listed with the seeded one.
     const author = (await getUserByEmail(handle.db, "author@demo.rubric.studio"))!;
     const seededHash = author.passwordHash!;
@@ -108,7 +164,9 @@ describe.each(testDatabaseKinds())("deleting the demo on %s", (kind) => {
     expect(await count(store, "paper_members")).toBe(0);
     expect(await count(store, "grading_assignments")).toBe(0);
     expect(await count(store, "user_sessions", `user_id = '${demoStaffSession.userId}'`)).toBe(0);
-    expect(await count(store, "rubric_versions v JOIN rubrics r ON r.id = v.rubric_id", `r.paper_id <> '${REAL_PAPER}'`)).toBe(0);
+    expect(
+      await count(store, "rubric_versions v JOIN rubrics r ON r.id = v.rubric_id", `r.paper_id <> '${REAL_PAPER}'`),
+    ).toBe(0);
     // The demo staff's session is over, and their open streams were told at once.
     expect(await isSessionLive(store, demoStaffSession)).toBe(false);
     expect(told).toBe(1);

@@ -25,8 +25,17 @@ import { readEvaluationSummary } from "./read-evaluation";
 process.env.BLOB_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "rs-blacklist-"));
 
 /** The demo paper's blacklist.txt names https://github.com/example-lab/adaptive-clipping. */
-const CHEATING_LOG = ["[agent] reading the paper", "[tool] web.open https://arxiv.org/abs/2401.00001", "[tool] shell: git clone https://github.com/Example-Lab/adaptive-clipping.git", "[agent] done"].join("\n");
-const CLEAN_LOG = ["[agent] reading the paper", "[tool] web.open https://github.com/example-lab/adaptive-clipping-notes", "[agent] done"].join("\n");
+const CHEATING_LOG = [
+  "[agent] reading the paper",
+  "[tool] web.open https://arxiv.org/abs/2401.00001",
+  "[tool] shell: git clone https://github.com/Example-Lab/adaptive-clipping.git",
+  "[agent] done",
+].join("\n");
+const CLEAN_LOG = [
+  "[agent] reading the paper",
+  "[tool] web.open https://github.com/example-lab/adaptive-clipping-notes",
+  "[agent] done",
+].join("\n");
 
 describe.each(testDatabaseKinds())("blacklist monitor and resources provided on %s", (kind) => {
   let handle: DbHandle;
@@ -44,10 +53,16 @@ describe.each(testDatabaseKinds())("blacklist monitor and resources provided on 
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const flagsOf = async (submissionId: string) => (await handle.db.select({ flags: submissions.flags }).from(submissions).where(eq(submissions.id, submissionId)))[0].flags;
+  const flagsOf = async (submissionId: string) =>
+    (await handle.db.select({ flags: submissions.flags }).from(submissions).where(eq(submissions.id, submissionId)))[0]
+      .flags;
 
   it("an upload whose agent.log names a blacklisted URL is flagged with the line; a clean log, a log beside the archive and no log are told apart; the evaluation's policy counts it as 0 or excludes it", async () => {
-    const evaluation = await createEvaluation(handle, { name: "monitored", agent: "Monitored agent", paperIds: [DEMO_PAPER], runs: 3 }, staffId);
+    const evaluation = await createEvaluation(
+      handle,
+      { name: "monitored", agent: "Monitored agent", paperIds: [DEMO_PAPER], runs: 3 },
+      staffId,
+    );
     const upload = async (run: number, archive: Buffer, name: string, agentLog?: string) => {
       const file = path.join(dir, `${run}-${name}`);
       fs.writeFileSync(file, archive);
@@ -66,21 +81,47 @@ describe.each(testDatabaseKinds())("blacklist monitor and resources provided on 
       });
     };
     // Run 1: PaperBench's logs/agent.log inside the submission folder of a .tar.gz.
-    const flagged = await upload(1, await makeTarGz([{ name: "submission/reproduce.sh", data: "echo hi\n" }, { name: "submission/logs/agent.log", data: CHEATING_LOG }]), "repo.tar.gz");
+    const flagged = await upload(
+      1,
+      await makeTarGz([
+        { name: "submission/reproduce.sh", data: "echo hi\n" },
+        { name: "submission/logs/agent.log", data: CHEATING_LOG },
+      ]),
+      "repo.tar.gz",
+    );
     // Run 2: agent.log at the root of a zip, naming only a near miss.
-    const clean = await upload(2, makeZip([{ name: "reproduce.sh", data: "echo hi\n" }, { name: "agent.log", data: CLEAN_LOG }]), "repo.zip");
+    const clean = await upload(
+      2,
+      makeZip([
+        { name: "reproduce.sh", data: "echo hi\n" },
+        { name: "agent.log", data: CLEAN_LOG },
+      ]),
+      "repo.zip",
+    );
     // Run 3: no log in the archive; one sent beside it.
-    const beside = await upload(3, await makeTarGz([{ name: "reproduce.sh", data: "echo hi\n" }]), "repo.tar.gz", CHEATING_LOG);
+    const beside = await upload(
+      3,
+      await makeTarGz([{ name: "reproduce.sh", data: "echo hi\n" }]),
+      "repo.tar.gz",
+      CHEATING_LOG,
+    );
 
     // Joined to the evaluation as ingested runs are: graded below, with no pipeline of their own.
-    for (const { submissionId } of [flagged, clean, beside]) await setSubmissionEvaluationId(handle.db, submissionId, evaluation.id);
+    for (const { submissionId } of [flagged, clean, beside])
+      await setSubmissionEvaluationId(handle.db, submissionId, evaluation.id);
 
     expect(flagged.blacklistHits).toBe(1);
     expect((await flagsOf(flagged.submissionId))?.blacklist).toMatchObject({
       log: "logs/agent.log",
       lines: 4,
       totalHits: 1,
-      hits: [{ line: 3, rule: "https://github.com/example-lab/adaptive-clipping", text: "[tool] shell: git clone https://github.com/Example-Lab/adaptive-clipping.git" }],
+      hits: [
+        {
+          line: 3,
+          rule: "https://github.com/example-lab/adaptive-clipping",
+          text: "[tool] shell: git clone https://github.com/Example-Lab/adaptive-clipping.git",
+        },
+      ],
     });
     expect(clean.blacklistHits).toBe(0);
     expect((await flagsOf(clean.submissionId))?.blacklist).toMatchObject({ log: "agent.log", totalHits: 0, hits: [] });
@@ -89,8 +130,19 @@ describe.each(testDatabaseKinds())("blacklist monitor and resources provided on 
 
     // The same runs graded 1 everywhere: the flagged runs count as 0 (the default), then are excluded.
     for (const run of [1, 2, 3]) {
-      const fileText = serializeJudgeOutput(gradeDemoRubric([1]), { judgeType: "simple", gradedAt: "2025-04-01T12-30-05-UTC" });
-      await importGrading(handle, { paperId: DEMO_PAPER, agentName: "Monitored agent", runIndex: run, variant: "full", human: false, fileText, userId: staffId });
+      const fileText = serializeJudgeOutput(gradeDemoRubric([1]), {
+        judgeType: "simple",
+        gradedAt: "2025-04-01T12-30-05-UTC",
+      });
+      await importGrading(handle, {
+        paperId: DEMO_PAPER,
+        agentName: "Monitored agent",
+        runIndex: run,
+        variant: "full",
+        human: false,
+        fileText,
+        userId: staffId,
+      });
     }
     let summary = await readEvaluationSummary(handle, evaluation.id);
     expect(summary.cells.map((c) => [c.run, c.state, c.flagged])).toEqual([
@@ -100,9 +152,13 @@ describe.each(testDatabaseKinds())("blacklist monitor and resources provided on 
     ]);
     expect(summary.policy.blacklisted).toBe("count as 0");
     expect(summary.result.runScores).toEqual([0, 1, 0]);
-    expect(summary.result.counted.find((c) => c.run === 1)?.note).toBe("count as 0: agent's log names a blacklisted site");
+    expect(summary.result.counted.find((c) => c.run === 1)?.note).toBe(
+      "count as 0: agent's log names a blacklisted site",
+    );
 
-    await handle.db.execute(sql`UPDATE evaluations SET policies = policies || '{"blacklisted": "exclude"}'::jsonb WHERE id = ${evaluation.id}`);
+    await handle.db.execute(
+      sql`UPDATE evaluations SET policies = policies || '{"blacklisted": "exclude"}'::jsonb WHERE id = ${evaluation.id}`,
+    );
     summary = await readEvaluationSummary(handle, evaluation.id);
     expect(summary.result.runScores).toEqual([null, 1, null]);
     expect(summary.result.excluded).toEqual([
@@ -133,7 +189,9 @@ describe.each(testDatabaseKinds())("blacklist monitor and resources provided on 
     if (!parsed.ok) throw new Error("the export did not parse");
     expect(under).toBe(serializeRubric(resourcesProvidedTree(parsed.tree).tree));
     expect(under).not.toBe(plain);
-    expect(under.split("\n").filter((line, i) => line !== plain.split("\n")[i])).toEqual([expect.stringMatching(/^\s*"weight": 0,$/)]);
+    expect(under.split("\n").filter((line, i) => line !== plain.split("\n")[i])).toEqual([
+      expect.stringMatching(/^\s*"weight": 0,$/),
+    ]);
   });
 
   it("ingest reads agent.log beside grade.json; under resources provided every cell's score is its grading's with the acquisition leaf at 0", async () => {
@@ -142,7 +200,11 @@ describe.each(testDatabaseKinds())("blacklist monitor and resources provided on 
       const patterns = [[1], [1, 0, 0.5]];
       const made = await makePaperBenchRuns(runsDir, patterns);
       fs.writeFileSync(path.join(runsDir, made[0].runGroupId, made[0].runId, "agent.log"), CHEATING_LOG);
-      const { result, summary } = await ingestPaperBenchResults(handle, { runsDir, agent: "Ingested agent", userId: staffId });
+      const { result, summary } = await ingestPaperBenchResults(handle, {
+        runsDir,
+        agent: "Ingested agent",
+        userId: staffId,
+      });
       expect(summary.cells.map((c) => c.flagged)).toEqual([true, false]);
       expect(result.runScores).toEqual([0, made[1].score]);
       expect(summary.resourcesProvided).toBeNull();

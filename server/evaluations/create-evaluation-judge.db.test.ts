@@ -23,13 +23,23 @@ describe.each(testDatabaseKinds())("the judge of a new evaluation on %s", (kind)
     const dummy = await createJudgeConfig(handle, { ...DUMMY, isDefault: true }, null);
     expect((await createEvaluation(handle, input("only dummy"), null)).judgeConfigId).toBe(dummy.id);
     // A model judge whose key is not set is not configured yet.
-    await createJudgeConfig(handle, { ...O3_MINI_CONFIG, name: "unset key", mode: "paperbench", apiKeyEnv: "JUDGE_KEY_RS_TEST_UNSET" }, null);
+    await createJudgeConfig(
+      handle,
+      { ...O3_MINI_CONFIG, name: "unset key", mode: "paperbench", apiKeyEnv: "JUDGE_KEY_RS_TEST_UNSET" },
+      null,
+    );
     expect((await createEvaluation(handle, input("key unset"), null)).judgeConfigId).toBe(dummy.id);
     const efficient = await createJudgeConfig(handle, { ...O3_MINI_CONFIG, name: "efficient", apiKeyEnv: null }, null);
     expect((await createEvaluation(handle, input("efficient"), null)).judgeConfigId).toBe(efficient.id);
-    const paperbench = await createJudgeConfig(handle, { ...O3_MINI_CONFIG, name: "paperbench", mode: "paperbench", apiKeyEnv: null }, null);
+    const paperbench = await createJudgeConfig(
+      handle,
+      { ...O3_MINI_CONFIG, name: "paperbench", mode: "paperbench", apiKeyEnv: null },
+      null,
+    );
     expect((await createEvaluation(handle, input("paperbench"), null)).judgeConfigId).toBe(paperbench.id);
     // Named explicitly, the choice stands.
-    expect((await createEvaluation(handle, { ...input("named"), judgeConfigId: dummy.id }, null)).judgeConfigId).toBe(dummy.id);
+    expect((await createEvaluation(handle, { ...input("named"), judgeConfigId: dummy.id }, null)).judgeConfigId).toBe(
+      dummy.id,
+    );
   });
 });

@@ -17,11 +17,19 @@ import { readDataSplits } from "@/server/leaderboard/data-splits";
  * in paperbench mode, else a model judge, else a placeholder, whose scores are never public;
  * none configured: the default when its first judging starts). Bad fields are a 400 naming them.
  */
-export async function createEvaluation(store: Store, input: CreateEvaluationInput, userId: string | null): Promise<Evaluation> {
+export async function createEvaluation(
+  store: Store,
+  input: CreateEvaluationInput,
+  userId: string | null,
+): Promise<Evaluation> {
   return store.db.transaction((tx) => createEvaluationInTransaction(tx, input, userId));
 }
 
-export async function createEvaluationInTransaction(tx: Executor, input: CreateEvaluationInput, userId: string | null): Promise<Evaluation> {
+export async function createEvaluationInTransaction(
+  tx: Executor,
+  input: CreateEvaluationInput,
+  userId: string | null,
+): Promise<Evaluation> {
   const parsed = createEvaluationSchema.safeParse(input);
   if (!parsed.success) throw badRequestOf(parsed.error);
   const fields = parsed.data;
@@ -31,14 +39,21 @@ export async function createEvaluationInTransaction(tx: Executor, input: CreateE
     const papers = splits[fields.split];
     if (!papers) {
       const known = Object.keys(splits).join(", ") || "none";
-      throw new AppError("bad_request", `split: no split named "${fields.split}" (known: ${known}, or custom)`, [{ path: "split", message: "unknown split" }]);
+      throw new AppError("bad_request", `split: no split named "${fields.split}" (known: ${known}, or custom)`, [
+        { path: "split", message: "unknown split" },
+      ]);
     }
     paperIds = papers;
   }
   let judgeConfigId = fields.judgeConfigId;
   if (judgeConfigId) {
     const config = await getJudgeConfigById(tx, judgeConfigId);
-    if (!config || config.archivedAt) throw new AppError("bad_request", `judgeConfigId: no judge configuration with id "${judgeConfigId}" (or it is archived)`, [{ path: "judgeConfigId", message: "no such configuration" }]);
+    if (!config || config.archivedAt)
+      throw new AppError(
+        "bad_request",
+        `judgeConfigId: no judge configuration with id "${judgeConfigId}" (or it is archived)`,
+        [{ path: "judgeConfigId", message: "no such configuration" }],
+      );
   } else {
     // The dialog's rule, so a request that names no judge gets what the dialog would have chosen.
     judgeConfigId = await defaultJudgeConfigId(tx);

@@ -48,7 +48,11 @@ describe.each(testDatabaseKinds())("a harness's upload into an evaluation on %s"
     });
 
   it("one submission at a time with the evaluation's id joins it as a pending cell; a run that does not fit is refused naming the field, and nothing is stored", async () => {
-    const evaluation = await createEvaluation(handle, { name: "harness", agent: "Harness agent", paperIds: [DEMO_PAPER], runs: 2 }, staffId);
+    const evaluation = await createEvaluation(
+      handle,
+      { name: "harness", agent: "Harness agent", paperIds: [DEMO_PAPER], runs: 2 },
+      staffId,
+    );
     const { submissionId } = await upload(evaluation.id, { agent: "Harness agent", run: 2 });
     const summary = await readEvaluationSummary(handle, evaluation.id);
     expect(summary.cells).toMatchObject([{ submissionId, paperId: DEMO_PAPER, run: 2, state: "pending", score: null }]);
@@ -58,7 +62,8 @@ describe.each(testDatabaseKinds())("a harness's upload into an evaluation on %s"
       [2, "excluded: not graded yet"],
     ]);
 
-    const count = async () => Number(((await handle.db.execute(sql`SELECT count(*)::int AS n FROM submissions`)).rows[0] as { n: number }).n);
+    const count = async () =>
+      Number(((await handle.db.execute(sql`SELECT count(*)::int AS n FROM submissions`)).rows[0] as { n: number }).n);
     const before = await count();
     // Each refusal is caught as it is made: they run at once, and one left unawaited while an
     // earlier one is awaited would reject with no handler yet.
@@ -66,7 +71,11 @@ describe.each(testDatabaseKinds())("a harness's upload into an evaluation on %s"
     const refusals: [Promise<unknown>, string, string][] = [
       [refused(upload(evaluation.id, { agent: "Someone else", run: 1 })), "bad_request", "agent"],
       [refused(upload(evaluation.id, { agent: "Harness agent", run: 3 })), "bad_request", "run"],
-      [refused(upload(evaluation.id, { agent: "Harness agent", run: 1, variant: "code-dev" })), "bad_request", "variant"],
+      [
+        refused(upload(evaluation.id, { agent: "Harness agent", run: 1, variant: "code-dev" })),
+        "bad_request",
+        "variant",
+      ],
       [refused(upload("00000000-0000-4000-8000-000000000000", { agent: "Harness agent", run: 1 })), "not_found", ""],
     ];
     for (const [promise, code, field] of refusals) {

@@ -18,10 +18,14 @@ export async function evaluationForRun(
 ): Promise<Evaluation> {
   const evaluation = isUuid(evaluationId) ? await getEvaluationById(db, evaluationId) : null;
   if (!evaluation) throw new AppError("not_found", `No evaluation with id "${evaluationId}"`);
-  const refuse = (path: string, message: string) => new AppError("bad_request", `${path}: ${message}`, [{ path, message }]);
-  if (evaluation.agentName !== run.agent) throw refuse("agent", `the evaluation "${evaluation.name}" is of ${evaluation.agentName}, not ${run.agent}`);
-  if (evaluation.variant !== run.variant) throw refuse("variant", `the evaluation "${evaluation.name}" is of the ${evaluation.variant} variant`);
-  if (run.runIndex > evaluation.runs) throw refuse("run", `the evaluation "${evaluation.name}" has ${evaluation.runs} run(s)`);
+  const refuse = (path: string, message: string) =>
+    new AppError("bad_request", `${path}: ${message}`, [{ path, message }]);
+  if (evaluation.agentName !== run.agent)
+    throw refuse("agent", `the evaluation "${evaluation.name}" is of ${evaluation.agentName}, not ${run.agent}`);
+  if (evaluation.variant !== run.variant)
+    throw refuse("variant", `the evaluation "${evaluation.name}" is of the ${evaluation.variant} variant`);
+  if (run.runIndex > evaluation.runs)
+    throw refuse("run", `the evaluation "${evaluation.name}" has ${evaluation.runs} run(s)`);
   if (evaluation.paperIds.length > 0 && !evaluation.paperIds.includes(run.paperId)) {
     throw refuse("evaluation", `the paper "${run.paperId}" is not in the evaluation's split (${evaluation.split})`);
   }

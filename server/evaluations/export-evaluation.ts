@@ -4,7 +4,11 @@ import { evaluationCellsCsv, evaluationResultsJson, type ExportCell } from "@/li
 import { readEvaluationSummary } from "./read-evaluation";
 
 /** An evaluation's results as PaperBench-shaped JSON, or its cells as CSV (pending cells included). */
-export async function exportEvaluation(store: Store, id: string, format: "json" | "csv"): Promise<{ body: string; contentType: string; fileName: string }> {
+export async function exportEvaluation(
+  store: Store,
+  id: string,
+  format: "json" | "csv",
+): Promise<{ body: string; contentType: string; fileName: string }> {
   const { evaluation, papers, cells, policy, result } = await readEvaluationSummary(store, id);
   const slug = evaluation.name.replace(/[^A-Za-z0-9_.-]+/g, "-").replace(/^-+|-+$/g, "") || "evaluation";
   if (format === "json") {
@@ -25,7 +29,11 @@ export async function exportEvaluation(store: Store, id: string, format: "json" 
       papers,
       result,
     );
-    return { body: JSON.stringify(json, null, 2) + "\n", contentType: "application/json; charset=utf-8", fileName: `${slug}.json` };
+    return {
+      body: JSON.stringify(json, null, 2) + "\n",
+      contentType: "application/json; charset=utf-8",
+      fileName: `${slug}.json`,
+    };
   }
   const exportCells: ExportCell[] = cells.map((c) => ({
     paperId: c.paperId,
@@ -42,9 +50,23 @@ export async function exportEvaluation(store: Store, id: string, format: "json" 
   for (const paperId of papers) {
     for (let run = 1; run <= evaluation.runs; run++) {
       if (!present.has(`${paperId}\u0000${run}`)) {
-        exportCells.push({ paperId, run, state: "pending", score: null, submissionId: null, gradingId: null, invalidLeaves: 0, leaves: 0, runGroupId: null });
+        exportCells.push({
+          paperId,
+          run,
+          state: "pending",
+          score: null,
+          submissionId: null,
+          gradingId: null,
+          invalidLeaves: 0,
+          leaves: 0,
+          runGroupId: null,
+        });
       }
     }
   }
-  return { body: evaluationCellsCsv(exportCells, result), contentType: "text/csv; charset=utf-8", fileName: `${slug}.csv` };
+  return {
+    body: evaluationCellsCsv(exportCells, result),
+    contentType: "text/csv; charset=utf-8",
+    fileName: `${slug}.csv`,
+  };
 }

@@ -30,7 +30,10 @@ export const ingestQuerySchema = z.object({
       }
       const parsed = evaluationPoliciesSchema.safeParse(json);
       if (!parsed.success) {
-        ctx.addIssue({ code: "custom", message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") });
+        ctx.addIssue({
+          code: "custom",
+          message: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+        });
         return z.NEVER;
       }
       return parsed.data;
@@ -42,19 +45,32 @@ export const ingestQuerySchema = z.object({
  * temporary file (413 past the submission limit), checked entry by entry by the upload checks,
  * extracted, and ingested; everything temporary is removed after.
  */
-export async function ingestPaperBenchArchiveRequest(store: Store, req: Request, userId: string): Promise<IngestResult> {
+export async function ingestPaperBenchArchiveRequest(
+  store: Store,
+  req: Request,
+  userId: string,
+): Promise<IngestResult> {
   const query = ingestQuerySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
   const limits = submissionLimits();
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "rs-evaluation-"));
   try {
     const archive = path.join(dir, "runs-archive");
     const bytes = await writeBodyToFile(req, archive, limits.maxArchiveBytes);
-    if (bytes === 0) throw new AppError("bad_request", "Send the runs folder as a .tar.gz, .tar or .zip body", [{ path: "body", message: "is empty" }]);
+    if (bytes === 0)
+      throw new AppError("bad_request", "Send the runs folder as a .tar.gz, .tar or .zip body", [
+        { path: "body", message: "is empty" },
+      ]);
     const runsDir = path.join(dir, "runs");
     await fs.promises.mkdir(runsDir);
     await extractCheckedArchive(archive, "the runs archive", runsDir, limits, "body");
     await fs.promises.rm(archive);
-    const { result } = await ingestPaperBenchResults(store, { runsDir, agent: query.agent, name: query.name, policies: query.policies, userId });
+    const { result } = await ingestPaperBenchResults(store, {
+      runsDir,
+      agent: query.agent,
+      name: query.name,
+      policies: query.policies,
+      userId,
+    });
     return result;
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });

@@ -46,16 +46,32 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
 
   it("three run groups × the demo paper: the scores of importing each judge output alone, per run in run-group order, mean and se by hand", async () => {
     const runsDir = path.join(work, "runs");
-    const made = await makePaperBenchRuns(runsDir, PATTERNS, [null, { timedout: false, repro_script_exists: true, repro_execution_time: 12.5 }, null]);
+    const made = await makePaperBenchRuns(runsDir, PATTERNS, [
+      null,
+      { timedout: false, repro_script_exists: true, repro_execution_time: 12.5 },
+      null,
+    ]);
     // Each judge output alone, through the grading import, under another agent.
     const alone: number[] = [];
     for (let i = 0; i < made.length; i++) {
-      const r = await importGrading(handle, { paperId: DEMO_PAPER, agentName: "alone", runIndex: i + 1, variant: "full", human: false, fileText: made[i].judgeOutputText!, userId: staffId });
+      const r = await importGrading(handle, {
+        paperId: DEMO_PAPER,
+        agentName: "alone",
+        runIndex: i + 1,
+        variant: "full",
+        human: false,
+        fileText: made[i].judgeOutputText!,
+        userId: staffId,
+      });
       alone.push(r.score);
     }
     expect(new Set(alone).size).toBe(3);
 
-    const { result, summary } = await ingestPaperBenchResults(handle, { runsDir, agent: "BasicAgent · ingest", userId: staffId });
+    const { result, summary } = await ingestPaperBenchResults(handle, {
+      runsDir,
+      agent: "BasicAgent · ingest",
+      userId: staffId,
+    });
     expect(result.agent).toBe("BasicAgent · ingest");
     expect(result.runs).toBe(3);
     expect(result.papers).toEqual({ [DEMO_PAPER]: alone });
@@ -74,11 +90,24 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
     const files = await handle.db.execute(sql`
       SELECT f.path FROM submission_files f JOIN submissions s ON s.id = f.submission_id
       WHERE s.evaluation_id = ${result.evaluationId} ORDER BY s.run_index, f.path`);
-    expect((files.rows as { path: string }[]).map((r) => r.path)).toEqual(["README.md", "reproduce.sh", "README.md", "reproduce.sh", "README.md", "reproduce.sh"]);
-    const stored = await handle.db.execute(sql`SELECT archive_sha256, imported_result FROM submissions WHERE evaluation_id = ${result.evaluationId} ORDER BY run_index`);
+    expect((files.rows as { path: string }[]).map((r) => r.path)).toEqual([
+      "README.md",
+      "reproduce.sh",
+      "README.md",
+      "reproduce.sh",
+      "README.md",
+      "reproduce.sh",
+    ]);
+    const stored = await handle.db.execute(
+      sql`SELECT archive_sha256, imported_result FROM submissions WHERE evaluation_id = ${result.evaluationId} ORDER BY run_index`,
+    );
     const rows = stored.rows as { archive_sha256: string | null; imported_result: Record<string, unknown> }[];
     expect(rows.every((r) => r.archive_sha256 !== null)).toBe(true);
-    expect(rows[1].imported_result).toMatchObject({ runGroupId: made[1].runGroupId, reproduction: { repro_execution_time: 12.5 }, judgeOutputMissing: false });
+    expect(rows[1].imported_result).toMatchObject({
+      runGroupId: made[1].runGroupId,
+      reproduction: { repro_execution_time: 12.5 },
+      judgeOutputMissing: false,
+    });
 
     const read = await readEvaluationSummary(handle, result.evaluationId);
     expect(read.result.mean).toBe(result.mean);
@@ -94,12 +123,21 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
   it("a run with nothing judged (no judge output, a timed-out run without one) follows the policy: zero vs exclude; a judged timed-out run counts its score", async () => {
     for (const policy of ["zero", "exclude"] as const) {
       const runsDir = path.join(work, `failing-${policy}`);
-      await makePaperBenchRuns(runsDir, [[1], null, null, [0.5]], [null, null, { timedout: true, repro_script_exists: true }, { timedout: true, repro_script_exists: true }]);
+      await makePaperBenchRuns(
+        runsDir,
+        [[1], null, null, [0.5]],
+        [null, null, { timedout: true, repro_script_exists: true }, { timedout: true, repro_script_exists: true }],
+      );
       const { result, summary } = await ingestPaperBenchResults(handle, {
         runsDir,
         agent: `failing ${policy}`,
         userId: staffId,
-        policies: { reproduction_failed: policy, reproduction_timed_out: policy, judge_invalid_leaves: "zero", blacklisted: "zero" },
+        policies: {
+          reproduction_failed: policy,
+          reproduction_timed_out: policy,
+          judge_invalid_leaves: "zero",
+          blacklisted: "zero",
+        },
       });
       // PaperBench judged the 4th run despite its timeout: its score stands, whatever the policy.
       expect(summary.cells.map((c) => c.state)).toEqual(["succeeded", "failed", "timed_out", "succeeded"]);
@@ -110,7 +148,10 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
       } else {
         expect(result.runScores).toEqual([1, null, null, 0.5]);
         expect(result.mean).toBe(0.75);
-        expect(summary.result.excluded.map((e) => e.reason)).toEqual(["excluded: reproduction failed", "excluded: reproduction timed out"]);
+        expect(summary.result.excluded.map((e) => e.reason)).toEqual([
+          "excluded: reproduction failed",
+          "excluded: reproduction timed out",
+        ]);
       }
     }
   });
@@ -149,14 +190,31 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
     await makePaperBenchRuns(runsDir, [[1]]);
     const grade = path.join(runsDir, fs.readdirSync(runsDir)[0]);
     const runDir = path.join(grade, fs.readdirSync(grade)[0], "grade.json");
-    fs.writeFileSync(runDir, fs.readFileSync(runDir, "utf8").replace(`"paper_id": "${DEMO_PAPER}"`, '"paper_id": "no-such-paper"'));
-    const before = [await count(handle, "evaluations"), await count(handle, "submissions"), await count(handle, "gradings")];
-    const err = await ingestPaperBenchResults(handle, { runsDir, agent: "never", userId: staffId }).catch((e: unknown) => e);
+    fs.writeFileSync(
+      runDir,
+      fs.readFileSync(runDir, "utf8").replace(`"paper_id": "${DEMO_PAPER}"`, '"paper_id": "no-such-paper"'),
+    );
+    const before = [
+      await count(handle, "evaluations"),
+      await count(handle, "submissions"),
+      await count(handle, "gradings"),
+    ];
+    const err = await ingestPaperBenchResults(handle, { runsDir, agent: "never", userId: staffId }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).message).toContain('no paper with id "no-such-paper"');
-    const again = await ingestPaperBenchResults(handle, { runsDir: path.join(work, "runs"), agent: "BasicAgent · ingest", userId: staffId }).catch((e: unknown) => e);
+    const again = await ingestPaperBenchResults(handle, {
+      runsDir: path.join(work, "runs"),
+      agent: "BasicAgent · ingest",
+      userId: staffId,
+    }).catch((e: unknown) => e);
     expect((again as AppError).code).toBe("conflict");
-    expect([await count(handle, "evaluations"), await count(handle, "submissions"), await count(handle, "gradings")]).toEqual(before);
+    expect([
+      await count(handle, "evaluations"),
+      await count(handle, "submissions"),
+      await count(handle, "gradings"),
+    ]).toEqual(before);
   });
 
   it("the API's archive of the runs folder gives the same evaluation as the folder", async () => {
@@ -204,16 +262,25 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
   }
 
   async function storedSecret(secret: string): Promise<number> {
-    const result = await handle.db.execute(sql`SELECT count(*)::int AS n FROM submissions WHERE imported_result::text LIKE ${`%${secret}%`}`);
+    const result = await handle.db.execute(
+      sql`SELECT count(*)::int AS n FROM submissions WHERE imported_result::text LIKE ${`%${secret}%`}`,
+    );
     return Number((result.rows[0] as { n: number }).n);
   }
 
   it("a hostile runs archive (a chain of links out, an absolute link, a/../b, an absolute name, ../ names) is a 400 naming the entry and the rule; nothing is written, no host file is read", async () => {
     const canary = await canaryRuns();
-    const before = [await count(handle, "evaluations"), await count(handle, "submissions"), await count(handle, "gradings")];
+    const before = [
+      await count(handle, "evaluations"),
+      await count(handle, "submissions"),
+      await count(handle, "gradings"),
+    ];
     const prefix = `runs/2025-04-09T10-00-00-UTC_run-group_hostile/${DEMO_PAPER}_00000009-aaaa-bbbb-cccc-dddddddddddd/`;
     for (const hostile of hostileCases(prefix, "grade.json", canary.grade, canary.dir)) {
-      const req = new Request(`http://studio.test/api/evaluations/ingest?agent=${encodeURIComponent("hostile")}`, { method: "POST", body: new Uint8Array(await makeTarGz([...canary.entries, ...hostile.entries])) });
+      const req = new Request(`http://studio.test/api/evaluations/ingest?agent=${encodeURIComponent("hostile")}`, {
+        method: "POST",
+        body: new Uint8Array(await makeTarGz([...canary.entries, ...hostile.entries])),
+      });
       const err = (await ingestPaperBenchArchiveRequest(handle, req, staffId).catch((e: unknown) => e)) as AppError;
       expect(err, hostile.what).toBeInstanceOf(AppError);
       expect(err.status, hostile.what).toBe(400);
@@ -221,54 +288,98 @@ describe.each(testDatabaseKinds())("PaperBench results ingest on %s", (kind) => 
       expect(err.message, hostile.what).toMatch(hostile.refusal);
       if (hostile.planted) expect(fs.existsSync(hostile.planted), hostile.what).toBe(false);
     }
-    expect([await count(handle, "evaluations"), await count(handle, "submissions"), await count(handle, "gradings")]).toEqual(before);
+    expect([
+      await count(handle, "evaluations"),
+      await count(handle, "submissions"),
+      await count(handle, "gradings"),
+    ]).toEqual(before);
     expect(await storedSecret(canary.secret)).toBe(0);
     fs.rmSync(canary.dir, { recursive: true, force: true });
   });
 
   it("a runs folder whose grade.json, submission or executed file is a link (absolute, or the end of a chain out) is a 400 naming it; no host file is read", async () => {
     const canary = await canaryRuns();
-    const before = [await count(handle, "evaluations"), await count(handle, "submissions"), await count(handle, "gradings")];
+    const before = [
+      await count(handle, "evaluations"),
+      await count(handle, "submissions"),
+      await count(handle, "gradings"),
+    ];
     const cases: [string, (runDir: string, latest: string) => string][] = [
-      ["grade.json", (runDir) => {
-        fs.rmSync(path.join(runDir, "grade.json"));
-        fs.symlinkSync(canary.grade, path.join(runDir, "grade.json"));
-        return "grade.json";
-      }],
-      ["a chain to grade.json", (runDir) => {
-        fs.rmSync(path.join(runDir, "grade.json"));
-        fs.symlinkSync(makeChainOnDisk(runDir, canary.grade), path.join(runDir, "grade.json"));
-        return "grade.json";
-      }],
-      ["the submission archive", (_runDir, latest) => {
-        fs.rmSync(path.join(latest, "submission.tar.gz"));
-        fs.symlinkSync(path.join(canary.dir, "id_rsa"), path.join(latest, "submission.tar.gz"));
-        return "submissions/2025-04-01T12-00-00-UTC/submission.tar.gz";
-      }],
-      ["the executed metadata", (_runDir, latest) => {
-        fs.symlinkSync(canary.grade, path.join(latest, "submission_executed_metadata.json"));
-        return "submissions/2025-04-01T12-00-00-UTC/submission_executed_metadata.json";
-      }],
+      [
+        "grade.json",
+        (runDir) => {
+          fs.rmSync(path.join(runDir, "grade.json"));
+          fs.symlinkSync(canary.grade, path.join(runDir, "grade.json"));
+          return "grade.json";
+        },
+      ],
+      [
+        "a chain to grade.json",
+        (runDir) => {
+          fs.rmSync(path.join(runDir, "grade.json"));
+          fs.symlinkSync(makeChainOnDisk(runDir, canary.grade), path.join(runDir, "grade.json"));
+          return "grade.json";
+        },
+      ],
+      [
+        "the submission archive",
+        (_runDir, latest) => {
+          fs.rmSync(path.join(latest, "submission.tar.gz"));
+          fs.symlinkSync(path.join(canary.dir, "id_rsa"), path.join(latest, "submission.tar.gz"));
+          return "submissions/2025-04-01T12-00-00-UTC/submission.tar.gz";
+        },
+      ],
+      [
+        "the executed metadata",
+        (_runDir, latest) => {
+          fs.symlinkSync(canary.grade, path.join(latest, "submission_executed_metadata.json"));
+          return "submissions/2025-04-01T12-00-00-UTC/submission_executed_metadata.json";
+        },
+      ],
     ];
     for (const [what, plant] of cases) {
       const runsDir = path.join(work, `linked-${what.replace(/\W+/g, "-")}`);
       const [made] = await makePaperBenchRuns(runsDir, [[1]]);
       const runDir = path.join(runsDir, made.runGroupId, made.runId);
       const linked = plant(runDir, path.join(runDir, "submissions", "2025-04-01T12-00-00-UTC"));
-      const err = (await ingestPaperBenchResults(handle, { runsDir, agent: `linked ${what}`, userId: staffId }).catch((e: unknown) => e)) as AppError;
+      const err = (await ingestPaperBenchResults(handle, { runsDir, agent: `linked ${what}`, userId: staffId }).catch(
+        (e: unknown) => e,
+      )) as AppError;
       expect(err, what).toBeInstanceOf(AppError);
       expect(err.status, what).toBe(400);
-      expect(err.details, what).toEqual([{ path: `${made.runGroupId}/${made.runId}/${linked}`, message: "is a link: links in an upload are not followed" }]);
+      expect(err.details, what).toEqual([
+        {
+          path: `${made.runGroupId}/${made.runId}/${linked}`,
+          message: "is a link: links in an upload are not followed",
+        },
+      ]);
     }
-    expect([await count(handle, "evaluations"), await count(handle, "submissions"), await count(handle, "gradings")]).toEqual(before);
+    expect([
+      await count(handle, "evaluations"),
+      await count(handle, "submissions"),
+      await count(handle, "gradings"),
+    ]).toEqual(before);
     expect(await storedSecret(canary.secret)).toBe(0);
     fs.rmSync(canary.dir, { recursive: true, force: true });
   });
 
   it("create: a named split takes its papers, an unknown split is a 400 naming the field", async () => {
-    const created = await createEvaluation(handle, { name: "debug", agent: "BasicAgent · ingest", split: "custom", paperIds: [DEMO_PAPER], runs: 3 }, staffId);
-    expect(created.policies).toEqual({ reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero", blacklisted: "zero" });
-    const err = await createEvaluation(handle, { name: "x", agent: "a", split: "no-such-split", runs: 1 }, staffId).catch((e: unknown) => e);
+    const created = await createEvaluation(
+      handle,
+      { name: "debug", agent: "BasicAgent · ingest", split: "custom", paperIds: [DEMO_PAPER], runs: 3 },
+      staffId,
+    );
+    expect(created.policies).toEqual({
+      reproduction_failed: "zero",
+      reproduction_timed_out: "zero",
+      judge_invalid_leaves: "zero",
+      blacklisted: "zero",
+    });
+    const err = await createEvaluation(
+      handle,
+      { name: "x", agent: "a", split: "no-such-split", runs: 1 },
+      staffId,
+    ).catch((e: unknown) => e);
     expect((err as AppError).code).toBe("bad_request");
     expect((err as AppError).details[0]).toMatchObject({ path: "split" });
     const bad = await createEvaluation(handle, { name: "x", agent: "a", runs: 0 }, staffId).catch((e: unknown) => e);

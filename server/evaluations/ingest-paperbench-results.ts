@@ -19,7 +19,16 @@ import { importGrading } from "@/server/gradings/import-grading";
 import { checkSubmissionArchive } from "@/server/submissions/archive";
 import { submissionLimits } from "@/server/submissions/submission-limits";
 import { uploadSubmission } from "@/server/submissions/upload-submission";
-import { entryKindAt, firstLinkAmong, isRealDirectory, isRealFile, LINK_NOT_FOLLOWED, readRealFile, realSubdirs as subdirs, uploadReadError } from "@/server/submissions/upload-tree";
+import {
+  entryKindAt,
+  firstLinkAmong,
+  isRealDirectory,
+  isRealFile,
+  LINK_NOT_FOLLOWED,
+  readRealFile,
+  realSubdirs as subdirs,
+  uploadReadError,
+} from "@/server/submissions/upload-tree";
 import { createEvaluationInTransaction } from "./create-evaluation";
 import { readEvaluationSummary, type EvaluationSummary } from "./read-evaluation";
 
@@ -72,7 +81,10 @@ const GRADE_FILE = "grade.json";
  * evaluation, the submissions and the gradings (the grading import, one per judge output). No
  * link in the folder is followed (`upload-tree.ts`): a linked grade.json or submission is not there.
  */
-export async function ingestPaperBenchResults(store: Store, input: IngestPaperBenchInput): Promise<{ result: IngestResult; summary: EvaluationSummary }> {
+export async function ingestPaperBenchResults(
+  store: Store,
+  input: IngestPaperBenchInput,
+): Promise<{ result: IngestResult; summary: EvaluationSummary }> {
   let folders: RunFolder[];
   try {
     folders = readRunFolders(findRunsRoot(fs.realpathSync(input.runsDir)));
@@ -80,10 +92,15 @@ export async function ingestPaperBenchResults(store: Store, input: IngestPaperBe
     throw uploadReadError(err, "runs");
   }
   if (folders.length === 0) {
-    throw new AppError("bad_request", `No run groups with <run_id>/${GRADE_FILE} in ${path.basename(input.runsDir)}`, [{ path: "runs", message: "no grade.json found" }]);
+    throw new AppError("bad_request", `No run groups with <run_id>/${GRADE_FILE} in ${path.basename(input.runsDir)}`, [
+      { path: "runs", message: "no grade.json found" },
+    ]);
   }
   const variants = new Set(folders.map((f) => f.variant));
-  if (variants.size > 1) throw new AppError("bad_request", "The runs mix code_only and full grades: ingest each variant on its own", [{ path: "code_only", message: "mixed" }]);
+  if (variants.size > 1)
+    throw new AppError("bad_request", "The runs mix code_only and full grades: ingest each variant on its own", [
+      { path: "code_only", message: "mixed" },
+    ]);
   const variant = folders[0].variant;
   const runs = Math.max(...folders.map((f) => f.run));
   const paperIds = [...new Set(folders.map((f) => f.paperId))].sort();
@@ -138,9 +155,19 @@ export async function ingestPaperBenchResults(store: Store, input: IngestPaperBe
     const executed = folder.executedArchive ? await getBlobStore().putFile(folder.executedArchive) : null;
     await store.db.transaction(async (tx) => {
       const { agent } = await ensureAgentByName(tx, { name: input.agent });
-      const { submission } = await ensureSubmission(tx, { paperId: folder.paperId, agentId: agent.id, runIndex: folder.run, variant, userId: input.userId });
+      const { submission } = await ensureSubmission(tx, {
+        paperId: folder.paperId,
+        agentId: agent.id,
+        runIndex: folder.run,
+        variant,
+        userId: input.userId,
+      });
       if (executed) await insertBlob(tx, executed);
-      await setSubmissionEvaluation(tx, submission.id, { evaluationId: evaluation.id, importedResult: folder.imported, executedArchiveSha256: executed?.sha256 ?? null });
+      await setSubmissionEvaluation(tx, submission.id, {
+        evaluationId: evaluation.id,
+        importedResult: folder.imported,
+        executedArchiveSha256: executed?.sha256 ?? null,
+      });
     });
   }
 
@@ -149,7 +176,15 @@ export async function ingestPaperBenchResults(store: Store, input: IngestPaperBe
   for (const paperId of paperIds) papers[paperId] = Array.from({ length: runs }, () => null);
   for (const cell of summary.cells) papers[cell.paperId][cell.run - 1] = cell.score;
   return {
-    result: { evaluationId: evaluation.id, agent: input.agent, runs, papers, runScores: summary.result.runScores, mean: summary.result.mean, se: summary.result.se },
+    result: {
+      evaluationId: evaluation.id,
+      agent: input.agent,
+      runs,
+      papers,
+      runScores: summary.result.runScores,
+      mean: summary.result.mean,
+      se: summary.result.se,
+    },
     summary,
   };
 }
@@ -160,7 +195,12 @@ function findRunsRoot(dir: string): string {
   for (let depth = 0; depth < 4; depth++) {
     const children = subdirs(at);
     // A grade.json that is a link marks the root too: `refuseLinks` then names it.
-    if (children.some((group) => subdirs(path.join(at, group)).some((run) => entryKindAt(path.join(at, group, run, GRADE_FILE)) !== null))) return at;
+    if (
+      children.some((group) =>
+        subdirs(path.join(at, group)).some((run) => entryKindAt(path.join(at, group, run, GRADE_FILE)) !== null),
+      )
+    )
+      return at;
     if (children.length !== 1) return at;
     at = path.join(at, children[0]);
   }
@@ -196,14 +236,26 @@ function latestSubmissionDir(runDir: string): string | null {
 
 /** PaperBench's files in a run folder and its latest submission folder: a link in place of one is refused, never followed. */
 const RUN_FILES = [GRADE_FILE, "agent.log", "submissions"];
-const SUBMISSION_FILES = ["submission.tar.gz", "submission_executed.tar.gz", "submission_executed_metadata.json", "submission_executed_grader_output_0.json"];
+const SUBMISSION_FILES = [
+  "submission.tar.gz",
+  "submission_executed.tar.gz",
+  "submission_executed_metadata.json",
+  "submission_executed_grader_output_0.json",
+];
 
 function refuseLinks(root: string): void {
   for (const group of subdirs(root)) {
     for (const runId of subdirs(path.join(root, group))) {
       const dir = path.join(root, group, runId);
       const latest = latestSubmissionDir(dir);
-      const linked = firstLinkAmong(dir, RUN_FILES) ?? (latest ? firstLinkAmong(dir, SUBMISSION_FILES.map((f) => path.relative(dir, path.join(latest, f)))) : null);
+      const linked =
+        firstLinkAmong(dir, RUN_FILES) ??
+        (latest
+          ? firstLinkAmong(
+              dir,
+              SUBMISSION_FILES.map((f) => path.relative(dir, path.join(latest, f))),
+            )
+          : null);
       if (linked) throw bad(`${group}/${runId}/${linked}`, LINK_NOT_FOLLOWED);
     }
   }
@@ -212,7 +264,9 @@ function refuseLinks(root: string): void {
 function readRunFolders(root: string): RunFolder[] {
   refuseLinks(root);
   const folders: RunFolder[] = [];
-  const groups = subdirs(root).filter((group) => subdirs(path.join(root, group)).some((run) => isRealFile(path.join(root, group, run, GRADE_FILE))));
+  const groups = subdirs(root).filter((group) =>
+    subdirs(path.join(root, group)).some((run) => isRealFile(path.join(root, group, run, GRADE_FILE))),
+  );
   groups.forEach((runGroupId, i) => {
     const seen = new Map<string, string>();
     for (const runId of subdirs(path.join(root, runGroupId))) {
@@ -223,10 +277,15 @@ function readRunFolders(root: string): RunFolder[] {
       const grade = readJsonFile(gradeFile, where);
       const pb = isObject(grade) ? grade.paperbench_result : undefined;
       if (!isObject(pb)) throw bad(where, "has no paperbench_result object");
-      if (typeof pb.paper_id !== "string" || pb.paper_id.length === 0) throw bad(where, "paperbench_result.paper_id is missing");
+      if (typeof pb.paper_id !== "string" || pb.paper_id.length === 0)
+        throw bad(where, "paperbench_result.paper_id is missing");
       const paperId = pb.paper_id;
       const twin = seen.get(paperId);
-      if (twin) throw bad(where, `a second attempt at ${paperId} in run group ${runGroupId} (also ${twin}): a run group holds one run per paper`);
+      if (twin)
+        throw bad(
+          where,
+          `a second attempt at ${paperId} in run group ${runGroupId} (also ${twin}): a run group holds one run per paper`,
+        );
       seen.set(paperId, runId);
 
       const latest = latestSubmissionDir(dir);
@@ -239,14 +298,25 @@ function readRunFolders(root: string): RunFolder[] {
       if (isObject(pb.judge_output)) judgeOutputText = JSON.stringify(pb.judge_output);
       else {
         const graderOutput = inLatest("submission_executed_grader_output_0.json");
-        if (graderOutput) judgeOutputText = readRealFile(/*turbopackIgnore: true*/ graderOutput, `${runGroupId}/${runId}/submission_executed_grader_output_0.json`, GRADED_LIMITS.maxBytes);
+        if (graderOutput)
+          judgeOutputText = readRealFile(
+            /*turbopackIgnore: true*/ graderOutput,
+            `${runGroupId}/${runId}/submission_executed_grader_output_0.json`,
+            GRADED_LIMITS.maxBytes,
+          );
       }
       if (judgeOutputText !== null) {
         const parsed = parseGradedJson(judgeOutputText);
-        if (!parsed.ok) throw bad(where, `the judge output is not a graded tree: ${parsed.errors.slice(0, 3).map(formatGradingIssue).join("; ")}`);
+        if (!parsed.ok)
+          throw bad(
+            where,
+            `the judge output is not a graded tree: ${parsed.errors.slice(0, 3).map(formatGradingIssue).join("; ")}`,
+          );
       }
       const executedMetadata = inLatest("submission_executed_metadata.json");
-      const reproduction = executedMetadata ? readJsonFile(executedMetadata, `${runGroupId}/${runId}/submission_executed_metadata.json`) : pb.reproduction_metadata;
+      const reproduction = executedMetadata
+        ? readJsonFile(executedMetadata, `${runGroupId}/${runId}/submission_executed_metadata.json`)
+        : pb.reproduction_metadata;
       const score = isObject(grade) && typeof grade.score === "number" ? grade.score : null;
       folders.push({
         runGroupId,
@@ -279,14 +349,28 @@ async function precheck(store: Store, folders: RunFolder[], agentName: string, v
   const limits = submissionLimits();
   for (const folder of folders) {
     const where = `${folder.runGroupId}/${folder.runId}`;
-    if (!(await getPaperById(store.db, folder.paperId))) throw bad(where, `no paper with id "${folder.paperId}" in the studio: import it first`);
-    if (folder.judgeOutputText !== null && !(await getRubricByPaperId(store.db, folder.paperId))) throw bad(where, `the paper "${folder.paperId}" has no rubric yet: import its rubric.json first`);
-    if (folder.submissionArchive) await checkSubmissionArchive(folder.submissionArchive, "submission.tar.gz", limits, where);
-    if (folder.executedArchive) await checkSubmissionArchive(folder.executedArchive, "submission_executed.tar.gz", limits, where);
-    if (agent && (await getSubmissionByRun(store.db, { paperId: folder.paperId, agentId: agent.id, runIndex: folder.run, variant }))) {
-      throw new AppError("conflict", `${where}: ${agentName} already has run ${folder.run} of ${folder.paperId} (${variant}); ingest under another agent name`, [
-        { path: "agent", message: "already has these runs" },
-      ]);
+    if (!(await getPaperById(store.db, folder.paperId)))
+      throw bad(where, `no paper with id "${folder.paperId}" in the studio: import it first`);
+    if (folder.judgeOutputText !== null && !(await getRubricByPaperId(store.db, folder.paperId)))
+      throw bad(where, `the paper "${folder.paperId}" has no rubric yet: import its rubric.json first`);
+    if (folder.submissionArchive)
+      await checkSubmissionArchive(folder.submissionArchive, "submission.tar.gz", limits, where);
+    if (folder.executedArchive)
+      await checkSubmissionArchive(folder.executedArchive, "submission_executed.tar.gz", limits, where);
+    if (
+      agent &&
+      (await getSubmissionByRun(store.db, {
+        paperId: folder.paperId,
+        agentId: agent.id,
+        runIndex: folder.run,
+        variant,
+      }))
+    ) {
+      throw new AppError(
+        "conflict",
+        `${where}: ${agentName} already has run ${folder.run} of ${folder.paperId} (${variant}); ingest under another agent name`,
+        [{ path: "agent", message: "already has these runs" }],
+      );
     }
   }
 }

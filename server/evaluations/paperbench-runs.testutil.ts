@@ -65,7 +65,9 @@ export async function makePaperBenchRuns(
     const dir = path.join(root, runGroupId, runId);
     const pattern = patterns[i];
     const tree = pattern ? gradeDemoRubric(pattern) : null;
-    const judgeOutputText = tree ? serializeJudgeOutput(tree, { judgeType: "simple", gradedAt: "2025-04-01T12-30-05-UTC" }) : null;
+    const judgeOutputText = tree
+      ? serializeJudgeOutput(tree, { judgeType: "simple", gradedAt: "2025-04-01T12-30-05-UTC" })
+      : null;
     const grade = {
       paperbench_result: {
         paper_id: DEMO_PAPER,
@@ -92,8 +94,12 @@ export async function makePaperBenchRuns(
     if (extra) {
       const latest = path.join(dir, "submissions", "2025-04-01T12-00-00-UTC");
       fs.writeFileSync(path.join(latest, "submission_executed_metadata.json"), JSON.stringify(extra.metadata));
-      fs.writeFileSync(path.join(latest, "submission_executed.tar.gz"), await makeTarGz([{ name: "reproduce.log", data: "ran\n" }]));
-      if (extra.graderOutput && judgeOutputText) fs.writeFileSync(path.join(latest, "submission_executed_grader_output_0.json"), judgeOutputText);
+      fs.writeFileSync(
+        path.join(latest, "submission_executed.tar.gz"),
+        await makeTarGz([{ name: "reproduce.log", data: "ran\n" }]),
+      );
+      if (extra.graderOutput && judgeOutputText)
+        fs.writeFileSync(path.join(latest, "submission_executed_grader_output_0.json"), judgeOutputText);
     }
     made.push({ runGroupId, runId, judgeOutputText, score: tree ? tree.score : null });
   }

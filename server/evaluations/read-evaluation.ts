@@ -7,7 +7,13 @@ import { isUuid } from "@/lib/uuid";
 import { cellStateOf } from "@/lib/evaluations/cell-state";
 import { policyStateOf } from "@/lib/evaluations/pipeline";
 import type { Agreement } from "@/lib/evaluations/agreement";
-import { applyPolicies, describePolicy, type CellState, type EvaluationCell, type PolicyResult } from "@/lib/evaluations/policies";
+import {
+  applyPolicies,
+  describePolicy,
+  type CellState,
+  type EvaluationCell,
+  type PolicyResult,
+} from "@/lib/evaluations/policies";
 import { FAILURE_KINDS, type FailureKind, type ImportedRunResult } from "@/lib/evaluations/schemas";
 import { isFlagged } from "@/lib/submissions/blacklist-monitor";
 import type { GradingProvenance } from "@/lib/evaluations/provenance";
@@ -62,14 +68,23 @@ export async function readEvaluationCells(db: Executor, evaluationId: string): P
   const rows = await listEvaluationCellRows(db, evaluationId);
   const cells: EvaluationCellView[] = [];
   for (const r of rows) {
-    const underSetting = r.resourcesProvided && r.gradingId !== null ? await readResourcesProvidedScore(db, r.gradingId) : null;
+    const underSetting =
+      r.resourcesProvided && r.gradingId !== null ? await readResourcesProvidedScore(db, r.gradingId) : null;
     cells.push({
       paperId: r.paperId,
       run: r.runIndex,
       // A pipeline cell is graded once its pipeline says so (a running judge run's grading is not), with its attempts.
       state: r.pipeline
-        ? policyStateOf(r.pipeline.stage, r.pipeline.failureKind && { kind: r.pipeline.failureKind, reason: r.pipeline.failureReason ?? "" })
-        : cellStateOf({ imported: r.importedResult, jobStatus: r.latestJobStatus, hasGrading: r.gradingId !== null, invalidLeaves: r.invalidLeaves }),
+        ? policyStateOf(
+            r.pipeline.stage,
+            r.pipeline.failureKind && { kind: r.pipeline.failureKind, reason: r.pipeline.failureReason ?? "" },
+          )
+        : cellStateOf({
+            imported: r.importedResult,
+            jobStatus: r.latestJobStatus,
+            hasGrading: r.gradingId !== null,
+            invalidLeaves: r.invalidLeaves,
+          }),
       score: r.pipeline && r.pipeline.stage !== "done" ? null : underSetting ? underSetting.score : r.score,
       submissionId: r.submissionId,
       gradingId: r.gradingId,
@@ -90,11 +105,22 @@ export async function readEvaluationCells(db: Executor, evaluationId: string): P
  * What the policies read for `papers`: the stored cells of those papers, and a pending cell for
  * each paper × run without a submission, sorted. The summary and the leaderboard share it.
  */
-export function policyCellsOf(evaluation: Pick<Evaluation, "runs">, cells: readonly EvaluationCellView[], papers: readonly string[]): EvaluationCell[] {
+export function policyCellsOf(
+  evaluation: Pick<Evaluation, "runs">,
+  cells: readonly EvaluationCellView[],
+  papers: readonly string[],
+): EvaluationCell[] {
   const wanted = new Set(papers);
   const stored = cells.filter((c) => wanted.has(c.paperId));
   const present = new Set(stored.map((c) => `${c.paperId}\u0000${c.run}`));
-  const policyCells: EvaluationCell[] = stored.map(({ paperId, run, state, score, flagged, attempts }) => ({ paperId, run, state, score, flagged, ...(attempts !== undefined ? { attempts } : {}) }));
+  const policyCells: EvaluationCell[] = stored.map(({ paperId, run, state, score, flagged, attempts }) => ({
+    paperId,
+    run,
+    state,
+    score,
+    flagged,
+    ...(attempts !== undefined ? { attempts } : {}),
+  }));
   for (const paperId of papers) {
     for (let run = 1; run <= evaluation.runs; run++) {
       if (!present.has(`${paperId}\u0000${run}`)) policyCells.push({ paperId, run, state: "pending", score: null });
@@ -114,11 +140,21 @@ export async function readEvaluationSummary(store: Store, id: string): Promise<E
   const cells = await readEvaluationCells(store.db, id);
   const papers = [...new Set([...evaluation.paperIds, ...cells.map((c) => c.paperId)])].sort();
   const policyCells = policyCellsOf(evaluation, cells, papers);
-  const result = applyPolicies(policyCells, evaluation.policies, { runs: evaluation.runs, aggregation: evaluation.aggregation });
-  const policy = Object.fromEntries(FAILURE_KINDS.map((k) => [k, describePolicy(evaluation.policies[k])])) as Record<FailureKind, string>;
+  const result = applyPolicies(policyCells, evaluation.policies, {
+    runs: evaluation.runs,
+    aggregation: evaluation.aggregation,
+  });
+  const policy = Object.fromEntries(FAILURE_KINDS.map((k) => [k, describePolicy(evaluation.policies[k])])) as Record<
+    FailureKind,
+    string
+  >;
   const agreement = await readEvaluationAgreement(store.db, id);
   const resourcesProvided = evaluation.resourcesProvided
-    ? { zeroedLeaves: Object.fromEntries(cells.filter((c) => c.zeroedLeaves !== undefined).map((c) => [c.paperId, c.zeroedLeaves!])) }
+    ? {
+        zeroedLeaves: Object.fromEntries(
+          cells.filter((c) => c.zeroedLeaves !== undefined).map((c) => [c.paperId, c.zeroedLeaves!]),
+        ),
+      }
     : null;
   return { evaluation, papers, cells, policy, result, resourcesProvided, agreement };
 }

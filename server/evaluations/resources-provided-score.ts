@@ -9,7 +9,10 @@ import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
  * with every override applied, the "Dataset and Model Acquisition" leaves weighing 0, recomputed
  * by the one aggregation. Null when the grading is gone.
  */
-export async function readResourcesProvidedScore(db: Executor, gradingId: string): Promise<{ score: number; zeroedLeaves: number } | null> {
+export async function readResourcesProvidedScore(
+  db: Executor,
+  gradingId: string,
+): Promise<{ score: number; zeroedLeaves: number } | null> {
   const grading = await getGradingById(db, gradingId);
   if (!grading) return null;
   const pinned = await getPinnedGradedTree(db, grading);

@@ -38,43 +38,80 @@ describe.each(testDatabaseKinds())("review sampling and judge–human agreement 
     staffId = (await createUser(handle.db, { email: "staff@example.org", isStaff: true })).id;
     const { files, folderName } = readPaperFolder(DEMO_DIR);
     await importPaperFolder(handle, { files, folderName, userId: staffId, source: "test" });
-    for (const email of graders) await addPaperMember(handle.db, { paperId: DEMO_PAPER, email, role: "grader", addedBy: staffId });
+    for (const email of graders)
+      await addPaperMember(handle.db, { paperId: DEMO_PAPER, email, role: "grader", addedBy: staffId });
     await createUser(handle.db, { email: "outsider@example.org" });
     const evaluation = await createEvaluation(
       handle,
-      { name: "sampled", agent: "Sampled agent", paperIds: [DEMO_PAPER], runs: 3, reviewSampleSize: 6, setup: { time_limit_h: 24 } },
+      {
+        name: "sampled",
+        agent: "Sampled agent",
+        paperIds: [DEMO_PAPER],
+        runs: 3,
+        reviewSampleSize: 6,
+        setup: { time_limit_h: 24 },
+      },
       staffId,
     );
     evaluationId = evaluation.id;
     expect(evaluation.reviewSampleSize).toBe(6);
-    const patterns = [[1, 0, 1], [0, 1], [1, 1, 0]];
+    const patterns = [
+      [1, 0, 1],
+      [0, 1],
+      [1, 1, 0],
+    ];
     for (const [i, pattern] of patterns.entries()) {
-      const fileText = serializeJudgeOutput(gradeDemoRubric(pattern), { judgeType: "simple", gradedAt: "2025-04-01T12-30-05-UTC" });
-      await importGrading(handle, { paperId: DEMO_PAPER, agentName: "Sampled agent", runIndex: i + 1, variant: "full", human: false, fileText, userId: staffId });
+      const fileText = serializeJudgeOutput(gradeDemoRubric(pattern), {
+        judgeType: "simple",
+        gradedAt: "2025-04-01T12-30-05-UTC",
+      });
+      await importGrading(handle, {
+        paperId: DEMO_PAPER,
+        agentName: "Sampled agent",
+        runIndex: i + 1,
+        variant: "full",
+        human: false,
+        fileText,
+        userId: staffId,
+      });
     }
-    await handle.db.execute(sql`UPDATE submissions s SET evaluation_id = ${evaluationId} FROM agents a WHERE a.id = s.agent_id AND a.name = 'Sampled agent'`);
+    await handle.db.execute(
+      sql`UPDATE submissions s SET evaluation_id = ${evaluationId} FROM agents a WHERE a.id = s.agent_id AND a.name = 'Sampled agent'`,
+    );
   });
   afterAll(async () => {
     await handle?.close();
   });
 
   it("refuses bad settings naming the field", async () => {
-    await expect(setReviewSampling(handle, evaluationId, { sampleSize: 0, graders })).rejects.toMatchObject({ code: "bad_request", details: [{ path: "sampleSize" }] });
-    await expect(setReviewSampling(handle, evaluationId, { sampleSize: 6, graders: ["nobody@example.org"] })).rejects.toMatchObject({
+    await expect(setReviewSampling(handle, evaluationId, { sampleSize: 0, graders })).rejects.toMatchObject({
+      code: "bad_request",
+      details: [{ path: "sampleSize" }],
+    });
+    await expect(
+      setReviewSampling(handle, evaluationId, { sampleSize: 6, graders: ["nobody@example.org"] }),
+    ).rejects.toMatchObject({
       code: "bad_request",
       details: [{ path: "graders.0" }],
     });
-    await expect(sampleEvaluationForReview(handle, evaluationId, staffId)).rejects.toMatchObject({ code: "bad_request", details: [{ path: "graders" }] });
+    await expect(sampleEvaluationForReview(handle, evaluationId, staffId)).rejects.toMatchObject({
+      code: "bad_request",
+      details: [{ path: "graders" }],
+    });
   });
 
   it("samples each grading's leaves (seeded by the grading) and assigns them blind to the graders in turn, once", async () => {
     // The outsider is not a grader of the paper: skipped in the round-robin.
-    expect(await setReviewSampling(handle, evaluationId, { sampleSize: 6, graders: [...graders, "outsider@example.org"] })).toEqual({
+    expect(
+      await setReviewSampling(handle, evaluationId, { sampleSize: 6, graders: [...graders, "outsider@example.org"] }),
+    ).toEqual({
       sampleSize: 6,
       graders: [...graders, "outsider@example.org"],
     });
     // The pipeline's hook samples run 1's grading as it is graded (twice: still one sample).
-    const [first] = (await handle.db.execute(sql`SELECT id FROM submissions WHERE evaluation_id = ${evaluationId} AND run_index = 1`)).rows as { id: string }[];
+    const [first] = (
+      await handle.db.execute(sql`SELECT id FROM submissions WHERE evaluation_id = ${evaluationId} AND run_index = 1`)
+    ).rows as { id: string }[];
     await onCellGraded(handle, { submissionId: first.id, evaluationId, failure: null });
     await onCellGraded(handle, { submissionId: first.id, evaluationId, failure: null });
     expect((await listReviewSamples(handle.db, evaluationId)).map((s) => s.userId)).toHaveLength(1);
@@ -98,18 +135,30 @@ describe.each(testDatabaseKinds())("review sampling and judge–human agreement 
   it("agreement: F1 of the human marks on sampled leaves against the judge, with its interval, on the summary and the leaderboard row", async () => {
     expect((await readEvaluationSummary(handle, evaluationId)).agreement).toBeNull();
     // Under open blind reviews the row publishes nothing.
-    const pendingRow = (await getLeaderboard(handle, { split: "one", variant: "full", dataSplits: { one: [DEMO_PAPER] } })).agents[0];
+    const pendingRow = (
+      await getLeaderboard(handle, { split: "one", variant: "full", dataSplits: { one: [DEMO_PAPER] } })
+    ).agents[0];
     expect(pendingRow.mean).toBeNull();
     expect(pendingRow.basis.label).toContain("3 awaiting blind review");
     // Each grader scores their samples: the judge's verdict, but the first two leaves of each sample flipped.
     const pairs: { human: number; judge: number }[] = [];
     // Sampled and not reviewed yet: the matrix shows the cells in review.
-    expect((await readEvaluationMatrix(handle, evaluationId)).cells.map((c) => c.stage)).toEqual(["in_review", "in_review", "in_review"]);
+    expect((await readEvaluationMatrix(handle, evaluationId)).cells.map((c) => c.stage)).toEqual([
+      "in_review",
+      "in_review",
+      "in_review",
+    ]);
     // In the order agreement reads them (grading, then leaf): the bootstrap's draws follow it.
-    const samples = (await listReviewSamples(handle.db, evaluationId)).sort((a, b) => (a.gradingId < b.gradingId ? -1 : 1));
+    const samples = (await listReviewSamples(handle.db, evaluationId)).sort((a, b) =>
+      a.gradingId < b.gradingId ? -1 : 1,
+    );
     for (const sample of samples) {
-      const verdicts = await handle.db.execute(sql`SELECT node_key, score FROM grading_verdicts WHERE grading_id = ${sample.gradingId}`);
-      const judgeOf = new Map((verdicts.rows as { node_key: string; score: number }[]).map((v) => [v.node_key, Number(v.score)]));
+      const verdicts = await handle.db.execute(
+        sql`SELECT node_key, score FROM grading_verdicts WHERE grading_id = ${sample.gradingId}`,
+      );
+      const judgeOf = new Map(
+        (verdicts.rows as { node_key: string; score: number }[]).map((v) => [v.node_key, Number(v.score)]),
+      );
       for (const [i, key] of [...sample.nodeKeys].sort().entries()) {
         const judge = judgeOf.get(key)!;
         const human = i < 2 ? 1 - judge : judge;
@@ -128,7 +177,8 @@ describe.each(testDatabaseKinds())("review sampling and judge–human agreement 
     const matrix = await readEvaluationMatrix(handle, evaluationId);
     expect(matrix.agreement).toEqual(expected);
     expect(matrix.cells.map((c) => c.stage)).toEqual(["counted", "counted", "counted"]);
-    const row = (await getLeaderboard(handle, { split: "one", variant: "full", dataSplits: { one: [DEMO_PAPER] } })).agents[0];
+    const row = (await getLeaderboard(handle, { split: "one", variant: "full", dataSplits: { one: [DEMO_PAPER] } }))
+      .agents[0];
     expect(row.agreement).toEqual(expected);
     // Every sampled leaf reviewed: the blind reviews are done and the row is published.
     expect(row.mean).not.toBeNull();

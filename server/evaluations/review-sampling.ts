@@ -4,7 +4,12 @@ import { getEvaluationById, listEvaluationCellRows } from "@/db/queries/evaluati
 import { getGradingAssignment } from "@/db/queries/grading-reviews";
 import { getGradingById } from "@/db/queries/gradings";
 import { getPaperRole } from "@/db/queries/papers";
-import { countReviewSamples, hasReviewSample, insertReviewSample, setEvaluationReviewSampling } from "@/db/queries/review-samples";
+import {
+  countReviewSamples,
+  hasReviewSample,
+  insertReviewSample,
+  setEvaluationReviewSampling,
+} from "@/db/queries/review-samples";
 import { getUserByEmail, getUserById } from "@/db/queries/users";
 import type { Evaluation, User } from "@/db/schema";
 import { AppError } from "@/lib/errors";
@@ -31,17 +36,27 @@ async function requireEvaluation(store: Store, evaluationId: string): Promise<Ev
 }
 
 /** Sets an evaluation's sample size and graders (staff). A grader who is not a user is a 400 naming them. */
-export async function setReviewSampling(store: Store, evaluationId: string, input: ReviewSamplingInput): Promise<{ sampleSize: number | null; graders: string[] }> {
+export async function setReviewSampling(
+  store: Store,
+  evaluationId: string,
+  input: ReviewSamplingInput,
+): Promise<{ sampleSize: number | null; graders: string[] }> {
   const parsed = reviewSamplingSchema.safeParse(input);
   if (!parsed.success) throw badRequestOf(parsed.error);
   await requireEvaluation(store, evaluationId);
   const graders: User[] = [];
   for (const [i, email] of parsed.data.graders.entries()) {
     const user = await getUserByEmail(store.db, email);
-    if (!user || user.disabledAt) throw new AppError("bad_request", `graders[${i}]: no user ${email}`, [{ path: `graders.${i}`, message: "is not a user of the studio" }]);
+    if (!user || user.disabledAt)
+      throw new AppError("bad_request", `graders[${i}]: no user ${email}`, [
+        { path: `graders.${i}`, message: "is not a user of the studio" },
+      ]);
     if (!graders.some((g) => g.id === user.id)) graders.push(user);
   }
-  await setEvaluationReviewSampling(store.db, evaluationId, { sampleSize: parsed.data.sampleSize, graderIds: graders.map((g) => g.id) });
+  await setEvaluationReviewSampling(store.db, evaluationId, {
+    sampleSize: parsed.data.sampleSize,
+    graderIds: graders.map((g) => g.id),
+  });
   return { sampleSize: parsed.data.sampleSize, graders: graders.map((g) => g.email) };
 }
 
@@ -59,10 +74,16 @@ export interface SampledGrading {
  * review its paper (a grader of it, or staff). Null when the evaluation samples nothing (no size or
  * no graders), the grading was sampled already, or no grader may review the paper.
  */
-export async function sampleGradingForReview(store: Store, input: { evaluationId: string; gradingId: string; assignedBy: string | null }): Promise<SampledGrading | null> {
+export async function sampleGradingForReview(
+  store: Store,
+  input: { evaluationId: string; gradingId: string; assignedBy: string | null },
+): Promise<SampledGrading | null> {
   const evaluation = await requireEvaluation(store, input.evaluationId);
   const cell = (await listEvaluationCellRows(store.db, evaluation.id)).find((c) => c.gradingId === input.gradingId);
-  if (!cell) throw new AppError("bad_request", "gradingId: the grading does not count in this evaluation", [{ path: "gradingId", message: "is not a cell's grading" }]);
+  if (!cell)
+    throw new AppError("bad_request", "gradingId: the grading does not count in this evaluation", [
+      { path: "gradingId", message: "is not a cell's grading" },
+    ]);
   return sampleCell(store, evaluation, { gradingId: input.gradingId, paperId: cell.paperId }, input.assignedBy);
 }
 
@@ -70,15 +91,25 @@ export async function sampleGradingForReview(store: Store, input: { evaluationId
  * The pipeline's hook (`pipeline/on-cell-graded.ts`): samples a graded cell's grading when the
  * evaluation has a sample size and graders. Idempotent: a grading is sampled once.
  */
-export async function sampleSubmissionForReview(store: Store, input: { evaluationId: string; submissionId: string }): Promise<SampledGrading | null> {
+export async function sampleSubmissionForReview(
+  store: Store,
+  input: { evaluationId: string; submissionId: string },
+): Promise<SampledGrading | null> {
   const evaluation = await requireEvaluation(store, input.evaluationId);
   if (evaluation.reviewSampleSize === null || evaluation.reviewGraderIds.length === 0) return null;
-  const cell = (await listEvaluationCellRows(store.db, evaluation.id)).find((c) => c.submissionId === input.submissionId);
+  const cell = (await listEvaluationCellRows(store.db, evaluation.id)).find(
+    (c) => c.submissionId === input.submissionId,
+  );
   if (!cell || cell.gradingId === null) return null;
   return sampleCell(store, evaluation, { gradingId: cell.gradingId, paperId: cell.paperId }, null);
 }
 
-async function sampleCell(store: Store, evaluation: Evaluation, cell: { gradingId: string; paperId: string }, assignedBy: string | null): Promise<SampledGrading | null> {
+async function sampleCell(
+  store: Store,
+  evaluation: Evaluation,
+  cell: { gradingId: string; paperId: string },
+  assignedBy: string | null,
+): Promise<SampledGrading | null> {
   if (evaluation.reviewSampleSize === null || evaluation.reviewGraderIds.length === 0) return null;
   if (await hasReviewSample(store.db, cell.gradingId)) return null;
   const grading = await getGradingById(store.db, cell.gradingId);
@@ -93,33 +124,60 @@ async function sampleCell(store: Store, evaluation: Evaluation, cell: { gradingI
   let grader: User | null = null;
   for (let k = 0; k < ids.length && !grader; k++) {
     const user = await getUserById(store.db, ids[(turn + k) % ids.length]);
-    if (user && !user.disabledAt && (user.isStaff || (await getPaperRole(store.db, cell.paperId, user.id)) === "grader")) grader = user;
+    if (
+      user &&
+      !user.disabledAt &&
+      (user.isStaff || (await getPaperRole(store.db, cell.paperId, user.id)) === "grader")
+    )
+      grader = user;
   }
   if (!grader) return null;
   // Assigned first, recorded after: a crash in between leaves no sample, and running again (the
   // pipeline's sweep) picks the same grader and leaves and makes the same assignment.
   const existing = await getGradingAssignment(store.db, grading.id, grader.id);
   // A grader who holds the whole grading already keeps it; one who holds subtrees gets the sample besides.
-  const nodeKeys = existing && existing.nodeKeys === null ? null : [...new Set([...(existing?.nodeKeys ?? []), ...keys])];
+  const nodeKeys =
+    existing && existing.nodeKeys === null ? null : [...new Set([...(existing?.nodeKeys ?? []), ...keys])];
   await assignGrading(store, {
-    grading: { id: grading.id, paperId: cell.paperId, rubricVersionId: grading.rubricVersionId, rubricView: grading.rubricView },
+    grading: {
+      id: grading.id,
+      paperId: cell.paperId,
+      rubricVersionId: grading.rubricVersionId,
+      rubricView: grading.rubricView,
+    },
     email: grader.email,
     nodeKeys,
     blind: existing ? existing.blind : true,
     assignedBy: assignedBy ?? evaluation.createdBy ?? grader.id,
   });
-  if (!(await insertReviewSample(store.db, { gradingId: grading.id, evaluationId: evaluation.id, userId: grader.id, nodeKeys: keys }))) return null;
+  if (
+    !(await insertReviewSample(store.db, {
+      gradingId: grading.id,
+      evaluationId: evaluation.id,
+      userId: grader.id,
+      nodeKeys: keys,
+    }))
+  )
+    return null;
   return { gradingId: grading.id, paperId: cell.paperId, grader: grader.email, leaves: keys.length, nodeKeys: keys };
 }
 
 /** "Sample for review" (staff): samples every graded cell of the evaluation not sampled yet. */
-export async function sampleEvaluationForReview(store: Store, evaluationId: string, assignedBy: string): Promise<{ sampled: SampledGrading[] }> {
+export async function sampleEvaluationForReview(
+  store: Store,
+  evaluationId: string,
+  assignedBy: string,
+): Promise<{ sampled: SampledGrading[] }> {
   const evaluation = await requireEvaluation(store, evaluationId);
   if (evaluation.reviewSampleSize === null) {
-    throw new AppError("bad_request", "sampleSize: set the evaluation's review sample size first", [{ path: "sampleSize", message: "is not set" }]);
+    throw new AppError("bad_request", "sampleSize: set the evaluation's review sample size first", [
+      { path: "sampleSize", message: "is not set" },
+    ]);
   }
   if (evaluation.reviewGraderIds.length === 0) {
-    throw new AppError("bad_request", "graders: choose the graders who review the samples first", [{ path: "graders", message: "none chosen" }]);
+    throw new AppError("bad_request", "graders: choose the graders who review the samples first", [
+      { path: "graders", message: "none chosen" },
+    ]);
   }
   const sampled: SampledGrading[] = [];
   for (const cell of await listEvaluationCellRows(store.db, evaluationId)) {

@@ -19,7 +19,11 @@ export interface GradingExport {
  * graded tree (`expected_result.json`), `judge_output` PaperBench's `grader_output.json` wrapper
  * (the imported wrapper's fields kept), `csv` one row per leaf.
  */
-export async function exportGrading(store: Store, gradingId: string, format: GradingExportFormat): Promise<GradingExport> {
+export async function exportGrading(
+  store: Store,
+  gradingId: string,
+  format: GradingExportFormat,
+): Promise<GradingExport> {
   const { db } = store;
   const item = await getGradingItemById(db, gradingId);
   const grading = await getGradingById(db, gradingId);
@@ -56,5 +60,10 @@ function paperBenchTime(date: Date): string {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "agent";
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "agent"
+  );
 }

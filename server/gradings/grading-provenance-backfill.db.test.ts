@@ -43,9 +43,17 @@ describe.each(testDatabaseKinds())("migration 0021's backfill on %s", (kind) => 
   it("marks placeholders and reconstructs what was kept", async () => {
     const { submissionId } = await seedDemoSubmission(handle, PAPER);
     const dummy = await createJudgeConfig(handle, DUMMY, null);
-    const evaluation = await createEvaluation(handle, { name: "E", agent: "Backfilled", split: "custom", paperIds: [PAPER], runs: 1, judgeConfigId: dummy.id }, null);
+    const evaluation = await createEvaluation(
+      handle,
+      { name: "E", agent: "Backfilled", split: "custom", paperIds: [PAPER], runs: 1, judgeConfigId: dummy.id },
+      null,
+    );
     await handle.db.execute(sql`UPDATE submissions SET evaluation_id = ${evaluation.id} WHERE id = ${submissionId}`);
-    const [run] = await startJudgeRuns(handle, { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev", maxDepth: 2 }, null);
+    const [run] = await startJudgeRuns(
+      handle,
+      { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev", maxDepth: 2 },
+      null,
+    );
     const [importedRandom, importedModel] = await insertSyntheticGradings(handle.db, [
       { agent: "Imported", paper: "q", run: 1, score: 0.5, judge: { kind: "random" } },
       { agent: "Imported", paper: "q", run: 2, score: 0.5 },
@@ -56,7 +64,11 @@ describe.each(testDatabaseKinds())("migration 0021's backfill on %s", (kind) => 
     for (const statement of BACKFILL) await handle.db.execute(sql.raw(statement));
 
     const read = async (id: string) =>
-      (await handle.db.execute<{ provenance: Record<string, unknown>; judge_placeholder: boolean }>(sql`SELECT provenance, judge_placeholder FROM gradings WHERE id = ${id}`)).rows[0];
+      (
+        await handle.db.execute<{ provenance: Record<string, unknown>; judge_placeholder: boolean }>(
+          sql`SELECT provenance, judge_placeholder FROM gradings WHERE id = ${id}`,
+        )
+      ).rows[0];
     const judged = await read(run.gradingId);
     expect(judged.judge_placeholder).toBe(true);
     expect(judged.provenance).toEqual({
@@ -64,7 +76,16 @@ describe.each(testDatabaseKinds())("migration 0021's backfill on %s", (kind) => 
       judgeKind: "dummy",
       judgeModel: "dummy",
       mode: "efficient",
-      config: { id: dummy.id, name: DUMMY.name, model: "dummy", mode: "efficient", reasoningEffort: null, contextWindow: DUMMY.contextWindow, parseModel: null, maxDepth: 2 },
+      config: {
+        id: dummy.id,
+        name: DUMMY.name,
+        model: "dummy",
+        mode: "efficient",
+        reasoningEffort: null,
+        contextWindow: DUMMY.contextWindow,
+        parseModel: null,
+        maxDepth: 2,
+      },
       promptSource: null,
       evaluationId: evaluation.id,
       policies: DEFAULT_POLICIES,

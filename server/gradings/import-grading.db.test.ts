@@ -31,7 +31,15 @@ const DEMO_PAPER = "demo-adaptive-clipping";
 /** Rows in every table an import writes, to prove a refused import wrote nothing. */
 async function countRows(handle: DbHandle): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const table of ["agents", "submissions", "submission_files", "gradings", "grading_verdicts", "grading_overrides", "rubric_versions"]) {
+  for (const table of [
+    "agents",
+    "submissions",
+    "submission_files",
+    "gradings",
+    "grading_verdicts",
+    "grading_overrides",
+    "rubric_versions",
+  ]) {
     const result = await handle.db.execute(sql.raw(`SELECT count(*)::int AS n FROM ${table}`));
     out[table] = Number((result.rows[0] as { n: number }).n);
   }
@@ -151,7 +159,12 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
         fileText: text,
         userId: null,
       });
-      expect(again).toMatchObject({ pinned: "graded_tree", reusedVersion: true, rubricVersionId: first.rubricVersionId, createdAgent: false });
+      expect(again).toMatchObject({
+        pinned: "graded_tree",
+        reusedVersion: true,
+        rubricVersionId: first.rubricVersionId,
+        createdAgent: false,
+      });
       expect(Object.is(again.score, HUMAN_GRADINGS["all-in-one"])).toBe(true);
       expect(await listGradingsByPaperId(handle.db, "all-in-one")).toHaveLength(2);
     });
@@ -192,7 +205,12 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     // The rubric changes: the same file no longer matches and pins its own tree.
     const edited = structuredClone(rubric);
     edited.sub_tasks[0].weight += 1;
-    await importRubricIntoPaper(handle, { paperId: DEMO_PAPER, rubricText: JSON.stringify(edited), userId: null, source: "test" });
+    await importRubricIntoPaper(handle, {
+      paperId: DEMO_PAPER,
+      rubricText: JSON.stringify(edited),
+      userId: null,
+      source: "test",
+    });
     const second = await importGrading(handle, {
       paperId: DEMO_PAPER,
       agentName: "demo agent",
@@ -205,7 +223,12 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     expect(second.pinned).toBe("graded_tree");
     expect(Object.is(second.score, graded.score)).toBe(true);
     // Put the rubric back for the tests below.
-    await importRubricIntoPaper(handle, { paperId: DEMO_PAPER, rubricText: JSON.stringify(rubric), userId: null, source: "test" });
+    await importRubricIntoPaper(handle, {
+      paperId: DEMO_PAPER,
+      rubricText: JSON.stringify(rubric),
+      userId: null,
+      source: "test",
+    });
   });
 
   it("a Code-Dev grading pins the live rubric in its Code-Dev view", async () => {
@@ -227,10 +250,18 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
   });
 
   describe("a malformed file is refused with its JSON path, and nothing is written", () => {
-    const valid = () => JSON.parse(serializeGradedTree(gradeRubric(JSON.parse(fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8")))));
+    const valid = () =>
+      JSON.parse(
+        serializeGradedTree(gradeRubric(JSON.parse(fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8")))),
+      );
     const cases: [string, () => string, string, RegExp][] = [
       ["not JSON", () => '{"id": "a",\n "score": }', "(root)", /not valid JSON: .*line 2, column \d+/],
-      ["a rubric without scores", () => fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8"), "score", /score: is required/],
+      [
+        "a rubric without scores",
+        () => fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8"),
+        "score",
+        /score: is required/,
+      ],
       [
         "a string score deep in the tree",
         () => {
@@ -269,7 +300,14 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
       ],
       [
         "a judge output without graded_at",
-        () => JSON.stringify({ judge_type: "simple", score: 0, num_leaf_nodes: 1, num_invalid_leaf_nodes: 0, graded_task_tree: valid() }),
+        () =>
+          JSON.stringify({
+            judge_type: "simple",
+            score: 0,
+            num_leaf_nodes: 1,
+            num_invalid_leaf_nodes: 0,
+            graded_task_tree: valid(),
+          }),
         "graded_at",
         /graded_at: is required/,
       ],
@@ -297,10 +335,22 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
 
     it("bad run fields and an unknown paper", async () => {
       const text = JSON.stringify(valid());
-      const base = { paperId: DEMO_PAPER, agentName: "x", runIndex: 1, variant: "full" as const, human: false, fileText: text, userId: null };
+      const base = {
+        paperId: DEMO_PAPER,
+        agentName: "x",
+        runIndex: 1,
+        variant: "full" as const,
+        human: false,
+        fileText: text,
+        userId: null,
+      };
       const before = await countRows(handle);
-      expect((await refusal(importGrading(handle, { ...base, runIndex: 0 }))).details).toEqual([{ path: "run", message: "must be at least 1" }]);
-      expect((await refusal(importGrading(handle, { ...base, agentName: " " }))).details).toEqual([{ path: "agent", message: "is required" }]);
+      expect((await refusal(importGrading(handle, { ...base, runIndex: 0 }))).details).toEqual([
+        { path: "run", message: "must be at least 1" },
+      ]);
+      expect((await refusal(importGrading(handle, { ...base, agentName: " " }))).details).toEqual([
+        { path: "agent", message: "is required" },
+      ]);
       expect((await refusal(importGrading(handle, { ...base, paperId: "no-such-paper" }))).code).toBe("not_found");
       expect(await countRows(handle)).toEqual(before);
     });
@@ -309,7 +359,13 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
   it("keeps a reproduce.log with NUL characters (replaced by U+FFFD) and says so in the answer", async () => {
     const rubric = JSON.parse(fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8")) as RubricNode;
     const log = Buffer.concat([Buffer.from("step 1\n"), Buffer.from([0]), Buffer.from("crashed\n")]);
-    const archive = await readSubmissionArchive({ name: "run.zip", data: makeZip([{ name: "reproduce.log", data: log }, { name: "main.py", data: "print(1)\n" }]) });
+    const archive = await readSubmissionArchive({
+      name: "run.zip",
+      data: makeZip([
+        { name: "reproduce.log", data: log },
+        { name: "main.py", data: "print(1)\n" },
+      ]),
+    });
     const result = await importGrading(handle, {
       paperId: DEMO_PAPER,
       agentName: "nul agent",
@@ -321,8 +377,12 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
       userId: null,
     });
     expect(result.archive).toMatchObject({ files: 1, kept: 1, hasReproduceLog: true });
-    expect(result.archive!.notes).toEqual([{ path: "reproduce.log", reason: "kept with 1 NUL character (U+0000) replaced by U+FFFD" }]);
-    const stored = await handle.db.execute(sql`SELECT reproduce_log FROM submissions WHERE id = ${result.submissionId}::uuid`);
+    expect(result.archive!.notes).toEqual([
+      { path: "reproduce.log", reason: "kept with 1 NUL character (U+0000) replaced by U+FFFD" },
+    ]);
+    const stored = await handle.db.execute(
+      sql`SELECT reproduce_log FROM submissions WHERE id = ${result.submissionId}::uuid`,
+    );
     expect((stored.rows[0] as { reproduce_log: string }).reproduce_log).toBe("step 1\n\uFFFDcrashed\n");
   });
 
@@ -342,9 +402,21 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     const leaves = await listEffectiveLeafScores(handle.db, grading.id);
     const target = leaves.find((l) => l.verdictScore === 0)!;
 
-    const first = await overrideLeafScore(handle, { gradingId: grading.id, nodeKey: target.nodeKey, userId: staffId, score: 1, reason: "it runs" });
+    const first = await overrideLeafScore(handle, {
+      gradingId: grading.id,
+      nodeKey: target.nodeKey,
+      userId: staffId,
+      score: 1,
+      reason: "it runs",
+    });
     expect(first.override).toMatchObject({ oldScore: 0, newScore: 1, reason: "it runs", userId: staffId });
-    const second = await overrideLeafScore(handle, { gradingId: grading.id, nodeKey: target.nodeKey, userId: staffId, score: 0.25, reason: "partly" });
+    const second = await overrideLeafScore(handle, {
+      gradingId: grading.id,
+      nodeKey: target.nodeKey,
+      userId: staffId,
+      score: 0.25,
+      reason: "partly",
+    });
     expect(second.override).toMatchObject({ oldScore: 1, newScore: 0.25 });
 
     const history = await listGradingOverrides(handle.db, grading.id);
@@ -370,10 +442,20 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
     const csv = (await exportGrading(handle, grading.id, "csv")).body;
     expect(csv).toContain(`,0,0.25,human,`);
 
-    await expect(overrideLeafScore(handle, { gradingId: grading.id, nodeKey: crypto.randomUUID(), userId: null, score: 1, reason: "" })).rejects.toMatchObject({
+    await expect(
+      overrideLeafScore(handle, {
+        gradingId: grading.id,
+        nodeKey: crypto.randomUUID(),
+        userId: null,
+        score: 1,
+        reason: "",
+      }),
+    ).rejects.toMatchObject({
       code: "bad_request",
     });
-    await expect(overrideLeafScore(handle, { gradingId: grading.id, nodeKey: target.nodeKey, userId: null, score: 2, reason: "" })).rejects.toMatchObject({
+    await expect(
+      overrideLeafScore(handle, { gradingId: grading.id, nodeKey: target.nodeKey, userId: null, score: 2, reason: "" }),
+    ).rejects.toMatchObject({
       code: "bad_request",
     });
     expect(await listGradingOverrides(handle.db, grading.id)).toHaveLength(2);

@@ -104,7 +104,10 @@ export async function importGrading(store: Store, input: ImportGradingInput): Pr
 }
 
 /** `importGrading` inside the caller's transaction (the demo seed's), as a savepoint of it. */
-export async function importGradingInTransaction(db: Executor, input: ImportGradingInput): Promise<ImportGradingResult> {
+export async function importGradingInTransaction(
+  db: Executor,
+  input: ImportGradingInput,
+): Promise<ImportGradingResult> {
   const agentName = agentNameSchema.safeParse(input.agentName);
   if (!agentName.success) throw badField("agent", fieldPredicate(agentName.error));
   const runIndex = runIndexSchema.safeParse(input.runIndex);
@@ -127,7 +130,8 @@ export async function importGradingInTransaction(db: Executor, input: ImportGrad
     const paper = await getPaperById(tx, input.paperId);
     if (!paper) throw new AppError("not_found", `No paper with id "${input.paperId}"`);
     const found = await getRubricByPaperId(tx, paper.id);
-    if (!found) throw new AppError("conflict", `The paper "${paper.id}" has no rubric yet: import its rubric.json first`);
+    if (!found)
+      throw new AppError("conflict", `The paper "${paper.id}" has no rubric yet: import its rubric.json first`);
     // Share lock: the revision and the live rows compared below belong together.
     const rubric = await lockRubricById(tx, found.id, "share");
     const liveRows = await getLiveNodeRows(tx, rubric.id);
@@ -190,7 +194,11 @@ export async function importGradingInTransaction(db: Executor, input: ImportGrad
       throw new Error(`Stored verdicts give a root score of ${score}; the parsed tree gives ${file.tree.score}`);
     }
 
-    const { agent, created: createdAgent } = await ensureAgentByName(tx, { name: agentName.data, scaffold: input.agentScaffold ?? null, model: input.agentModel ?? null });
+    const { agent, created: createdAgent } = await ensureAgentByName(tx, {
+      name: agentName.data,
+      scaffold: input.agentScaffold ?? null,
+      model: input.agentModel ?? null,
+    });
     const { submission, created: createdSubmission } = await ensureSubmission(tx, {
       paperId: paper.id,
       agentId: agent.id,
@@ -299,7 +307,13 @@ export async function pinLiveVersion(
 ): Promise<{ versionId: string; reused: boolean }> {
   const existing = await findLiveVersionId(tx, rubric.id, rubric.revision, liveRows);
   if (existing) return { versionId: existing, reused: true };
-  const version = await insertRubricVersion(tx, { rubricId: rubric.id, revision: rubric.revision, name: `Graded at revision ${rubric.revision}`, rows: liveRows, userId });
+  const version = await insertRubricVersion(tx, {
+    rubricId: rubric.id,
+    revision: rubric.revision,
+    name: `Graded at revision ${rubric.revision}`,
+    rows: liveRows,
+    userId,
+  });
   return { versionId: version.id, reused: false };
 }
 
@@ -307,7 +321,12 @@ export async function pinLiveVersion(
  * A version that is the live tree at this revision: made at the same revision from the same rows
  * (the live rows' keys; a version of a graded tree has keys of its own).
  */
-async function findLiveVersionId(tx: Executor, rubricId: string, revision: number, liveRows: readonly NodeRow[]): Promise<string | null> {
+async function findLiveVersionId(
+  tx: Executor,
+  rubricId: string,
+  revision: number,
+  liveRows: readonly NodeRow[],
+): Promise<string | null> {
   const root = liveRows.find((r) => r.parentKey === null);
   if (!root) return null;
   return findRubricVersionIdByShape(tx, { rubricId, revision, rowCount: liveRows.length, rootKey: root.key });

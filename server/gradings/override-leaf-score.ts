@@ -21,7 +21,10 @@ export interface OverrideLeafScoreInput {
  * effective root score up to date, in the caller's transaction. `oldScore` is the leaf's effective
  * score before. The review service commits scores through it; the demo seed too.
  */
-export async function overrideLeafScoreInTransaction(tx: Executor, input: OverrideLeafScoreInput): Promise<{ override: GradingOverride; score: number }> {
+export async function overrideLeafScoreInTransaction(
+  tx: Executor,
+  input: OverrideLeafScoreInput,
+): Promise<{ override: GradingOverride; score: number }> {
   if (!(typeof input.score === "number" && input.score >= 0 && input.score <= 1)) {
     throw badField("score", "must be a number between 0 and 1");
   }
@@ -57,6 +60,9 @@ export async function appendOverride(
 }
 
 /** `overrideLeafScoreInTransaction` in a transaction of its own. */
-export async function overrideLeafScore(store: { db: Executor }, input: OverrideLeafScoreInput): Promise<{ override: GradingOverride; score: number }> {
+export async function overrideLeafScore(
+  store: { db: Executor },
+  input: OverrideLeafScoreInput,
+): Promise<{ override: GradingOverride; score: number }> {
   return store.db.transaction((tx) => overrideLeafScoreInTransaction(tx, input));
 }

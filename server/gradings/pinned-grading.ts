@@ -13,7 +13,10 @@ import type { NodeRow } from "@/lib/rubric/tree-rows";
  * services: they take an `Executor`, so a service may call them inside its transaction.
  */
 
-async function readVersionRows(db: Executor, grading: Pick<Grading, "rubricVersionId" | "rubricView">): Promise<readonly NodeRow[]> {
+async function readVersionRows(
+  db: Executor,
+  grading: Pick<Grading, "rubricVersionId" | "rubricView">,
+): Promise<readonly NodeRow[]> {
   const rows = await getRubricVersionRows(db, grading.rubricVersionId);
   if (!rows) throw new AppError("not_found", "The grading's rubric version is gone");
   return viewRows(rows, grading.rubricView);
@@ -28,7 +31,10 @@ const pinnedRowsCache = new Map<string, readonly NodeRow[]>();
 const PINNED_ROWS_CACHE_SIZE = 16;
 
 /** The rows of the pinned version in the view that was graded, in pre-order. */
-export async function getGradingRows(db: Executor, grading: Pick<Grading, "rubricVersionId" | "rubricView">): Promise<readonly NodeRow[]> {
+export async function getGradingRows(
+  db: Executor,
+  grading: Pick<Grading, "rubricVersionId" | "rubricView">,
+): Promise<readonly NodeRow[]> {
   const cacheKey = `${grading.rubricVersionId}/${grading.rubricView}`;
   const hit = pinnedRowsCache.get(cacheKey);
   if (hit) {
@@ -44,7 +50,10 @@ export async function getGradingRows(db: Executor, grading: Pick<Grading, "rubri
 }
 
 /** The graded tree of a grading: the pinned rubric version with its verdicts and overrides. */
-export async function getPinnedGradedTree(db: Executor, grading: Pick<Grading, "id" | "rubricVersionId" | "rubricView">): Promise<PinnedGradedTree> {
+export async function getPinnedGradedTree(
+  db: Executor,
+  grading: Pick<Grading, "id" | "rubricVersionId" | "rubricView">,
+): Promise<PinnedGradedTree> {
   const rows = await readVersionRows(db, grading);
   const verdicts = await listVerdicts(db, grading.id);
   const overrides = await listOverrideScores(db, grading.id);
@@ -59,5 +68,8 @@ export interface EffectiveLeafScore extends LeafScoreRow {
 /** Each leaf's effective score: its latest override, else its verdict. */
 export async function listEffectiveLeafScores(db: Executor, gradingId: string): Promise<EffectiveLeafScore[]> {
   const rows = await listLeafScoreRows(db, gradingId);
-  return rows.map((r) => ({ ...r, effectiveScore: effectiveLeafScore(r.overrideScore, { score: r.verdictScore, valid: r.valid }) }));
+  return rows.map((r) => ({
+    ...r,
+    effectiveScore: effectiveLeafScore(r.overrideScore, { score: r.verdictScore, valid: r.valid }),
+  }));
 }

@@ -1,7 +1,12 @@
 import "server-only";
 import type { Store } from "@/db/client";
 import { listGradingsByPaperId, type GradingListItem } from "@/db/queries/gradings";
-import { getSubmissionById, getSubmissionFileContent, getSubmissionReproduceLog, listSubmissionFiles } from "@/db/queries/submissions";
+import {
+  getSubmissionById,
+  getSubmissionFileContent,
+  getSubmissionReproduceLog,
+  listSubmissionFiles,
+} from "@/db/queries/submissions";
 import type { EffectiveRole } from "@/lib/auth/access";
 import { listAssignedGradings } from "@/server/reviews/review-queue";
 
@@ -13,7 +18,9 @@ import { listAssignedGradings } from "@/server/reviews/review-queue";
 export async function listPaperGradings(
   store: Store,
   input: { paperId: string; userId: string; role: Exclude<EffectiveRole, null> },
-): Promise<(GradingListItem | (Omit<GradingListItem, "score" | "importedScore"> & { score: null; importedScore: null }))[]> {
+): Promise<
+  (GradingListItem | (Omit<GradingListItem, "score" | "importedScore"> & { score: null; importedScore: null }))[]
+> {
   const gradings = await listGradingsByPaperId(store.db, input.paperId);
   if (input.role !== "grader") return gradings;
   const assigned = await listAssignedGradings(store, input.userId);

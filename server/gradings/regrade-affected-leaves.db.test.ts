@@ -57,7 +57,6 @@ function criterionScore(criterion: string): number {
   return crypto.createHash("sha256").update(criterion).digest()[0] % 2;
 }
 
-
 describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affects on %s", (kind) => {
   let handle: DbHandle;
   let store: Store;
@@ -88,10 +87,22 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
       ]),
     );
     const blob = await storeBlob(store, outputs);
-    const job = await insertJob(handle.db, { kind: "reproduce", paperId: PAPER, submissionId, gpusRequired: 0, timeoutS: 60, maxAttempts: 1, createdBy: null });
-    await handle.db.execute(sql`UPDATE jobs SET status = 'succeeded', outputs_sha256 = ${blob.sha256}, finished_at = now() WHERE id = ${job.id}`);
+    const job = await insertJob(handle.db, {
+      kind: "reproduce",
+      paperId: PAPER,
+      submissionId,
+      gpusRequired: 0,
+      timeoutS: 60,
+      maxAttempts: 1,
+      createdBy: null,
+    });
+    await handle.db.execute(
+      sql`UPDATE jobs SET status = 'succeeded', outputs_sha256 = ${blob.sha256}, finished_at = now() WHERE id = ${job.id}`,
+    );
 
-    server = await startOpenAiTestServer({ verdict: (req) => ({ score: criterionScore(tagged(req, "criterion") ?? ""), explanation: "scripted" }) });
+    server = await startOpenAiTestServer({
+      verdict: (req) => ({ score: criterionScore(tagged(req, "criterion") ?? ""), explanation: "scripted" }),
+    });
     const fields: JudgeConfigInput = {
       name: "deterministic",
       kind: "llm",
@@ -110,7 +121,10 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
       parseModel: null,
     };
     configId = (await createJudgeConfig(store, fields, null)).id;
-    worker = startJudgeWorker(store, { log: () => {}, databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined });
+    worker = startJudgeWorker(store, {
+      log: () => {},
+      databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined,
+    });
   });
   afterAll(async () => {
     await worker?.stop();
@@ -121,7 +135,8 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     await handle?.close();
   });
 
-  const verdictRequests = (from: number): RecordedRequest[] => server.requests.slice(from).filter((r) => r.kind === "verdict");
+  const verdictRequests = (from: number): RecordedRequest[] =>
+    server.requests.slice(from).filter((r) => r.kind === "verdict");
   const finished = (runId: string) =>
     pollUntil(
       `judge run ${runId} ended`,
@@ -133,11 +148,20 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId, variant: "full" }, null);
     const done = await finished(run.id);
     expect(done.status).toBe("succeeded");
-    return { gradingId: run.gradingId, runId: run.id, score: (await getGradingById(handle.db, run.gradingId))!.score, leaves: run.leavesTotal };
+    return {
+      gradingId: run.gradingId,
+      runId: run.id,
+      score: (await getGradingById(handle.db, run.gradingId))!.score,
+      leaves: run.leavesTotal,
+    };
   }
   async function apply(op: SimpleOperation): Promise<void> {
     const rubric = (await getRubricByPaperId(handle.db, PAPER))!;
-    await applyRubricOperation(store, { paperId: PAPER, userId: null, request: { clientOpId: `affected-${kind}-${++opNo}`, baseRevision: rubric.revision, op } });
+    await applyRubricOperation(store, {
+      paperId: PAPER,
+      userId: null,
+      request: { clientOpId: `affected-${kind}-${++opNo}`, baseRevision: rubric.revision, op },
+    });
   }
   const liveRows = () => getLiveNodeRows(handle.db, rubricId);
 
@@ -161,7 +185,12 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
 
     const asked = server.requests.length;
     const [recomputed] = await regradeAffectedLeaves(store, PAPER, { gradingIds: [original.gradingId] }, null);
-    expect(recomputed).toMatchObject({ outcome: "recomputed", leavesToGrade: 0, judgeRunId: null, score: listed.newScore });
+    expect(recomputed).toMatchObject({
+      outcome: "recomputed",
+      leavesToGrade: 0,
+      judgeRunId: null,
+      score: listed.newScore,
+    });
     expect(verdictRequests(asked)).toHaveLength(0);
     const bruteWeight = await fullRegrade();
     expect(Object.is(recomputed.score, bruteWeight.score)).toBe(true);
@@ -169,8 +198,12 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     expect(repinned.rubricVersionId).toBe((await getGradingById(handle.db, bruteWeight.gradingId))!.rubricVersionId);
     expect(repinned.score).toBe(bruteWeight.score);
     // Every verdict was kept, and still names the version it was made against.
-    expect(await countVerdictsByRubricVersion(handle.db, original.gradingId)).toEqual(new Map([[originalVersion, leaves]]));
-    expect((await listRubricConsequences(store, PAPER)).gradings.map((g) => g.gradingId)).not.toContain(original.gradingId);
+    expect(await countVerdictsByRubricVersion(handle.db, original.gradingId)).toEqual(
+      new Map([[originalVersion, leaves]]),
+    );
+    expect((await listRubricConsequences(store, PAPER)).gradings.map((g) => g.gradingId)).not.toContain(
+      original.gradingId,
+    );
 
     // ── A requirement change, an added leaf, a removed leaf ──
     const now = await liveRows();
@@ -178,7 +211,10 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     const changedLeaf = now.find((r) => r.nodeId.startsWith("b0e5114a"))!;
     const removedLeaf = now.find((r) => r.nodeId.startsWith("87ddce76"))!;
     const parent = now.find((r) => r.nodeId.startsWith("fcb1ff8e"))!;
-    const lastSibling = now.filter((r) => r.parentKey === parent.key).sort(compareSiblings).at(-1)!;
+    const lastSibling = now
+      .filter((r) => r.parentKey === parent.key)
+      .sort(compareSiblings)
+      .at(-1)!;
     expect(leafKeys.has(changedLeaf.key) && leafKeys.has(removedLeaf.key)).toBe(true);
     const changedText = `${changedLeaf.requirements} The threshold is kept per parameter group.`;
     const addedText = "Code has been written to log the clipping threshold of every tensor at every step.";
@@ -186,7 +222,18 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     await apply({ kind: "update", key: changedLeaf.key, fields: { requirements: changedText } });
     await apply({
       kind: "create",
-      nodes: [{ key: addedKey, parentKey: parent.key, position: generateKeyBetween(lastSibling.position, null), nodeId: "added-leaf", requirements: addedText, weight: 2, taskCategory: "Code Development", finegrainedTaskCategory: null }],
+      nodes: [
+        {
+          key: addedKey,
+          parentKey: parent.key,
+          position: generateKeyBetween(lastSibling.position, null),
+          nodeId: "added-leaf",
+          requirements: addedText,
+          weight: 2,
+          taskCategory: "Code Development",
+          finegrainedTaskCategory: null,
+        },
+      ],
     });
     await apply({ kind: "delete", keys: [removedLeaf.key] });
 
@@ -218,10 +265,14 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     expect(selective.score).toBeGreaterThanOrEqual(affected.minScore);
     expect(selective.score).toBeLessThanOrEqual(affected.maxScore);
     // The grading's tokens are both its runs'.
-    const callsOf = async (runId: string) => ((await getJudgeRunById(handle.db, runId))!.tokenUsage as Record<string, { calls: number }>)["gpt-4o-mini"].calls;
-    expect((selective.tokenUsage as Record<string, { calls: number }>)["gpt-4o-mini"].calls).toBe((await callsOf(original.runId)) + (await callsOf(judging.judgeRunId!)));
+    const callsOf = async (runId: string) =>
+      ((await getJudgeRunById(handle.db, runId))!.tokenUsage as Record<string, { calls: number }>)["gpt-4o-mini"].calls;
+    expect((selective.tokenUsage as Record<string, { calls: number }>)["gpt-4o-mini"].calls).toBe(
+      (await callsOf(original.runId)) + (await callsOf(judging.judgeRunId!)),
+    );
     // Leaf by leaf the same verdicts as the full re-grade.
-    const byKey = async (gradingId: string) => new Map((await listVerdicts(handle.db, gradingId)).map((v) => [v.nodeKey, v.score]));
+    const byKey = async (gradingId: string) =>
+      new Map((await listVerdicts(handle.db, gradingId)).map((v) => [v.nodeKey, v.score]));
     expect(await byKey(original.gradingId)).toEqual(await byKey(brute.gradingId));
     // The other leaves' verdicts kept from the first grading, 2 made against the live version.
     expect(await countVerdictsByRubricVersion(handle.db, original.gradingId)).toEqual(
@@ -238,25 +289,58 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     const edited = leaves[0];
     const overridden = leaves[1];
     // The graded file: every leaf met, and the first leaf's requirements as they were before an edit.
-    const graded = buildPinnedGradedTree(live, leaves.map((r) => ({ nodeKey: r.key, score: 1, valid: true, explanation: "met", judgeMetadata: null }))).tree;
+    const graded = buildPinnedGradedTree(
+      live,
+      leaves.map((r) => ({ nodeKey: r.key, score: 1, valid: true, explanation: "met", judgeMetadata: null })),
+    ).tree;
     const firstLeaf = (function find(n: GradedNode): GradedNode {
       return n.sub_tasks.length === 0 ? n : find(n.sub_tasks[0]);
     })(graded);
     expect(firstLeaf.id).toBe(edited.nodeId);
     firstLeaf.requirements = "An older wording of this requirement.";
-    const imported = await importGrading(store, { paperId: PAPER, agentName: "human-expert", runIndex: 1, variant: "full", human: true, fileText: serializeGradedTree(graded), userId: null });
+    const imported = await importGrading(store, {
+      paperId: PAPER,
+      agentName: "human-expert",
+      runIndex: 1,
+      variant: "full",
+      human: true,
+      fileText: serializeGradedTree(graded),
+      userId: null,
+    });
     expect(imported.pinned).toBe("graded_tree");
-    await overrideLeafScore(store, { gradingId: imported.gradingId, nodeKey: (await keyOfNodeId(imported.gradingId, overridden.nodeId))!, userId: null, score: 0, reason: "not met after all" });
+    await overrideLeafScore(store, {
+      gradingId: imported.gradingId,
+      nodeKey: (await keyOfNodeId(imported.gradingId, overridden.nodeId))!,
+      userId: null,
+      score: 0,
+      reason: "not met after all",
+    });
     // A grader assigned the subtree of the overridden leaf's parent, named by the imported version's key.
     const parentRow = live.find((r) => r.key === overridden.parentKey)!;
     const importedRows = (await getRubricVersionRows(handle.db, imported.rubricVersionId))!;
-    const importedParentKey = importedRows.find((r) => r.nodeId === parentRow.nodeId && importedRows.some((c) => c.parentKey === r.key && c.nodeId === overridden.nodeId))!.key;
-    const grader = await createAccount(handle.db, { email: `affected-${kind}@test.rubric.studio`, password: "affected-grader-pass-1" });
-    await handle.db.insert(gradingAssignments).values({ gradingId: imported.gradingId, userId: grader.id, nodeKeys: [importedParentKey], blind: false });
+    const importedParentKey = importedRows.find(
+      (r) =>
+        r.nodeId === parentRow.nodeId &&
+        importedRows.some((c) => c.parentKey === r.key && c.nodeId === overridden.nodeId),
+    )!.key;
+    const grader = await createAccount(handle.db, {
+      email: `affected-${kind}@test.rubric.studio`,
+      password: "affected-grader-pass-1",
+    });
+    await handle.db
+      .insert(gradingAssignments)
+      .values({ gradingId: imported.gradingId, userId: grader.id, nodeKeys: [importedParentKey], blind: false });
     // The grader marked the overridden leaf unsure: the flag follows its leaf too.
-    await upsertUnsureFlag(handle.db, { gradingId: imported.gradingId, nodeKey: (await keyOfNodeId(imported.gradingId, overridden.nodeId))!, userId: grader.id, note: "which run?" });
+    await upsertUnsureFlag(handle.db, {
+      gradingId: imported.gradingId,
+      nodeKey: (await keyOfNodeId(imported.gradingId, overridden.nodeId))!,
+      userId: grader.id,
+      note: "which run?",
+    });
 
-    const listed = (await listRubricConsequences(store, PAPER)).gradings.find((g) => g.gradingId === imported.gradingId)!;
+    const listed = (await listRubricConsequences(store, PAPER)).gradings.find(
+      (g) => g.gradingId === imported.gradingId,
+    )!;
     expect(listed).toMatchObject({ kind: "human", leavesToGrade: 1 });
     expect(listed.counts).toMatchObject({ changed: 1, added: 0, removed: 0 });
 
@@ -277,9 +361,14 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     expect(scores.effectiveScoreOf(indexOfKey.get(edited.key)!)).toBe(0);
     expect(grading.score).toBe(scores.rootScore);
     expect(result.score).toBe(scores.rootScore);
-    expect((await listUnsureFlags(handle.db, imported.gradingId)).map((f) => [f.nodeKey, f.note])).toEqual([[overridden.key, "which run?"]]);
+    expect((await listUnsureFlags(handle.db, imported.gradingId)).map((f) => [f.nodeKey, f.note])).toEqual([
+      [overridden.key, "which run?"],
+    ]);
     // The assignment follows its subtree to the live key.
-    const [assignment] = await handle.db.select().from(gradingAssignments).where(eq(gradingAssignments.gradingId, imported.gradingId));
+    const [assignment] = await handle.db
+      .select()
+      .from(gradingAssignments)
+      .where(eq(gradingAssignments.gradingId, imported.gradingId));
     expect(assignment.nodeKeys).toEqual([parentRow.key]);
     expect(await countVerdictsByRubricVersion(handle.db, imported.gradingId)).toEqual(
       new Map([
@@ -291,7 +380,9 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
 
   /** The key a grading's verdict on the leaf with this PaperBench id has. */
   async function keyOfNodeId(gradingId: string, nodeId: string): Promise<string | null> {
-    const rows = await handle.db.execute(sql`SELECT node_key FROM grading_verdicts WHERE grading_id = ${gradingId} AND node_id = ${nodeId}`);
+    const rows = await handle.db.execute(
+      sql`SELECT node_key FROM grading_verdicts WHERE grading_id = ${gradingId} AND node_id = ${nodeId}`,
+    );
     return (rows.rows[0] as { node_key: string } | undefined)?.node_key ?? null;
   }
 });

@@ -46,7 +46,12 @@ const NEEDS_REVIEW = "Needs review: the rubric changed since this leaf was grade
  * to a judge run that grades only them (the worker's resume), and a human grading's get an invalid
  * verdict that counts 0 until a reviewer scores it.
  */
-export async function regradeAffectedLeaves(store: Store, paperId: string, request: RegradeRequest, userId: string | null): Promise<RegradeResult[]> {
+export async function regradeAffectedLeaves(
+  store: Store,
+  paperId: string,
+  request: RegradeRequest,
+  userId: string | null,
+): Promise<RegradeResult[]> {
   const asked = request.configId ? await requireUsableConfig(store, request.configId) : null;
   const rubric = await getRubricByPaperId(store.db, paperId);
   if (!rubric) throw new AppError("conflict", "The paper has no rubric");
@@ -55,7 +60,9 @@ export async function regradeAffectedLeaves(store: Store, paperId: string, reque
   for (const gradingId of new Set(request.gradingIds)) {
     const item = await getGradingItemById(store.db, gradingId);
     if (!item || item.paperId !== paperId) {
-      throw new AppError("not_found", `No grading ${gradingId} on this paper`, [{ path: "gradingIds", message: `${gradingId} is not a grading of this paper` }]);
+      throw new AppError("not_found", `No grading ${gradingId} on this paper`, [
+        { path: "gradingIds", message: `${gradingId} is not a grading of this paper` },
+      ]);
     }
     items.push(item);
   }
@@ -85,12 +92,20 @@ async function regradeOne(
     const rubric = await lockRubricById(tx, found.id, "share");
     const liveRows = await getLiveNodeRows(tx, rubric.id);
     const current = liveRows.length > 0 ? viewRows(liveRows, view) : [];
-    if (current.length === 0) throw new AppError("conflict", view === "code-dev" ? "The rubric has no Code Development leaf" : "The rubric is empty");
+    if (current.length === 0)
+      throw new AppError(
+        "conflict",
+        view === "code-dev" ? "The rubric has no Code Development leaf" : "The rubric is empty",
+      );
     const grading = await lockGradingById(tx, item.id);
     if (!grading) throw new AppError("not_found", "No such grading");
     const running = await getJudgeRunByGradingId(tx, grading.id);
     if (running?.job && !isFinalJobStatus(running.job.status)) {
-      throw new AppError("conflict", `A judge run of ${item.agentName} run ${item.runIndex} is still going: re-grade once it ends`, [{ path: "gradingIds", message: `${grading.id} is being judged` }]);
+      throw new AppError(
+        "conflict",
+        `A judge run of ${item.agentName} run ${item.runIndex} is still going: re-grade once it ends`,
+        [{ path: "gradingIds", message: `${grading.id} is being judged` }],
+      );
     }
 
     const pinnedRows = await getGradingRows(tx, grading);
@@ -99,20 +114,26 @@ async function regradeOne(
     const oldKeys = await listVerdictKeys(tx, grading.id);
     const kept = new Map<string, { from: string; to: string; nodeId: string }>();
     for (const leaf of impact.leaves) {
-      if (leaf.oldKey !== null && (leaf.change === "unchanged" || leaf.change === "reweighted")) kept.set(leaf.oldKey, { from: leaf.oldKey, to: leaf.key, nodeId: leaf.nodeId });
+      if (leaf.oldKey !== null && (leaf.change === "unchanged" || leaf.change === "reweighted"))
+        kept.set(leaf.oldKey, { from: leaf.oldKey, to: leaf.key, nodeId: leaf.nodeId });
     }
     await deleteVerdictsByKeys(
       tx,
       grading.id,
       oldKeys.filter((k) => !kept.has(k)),
     );
-    await setGradingPin(tx, grading.id, { rubricVersionId: versionId, rubricFingerprint: rubricFingerprint(buildPinnedGradedTree(current, []).tree) });
+    await setGradingPin(tx, grading.id, {
+      rubricVersionId: versionId,
+      rubricFingerprint: rubricFingerprint(buildPinnedGradedTree(current, []).tree),
+    });
     await rekeyVerdicts(
       tx,
       grading.id,
       oldKeys.filter((k) => kept.has(k)).map((k) => kept.get(k)!),
     );
-    const newKeyOf = new Map([...matchNodes(buildTreeIndex(pinnedRows), buildTreeIndex(current))].map(([to, from]) => [from, to]));
+    const newKeyOf = new Map(
+      [...matchNodes(buildTreeIndex(pinnedRows), buildTreeIndex(current))].map(([to, from]) => [from, to]),
+    );
     await remapAssignmentKeys(tx, grading.id, newKeyOf);
     const nodeIdOf = new Map(current.map((r) => [r.key, r.nodeId]));
 
@@ -138,13 +159,34 @@ async function regradeOne(
       await insertVerdicts(
         tx,
         grading.id,
-        impact.toGrade.map((key) => ({ nodeKey: key, nodeId: nodeIdOf.get(key) ?? "", score: 0, valid: false, explanation: NEEDS_REVIEW, judgeMetadata: { needs_review: true }, source: "human" as const })),
+        impact.toGrade.map((key) => ({
+          nodeKey: key,
+          nodeId: nodeIdOf.get(key) ?? "",
+          score: 0,
+          valid: false,
+          explanation: NEEDS_REVIEW,
+          judgeMetadata: { needs_review: true },
+          source: "human" as const,
+        })),
       );
     }
     const { scores } = await getPinnedGradedTree(tx, { id: grading.id, rubricVersionId: versionId, rubricView: view });
     await setGradingScore(tx, grading.id, scores.rootScore);
-    const outcome: RegradeResult["outcome"] = jobId ? "judging" : !judge && impact.toGrade.length > 0 ? "review" : "recomputed";
-    return { result: { gradingId: grading.id, outcome, score: scores.rootScore, leavesToGrade: jobId || outcome === "review" ? leavesToGrade : 0, judgeRunId }, jobId };
+    const outcome: RegradeResult["outcome"] = jobId
+      ? "judging"
+      : !judge && impact.toGrade.length > 0
+        ? "review"
+        : "recomputed";
+    return {
+      result: {
+        gradingId: grading.id,
+        outcome,
+        score: scores.rootScore,
+        leavesToGrade: jobId || outcome === "review" ? leavesToGrade : 0,
+        judgeRunId,
+      },
+      jobId,
+    };
   });
 }
 
@@ -199,9 +241,11 @@ async function judgeChoiceFor(store: Store, item: GradingListItem, asked: JudgeC
   if (last) return { configId: last.run.configId, fields: last.run.config as JudgeConfigInput, maxDepth };
   const fallback = (await listJudgeConfigs(store.db, { includeArchived: false })).find((c) => c.isDefault);
   if (!fallback) {
-    throw new AppError("conflict", `The grading of ${item.agentName} run ${item.runIndex} was not made by a judge run here: choose a judge configuration`, [
-      { path: "configId", message: "is required for an imported judge grading when no configuration is the default" },
-    ]);
+    throw new AppError(
+      "conflict",
+      `The grading of ${item.agentName} run ${item.runIndex} was not made by a judge run here: choose a judge configuration`,
+      [{ path: "configId", message: "is required for an imported judge grading when no configuration is the default" }],
+    );
   }
   return { configId: fallback.id, fields: judgeConfigFields(fallback), maxDepth };
 }
@@ -209,7 +253,10 @@ async function judgeChoiceFor(store: Store, item: GradingListItem, asked: JudgeC
 /** A configuration named by the request: not archived, and its API key set on this server. */
 async function requireUsableConfig(store: Store, configId: string): Promise<JudgeConfig> {
   const config = await requireJudgeConfig(store, configId);
-  if (config.archivedAt) throw new AppError("conflict", `The judge configuration "${config.name}" is archived`, [{ path: "configId", message: "is archived" }]);
+  if (config.archivedAt)
+    throw new AppError("conflict", `The judge configuration "${config.name}" is archived`, [
+      { path: "configId", message: "is archived" },
+    ]);
   assertJudgeKeyReady(config, "configId");
   return config;
 }

@@ -32,7 +32,10 @@ export class ImpactCache {
     return rows;
   }
 
-  async impact(db: Executor, grading: Pick<GradingListItem, "rubricVersionId" | "rubricView" | "variant">): Promise<RubricImpact | null> {
+  async impact(
+    db: Executor,
+    grading: Pick<GradingListItem, "rubricVersionId" | "rubricView" | "variant">,
+  ): Promise<RubricImpact | null> {
     const current = this.view(currentViewOf(grading));
     if (current.length === 0) return null;
     const cacheKey = `${grading.rubricVersionId}/${grading.rubricView}/${currentViewOf(grading)}`;
@@ -71,10 +74,19 @@ export async function listRubricConsequences(store: Store, paperId: string): Pro
 }
 
 /** One grading's consequence, or null when the live rubric leaves its score where it is. */
-export async function consequenceOf(db: Executor, cache: ImpactCache, grading: GradingListItem): Promise<GradingConsequence | null> {
+export async function consequenceOf(
+  db: Executor,
+  cache: ImpactCache,
+  grading: GradingListItem,
+): Promise<GradingConsequence | null> {
   const impact = await cache.impact(db, grading);
   if (!impact || changesNothing(impact)) return null;
-  const projected = projectScore(impact, cache.view(currentViewOf(grading)), await listVerdicts(db, grading.id), await listOverrideScores(db, grading.id));
+  const projected = projectScore(
+    impact,
+    cache.view(currentViewOf(grading)),
+    await listVerdicts(db, grading.id),
+    await listOverrideScores(db, grading.id),
+  );
   if (projected.score !== null && Object.is(projected.score, grading.score)) return null;
   const run = await getJudgeRunByGradingId(db, grading.id);
   return {

@@ -99,11 +99,18 @@ function isJsonType(contentType: string | null): boolean {
  * with no type, without the browser asking the studio first (a CORS "simple" request); it can
  * never post `application/json` that way. An empty body is simply not JSON (400).
  */
-export async function parseJsonBody<S extends z.ZodType>(req: Request, schema: S, maxBytes = 4_000_000): Promise<z.output<S>> {
+export async function parseJsonBody<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  maxBytes = 4_000_000,
+): Promise<z.output<S>> {
   const text = await readBodyText(req, maxBytes);
   const type = req.headers.get("content-type");
   if (text !== "" && !isJsonType(type)) {
-    throw new AppError("unsupported_media_type", `Send the request body as application/json, not "${type || "no content type"}"`);
+    throw new AppError(
+      "unsupported_media_type",
+      `Send the request body as application/json, not "${type || "no content type"}"`,
+    );
   }
   let value: unknown;
   try {

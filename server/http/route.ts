@@ -110,9 +110,11 @@ export function apiRoute<P extends Record<string, string>>(
       const resolved = await params;
       const resolveAccess = async (paperId: string | undefined) => {
         if (token !== null) {
-          if (!isApiToken(token)) throw new AppError("unauthorized", "Send a personal API token (Authorization: Bearer rst_user_…)");
+          if (!isApiToken(token))
+            throw new AppError("unauthorized", "Send a personal API token (Authorization: Bearer rst_user_…)");
           const byToken = await accessByApiToken(db, token, paperId);
-          if (!byToken) throw new AppError("unauthorized", "This API token is unknown or was revoked, or its user is disabled");
+          if (!byToken)
+            throw new AppError("unauthorized", "This API token is unknown or was revoked, or its user is disabled");
           return { ...byToken, sessionId: null };
         }
         const bySession = session ? await getUserWithPaperAccess(db, session, paperId) : null;
@@ -132,7 +134,9 @@ export function apiRoute<P extends Record<string, string>>(
       const { staff, paper: paperAccess } = "staffOrScrapeToken" in opts ? { staff: true, paper: undefined } : opts;
       // A path segment the database cannot store (a NUL, a lone surrogate) names nothing: it never
       // reaches a query (PostgreSQL refuses it with an error, a 500), and the answer is an unknown id's.
-      const unstorableParam = Object.entries(resolved ?? {}).find(([, value]) => unstorableText(String(value)) !== null)?.[0];
+      const unstorableParam = Object.entries(resolved ?? {}).find(
+        ([, value]) => unstorableText(String(value)) !== null,
+      )?.[0];
       const paperId = paperAccess && !unstorableParam ? resolved.paperId : undefined;
       // One query: the session (or token) is live (not signed out, revoked, expired; user not disabled), the user, the paper, the role.
       const access = await resolveAccess(paperId);
@@ -140,7 +144,13 @@ export function apiRoute<P extends Record<string, string>>(
       const { user } = access;
       if (staff && !user.isStaff) throw new AppError("forbidden", "Only staff can do this");
       if (unstorableParam) throw new AppError("not_found", `No such ${unstorableParam}`);
-      let ctx: RouteContext<P> | PaperRouteContext<P> = { req, params: resolved, store, user, sessionId: access.sessionId };
+      let ctx: RouteContext<P> | PaperRouteContext<P> = {
+        req,
+        params: resolved,
+        store,
+        user,
+        sessionId: access.sessionId,
+      };
       if (paperAccess) {
         const role = effectiveRole(user.isStaff, access.membership);
         // A non-member learns nothing, not even whether the paper exists.
@@ -173,12 +183,24 @@ export function errorResponse(err: unknown): Response {
   if (err instanceof AppError) {
     return NextResponse.json(
       { error: { code: err.code, message: err.message, details: err.details } },
-      { status: err.status, headers: err.retryAfterS === undefined ? undefined : { "retry-after": String(Math.max(1, Math.ceil(err.retryAfterS))) } },
+      {
+        status: err.status,
+        headers:
+          err.retryAfterS === undefined
+            ? undefined
+            : { "retry-after": String(Math.max(1, Math.ceil(err.retryAfterS))) },
+      },
     );
   }
   if (err instanceof OperationError) {
     return NextResponse.json(
-      { error: { code: "operation_refused", message: err.message, details: [{ path: "op", message: err.message, reason: err.code }] } },
+      {
+        error: {
+          code: "operation_refused",
+          message: err.message,
+          details: [{ path: "op", message: err.message, reason: err.code }],
+        },
+      },
       { status: 409 },
     );
   }

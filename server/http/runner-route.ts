@@ -15,7 +15,9 @@ export interface RunnerRouteContext<P> {
  * check; each handler authenticates its token first (server/runners/runner-tokens.ts,
  * server/jobs/job-lease.ts). Errors take the one shape of `apiRoute`.
  */
-export function runnerRoute<P extends Record<string, string>>(handler: (ctx: RunnerRouteContext<P>) => Promise<Response | object | null>) {
+export function runnerRoute<P extends Record<string, string>>(
+  handler: (ctx: RunnerRouteContext<P>) => Promise<Response | object | null>,
+) {
   return async (req: NextRequest, { params }: { params: Promise<P> }): Promise<Response> => {
     try {
       const { db, kind } = await getDb();

@@ -11,7 +11,10 @@ export function uploadKind(req: Request, what: string): "json" | "multipart" {
   const type = req.headers.get("content-type") ?? "";
   if (type.startsWith("application/json")) return "json";
   if (type.startsWith("multipart/form-data")) return "multipart";
-  throw new AppError("unsupported_media_type", `Send ${what} as application/json or as multipart/form-data, not "${type || "no content type"}"`);
+  throw new AppError(
+    "unsupported_media_type",
+    `Send ${what} as application/json or as multipart/form-data, not "${type || "no content type"}"`,
+  );
 }
 
 /**
@@ -22,7 +25,9 @@ export async function readMultipartForm(req: Request, maxBytes: number): Promise
   const bytes = await readBodyBytes(req, maxBytes);
   try {
     // The bounded bytes, parsed by the platform's multipart reader (it needs the boundary from the type).
-    return await new Response(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), { headers: { "content-type": req.headers.get("content-type") ?? "" } }).formData();
+    return await new Response(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), {
+      headers: { "content-type": req.headers.get("content-type") ?? "" },
+    }).formData();
   } catch {
     throw new AppError("bad_request", "The multipart form could not be read");
   }

@@ -24,7 +24,12 @@ const IDLE_RECHECK_MS = 1_000;
  * A runner's long poll: the oldest queued reproduction it can run (enough free GPUs), under a new
  * lease, or null after `waitS` with none. Wakes at once when a job is queued on any instance.
  */
-export async function claimReproduceJob(store: Store, token: RunnerToken, claim: ClaimRequest, signal?: AbortSignal): Promise<ClaimedJob | null> {
+export async function claimReproduceJob(
+  store: Store,
+  token: RunnerToken,
+  claim: ClaimRequest,
+  signal?: AbortSignal,
+): Promise<ClaimedJob | null> {
   const runner = await getRunnerOfToken(store.db, claim.runnerId, token.id);
   if (!runner) throw new AppError("not_found", "No runner with that id was registered with this token: register again");
   await touchRunner(store.db, runner.id);
@@ -38,13 +43,22 @@ export async function claimReproduceJob(store: Store, token: RunnerToken, claim:
       await reapExpiredLeasesThrottled(store);
       const leaseId = randomUUID();
       const job = await store.db.transaction((tx) =>
-        claimQueuedJob(tx, { kind: "reproduce", runnerId: runner.id, runnerName: runner.name, freeGpus: claim.freeGpus, leaseId, leaseS: timings.leaseS }),
+        claimQueuedJob(tx, {
+          kind: "reproduce",
+          runnerId: runner.id,
+          runnerName: runner.name,
+          freeGpus: claim.freeGpus,
+          leaseId,
+          leaseS: timings.leaseS,
+        }),
       );
       if (job) {
         // The runner hung up while its claim was being made (it is stopping): the job goes straight
         // back to the queue rather than waiting out a lease nobody holds.
         if (signal?.aborted) {
-          await store.db.transaction((tx) => releaseJobUnderLease(tx, job.id, leaseId, "the runner hung up before it received the job"));
+          await store.db.transaction((tx) =>
+            releaseJobUnderLease(tx, job.id, leaseId, "the runner hung up before it received the job"),
+          );
           await announceJobQueued(store, "reproduce", job.id);
           return null;
         }
@@ -62,7 +76,13 @@ export async function claimReproduceJob(store: Store, token: RunnerToken, claim:
   }
 }
 
-async function claimedJob(store: Store, job: Job, leaseId: string, runnerTokenId: string, timings: { leaseS: number; heartbeatS: number }): Promise<ClaimedJob> {
+async function claimedJob(
+  store: Store,
+  job: Job,
+  leaseId: string,
+  runnerTokenId: string,
+  timings: { leaseS: number; heartbeatS: number },
+): Promise<ClaimedJob> {
   const settings = await readRunSettings(store.db, job.paperId);
   const secrets = await readReproduceSecrets(store.db, job.paperId);
   return {
@@ -85,7 +105,12 @@ async function claimedJob(store: Store, job: Job, leaseId: string, runnerTokenId
         processLimit: settings.processLimit,
       },
     },
-    lease: { id: leaseId, expiresAt: job.leaseExpiresAt!.toISOString(), leaseS: timings.leaseS, heartbeatS: timings.heartbeatS },
+    lease: {
+      id: leaseId,
+      expiresAt: job.leaseExpiresAt!.toISOString(),
+      leaseS: timings.leaseS,
+      heartbeatS: timings.heartbeatS,
+    },
     jobToken: issueJobToken(job.id, leaseId, runnerTokenId),
   };
 }

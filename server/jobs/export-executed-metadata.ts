@@ -28,7 +28,9 @@ export function executedMetadataStream(store: Store, job: Job): ReadableStream<U
         controller.enqueue(encoder.encode(head));
         return;
       }
-      const chunks = (await listLogChunksAfter(store.db, job.id, cursor, CHUNKS_PER_READ)).filter((c) => c.attempt === metadata.attempt);
+      const chunks = (await listLogChunksAfter(store.db, job.id, cursor, CHUNKS_PER_READ)).filter(
+        (c) => c.attempt === metadata.attempt,
+      );
       if (chunks.length > 0) {
         cursor = { attempt: metadata.attempt, seq: chunks.at(-1)!.seq };
         controller.enqueue(encoder.encode(chunks.map((c) => jsonStringContent(c.text)).join("")));

@@ -25,14 +25,26 @@ export async function announceJobQueued(store: Store, kind: JobKind, jobId: stri
   await Promise.all([announceLive(store, queueTopic(kind), { type: "job" }), announceJobChanged(store, jobId)]);
 }
 
-export function followJob(jobId: string, listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
+export function followJob(
+  jobId: string,
+  listener: () => void,
+  opts: { databaseUrl?: string } = {},
+): Promise<() => void> {
   return followRubric(jobTopic(jobId), listener, opts);
 }
 
-export function followQueue(kind: JobKind, listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
+export function followQueue(
+  kind: JobKind,
+  listener: () => void,
+  opts: { databaseUrl?: string } = {},
+): Promise<() => void> {
   return followRubric(queueTopic(kind), listener, opts);
 }
 
-export function followJobCancel(jobId: string, listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
+export function followJobCancel(
+  jobId: string,
+  listener: () => void,
+  opts: { databaseUrl?: string } = {},
+): Promise<() => void> {
   return followRubric(cancelTopic(jobId), listener, opts);
 }

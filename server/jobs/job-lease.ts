@@ -1,6 +1,16 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { finishJobUnderLease, getJobAttemptByLease, getJobById, getJobUnderLease, lockJobUnderLease, releaseJobUnderLease, insertLogChunks, renewLease, setJobOutputs } from "@/db/queries/jobs";
+import {
+  finishJobUnderLease,
+  getJobAttemptByLease,
+  getJobById,
+  getJobUnderLease,
+  lockJobUnderLease,
+  releaseJobUnderLease,
+  insertLogChunks,
+  renewLease,
+  setJobOutputs,
+} from "@/db/queries/jobs";
 import { touchRunner } from "@/db/queries/runners";
 import type { Job } from "@/db/schema";
 import type { OutputsIndex } from "@/lib/jobs/outputs-index";
@@ -36,12 +46,16 @@ export async function authenticateJobToken(store: Store, req: Request, jobId: st
   const read = token ? readJobToken(token) : null;
   if (!read) throw new AppError("unauthorized", "Send this job's token: Authorization: Bearer rst_job_…");
   if (read.jobId !== jobId) throw new AppError("forbidden", "This job token is for another job");
-  if (!(await runnerTokenIsLive(store, read.runnerTokenId))) throw new AppError("unauthorized", "The runner token this job was claimed with was revoked: stop the job");
+  if (!(await runnerTokenIsLive(store, read.runnerTokenId)))
+    throw new AppError("unauthorized", "The runner token this job was claimed with was revoked: stop the job");
   return { jobId: read.jobId, leaseId: read.leaseId };
 }
 
 function staleLease(): AppError {
-  return new AppError("stale_lease", "This lease is no longer the job's current one (it expired or the job moved on): stop the job and do not complete it");
+  return new AppError(
+    "stale_lease",
+    "This lease is no longer the job's current one (it expired or the job moved on): stop the job and do not complete it",
+  );
 }
 
 function sameLease(lease: JobLease, leaseId: string): void {
@@ -64,7 +78,12 @@ const CANCEL_RECHECK_MS = 5_000;
  * by `announceJobCancelRequested` from any instance), `false` after `waitS`; 409 `stale_lease`
  * once the lease is no longer current, like every request under it.
  */
-export async function waitForJobCancel(store: Store, lease: JobLease, body: { leaseId: string; waitS: number }, signal?: AbortSignal): Promise<{ cancel: boolean }> {
+export async function waitForJobCancel(
+  store: Store,
+  lease: JobLease,
+  body: { leaseId: string; waitS: number },
+  signal?: AbortSignal,
+): Promise<{ cancel: boolean }> {
   sameLease(lease, body.leaseId);
   const deadline = Date.now() + body.waitS * 1000;
   let wake: (() => void) | null = null;
@@ -102,7 +121,11 @@ export async function requireCurrentLease(store: Store, lease: JobLease): Promis
   return job;
 }
 
-export async function recordJobOutputs(store: Store, lease: JobLease, outputs: { sha256: string; index: OutputsIndex }): Promise<void> {
+export async function recordJobOutputs(
+  store: Store,
+  lease: JobLease,
+  outputs: { sha256: string; index: OutputsIndex },
+): Promise<void> {
   if (!(await setJobOutputs(store.db, lease.jobId, lease.leaseId, outputs.sha256, outputs.index))) throw staleLease();
 }
 
@@ -130,15 +153,30 @@ export async function completeJob(store: Store, lease: JobLease, body: CompleteR
       // A retried completion whose first answer was lost: the same lease already ended it the same way.
       const attempt = await getJobAttemptByLease(tx, lease.jobId, lease.leaseId);
       const job = attempt?.status ? await getJobById(tx, lease.jobId) : null;
-      if (job && job.attempts === attempt!.attempt && job.status === jobEndOf(body, job.cancelRequestedAt !== null).status && attempt!.status === job.status) return job;
+      if (
+        job &&
+        job.attempts === attempt!.attempt &&
+        job.status === jobEndOf(body, job.cancelRequestedAt !== null).status &&
+        attempt!.status === job.status
+      )
+        return job;
       throw staleLease();
     }
     if (body.outputsUploaded && !current.outputsSha256) {
-      throw new AppError("bad_request", "The completion says outputs were uploaded, but none arrived under this lease", [{ path: "outputsUploaded", message: "no outputs stored" }]);
+      throw new AppError(
+        "bad_request",
+        "The completion says outputs were uploaded, but none arrived under this lease",
+        [{ path: "outputsUploaded", message: "no outputs stored" }],
+      );
     }
-    const result = body.metadata ? { metadata: body.metadata, durationS: body.durationS } : { durationS: body.durationS };
+    const result = body.metadata
+      ? { metadata: body.metadata, durationS: body.durationS }
+      : { durationS: body.durationS };
     const reported = { status: body.status, exitCode: body.exitCode, reason: body.reason };
-    const ended = await finishJobUnderLease(tx, lease.jobId, lease.leaseId, { ...jobEndOf(reported, current.cancelRequestedAt !== null), result });
+    const ended = await finishJobUnderLease(tx, lease.jobId, lease.leaseId, {
+      ...jobEndOf(reported, current.cancelRequestedAt !== null),
+      result,
+    });
     if (!ended) throw staleLease();
     return ended;
   });

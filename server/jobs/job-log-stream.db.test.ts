@@ -38,12 +38,24 @@ describe.each(testDatabaseKinds())("a job's log stream on %s", (kind) => {
   });
 
   async function runningJob(): Promise<{ jobId: string; lease: JobLease }> {
-    const [agent] = await handle.db.insert(agents).values({ name: `Log agent ${Math.random()}` }).returning();
-    const { submission } = await ensureSubmission(handle.db, { paperId: PAPER, agentId: agent.id, runIndex: 1, variant: "full", userId: null });
+    const [agent] = await handle.db
+      .insert(agents)
+      .values({ name: `Log agent ${Math.random()}` })
+      .returning();
+    const { submission } = await ensureSubmission(handle.db, {
+      paperId: PAPER,
+      agentId: agent.id,
+      runIndex: 1,
+      variant: "full",
+      userId: null,
+    });
     const { jobId } = await enqueueReproduceJob(handle, { submissionId: submission.id, paperId: PAPER, userId: null });
     const created = await createRunnerToken(handle, { name: "log", createdBy: null });
     const token = (await getLiveRunnerTokenByHash(handle.db, hashToken(created.token)))!;
-    const { runnerId } = await registerRunner(handle, token, { name: "log", capabilities: { gpus: [], cpus: 1, memoryBytes: 1, backend: "local", maxJobs: 1 } });
+    const { runnerId } = await registerRunner(handle, token, {
+      name: "log",
+      capabilities: { gpus: [], cpus: 1, memoryBytes: 1, backend: "local", maxJobs: 1 },
+    });
     const claimed = (await claimReproduceJob(handle, token, { runnerId, freeGpus: [], freeSlots: 1, waitS: 0 }))!;
     expect(claimed.job.id).toBe(jobId);
     return { jobId, lease: readJobToken(claimed.jobToken)! };
@@ -52,7 +64,9 @@ describe.each(testDatabaseKinds())("a job's log stream on %s", (kind) => {
   function open(viewer: { userId: string; sessionId: string }, jobId: string, after = parseLogCursor(null)) {
     const abort = new AbortController();
     aborts.push(abort);
-    return new SseReader(jobLogEventStream({ store: handle, viewer, jobId, paperId: PAPER, after, signal: abort.signal }));
+    return new SseReader(
+      jobLogEventStream({ store: handle, viewer, jobId, paperId: PAPER, after, signal: abort.signal }),
+    );
   }
 
   it("sends the log as it arrives and the job's end, and resumes after a cursor", async () => {
@@ -64,11 +78,25 @@ describe.each(testDatabaseKinds())("a job's log stream on %s", (kind) => {
     const first = await reader.next((f) => f.event === "log");
     expect(first).toMatchObject({ id: "1:0" });
     expect(JSON.parse(first.data).text).toBe("first\n");
-    expect(JSON.parse((await reader.next((f) => f.event === "job")).data)).toMatchObject({ status: "running", attempt: 1 });
+    expect(JSON.parse((await reader.next((f) => f.event === "job")).data)).toMatchObject({
+      status: "running",
+      attempt: 1,
+    });
     await appendJobLogs(handle, lease, { leaseId: lease.leaseId, chunks: [{ seq: 1, text: "second\n" }] });
     expect(JSON.parse((await reader.next((f) => f.event === "log", 1_500)).data).text).toBe("second\n");
-    await completeJob(handle, lease, { leaseId: lease.leaseId, status: "succeeded", exitCode: 0, reason: null, metadata: null, outputsUploaded: false, durationS: 1 });
-    expect(JSON.parse((await reader.next((f) => f.event === "job", 1_500)).data)).toMatchObject({ status: "succeeded", exitCode: 0 });
+    await completeJob(handle, lease, {
+      leaseId: lease.leaseId,
+      status: "succeeded",
+      exitCode: 0,
+      reason: null,
+      metadata: null,
+      outputsUploaded: false,
+      durationS: 1,
+    });
+    expect(JSON.parse((await reader.next((f) => f.event === "job", 1_500)).data)).toMatchObject({
+      status: "succeeded",
+      exitCode: 0,
+    });
 
     // A reconnect with Last-Event-ID 1:0 gets only what came after it.
     const resumed = open(staff, jobId, parseLogCursor("1:0"));

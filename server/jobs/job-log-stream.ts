@@ -39,7 +39,10 @@ export function jobLogEventStream(input: {
   return recheckingEventStream({
     signal: input.signal,
     follow: (onChange) =>
-      Promise.all([followJob(input.jobId, onChange, { databaseUrl: input.databaseUrl }), followAccess(input.viewer.userId, onChange, { databaseUrl: input.databaseUrl })]),
+      Promise.all([
+        followJob(input.jobId, onChange, { databaseUrl: input.databaseUrl }),
+        followAccess(input.viewer.userId, onChange, { databaseUrl: input.databaseUrl }),
+      ]),
     check: async (write) => {
       if (!(await sessionCanAccessPaper(input.store, input.viewer, input.paperId, "view"))) {
         write(`event: access-ended\ndata: ${JSON.stringify({ message: "You can no longer see this job" })}\n\n`);
@@ -53,7 +56,12 @@ export function jobLogEventStream(input: {
       }
       const job = await getJobById(input.store.db, input.jobId);
       if (!job) return false;
-      const state = JSON.stringify({ status: job.status, attempt: job.attempts, exitCode: job.exitCode, cancelRequested: job.cancelRequestedAt !== null });
+      const state = JSON.stringify({
+        status: job.status,
+        attempt: job.attempts,
+        exitCode: job.exitCode,
+        cancelRequested: job.cancelRequestedAt !== null,
+      });
       if (state !== sentState) {
         write(`event: job\ndata: ${state}\n\n`);
         sentState = state;

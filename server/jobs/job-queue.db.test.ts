@@ -20,7 +20,15 @@ import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { cancelJob } from "./cancel-job";
 import { claimReproduceJob } from "./claim-reproduce-job";
 import { enqueueReproduceJob } from "./enqueue-reproduce";
-import { appendJobLogs, authenticateJobToken, completeJob, heartbeatJob, releaseJob, waitForJobCancel, type JobLease } from "./job-lease";
+import {
+  appendJobLogs,
+  authenticateJobToken,
+  completeJob,
+  heartbeatJob,
+  releaseJob,
+  waitForJobCancel,
+  type JobLease,
+} from "./job-lease";
 import { readJobToken } from "./job-token";
 import { reapExpiredLeases } from "./reap-expired-leases";
 
@@ -41,11 +49,30 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     store = handle;
     await seedDemoRubric(handle, PAPER);
     const [agent] = await handle.db.insert(agents).values({ name: "Queue agent" }).returning();
-    submissionId = (await ensureSubmission(handle.db, { paperId: PAPER, agentId: agent.id, runIndex: 1, variant: "full", userId: null })).submission.id;
+    submissionId = (
+      await ensureSubmission(handle.db, {
+        paperId: PAPER,
+        agentId: agent.id,
+        runIndex: 1,
+        variant: "full",
+        userId: null,
+      })
+    ).submission.id;
     const created = await createRunnerToken(store, { name: "test", createdBy: null });
     token = (await getLiveRunnerTokenByHash(handle.db, hashToken(created.token)))!;
     runnerA = (await registerRunner(store, token, { name: "a", capabilities: CAPS })).runnerId;
-    runnerB = (await registerRunner(store, token, { name: "b", capabilities: { ...CAPS, gpus: [{ index: 0, model: "H100", memoryMiB: 81559 }, { index: 1, model: "H100", memoryMiB: 81559 }] } })).runnerId;
+    runnerB = (
+      await registerRunner(store, token, {
+        name: "b",
+        capabilities: {
+          ...CAPS,
+          gpus: [
+            { index: 0, model: "H100", memoryMiB: 81559 },
+            { index: 1, model: "H100", memoryMiB: 81559 },
+          ],
+        },
+      })
+    ).runnerId;
   });
   afterAll(async () => {
     delete process.env.JOB_LEASE_S;
@@ -58,11 +85,16 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     await handle.db.execute(sql`DELETE FROM jobs`);
   });
 
-  const claim = (runnerId: string, freeGpus: number[] = [], waitS = 0) => claimReproduceJob(store, token, { runnerId, freeGpus, freeSlots: 1, waitS });
+  const claim = (runnerId: string, freeGpus: number[] = [], waitS = 0) =>
+    claimReproduceJob(store, token, { runnerId, freeGpus, freeSlots: 1, waitS });
   const leaseOf = (c: ClaimedJob): JobLease => readJobToken(c.jobToken)!;
-  const expireLease = (jobId: string) => handle.db.execute(sql`UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = ${jobId}`);
+  const expireLease = (jobId: string) =>
+    handle.db.execute(sql`UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = ${jobId}`);
   const refusedAsStale = async (p: Promise<unknown>) => {
-    const err = await p.then(() => null, (e: unknown) => e);
+    const err = await p.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe("stale_lease");
   };
@@ -81,7 +113,9 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
   });
 
   it("gives a job needing GPUs only to a runner with that many free, and assigns them", async () => {
-    await handle.db.execute(sql`INSERT INTO paper_run_settings (paper_id, timeout_s, gpus, network, salvage_retry_below_s) VALUES (${PAPER}, 600, 2, false, 0) ON CONFLICT (paper_id) DO UPDATE SET gpus = 2`);
+    await handle.db.execute(
+      sql`INSERT INTO paper_run_settings (paper_id, timeout_s, gpus, network, salvage_retry_below_s) VALUES (${PAPER}, 600, 2, false, 0) ON CONFLICT (paper_id) DO UPDATE SET gpus = 2`,
+    );
     try {
       const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
       expect(await claim(runnerA, [])).toBeNull();
@@ -118,18 +152,58 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     expect(second.job).toMatchObject({ id: jobId, attempt: 2 });
     const lease2 = leaseOf(second);
     // The first runner comes back late: its log, heartbeat and completion are all refused.
-    await refusedAsStale(appendJobLogs(store, lease1, { leaseId: lease1.leaseId, chunks: [{ seq: 1, text: "late\n" }] }));
-    await refusedAsStale(completeJob(store, lease1, { leaseId: lease1.leaseId, status: "succeeded", exitCode: 0, reason: null, metadata: null, outputsUploaded: false, durationS: 1 }));
+    await refusedAsStale(
+      appendJobLogs(store, lease1, { leaseId: lease1.leaseId, chunks: [{ seq: 1, text: "late\n" }] }),
+    );
+    await refusedAsStale(
+      completeJob(store, lease1, {
+        leaseId: lease1.leaseId,
+        status: "succeeded",
+        exitCode: 0,
+        reason: null,
+        metadata: null,
+        outputsUploaded: false,
+        durationS: 1,
+      }),
+    );
     // A token's lease must be the one the body names.
     await refusedAsStale(heartbeatJob(store, lease1, lease2.leaseId));
 
-    const done = await completeJob(store, lease2, { leaseId: lease2.leaseId, status: "failed", exitCode: 3, reason: "reproduce.sh exited with 3", metadata: null, outputsUploaded: false, durationS: 2 });
+    const done = await completeJob(store, lease2, {
+      leaseId: lease2.leaseId,
+      status: "failed",
+      exitCode: 3,
+      reason: "reproduce.sh exited with 3",
+      metadata: null,
+      outputsUploaded: false,
+      durationS: 2,
+    });
     expect(done).toMatchObject({ status: "failed", exitCode: 3, failureReason: "reproduce.sh exited with 3" });
-    await refusedAsStale(completeJob(store, lease2, { leaseId: lease2.leaseId, status: "succeeded", exitCode: 0, reason: null, metadata: null, outputsUploaded: false, durationS: 2 }));
+    await refusedAsStale(
+      completeJob(store, lease2, {
+        leaseId: lease2.leaseId,
+        status: "succeeded",
+        exitCode: 0,
+        reason: null,
+        metadata: null,
+        outputsUploaded: false,
+        durationS: 2,
+      }),
+    );
     // The same completion sent again (its answer was lost) is answered as the first, and changes nothing.
-    const again = await completeJob(store, lease2, { leaseId: lease2.leaseId, status: "failed", exitCode: 3, reason: "reproduce.sh exited with 3", metadata: null, outputsUploaded: false, durationS: 2 });
+    const again = await completeJob(store, lease2, {
+      leaseId: lease2.leaseId,
+      status: "failed",
+      exitCode: 3,
+      reason: "reproduce.sh exited with 3",
+      metadata: null,
+      outputsUploaded: false,
+      durationS: 2,
+    });
     expect(again).toMatchObject({ status: "failed", attempts: 2 });
-    const attempts = await handle.db.execute<{ attempt: number; status: string }>(sql`SELECT attempt, status FROM job_attempts WHERE job_id = ${jobId} ORDER BY attempt`);
+    const attempts = await handle.db.execute<{ attempt: number; status: string }>(
+      sql`SELECT attempt, status FROM job_attempts WHERE job_id = ${jobId} ORDER BY attempt`,
+    );
     expect(attempts.rows.map((r) => [r.attempt, r.status])).toEqual([
       [1, "failed"],
       [2, "failed"],
@@ -153,8 +227,20 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
   it("keeps a resent log chunk once", async () => {
     const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
     const lease = leaseOf((await claim(runnerA))!);
-    await appendJobLogs(store, lease, { leaseId: lease.leaseId, chunks: [{ seq: 0, text: "a\n" }, { seq: 1, text: "b\n" }] });
-    await appendJobLogs(store, lease, { leaseId: lease.leaseId, chunks: [{ seq: 1, text: "b\n" }, { seq: 2, text: "c\n" }] });
+    await appendJobLogs(store, lease, {
+      leaseId: lease.leaseId,
+      chunks: [
+        { seq: 0, text: "a\n" },
+        { seq: 1, text: "b\n" },
+      ],
+    });
+    await appendJobLogs(store, lease, {
+      leaseId: lease.leaseId,
+      chunks: [
+        { seq: 1, text: "b\n" },
+        { seq: 2, text: "c\n" },
+      ],
+    });
     const chunks = await listLogChunksAfter(handle.db, jobId, { attempt: 0, seq: -1 });
     expect(chunks.map((c) => c.text).join("")).toBe("a\nb\nc\n");
     expect((await listLogChunksAfter(handle.db, jobId, { attempt: 1, seq: 1 })).map((c) => c.seq)).toEqual([2]);
@@ -170,9 +256,19 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     const lease = leaseOf((await claim(runnerA))!);
     await cancelJob(store, (await getJobById(handle.db, running.jobId))!, null);
     expect((await heartbeatJob(store, lease, lease.leaseId)).cancel).toBe(true);
-    await completeJob(store, lease, { leaseId: lease.leaseId, status: "cancelled", exitCode: null, reason: "Cancelled by staff", metadata: null, outputsUploaded: false, durationS: 1 });
+    await completeJob(store, lease, {
+      leaseId: lease.leaseId,
+      status: "cancelled",
+      exitCode: null,
+      reason: "Cancelled by staff",
+      metadata: null,
+      outputsUploaded: false,
+      durationS: 1,
+    });
     expect((await getJobById(handle.db, running.jobId))?.status).toBe("cancelled");
-    await expect(cancelJob(store, (await getJobById(handle.db, running.jobId))!, null)).rejects.toMatchObject({ code: "conflict" });
+    await expect(cancelJob(store, (await getJobById(handle.db, running.jobId))!, null)).rejects.toMatchObject({
+      code: "conflict",
+    });
   });
 
   it("records a job cancelled before its completion as cancelled, whatever the runner reports, keeping its exit code", async () => {
@@ -180,11 +276,21 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     const lease = leaseOf((await claim(runnerA))!);
     // The run ended before the runner heard of the cancel: it reports success.
     await cancelJob(store, (await getJobById(handle.db, jobId))!, null);
-    const body = { leaseId: lease.leaseId, status: "succeeded" as const, exitCode: 0, reason: null, metadata: null, outputsUploaded: false, durationS: 10 };
+    const body = {
+      leaseId: lease.leaseId,
+      status: "succeeded" as const,
+      exitCode: 0,
+      reason: null,
+      metadata: null,
+      outputsUploaded: false,
+      durationS: 10,
+    };
     expect((await completeJob(store, lease, body)).status).toBe("cancelled");
     const job = await getJobById(handle.db, jobId);
     expect(job).toMatchObject({ status: "cancelled", exitCode: 0 });
-    expect(job?.failureReason).toMatch(/^Cancelled by staff as the run was ending; the runner reported succeeded, exit code 0$/);
+    expect(job?.failureReason).toMatch(
+      /^Cancelled by staff as the run was ending; the runner reported succeeded, exit code 0$/,
+    );
     // The same completion sent again (its answer lost) is answered the same way, not refused.
     expect((await completeJob(store, lease, body)).status).toBe("cancelled");
   });
@@ -196,7 +302,15 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
       const job = (await getJobById(handle.db, jobId))!;
       const [cancel] = await Promise.allSettled([
         cancelJob(store, job, null),
-        completeJob(store, lease, { leaseId: lease.leaseId, status: "succeeded", exitCode: 0, reason: null, metadata: null, outputsUploaded: false, durationS: 1 }),
+        completeJob(store, lease, {
+          leaseId: lease.leaseId,
+          status: "succeeded",
+          exitCode: 0,
+          reason: null,
+          metadata: null,
+          outputsUploaded: false,
+          durationS: 1,
+        }),
       ]);
       const ended = await getJobById(handle.db, jobId);
       if (cancel.status === "fulfilled") expect(ended?.status).toBe("cancelled");
@@ -221,17 +335,47 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     const lease = leaseOf((await claim(runnerA))!);
     const dirty = "a\u0000b\ud800c\udfffd";
     const clean = "a\uFFFDb\uFFFDc\uFFFDd";
-    await appendJobLogs(store, lease, logsRequestSchema.parse(JSON.parse(JSON.stringify({ leaseId: lease.leaseId, chunks: [{ seq: 0, text: dirty }] }))));
+    await appendJobLogs(
+      store,
+      lease,
+      logsRequestSchema.parse(
+        JSON.parse(JSON.stringify({ leaseId: lease.leaseId, chunks: [{ seq: 0, text: dirty }] })),
+      ),
+    );
     expect((await listLogChunksAfter(handle.db, jobId, { attempt: 0, seq: -1 }))[0].text).toBe(clean);
     const metadata = {
-      is_valid_git_repo: true, git_log: dirty, repro_script_exists: true, files_before_reproduce: dirty, files_after_reproduce: null, timedout: false,
-      retried_results: [], repro_execution_time: 1, git_status_after_reproduce: null, exit_code: 1, runner: dirty, gpus: [dirty], backend: "local", attempt: 1,
+      is_valid_git_repo: true,
+      git_log: dirty,
+      repro_script_exists: true,
+      files_before_reproduce: dirty,
+      files_after_reproduce: null,
+      timedout: false,
+      retried_results: [],
+      repro_execution_time: 1,
+      git_status_after_reproduce: null,
+      exit_code: 1,
+      runner: dirty,
+      gpus: [dirty],
+      backend: "local",
+      attempt: 1,
     };
-    const body = completeRequestSchema.parse({ leaseId: lease.leaseId, status: "failed", exitCode: 1, reason: dirty, metadata, outputsUploaded: false, durationS: 1 });
+    const body = completeRequestSchema.parse({
+      leaseId: lease.leaseId,
+      status: "failed",
+      exitCode: 1,
+      reason: dirty,
+      metadata,
+      outputsUploaded: false,
+      durationS: 1,
+    });
     await completeJob(store, lease, body);
     const job = await getJobById(handle.db, jobId);
     expect(job).toMatchObject({ status: "failed", failureReason: clean });
-    expect((job?.result as { metadata: typeof metadata }).metadata).toMatchObject({ git_log: clean, runner: clean, gpus: [clean] });
+    expect((job?.result as { metadata: typeof metadata }).metadata).toMatchObject({
+      git_log: clean,
+      runner: clean,
+      gpus: [clean],
+    });
   });
 
   it("cancels, not requeues, a job whose runner died after a cancel was asked", async () => {
@@ -248,13 +392,24 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     const first = (await claim(runnerA))!;
     const lease = leaseOf(first);
     await releaseJob(store, lease, { leaseId: lease.leaseId, reason: "the runner a was stopped" });
-    expect(await getJobById(handle.db, jobId)).toMatchObject({ status: "queued", attempts: 1, maxAttempts: 4, leaseId: null });
+    expect(await getJobById(handle.db, jobId)).toMatchObject({
+      status: "queued",
+      attempts: 1,
+      maxAttempts: 4,
+      leaseId: null,
+    });
     await refusedAsStale(heartbeatJob(store, lease, lease.leaseId));
     await refusedAsStale(releaseJob(store, lease, { leaseId: lease.leaseId, reason: "again" }));
     const second = (await claim(runnerB))!;
     expect(second.job).toMatchObject({ id: jobId, attempt: 2 });
-    const attempts = await handle.db.execute<{ attempt: number; status: string; reason: string | null }>(sql`SELECT attempt, status, reason FROM job_attempts WHERE job_id = ${jobId} ORDER BY attempt`);
-    expect(attempts.rows[0]).toMatchObject({ attempt: 1, status: "failed", reason: "Released: the runner a was stopped" });
+    const attempts = await handle.db.execute<{ attempt: number; status: string; reason: string | null }>(
+      sql`SELECT attempt, status, reason FROM job_attempts WHERE job_id = ${jobId} ORDER BY attempt`,
+    );
+    expect(attempts.rows[0]).toMatchObject({
+      attempt: 1,
+      status: "failed",
+      reason: "Released: the runner a was stopped",
+    });
     // A job whose cancel was asked is cancelled when its runner lets go of it.
     await cancelJob(store, (await getJobById(handle.db, jobId))!, null);
     const lease2 = leaseOf(second);
@@ -267,16 +422,30 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     const b = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
     const claimed = (await claim(runnerA))!;
     expect(claimed.job.id).toBe(a.jobId);
-    const withToken = (token: string) => new Request("http://studio/x", { headers: { authorization: `Bearer ${token}` } });
-    await expect(authenticateJobToken(store, withToken(claimed.jobToken), a.jobId)).resolves.toEqual({ jobId: a.jobId, leaseId: leaseOf(claimed).leaseId });
-    await expect(authenticateJobToken(store, withToken(claimed.jobToken), b.jobId)).rejects.toMatchObject({ code: "forbidden" });
+    const withToken = (token: string) =>
+      new Request("http://studio/x", { headers: { authorization: `Bearer ${token}` } });
+    await expect(authenticateJobToken(store, withToken(claimed.jobToken), a.jobId)).resolves.toEqual({
+      jobId: a.jobId,
+      leaseId: leaseOf(claimed).leaseId,
+    });
+    await expect(authenticateJobToken(store, withToken(claimed.jobToken), b.jobId)).rejects.toMatchObject({
+      code: "forbidden",
+    });
     // A forged signature, a runner token, or a token of the format before runner tokens were in it, is no job token.
     const forged = claimed.jobToken.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
     const { leaseId, runnerTokenId } = readJobToken(claimed.jobToken)!;
     const otherRunnerToken = (await createRunnerToken(store, { name: "other", createdBy: null })).id;
     const swapped = claimed.jobToken.replace(runnerTokenId, otherRunnerToken);
-    for (const token of [forged, swapped, "rst_runner_abc", `rst_job_${a.jobId}.${leaseId}`, `rst_job_${a.jobId}.${leaseId}.${claimed.jobToken.split(".").pop()}`]) {
-      await expect(authenticateJobToken(store, withToken(token), a.jobId), token).rejects.toMatchObject({ code: "unauthorized" });
+    for (const token of [
+      forged,
+      swapped,
+      "rst_runner_abc",
+      `rst_job_${a.jobId}.${leaseId}`,
+      `rst_job_${a.jobId}.${leaseId}.${claimed.jobToken.split(".").pop()}`,
+    ]) {
+      await expect(authenticateJobToken(store, withToken(token), a.jobId), token).rejects.toMatchObject({
+        code: "unauthorized",
+      });
     }
   });
 
@@ -285,25 +454,41 @@ describe.each(testDatabaseKinds())("the job queue on %s", (kind) => {
     const revokable = (await getLiveRunnerTokenByHash(handle.db, hashToken(other.token)))!;
     const runner = (await registerRunner(store, revokable, { name: "doomed", capabilities: CAPS })).runnerId;
     const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: PAPER, userId: null });
-    const claimed = (await claimReproduceJob(store, revokable, { runnerId: runner, freeGpus: [], freeSlots: 1, waitS: 0 }))!;
+    const claimed = (await claimReproduceJob(store, revokable, {
+      runnerId: runner,
+      freeGpus: [],
+      freeSlots: 1,
+      waitS: 0,
+    }))!;
     const request = () => new Request("http://studio/x", { headers: { authorization: `Bearer ${claimed.jobToken}` } });
     const lease = await authenticateJobToken(store, request(), jobId);
     await heartbeatJob(store, lease, lease.leaseId);
 
     await revokeRunnerTokenById(store, other.id);
-    await expect(authenticateJobToken(store, request(), jobId)).rejects.toMatchObject({ code: "unauthorized", message: expect.stringContaining("revoked") });
+    await expect(authenticateJobToken(store, request(), jobId)).rejects.toMatchObject({
+      code: "unauthorized",
+      message: expect.stringContaining("revoked"),
+    });
     // Nothing renews the lease now: once it expires the queue's rules apply (a first attempt: queued again).
     await expireLease(jobId);
     expect(await reapExpiredLeases(store)).toBe(1);
     expect(await getJobById(handle.db, jobId)).toMatchObject({ status: "queued", attempts: 1 });
     const again = (await claim(runnerA))!;
     expect(again.job).toMatchObject({ id: jobId, attempt: 2 });
-    await expect(authenticateJobToken(store, new Request("http://studio/x", { headers: { authorization: `Bearer ${again.jobToken}` } }), jobId)).resolves.toMatchObject({ jobId });
+    await expect(
+      authenticateJobToken(
+        store,
+        new Request("http://studio/x", { headers: { authorization: `Bearer ${again.jobToken}` } }),
+        jobId,
+      ),
+    ).resolves.toMatchObject({ jobId });
   });
 
   it("refuses a claim for a runner registered with another token", async () => {
     const other = await createRunnerToken(store, { name: "other", createdBy: null });
     const otherToken = (await getLiveRunnerTokenByHash(handle.db, hashToken(other.token)))!;
-    await expect(claimReproduceJob(store, otherToken, { runnerId: runnerA, freeGpus: [], freeSlots: 1, waitS: 0 })).rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      claimReproduceJob(store, otherToken, { runnerId: runnerA, freeGpus: [], freeSlots: 1, waitS: 0 }),
+    ).rejects.toMatchObject({ code: "not_found" });
   });
 });

@@ -5,7 +5,11 @@ import "server-only";
  * the first of `ms`, the request's abort, or the wake-up it hands to `onWake` (the feed's
  * announcement). The caller then looks again, so a wake-up lost between two looks costs at most `ms`.
  */
-export function longPollPause(ms: number, signal: AbortSignal | undefined, onWake: (wake: (() => void) | null) => void): Promise<void> {
+export function longPollPause(
+  ms: number,
+  signal: AbortSignal | undefined,
+  onWake: (wake: (() => void) | null) => void,
+): Promise<void> {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
     signal?.addEventListener("abort", done, { once: true });

@@ -82,7 +82,13 @@ describe("the path rule on an outputs archive", () => {
     ["results/../x", /has a \.\. segment/],
   ])("refuses an entry named %j (400, naming it)", async (name, rule) => {
     const file = path.join(dir, `named-${Math.random()}.tar.gz`);
-    fs.writeFileSync(file, await makeTarGz([{ name: "ok.txt", data: "ok" }, { name, data: "* * * * * root sh /tmp/x\n" }]));
+    fs.writeFileSync(
+      file,
+      await makeTarGz([
+        { name: "ok.txt", data: "ok" },
+        { name, data: "* * * * * root sh /tmp/x\n" },
+      ]),
+    );
     const err = (await indexOutputsArchive(file, new Map()).catch((e: unknown) => e)) as AppError;
     expect(err).toBeInstanceOf(AppError);
     expect(err.status).toBe(400);
@@ -107,7 +113,16 @@ describe("the path rule on an outputs archive", () => {
 
   it("indexes names as the rule normalizes them, and keeps links that point down", async () => {
     const file = path.join(dir, `fine-${Math.random()}.tar.gz`);
-    fs.writeFileSync(file, await makeTarGz([{ name: "./results/", type: "directory" }, { name: "./results/t.csv", data: "a\n" }, { name: "latest.csv", type: "symlink", linkname: "results/t.csv" }]));
-    expect((await indexOutputsArchive(file, new Map())).files).toEqual([{ path: "results/t.csv", size: 2, changed: true }]);
+    fs.writeFileSync(
+      file,
+      await makeTarGz([
+        { name: "./results/", type: "directory" },
+        { name: "./results/t.csv", data: "a\n" },
+        { name: "latest.csv", type: "symlink", linkname: "results/t.csv" },
+      ]),
+    );
+    expect((await indexOutputsArchive(file, new Map())).files).toEqual([
+      { path: "results/t.csv", size: 2, changed: true },
+    ]);
   });
 });

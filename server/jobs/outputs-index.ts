@@ -19,7 +19,10 @@ const MAX_INDEXED_FILES = 100_000;
  * to the path rule (`lib/files/entry-path.ts`), as the runner's packer holds them: an archive with
  * `../x`, `/abs`, a link out, or a device is refused (400, naming the entry) before anything is stored.
  */
-export async function indexOutputsArchive(filePath: string, originalSizes: ReadonlyMap<string, number>): Promise<OutputsIndex> {
+export async function indexOutputsArchive(
+  filePath: string,
+  originalSizes: ReadonlyMap<string, number>,
+): Promise<OutputsIndex> {
   const entries: { path: string; size: number; mtime: number }[] = [];
   let creationTime: number | null = null;
   const extract = tar.extract();
@@ -28,7 +31,11 @@ export async function indexOutputsArchive(filePath: string, originalSizes: Reado
     const why = entryRefusal(header.name, tarEntryKind(header));
     if (why !== null) {
       // One refusal is enough: the archive is not stored, and its entries are not read further.
-      refused = new AppError("bad_request", `The outputs archive was refused: entry ${quoteEntry(header.name)} ${why}`, [{ path: "outputs", message: `entry ${quoteEntry(header.name)} ${why}`, entry: header.name }]);
+      refused = new AppError(
+        "bad_request",
+        `The outputs archive was refused: entry ${quoteEntry(header.name)} ${why}`,
+        [{ path: "outputs", message: `entry ${quoteEntry(header.name)} ${why}`, entry: header.name }],
+      );
       // The pipeline reports the refusal; the entry's own stream ends with it, unheard.
       stream.on("error", () => {});
       extract.destroy(refused);
@@ -56,17 +63,21 @@ export async function indexOutputsArchive(filePath: string, originalSizes: Reado
     await pipeline(fs.createReadStream(filePath), createGunzip(), extract);
   } catch (err) {
     if (refused) throw refused;
-    throw new AppError("bad_request", `The outputs archive could not be read: ${(err as Error).message}`, [{ path: "outputs", message: "not a .tar.gz" }]);
+    throw new AppError("bad_request", `The outputs archive could not be read: ${(err as Error).message}`, [
+      { path: "outputs", message: "not a .tar.gz" },
+    ]);
   }
   const since = creationTime;
   const files = entries.map((e) => ({
     path: e.path,
     size: e.size,
-    changed: e.path !== CREATION_TIME_FILE && (!originalSizes.has(e.path) || (since !== null && (e.mtime > since || (e.mtime === since && originalSizes.get(e.path) !== e.size)))),
+    changed:
+      e.path !== CREATION_TIME_FILE &&
+      (!originalSizes.has(e.path) ||
+        (since !== null && (e.mtime > since || (e.mtime === since && originalSizes.get(e.path) !== e.size)))),
   }));
   return { files, bytes: entries.reduce((n, e) => n + e.size, 0) };
 }
-
 
 /** The file's time in whole seconds: PaperBench's (and the runner's) `date +%s`, or an ISO date as older runners wrote it. */
 function creationTimeSeconds(text: string): number | null {

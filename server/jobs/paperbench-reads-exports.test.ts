@@ -24,7 +24,10 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const SRC = process.env.PAPERBENCH_SRC_DIR ?? path.resolve(process.cwd(), "../shared/paperbench-src");
 const hasPython = spawnSync("python3", ["--version"]).status === 0;
 const hasSource = fs.existsSync(path.join(SRC, "paperbench", "nano", "structs.py"));
-if (process.env.CI && !(hasPython && hasSource)) throw new Error(`PaperBench's reading of the exports needs python3 and its source at ${SRC} (PAPERBENCH_SRC_DIR) in CI`);
+if (process.env.CI && !(hasPython && hasSource))
+  throw new Error(
+    `PaperBench's reading of the exports needs python3 and its source at ${SRC} (PAPERBENCH_SRC_DIR) in CI`,
+  );
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "rs-pb-exports-"));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -33,7 +36,10 @@ describe.runIf(hasPython && hasSource)("PaperBench's code reads the studio's rep
   it("loads the metadata with its from_dict and reads the executed submission as its judge does", async () => {
     const source = path.join(work, "source");
     fs.mkdirSync(source);
-    fs.writeFileSync(path.join(source, "reproduce.sh"), 'echo "training step 1"\nmkdir -p results\necho "method,score" > results/table.csv\necho "final accuracy 0.91"\nexit 1\n');
+    fs.writeFileSync(
+      path.join(source, "reproduce.sh"),
+      'echo "training step 1"\nmkdir -p results\necho "method,score" > results/table.csv\necho "final accuracy 0.91"\nexit 1\n',
+    );
     fs.writeFileSync(path.join(source, "train.py"), "print('hello')\n");
     fs.mkdirSync(path.join(source, "venv"));
     fs.writeFileSync(path.join(source, "venv", "pyvenv.cfg"), "home = /nowhere\n");
@@ -44,7 +50,14 @@ describe.runIf(hasPython && hasSource)("PaperBench's code reads the studio's rep
       backend: localBackend(),
       jobDir,
       sourceRoot: source,
-      settings: { timeoutS: 60, gpus: 0, network: false, secrets: {}, salvageRetryBelowS: 600, maxOutputFileBytes: 10 * 1024 * 1024 },
+      settings: {
+        timeoutS: 60,
+        gpus: 0,
+        network: false,
+        secrets: {},
+        salvageRetryBelowS: 600,
+        maxOutputFileBytes: 10 * 1024 * 1024,
+      },
       gpuIndices: [],
       gpuNames: [],
       runnerName: "test-runner",
@@ -66,17 +79,35 @@ describe.runIf(hasPython && hasSource)("PaperBench's code reads the studio's rep
     const metadataFile = path.join(work, "submission_executed_metadata.json");
     fs.writeFileSync(metadataFile, executedMetadataJson(result.metadata, log, EXECUTED_SUBMISSION_FILE));
 
-    const py = spawnSync("python3", [path.join(ROOT, "test/paperbench/read_repro_export.py"), metadataFile, executed, work], {
-      encoding: "utf8",
-      env: { ...process.env, PYTHONPATH: [path.join(ROOT, "test/paperbench/standins"), SRC, path.join(SRC, "vendor")].join(path.delimiter), PYTHONDONTWRITEBYTECODE: "1" },
-    });
+    const py = spawnSync(
+      "python3",
+      [path.join(ROOT, "test/paperbench/read_repro_export.py"), metadataFile, executed, work],
+      {
+        encoding: "utf8",
+        env: {
+          ...process.env,
+          PYTHONPATH: [path.join(ROOT, "test/paperbench/standins"), SRC, path.join(SRC, "vendor")].join(path.delimiter),
+          PYTHONDONTWRITEBYTECODE: "1",
+        },
+      },
+    );
     expect(py.status, py.stderr).toBe(0);
     const read = JSON.parse(py.stdout) as {
-      metadata: { repro_script_exists: boolean; timedout: boolean; repro_log: string; retried_results: { repro_log: string }[]; executed_submission: string | null };
+      metadata: {
+        repro_script_exists: boolean;
+        timedout: boolean;
+        repro_log: string;
+        retried_results: { repro_log: string }[];
+        executed_submission: string | null;
+      };
       judge: { reproduce_sh: string; reproduce_log: string; creation_time: number };
       files: string[];
     };
-    expect(read.metadata).toMatchObject({ repro_script_exists: true, timedout: false, executed_submission: EXECUTED_SUBMISSION_FILE });
+    expect(read.metadata).toMatchObject({
+      repro_script_exists: true,
+      timedout: false,
+      executed_submission: EXECUTED_SUBMISSION_FILE,
+    });
     expect(read.metadata.repro_log).toContain("final accuracy 0.91");
     expect(read.metadata.retried_results).toEqual([expect.objectContaining({ repro_log: RETRIED_LOG_NOTE })]);
     // Its judge's int() of the file, not its fallback to the log's mtime or now.
@@ -84,7 +115,9 @@ describe.runIf(hasPython && hasSource)("PaperBench's code reads the studio's rep
     expect(read.judge.reproduce_sh).toContain("final accuracy");
     expect(read.judge.reproduce_log).toContain("final accuracy 0.91");
     // The submission PaperBench places at /submission: the results, the log, no venv.
-    expect(read.files).toEqual(expect.arrayContaining(["reproduce.sh", "reproduce.log", CREATION_TIME_FILE, "results/table.csv", "train.py"]));
+    expect(read.files).toEqual(
+      expect.arrayContaining(["reproduce.sh", "reproduce.log", CREATION_TIME_FILE, "results/table.csv", "train.py"]),
+    );
     expect(read.files.some((f) => f.startsWith("venv/"))).toBe(false);
   });
 });

@@ -3,7 +3,13 @@ import { z } from "zod";
 import { JOB_TIMINGS } from "@/lib/jobs/states";
 
 const seconds = (fallback: number) =>
-  z.preprocess((v) => (v === "" || v === undefined ? fallback : Number(v)), z.number().positive().max(24 * 3600));
+  z.preprocess(
+    (v) => (v === "" || v === undefined ? fallback : Number(v)),
+    z
+      .number()
+      .positive()
+      .max(24 * 3600),
+  );
 
 const schema = z.object({
   JOB_LEASE_S: seconds(JOB_TIMINGS.leaseS),
@@ -16,7 +22,10 @@ const schema = z.object({
  */
 export function queueTimings(): { leaseS: number; heartbeatS: number } {
   const parsed = schema.safeParse(process.env);
-  if (!parsed.success) throw new Error(`Invalid environment: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new Error(
+      `Invalid environment: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`,
+    );
   const leaseS = Math.round(parsed.data.JOB_LEASE_S);
   // A heartbeat comes well inside the lease, whatever was configured.
   const heartbeatS = Math.max(1, Math.min(Math.round(parsed.data.JOB_HEARTBEAT_S), Math.floor(leaseS / 3)));

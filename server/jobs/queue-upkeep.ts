@@ -14,9 +14,13 @@ const REAP_EVERY_MS = 2_000;
 export function startQueueUpkeep(store: Store): void {
   const timer = setInterval(() => {
     reapExpiredLeases(store)
-      .catch((err: unknown) => console.error("Rubric Studio: requeueing expired jobs failed:", err instanceof Error ? err.message : err))
+      .catch((err: unknown) =>
+        console.error("Rubric Studio: requeueing expired jobs failed:", err instanceof Error ? err.message : err),
+      )
       .then(() => sweepEvaluationCells(store))
-      .catch((err: unknown) => console.error("Rubric Studio: advancing evaluation cells failed:", err instanceof Error ? err.message : err));
+      .catch((err: unknown) =>
+        console.error("Rubric Studio: advancing evaluation cells failed:", err instanceof Error ? err.message : err),
+      );
   }, REAP_EVERY_MS);
   timer.unref();
 }

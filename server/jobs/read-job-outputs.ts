@@ -22,7 +22,8 @@ export async function readJobOutputFile(job: Job, path: string) {
   const listed = requireListed(job, path);
   const image = imageTypeOf(path) !== null;
   if (image) return { file: { path, size: listed.size, skipped: null, content: null, image: true } };
-  if (listed.size > ARCHIVE_LIMITS.maxFileBytes) return { file: { path, size: listed.size, skipped: "over 1 MiB", content: null, image: false } };
+  if (listed.size > ARCHIVE_LIMITS.maxFileBytes)
+    return { file: { path, size: listed.size, skipped: "over 1 MiB", content: null, image: false } };
   const content = decodeText(await outputBytes(job, path, ARCHIVE_LIMITS.maxFileBytes));
   return { file: { path, size: listed.size, skipped: content === null ? "binary" : null, content, image: false } };
 }
@@ -31,8 +32,12 @@ export async function readJobOutputFile(job: Job, path: string) {
 export async function readJobOutputImage(job: Job, path: string): Promise<{ bytes: Buffer; contentType: string }> {
   const listed = requireListed(job, path);
   const contentType = imageTypeOf(path);
-  if (!contentType) throw new AppError("bad_request", `${path} is not an image the studio shows (PNG, JPEG, GIF or WebP)`, [{ path: "image", message: "must name a PNG, JPEG, GIF or WebP file" }]);
-  if (listed.size > MAX_IMAGE_BYTES) throw new AppError("payload_too_large", `${path} is over 10 MiB: download the outputs to see it`);
+  if (!contentType)
+    throw new AppError("bad_request", `${path} is not an image the studio shows (PNG, JPEG, GIF or WebP)`, [
+      { path: "image", message: "must name a PNG, JPEG, GIF or WebP file" },
+    ]);
+  if (listed.size > MAX_IMAGE_BYTES)
+    throw new AppError("payload_too_large", `${path} is over 10 MiB: download the outputs to see it`);
   return { bytes: await outputBytes(job, path, MAX_IMAGE_BYTES), contentType };
 }
 
@@ -44,7 +49,10 @@ function requireOutputs(job: Job): OutputsIndex {
 
 function requireListed(job: Job, path: string): { size: number } {
   const listed = requireOutputs(job).files.find((f) => f.path === path);
-  if (!listed) throw new AppError("not_found", `The outputs hold no file ${path.slice(0, 300)}`, [{ path: "path", message: "is not among the outputs" }]);
+  if (!listed)
+    throw new AppError("not_found", `The outputs hold no file ${path.slice(0, 300)}`, [
+      { path: "path", message: "is not among the outputs" },
+    ]);
   return listed;
 }
 

@@ -31,13 +31,25 @@ export function storedOutputsOf(job: Job): OutputsIndex | null {
 /** How a reproduce job ended, in words ("reproduce.sh exited 1 after 3 min", "timed out after 2 h"); null while it runs. */
 export function reproductionEndOf(job: Job): string | null {
   const result = (job.result ?? {}) as StoredResult;
-  const ran = result.metadata?.repro_execution_time ?? result.durationS ?? (job.startedAt && job.finishedAt ? (job.finishedAt.getTime() - job.startedAt.getTime()) / 1000 : null);
-  return describeReproductionEnd({ status: job.status, exitCode: job.exitCode, durationS: ran, timeoutS: job.timeoutS, reason: job.failureReason });
+  const ran =
+    result.metadata?.repro_execution_time ??
+    result.durationS ??
+    (job.startedAt && job.finishedAt ? (job.finishedAt.getTime() - job.startedAt.getTime()) / 1000 : null);
+  return describeReproductionEnd({
+    status: job.status,
+    exitCode: job.exitCode,
+    durationS: ran,
+    timeoutS: job.timeoutS,
+    reason: job.failureReason,
+  });
 }
 
 /** A job with its attempts, outputs index and metadata, as pages and the CLI read it. */
 export async function readJobView(store: Store, job: Job): Promise<JobView> {
-  const [attempts, runner] = await Promise.all([listJobAttempts(store.db, job.id), job.runnerId ? getRunnerById(store.db, job.runnerId) : null]);
+  const [attempts, runner] = await Promise.all([
+    listJobAttempts(store.db, job.id),
+    job.runnerId ? getRunnerById(store.db, job.runnerId) : null,
+  ]);
   const result = (job.result ?? {}) as StoredResult;
   const last = attempts.at(-1);
   const measured = result.durationS ?? null;

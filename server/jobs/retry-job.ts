@@ -17,7 +17,8 @@ import { enqueueReproduceJob } from "./enqueue-reproduce";
  */
 export async function retryJob(store: Store, job: Job, userId: string): Promise<{ jobId: string }> {
   if (!isFinalJobStatus(job.status)) throw new AppError("conflict", `The job is still ${job.status}: cancel it first`);
-  if (job.kind !== "reproduce" || !job.submissionId) throw new AppError("bad_request", "Only a reproduction can be retried here");
+  if (job.kind !== "reproduce" || !job.submissionId)
+    throw new AppError("bad_request", "Only a reproduction can be retried here");
   const cell = await getEvaluationCell(store.db, job.submissionId);
   if (!cell) return enqueueReproduceJob(store, { submissionId: job.submissionId, paperId: job.paperId, userId });
   const { retried, jobId } = await retryEvaluationCell(store, job.submissionId, userId, "reproduce");
@@ -26,7 +27,9 @@ export async function retryJob(store: Store, job: Job, userId: string): Promise<
   const where = `evaluation "${evaluation?.name ?? cell.evaluationId}"`;
   throw new AppError(
     "conflict",
-    cell.stage === "done" ? `This submission's cell in ${where} is done and counted: retry it from the evaluation's page only if it failed` : `This submission's cell in ${where} is still ${cell.stage}: wait for it to end`,
+    cell.stage === "done"
+      ? `This submission's cell in ${where} is done and counted: retry it from the evaluation's page only if it failed`
+      : `This submission's cell in ${where} is still ${cell.stage}: wait for it to end`,
     [{ path: "jobId", message: `its evaluation cell is ${cell.stage}` }],
   );
 }

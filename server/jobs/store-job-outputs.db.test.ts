@@ -40,18 +40,32 @@ describe.each(testDatabaseKinds())("the outputs upload on %s", (kind) => {
   });
 
   async function runningJob() {
-    const [agent] = await handle.db.insert(agents).values({ name: `Outputs agent ${Math.random()}` }).returning();
-    const { submission } = await ensureSubmission(handle.db, { paperId: PAPER, agentId: agent.id, runIndex: 1, variant: "full", userId: null });
+    const [agent] = await handle.db
+      .insert(agents)
+      .values({ name: `Outputs agent ${Math.random()}` })
+      .returning();
+    const { submission } = await ensureSubmission(handle.db, {
+      paperId: PAPER,
+      agentId: agent.id,
+      runIndex: 1,
+      variant: "full",
+      userId: null,
+    });
     const { jobId } = await enqueueReproduceJob(handle, { submissionId: submission.id, paperId: PAPER, userId: null });
     const created = await createRunnerToken(handle, { name: "outputs", createdBy: null });
     const token = (await getLiveRunnerTokenByHash(handle.db, hashToken(created.token)))!;
-    const { runnerId } = await registerRunner(handle, token, { name: "outputs", capabilities: { gpus: [], cpus: 1, memoryBytes: 1, backend: "local", maxJobs: 1 } });
+    const { runnerId } = await registerRunner(handle, token, {
+      name: "outputs",
+      capabilities: { gpus: [], cpus: 1, memoryBytes: 1, backend: "local", maxJobs: 1 },
+    });
     const claimed = (await claimReproduceJob(handle, token, { runnerId, freeGpus: [], freeSlots: 1, waitS: 0 }))!;
     return { jobId, lease: readJobToken(claimed.jobToken)! };
   }
 
-  const put = (jobId: string, body: Buffer) => new Request(`http://studio.test/api/runner/jobs/${jobId}/outputs`, { method: "PUT", body: new Uint8Array(body) });
-  const blobs = async () => Number(((await handle.db.execute(sql`SELECT count(*)::int AS n FROM blobs`)).rows[0] as { n: number }).n);
+  const put = (jobId: string, body: Buffer) =>
+    new Request(`http://studio.test/api/runner/jobs/${jobId}/outputs`, { method: "PUT", body: new Uint8Array(body) });
+  const blobs = async () =>
+    Number(((await handle.db.execute(sql`SELECT count(*)::int AS n FROM blobs`)).rows[0] as { n: number }).n);
 
   it("refuses `../` and absolute names, links out and a/../b (400 naming the entry); stores nothing, writes nothing outside; a clean archive is stored", async () => {
     const { jobId, lease } = await runningJob();
@@ -59,11 +73,20 @@ describe.each(testDatabaseKinds())("the outputs upload on %s", (kind) => {
     const before = await blobs();
     const cases = [
       ...hostileCases("results/", "latest", canary.dir, canary.dir),
-      { what: "a cron file by ../", entries: [{ name: "../../../../etc/cron.d/x", data: "* * * * * root id\n" }], entry: "../../../../etc/cron.d/x", refusal: /\.\. segment/ },
+      {
+        what: "a cron file by ../",
+        entries: [{ name: "../../../../etc/cron.d/x", data: "* * * * * root id\n" }],
+        entry: "../../../../etc/cron.d/x",
+        refusal: /\.\. segment/,
+      },
       { what: "/abs", entries: [{ name: "/abs", data: "x" }], entry: "/abs", refusal: /absolute path/ },
     ];
     for (const hostile of cases) {
-      const err = (await storeJobOutputs(handle, lease, put(jobId, await makeTarGz([{ name: "reproduce.log", data: "done\n" }, ...hostile.entries]))).catch((e: unknown) => e)) as AppError;
+      const err = (await storeJobOutputs(
+        handle,
+        lease,
+        put(jobId, await makeTarGz([{ name: "reproduce.log", data: "done\n" }, ...hostile.entries])),
+      ).catch((e: unknown) => e)) as AppError;
       expect(err, hostile.what).toBeInstanceOf(AppError);
       expect(err.status, hostile.what).toBe(400);
       expect(err.message, hostile.what).toContain(`entry ${JSON.stringify(hostile.entry)}`);
@@ -73,7 +96,17 @@ describe.each(testDatabaseKinds())("the outputs upload on %s", (kind) => {
     expect(await blobs()).toBe(before);
     expect((await getJobById(handle.db, jobId))?.outputsSha256 ?? null).toBeNull();
 
-    const stored = await storeJobOutputs(handle, lease, put(jobId, await makeTarGz([{ name: "reproduce.log", data: "done\n" }, { name: "results/latest", type: "symlink", linkname: "t.csv" }])));
+    const stored = await storeJobOutputs(
+      handle,
+      lease,
+      put(
+        jobId,
+        await makeTarGz([
+          { name: "reproduce.log", data: "done\n" },
+          { name: "results/latest", type: "symlink", linkname: "t.csv" },
+        ]),
+      ),
+    );
     expect(stored.files).toBe(1);
     expect((await getJobById(handle.db, jobId))?.outputsSha256).toBe(stored.sha256);
     fs.rmSync(canary.dir, { recursive: true, force: true });

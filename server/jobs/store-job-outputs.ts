@@ -18,7 +18,11 @@ function maxOutputsBytes(): number {
  * (each file, and whether reproduction changed it), stored in the blob store once per content,
  * and recorded on the job, fenced like every other write of the lease.
  */
-export async function storeJobOutputs(store: Store, lease: JobLease, req: Request): Promise<{ sha256: string; files: number }> {
+export async function storeJobOutputs(
+  store: Store,
+  lease: JobLease,
+  req: Request,
+): Promise<{ sha256: string; files: number }> {
   const job = await requireCurrentLease(store, lease);
   const body = await readBodyToTempFile(req, maxOutputsBytes());
   try {

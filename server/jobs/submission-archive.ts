@@ -5,7 +5,10 @@ import { getSubmissionById } from "@/db/queries/submissions";
 import type { Job } from "@/db/schema";
 
 /** Where a job's submission archive is in the blob store, with its name and size. */
-export async function readSubmissionArchiveRef(store: Store, job: Job): Promise<{ sha256: string; bytes: number; name: string } | null> {
+export async function readSubmissionArchiveRef(
+  store: Store,
+  job: Job,
+): Promise<{ sha256: string; bytes: number; name: string } | null> {
   if (!job.submissionId) return null;
   const submission = await getSubmissionById(store.db, job.submissionId);
   if (!submission?.archiveSha256) return null;

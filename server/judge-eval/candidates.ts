@@ -1,6 +1,10 @@
 import "server-only";
 import type { Executor } from "@/db/client";
-import { listJudgeEvalCandidateRows, listPaperIdsOfSubmissions, type JudgeEvalCandidateRow } from "@/db/queries/judge-eval";
+import {
+  listJudgeEvalCandidateRows,
+  listPaperIdsOfSubmissions,
+  type JudgeEvalCandidateRow,
+} from "@/db/queries/judge-eval";
 import { AppError } from "@/lib/errors";
 import type { JudgeEvalCandidate } from "@/lib/judge-eval/types";
 
@@ -30,32 +34,53 @@ function toCandidate(r: JudgeEvalCandidateRow): JudgeEvalCandidate {
     variant: r.variant,
   };
   if (r.humanId && r.judgeId) {
-    return { ...base, truth: "human_grading", humanGradingId: r.humanId, judgeGradingId: r.judgeId, judgeModel: r.judgeModel, judgeType: r.judgeType };
+    return {
+      ...base,
+      truth: "human_grading",
+      humanGradingId: r.humanId,
+      judgeGradingId: r.judgeId,
+      judgeModel: r.judgeModel,
+      judgeType: r.judgeType,
+    };
   }
-  return { ...base, truth: "review", humanGradingId: String(r.reviewedId), judgeGradingId: String(r.reviewedId), judgeModel: r.reviewedModel, judgeType: r.reviewedType };
+  return {
+    ...base,
+    truth: "review",
+    humanGradingId: String(r.reviewedId),
+    judgeGradingId: String(r.reviewedId),
+    judgeModel: r.reviewedModel,
+    judgeType: r.reviewedType,
+  };
 }
 
 /**
  * The submissions with a human truth and a judge grading, by paper, agent, variant and run. Only
  * papers in `paperIds` when given.
  */
-export async function listJudgeEvalCandidates(store: { db: Executor }, opts: { paperIds?: readonly string[] | null } = {}): Promise<JudgeEvalCandidate[]> {
+export async function listJudgeEvalCandidates(
+  store: { db: Executor },
+  opts: { paperIds?: readonly string[] | null } = {},
+): Promise<JudgeEvalCandidate[]> {
   return (await listJudgeEvalCandidateRows(store.db, opts)).map(toCandidate);
 }
 
 /** The candidates of these submissions (in the order given); 404 naming a submission that has no pair. */
-export async function getJudgeEvalCandidates(store: { db: Executor }, submissionIds: readonly string[]): Promise<JudgeEvalCandidate[]> {
+export async function getJudgeEvalCandidates(
+  store: { db: Executor },
+  submissionIds: readonly string[],
+): Promise<JudgeEvalCandidate[]> {
   if (submissionIds.length === 0) return [];
   const paperIds = await listPaperIdsOfSubmissions(store.db, submissionIds);
   const byId = new Map((await listJudgeEvalCandidates(store, { paperIds })).map((c) => [c.submissionId, c]));
   return submissionIds.map((id, i) => {
     const candidate = byId.get(id);
     if (!candidate) {
-      throw new AppError("not_found", `Submission ${id} has no human grading (or complete review) and judge grading to compare`, [
-        { path: `submissionIds[${i}]`, message: "has no pair of a human and a judge grading" },
-      ]);
+      throw new AppError(
+        "not_found",
+        `Submission ${id} has no human grading (or complete review) and judge grading to compare`,
+        [{ path: `submissionIds[${i}]`, message: "has no pair of a human and a judge grading" }],
+      );
     }
     return candidate;
   });
 }
-

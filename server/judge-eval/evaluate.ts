@@ -25,7 +25,10 @@ export interface LoadedJudgeEvalPair {
   tokenUsage: JsonValue;
 }
 
-async function loadJudgeEvalPairs(db: Executor, candidates: readonly JudgeEvalCandidate[]): Promise<LoadedJudgeEvalPair[]> {
+async function loadJudgeEvalPairs(
+  db: Executor,
+  candidates: readonly JudgeEvalCandidate[],
+): Promise<LoadedJudgeEvalPair[]> {
   const out: LoadedJudgeEvalPair[] = [];
   for (const candidate of candidates) {
     const judgeGrading = await getGradingById(db, candidate.judgeGradingId);
@@ -39,7 +42,13 @@ async function loadJudgeEvalPairs(db: Executor, candidates: readonly JudgeEvalCa
       if (!humanGrading) throw new AppError("not_found", "A grading went away meanwhile; try again");
       human = (await getPinnedGradedTree(db, humanGrading)).scores.toTree();
     }
-    out.push({ candidate, human, judge: judgePinned.tree, judgeKeys: judgePinned.keys, tokenUsage: (judgeGrading.tokenUsage ?? null) as JsonValue });
+    out.push({
+      candidate,
+      human,
+      judge: judgePinned.tree,
+      judgeKeys: judgePinned.keys,
+      tokenUsage: (judgeGrading.tokenUsage ?? null) as JsonValue,
+    });
   }
   return out;
 }
@@ -47,7 +56,10 @@ async function loadJudgeEvalPairs(db: Executor, candidates: readonly JudgeEvalCa
 // ── The report ───────────────────────────────────────────────────────────────
 
 /** Pairs JudgeEval can read (binary leaf scores); the others are skipped with the reason. */
-function usablePairs(loaded: readonly LoadedJudgeEvalPair[]): { usable: LoadedJudgeEvalPair[]; skipped: JudgeEvalStudioReport["skipped"] } {
+function usablePairs(loaded: readonly LoadedJudgeEvalPair[]): {
+  usable: LoadedJudgeEvalPair[];
+  skipped: JudgeEvalStudioReport["skipped"];
+} {
   const usable: LoadedJudgeEvalPair[] = [];
   const skipped: JudgeEvalStudioReport["skipped"] = [];
   for (const pair of loaded) {
@@ -71,7 +83,10 @@ function asPair(pair: LoadedJudgeEvalPair): JudgeEvalPair {
 }
 
 /** JudgeEval pooled over the candidates given (see `listJudgeEvalCandidates`, `getJudgeEvalCandidates`). */
-export async function evaluateCandidates(store: Store, candidates: readonly JudgeEvalCandidate[]): Promise<JudgeEvalStudioReport> {
+export async function evaluateCandidates(
+  store: Store,
+  candidates: readonly JudgeEvalCandidate[],
+): Promise<JudgeEvalStudioReport> {
   return evaluateLoaded(await loadJudgeEvalPairs(store.db, uniqueCandidates(candidates)));
 }
 
@@ -142,7 +157,10 @@ export async function judgeEvalResultsFile(
   opts: { timestamp?: string } = {},
 ): Promise<{ body: string; fileName: string }> {
   const candidates = uniqueCandidates(chosen);
-  if (candidates.length === 0) throw new AppError("bad_request", "submissionIds: choose at least one submission", [{ path: "submissionIds", message: "is empty" }]);
+  if (candidates.length === 0)
+    throw new AppError("bad_request", "submissionIds: choose at least one submission", [
+      { path: "submissionIds", message: "is empty" },
+    ]);
   const loaded = await loadJudgeEvalPairs(store.db, candidates);
   const { skipped } = usablePairs(loaded);
   if (skipped.length > 0) {

@@ -58,10 +58,20 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
   const ids: Record<string, string> = {};
 
   const grade = async (agent: string, human: boolean, tree: GradedNode) =>
-    importGrading(handle, { paperId: PAPER, agentName: agent, runIndex: 1, variant: "full", human, fileText: serializeGradedTree(tree), userId: null });
+    importGrading(handle, {
+      paperId: PAPER,
+      agentName: agent,
+      runIndex: 1,
+      variant: "full",
+      human,
+      fileText: serializeGradedTree(tree),
+      userId: null,
+    });
   const leafKeys = async (gradingId: string) =>
     (
-      await handle.db.execute(sql`SELECT node_key, node_id, score FROM grading_verdicts WHERE grading_id = ${gradingId}`)
+      await handle.db.execute(
+        sql`SELECT node_key, node_id, score FROM grading_verdicts WHERE grading_id = ${gradingId}`,
+      )
     ).rows as { node_key: string; node_id: string; score: number }[];
 
   beforeAll(async () => {
@@ -69,20 +79,37 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
     const { files, folderName } = readPaperFolder(DEMO_DIR);
     await importPaperFolder(handle, { files, folderName, userId: null, source: "test" });
     // A: a human grading and two judge gradings (the latest is compared).
-    await grade("A", false, gradedDemo(() => 0));
+    await grade(
+      "A",
+      false,
+      gradedDemo(() => 0),
+    );
     ids.aHuman = (await grade("A", true, humanTree)).gradingId;
     ids.aJudge = (await grade("A", false, judgeTree)).gradingId;
     ids.aSubmission = (await grade("A", false, judgeTree)).submissionId;
-    ids.aJudge = (await handle.db.execute(sql`SELECT id FROM gradings WHERE submission_id = ${ids.aSubmission} AND kind = 'judge' ORDER BY created_at DESC LIMIT 1`)).rows[0].id as string;
+    ids.aJudge = (
+      await handle.db.execute(
+        sql`SELECT id FROM gradings WHERE submission_id = ${ids.aSubmission} AND kind = 'judge' ORDER BY created_at DESC LIMIT 1`,
+      )
+    ).rows[0].id as string;
     // B: a judge grading a reviewer went through in full, overriding two leaves.
     const b = await grade("B", false, gradedDemo(judgeScore));
     ids.bJudge = b.gradingId;
     ids.bSubmission = b.submissionId;
     const leaves = (await leafKeys(b.gradingId)).sort((x, y) => x.node_key.localeCompare(y.node_key));
     for (const leaf of leaves.slice(0, 2)) {
-      await overrideLeafScore(handle, { gradingId: b.gradingId, nodeKey: leaf.node_key, userId: null, score: 1 - leaf.score, reason: "test" });
+      await overrideLeafScore(handle, {
+        gradingId: b.gradingId,
+        nodeKey: leaf.node_key,
+        userId: null,
+        score: 1 - leaf.score,
+        reason: "test",
+      });
     }
-    ids.bOverridden = leaves.slice(0, 2).map((l) => l.node_key).join(",");
+    ids.bOverridden = leaves
+      .slice(0, 2)
+      .map((l) => l.node_key)
+      .join(",");
     await handle.db.execute(sql`UPDATE gradings SET reviewed_at = now() WHERE id = ${b.gradingId}`);
     // C: judge only, not reviewed; D: human only. Neither can be compared.
     await grade("C", false, judgeTree);
@@ -91,7 +118,13 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
     const e = await grade("E", false, gradedDemo(judgeScore));
     ids.eSubmission = e.submissionId;
     const [eLeaf] = await leafKeys(e.gradingId);
-    await overrideLeafScore(handle, { gradingId: e.gradingId, nodeKey: eLeaf.node_key, userId: null, score: 0.5, reason: "half" });
+    await overrideLeafScore(handle, {
+      gradingId: e.gradingId,
+      nodeKey: eLeaf.node_key,
+      userId: null,
+      score: 0.5,
+      reason: "half",
+    });
     await handle.db.execute(sql`UPDATE gradings SET reviewed_at = now() WHERE id = ${e.gradingId}`);
   });
   afterAll(async () => {
@@ -106,7 +139,12 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
       ["E", "review"],
     ]);
     const [a, b] = candidates;
-    expect(a).toMatchObject({ submissionId: ids.aSubmission, humanGradingId: ids.aHuman, judgeGradingId: ids.aJudge, paperId: PAPER });
+    expect(a).toMatchObject({
+      submissionId: ids.aSubmission,
+      humanGradingId: ids.aHuman,
+      judgeGradingId: ids.aJudge,
+      paperId: PAPER,
+    });
     expect(b).toMatchObject({ submissionId: ids.bSubmission, humanGradingId: ids.bJudge, judgeGradingId: ids.bJudge });
     expect(await listJudgeEvalCandidates(handle, { paperIds: ["other"] })).toEqual([]);
     await expect(getJudgeEvalCandidates(handle, [crypto.randomUUID()])).rejects.toMatchObject({ code: "not_found" });
@@ -144,7 +182,8 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
     expect(rb.overall.num_samples - rb.disagreementCount).toBe(rb.confusion.tn + rb.confusion.tp);
     // Each disagreement names its leaf in the judge grading.
     const byKey = new Map((await leafKeys(ids.aJudge)).map((l) => [l.node_key, l.node_id]));
-    for (const d of report.disagreements.filter((x) => x.judgeGradingId === ids.aJudge)) expect(byKey.get(d.nodeKey)).toBe(d.nodeId);
+    for (const d of report.disagreements.filter((x) => x.judgeGradingId === ids.aJudge))
+      expect(byKey.get(d.nodeKey)).toBe(d.nodeId);
   });
 
   it("skips a submission whose truth is not 0 or 1, saying why", async () => {
@@ -162,18 +201,55 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
     const file = await judgeEvalResultsFile(handle, candidates, { timestamp: "20250401_120000" });
     expect(file.fileName).toBe(`judge-eval-${PAPER}-results.json`);
     const json = JSON.parse(file.body);
-    expect(Object.keys(json)).toEqual(["judge_type", "code_only", "judge_kwargs", "results", "aggregate_metrics", "aggregate_token_usage", "timestamp"]);
+    expect(Object.keys(json)).toEqual([
+      "judge_type",
+      "code_only",
+      "judge_kwargs",
+      "results",
+      "aggregate_metrics",
+      "aggregate_token_usage",
+      "timestamp",
+    ]);
     expect(json.judge_type).toBe("unknown");
     expect(json.code_only).toBe(false);
-    expect(json.results.map((r: { example_id: string }) => r.example_id)).toEqual([`${PAPER}/A/run-1`, `${PAPER}/B/run-1`]);
-    expect(Object.keys(json.results[0])).toEqual(["example_id", "paper_id", "judge_type", "judge_kwargs", "metrics", "token_usage", "graded_task_tree"]);
+    expect(json.results.map((r: { example_id: string }) => r.example_id)).toEqual([
+      `${PAPER}/A/run-1`,
+      `${PAPER}/B/run-1`,
+    ]);
+    expect(Object.keys(json.results[0])).toEqual([
+      "example_id",
+      "paper_id",
+      "judge_type",
+      "judge_kwargs",
+      "metrics",
+      "token_usage",
+      "graded_task_tree",
+    ]);
     expect(json.aggregate_metrics.overall.accuracy).toBe(report.overall.accuracy);
-    expect(Object.keys(json.aggregate_metrics.overall)).toEqual(["accuracy", "precision", "recall", "f1", "num_positives", "num_negatives", "num_samples"]);
-    expect(Object.keys(json.aggregate_metrics.stratified)).toEqual(["Code Development", "Code Execution", "Result Analysis"]);
+    expect(Object.keys(json.aggregate_metrics.overall)).toEqual([
+      "accuracy",
+      "precision",
+      "recall",
+      "f1",
+      "num_positives",
+      "num_negatives",
+      "num_samples",
+    ]);
+    expect(Object.keys(json.aggregate_metrics.stratified)).toEqual([
+      "Code Development",
+      "Code Execution",
+      "Result Analysis",
+    ]);
     expect(json.timestamp).toBe("20250401_120000");
     // The judge's tree as graded (the review's overrides are the truth, not the judge's verdicts).
-    const judgeLeaves = preorder(json.results[1].graded_task_tree as GradedNode).filter((n) => n.sub_tasks.length === 0);
-    expect(judgeLeaves.map((l) => l.score)).toEqual(preorder(gradedDemo(judgeScore)).filter((n) => n.sub_tasks.length === 0).map((l) => l.score));
+    const judgeLeaves = preorder(json.results[1].graded_task_tree as GradedNode).filter(
+      (n) => n.sub_tasks.length === 0,
+    );
+    expect(judgeLeaves.map((l) => l.score)).toEqual(
+      preorder(gradedDemo(judgeScore))
+        .filter((n) => n.sub_tasks.length === 0)
+        .map((l) => l.score),
+    );
   });
 
   it.skipIf(skipWithoutData)("agrees with the command line on a real PaperBench human grading", async () => {
@@ -181,7 +257,10 @@ describe.each(testDatabaseKinds())("JudgeEval queries on %s", (kind) => {
     const paper = "stay-on-topic-with-classifier-free-guidance";
     const { files, folderName } = readPaperFolder(path.join(PAPERBENCH_DATA_DIR, "papers", paper));
     await importPaperFolder(handle, { files, folderName, userId: null, source: "test" });
-    const humanText = fs.readFileSync(path.join(PAPERBENCH_DATA_DIR, "judge_eval", paper, "expected_result.json"), "utf8");
+    const humanText = fs.readFileSync(
+      path.join(PAPERBENCH_DATA_DIR, "judge_eval", paper, "expected_result.json"),
+      "utf8",
+    );
     const judge = parse(humanText);
     preorder(judge)
       .filter((n) => n.sub_tasks.length === 0)

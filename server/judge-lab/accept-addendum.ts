@@ -21,7 +21,10 @@ export async function acceptAddendum(
 ): Promise<{ before: string; after: AddendumVersionView }> {
   const known = new Set((await listCalibrationOverrides(store, paperId)).map((o) => o.id));
   request.overrideIds.forEach((id, i) => {
-    if (!known.has(id)) throw new AppError("bad_request", `Override ${id} is no override of the judge on this paper`, [{ path: `overrideIds[${i}]`, message: "is not an override of this paper" }]);
+    if (!known.has(id))
+      throw new AppError("bad_request", `Override ${id} is no override of the judge on this paper`, [
+        { path: `overrideIds[${i}]`, message: "is not an override of this paper" },
+      ]);
   });
   return store.db.transaction(async (tx) => {
     const paper = await lockPaper(tx, paperId);
@@ -29,12 +32,17 @@ export async function acceptAddendum(
     const latest = await getLatestPaperAddendum(tx, paperId);
     const latestVersion = latest?.version ?? 0;
     if (request.baseVersion !== latestVersion) {
-      throw new AppError("conflict", `Version ${latestVersion} of the judge addendum was accepted meanwhile; reload and edit from it`, [
-        { path: "baseVersion", message: `is not the latest version (${latestVersion})` },
-      ]);
+      throw new AppError(
+        "conflict",
+        `Version ${latestVersion} of the judge addendum was accepted meanwhile; reload and edit from it`,
+        [{ path: "baseVersion", message: `is not the latest version (${latestVersion})` }],
+      );
     }
     const before = paper.judgeAddendum;
-    if (request.text === before) throw new AppError("bad_request", "text: the judge addendum already says this", [{ path: "text", message: "is the current text" }]);
+    if (request.text === before)
+      throw new AppError("bad_request", "text: the judge addendum already says this", [
+        { path: "text", message: "is the current text" },
+      ]);
     let version = latestVersion;
     if (!latest || latest.text !== before) {
       version++;
@@ -57,7 +65,14 @@ export async function acceptAddendum(
     await setPaperJudgeAddendum(tx, paperId, request.text);
     return {
       before,
-      after: { version: row.version, text: row.text, overrideIds: row.overrideIds, note: row.note, createdAt: row.createdAt.toISOString(), createdBy: row.createdBy },
+      after: {
+        version: row.version,
+        text: row.text,
+        overrideIds: row.overrideIds,
+        note: row.note,
+        createdAt: row.createdAt.toISOString(),
+        createdBy: row.createdBy,
+      },
     };
   });
 }

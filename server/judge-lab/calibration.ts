@@ -24,7 +24,10 @@ export async function requirePaper(store: { db: Executor }, paperId: string): Pr
 }
 
 /** The overrides of the judge on a paper's gradings, oldest first, each with its leaf's requirement. */
-export async function listCalibrationOverrides(store: { db: Executor }, paperId: string): Promise<CalibrationOverride[]> {
+export async function listCalibrationOverrides(
+  store: { db: Executor },
+  paperId: string,
+): Promise<CalibrationOverride[]> {
   const rows = await listPaperJudgeOverrideRows(store.db, paperId);
   const leaves = new Map<string, Map<string, { requirements: string; category: string | null }>>();
   const out: CalibrationOverride[] = [];
@@ -33,7 +36,10 @@ export async function listCalibrationOverrides(store: { db: Executor }, paperId:
     let byKey = leaves.get(pin);
     if (!byKey) {
       const nodeRows = await getGradingRows(store.db, { rubricVersionId: r.rubricVersionId, rubricView: r.rubricView });
-      leaves.set(pin, (byKey = new Map(nodeRows.map((n) => [n.key, { requirements: n.requirements, category: n.taskCategory }]))));
+      leaves.set(
+        pin,
+        (byKey = new Map(nodeRows.map((n) => [n.key, { requirements: n.requirements, category: n.taskCategory }]))),
+      );
     }
     const leaf = byKey.get(r.nodeKey);
     out.push({

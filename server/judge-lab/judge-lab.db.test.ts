@@ -56,13 +56,19 @@ async function startRequestListener(): Promise<{ url: string; requests: string[]
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      requests.push(`${req.method} ${req.url} ${JSON.stringify(req.headers)} ${Buffer.concat(chunks).toString("utf8")}`);
+      requests.push(
+        `${req.method} ${req.url} ${JSON.stringify(req.headers)} ${Buffer.concat(chunks).toString("utf8")}`,
+      );
       res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "no" } }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The status and fields a route would answer for what the service threw. */
@@ -118,7 +124,6 @@ function gradedDemo(score: (i: number) => number): GradedNode {
   return parsed.file.tree;
 }
 
-
 const humanScore = (i: number) => (i % 3 === 0 ? 0 : 1);
 
 describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
@@ -151,12 +156,30 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
       ]),
     );
     const blob = await storeBlob(store, outputs);
-    const job = await insertJob(handle.db, { kind: "reproduce", paperId: PAPER, submissionId, gpusRequired: 0, timeoutS: 60, maxAttempts: 1, createdBy: null });
-    await handle.db.execute(sql`UPDATE jobs SET status = 'succeeded', outputs_sha256 = ${blob.sha256}, finished_at = now() WHERE id = ${job.id}`);
-    const run = { paperId: PAPER, agentName: DEMO_AGENTS[0].name, runIndex: DEMO_RUNS + 1, variant: "full" as const, userId: null };
+    const job = await insertJob(handle.db, {
+      kind: "reproduce",
+      paperId: PAPER,
+      submissionId,
+      gpusRequired: 0,
+      timeoutS: 60,
+      maxAttempts: 1,
+      createdBy: null,
+    });
+    await handle.db.execute(
+      sql`UPDATE jobs SET status = 'succeeded', outputs_sha256 = ${blob.sha256}, finished_at = now() WHERE id = ${job.id}`,
+    );
+    const run = {
+      paperId: PAPER,
+      agentName: DEMO_AGENTS[0].name,
+      runIndex: DEMO_RUNS + 1,
+      variant: "full" as const,
+      userId: null,
+    };
     const humanImport = await importGrading(handle, { ...run, human: true, fileText: serializeGradedTree(human) });
     expect(humanImport.submissionId).toBe(submissionId);
-    countedJudgeId = (await importGrading(handle, { ...run, human: false, fileText: serializeGradedTree(gradedDemo(() => 1)) })).gradingId;
+    countedJudgeId = (
+      await importGrading(handle, { ...run, human: false, fileText: serializeGradedTree(gradedDemo(() => 1)) })
+    ).gradingId;
   });
   afterEach(async () => {
     await worker?.stop();
@@ -171,19 +194,37 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
     await handle?.close();
   });
 
-  const workerOpts = () => ({ log: () => {}, databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined });
+  const workerOpts = () => ({
+    log: () => {},
+    databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined,
+  });
   const config = async (fields: Partial<JudgeConfigInput> & Pick<JudgeConfigInput, "kind">) =>
-    createJudgeConfig(store, { ...LLM, baseUrl: null, name: `lab config ${++configNo}`, model: fields.kind === "llm" ? LLM.model : fields.kind, ...fields } as JudgeConfigInput, null);
+    createJudgeConfig(
+      store,
+      {
+        ...LLM,
+        baseUrl: null,
+        name: `lab config ${++configNo}`,
+        model: fields.kind === "llm" ? LLM.model : fields.kind,
+        ...fields,
+      } as JudgeConfigInput,
+      null,
+    );
   const labDone = (labId: string) =>
     pollUntil(
       `lab ${labId} finished`,
       () => readJudgeLab(store, labId),
       (v) => v.groups.every((g) => g.finished === g.runs),
     );
-  const counted = async () => (await listCountedGradings(handle.db, "full")).find((g) => g.gradingId && g.paperId === PAPER && g.runIndex === DEMO_RUNS + 1);
+  const counted = async () =>
+    (await listCountedGradings(handle.db, "full")).find(
+      (g) => g.gradingId && g.paperId === PAPER && g.runIndex === DEMO_RUNS + 1,
+    );
 
   it("lists the submission with a human grading as labelled, the human grading as its truth", async () => {
-    const listed = (await listLabSubmissions(store, { paperIds: [PAPER] })).find((s) => s.submissionId === submissionId);
+    const listed = (await listLabSubmissions(store, { paperIds: [PAPER] })).find(
+      (s) => s.submissionId === submissionId,
+    );
     expect(listed).toMatchObject({ truth: "human_grading", variant: "full" });
   });
 
@@ -193,7 +234,11 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
     server = await startOpenAiTestServer({ verdict: () => ({ score: 0, explanation: "not met" }) });
     const dummy = await config({ kind: "dummy", priceInputPerM: 0, priceCachedInputPerM: 0, priceOutputPerM: 0 });
     const llm = await config({ kind: "llm", baseUrl: server.baseUrl });
-    const { labId, runs } = await startJudgeLab(store, { name: "two judges", variant: "full", configIds: [dummy.id, llm.id], submissionIds: [submissionId] }, null);
+    const { labId, runs } = await startJudgeLab(
+      store,
+      { name: "two judges", variant: "full", configIds: [dummy.id, llm.id], submissionIds: [submissionId] },
+      null,
+    );
     expect(runs).toBe(2);
     worker = startJudgeWorker(store, workerOpts());
     const view = await labDone(labId);
@@ -202,13 +247,28 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
 
     const truth = humanLeaves.map((n) => n.score);
     const [dummyRow, llmRow] = [dummy, llm].map((c) => view.groups.find((g) => g.configId === c.id)!);
-    expect(dummyRow.overall).toEqual(computeMetrics(truth, truth.map(() => 1)));
-    expect(llmRow.overall).toEqual(computeMetrics(truth, truth.map(() => 0)));
+    expect(dummyRow.overall).toEqual(
+      computeMetrics(
+        truth,
+        truth.map(() => 1),
+      ),
+    );
+    expect(llmRow.overall).toEqual(
+      computeMetrics(
+        truth,
+        truth.map(() => 0),
+      ),
+    );
     const categories = [...new Set(humanLeaves.map((n) => n.task_category ?? "null"))];
     expect(Object.keys(dummyRow.stratified).sort()).toEqual(categories.sort());
     for (const c of categories) {
       const leaves = humanLeaves.filter((n) => (n.task_category ?? "null") === c).map((n) => n.score);
-      expect(dummyRow.stratified[c]).toEqual(computeMetrics(leaves, leaves.map(() => 1)));
+      expect(dummyRow.stratified[c]).toEqual(
+        computeMetrics(
+          leaves,
+          leaves.map(() => 1),
+        ),
+      );
     }
     const llmRun = view.runs.find((r) => r.configId === llm.id)!;
     expect(llmRun.costUsd).toBeGreaterThan(0);
@@ -226,18 +286,38 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
 
   it("refuses a submission without a human grading and an archived configuration, naming the field", async () => {
     const dummy = await config({ kind: "dummy" });
-    await expect(startJudgeLab(store, { variant: "full", configIds: [dummy.id], submissionIds: ["00000000-0000-4000-8000-000000000000"] }, null)).rejects.toMatchObject({
+    await expect(
+      startJudgeLab(
+        store,
+        { variant: "full", configIds: [dummy.id], submissionIds: ["00000000-0000-4000-8000-000000000000"] },
+        null,
+      ),
+    ).rejects.toMatchObject({
       code: "bad_request",
       details: [{ path: "submissionIds[0]" }],
     });
   });
 
   it("calibration: overrides with reasons → suggestions through the model, linked to the overrides; accepted as a new version; a re-run shows F1 by version", async () => {
-    const leaves = (await handle.db.execute(sql`SELECT node_key FROM grading_verdicts WHERE grading_id = ${countedJudgeId} ORDER BY node_id`)).rows as { node_key: string }[];
+    const leaves = (
+      await handle.db.execute(
+        sql`SELECT node_key FROM grading_verdicts WHERE grading_id = ${countedJudgeId} ORDER BY node_id`,
+      )
+    ).rows as { node_key: string }[];
     const reasons = ["The table is in results.csv, not the log: look there", "Three seeds are required; only one ran"];
     const made = [];
     for (const [i, reason] of [...reasons, ""].entries()) {
-      made.push((await overrideLeafScore(store, { gradingId: countedJudgeId, nodeKey: leaves[i].node_key, userId: null, score: 0, reason })).override);
+      made.push(
+        (
+          await overrideLeafScore(store, {
+            gradingId: countedJudgeId,
+            nodeKey: leaves[i].node_key,
+            userId: null,
+            score: 0,
+            reason,
+          })
+        ).override,
+      );
     }
     const calibration = await readCalibration(store, PAPER);
     expect(calibration.overrides.map((o) => o.id)).toEqual(made.map((o) => o.id));
@@ -249,13 +329,33 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
     const dummy = await config({ kind: "dummy" });
     const fromDummy = await suggestAddendum(store, PAPER, { configId: dummy.id });
     expect(fromDummy.generatedBy).toBe("dummy");
-    expect(fromDummy.suggestions.flatMap((s) => s.overrideIds).sort()).toEqual(made.slice(0, 2).map((o) => o.id).sort());
+    expect(fromDummy.suggestions.flatMap((s) => s.overrideIds).sort()).toEqual(
+      made
+        .slice(0, 2)
+        .map((o) => o.id)
+        .sort(),
+    );
 
     // A model: the prompt lists the reasons by override id; the answer links them (an id it was not shown is dropped).
     server = await startOpenAiTestServer({
       verdict: (req) => {
-        const ids = [...req.messages.map((m) => m.content).join("\n").matchAll(/<override id="([^"]+)">/g)].map((m) => m[1]);
-        return { score: 1, explanation: JSON.stringify({ suggestions: [{ text: "Read results.csv for the table; require three seeds.", overrideIds: [...ids, "not-an-override"] }] }) };
+        const ids = [
+          ...req.messages
+            .map((m) => m.content)
+            .join("\n")
+            .matchAll(/<override id="([^"]+)">/g),
+        ].map((m) => m[1]);
+        return {
+          score: 1,
+          explanation: JSON.stringify({
+            suggestions: [
+              {
+                text: "Read results.csv for the table; require three seeds.",
+                overrideIds: [...ids, "not-an-override"],
+              },
+            ],
+          }),
+        };
       },
     });
     const llm = await config({ kind: "llm", baseUrl: server.baseUrl });
@@ -264,24 +364,42 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
     const prompt = server.requests[0].messages.map((m) => m.content).join("\n");
     for (const reason of reasons) expect(prompt).toContain(reason);
     expect(suggested).toMatchObject({ generatedBy: "model", model: LLM.model });
-    expect(suggested.suggestions).toEqual([{ text: "Read results.csv for the table; require three seeds.", overrideIds: made.slice(0, 2).map((o) => o.id) }]);
+    expect(suggested.suggestions).toEqual([
+      { text: "Read results.csv for the table; require three seeds.", overrideIds: made.slice(0, 2).map((o) => o.id) },
+    ]);
     expect(suggested.notes).toHaveLength(1);
     expect(suggested.costUsd).toBeGreaterThan(0);
 
     // Accepted: the text before is kept as version 1, the new one is version 2 and what the judge reads.
     const before = (await getPaperById(handle.db, PAPER))!.judgeAddendum;
     const after = `${before}\n\n${suggested.suggestions[0].text}`;
-    const accepted = await acceptAddendum(store, PAPER, { text: after, overrideIds: suggested.suggestions[0].overrideIds, baseVersion: 0 }, null);
+    const accepted = await acceptAddendum(
+      store,
+      PAPER,
+      { text: after, overrideIds: suggested.suggestions[0].overrideIds, baseVersion: 0 },
+      null,
+    );
     expect(accepted.before).toBe(before);
-    expect(accepted.after).toMatchObject({ version: 2, text: after, overrideIds: suggested.suggestions[0].overrideIds });
+    expect(accepted.after).toMatchObject({
+      version: 2,
+      text: after,
+      overrideIds: suggested.suggestions[0].overrideIds,
+    });
     expect((await getPaperById(handle.db, PAPER))!.judgeAddendum).toBe(after);
-    await expect(acceptAddendum(store, PAPER, { text: "other", overrideIds: [], baseVersion: 0 }, null)).rejects.toMatchObject({ code: "conflict" });
-    await expect(acceptAddendum(store, PAPER, { text: "other", overrideIds: [made[0].gradingId], baseVersion: 2 }, null)).rejects.toMatchObject({
+    await expect(
+      acceptAddendum(store, PAPER, { text: "other", overrideIds: [], baseVersion: 0 }, null),
+    ).rejects.toMatchObject({ code: "conflict" });
+    await expect(
+      acceptAddendum(store, PAPER, { text: "other", overrideIds: [made[0].gradingId], baseVersion: 2 }, null),
+    ).rejects.toMatchObject({
       code: "bad_request",
       details: [{ path: "overrideIds[0]" }],
     });
     const versions = (await readCalibration(store, PAPER)).versions;
-    expect(versions.map((v) => [v.version, v.text])).toEqual([[1, before], [2, after]]);
+    expect(versions.map((v) => [v.version, v.text])).toEqual([
+      [1, before],
+      [2, after],
+    ]);
 
     // Re-run the lab on this paper: the dummy's runs before (version 1) and after (version 2) side by side.
     const beforeRerun = await readCalibration(store, PAPER);
@@ -290,7 +408,15 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
     expect(beforeRerun.rerun.submissionIds).toEqual([submissionId]);
     expect(beforeRerun.rerun.variant).toBe("full");
     expect(beforeRerun.rerun.configIds.sort()).toEqual(beforeRerun.byAddendum.map((g) => g.configId).sort());
-    const { labId } = await startJudgeLab(store, { variant: "full", configIds: [(await readCalibration(store, PAPER)).byAddendum.find((g) => g.kind === "dummy")!.configId!], submissionIds: [submissionId] }, null);
+    const { labId } = await startJudgeLab(
+      store,
+      {
+        variant: "full",
+        configIds: [(await readCalibration(store, PAPER)).byAddendum.find((g) => g.kind === "dummy")!.configId!],
+        submissionIds: [submissionId],
+      },
+      null,
+    );
     worker = startJudgeWorker(store, workerOpts());
     await labDone(labId);
     const byAddendum = (await readCalibration(store, PAPER)).byAddendum.filter((g) => g.kind === "dummy");
@@ -300,7 +426,10 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
 
   it("never sends the studio's secrets to a configuration's server: key variables allow-listed, base URLs http(s), re-checked where the key is read", async () => {
     const listener = await startRequestListener();
-    const secrets = { AUTH_SECRET: "studio-auth-secret-that-stays-home-51c0", DATABASE_URL: "postgres://studio:db-password-7a1e@db.internal/studio" };
+    const secrets = {
+      AUTH_SECRET: "studio-auth-secret-that-stays-home-51c0",
+      DATABASE_URL: "postgres://studio:db-password-7a1e@db.internal/studio",
+    };
     const env = { ...secrets, JUDGE_KEY_LAB: "lab-judge-key-0b9d" };
     const savedLabKey = process.env.JUDGE_KEY_LAB;
     process.env.JUDGE_KEY_LAB = env.JUDGE_KEY_LAB;
@@ -315,11 +444,15 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
         ["baseUrl", "javascript:alert(1)"],
         ["baseUrl", "data:text/plain,x"],
       ] as const) {
-        const answer = await refusalOf(config({ kind: "llm", baseUrl: listener.url, apiKeyEnv: "JUDGE_KEY_LAB", [field]: value }));
+        const answer = await refusalOf(
+          config({ kind: "llm", baseUrl: listener.url, apiKeyEnv: "JUDGE_KEY_LAB", [field]: value }),
+        );
         expect(answer.status, value).toBe(400);
         expect(answer.paths, value).toEqual([field]);
       }
-      expect((await config({ kind: "llm", baseUrl: "https://api.example.org/v1", apiKeyEnv: "OPENAI_API_KEY" })).apiKeyEnv).toBe("OPENAI_API_KEY");
+      expect(
+        (await config({ kind: "llm", baseUrl: "https://api.example.org/v1", apiKeyEnv: "OPENAI_API_KEY" })).apiKeyEnv,
+      ).toBe("OPENAI_API_KEY");
 
       // Configurations stored before the rule, naming AUTH_SECRET and DATABASE_URL, pointing at the listener.
       const stored = [];
@@ -332,18 +465,33 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
         // "Is it set?" does not look: the answer cannot map the server's environment.
         expect(toJudgeConfigView(row, env)).toMatchObject({ apiKeyEnv: variable, apiKeySet: false, ready: false });
         // Calibration's call, and a lab, are refused before any request.
-        await expect(suggestAddendum(store, PAPER, { configId: row.id }, env)).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining(`names ${variable} for its API key, which it may not`) });
-        await expect(startJudgeLab(store, { variant: "full", configIds: [row.id], submissionIds: [submissionId] }, null)).rejects.toMatchObject({ code: "conflict", details: [{ path: "configIds[0]" }] });
+        await expect(suggestAddendum(store, PAPER, { configId: row.id }, env)).rejects.toMatchObject({
+          code: "conflict",
+          message: expect.stringContaining(`names ${variable} for its API key, which it may not`),
+        });
+        await expect(
+          startJudgeLab(store, { variant: "full", configIds: [row.id], submissionIds: [submissionId] }, null),
+        ).rejects.toMatchObject({ code: "conflict", details: [{ path: "configIds[0]" }] });
       }
 
       // A run whose snapshot names them (started under an allowed name, the snapshot rewritten as an old one would read): the worker fails it without a call.
       const good = await config({ kind: "llm", baseUrl: listener.url, apiKeyEnv: "JUDGE_KEY_LAB" });
-      const { labId } = await startJudgeLab(store, { variant: "full", configIds: [good.id], submissionIds: [submissionId] }, null);
-      await handle.db.execute(sql`UPDATE judge_runs SET config = jsonb_set(config, '{apiKeyEnv}', '"DATABASE_URL"') WHERE config_id = ${good.id}`);
+      const { labId } = await startJudgeLab(
+        store,
+        { variant: "full", configIds: [good.id], submissionIds: [submissionId] },
+        null,
+      );
+      await handle.db.execute(
+        sql`UPDATE judge_runs SET config = jsonb_set(config, '{apiKeyEnv}', '"DATABASE_URL"') WHERE config_id = ${good.id}`,
+      );
       worker = startJudgeWorker(store, { ...workerOpts(), env });
       const view = await labDone(labId);
       expect(view.runs.map((r) => r.status)).toEqual(["failed"]);
-      const [{ failure_reason: reason }] = (await handle.db.execute<{ failure_reason: string }>(sql`SELECT j.failure_reason FROM jobs j JOIN judge_runs r ON r.job_id = j.id WHERE r.config_id = ${good.id}`)).rows;
+      const [{ failure_reason: reason }] = (
+        await handle.db.execute<{ failure_reason: string }>(
+          sql`SELECT j.failure_reason FROM jobs j JOIN judge_runs r ON r.job_id = j.id WHERE r.config_id = ${good.id}`,
+        )
+      ).rows;
       expect(reason).toContain("names DATABASE_URL for its API key, which it may not");
 
       expect(listener.requests).toEqual([]);
@@ -356,17 +504,35 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
 
   it("grades every run in the variant asked for, and refuses a submission that variant cannot grade before writing any lab", async () => {
     const dummy = await config({ kind: "dummy" });
-    const { labId } = await startJudgeLab(store, { variant: "code-dev", configIds: [dummy.id], submissionIds: [submissionId] }, null);
+    const { labId } = await startJudgeLab(
+      store,
+      { variant: "code-dev", configIds: [dummy.id], submissionIds: [submissionId] },
+      null,
+    );
     worker = startJudgeWorker(store, workerOpts());
     const view = await labDone(labId);
     expect(view.runs.map((r) => r.status)).toEqual(["succeeded"]);
     expect((await getGradingById(handle.db, view.runs[0].gradingId))?.rubricView).toBe("code-dev");
 
     // Labelled, but neither reproduced nor uploaded: full needs outputs, Code-Dev the files.
-    const bare = await importGrading(handle, { paperId: PAPER, agentName: DEMO_AGENTS[1].name, runIndex: 1, variant: "full", userId: null, human: true, fileText: serializeGradedTree(human) });
+    const bare = await importGrading(handle, {
+      paperId: PAPER,
+      agentName: DEMO_AGENTS[1].name,
+      runIndex: 1,
+      variant: "full",
+      userId: null,
+      human: true,
+      fileText: serializeGradedTree(human),
+    });
     const labsBefore = (await listJudgeLabs(store)).length;
     for (const variant of ["full", "code-dev"] as const) {
-      await expect(startJudgeLab(store, { variant, configIds: [dummy.id], submissionIds: [submissionId, bare.submissionId] }, null)).rejects.toMatchObject({ code: "conflict" });
+      await expect(
+        startJudgeLab(
+          store,
+          { variant, configIds: [dummy.id], submissionIds: [submissionId, bare.submissionId] },
+          null,
+        ),
+      ).rejects.toMatchObject({ code: "conflict" });
     }
     expect(await listJudgeLabs(store)).toHaveLength(labsBefore);
   });

@@ -2,7 +2,13 @@ import "server-only";
 import type { Executor, Store } from "@/db/client";
 import { getGradingById } from "@/db/queries/gradings";
 import { listJudgeConfigs } from "@/db/queries/judge-configs";
-import { getJudgeLab, listJudgeLabRows, listLabRunRows, listPaperAddenda, type LabRunRow } from "@/db/queries/judge-lab";
+import {
+  getJudgeLab,
+  listJudgeLabRows,
+  listLabRunRows,
+  listPaperAddenda,
+  type LabRunRow,
+} from "@/db/queries/judge-lab";
 import { AppError } from "@/lib/errors";
 import { collectSamples, computeMetrics } from "@/lib/grading/judge-eval";
 import { GradingInputError } from "@/lib/grading/recompute";
@@ -35,7 +41,10 @@ interface ComparedRun {
 }
 
 /** Each run's view and samples; pairs JudgeEval cannot read are skipped with the reason. */
-async function compareRuns(db: Executor, rows: readonly LabRunRow[]): Promise<{ compared: ComparedRun[]; skipped: LabView["skipped"] }> {
+async function compareRuns(
+  db: Executor,
+  rows: readonly LabRunRow[],
+): Promise<{ compared: ComparedRun[]; skipped: LabView["skipped"] }> {
   const truths = new Map<string, GradedNode>();
   const compared: ComparedRun[] = [];
   const skipped: LabView["skipped"] = [];
@@ -48,13 +57,17 @@ async function compareRuns(db: Executor, rows: readonly LabRunRow[]): Promise<{ 
       if (!truth) truths.set(row.truthGradingId, (truth = await gradingTree(db, row.truthGradingId, true)));
       try {
         samples = collectSamples({ human: truth, judge: await gradingTree(db, row.gradingId, false) }).samples;
-        f1 = computeMetrics(samples.map((s) => s.human), samples.map((s) => s.judge)).f1;
+        f1 = computeMetrics(
+          samples.map((s) => s.human),
+          samples.map((s) => s.judge),
+        ).f1;
       } catch (err) {
         if (!(err instanceof GradingInputError)) throw err;
         skipped.push({ judgeRunId: row.judgeRunId, message: err.message });
       }
     }
-    const durationS = row.startedAt && row.finishedAt ? (row.finishedAt.getTime() - row.startedAt.getTime()) / 1000 : null;
+    const durationS =
+      row.startedAt && row.finishedAt ? (row.finishedAt.getTime() - row.startedAt.getTime()) / 1000 : null;
     compared.push({
       row,
       samples,
@@ -126,13 +139,23 @@ async function groupsOf(db: Executor, compared: readonly ComparedRun[], byAddend
  */
 export async function labGroupsOfPaper(store: { db: Executor }, paperId: string): Promise<LabGroupView[]> {
   const versionOf = new Map((await listPaperAddenda(store.db, paperId)).map((v) => [v.text, v.version]));
-  const rows = (await listLabRunRows(store.db, { paperId })).map((r) => ({ ...r, addendumVersion: r.addendumVersion ?? versionOf.get(r.judgeAddendum) ?? null }));
+  const rows = (await listLabRunRows(store.db, { paperId })).map((r) => ({
+    ...r,
+    addendumVersion: r.addendumVersion ?? versionOf.get(r.judgeAddendum) ?? null,
+  }));
   const { compared } = await compareRuns(store.db, rows);
   return groupsOf(store.db, compared, true);
 }
 
 function toSummary(row: Awaited<ReturnType<typeof listJudgeLabRows>>[number]): LabSummary {
-  return { id: row.id, name: row.name, createdAt: row.createdAt.toISOString(), runs: row.runs, pending: row.pending, paperIds: row.paperIds };
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: row.createdAt.toISOString(),
+    runs: row.runs,
+    pending: row.pending,
+    paperIds: row.paperIds,
+  };
 }
 
 export async function listJudgeLabs(store: Store): Promise<LabSummary[]> {
@@ -146,7 +169,9 @@ export async function readJudgeLab(store: Store, labId: string): Promise<LabView
   const { compared, skipped } = await compareRuns(store.db, rows);
   const summary = (await listJudgeLabRows(store.db)).find((r) => r.id === lab.id);
   return {
-    lab: summary ? toSummary(summary) : { id: lab.id, name: lab.name, createdAt: lab.createdAt.toISOString(), runs: 0, pending: 0, paperIds: [] },
+    lab: summary
+      ? toSummary(summary)
+      : { id: lab.id, name: lab.name, createdAt: lab.createdAt.toISOString(), runs: 0, pending: 0, paperIds: [] },
     runs: compared.map((c) => c.view),
     groups: await groupsOf(store.db, compared, false),
     skipped,

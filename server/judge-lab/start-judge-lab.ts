@@ -1,7 +1,13 @@
 import "server-only";
 import type { Store } from "@/db/client";
 import { listPaperIdsOfSubmissions } from "@/db/queries/judge-eval";
-import { getLatestPaperAddendum, insertJudgeLab, insertJudgeLabRuns, listLabSubmissionRows, type LabSubmissionRow } from "@/db/queries/judge-lab";
+import {
+  getLatestPaperAddendum,
+  insertJudgeLab,
+  insertJudgeLabRuns,
+  listLabSubmissionRows,
+  type LabSubmissionRow,
+} from "@/db/queries/judge-lab";
 import { getPaperById } from "@/db/queries/papers";
 import type { JudgeConfig } from "@/db/schema";
 import { AppError } from "@/lib/errors";
@@ -26,24 +32,35 @@ async function addendumOf(store: Store, paperId: string): Promise<{ text: string
  * human truth it is compared with and the judge addendum it ran with. Everything is checked before
  * the first run starts (a submission the variant cannot grade is a 409 naming it).
  */
-export async function startJudgeLab(store: Store, request: StartJudgeLabRequest, userId: string | null): Promise<{ labId: string; runs: number }> {
+export async function startJudgeLab(
+  store: Store,
+  request: StartJudgeLabRequest,
+  userId: string | null,
+): Promise<{ labId: string; runs: number }> {
   const configs: JudgeConfig[] = [];
   for (const [i, configId] of [...new Set(request.configIds)].entries()) {
     const config = await requireJudgeConfig(store, configId);
-    if (config.archivedAt) throw new AppError("conflict", `The judge configuration "${config.name}" is archived`, [{ path: `configIds[${i}]`, message: "is archived" }]);
+    if (config.archivedAt)
+      throw new AppError("conflict", `The judge configuration "${config.name}" is archived`, [
+        { path: `configIds[${i}]`, message: "is archived" },
+      ]);
     assertJudgeKeyReady(config, `configIds[${i}]`);
     configs.push(config);
   }
   const submissionIds = [...new Set(request.submissionIds)];
   const labelled = new Map(
-    (await listLabSubmissionRows(store.db, { paperIds: await listPaperIdsOfSubmissions(store.db, submissionIds) })).map((s) => [s.submissionId, s]),
+    (await listLabSubmissionRows(store.db, { paperIds: await listPaperIdsOfSubmissions(store.db, submissionIds) })).map(
+      (s) => [s.submissionId, s],
+    ),
   );
   const chosen: LabSubmissionRow[] = submissionIds.map((id, i) => {
     const found = labelled.get(id);
     if (!found) {
-      throw new AppError("bad_request", `Submission ${id} has no human grading (or complete review) to compare a judge with`, [
-        { path: `submissionIds[${i}]`, message: "has no human grading" },
-      ]);
+      throw new AppError(
+        "bad_request",
+        `Submission ${id} has no human grading (or complete review) to compare a judge with`,
+        [{ path: `submissionIds[${i}]`, message: "has no human grading" }],
+      );
     }
     return found;
   });
@@ -58,7 +75,12 @@ export async function startJudgeLab(store: Store, request: StartJudgeLabRequest,
   const truthOf = new Map(chosen.map((s) => [s.submissionId, s]));
   let runs = 0;
   for (const config of configs) {
-    const started = await startJudgeRuns(store, { submissionIds: submissionIdsOf, configId: config.id, variant: request.variant }, userId, { lab: true });
+    const started = await startJudgeRuns(
+      store,
+      { submissionIds: submissionIdsOf, configId: config.id, variant: request.variant },
+      userId,
+      { lab: true },
+    );
     await insertJudgeLabRuns(
       store.db,
       started.map((run) => {

@@ -3,7 +3,13 @@ import type { Store } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import { judgeCostUsd } from "@/lib/judge/views";
-import { dummySuggestions, parseSuggestions, suggestionMessages, withReasons, type SuggestionAnswer } from "@/lib/judge-lab/calibration";
+import {
+  dummySuggestions,
+  parseSuggestions,
+  suggestionMessages,
+  withReasons,
+  type SuggestionAnswer,
+} from "@/lib/judge-lab/calibration";
 import { judgeConfigFields } from "@/server/judge/configs/judge-config-view";
 import { requireJudgeConfig } from "@/server/judge/configs/list-judge-configs";
 import { chatModelFor } from "@/server/judge/judge-engine";
@@ -23,20 +29,34 @@ export async function suggestAddendum(
 ): Promise<SuggestionAnswer> {
   const paper = await requirePaper(store, paperId);
   const config = await requireJudgeConfig(store, request.configId);
-  if (config.archivedAt) throw new AppError("conflict", `The judge configuration "${config.name}" is archived`, [{ path: "configId", message: "is archived" }]);
+  if (config.archivedAt)
+    throw new AppError("conflict", `The judge configuration "${config.name}" is archived`, [
+      { path: "configId", message: "is archived" },
+    ]);
   let overrides = await listCalibrationOverrides(store, paperId);
   if (request.overrideIds) {
     const byId = new Map(overrides.map((o) => [o.id, o]));
     overrides = request.overrideIds.map((id, i) => {
       const found = byId.get(id);
-      if (!found) throw new AppError("bad_request", `Override ${id} is no override of the judge on this paper`, [{ path: `overrideIds[${i}]`, message: "is not an override of this paper" }]);
+      if (!found)
+        throw new AppError("bad_request", `Override ${id} is no override of the judge on this paper`, [
+          { path: `overrideIds[${i}]`, message: "is not an override of this paper" },
+        ]);
       return found;
     });
   }
   const usable = withReasons(overrides);
-  if (usable.length === 0) throw new AppError("conflict", "No override of the judge on this paper gives a reason to learn from");
+  if (usable.length === 0)
+    throw new AppError("conflict", "No override of the judge on this paper gives a reason to learn from");
   if (config.kind !== "llm") {
-    return { generatedBy: "dummy", configName: config.name, model: null, suggestions: dummySuggestions(usable), notes: [], costUsd: 0 };
+    return {
+      generatedBy: "dummy",
+      configName: config.name,
+      model: null,
+      suggestions: dummySuggestions(usable),
+      notes: [],
+      costUsd: 0,
+    };
   }
   const fields: JudgeConfigInput = judgeConfigFields(config);
   let answer;
@@ -47,10 +67,14 @@ export async function suggestAddendum(
       ...(fields.reasoningEffort ? { reasoningEffort: fields.reasoningEffort } : {}),
     });
   } catch (err) {
-    throw new AppError("conflict", `The model of "${config.name}" did not answer: ${err instanceof Error ? err.message : String(err)}`);
+    throw new AppError(
+      "conflict",
+      `The model of "${config.name}" did not answer: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const parsed = parseSuggestions(answer.content, new Set(usable.map((o) => o.id)));
-  if (!parsed) throw new AppError("conflict", `The model of "${config.name}" answered no suggestions in the shape asked for`);
+  if (!parsed)
+    throw new AppError("conflict", `The model of "${config.name}" answered no suggestions in the shape asked for`);
   return {
     generatedBy: "model",
     configName: config.name,

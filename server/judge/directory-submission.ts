@@ -58,12 +58,19 @@ export async function walkLikePython(root: string): Promise<SubmissionDirEntry[]
     for (const e of await listInOrder(dir)) {
       const full = path.join(dir, e.name);
       let isDir = e.isDirectory();
-      if (e.isSymbolicLink()) isDir = await fs.stat(full).then((s) => s.isDirectory(), () => false);
+      if (e.isSymbolicLink())
+        isDir = await fs.stat(full).then(
+          (s) => s.isDirectory(),
+          () => false,
+        );
       if (isDir) {
         entry.dirs.push(e.name);
         if (!e.isSymbolicLink()) walkInto.push(e.name);
       } else {
-        const mtime = await fs.stat(full, { bigint: true }).then((s) => pythonMtime(s.mtimeNs), () => 0);
+        const mtime = await fs.stat(full, { bigint: true }).then(
+          (s) => pythonMtime(s.mtimeNs),
+          () => 0,
+        );
         entry.files.push({ name: e.name, mtime });
       }
     }
@@ -88,7 +95,8 @@ export function directorySubmissionFiles(root: string): SubmissionFiles {
         for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
           const relPath = rel ? `${rel}/${entry.name}` : entry.name;
           if (entry.isDirectory()) {
-            if (!SKIPPED_DIRS.has(entry.name) && !entry.name.endsWith(".egg-info")) await walk(path.join(dir, entry.name), relPath);
+            if (!SKIPPED_DIRS.has(entry.name) && !entry.name.endsWith(".egg-info"))
+              await walk(path.join(dir, entry.name), relPath);
           } else if (entry.isFile()) {
             const stat = await fs.stat(path.join(dir, entry.name));
             out.push({ path: relPath, size: stat.size, mtimeMs: stat.mtimeMs });

@@ -33,8 +33,50 @@ const CREATED_S = 1_750_000_000;
 
 const PB_BLACKLIST = ["venv", ".venv", ".env", "wandb", ".egg-info", ".git", ".github", "__pycache__", "node_modules"];
 const PB_DOCS = [".md", ".txt", ".rst"];
-const PB_CODE = [".py", ".R", ".Rmd", ".m", ".jl", ".c", ".h", ".cpp", ".hpp", ".cc", ".cxx", ".hxx", ".java", ".js", ".ts", ".scala", ".go", ".rs", ".sh", ".config", ".cfg", ".json", ".yaml", ".yml", ".toml", ".ini"];
-const PB_TABLES = [".csv", ".tsv", ".psv", ".json", ".jsonl", ".html", ".xml", ".yaml", ".yml", ".toml", ".arff", ".tex", ".svm", ".libsvm"];
+const PB_CODE = [
+  ".py",
+  ".R",
+  ".Rmd",
+  ".m",
+  ".jl",
+  ".c",
+  ".h",
+  ".cpp",
+  ".hpp",
+  ".cc",
+  ".cxx",
+  ".hxx",
+  ".java",
+  ".js",
+  ".ts",
+  ".scala",
+  ".go",
+  ".rs",
+  ".sh",
+  ".config",
+  ".cfg",
+  ".json",
+  ".yaml",
+  ".yml",
+  ".toml",
+  ".ini",
+];
+const PB_TABLES = [
+  ".csv",
+  ".tsv",
+  ".psv",
+  ".json",
+  ".jsonl",
+  ".html",
+  ".xml",
+  ".yaml",
+  ".yml",
+  ".toml",
+  ".arff",
+  ".tex",
+  ".svm",
+  ".libsvm",
+];
 
 /** Python's `Path.suffix`. */
 function suffix(p: string): string {
@@ -45,7 +87,13 @@ function suffix(p: string): string {
 
 /** `_get_whitelisted_files` (no depth limit: its first attempt), paths relative to the submission. */
 function pbWhitelisted(root: string, category: string, creationS: number): string[] {
-  const allowed = new Set(category === "Result Analysis" ? [...PB_DOCS, ...PB_TABLES] : category === "Subtree" ? [...PB_DOCS, ...PB_CODE, ...PB_TABLES] : [...PB_DOCS, ...PB_CODE]);
+  const allowed = new Set(
+    category === "Result Analysis"
+      ? [...PB_DOCS, ...PB_TABLES]
+      : category === "Subtree"
+        ? [...PB_DOCS, ...PB_CODE, ...PB_TABLES]
+        : [...PB_DOCS, ...PB_CODE],
+  );
   const out: string[] = [];
   const walk = (dir: string) => {
     const rel = path.relative(root, dir);
@@ -58,7 +106,11 @@ function pbWhitelisted(root: string, category: string, creationS: number): strin
         const mtimeS = fs.statSync(full).mtimeMs / 1000;
         const ext = suffix(e.name);
         const keep =
-          category === "Result Analysis" ? PB_DOCS.includes(ext) || mtimeS >= creationS : category === "Subtree" ? PB_DOCS.includes(ext) || PB_CODE.includes(ext) || mtimeS >= creationS : true;
+          category === "Result Analysis"
+            ? PB_DOCS.includes(ext) || mtimeS >= creationS
+            : category === "Subtree"
+              ? PB_DOCS.includes(ext) || PB_CODE.includes(ext) || mtimeS >= creationS
+              : true;
         if (keep) out.push(path.relative(root, full).split(path.sep).join("/"));
       }
     }
@@ -134,7 +186,15 @@ function efficientShownFiles(message: string): Map<string, string> {
   for (const m of message.matchAll(/<file path="([^"]+)">\n([\s\S]*?)(?:\n<\/file>|\n… \(cut|$)/g)) {
     const body = m[2];
     const numbered = body.split("\n").every((l) => /^\d+\| /.test(l) || l.startsWith("[… only the first"));
-    out.set(m[1], numbered ? body.split("\n").map((l) => l.replace(/^\d+\| /, "")).join("\n") : body);
+    out.set(
+      m[1],
+      numbered
+        ? body
+            .split("\n")
+            .map((l) => l.replace(/^\d+\| /, ""))
+            .join("\n")
+        : body,
+    );
   }
   return out;
 }
@@ -146,7 +206,14 @@ class RecordingModel implements ChatModel {
   async complete(request: ChatRequest) {
     this.requests.push(request);
     const last = request.messages.at(-1)!.content;
-    const usage = { model: request.model, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, attempts: 1 };
+    const usage = {
+      model: request.model,
+      inputTokens: 0,
+      cachedInputTokens: 0,
+      outputTokens: 0,
+      reasoningTokens: 0,
+      attempts: 1,
+    };
     if (last.includes(RANKING_REQUEST)) {
       const category = /\(category: ([^)]+)\)/.exec(request.messages.at(-2)!.content)![1];
       return { content: this.rank(category), usage };
@@ -162,17 +229,39 @@ afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function node(key: string, requirements: string, category: string | null, subs: JudgeRubricNode[] = []): JudgeRubricNode {
-  return { key, id: key, requirements, weight: 1, task_category: subs.length ? null : category, finegrained_task_category: null, sub_tasks: subs };
+function node(
+  key: string,
+  requirements: string,
+  category: string | null,
+  subs: JudgeRubricNode[] = [],
+): JudgeRubricNode {
+  return {
+    key,
+    id: key,
+    requirements,
+    weight: 1,
+    task_category: subs.length ? null : category,
+    finegrained_task_category: null,
+    sub_tasks: subs,
+  };
 }
 
 /** Every category, preceding siblings at several levels, a subtree to grade whole at a max depth. */
 const RUBRIC = node("0", "Reproduce the paper", null, [
-  node("1", "Implement the method", null, [node("2", "The model is implemented", "Code Development"), node("3", "The training loop is implemented", "Code Development")]),
-  node("4", "Run the experiments", null, [node("5", "Training was run", "Code Execution"), node("6", "Table 1 is reproduced", "Result Analysis")]),
+  node("1", "Implement the method", null, [
+    node("2", "The model is implemented", "Code Development"),
+    node("3", "The training loop is implemented", "Code Development"),
+  ]),
+  node("4", "Run the experiments", null, [
+    node("5", "Training was run", "Code Execution"),
+    node("6", "Table 1 is reproduced", "Result Analysis"),
+  ]),
   node("7", "Ablations", null, [
     node("8", "Ablation code", "Code Development"),
-    node("9", "Ablation runs", null, [node("10", "Ablation ran", "Code Execution"), node("11", "Ablation results match", "Result Analysis")]),
+    node("9", "Ablation runs", null, [
+      node("10", "Ablation ran", "Code Execution"),
+      node("11", "Ablation results match", "Result Analysis"),
+    ]),
   ]),
 ]);
 
@@ -200,12 +289,24 @@ function fixture(large: boolean): string {
   write("old_results.csv", "a,b\n1,2\n");
   write("results/table1.csv", "method,acc\nours,0.93\n", CREATED_S + 60);
   // Over 1 MiB: PaperBench reads its first 200,000 characters.
-  write("results/big.csv", Array.from({ length: 60_000 }, (_, i) => `${i},${(i * 0.37).toFixed(3)},row`).join("\n"), CREATED_S + 60);
-  if (large) for (let i = 0; i < 30; i++) write(`src/module_${String(i).padStart(2, "0")}.py`, Array.from({ length: 800 }, (_, j) => `def f_${i}_${j}(x):\n    return x * ${j} + ${i}\n`).join(""));
+  write(
+    "results/big.csv",
+    Array.from({ length: 60_000 }, (_, i) => `${i},${(i * 0.37).toFixed(3)},row`).join("\n"),
+    CREATED_S + 60,
+  );
+  if (large)
+    for (let i = 0; i < 30; i++)
+      write(
+        `src/module_${String(i).padStart(2, "0")}.py`,
+        Array.from({ length: 800 }, (_, j) => `def f_${i}_${j}(x):\n    return x * ${j} + ${i}\n`).join(""),
+      );
   write("reproduce.sh", "#!/bin/bash\npython train.py\n");
   const log = [
     "2025-06-01T12:00:00.000Z starting",
-    ...Array.from({ length: 4000 }, (_, i) => `2025-06-01 12:00:${String(i % 60).padStart(2, "0")} step ${i} loss ${(1 / (i + 1)).toFixed(6)}`),
+    ...Array.from(
+      { length: 4000 },
+      (_, i) => `2025-06-01 12:00:${String(i % 60).padStart(2, "0")} step ${i} loss ${(1 / (i + 1)).toFixed(6)}`,
+    ),
     ...Array.from({ length: 3000 }, (_, i) => progress(i)),
     ...Array.from({ length: 3000 }, (_, i) => `eval batch ${i} acc ${(i % 97) / 100}`),
     "FINAL RESULTS: accuracy 0.9321",
@@ -227,15 +328,22 @@ interface Case {
 const small = fixture(false);
 const large = fixture(true);
 const cases: Case[] = [
-    { name: "a submission that fits", dir: small, ctx: 200_000, maxDepth: null },
-    { name: "a subtree graded whole at the max depth", dir: small, ctx: 200_000, maxDepth: 2 },
+  { name: "a submission that fits", dir: small, ctx: 200_000, maxDepth: null },
+  { name: "a subtree graded whole at the max depth", dir: small, ctx: 200_000, maxDepth: 2 },
   { name: "a submission far over the window", dir: large, ctx: 128_000, maxDepth: null },
   {
     name: "a ranking answer with blank lines, numbering and files outside the category",
     dir: large,
     ctx: 128_000,
     maxDepth: null,
-    rank: (category) => ["", "1. src/module_00.py", "notes/run.log", "results/table1.csv", ...pbWhitelisted(large, category, CREATED_S).sort().reverse()].join("\n"),
+    rank: (category) =>
+      [
+        "",
+        "1. src/module_00.py",
+        "notes/run.log",
+        "results/table1.csv",
+        ...pbWhitelisted(large, category, CREATED_S).sort().reverse(),
+      ].join("\n"),
   },
 ];
 
@@ -252,7 +360,9 @@ describe("efficient mode shows at least what PaperBench shows, leaf by leaf", ()
       const pbLog = pbLogAndPaper(c.dir, paper, c.ctx).log;
       let compared = 0;
       for (const leaf of leaves) {
-        const grading = model.requests.find((r) => r.jsonSchema && r.messages.at(-2)!.content.includes(`<criterion>\n${leaf.requirements}\n</criterion>`));
+        const grading = model.requests.find(
+          (r) => r.jsonSchema && r.messages.at(-2)!.content.includes(`<criterion>\n${leaf.requirements}\n</criterion>`),
+        );
         expect(grading, leaf.requirements).toBeDefined();
         const text = grading!.messages.map((m) => m.content).join("\n");
         const category = leaf.category;
@@ -268,7 +378,10 @@ describe("efficient mode shows at least what PaperBench shows, leaf by leaf", ()
             continue;
           }
           expect(efficient.has(file), `${c.name}: ${leaf.requirements}: ${file}`).toBe(true);
-          expect(efficient.get(file)!.replace(/\r/g, "").startsWith(content.replace(/\n+$/, "")), `${c.name}: ${file}`).toBe(true);
+          expect(
+            efficient.get(file)!.replace(/\r/g, "").startsWith(content.replace(/\n+$/, "")),
+            `${c.name}: ${file}`,
+          ).toBe(true);
         }
         // The log: PaperBench's text whole, for every category it shows the log to.
         if (category === "Code Development") expect(text).not.toContain("<reproduce.log>");
@@ -285,7 +398,9 @@ describe("efficient mode shows at least what PaperBench shows, leaf by leaf", ()
     const c = cases[0];
     const model = new RecordingModel((category) => pbWhitelisted(c.dir, category, CREATED_S).join("\n"));
     await gradeSubmission(demoJudgeInput(c.dir, { rubric: RUBRIC, model: MODEL }), model);
-    const log = model.requests.map((r) => r.messages.find((m) => m.content.includes("<reproduce.log>"))).find(Boolean)!.content;
+    const log = model.requests
+      .map((r) => r.messages.find((m) => m.content.includes("<reproduce.log>")))
+      .find(Boolean)!.content;
     expect(log).toContain("FINAL RESULTS: accuracy 0.9321");
   });
 });
@@ -293,11 +408,18 @@ describe("efficient mode shows at least what PaperBench shows, leaf by leaf", ()
 describe("a Code Development leaf's room for files on a large submission", () => {
   it("is at least PaperBench's (the log and the tree are not in its prompt)", async () => {
     const c = cases[2];
-    const input = demoJudgeInput(c.dir, { rubric: RUBRIC, contextWindow: c.ctx, model: MODEL, submission: directorySubmissionFiles(c.dir) });
+    const input = demoJudgeInput(c.dir, {
+      rubric: RUBRIC,
+      contextWindow: c.ctx,
+      model: MODEL,
+      submission: directorySubmissionFiles(c.dir),
+    });
     const leaves: PlannedLeaf[] = planLeaves(RUBRIC, null);
     const p = await prepareSubmission(input, leaves);
     for (const leaf of leaves) {
-      const messages = efficientGradeMessages(p, leaf, { role: "user", content: "" }, true).filter((m) => m.content !== "");
+      const messages = efficientGradeMessages(p, leaf, { role: "user", content: "" }, true).filter(
+        (m) => m.content !== "",
+      );
       const room = filesRoom(p, leaf, messages);
       const pb = paperbenchFilesRoom(p, leaf.fileCategory);
       expect(room, leaf.requirements).toBeGreaterThanOrEqual(pb);

@@ -19,9 +19,13 @@ import type { PaperbenchPrompts } from "@/lib/judge/paperbench/prompts";
 import { runPaperbenchJudge } from "@/lib/judge/paperbench/simple-judge";
 import { directorySubmissionFiles } from "@/server/judge/directory-submission";
 import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
-import { buildParityFixtures, fixtureJudgeInput, scriptKeyOf, type ParityFixture } from "@/test/paperbench/fixtures/generate";
+import {
+  buildParityFixtures,
+  fixtureJudgeInput,
+  scriptKeyOf,
+  type ParityFixture,
+} from "@/test/paperbench/fixtures/generate";
 import { PAPERBENCH_SRC_DIR } from "@/test/paperbench/python";
-
 
 function rankAnswer(fx: ParityFixture, key: string | null): string {
   return (fx.script[key ?? ""] ?? {}).rank ?? fx.script._default.rank;
@@ -33,7 +37,17 @@ class ScriptedModel implements ChatModel {
   constructor(private readonly answer: (request: ChatRequest) => string) {}
   async complete(request: ChatRequest) {
     this.requests.push(request);
-    return { content: this.answer(request), usage: { model: request.model, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, attempts: 1 } };
+    return {
+      content: this.answer(request),
+      usage: {
+        model: request.model,
+        inputTokens: 0,
+        cachedInputTokens: 0,
+        outputTokens: 0,
+        reasoningTokens: 0,
+        attempts: 1,
+      },
+    };
   }
 }
 
@@ -52,7 +66,11 @@ function paperbenchFiles(files: string): Map<string, string> {
     const from = m.index! + m[0].length;
     const body = files.slice(from, i + 1 < starts.length ? starts[i + 1].index! : files.length).replace(/\n*$/, "");
     const close = `\n</FILE:${m[1]}>`;
-    const content = body.endsWith(close) ? body.slice(0, -close.length) : body.endsWith(close.slice(1)) ? body.slice(0, -close.length + 1) : body;
+    const content = body.endsWith(close)
+      ? body.slice(0, -close.length)
+      : body.endsWith(close.slice(1))
+        ? body.slice(0, -close.length + 1)
+        : body;
     out.set(m[1], content === "(FILE IS EMPTY)" ? "" : content);
   });
   return out;
@@ -120,7 +138,9 @@ describe("efficient mode shows at least what paperbench mode shows, on the parit
       );
       await runPaperbenchJudge(input, pb, {}, { prompts, now: fx.nowSeconds * 1000 });
       const eff = new ScriptedModel((r) =>
-        r.messages.at(-1)!.content.includes(RANKING_REQUEST) ? rankAnswer(fx, scriptKeyOf(r.messages)) : JSON.stringify({ valid_score: true, score: 1, explanation: "ok", evidence: [] }),
+        r.messages.at(-1)!.content.includes(RANKING_REQUEST)
+          ? rankAnswer(fx, scriptKeyOf(r.messages))
+          : JSON.stringify({ valid_score: true, score: 1, explanation: "ok", evidence: [] }),
       );
       await gradeSubmission({ ...input, mode: "efficient" }, eff);
 
@@ -138,20 +158,32 @@ describe("efficient mode shows at least what paperbench mode shows, on the parit
         const effShown = efficientFiles(between(effText, "<files>\n", "\n</files>") ?? "");
         for (const [file, content] of pbShown) {
           if (file === "reproduce.sh" && effText.includes("<reproduce.sh>")) {
-            expect(between(effText, "<reproduce.sh>\n", "\n</reproduce.sh>")!.replace(/\r\n?/g, "\n").startsWith(content), `${where} ${file}`).toBe(true);
+            expect(
+              between(effText, "<reproduce.sh>\n", "\n</reproduce.sh>")!.replace(/\r\n?/g, "\n").startsWith(content),
+              `${where} ${file}`,
+            ).toBe(true);
             continue;
           }
           // A file outside the category's tree is shown by PaperBench only because its ranking named it;
           // efficient mode, which ranks only when the files do not fit, shows it when it ranks too.
-          const pbRank = pb.requests.find((r) => r.messages[0].content === prompts.fileRankingPrompt && scriptKeyOf(r.messages) === key)!;
-          const inTree = treePaths(between(pbRank.messages.at(-1)!.content, "Directory structure:\n", "\n\nNow return") ?? "").has(file);
-          const effRanked = eff.requests.some((r) => r.messages.at(-1)!.content.includes(RANKING_REQUEST) && scriptKeyOf(r.messages) === key);
+          const pbRank = pb.requests.find(
+            (r) => r.messages[0].content === prompts.fileRankingPrompt && scriptKeyOf(r.messages) === key,
+          )!;
+          const inTree = treePaths(
+            between(pbRank.messages.at(-1)!.content, "Directory structure:\n", "\n\nNow return") ?? "",
+          ).has(file);
+          const effRanked = eff.requests.some(
+            (r) => r.messages.at(-1)!.content.includes(RANKING_REQUEST) && scriptKeyOf(r.messages) === key,
+          );
           if (!inTree && !effRanked) {
             outsideUnranked++;
             continue;
           }
           expect(effShown.has(file), `${where} ${file}`).toBe(true);
-          expect(effShown.get(file)!.replace(/\r\n?/g, "\n").startsWith(content.replace(/\n+$/, "")), `${where} ${file}`).toBe(true);
+          expect(
+            effShown.get(file)!.replace(/\r\n?/g, "\n").startsWith(content.replace(/\n+$/, "")),
+            `${where} ${file}`,
+          ).toBe(true);
         }
         // reproduce.sh and reproduce.log: paperbench mode's text within efficient mode's.
         for (const tag of ["reproduce.sh", "reproduce.log"]) {
@@ -159,7 +191,9 @@ describe("efficient mode shows at least what paperbench mode shows, on the parit
           if (theirs === null || theirs === "(Does not exist)") continue;
           const mine = between(effText, `<${tag}>\n`, `\n</${tag}>`);
           expect(mine, `${where} ${tag}`).not.toBeNull();
-          expect(mine!.replace(/\r\n?/g, "\n").startsWith(theirs.replace(/\r\n?/g, "\n")), `${where} ${tag}`).toBe(true);
+          expect(mine!.replace(/\r\n?/g, "\n").startsWith(theirs.replace(/\r\n?/g, "\n")), `${where} ${tag}`).toBe(
+            true,
+          );
         }
         // The preceding criteria.
         const pbCriterion = grade.messages.find((m) => m.content.includes("<preceding_criteria>"))!.content;
@@ -169,7 +203,9 @@ describe("efficient mode shows at least what paperbench mode shows, on the parit
       }
     }
     // Every leaf paperbench mode grades with a call is compared (Result Analysis shortcuts make none).
-    console.log(`efficient vs paperbench: ${compared} leaves compared; ${outsideUnranked} files outside the category that only a ranking named, where efficient mode did not rank`);
+    console.log(
+      `efficient vs paperbench: ${compared} leaves compared; ${outsideUnranked} files outside the category that only a ranking named, where efficient mode did not rank`,
+    );
     expect(compared).toBeGreaterThan(0);
   });
 });

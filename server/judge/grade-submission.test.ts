@@ -5,7 +5,13 @@ import { estimateRun, gradeSubmission } from "@/lib/judge/engine/grade-submissio
 import { NO_RESULTS_EXPLANATION } from "@/lib/judge/engine/leaf-grader";
 import { judgedTree, planLeaves } from "@/lib/judge/engine/rubric-plan";
 import { verdictsUsage } from "@/lib/judge/engine/usage";
-import { promptTokensUncached, startOpenAiTestServer, tagged, type OpenAiTestServer, type TestServerScript } from "@/test/openai-test-server";
+import {
+  promptTokensUncached,
+  startOpenAiTestServer,
+  tagged,
+  type OpenAiTestServer,
+  type TestServerScript,
+} from "@/test/openai-test-server";
 import { PAPERBENCH_SRC_DIR, skipWithoutPaperbenchPython } from "@/test/paperbench/python";
 import { demoJudgeInput, demoSubmissionCopy } from "./judge-fixtures.testutil";
 import { loadPaperbenchPrompts } from "./paperbench-prompts";
@@ -19,9 +25,18 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-async function setup(script: TestServerScript = {}, modelOpts: { supportsJsonSchema?: boolean; maxRetries?: number; timeoutMs?: number } = {}) {
+async function setup(
+  script: TestServerScript = {},
+  modelOpts: { supportsJsonSchema?: boolean; maxRetries?: number; timeoutMs?: number } = {},
+) {
   server = await startOpenAiTestServer(script);
-  const model = createOpenAiChatModel({ baseUrl: server.baseUrl, apiKey: "test", backoffBaseMs: 5, maxBackoffMs: 20, ...modelOpts });
+  const model = createOpenAiChatModel({
+    baseUrl: server.baseUrl,
+    apiKey: "test",
+    backoffBaseMs: 5,
+    maxBackoffMs: 20,
+    ...modelOpts,
+  });
   return { server, model };
 }
 
@@ -32,7 +47,9 @@ function submission(options?: Parameters<typeof demoSubmissionCopy>[0]) {
 }
 
 /** Criteria that mention "stress test" fail; everything else passes. */
-const byCriterion: TestServerScript["verdict"] = (req) => ({ score: /stress test/.test(tagged(req, "criterion") ?? "") ? 0 : 1 });
+const byCriterion: TestServerScript["verdict"] = (req) => ({
+  score: /stress test/.test(tagged(req, "criterion") ?? "") ? 0 : 1,
+});
 
 const demoLeaves = planLeaves(judgedTree(demoJudgeInput(".").rubric, false), null);
 const resultAnalysisLeaves = demoLeaves.filter((l) => l.fileCategory === "Result Analysis");
@@ -53,34 +70,46 @@ describe("gradeSubmission against a Chat Completions server", () => {
       expect(v.score, leaf.requirements).toBe(/stress test/.test(leaf.requirements) ? 0 : 1);
     }
     expect(server.requests).toHaveLength(demoLeaves.length);
-    expect(server.requests.every((r) => r.kind === "verdict" && r.promptCacheKey === "test-submission" && r.reasoningEffort === "high")).toBe(true);
+    expect(
+      server.requests.every(
+        (r) => r.kind === "verdict" && r.promptCacheKey === "test-submission" && r.reasoningEffort === "high",
+      ),
+    ).toBe(true);
     expect(verdictsUsage(verdicts)).toEqual(server.totals());
     // The server's per-message cache of encodeChat assembles the same count as encodeChat whole.
-    for (const r of server.requests.slice(0, 3)) expect(r.usage!.prompt).toBe(promptTokensUncached(r.model, r.messages));
+    for (const r of server.requests.slice(0, 3))
+      expect(r.usage!.prompt).toBe(promptTokensUncached(r.model, r.messages));
     expect(server.totals()["o3-mini"].cached_in).toBeGreaterThan(0);
     expect(server.totals()["o3-mini"].reasoning_out).toBe(37 * demoLeaves.length);
     expect(tree.score).toBeGreaterThan(0.5);
     expect(tree.score).toBeLessThan(1);
   });
 
-  it.skipIf(skipWithoutPaperbenchPython)("paperbench mode: SimpleJudge's ranking, grading and parse call per leaf (parse with the parse model and its response format), totals equal", async () => {
-    const { server, model } = await setup({ verdict: byCriterion });
-    const prompts = await loadPaperbenchPrompts(PAPERBENCH_SRC_DIR);
-    const input = demoJudgeInput(submission(), { mode: "paperbench", paperbench: { prompts } });
-    const { verdicts, paperbenchTree } = await gradeSubmission(input, model);
-    expect(verdicts.every((v) => v.valid && typeof v.fullJudgeResponse === "string")).toBe(true);
-    expect(server.requests).toHaveLength(3 * demoLeaves.length);
-    expect(server.requests.filter((r) => r.messages[0].content === prompts.fileRankingPrompt)).toHaveLength(demoLeaves.length);
-    const parses = server.requests.filter((r) => r.jsonSchemaName === "ParsedJudgeResponseInt");
-    expect(parses).toHaveLength(demoLeaves.length);
-    expect(parses.every((r) => r.model === "gpt-4o-2024-08-06")).toBe(true);
-    expect(verdictsUsage(verdicts)).toEqual(server.totals());
-    expect(paperbenchTree?.sub_tasks.length).toBe(input.rubric.sub_tasks.length);
-  });
+  it.skipIf(skipWithoutPaperbenchPython)(
+    "paperbench mode: SimpleJudge's ranking, grading and parse call per leaf (parse with the parse model and its response format), totals equal",
+    async () => {
+      const { server, model } = await setup({ verdict: byCriterion });
+      const prompts = await loadPaperbenchPrompts(PAPERBENCH_SRC_DIR);
+      const input = demoJudgeInput(submission(), { mode: "paperbench", paperbench: { prompts } });
+      const { verdicts, paperbenchTree } = await gradeSubmission(input, model);
+      expect(verdicts.every((v) => v.valid && typeof v.fullJudgeResponse === "string")).toBe(true);
+      expect(server.requests).toHaveLength(3 * demoLeaves.length);
+      expect(server.requests.filter((r) => r.messages[0].content === prompts.fileRankingPrompt)).toHaveLength(
+        demoLeaves.length,
+      );
+      const parses = server.requests.filter((r) => r.jsonSchemaName === "ParsedJudgeResponseInt");
+      expect(parses).toHaveLength(demoLeaves.length);
+      expect(parses.every((r) => r.model === "gpt-4o-2024-08-06")).toBe(true);
+      expect(verdictsUsage(verdicts)).toEqual(server.totals());
+      expect(paperbenchTree?.sub_tasks.length).toBe(input.rubric.sub_tasks.length);
+    },
+  );
 
   it("paperbench mode without PaperBench's prompts refuses to start, saying why", async () => {
     const { model } = await setup();
-    await expect(gradeSubmission(demoJudgeInput(submission(), { mode: "paperbench" }), model)).rejects.toThrow(/PaperBench's prompts/);
+    await expect(gradeSubmission(demoJudgeInput(submission(), { mode: "paperbench" }), model)).rejects.toThrow(
+      /PaperBench's prompts/,
+    );
   });
 });
 
@@ -116,7 +145,10 @@ describe("faults", () => {
 
   it("a 429 waits what retry-after-ms asks", async () => {
     let first = true;
-    const { server, model } = await setup({ retryAfterMs: 300, fault: () => (first ? ((first = false), "429") : null) });
+    const { server, model } = await setup({
+      retryAfterMs: 300,
+      fault: () => (first ? ((first = false), "429") : null),
+    });
     const started = Date.now();
     await model.complete({ model: "o3-mini", messages: [{ role: "user", content: "hi" }] });
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
@@ -125,9 +157,12 @@ describe("faults", () => {
 
   it("a leaf whose retries are spent is invalid with the error as its explanation; its parent says so; the others are graded", async () => {
     const target = demoLeaves[0];
-    const { server, model } = await setup({
-      fault: (req) => (tagged(req, "criterion") === target.requirements ? "500" : null),
-    }, { maxRetries: 2 });
+    const { server, model } = await setup(
+      {
+        fault: (req) => (tagged(req, "criterion") === target.requirements ? "500" : null),
+      },
+      { maxRetries: 2 },
+    );
     const { verdicts, tree } = await gradeSubmission(demoJudgeInput(submission()), model);
     const bad = verdicts.find((v) => v.key === target.key)!;
     expect(bad.valid).toBe(false);
@@ -141,7 +176,9 @@ describe("faults", () => {
 
   it("an answer that does not parse is asked again once; twice malformed makes the leaf invalid", async () => {
     const target = demoLeaves[1];
-    const { server, model } = await setup({ fault: (req) => (tagged(req, "criterion") === target.requirements ? "malformed" : null) });
+    const { server, model } = await setup({
+      fault: (req) => (tagged(req, "criterion") === target.requirements ? "malformed" : null),
+    });
     const { verdicts } = await gradeSubmission(demoJudgeInput(submission()), model);
     const bad = verdicts.find((v) => v.key === target.key)!;
     expect(bad.valid).toBe(false);
@@ -164,9 +201,17 @@ describe("resume and cancel", () => {
     const { server, model } = await setup();
     const done = new Set(demoLeaves.slice(0, 10).map((l) => l.key));
     const seen: string[] = [];
-    const { verdicts } = await gradeSubmission(demoJudgeInput(submission()), model, { done, onVerdict: (v) => void seen.push(v.key) });
+    const { verdicts } = await gradeSubmission(demoJudgeInput(submission()), model, {
+      done,
+      onVerdict: (v) => void seen.push(v.key),
+    });
     expect(server.requests).toHaveLength(demoLeaves.length - 10);
-    expect(verdicts.map((v) => v.key).sort()).toEqual(demoLeaves.slice(10).map((l) => l.key).sort());
+    expect(verdicts.map((v) => v.key).sort()).toEqual(
+      demoLeaves
+        .slice(10)
+        .map((l) => l.key)
+        .sort(),
+    );
     expect(seen.sort()).toEqual(verdicts.map((v) => v.key).sort());
   });
 
@@ -202,14 +247,18 @@ describe("what the judge reads", () => {
     const { verdicts } = await gradeSubmission(demoJudgeInput(submission({ touched: false })), model);
     const ra = verdicts.filter((v) => resultAnalysisLeaves.some((l) => l.key === v.key));
     expect(ra).toHaveLength(resultAnalysisLeaves.length);
-    expect(ra.every((v) => v.valid && v.score === 0 && v.explanation === NO_RESULTS_EXPLANATION && v.calls.length === 0)).toBe(true);
+    expect(
+      ra.every((v) => v.valid && v.score === 0 && v.explanation === NO_RESULTS_EXPLANATION && v.calls.length === 0),
+    ).toBe(true);
     expect(server.requests).toHaveLength(demoLeaves.length - resultAnalysisLeaves.length);
   });
 
   it("Result Analysis reads docs and files written by reproduction; code is not among its files", async () => {
     const { server, model } = await setup();
     await gradeSubmission(demoJudgeInput(submission()), model);
-    const ra = server.requests.find((r) => resultAnalysisLeaves.some((l) => l.requirements === tagged(r, "criterion")))!;
+    const ra = server.requests.find((r) =>
+      resultAnalysisLeaves.some((l) => l.requirements === tagged(r, "criterion")),
+    )!;
     const files = tagged(ra, "files")!;
     expect(files).toContain('<file path="results/table1.csv">');
     expect(files).toContain('<file path="README.md">');
@@ -221,7 +270,13 @@ describe("what the judge reads", () => {
 
   it("skips venv, .git, node_modules and __pycache__", async () => {
     const { server, model } = await setup();
-    const extra = { "venv/lib/site.py": "x = 1\n", ".git/config.py": "x = 1\n", "node_modules/a/index.js": "1\n", "src/__pycache__/m.py": "1\n", "src/model.py": "KEEP = 1\n" };
+    const extra = {
+      "venv/lib/site.py": "x = 1\n",
+      ".git/config.py": "x = 1\n",
+      "node_modules/a/index.js": "1\n",
+      "src/__pycache__/m.py": "1\n",
+      "src/model.py": "KEEP = 1\n",
+    };
     await gradeSubmission(demoJudgeInput(submission({ extra })), model);
     const prompt = server.requests[0].messages.map((m) => m.content).join("\n");
     expect(prompt).toContain("src/model.py");
@@ -260,7 +315,10 @@ describe("what the judge reads", () => {
 
   it("a long reproduce.log keeps its tail (final metrics) within a small window", async () => {
     const { server, model } = await setup();
-    const noise = Array.from({ length: 20_000 }, (_, i) => `step ${i} loss ${(Math.sin(i) + 2).toFixed(6)} lr 0.001`).join("\n");
+    const noise = Array.from(
+      { length: 20_000 },
+      (_, i) => `step ${i} loss ${(Math.sin(i) + 2).toFixed(6)} lr 0.001`,
+    ).join("\n");
     const log = `START OF LOG\n${noise}\nFINAL test accuracy 0.9321\n`;
     await gradeSubmission(demoJudgeInput(submission({ log }), { contextWindow: 32_000 }), model);
     const logText = server.requests.map((r) => tagged(r, "reproduce.log")).find((t) => t !== null)!;
@@ -275,7 +333,10 @@ describe("what the judge reads", () => {
   it("files over the budget: efficient mode ranks, then fills the budget in the ranked order; paperbench ranks always", async () => {
     const big = Array.from({ length: 3000 }, (_, i) => `def f${i}(x):\n    return x * ${i}\n`).join("");
     const { server, model } = await setup({ rank: () => "wagc.py\nsrc/big.py\nREADME.md" });
-    const input = demoJudgeInput(submission({ extra: { "src/big.py": big } }), { contextWindow: 20_000, codeDev: true });
+    const input = demoJudgeInput(submission({ extra: { "src/big.py": big } }), {
+      contextWindow: 20_000,
+      codeDev: true,
+    });
     const { verdicts } = await gradeSubmission(input, model);
     expect(verdicts.every((v) => v.valid)).toBe(true);
     const ranks = server.requests.filter((r) => r.kind === "rank");
@@ -289,7 +350,10 @@ describe("what the judge reads", () => {
   });
 
   it("an endpoint without JSON-schema output gets a free-form grading call and a parse call", async () => {
-    const { server, model } = await setup({ supportsJsonSchema: false, verdict: byCriterion }, { supportsJsonSchema: false });
+    const { server, model } = await setup(
+      { supportsJsonSchema: false, verdict: byCriterion },
+      { supportsJsonSchema: false },
+    );
     const { verdicts } = await gradeSubmission(demoJudgeInput(submission()), model);
     expect(verdicts.every((v) => v.valid)).toBe(true);
     expect(server.requests.every((r) => r.jsonSchemaName === null)).toBe(true);
@@ -313,17 +377,20 @@ describe("estimateRun", () => {
     expect(Math.abs(estimate.cachedInputTokens - cached) / Math.max(1, cached)).toBeLessThan(0.1);
   });
 
-  it.skipIf(skipWithoutPaperbenchPython)("paperbench: exactly SimpleJudge's calls (rank, grade, parse per leaf), no call made", async () => {
-    const { server, model } = await setup();
-    const prompts = await loadPaperbenchPrompts(PAPERBENCH_SRC_DIR);
-    const input = demoJudgeInput(submission(), { mode: "paperbench", paperbench: { prompts } });
-    const estimate = await estimateRun(input);
-    expect(server.requests).toHaveLength(0);
-    await gradeSubmission(input, model);
-    expect(estimate.calls).toBe(server.requests.length);
-    expect(estimate.calls).toBe(3 * demoLeaves.length);
-    const actual = Object.values(server.totals()).reduce((n, t) => n + t.in, 0);
-    // The ranked files are the model's choice: the estimate takes the ten largest the tree lists.
-    expect(Math.abs(estimate.inputTokens - actual) / actual).toBeLessThan(0.25);
-  });
+  it.skipIf(skipWithoutPaperbenchPython)(
+    "paperbench: exactly SimpleJudge's calls (rank, grade, parse per leaf), no call made",
+    async () => {
+      const { server, model } = await setup();
+      const prompts = await loadPaperbenchPrompts(PAPERBENCH_SRC_DIR);
+      const input = demoJudgeInput(submission(), { mode: "paperbench", paperbench: { prompts } });
+      const estimate = await estimateRun(input);
+      expect(server.requests).toHaveLength(0);
+      await gradeSubmission(input, model);
+      expect(estimate.calls).toBe(server.requests.length);
+      expect(estimate.calls).toBe(3 * demoLeaves.length);
+      const actual = Object.values(server.totals()).reduce((n, t) => n + t.in, 0);
+      // The ranked files are the model's choice: the estimate takes the ten largest the tree lists.
+      expect(Math.abs(estimate.inputTokens - actual) / actual).toBeLessThan(0.25);
+    },
+  );
 });

@@ -25,7 +25,11 @@ export function judgeRunInput(input: {
   const { config } = input;
   return {
     rubric: input.rubric,
-    paper: { markdown: input.paper.paperMarkdown, addendum: input.paper.addendum, judgeAddendum: input.paper.judgeAddendum },
+    paper: {
+      markdown: input.paper.paperMarkdown,
+      addendum: input.paper.addendum,
+      judgeAddendum: input.paper.judgeAddendum,
+    },
     submission: input.submission,
     codeDev: input.variant === "code-dev",
     maxDepth: input.maxDepth,
@@ -63,7 +67,10 @@ export function chatModelFor(config: JudgeConfigInput, env: Record<string, strin
   // The configuration schema holds these rules, but a configuration (or a run's snapshot of one)
   // stored before them could name AUTH_SECRET and any URL: checked again where the key is read.
   const keyProblem = config.apiKeyEnv ? judgeKeyEnvProblem(config.apiKeyEnv) : null;
-  if (keyProblem) throw new Error(`the judge configuration "${config.name}" names ${config.apiKeyEnv} for its API key, which it may not: the variable ${keyProblem}`);
+  if (keyProblem)
+    throw new Error(
+      `the judge configuration "${config.name}" names ${config.apiKeyEnv} for its API key, which it may not: the variable ${keyProblem}`,
+    );
   const urlProblem = config.baseUrl !== null ? judgeBaseUrlProblem(config.baseUrl) : null;
   if (urlProblem) throw new Error(`the judge configuration "${config.name}" has a base URL that ${urlProblem}`);
   const apiKey = config.apiKeyEnv ? env[config.apiKeyEnv] : undefined;

@@ -20,7 +20,9 @@ const files: Record<string, Buffer> = {
   "small.py": Buffer.from("print('héllo')\r\nx = 1\n"),
   "latin1.py": Buffer.from("# caf\xe9\nx = 1\n", "latin1"),
   "nul.json": Buffer.from('{"a": "\u0000"}\n'),
-  "results/big.csv": Buffer.from(Array.from({ length: 80_000 }, (_, i) => `${i},${(i * 0.37).toFixed(3)},row`).join("\n")),
+  "results/big.csv": Buffer.from(
+    Array.from({ length: 80_000 }, (_, i) => `${i},${(i * 0.37).toFixed(3)},row`).join("\n"),
+  ),
   "reproduce.log": Buffer.concat([Buffer.from("start\n"), Buffer.from([0xff, 0xfe]), Buffer.from("\nFINAL 0.9\n")]),
 };
 for (const [rel, data] of Object.entries(files)) {

@@ -26,7 +26,9 @@ export const DEMO_LOG = [
  * A copy of the demo submission as a reproduction leaves it: reproduce.log, its creation time,
  * the submitted files dated before it and (when `touched`) results/table1.csv written after it.
  */
-export function demoSubmissionCopy(options: { touched?: boolean; log?: string; extra?: Record<string, string> } = {}): string {
+export function demoSubmissionCopy(
+  options: { touched?: boolean; log?: string; extra?: Record<string, string> } = {},
+): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "judge-demo-"));
   fs.cpSync(path.join(DEMO_DIR, "submission"), dir, { recursive: true });
   for (const [rel, text] of Object.entries(options.extra ?? {})) {
@@ -48,7 +50,10 @@ export function demoSubmissionCopy(options: { touched?: boolean; log?: string; e
   fs.writeFileSync(path.join(dir, "reproduce.log.creation_time"), created.toISOString());
   if (options.touched ?? true) {
     fs.mkdirSync(path.join(dir, "results"), { recursive: true });
-    fs.writeFileSync(path.join(dir, "results/table1.csv"), "method,mean_val_bpc,seeds\nwagc,1.509,3\nno-warmup,1.587,3\n");
+    fs.writeFileSync(
+      path.join(dir, "results/table1.csv"),
+      "method,mean_val_bpc,seeds\nwagc,1.509,3\nno-warmup,1.587,3\n",
+    );
     fs.utimesSync(path.join(dir, "results/table1.csv"), after, after);
   }
   fs.utimesSync(path.join(dir, "reproduce.log"), after, after);

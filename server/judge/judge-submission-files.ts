@@ -38,24 +38,34 @@ export async function judgeSourceOf(store: Store, submission: Submission, varian
   if (variant === "full") {
     const job = latestJudgeableReproduction(await listJobsBySubmissionId(store.db, submission.id));
     if (!job) {
-      throw new AppError("conflict", "The full variant grades the reproduction's outputs: reproduce this submission first (or judge it Code-Dev)", [
-        { path: "variant", message: "needs a reproduction that ran" },
-      ]);
+      throw new AppError(
+        "conflict",
+        "The full variant grades the reproduction's outputs: reproduce this submission first (or judge it Code-Dev)",
+        [{ path: "variant", message: "needs a reproduction that ran" }],
+      );
     }
     return { kind: "outputs", sha256: job.outputsSha256!, jobId: job.id };
   }
   if (!submission.archiveSha256) {
-    throw new AppError("conflict", "This submission has no stored archive to judge (it was imported without one)", [{ path: "submissionIds", message: "no archive" }]);
+    throw new AppError("conflict", "This submission has no stored archive to judge (it was imported without one)", [
+      { path: "submissionIds", message: "no archive" },
+    ]);
   }
   return { kind: "archive", sha256: submission.archiveSha256 };
 }
 
 /** The submission's files as the engine reads them, loaded into memory once per run. */
 export async function loadJudgeSubmission(source: JudgeSource): Promise<SubmissionFiles> {
-  return source.kind === "outputs" ? readOutputsArchive(await openBlob(source.sha256)) : readSubmittedArchive(source.sha256);
+  return source.kind === "outputs"
+    ? readOutputsArchive(await openBlob(source.sha256))
+    : readSubmittedArchive(source.sha256);
 }
 
-export async function loadJudgeSubmissionOf(store: Store, submissionId: string, variant: Variant): Promise<SubmissionFiles> {
+export async function loadJudgeSubmissionOf(
+  store: Store,
+  submissionId: string,
+  variant: Variant,
+): Promise<SubmissionFiles> {
   const submission = await getSubmissionById(store.db, submissionId);
   if (!submission) throw new AppError("not_found", "No such submission");
   return loadJudgeSubmission(await judgeSourceOf(store, submission, variant));
@@ -89,7 +99,10 @@ export function walkOfPaths(files: readonly { path: string; mtimeMs: number | nu
   };
   for (const f of files) {
     const cut = f.path.lastIndexOf("/");
-    ensure(cut === -1 ? "" : f.path.slice(0, cut)).files.push({ name: f.path.slice(cut + 1), mtime: f.mtimeMs === null ? Number.NaN : f.mtimeMs / 1000 });
+    ensure(cut === -1 ? "" : f.path.slice(0, cut)).files.push({
+      name: f.path.slice(cut + 1),
+      mtime: f.mtimeMs === null ? Number.NaN : f.mtimeMs / 1000,
+    });
   }
   // Pre-order, as os.walk yields them.
   const out: SubmissionDirEntry[] = [];
@@ -116,7 +129,9 @@ function filesOf(held: HeldFile[]): SubmissionFiles {
     walk: async () => walkOfPaths(list),
     readHead: async (p, maxBytes) => {
       const f = byPath.get(p);
-      return f ? { bytes: f.head.subarray(0, maxBytes), mtime: f.mtimeMs === null ? Number.NaN : f.mtimeMs / 1000 } : null;
+      return f
+        ? { bytes: f.head.subarray(0, maxBytes), mtime: f.mtimeMs === null ? Number.NaN : f.mtimeMs / 1000 }
+        : null;
     },
   };
 }
@@ -127,7 +142,10 @@ function filesOf(held: HeldFile[]): SubmissionFiles {
  * the CLI does.
  */
 export function submittedArchiveFiles(file: string) {
-  return readSubmissionArchive({ path: file }, ARCHIVE_LIMITS, { bytes: HEAD_BYTES, wanted: (p) => isCandidateExtension(extensionOf(p)) });
+  return readSubmissionArchive({ path: file }, ARCHIVE_LIMITS, {
+    bytes: HEAD_BYTES,
+    wanted: (p) => isCandidateExtension(extensionOf(p)),
+  });
 }
 
 /** A submitted archive (.tar.gz, .tar or .zip), read with the upload's checks; its dates do not matter to Code-Dev. */
@@ -138,7 +156,8 @@ async function readSubmittedArchive(sha256: string): Promise<SubmissionFiles> {
     await pipeline(await openBlob(sha256), fs.createWriteStream(file));
     const archive = await submittedArchiveFiles(file);
     // Text files are kept as text: paperbench mode reads their bytes again from it; other files a criterion may read keep their first bytes.
-    const headOf = (text: string | null) => (text === null ? new Uint8Array() : Buffer.from(text, "utf8").subarray(0, PB_HEAD_BYTES));
+    const headOf = (text: string | null) =>
+      text === null ? new Uint8Array() : Buffer.from(text, "utf8").subarray(0, PB_HEAD_BYTES);
     const held: HeldFile[] = archive.files.map((f) => ({
       path: f.path,
       size: f.size,
@@ -146,7 +165,14 @@ async function readSubmittedArchive(sha256: string): Promise<SubmissionFiles> {
       text: f.content ?? (f.head ? () => judgeFileText(f.head!, f.size) : null),
       head: f.head ? f.head.subarray(0, PB_HEAD_BYTES) : headOf(f.content),
     }));
-    if (archive.reproduceLog !== null) held.push({ path: "reproduce.log", size: Buffer.byteLength(archive.reproduceLog), mtimeMs: null, text: archive.reproduceLog, head: headOf(archive.reproduceLog) });
+    if (archive.reproduceLog !== null)
+      held.push({
+        path: "reproduce.log",
+        size: Buffer.byteLength(archive.reproduceLog),
+        mtimeMs: null,
+        text: archive.reproduceLog,
+        head: headOf(archive.reproduceLog),
+      });
     return filesOf(held);
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
@@ -169,14 +195,24 @@ export async function readOutputsArchive(stream: Readable): Promise<SubmissionFi
   for await (const entry of extract) {
     const { header } = entry;
     const name = header.type === "file" || header.type === "contiguous-file" ? normalizeEntryPath(header.name) : null;
-    const keep = name === null || name.split("/").some((s) => SKIPPED_DIRS.has(s)) ? null : new KeptBytes(name === "reproduce.log" ? MAX_LOG_BYTES : HEAD_BYTES, name === "reproduce.log");
+    const keep =
+      name === null || name.split("/").some((s) => SKIPPED_DIRS.has(s))
+        ? null
+        : new KeptBytes(name === "reproduce.log" ? MAX_LOG_BYTES : HEAD_BYTES, name === "reproduce.log");
     for await (const chunk of entry as AsyncIterable<Buffer>) {
       expanded += chunk.length;
-      if (expanded > ARCHIVE_LIMITS.maxExpandedBytes) throw new AppError("payload_too_large", "The reproduction's outputs expand past the archive limit");
+      if (expanded > ARCHIVE_LIMITS.maxExpandedBytes)
+        throw new AppError("payload_too_large", "The reproduction's outputs expand past the archive limit");
       keep?.push(chunk);
     }
     if (!keep || name === null) continue;
-    held.push({ path: name, size: keep.size, mtimeMs: header.mtime ? header.mtime.getTime() : null, text: () => keep.text(), head: keep.first() });
+    held.push({
+      path: name,
+      size: keep.size,
+      mtimeMs: header.mtime ? header.mtime.getTime() : null,
+      text: () => keep.text(),
+      head: keep.first(),
+    });
   }
   await done;
   return filesOf(held);
@@ -211,7 +247,8 @@ class KeptBytes {
     if (!this.log) return;
     this.tail.push(chunk);
     this.tailBytes += chunk.length;
-    while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.max / 2) this.tailBytes -= this.tail.shift()!.length;
+    while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.max / 2)
+      this.tailBytes -= this.tail.shift()!.length;
   }
 
   /** The text: a file by the judge's rule, the log whole or with its middle cut. */

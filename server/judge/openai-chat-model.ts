@@ -25,7 +25,12 @@ export interface OpenAiChatModelOptions {
   maxBackoffMs?: number;
 }
 
-export const OPENAI_CHAT_DEFAULTS = { maxRetries: 8, timeoutMs: 10 * 60_000, backoffBaseMs: 1_000, maxBackoffMs: 60_000 } as const;
+export const OPENAI_CHAT_DEFAULTS = {
+  maxRetries: 8,
+  timeoutMs: 10 * 60_000,
+  backoffBaseMs: 1_000,
+  maxBackoffMs: 60_000,
+} as const;
 
 /** Whether another attempt may succeed: rate limits, server errors, timeouts, lost connections. */
 function retryable(err: unknown): boolean {
@@ -62,8 +67,16 @@ function describe(err: unknown): string {
  * are kept below the configured limits before a call is sent.
  */
 export function createOpenAiChatModel(opts: OpenAiChatModelOptions): ChatModel {
-  const settings = { ...OPENAI_CHAT_DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) } as OpenAiChatModelOptions & typeof OPENAI_CHAT_DEFAULTS;
-  const client = new OpenAI({ apiKey: opts.apiKey, baseURL: opts.baseUrl ?? undefined, maxRetries: 0, timeout: settings.timeoutMs });
+  const settings = {
+    ...OPENAI_CHAT_DEFAULTS,
+    ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)),
+  } as OpenAiChatModelOptions & typeof OPENAI_CHAT_DEFAULTS;
+  const client = new OpenAI({
+    apiKey: opts.apiKey,
+    baseURL: opts.baseUrl ?? undefined,
+    maxRetries: 0,
+    timeout: settings.timeoutMs,
+  });
   const limiter = new MinuteRateLimiter(opts.requestsPerMinute ?? null, opts.tokensPerMinute ?? null);
   const inFlight = pLimit(Math.max(1, opts.maxConcurrency ?? 1_000));
 
@@ -75,7 +88,12 @@ export function createOpenAiChatModel(opts: OpenAiChatModelOptions): ChatModel {
           model,
           messages: request.messages,
           ...(request.jsonSchema
-            ? { response_format: { type: "json_schema" as const, json_schema: { schema: request.jsonSchema.schema, name: request.jsonSchema.name, strict: true } } }
+            ? {
+                response_format: {
+                  type: "json_schema" as const,
+                  json_schema: { schema: request.jsonSchema.schema, name: request.jsonSchema.name, strict: true },
+                },
+              }
             : {}),
           ...(request.reasoningEffort ? { reasoning_effort: request.reasoningEffort } : {}),
           ...(request.promptCacheKey ? { prompt_cache_key: request.promptCacheKey } : {}),

@@ -19,7 +19,9 @@ export async function requirePaperbenchPrompts(): Promise<PaperbenchPrompts> {
     return await loadPaperbenchPrompts();
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    throw new AppError("conflict", `Paperbench mode is unavailable: ${why}`, [{ path: "mode", message: "needs PaperBench's prompts (PAPERBENCH_SRC_DIR)" }]);
+    throw new AppError("conflict", `Paperbench mode is unavailable: ${why}`, [
+      { path: "mode", message: "needs PaperBench's prompts (PAPERBENCH_SRC_DIR)" },
+    ]);
   }
 }
 
@@ -34,6 +36,8 @@ export async function paperbenchModeProblem(srcDir?: string): Promise<string | n
 }
 
 /** The `paperbench` part of a run's input for this configuration (undefined when it needs none). */
-export async function paperbenchInputFor(config: Pick<JudgeConfigInput, "kind" | "mode">): Promise<{ prompts: PaperbenchPrompts } | undefined> {
+export async function paperbenchInputFor(
+  config: Pick<JudgeConfigInput, "kind" | "mode">,
+): Promise<{ prompts: PaperbenchPrompts } | undefined> {
   return needsPaperbenchPrompts(config) ? { prompts: await requirePaperbenchPrompts() } : undefined;
 }

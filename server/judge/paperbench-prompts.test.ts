@@ -8,20 +8,35 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadPaperbenchPrompts, paperbenchModeAvailability, paperbenchSrcDir } from "./paperbench-prompts";
 import { TEMPLATE_EXPRESSIONS } from "@/lib/judge/paperbench/prompts";
-import { PAPERBENCH_SRC_DIR, requirePaperbenchPython, runPaperbenchPythonJson, skipWithoutPaperbenchPython } from "@/test/paperbench/python";
+import {
+  PAPERBENCH_SRC_DIR,
+  requirePaperbenchPython,
+  runPaperbenchPythonJson,
+  skipWithoutPaperbenchPython,
+} from "@/test/paperbench/python";
 
 const temp = fs.mkdtempSync(path.join(os.tmpdir(), "pb-prompts-"));
 afterAll(() => fs.rmSync(temp, { recursive: true, force: true }));
 
 /** A PaperBench-like folder in a temporary directory, from the real files (edited by `edit` and `editSimple`). */
-function fakeSource(name: string, edit: (constants: string) => string, editSimple: (simple: string) => string = (s) => s): string {
+function fakeSource(
+  name: string,
+  edit: (constants: string) => string,
+  editSimple: (simple: string) => string = (s) => s,
+): string {
   const dir = path.join(temp, name);
   fs.mkdirSync(path.join(dir, "paperbench", "judge"), { recursive: true });
   fs.mkdirSync(path.join(dir, "paperbench", "rubric"), { recursive: true });
   const src = path.join(PAPERBENCH_SRC_DIR, "paperbench");
-  fs.writeFileSync(path.join(dir, "paperbench", "judge", "constants.py"), edit(fs.readFileSync(path.join(src, "judge", "constants.py"), "utf8")));
+  fs.writeFileSync(
+    path.join(dir, "paperbench", "judge", "constants.py"),
+    edit(fs.readFileSync(path.join(src, "judge", "constants.py"), "utf8")),
+  );
   fs.copyFileSync(path.join(src, "rubric", "tasks.py"), path.join(dir, "paperbench", "rubric", "tasks.py"));
-  fs.writeFileSync(path.join(dir, "paperbench", "judge", "simple.py"), editSimple(fs.readFileSync(path.join(src, "judge", "simple.py"), "utf8")));
+  fs.writeFileSync(
+    path.join(dir, "paperbench", "judge", "simple.py"),
+    editSimple(fs.readFileSync(path.join(src, "judge", "simple.py"), "utf8")),
+  );
   return dir;
 }
 
@@ -54,7 +69,9 @@ describe.skipIf(skipWithoutPaperbenchPython)("loadPaperbenchPrompts", () => {
     const { commit, sourcePath, simpleJudge, ...texts } = prompts;
     expect(texts).toEqual(expected);
     for (const [name, exprs] of Object.entries(TEMPLATE_EXPRESSIONS)) {
-      const used = simpleJudge[name as keyof typeof TEMPLATE_EXPRESSIONS].filter((part) => typeof part !== "string").map((part) => (part as { expr: string }).expr);
+      const used = simpleJudge[name as keyof typeof TEMPLATE_EXPRESSIONS]
+        .filter((part) => typeof part !== "string")
+        .map((part) => (part as { expr: string }).expr);
       expect(used.length, name).toBeGreaterThan(0);
       for (const expr of used) expect(exprs, name).toContain(expr);
     }
@@ -76,7 +93,9 @@ describe.skipIf(skipWithoutPaperbenchPython)("loadPaperbenchPrompts", () => {
 
   it("says which path is missing, and the mode is then unavailable", async () => {
     const missing = path.join(temp, "nowhere");
-    await expect(loadPaperbenchPrompts(missing)).rejects.toThrow(path.join(missing, "paperbench", "judge", "constants.py"));
+    await expect(loadPaperbenchPrompts(missing)).rejects.toThrow(
+      path.join(missing, "paperbench", "judge", "constants.py"),
+    );
     const availability = await paperbenchModeAvailability(missing);
     expect(availability.ok).toBe(false);
     if (!availability.ok) expect(availability.reason).toContain("PAPERBENCH_SRC_DIR");
@@ -89,11 +108,20 @@ describe.skipIf(skipWithoutPaperbenchPython)("loadPaperbenchPrompts", () => {
     const broken = fakeSource("broken", (s) => s + "\nraise RuntimeError('boom')\n");
     await expect(loadPaperbenchPrompts(broken)).rejects.toThrow(/running .*constants\.py failed: RuntimeError: boom/);
     // A fixed file is read again (failures are not cached; the files' times are part of the key).
-    fs.writeFileSync(path.join(broken, "paperbench", "judge", "constants.py"), fs.readFileSync(path.join(PAPERBENCH_SRC_DIR, "paperbench", "judge", "constants.py")));
+    fs.writeFileSync(
+      path.join(broken, "paperbench", "judge", "constants.py"),
+      fs.readFileSync(path.join(PAPERBENCH_SRC_DIR, "paperbench", "judge", "constants.py")),
+    );
     expect((await loadPaperbenchPrompts(broken)).commit).toBeNull();
     // A simple.py text that fills something the port does not know: the mode is unavailable, saying which.
-    const unknownExpr = fakeSource("unknown-expr", (s) => s, (s) => s.replace("<files>\\n{relevant_files}", "<files>\\n{relevant_files.upper()}"));
-    await expect(loadPaperbenchPrompts(unknownExpr)).rejects.toThrow(/simple\.py's files text uses \{relevant_files\.upper\(\)\}/);
+    const unknownExpr = fakeSource(
+      "unknown-expr",
+      (s) => s,
+      (s) => s.replace("<files>\\n{relevant_files}", "<files>\\n{relevant_files.upper()}"),
+    );
+    await expect(loadPaperbenchPrompts(unknownExpr)).rejects.toThrow(
+      /simple\.py's files text uses \{relevant_files\.upper\(\)\}/,
+    );
     const noPython = fakeSource("no-python", (s) => s);
     const savedPath = process.env.PATH;
     process.env.PATH = path.join(temp, "empty-bin");

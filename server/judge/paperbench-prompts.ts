@@ -20,7 +20,9 @@ const PYTHON_TIMEOUT_MS = 20_000;
 /** The folder PaperBench's source is read from. */
 export function paperbenchSrcDir(env: Record<string, string | undefined> = process.env): string {
   const configured = env.PAPERBENCH_SRC_DIR?.trim();
-  return path.resolve(/*turbopackIgnore: true*/ configured || path.join(process.cwd(), "..", "shared", "paperbench-src"));
+  return path.resolve(
+    /*turbopackIgnore: true*/ configured || path.join(process.cwd(), "..", "shared", "paperbench-src"),
+  );
 }
 
 /** The `paperbench` package folder: `<dir>/paperbench` (a checkout's project/paperbench), or `<dir>` itself. */
@@ -192,9 +194,16 @@ function runPython(args: string[]): Promise<string> {
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
         const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ENOENT") reject(new Error("python3 is not on PATH: it is needed to read PaperBench's prompts (paperbench mode)"));
-        else if (error.killed) reject(new Error(`python3 did not finish reading PaperBench's prompts within ${PYTHON_TIMEOUT_MS / 1000} s`));
-        else reject(new Error(`python3 failed reading PaperBench's prompts: ${String(stderr).trim().split("\n").slice(-3).join(" ") || error.message}`));
+        if (code === "ENOENT")
+          reject(new Error("python3 is not on PATH: it is needed to read PaperBench's prompts (paperbench mode)"));
+        else if (error.killed)
+          reject(new Error(`python3 did not finish reading PaperBench's prompts within ${PYTHON_TIMEOUT_MS / 1000} s`));
+        else
+          reject(
+            new Error(
+              `python3 failed reading PaperBench's prompts: ${String(stderr).trim().split("\n").slice(-3).join(" ") || error.message}`,
+            ),
+          );
       },
     );
   });
@@ -209,7 +218,9 @@ async function readPrompts(srcDir: string): Promise<PaperbenchPrompts> {
     try {
       await fs.promises.access(file, fs.constants.R_OK);
     } catch {
-      throw new Error(`PaperBench's source is missing or unreadable: ${file} (set PAPERBENCH_SRC_DIR to a folder holding paperbench/judge/constants.py)`);
+      throw new Error(
+        `PaperBench's source is missing or unreadable: ${file} (set PAPERBENCH_SRC_DIR to a folder holding paperbench/judge/constants.py)`,
+      );
     }
   }
   const stdout = await runPython([constantsPath, tasksPath, simplePath]);
@@ -219,9 +230,13 @@ async function readPrompts(srcDir: string): Promise<PaperbenchPrompts> {
   } catch {
     throw new Error(`python3 printed no JSON reading ${constantsPath}`);
   }
-  if (json && typeof json === "object" && "error" in json) throw new Error(`PaperBench's prompts: ${String((json as { error: unknown }).error)}`);
+  if (json && typeof json === "object" && "error" in json)
+    throw new Error(`PaperBench's prompts: ${String((json as { error: unknown }).error)}`);
   const parsed = extractedPromptsSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`PaperBench's prompts read from ${constantsPath} have an unexpected shape: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new Error(
+      `PaperBench's prompts read from ${constantsPath} have an unexpected shape: ${parsed.error.issues[0]?.message}`,
+    );
   let commit: string | null = null;
   try {
     commit = (await fs.promises.readFile(path.join(path.dirname(pkg), "COMMIT"), "utf8")).trim() || null;

@@ -24,14 +24,17 @@ export class MinuteRateLimiter {
     const now = Date.now();
     const minutes = (now - this.last) / 60_000;
     this.last = now;
-    if (this.requestsPerMinute !== null) this.requests = Math.min(this.requestsPerMinute, this.requests + minutes * this.requestsPerMinute);
-    if (this.tokensPerMinute !== null) this.tokens = Math.min(this.tokensPerMinute, this.tokens + minutes * this.tokensPerMinute);
+    if (this.requestsPerMinute !== null)
+      this.requests = Math.min(this.requestsPerMinute, this.requests + minutes * this.requestsPerMinute);
+    if (this.tokensPerMinute !== null)
+      this.tokens = Math.min(this.tokensPerMinute, this.tokens + minutes * this.tokensPerMinute);
   }
 
   /** Milliseconds until both buckets hold what is asked (a request larger than a minute's tokens waits for a full bucket). */
   private waitMs(tokens: number): number {
     let ms = 0;
-    if (this.requestsPerMinute !== null && this.requests < 1) ms = Math.max(ms, ((1 - this.requests) / this.requestsPerMinute) * 60_000);
+    if (this.requestsPerMinute !== null && this.requests < 1)
+      ms = Math.max(ms, ((1 - this.requests) / this.requestsPerMinute) * 60_000);
     if (this.tokensPerMinute !== null) {
       const need = Math.min(tokens, this.tokensPerMinute);
       if (this.tokens < need) ms = Math.max(ms, ((need - this.tokens) / this.tokensPerMinute) * 60_000);

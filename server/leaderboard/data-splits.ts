@@ -22,7 +22,8 @@ export function readSplits(dataDir: string): Record<string, string[]> {
     .filter((e) => e.isFile() && e.name.endsWith(".txt"))
     .map((e) => e.name)
     .sort();
-  for (const file of files) splits[file.slice(0, -".txt".length)] = parseSplitText(fs.readFileSync(path.join(dir, file), "utf8"));
+  for (const file of files)
+    splits[file.slice(0, -".txt".length)] = parseSplitText(fs.readFileSync(path.join(dir, file), "utf8"));
   return splits;
 }
 

@@ -14,10 +14,19 @@ import { loadBoard, type LeaderboardQuery } from "./leaderboard";
  */
 export type LeaderboardGradingAccess =
   | { all: true }
-  | { all: false; papers: ReadonlySet<string>; gradings: ReadonlySet<string>; gradedPapers: ReadonlySet<string>; hiddenScores: ReadonlySet<string> };
+  | {
+      all: false;
+      papers: ReadonlySet<string>;
+      gradings: ReadonlySet<string>;
+      gradedPapers: ReadonlySet<string>;
+      hiddenScores: ReadonlySet<string>;
+    };
 
 /** The drill-down access of a user (see `LeaderboardGradingAccess`). */
-export async function getLeaderboardGradingAccess(store: Store, user: { id: string; isStaff: boolean }): Promise<LeaderboardGradingAccess> {
+export async function getLeaderboardGradingAccess(
+  store: Store,
+  user: { id: string; isStaff: boolean },
+): Promise<LeaderboardGradingAccess> {
   if (user.isStaff) return { all: true };
   const roles = await listPaperRolesForUser(store.db, user.id);
   const assigned = await listAssignedGradings(store, user.id);

@@ -1,6 +1,10 @@
 import "server-only";
 import type { Executor } from "@/db/client";
-import { listLeaderboardEvaluations, type LeaderboardEvaluation, type LeaderboardGradingRow } from "@/db/queries/leaderboard";
+import {
+  listLeaderboardEvaluations,
+  type LeaderboardEvaluation,
+  type LeaderboardGradingRow,
+} from "@/db/queries/leaderboard";
 import type { Agreement } from "@/lib/evaluations/agreement";
 import { applyPolicies, describePolicy, type CellState } from "@/lib/evaluations/policies";
 import { policyLabel } from "@/lib/evaluations/policy-label";
@@ -43,13 +47,21 @@ export async function readEvaluationData(db: Executor, variant: Variant): Promis
   const out: EvaluationData[] = [];
   for (const evaluation of evaluations) {
     const cells = await readEvaluationCells(db, evaluation.id);
-    out.push({ evaluation, cells, papers: new Set([...evaluation.paperIds, ...cells.map((c) => c.paperId)]), agreement: agreements.get(evaluation.id) ?? null });
+    out.push({
+      evaluation,
+      cells,
+      papers: new Set([...evaluation.paperIds, ...cells.map((c) => c.paperId)]),
+      agreement: agreements.get(evaluation.id) ?? null,
+    });
   }
   return out;
 }
 
 /** Per agent, the evaluation its row on a board of these papers is computed from. */
-export function evaluationsForBoard(evaluations: readonly EvaluationData[], paperIds: readonly string[]): Map<string, EvaluationData> {
+export function evaluationsForBoard(
+  evaluations: readonly EvaluationData[],
+  paperIds: readonly string[],
+): Map<string, EvaluationData> {
   const chosen = new Map<string, EvaluationData>();
   if (paperIds.length === 0) return chosen;
   for (const data of evaluations) {
@@ -79,7 +91,10 @@ export function evaluationRow(
     return { ...c, state: "pending", score: null };
   });
   const cells = policyCellsOf(evaluation, visible, paperIds);
-  const result = applyPolicies(cells, evaluation.policies, { runs: evaluation.runs, aggregation: evaluation.aggregation });
+  const result = applyPolicies(cells, evaluation.policies, {
+    runs: evaluation.runs,
+    aggregation: evaluation.aggregation,
+  });
   const gradingOf = new Map(visible.map((c) => [cellKey(c.paperId, c.run), c.gradingId]));
   const stateOf = new Map(cells.map((c) => [cellKey(c.paperId, c.run), c.state]));
 
@@ -92,7 +107,13 @@ export function evaluationRow(
   const perPaper = paperIds.map((paperId) => {
     const values = counted.filter((c) => c.paperId === paperId).map((c) => c.score);
     const pendingRuns = [...blind].filter((k) => k.startsWith(`${paperId}\u0000`)).length;
-    return { paperId, mean: values.length > 0 ? numpyMean(values) : null, stdErr: standardError(values), nRuns: values.length, pendingRuns };
+    return {
+      paperId,
+      mean: values.length > 0 ? numpyMean(values) : null,
+      stdErr: standardError(values),
+      nRuns: values.length,
+      pendingRuns,
+    };
   });
   const covered = perPaper.flatMap((p) => (p.mean === null ? [] : [p.mean]));
   const runs = result.runScores.flatMap((score, i) => (score === null ? [] : [{ run: i + 1, score }]));
@@ -127,13 +148,20 @@ export function evaluationRow(
       evaluationName: evaluation.name,
       aggregation: evaluation.aggregation,
       runs: evaluation.runs,
-      policies: Object.fromEntries(FAILURE_KINDS.flatMap((k) => (evaluation.policies[k] ? [[k, describePolicy(evaluation.policies[k])]] : []))),
+      policies: Object.fromEntries(
+        FAILURE_KINDS.flatMap((k) => (evaluation.policies[k] ? [[k, describePolicy(evaluation.policies[k])]] : [])),
+      ),
       setup: evaluation.setup,
       resourcesProvided: evaluation.resourcesProvided,
       excludedCells: result.excluded.map((x) => {
         const key = cellKey(x.paperId, x.run);
         const state: CellState = stateOf.get(key) ?? "pending";
-        return { paperId: x.paperId, run: x.run, state, reason: blind.has(key) ? "excluded: blind review open" : x.reason };
+        return {
+          paperId: x.paperId,
+          run: x.run,
+          state,
+          reason: blind.has(key) ? "excluded: blind review open" : x.reason,
+        };
       }),
     },
     // How the counted gradings were made, under the evaluation's policies (the ones applied).
@@ -147,6 +175,8 @@ export function evaluationRow(
 }
 
 /** What the scoring mark reads of a counted grading. */
-export function madeOfRow(row: LeaderboardGradingRow): Pick<GradingProvenance, "origin" | "judgeKind" | "mode" | "policies"> {
+export function madeOfRow(
+  row: LeaderboardGradingRow,
+): Pick<GradingProvenance, "origin" | "judgeKind" | "mode" | "policies"> {
   return madeOf(row.provenance, row.placeholder, row.kind);
 }

@@ -10,7 +10,12 @@ import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { getLeaderboard } from "./leaderboard";
 
 const SPLITS = { duo: ["q1", "q2"] };
-const run = (agent: string, runIndex: number, scores: Record<string, number>, extra: Partial<SyntheticGrading> = {}): SyntheticGrading[] =>
+const run = (
+  agent: string,
+  runIndex: number,
+  scores: Record<string, number>,
+  extra: Partial<SyntheticGrading> = {},
+): SyntheticGrading[] =>
   Object.entries(scores).map(([paper, score]) => ({ agent, paper, run: runIndex, score, ...extra }));
 
 describe.each(testDatabaseKinds())("leaderboard rows from evaluations on %s", (kind) => {
@@ -48,7 +53,16 @@ describe.each(testDatabaseKinds())("leaderboard rows from evaluations on %s", (k
     evaluationId = evaluation.id;
     const human = await createEvaluation(
       handle,
-      { name: "PhD baseline", agent: "ML PhD", split: "custom", paperIds: ["q1", "q2"], runs: 3, aggregation: "best_of_n", isHuman: true, setup: { time_limit_h: 48 } },
+      {
+        name: "PhD baseline",
+        agent: "ML PhD",
+        split: "custom",
+        paperIds: ["q1", "q2"],
+        runs: 3,
+        aggregation: "best_of_n",
+        isHuman: true,
+        setup: { time_limit_h: 48 },
+      },
       null,
     );
     await handle.db.execute(sql`
@@ -89,9 +103,13 @@ describe.each(testDatabaseKinds())("leaderboard rows from evaluations on %s", (k
       runs: 3,
       setup: { time_limit_h: 12, hardware: "1× A10", scaffold: "BasicAgent", tools: "web browser, python" },
       resourcesProvided: false,
-      excludedCells: [{ paperId: "q1", run: 3, state: "invalid_leaves", reason: "excluded: judge left invalid leaves" }],
+      excludedCells: [
+        { paperId: "q1", run: 3, state: "invalid_leaves", reason: "excluded: judge left invalid leaves" },
+      ],
     });
-    expect(evaluated.basis.label).toMatch(/^mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 · invalid leaves excluded \(1\)/);
+    expect(evaluated.basis.label).toMatch(
+      /^mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 · invalid leaves excluded \(1\)/,
+    );
     expect(evaluated.isHuman).toBe(false);
     expect(evaluated.agreement).toBeNull();
     const plain = await row("Plain");
@@ -110,7 +128,9 @@ describe.each(testDatabaseKinds())("leaderboard rows from evaluations on %s", (k
     const runs = [numpyMean([0.5, 0.25]), numpyMean([0.75, 0.3]), numpyMean([0.4, 0.625])];
     expect(after.mean).toBe(numpyMean(runs));
     expect(after.mean).not.toBe(before.mean);
-    expect(after.basis.label).toMatch(/^mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a failed reproduction with nothing to judge excluded · a timed-out one with nothing to judge counts 0 · invalid leaves count 0 \(1\)/);
+    expect(after.basis.label).toMatch(
+      /^mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a failed reproduction with nothing to judge excluded · a timed-out one with nothing to judge counts 0 · invalid leaves count 0 \(1\)/,
+    );
   });
 
   it("best of N takes each paper's best run, and says so", async () => {

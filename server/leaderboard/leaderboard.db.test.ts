@@ -12,7 +12,12 @@ import { getLeaderboard } from "./leaderboard";
 const SPLITS = { all: ["p1", "p2", "p3"], lite: ["p1", "p2"], empty: [] as string[] };
 
 /** One run of an agent on every paper given, with these scores. */
-const run = (agent: string, runIndex: number, scores: Record<string, number>, extra: Partial<SyntheticGrading> = {}): SyntheticGrading[] =>
+const run = (
+  agent: string,
+  runIndex: number,
+  scores: Record<string, number>,
+  extra: Partial<SyntheticGrading> = {},
+): SyntheticGrading[] =>
   Object.entries(scores).map(([paper, score]) => ({ agent, paper, run: runIndex, score, ...extra }));
 
 describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
@@ -47,8 +52,12 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
     await handle?.close();
   });
 
-  const board = (split: string | undefined, variant: Variant = "full", dataSplits: Record<string, string[]> = SPLITS, paper?: string) =>
-    getLeaderboard(handle, { split, variant, dataSplits, paper });
+  const board = (
+    split: string | undefined,
+    variant: Variant = "full",
+    dataSplits: Record<string, string[]> = SPLITS,
+    paper?: string,
+  ) => getLeaderboard(handle, { split, variant, dataSplits, paper });
 
   it("averages runs over the split's papers, then the complete runs, ± standard error with ddof 1", async () => {
     const view = await board("all");
@@ -66,7 +75,9 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
   it("leaves out runs that did not grade every paper, saying why, and counts them", async () => {
     const view = await board("all");
     const alpha = view.agents.find((a) => a.name === "Alpha")!;
-    expect(alpha.excludedRuns).toEqual([{ run: 4, reason: "incomplete", missingPapers: ["p3"], pendingPapers: [], message: "missing 1 of 3 papers: p3" }]);
+    expect(alpha.excludedRuns).toEqual([
+      { run: 4, reason: "incomplete", missingPapers: ["p3"], pendingPapers: [], message: "missing 1 of 3 papers: p3" },
+    ]);
     const delta = view.agents.find((a) => a.name === "Delta")!;
     expect(delta).toMatchObject({ rank: null, mean: null, stdErr: null, nRuns: 0, isDemo: false });
     // Not ranked, but shown with the papers it has and the mean over them.
@@ -103,7 +114,13 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
   it("breaks down per paper over every run that graded it", async () => {
     const alpha = (await board("all")).agents.find((a) => a.name === "Alpha")!;
     const p1 = [0.1, 0.4, 0.9, 0.5];
-    expect(alpha.perPaper[0]).toEqual({ paperId: "p1", mean: numpyMean(p1), stdErr: numpyStd(p1, 1) / 2, nRuns: 4, pendingRuns: 0 });
+    expect(alpha.perPaper[0]).toEqual({
+      paperId: "p1",
+      mean: numpyMean(p1),
+      stdErr: numpyStd(p1, 1) / 2,
+      nRuns: 4,
+      pendingRuns: 0,
+    });
     expect(alpha.perPaper[2].nRuns).toBe(3);
   });
 
@@ -114,7 +131,11 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
 
   it("marks a row human-reviewed only when every counted grading was reviewed", async () => {
     let view = await board("all");
-    expect(view.agents.find((a) => a.name === "Gamma")!).toMatchObject({ humanReviewed: true, reviewedGradings: 3, countedGradings: 3 });
+    expect(view.agents.find((a) => a.name === "Gamma")!).toMatchObject({
+      humanReviewed: true,
+      reviewedGradings: 3,
+      countedGradings: 3,
+    });
     expect(view.agents.find((a) => a.name === "Beta")!.humanReviewed).toBe(false);
     // A review covers Beta's p1 and p2: still one grading short.
     await handle.db.execute(sql`
@@ -123,7 +144,11 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
       WHERE g.submission_id = s.id AND a.name = 'Beta' AND s.paper_id IN ('p1', 'p2') AND g.kind = 'judge' AND g.judge_model = 'judge-b'
     `);
     view = await board("all");
-    expect(view.agents.find((a) => a.name === "Beta")!).toMatchObject({ humanReviewed: false, reviewedGradings: 2, countedGradings: 3 });
+    expect(view.agents.find((a) => a.name === "Beta")!).toMatchObject({
+      humanReviewed: false,
+      reviewedGradings: 2,
+      countedGradings: 3,
+    });
     await handle.db.execute(sql`
       UPDATE gradings g SET reviewed_at = now()
       FROM submissions s JOIN agents a ON a.id = s.agent_id
@@ -152,7 +177,9 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
 
   it("may reuse a recent check for changes (the public page's and API's short staleness)", async () => {
     const gamma = async (maxStaleMs: number) =>
-      (await getLeaderboard(handle, { split: "all", variant: "full", dataSplits: SPLITS, maxStaleMs })).agents.find((a) => a.name === "Gamma")!.mean;
+      (await getLeaderboard(handle, { split: "all", variant: "full", dataSplits: SPLITS, maxStaleMs })).agents.find(
+        (a) => a.name === "Gamma",
+      )!.mean;
     const before = await gamma(0);
     expect(await gamma(60_000)).toBe(before);
     await handle.db.execute(sql`
@@ -226,14 +253,31 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
     try {
       const top = (await board("all", "full", SPLITS, "p1")).agents.slice(0, 3);
       expect(top.map((a) => a.rank)).toEqual([1, 1, 3]);
-      expect(top.map((a) => a.name).slice(0, 2).sort()).toEqual(["Delta", "Tie"]);
+      expect(
+        top
+          .map((a) => a.name)
+          .slice(0, 2)
+          .sort(),
+      ).toEqual(["Delta", "Tie"]);
       expect(top[2].name).toBe("Beta");
     } finally {
-      await handle.db.execute(sql`DELETE FROM gradings WHERE id IN (${sql.join(tied.map((id) => sql`${id}`), sql`, `)})`);
+      await handle.db.execute(
+        sql`DELETE FROM gradings WHERE id IN (${sql.join(
+          tied.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      );
     }
     // The drill-down of a paper's board lists that paper only.
     const alpha = p2.agents.find((a) => a.name === "Alpha")!;
-    const runs = await getLeaderboardAgentGradings(handle, { split: "all", paper: "p2", variant: "full", dataSplits: SPLITS, agentId: alpha.agentId, access: { all: true } });
+    const runs = await getLeaderboardAgentGradings(handle, {
+      split: "all",
+      paper: "p2",
+      variant: "full",
+      dataSplits: SPLITS,
+      agentId: alpha.agentId,
+      access: { all: true },
+    });
     expect(runs.papers.map((p) => [p.paperId, p.runs.length])).toEqual([["p2", 4]]);
   });
 
@@ -250,7 +294,13 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
   it("lists the gradings behind a row only for papers the user may see", async () => {
     const view = await board("all");
     const alpha = view.agents.find((a) => a.name === "Alpha")!;
-    const all = await getLeaderboardAgentGradings(handle, { split: "all", variant: "full", dataSplits: SPLITS, agentId: alpha.agentId, access: { all: true } });
+    const all = await getLeaderboardAgentGradings(handle, {
+      split: "all",
+      variant: "full",
+      dataSplits: SPLITS,
+      agentId: alpha.agentId,
+      access: { all: true },
+    });
     expect(all.papers.map((p) => [p.paperId, p.runs.map((r) => r.run)])).toEqual([
       ["p1", [1, 2, 3, 4]],
       ["p2", [1, 2, 3, 4]],
@@ -263,7 +313,13 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
       dataSplits: SPLITS,
       agentId: alpha.agentId,
       // An author of p2, a grader of p3 with one grading of it assigned.
-      access: { all: false, papers: new Set(["p2"]), gradedPapers: new Set(["p3"]), gradings: new Set([ids[2]]), hiddenScores: new Set() },
+      access: {
+        all: false,
+        papers: new Set(["p2"]),
+        gradedPapers: new Set(["p3"]),
+        gradings: new Set([ids[2]]),
+        hiddenScores: new Set(),
+      },
     });
     expect(some.papers.map((p) => [p.paperId, p.runs.map((r) => r.run)])).toEqual([
       ["p2", [1, 2, 3, 4]],
@@ -271,7 +327,12 @@ describe.each(testDatabaseKinds())("leaderboard queries on %s", (kind) => {
     ]);
     expect(some.hiddenPapers).toBe(1);
     await expect(
-      getLeaderboardAgentGradings(handle, { variant: "full", dataSplits: SPLITS, agentId: crypto.randomUUID(), access: { all: true } }),
+      getLeaderboardAgentGradings(handle, {
+        variant: "full",
+        dataSplits: SPLITS,
+        agentId: crypto.randomUUID(),
+        access: { all: true },
+      }),
     ).rejects.toMatchObject({ code: "not_found" });
   });
 

@@ -13,10 +13,22 @@ import { AppError } from "@/lib/errors";
 import { computeLeaderboard, rankEntries, type AgentEntry } from "@/lib/grading/leaderboard";
 import type { Variant } from "@/lib/grading/variant";
 import { chooseDefaultSplit, resolveSplits, type SplitInfo } from "@/lib/leaderboard/splits";
-import { AS_GRADED_BASIS, LEADERBOARD_VARIANTS, type LeaderboardAgentRow, type LeaderboardPaper, type LeaderboardView } from "@/lib/leaderboard/types";
+import {
+  AS_GRADED_BASIS,
+  LEADERBOARD_VARIANTS,
+  type LeaderboardAgentRow,
+  type LeaderboardPaper,
+  type LeaderboardView,
+} from "@/lib/leaderboard/types";
 import { PLACEHOLDER_LABEL, scoringMethodOf } from "@/lib/evaluations/scoring-method";
 import { readDataSplits } from "./data-splits";
-import { evaluationRow, evaluationsForBoard, madeOfRow, readEvaluationData, type EvaluationData } from "./evaluation-rows";
+import {
+  evaluationRow,
+  evaluationsForBoard,
+  madeOfRow,
+  readEvaluationData,
+  type EvaluationData,
+} from "./evaluation-rows";
 import { listPendingReviewGradings } from "./pending-review";
 
 /**
@@ -102,7 +114,8 @@ async function readVariantData(db: Executor, variant: Variant): Promise<RawVaria
   let latest = -Infinity;
   for (const r of rows) latest = Math.max(latest, r.createdMs);
   // Runs in run order, papers in id order: `computeLeaderboard` lists runs as it first sees them.
-  const runOrder = (a: LeaderboardGradingRow, b: LeaderboardGradingRow) => a.runIndex - b.runIndex || (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : 0);
+  const runOrder = (a: LeaderboardGradingRow, b: LeaderboardGradingRow) =>
+    a.runIndex - b.runIndex || (a.paperId < b.paperId ? -1 : a.paperId > b.paperId ? 1 : 0);
   rows.sort(runOrder);
   publicRows.sort(runOrder);
   const agents = new Map<string, LeaderboardAgentInfo>();
@@ -115,7 +128,9 @@ async function readVariantData(db: Executor, variant: Variant): Promise<RawVaria
     if (p.graded) gradedPaperIds.push(p.id);
     if (p.gradedPublic) publicGradedPaperIds.push(p.id);
   }
-  const variantPapers = [...new Set(rows.map((r) => r.paperId))].sort().map((id) => ({ id, title: paperTitles.get(id) ?? null }));
+  const variantPapers = [...new Set(rows.map((r) => r.paperId))]
+    .sort()
+    .map((id) => ({ id, title: paperTitles.get(id) ?? null }));
   return {
     rows,
     agents,
@@ -145,11 +160,17 @@ function publicVariantData(data: RawVariantData): VariantData {
     ...data,
     rows,
     gradedPaperIds: data.publicGradedPaperIds,
-    variantPapers: [...new Set(rows.map((r) => r.paperId))].sort().map((id) => ({ id, title: data.paperTitles.get(id) ?? null })),
+    variantPapers: [...new Set(rows.map((r) => r.paperId))]
+      .sort()
+      .map((id) => ({ id, title: data.paperTitles.get(id) ?? null })),
     latestGradingAt: Number.isFinite(latest) ? new Date(latest).toISOString() : null,
     evaluations: data.evaluations.map((e) => ({
       ...e,
-      cells: e.cells.map((c) => (c.placeholder ? { ...c, state: "pending" as const, score: null, gradingId: null, provenance: null, placeholder: false } : c)),
+      cells: e.cells.map((c) =>
+        c.placeholder
+          ? { ...c, state: "pending" as const, score: null, gradingId: null, provenance: null, placeholder: false }
+          : c,
+      ),
     })),
     gradings: new Map(rows.map((r) => [r.gradingId, r])),
     hiddenPlaceholder: data.rows.filter((r) => r.placeholder),
@@ -169,7 +190,11 @@ function membersVariantData(data: RawVariantData): VariantData {
     rows,
     evaluations: data.evaluations.map((e) => ({
       ...e,
-      cells: e.cells.map((c) => (c.gradingId !== null && !c.placeholder ? { ...c, state: "pending" as const, score: null, gradingId: null, provenance: null } : c)),
+      cells: e.cells.map((c) =>
+        c.gradingId !== null && !c.placeholder
+          ? { ...c, state: "pending" as const, score: null, gradingId: null, provenance: null }
+          : c,
+      ),
     })),
     gradings: new Map(rows.map((r) => [r.gradingId, r])),
   };
@@ -215,7 +240,8 @@ const globalCache = globalThis as unknown as { __rubricStudioLeaderboard?: WeakM
 
 function sharedStamp(db: Executor, cache: DbCache, maxStaleMs: number): Promise<string> {
   const now = performance.now();
-  if (maxStaleMs > 0 && cache.checked && now - cache.checked.at <= maxStaleMs) return Promise.resolve(cache.checked.stamp);
+  if (maxStaleMs > 0 && cache.checked && now - cache.checked.at <= maxStaleMs)
+    return Promise.resolve(cache.checked.stamp);
   if (!cache.stamp) {
     cache.stamp = getLeaderboardStamp(db)
       .then((stamp) => {
@@ -229,7 +255,12 @@ function sharedStamp(db: Executor, cache: DbCache, maxStaleMs: number): Promise<
   return cache.stamp;
 }
 
-async function variantData(db: Executor, variant: Variant, maxStaleMs: number, audience: LeaderboardAudience): Promise<{ entry: CacheEntry; data: VariantData }> {
+async function variantData(
+  db: Executor,
+  variant: Variant,
+  maxStaleMs: number,
+  audience: LeaderboardAudience,
+): Promise<{ entry: CacheEntry; data: VariantData }> {
   const perDb = (globalCache.__rubricStudioLeaderboard ??= new WeakMap());
   let cache = perDb.get(db);
   if (!cache) perDb.set(db, (cache = { variants: new Map(), stamp: null, checked: null }));
@@ -293,19 +324,27 @@ export async function getLeaderboard(store: Store, query: LeaderboardQuery): Pro
  * The same board as a JSON body, serialized once per change of the gradings, with an entity tag
  * (the API answers 304 to a client that has it).
  */
-export async function getLeaderboardJson(store: Store, query: LeaderboardQuery): Promise<{ body: string; etag: string }> {
+export async function getLeaderboardJson(
+  store: Store,
+  query: LeaderboardQuery,
+): Promise<{ body: string; etag: string }> {
   const { board, stamp } = await loadBoard(store.db, query);
   board.json ??= {
     body: JSON.stringify(board.view),
     etag: `"lb-${createHash("sha1")
-      .update(`${stamp}|${query.audience ?? "public"}|${board.view.split}|${board.view.variant}|${board.view.paper?.id ?? ""}|${board.view.papers.map((p) => p.id).join(",")}`)
+      .update(
+        `${stamp}|${query.audience ?? "public"}|${board.view.split}|${board.view.variant}|${board.view.paper?.id ?? ""}|${board.view.papers.map((p) => p.id).join(",")}`,
+      )
       .digest("base64url")}"`,
   };
   return board.json;
 }
 
 /** The board of a query with the data it was computed from (the drill-down reads both). */
-export async function loadBoard(db: Executor, query: LeaderboardQuery): Promise<{ board: CachedBoard; data: VariantData; stamp: string }> {
+export async function loadBoard(
+  db: Executor,
+  query: LeaderboardQuery,
+): Promise<{ board: CachedBoard; data: VariantData; stamp: string }> {
   const audience = query.audience ?? "public";
   const { entry, data } = await variantData(db, query.variant, query.maxStaleMs ?? 0, audience);
   const splits = resolveSplits(query.dataSplits ?? readDataSplits(), data.gradedPaperIds);
@@ -315,7 +354,8 @@ export async function loadBoard(db: Executor, query: LeaderboardQuery): Promise<
     if (!board) entry.boards.set(audienceKey, (board = { view: build() }));
     return board;
   };
-  const splitBoard = (split: SplitInfo) => cached(`${split.name}:${split.paperIds.join(",")}`, () => buildView(data, split, null, splits, query.variant));
+  const splitBoard = (split: SplitInfo) =>
+    cached(`${split.name}:${split.paperIds.join(",")}`, () => buildView(data, split, null, splits, query.variant));
   let split: SplitInfo | undefined;
   if (query.split === undefined) {
     const name = chooseDefaultSplit(
@@ -341,12 +381,16 @@ export async function loadBoard(db: Executor, query: LeaderboardQuery): Promise<
   const paperId = query.paper;
   // A paper of the studio or of a split: its board may be empty (nobody graded it in the variant).
   if (!data.paperTitles.has(paperId) && !splits.some((s) => s.paperIds.includes(paperId))) {
-    throw new AppError("bad_request", `paper: no paper "${paperId}" in the studio or its splits`, [{ path: "paper", message: "unknown paper" }]);
+    throw new AppError("bad_request", `paper: no paper "${paperId}" in the studio or its splits`, [
+      { path: "paper", message: "unknown paper" },
+    ]);
   }
   const from = split;
   const paper = { id: paperId, title: data.paperTitles.get(paperId) ?? null };
   return result(
-    cached(`paper:${paperId}:${from.name}`, () => buildView(data, { name: from.name, paperIds: [paperId], source: from.source }, paper, splits, query.variant)),
+    cached(`paper:${paperId}:${from.name}`, () =>
+      buildView(data, { name: from.name, paperIds: [paperId], source: from.source }, paper, splits, query.variant),
+    ),
   );
 }
 
@@ -355,26 +399,48 @@ export async function loadBoard(db: Executor, query: LeaderboardQuery): Promise<
  * Agents with an evaluation on these papers get its row (`evaluation-rows.ts`), the others the
  * gradings as they are; a human's row is a baseline, sorted in without a rank.
  */
-function buildView(data: VariantData, split: SplitInfo, paper: LeaderboardPaper | null, splits: SplitInfo[], variant: Variant): LeaderboardView {
+function buildView(
+  data: VariantData,
+  split: SplitInfo,
+  paper: LeaderboardPaper | null,
+  splits: SplitInfo[],
+  variant: Variant,
+): LeaderboardView {
   const view = buildOneView(data, split, paper, splits, variant);
   if (!data.placeholderData) return view;
   // Members: the placeholder judges' rows after the public's, never ranked (their mark says so).
-  const apart = buildOneView(data.placeholderData, split, paper, splits, variant).agents.filter((a) => a.countedGradings > 0 || a.coverage.papers > 0);
-  return { ...view, agents: [...view.agents, ...apart.map((a) => ({ ...a, rank: null, method: { kind: "placeholder" as const, label: PLACEHOLDER_LABEL } }))] };
+  const apart = buildOneView(data.placeholderData, split, paper, splits, variant).agents.filter(
+    (a) => a.countedGradings > 0 || a.coverage.papers > 0,
+  );
+  return {
+    ...view,
+    agents: [
+      ...view.agents,
+      ...apart.map((a) => ({ ...a, rank: null, method: { kind: "placeholder" as const, label: PLACEHOLDER_LABEL } })),
+    ],
+  };
 }
 
-function buildOneView(data: VariantData, split: SplitInfo, paper: LeaderboardPaper | null, splits: SplitInfo[], variant: Variant): LeaderboardView {
+function buildOneView(
+  data: VariantData,
+  split: SplitInfo,
+  paper: LeaderboardPaper | null,
+  splits: SplitInfo[],
+  variant: Variant,
+): LeaderboardView {
   const fromEvaluation = evaluationsForBoard(data.evaluations, [...new Set(split.paperIds)]);
   const board = computeLeaderboard(
-    data.rows.filter((r) => !fromEvaluation.has(r.agentId)).map((r) => ({
-      agentId: r.agentId,
-      runId: String(r.runIndex),
-      paperId: r.paperId,
-      rootScore: r.score,
-      humanReviewed: r.reviewed,
-      judgeModel: r.judgeModel,
-      pendingReview: data.pendingReview.has(r.gradingId),
-    })),
+    data.rows
+      .filter((r) => !fromEvaluation.has(r.agentId))
+      .map((r) => ({
+        agentId: r.agentId,
+        runId: String(r.runIndex),
+        paperId: r.paperId,
+        rootScore: r.score,
+        humanReviewed: r.reviewed,
+        judgeModel: r.judgeModel,
+        pendingReview: data.pendingReview.has(r.gradingId),
+      })),
     { name: split.name, paperIds: split.paperIds },
   );
   const graded = new Set(data.variantPapers.map((p) => p.id));
@@ -394,9 +460,21 @@ function buildOneView(data: VariantData, split: SplitInfo, paper: LeaderboardPap
       nRuns: entry.nRuns,
       runs: entry.runs.map((r) => ({ run: Number(r.runId), score: r.score })).sort((a, b) => a.run - b.run),
       excludedRuns: entry.excludedRuns
-        .map((x) => ({ run: Number(x.runId), reason: x.reason, missingPapers: x.missingPapers, pendingPapers: x.pendingPapers, message: x.message }))
+        .map((x) => ({
+          run: Number(x.runId),
+          reason: x.reason,
+          missingPapers: x.missingPapers,
+          pendingPapers: x.pendingPapers,
+          message: x.message,
+        }))
         .sort((a, b) => a.run - b.run),
-      perPaper: entry.perPaper.map((p) => ({ paperId: p.paperId, mean: p.mean, stdErr: p.stdErr, nRuns: p.nRuns, pendingRuns: p.pendingRuns })),
+      perPaper: entry.perPaper.map((p) => ({
+        paperId: p.paperId,
+        mean: p.mean,
+        stdErr: p.stdErr,
+        nRuns: p.nRuns,
+        pendingRuns: p.pendingRuns,
+      })),
       judgeModels: entry.judgeModels,
       countedGradings: counted,
       reviewedGradings: entry.humanReviewedPapers,

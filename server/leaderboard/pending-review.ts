@@ -17,12 +17,17 @@ export async function listPendingReviewGradings(db: Executor, variant: Variant):
   const blind = await listBlindAssignments(db, variant);
   const pending = new Set<string>();
   if (blind.length === 0) return pending;
-  const totals = await reviewTotals(db, [...new Set(blind.map((a) => a.gradingId))], [...new Set(blind.map((a) => a.userId))]);
+  const totals = await reviewTotals(
+    db,
+    [...new Set(blind.map((a) => a.gradingId))],
+    [...new Set(blind.map((a) => a.userId))],
+  );
   for (const a of blind) {
     if (pending.has(a.gradingId)) continue;
     const rows = await getGradingRows(db, a);
     const committed = new Set(totals.get(`${a.gradingId}/${a.userId}`)?.keys() ?? []);
-    if (blindReviewOpen(leafKeysOf(rows), assignmentVisibility(rows, { nodeKeys: a.nodeKeys, blind: true }, committed))) pending.add(a.gradingId);
+    if (blindReviewOpen(leafKeysOf(rows), assignmentVisibility(rows, { nodeKeys: a.nodeKeys, blind: true }, committed)))
+      pending.add(a.gradingId);
   }
   return pending;
 }

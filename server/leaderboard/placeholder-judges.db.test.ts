@@ -10,8 +10,15 @@ import { getLeaderboardAgentGradings } from "./drill-down";
 import { getLeaderboard, getLeaderboardJson, type LeaderboardAudience } from "./leaderboard";
 
 const SPLITS = { duo: ["p1", "p2"] };
-const runs = (agent: string, scores: number[][], judge: SyntheticGrading["judge"], extra: Partial<SyntheticGrading> = {}): SyntheticGrading[] =>
-  scores.flatMap((perPaper, i) => perPaper.map((score, p) => ({ agent, paper: `p${p + 1}`, run: i + 1, score, judge, ...extra })));
+const runs = (
+  agent: string,
+  scores: number[][],
+  judge: SyntheticGrading["judge"],
+  extra: Partial<SyntheticGrading> = {},
+): SyntheticGrading[] =>
+  scores.flatMap((perPaper, i) =>
+    perPaper.map((score, p) => ({ agent, paper: `p${p + 1}`, run: i + 1, score, judge, ...extra })),
+  );
 
 /**
  * Placeholder judges (Dummy, Random) never reach the public board; members see them, unranked and
@@ -25,16 +32,36 @@ describe.each(testDatabaseKinds())("placeholder judges and scoring marks on the 
     handle = await openTestDatabase(kind);
     await insertSyntheticGradings(handle.db, [
       // An evaluation judged by the Dummy judge: every leaf 1, so 100%, which used to lead the board.
-      ...runs("Dummy-judged", [[1, 1], [1, 1]], { kind: "dummy" }, { judgeModel: "dummy" }),
+      ...runs(
+        "Dummy-judged",
+        [
+          [1, 1],
+          [1, 1],
+        ],
+        { kind: "dummy" },
+        { judgeModel: "dummy" },
+      ),
       // An evaluation judged by a model judge in paperbench mode under PaperBench's default policies.
-      ...runs("PaperBench-judged", [[0.4, 0.5], [0.3, 0.6]], { kind: "llm", mode: "paperbench", policies: DEFAULT_POLICIES }),
+      ...runs(
+        "PaperBench-judged",
+        [
+          [0.4, 0.5],
+          [0.3, 0.6],
+        ],
+        { kind: "llm", mode: "paperbench", policies: DEFAULT_POLICIES },
+      ),
       // The same, under a custom policy.
       ...runs("Custom-policy", [[0.2, 0.2]], { kind: "llm", mode: "paperbench" }),
       // No evaluation: a model judge in efficient mode, as graded.
       ...runs("Efficient-judged", [[0.35, 0.35]], { kind: "llm", mode: "efficient" }),
       // A run a model judge graded, then Random re-graded (newer): the public board keeps the real one.
       ...runs("Regraded", [[0.25, 0.25]], { kind: "llm", mode: "efficient" }, { createdAt: "2025-01-01T00:00:00Z" }),
-      ...runs("Regraded", [[0.9, 0.9]], { kind: "random" }, { judgeModel: "random", createdAt: "2025-02-01T00:00:00Z" }),
+      ...runs(
+        "Regraded",
+        [[0.9, 0.9]],
+        { kind: "random" },
+        { judgeModel: "random", createdAt: "2025-02-01T00:00:00Z" },
+      ),
       // Only a placeholder ever graded this agent, on a third paper nobody else has.
       { agent: "Random-only", paper: "p3", run: 1, score: 0.7, judge: { kind: "random" }, judgeModel: "random" },
     ]);
@@ -43,16 +70,28 @@ describe.each(testDatabaseKinds())("placeholder judges and scoring marks on the 
       ["PaperBench-judged", 2, DEFAULT_POLICIES],
       ["Custom-policy", 1, { ...DEFAULT_POLICIES, reproduction_failed: "exclude" as const }],
     ] as const) {
-      await createEvaluation(handle, { name: `${agent} on duo`, agent, split: "custom", paperIds: ["p1", "p2"], runs: runCount, policies }, null);
+      await createEvaluation(
+        handle,
+        { name: `${agent} on duo`, agent, split: "custom", paperIds: ["p1", "p2"], runs: runCount, policies },
+        null,
+      );
     }
-    await handle.db.execute(sql`UPDATE submissions s SET evaluation_id = e.id FROM evaluations e WHERE e.agent_id = s.agent_id`);
+    await handle.db.execute(
+      sql`UPDATE submissions s SET evaluation_id = e.id FROM evaluations e WHERE e.agent_id = s.agent_id`,
+    );
   });
   afterAll(async () => {
     await handle?.close();
   });
 
   const board = (audience: LeaderboardAudience | undefined, extra: { paper?: string; split?: string } = {}) =>
-    getLeaderboard(handle, { split: "duo", variant: "full", dataSplits: SPLITS, ...(audience ? { audience } : {}), ...extra });
+    getLeaderboard(handle, {
+      split: "duo",
+      variant: "full",
+      dataSplits: SPLITS,
+      ...(audience ? { audience } : {}),
+      ...extra,
+    });
 
   it("leaves a Dummy-judged evaluation out of the public board, and out of it by default", async () => {
     for (const audience of ["public", undefined] as const) {
@@ -89,12 +128,21 @@ describe.each(testDatabaseKinds())("placeholder judges and scoring marks on the 
       [0.25, "efficient", false],
       [0.9, "placeholder", true],
     ]);
-    expect(view.agents.slice(publicView.agents.length).every((a) => a.method.kind === "placeholder" && a.rank === null)).toBe(true);
+    expect(
+      view.agents.slice(publicView.agents.length).every((a) => a.method.kind === "placeholder" && a.rank === null),
+    ).toBe(true);
   });
 
   it("lets members open a placeholder judge's grading from its row", async () => {
     const agentId = (await board("members")).agents.find((a) => a.name === "Dummy-judged")!.agentId;
-    const drill = await getLeaderboardAgentGradings(handle, { split: "duo", variant: "full", dataSplits: SPLITS, audience: "members", agentId, access: { all: true } });
+    const drill = await getLeaderboardAgentGradings(handle, {
+      split: "duo",
+      variant: "full",
+      dataSplits: SPLITS,
+      audience: "members",
+      agentId,
+      access: { all: true },
+    });
     expect(drill.papers.flatMap((p) => p.runs.map((r) => r.score))).toEqual([1, 1, 1, 1]);
   });
 
@@ -121,7 +169,12 @@ describe.each(testDatabaseKinds())("placeholder judges and scoring marks on the 
 
   it("gives the public API body and the members' their own entity tags", async () => {
     const publicJson = await getLeaderboardJson(handle, { split: "duo", variant: "full", dataSplits: SPLITS });
-    const membersJson = await getLeaderboardJson(handle, { split: "duo", variant: "full", dataSplits: SPLITS, audience: "members" });
+    const membersJson = await getLeaderboardJson(handle, {
+      split: "duo",
+      variant: "full",
+      dataSplits: SPLITS,
+      audience: "members",
+    });
     expect(publicJson.etag).not.toBe(membersJson.etag);
     expect(publicJson.body).not.toContain("Dummy-judged");
     expect(publicJson.body).not.toContain("Random-only");

@@ -10,7 +10,6 @@ import { listPresence, updatePresence, type PresencePerson } from "./presence";
 import { announceLive, stopRubricFeed } from "./rubric-feed";
 import { rubricEventStream } from "./sse";
 
-
 async function seedPaper(handle: DbHandle, paperId: string): Promise<string[]> {
   return (await seedDemoRubric(handle, paperId)).rows.map((r) => r.key);
 }
@@ -40,7 +39,9 @@ describe.each(testDatabaseKinds())("presence on %s", (kind) => {
     return { reader: new SseReader(stream), abort };
   }
   const presenceEvent = (reader: SseReader, match: (people: PresencePerson[]) => boolean) =>
-    reader.next((f) => f.event === "presence" && match(JSON.parse(f.data) as PresencePerson[])).then((f) => JSON.parse(f.data) as PresencePerson[]);
+    reader
+      .next((f) => f.event === "presence" && match(JSON.parse(f.data) as PresencePerson[]))
+      .then((f) => JSON.parse(f.data) as PresencePerson[]);
 
   it("tells everyone who joins, what they select and edit, and when they leave", async () => {
     const [, nodeA, nodeB] = await seedPaper(handle, "presence");
@@ -64,7 +65,12 @@ describe.each(testDatabaseKinds())("presence on %s", (kind) => {
 
     // Only the session's own user may move its marker.
     expect(
-      await updatePresence(handle, "presence", { sessionId: "session-bo-0000000000002", userId: "someone-else", selectedKey: null, editingKey: null }),
+      await updatePresence(handle, "presence", {
+        sessionId: "session-bo-0000000000002",
+        userId: "someone-else",
+        selectedKey: null,
+        editingKey: null,
+      }),
     ).toBe(false);
 
     bo.abort.abort();
@@ -115,7 +121,14 @@ describe.skipIf(!process.env.DATABASE_URL)("presence across processes on Postgre
     await seedPaper(handle, "remote");
     const abort = new AbortController();
     const reader = new SseReader(
-      rubricEventStream({ store: handle, paperId: "remote", since: 1, signal: abort.signal, viewer, databaseUrl: handle.url }),
+      rubricEventStream({
+        store: handle,
+        paperId: "remote",
+        since: 1,
+        signal: abort.signal,
+        viewer,
+        databaseUrl: handle.url,
+      }),
     );
     await reader.take("presence", 1);
     // What another studio process sends when one of its editors joins, then leaves.

@@ -57,7 +57,8 @@ async function announceOwnSessions(s: PresenceState): Promise<void> {
   if (!s.announce) return;
   for (const [paperId, sessions] of s.byPaper) {
     for (const entry of sessions.values()) {
-      if (entry.owner === INSTANCE_ID) await s.announce(paperId, { type: "presence", change: { kind: "set", entry } }).catch(() => {});
+      if (entry.owner === INSTANCE_ID)
+        await s.announce(paperId, { type: "presence", change: { kind: "set", entry } }).catch(() => {});
     }
   }
 }
@@ -88,7 +89,14 @@ export async function joinPresence(
   const s = state();
   s.announce = announcer(store);
   const connectionId = crypto.randomUUID();
-  const entry: PresenceEntry = { ...person, selectedKey: null, editingKey: null, owner: INSTANCE_ID, connectionId, seenAt: Date.now() };
+  const entry: PresenceEntry = {
+    ...person,
+    selectedKey: null,
+    editingKey: null,
+    owner: INSTANCE_ID,
+    connectionId,
+    seenAt: Date.now(),
+  };
   sessionsOf(s, paperId).set(person.sessionId, entry);
   await s.announce(paperId, { type: "presence", change: { kind: "set", entry } });
   return { connectionId };
@@ -107,7 +115,12 @@ export async function updatePresence(
   const current = state().byPaper.get(paperId)?.get(update.sessionId);
   if (!current || current.userId !== update.userId) return false;
   if (current.selectedKey === update.selectedKey && current.editingKey === update.editingKey) return true;
-  const entry: PresenceEntry = { ...current, selectedKey: update.selectedKey, editingKey: update.editingKey, seenAt: Date.now() };
+  const entry: PresenceEntry = {
+    ...current,
+    selectedKey: update.selectedKey,
+    editingKey: update.editingKey,
+    seenAt: Date.now(),
+  };
   sessionsOf(state(), paperId).set(entry.sessionId, entry);
   await announceLive(store, paperId, { type: "presence", change: { kind: "set", entry } });
   return true;
@@ -119,7 +132,12 @@ export async function refreshPresence(store: Store, paperId: string, sessionId: 
   if (!entry || entry.owner !== INSTANCE_ID) return;
   entry.seenAt = Date.now();
   if (store.kind === "postgres") {
-    await announceLive(store, paperId, { type: "presence", change: { kind: "set", entry } }, { remoteOnly: true }).catch(() => {});
+    await announceLive(
+      store,
+      paperId,
+      { type: "presence", change: { kind: "set", entry } },
+      { remoteOnly: true },
+    ).catch(() => {});
   }
 }
 

@@ -11,7 +11,6 @@ import { signedInViewer } from "./viewer.testutil";
 import { stopRubricFeed, type FeedOperation } from "./rubric-feed";
 import { rubricEventStream } from "./sse";
 
-
 /** The next `count` `op` events of a stream. */
 async function readOps(stream: ReadableStream<Uint8Array>, count: number): Promise<FeedOperation[]> {
   const reader = new SseReader(stream);
@@ -55,13 +54,23 @@ describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
   it("catches up from the log, then streams each new operation as it is announced", async () => {
     const [a, b] = await seedPaper(handle, "live");
     const update: RubricOperation = { kind: "update", key: a.key, fields: { weight: 5 } };
-    await applyRubricOperation(handle, { paperId: "live", userId: null, request: { clientOpId: "before", baseRevision: 1, op: update } });
+    await applyRubricOperation(handle, {
+      paperId: "live",
+      userId: null,
+      request: { clientOpId: "before", baseRevision: 1, op: update },
+    });
 
     const abort = new AbortController();
-    const { reader, ops } = await following(rubricEventStream({ store: handle, paperId: "live", since: 0, signal: abort.signal, viewer }));
+    const { reader, ops } = await following(
+      rubricEventStream({ store: handle, paperId: "live", since: 0, signal: abort.signal, viewer }),
+    );
     // Once it follows, change the rubric as another client would; the service announces the new revision itself.
     const move: RubricOperation = { kind: "move", moves: [{ key: b.key, parentKey: a.key, position: "a0" }] };
-    await applyRubricOperation(handle, { paperId: "live", userId: null, request: { clientOpId: "live-move", baseRevision: 2, op: move } });
+    await applyRubricOperation(handle, {
+      paperId: "live",
+      userId: null,
+      request: { clientOpId: "live-move", baseRevision: 2, op: move },
+    });
     ops.push(...(await reader.take<FeedOperation>("op", 3 - ops.length)));
     abort.abort();
 
@@ -77,7 +86,10 @@ describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
 
   it("resumes after a given revision", async () => {
     const abort = new AbortController();
-    const ops = await readOps(rubricEventStream({ store: handle, paperId: "live", since: 2, signal: abort.signal, viewer }), 1);
+    const ops = await readOps(
+      rubricEventStream({ store: handle, paperId: "live", since: 2, signal: abort.signal, viewer }),
+      1,
+    );
     abort.abort();
     expect(ops.map((o) => o.revision)).toEqual([3]);
   });
@@ -98,11 +110,32 @@ describe.runIf(process.env.DATABASE_URL)("live rubric feed across studio process
   it("delivers a change made by another process through LISTEN/NOTIFY", async () => {
     const [a] = await seedPaper(handle, "shared");
     const abort = new AbortController();
-    const { reader } = await following(rubricEventStream({ store: handle, paperId: "shared", since: 1, signal: abort.signal, viewer, databaseUrl: handle.url }));
-    const op: RubricOperation = { kind: "update", key: a.key, fields: { requirements: "Changed in the other process" } };
+    const { reader } = await following(
+      rubricEventStream({
+        store: handle,
+        paperId: "shared",
+        since: 1,
+        signal: abort.signal,
+        viewer,
+        databaseUrl: handle.url,
+      }),
+    );
+    const op: RubricOperation = {
+      kind: "update",
+      key: a.key,
+      fields: { requirements: "Changed in the other process" },
+    };
     const child = spawnSync(
       process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "test/announce-operation.ts", handle.url, "shared", JSON.stringify(op)],
+      [
+        "--conditions=react-server",
+        "--import",
+        "tsx",
+        "test/announce-operation.ts",
+        handle.url,
+        "shared",
+        JSON.stringify(op),
+      ],
       { encoding: "utf8" },
     );
     expect(child.stderr).toBe("");

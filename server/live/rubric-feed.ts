@@ -68,7 +68,11 @@ interface FeedState {
 }
 const globalForFeed = globalThis as unknown as { __rubricFeed?: FeedState };
 function state(): FeedState {
-  globalForFeed.__rubricFeed ??= { local: new EventEmitter().setMaxListeners(0), listener: null, remoteHooks: new Set() };
+  globalForFeed.__rubricFeed ??= {
+    local: new EventEmitter().setMaxListeners(0),
+    listener: null,
+    remoteHooks: new Set(),
+  };
   return globalForFeed.__rubricFeed;
 }
 
@@ -108,7 +112,11 @@ export function announceAccessChange(store: Store, userId: string): Promise<void
 }
 
 /** Calls `listener` whenever the user's access changes (see announceAccessChange), until the returned function is called. */
-export async function followAccess(userId: string, listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
+export async function followAccess(
+  userId: string,
+  listener: () => void,
+  opts: { databaseUrl?: string } = {},
+): Promise<() => void> {
   return followRubric(accessTopic(userId), listener, opts);
 }
 
@@ -142,7 +150,11 @@ function ensureListener(s: FeedState, databaseUrl: string): Promise<pg.Client> {
     const client = new pg.Client({ connectionString: databaseUrl });
     client.on("notification", (msg) => {
       if (msg.channel !== CHANNEL || !msg.payload) return;
-      const { paperId, signal, origin } = JSON.parse(msg.payload) as { paperId: string; signal: LiveSignal; origin: string };
+      const { paperId, signal, origin } = JSON.parse(msg.payload) as {
+        paperId: string;
+        signal: LiveSignal;
+        origin: string;
+      };
       if (origin === INSTANCE_ID) return;
       for (const hook of s.remoteHooks) hook(paperId, signal);
       s.local.emit(paperId, signal);
@@ -154,7 +166,10 @@ function ensureListener(s: FeedState, databaseUrl: string): Promise<pg.Client> {
     await client.connect();
     await client.query(`LISTEN ${CHANNEL}`);
     // Whoever is already on a rubric through another process says so again.
-    await client.query(`SELECT pg_notify($1, $2)`, [CHANNEL, JSON.stringify({ paperId: "*", signal: { type: "presence", change: { kind: "sync" } }, origin: INSTANCE_ID })]);
+    await client.query(`SELECT pg_notify($1, $2)`, [
+      CHANNEL,
+      JSON.stringify({ paperId: "*", signal: { type: "presence", change: { kind: "sync" } }, origin: INSTANCE_ID }),
+    ]);
     return client;
   })().catch((err) => {
     s.listener = null;
@@ -183,7 +198,12 @@ export interface FeedOperation {
 }
 
 /** The logged operations after `since`, in order (at most `limit`; a follower asks again for more). */
-export async function getOperationsSince(db: Executor, rubricId: string, since: number, limit = 500): Promise<FeedOperation[]> {
+export async function getOperationsSince(
+  db: Executor,
+  rubricId: string,
+  since: number,
+  limit = 500,
+): Promise<FeedOperation[]> {
   const rows = await listLoggedOperationsSince(db, rubricId, since, limit);
   return rows.map((r) => ({
     revision: r.revision,
@@ -208,7 +228,13 @@ export function noteAnnouncedRevision(paperId: string, revision: number): void {
   if (revision > (heard.get(paperId) ?? 0)) heard.set(paperId, revision);
 }
 
-export function getOperationsSinceShared(db: Executor, paperId: string, rubricId: string, since: number, limit = 500): Promise<FeedOperation[]> {
+export function getOperationsSinceShared(
+  db: Executor,
+  paperId: string,
+  rubricId: string,
+  since: number,
+  limit = 500,
+): Promise<FeedOperation[]> {
   let reads = sharedReads.get(db);
   if (!reads) sharedReads.set(db, (reads = new Map()));
   const key = `${rubricId}:${since}:${limit}:${heard.get(paperId) ?? 0}`;

@@ -4,7 +4,13 @@ import type { SessionRef } from "@/db/queries/papers";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
 import { sessionCanAccessPaper } from "@/server/access/paper-session-access";
 import { joinPresence, leavePresence, listPresence, refreshPresence } from "./presence";
-import { followAccess, followRubric, getOperationsSinceShared, noteAnnouncedRevision, type LiveSignal } from "./rubric-feed";
+import {
+  followAccess,
+  followRubric,
+  getOperationsSinceShared,
+  noteAnnouncedRevision,
+  type LiveSignal,
+} from "./rubric-feed";
 
 const HEARTBEAT_MS = 15_000;
 /** How often an open stream re-checks its access without being told (a lost signal, an expired session). */
@@ -117,8 +123,8 @@ export function rubricEventStream(input: {
         if (signal.type === "revision") {
           noteAnnouncedRevision(input.paperId, signal.revision);
           void flush();
-        }
-        else if (signal.type === "presence") send(`event: presence\ndata: ${JSON.stringify(listPresence(input.paperId))}\n\n`);
+        } else if (signal.type === "presence")
+          send(`event: presence\ndata: ${JSON.stringify(listPresence(input.paperId))}\n\n`);
         else if (signal.type !== "access") send(`event: ${signal.type}\ndata: {}\n\n`);
       };
       const presence = input.presence;

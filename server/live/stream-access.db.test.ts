@@ -39,7 +39,9 @@ describe.each(testDatabaseKinds())("live streams end when their viewer loses acc
     const author = await signedInViewer(handle, { paperId, role: "author", addedBy: staff.userId });
     const abort = new AbortController();
     aborts.push(abort);
-    const reader = new SseReader(rubricEventStream({ store: handle, paperId, since: 1, signal: abort.signal, viewer: author }));
+    const reader = new SseReader(
+      rubricEventStream({ store: handle, paperId, since: 1, signal: abort.signal, viewer: author }),
+    );
     await reader.next((f) => f.event === "presence");
     const leaf = rows.find((r) => r.parentKey !== null)!;
     let revision = 1;
@@ -48,7 +50,11 @@ describe.each(testDatabaseKinds())("live streams end when their viewer loses acc
       applyRubricOperation(handle, {
         paperId,
         userId: staff.userId,
-        request: { clientOpId: crypto.randomUUID(), baseRevision: revision, op: { kind: "update", key: leaf.key, fields: { weight: ++revision } } },
+        request: {
+          clientOpId: crypto.randomUUID(),
+          baseRevision: revision,
+          op: { kind: "update", key: leaf.key, fields: { weight: ++revision } },
+        },
       });
     return { author, reader, edit };
   }

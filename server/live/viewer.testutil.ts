@@ -15,6 +15,7 @@ export async function signedInViewer(
 ): Promise<SessionRef & { email: string }> {
   const email = `viewer-${crypto.randomUUID()}@test.rubric.studio`;
   const user = await createAccount(store.db, { email, isStaff: "staff" in opts });
-  if ("paperId" in opts) await addMember(store, { paperId: opts.paperId, email, role: opts.role, addedBy: opts.addedBy });
+  if ("paperId" in opts)
+    await addMember(store, { paperId: opts.paperId, email, role: opts.role, addedBy: opts.addedBy });
   return { userId: user.id, sessionId: await startSession(store, user.id), email };
 }

@@ -20,18 +20,36 @@ export async function renderStudioMetrics(store: Store): Promise<string> {
     countRunnersSeenWithin(store.db, runnerOnlineWithinS()),
   ]);
   const count = (kind: string, status: string) => depth.find((d) => d.kind === kind && d.status === status)?.count ?? 0;
-  const tokens = (type: string, of: (u: (typeof usage)[number]) => number) => usage.map((u) => ({ labels: { model: u.model, type }, value: of(u) }));
+  const tokens = (type: string, of: (u: (typeof usage)[number]) => number) =>
+    usage.map((u) => ({ labels: { model: u.model, type }, value: of(u) }));
   return renderExposition([
     {
       name: "rubric_jobs",
       help: "Jobs by kind and status now (queued is the queue depth).",
       type: "gauge",
       // Every pair, zeros included, so a series does not vanish when its last job moves on.
-      samples: JOB_KINDS.flatMap((kind) => JOB_STATUSES.map((status) => ({ labels: { kind, status }, value: count(kind, status) }))),
+      samples: JOB_KINDS.flatMap((kind) =>
+        JOB_STATUSES.map((status) => ({ labels: { kind, status }, value: count(kind, status) })),
+      ),
     },
-    timingSummary("rubric_job_claim_wait_seconds", "Queued to first claimed, over the jobs that finished in the last hour.", timings, (t) => [t.waitSumS, t.waitQuantilesS]),
-    timingSummary("rubric_job_duration_seconds", "First claimed to finished, over the jobs that finished in the last hour.", timings, (t) => [t.runSumS, t.runQuantilesS]),
-    { name: "rubric_judge_calls_total", help: "Judge model calls of the stored judge runs, by model.", type: "counter", samples: usage.map((u) => ({ labels: { model: u.model }, value: u.calls })) },
+    timingSummary(
+      "rubric_job_claim_wait_seconds",
+      "Queued to first claimed, over the jobs that finished in the last hour.",
+      timings,
+      (t) => [t.waitSumS, t.waitQuantilesS],
+    ),
+    timingSummary(
+      "rubric_job_duration_seconds",
+      "First claimed to finished, over the jobs that finished in the last hour.",
+      timings,
+      (t) => [t.runSumS, t.runQuantilesS],
+    ),
+    {
+      name: "rubric_judge_calls_total",
+      help: "Judge model calls of the stored judge runs, by model.",
+      type: "counter",
+      samples: usage.map((u) => ({ labels: { model: u.model }, value: u.calls })),
+    },
     {
       name: "rubric_judge_tokens_total",
       help: "Judge tokens of the stored judge runs, by model and type (cached_input is part of input, reasoning part of output).",
@@ -43,12 +61,22 @@ export async function renderStudioMetrics(store: Store): Promise<string> {
         ...tokens("reasoning", (u) => u.reasoningTokens),
       ],
     },
-    { name: "rubric_runners_online", help: "Runners of live tokens heard from within a lease.", type: "gauge", samples: [{ value: runnersOnline }] },
+    {
+      name: "rubric_runners_online",
+      help: "Runners of live tokens heard from within a lease.",
+      type: "gauge",
+      samples: [{ value: runnersOnline }],
+    },
   ]);
 }
 
 /** A summary per job kind over the window: its quantiles, `_sum` and `_count` (window totals, not lifetime counters). */
-function timingSummary(name: string, help: string, timings: JobTimingSummary[], of: (t: JobTimingSummary) => [sum: number, quantiles: number[]]): MetricFamily {
+function timingSummary(
+  name: string,
+  help: string,
+  timings: JobTimingSummary[],
+  of: (t: JobTimingSummary) => [sum: number, quantiles: number[]],
+): MetricFamily {
   const samples: Sample[] = JOB_KINDS.flatMap((kind) => {
     const t = timings.find((x) => x.kind === kind);
     const [sum, quantiles] = t ? of(t) : [0, QUANTILES.map(() => NaN)];

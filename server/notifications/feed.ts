@@ -10,10 +10,16 @@ const notificationTopic = (userId: string) => `notifications:${userId}`;
 
 /** Tells the users' open inboxes that their notifications changed; after the transaction that changed them commits. */
 export async function announceNotifications(store: Store, userIds: readonly string[]): Promise<void> {
-  await Promise.all([...new Set(userIds)].map((id) => announceLive(store, notificationTopic(id), { type: "notifications" })));
+  await Promise.all(
+    [...new Set(userIds)].map((id) => announceLive(store, notificationTopic(id), { type: "notifications" })),
+  );
 }
 
 /** Calls `listener` whenever the user's notifications change, until the returned function is called. */
-export function followNotifications(userId: string, listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
+export function followNotifications(
+  userId: string,
+  listener: () => void,
+  opts: { databaseUrl?: string } = {},
+): Promise<() => void> {
   return followRubric(notificationTopic(userId), listener, opts);
 }

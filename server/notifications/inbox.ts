@@ -1,13 +1,25 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { getUnreadNotificationState, listVisibleNotifications, markNotificationsRead } from "@/db/queries/notifications";
-import { NOTIFICATION_PAGE, type MarkReadRequest, type NotificationList, type UnreadState } from "@/lib/notifications/schemas";
+import {
+  getUnreadNotificationState,
+  listVisibleNotifications,
+  markNotificationsRead,
+} from "@/db/queries/notifications";
+import {
+  NOTIFICATION_PAGE,
+  type MarkReadRequest,
+  type NotificationList,
+  type UnreadState,
+} from "@/lib/notifications/schemas";
 import { userDisplayName } from "@/lib/users/display-name";
 import { announceNotifications } from "./feed";
 
 /** The user's inbox: their newest notifications they may still see, and how many of those are unread. */
 export async function listNotifications(store: Store, userId: string): Promise<NotificationList> {
-  const [rows, { unread }] = await Promise.all([listVisibleNotifications(store.db, userId, NOTIFICATION_PAGE), getUnreadNotificationState(store.db, userId)]);
+  const [rows, { unread }] = await Promise.all([
+    listVisibleNotifications(store.db, userId, NOTIFICATION_PAGE),
+    getUnreadNotificationState(store.db, userId),
+  ]);
   return {
     unread,
     items: rows.map(({ actorName, actorEmail, createdAt, readAt, ...n }) => ({

@@ -34,7 +34,11 @@ describe.each(testDatabaseKinds())("notifications on %s", (kind) => {
     handle = await openTestDatabase(kind);
     ({ rows } = await seedDemoRubric(handle, PAPER));
     u.staff = (await createUser(handle.db, { email: "staff@n.org", name: "Sam Staff", isStaff: true })).id;
-    for (const [who, role] of [["alice", "author"], ["bob", "author"], ["grace", "grader"]] as const) {
+    for (const [who, role] of [
+      ["alice", "author"],
+      ["bob", "author"],
+      ["grace", "grader"],
+    ] as const) {
       u[who] = (await createUser(handle.db, { email: `${who}@n.org`, name: who[0].toUpperCase() + who.slice(1) })).id;
       await addMember(handle, { paperId: PAPER, email: `${who}@n.org`, role, addedBy: u.staff });
     }
@@ -53,14 +57,26 @@ describe.each(testDatabaseKinds())("notifications on %s", (kind) => {
     });
     const bob = await inbox("bob");
     expect(bob.unread).toBe(1);
-    expect(bob.items[0]).toMatchObject({ kind: "mention", actor: "Alice", paperId: PAPER, nodeKey: node.key, gradingId: null, readAt: null });
+    expect(bob.items[0]).toMatchObject({
+      kind: "mention",
+      actor: "Alice",
+      paperId: PAPER,
+      nodeKey: node.key,
+      gradingId: null,
+      readAt: null,
+    });
     // Mentions read by name, as in the comment itself.
     expect(bob.items[0].text).toBe("Is this weight right, @Bob? (asking myself too, @Alice)");
     expect(notificationHref(bob.items[0])).toBe(`/papers/${PAPER}/rubric?node=${node.key}`);
     expect((await inbox("alice")).items).toEqual([]);
 
     // A reply's mentions notify too, with the thread's node.
-    await replyToCommentThread(handle, { paperId: PAPER, threadId, body: "Looks fine to me, @alice@n.org", userId: u.bob });
+    await replyToCommentThread(handle, {
+      paperId: PAPER,
+      threadId,
+      body: "Looks fine to me, @alice@n.org",
+      userId: u.bob,
+    });
     const alice = await inbox("alice");
     expect(alice.items.map((n) => [n.kind, n.actor, n.nodeKey])).toEqual([["mention", "Bob", node.key]]);
     expect((await inbox("bob")).unread).toBe(1);
@@ -78,10 +94,26 @@ describe.each(testDatabaseKinds())("notifications on %s", (kind) => {
   });
 
   it("an assignment notifies the grader with the run and scope; assigning oneself notifies nobody", async () => {
-    const gradingId = (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: 1, variant: "full", human: false, fileText: gradedDemoText(1), userId: null })).gradingId;
+    const gradingId = (
+      await importGrading(handle, {
+        paperId: PAPER,
+        agentName: "agent A",
+        runIndex: 1,
+        variant: "full",
+        human: false,
+        fileText: gradedDemoText(1),
+        userId: null,
+      })
+    ).gradingId;
     const grading = (await getGradingItemById(handle.db, gradingId))!;
     const subtree = (await getGradingRows(handle.db, grading)).find((r) => r.parentKey !== null)!;
-    await assignGrading(handle, { grading, email: "grace@n.org", nodeKeys: [subtree.key], blind: true, assignedBy: u.staff });
+    await assignGrading(handle, {
+      grading,
+      email: "grace@n.org",
+      nodeKeys: [subtree.key],
+      blind: true,
+      assignedBy: u.staff,
+    });
     const [n] = (await inbox("grace")).items;
     expect(n).toMatchObject({ kind: "assignment", actor: "Sam Staff", gradingId, paperId: PAPER });
     expect(n.text).toBe("agent A, run 1 (full): 1 subtree, blind");
@@ -91,16 +123,41 @@ describe.each(testDatabaseKinds())("notifications on %s", (kind) => {
   });
 
   it("a grader finishing their assignment notifies whoever assigned it, once", async () => {
-    const gradingId = (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: 2, variant: "full", human: false, fileText: gradedDemoText(2), userId: null })).gradingId;
+    const gradingId = (
+      await importGrading(handle, {
+        paperId: PAPER,
+        agentName: "agent A",
+        runIndex: 2,
+        variant: "full",
+        human: false,
+        fileText: gradedDemoText(2),
+        userId: null,
+      })
+    ).gradingId;
     const grading = (await getGradingItemById(handle.db, gradingId))!;
     const pinned = await getGradingRows(handle.db, grading);
     const parent = pinned.find((r) => r.parentKey !== null && pinned.some((c) => c.parentKey === r.key))!;
-    await assignGrading(handle, { grading, email: "grace@n.org", nodeKeys: [parent.key], blind: false, assignedBy: u.staff });
+    await assignGrading(handle, {
+      grading,
+      email: "grace@n.org",
+      nodeKeys: [parent.key],
+      blind: false,
+      assignedBy: u.staff,
+    });
     const scope = [...scopeOf(pinned, [parent.key])];
     expect(scope.length).toBeGreaterThan(1);
     const commit = (nodeKey: string) =>
-      commitReviewScore(handle, { grading, nodeKey, userId: u.grace, score: 1, reason: "checked", timeSpentMs: 10, visibility: SEE_EVERYTHING });
-    const finished = async () => (await inbox("staff")).items.filter((n) => n.kind === "review_finished" && n.gradingId === gradingId);
+      commitReviewScore(handle, {
+        grading,
+        nodeKey,
+        userId: u.grace,
+        score: 1,
+        reason: "checked",
+        timeSpentMs: 10,
+        visibility: SEE_EVERYTHING,
+      });
+    const finished = async () =>
+      (await inbox("staff")).items.filter((n) => n.kind === "review_finished" && n.gradingId === gradingId);
     for (const key of scope.slice(0, -1)) await commit(key);
     expect(await finished()).toEqual([]);
     await commit(scope.at(-1)!);
@@ -111,28 +168,64 @@ describe.each(testDatabaseKinds())("notifications on %s", (kind) => {
     await commit(scope[0]);
     expect(await finished()).toHaveLength(1);
     // Staff reviewing a leaf without an assignment of theirs tells nobody.
-    await commitReviewScore(handle, { grading, nodeKey: scope[0], userId: u.staff, score: 0, reason: "disagree", timeSpentMs: 5, visibility: SEE_EVERYTHING });
+    await commitReviewScore(handle, {
+      grading,
+      nodeKey: scope[0],
+      userId: u.staff,
+      score: 0,
+      reason: "disagree",
+      timeSpentMs: 5,
+      visibility: SEE_EVERYTHING,
+    });
     expect((await inbox("grace")).items.filter((n) => n.kind === "review_finished")).toEqual([]);
   });
 
   it("a rubric returned to draft notifies its authors but the one who returned it", async () => {
     const rev = (await getRubricByPaperId(handle.db, PAPER))!.revision;
-    await changeRubricStatus(handle, { paperId: PAPER, action: "request_review", revision: rev, userId: u.alice, userLabel: "Alice" });
-    await changeRubricStatus(handle, { paperId: PAPER, action: "return_to_draft", revision: rev, userId: u.bob, userLabel: "Bob" });
-    const drafts = async (who: keyof typeof u) => (await inbox(who)).items.filter((n) => n.kind === "returned_to_draft");
+    await changeRubricStatus(handle, {
+      paperId: PAPER,
+      action: "request_review",
+      revision: rev,
+      userId: u.alice,
+      userLabel: "Alice",
+    });
+    await changeRubricStatus(handle, {
+      paperId: PAPER,
+      action: "return_to_draft",
+      revision: rev,
+      userId: u.bob,
+      userLabel: "Bob",
+    });
+    const drafts = async (who: keyof typeof u) =>
+      (await inbox(who)).items.filter((n) => n.kind === "returned_to_draft");
     expect(await drafts("bob")).toEqual([]);
     const [n] = await drafts("alice");
-    expect(n).toMatchObject({ actor: "Bob", text: `It was in review at revision ${rev}`, nodeKey: null, gradingId: null });
+    expect(n).toMatchObject({
+      actor: "Bob",
+      text: `It was in review at revision ${rev}`,
+      nodeKey: null,
+      gradingId: null,
+    });
     expect(notificationHref(n)).toBe(`/papers/${PAPER}/rubric`);
     expect(await drafts("staff")).toEqual([]);
 
     // A change after sign-off returns it to draft too: the authors but the editor hear of it.
-    await changeRubricStatus(handle, { paperId: PAPER, action: "sign_off", revision: rev, userId: u.staff, userLabel: "Sam" });
+    await changeRubricStatus(handle, {
+      paperId: PAPER,
+      action: "sign_off",
+      revision: rev,
+      userId: u.staff,
+      userLabel: "Sam",
+    });
     const leaf = rows.find((r) => r.parentKey !== null)!;
     await applyRubricOperation(handle, {
       paperId: PAPER,
       userId: u.alice,
-      request: { clientOpId: crypto.randomUUID(), baseRevision: rev, op: { kind: "update", key: leaf.key, fields: { weight: 3 } } },
+      request: {
+        clientOpId: crypto.randomUUID(),
+        baseRevision: rev,
+        op: { kind: "update", key: leaf.key, fields: { weight: 3 } },
+      },
     });
     expect(await drafts("alice")).toHaveLength(1);
     const [changed] = await drafts("bob");
@@ -140,7 +233,12 @@ describe.each(testDatabaseKinds())("notifications on %s", (kind) => {
   });
 
   it("a notification about a paper the recipient can no longer see is hidden (listed and counted), and back with the access", async () => {
-    await startCommentThread(handle, { paperId: PAPER, nodeKey: rows[1].key, body: "@grace@n.org have a look", userId: u.alice });
+    await startCommentThread(handle, {
+      paperId: PAPER,
+      nodeKey: rows[1].key,
+      body: "@grace@n.org have a look",
+      userId: u.alice,
+    });
     const before = await inbox("grace");
     expect(before.items.map((n) => n.kind)).toContain("mention");
     expect(before.unread).toBeGreaterThan(0);

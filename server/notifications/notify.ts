@@ -2,7 +2,12 @@ import "server-only";
 import type { Executor } from "@/db/client";
 import { getGradingAssignment, listCommittedLeafKeys } from "@/db/queries/grading-reviews";
 import { getGradingItemById } from "@/db/queries/gradings";
-import { hasNotificationSince, insertNotifications, listPaperAuthorIds, type NewNotification } from "@/db/queries/notifications";
+import {
+  hasNotificationSince,
+  insertNotifications,
+  listPaperAuthorIds,
+  type NewNotification,
+} from "@/db/queries/notifications";
 import type { Grading } from "@/db/schema";
 import { snapshotText } from "@/lib/notifications/schemas";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
@@ -18,7 +23,10 @@ import { scopeOf } from "@/server/reviews/progress";
 
 type Recipients = string[];
 
-async function notify(tx: Executor, input: Omit<NewNotification, "recipientId"> & { recipients: Iterable<string> }): Promise<Recipients> {
+async function notify(
+  tx: Executor,
+  input: Omit<NewNotification, "recipientId"> & { recipients: Iterable<string> },
+): Promise<Recipients> {
   const { recipients, ...rest } = input;
   const to = [...new Set(recipients)].filter((id) => id !== input.actorId);
   await insertNotifications(
@@ -46,11 +54,19 @@ export function notifyMentions(
 /** A grader assigned a grading (or subtrees of it) hears which run, how much of it, and whether blind. */
 export async function notifyAssignment(
   tx: Executor,
-  input: { actorId: string; gradingId: string; recipientId: string; nodeKeys: readonly string[] | null; blind: boolean },
+  input: {
+    actorId: string;
+    gradingId: string;
+    recipientId: string;
+    nodeKeys: readonly string[] | null;
+    blind: boolean;
+  },
 ): Promise<Recipients> {
   const grading = await getGradingItemById(tx, input.gradingId);
   if (!grading) return [];
-  const scope = input.nodeKeys ? `${input.nodeKeys.length} ${input.nodeKeys.length === 1 ? "subtree" : "subtrees"}` : "the whole grading";
+  const scope = input.nodeKeys
+    ? `${input.nodeKeys.length} ${input.nodeKeys.length === 1 ? "subtree" : "subtrees"}`
+    : "the whole grading";
   return notify(tx, {
     kind: "assignment",
     actorId: input.actorId,
@@ -66,9 +82,18 @@ export async function notifyAssignment(
  * its authors hear of it, with the reason. Staff are not members and are not told; they see the
  * review history.
  */
-export async function notifyReturnedToDraft(tx: Executor, input: { actorId: string | null; paperId: string; reason: string }): Promise<Recipients> {
+export async function notifyReturnedToDraft(
+  tx: Executor,
+  input: { actorId: string | null; paperId: string; reason: string },
+): Promise<Recipients> {
   const authors = await listPaperAuthorIds(tx, input.paperId, input.actorId);
-  return notify(tx, { kind: "returned_to_draft", actorId: input.actorId, paperId: input.paperId, text: snapshotText(input.reason), recipients: authors });
+  return notify(tx, {
+    kind: "returned_to_draft",
+    actorId: input.actorId,
+    paperId: input.paperId,
+    text: snapshotText(input.reason),
+    recipients: authors,
+  });
 }
 
 /**
@@ -78,7 +103,12 @@ export async function notifyReturnedToDraft(tx: Executor, input: { actorId: stri
  */
 export async function notifyReviewFinished(
   tx: Executor,
-  input: { actorId: string; grading: Pick<Grading, "id" | "rubricVersionId" | "rubricView">; paperId: string; nodeKey: string },
+  input: {
+    actorId: string;
+    grading: Pick<Grading, "id" | "rubricVersionId" | "rubricView">;
+    paperId: string;
+    nodeKey: string;
+  },
 ): Promise<Recipients> {
   const assignment = await getGradingAssignment(tx, input.grading.id, input.actorId);
   if (!assignment?.assignedBy || assignment.assignedBy === input.actorId) return [];
@@ -87,7 +117,12 @@ export async function notifyReviewFinished(
   const committed = await listCommittedLeafKeys(tx, input.grading.id, input.actorId);
   for (const key of scope) if (!committed.has(key)) return [];
   // Told already since it was (re)assigned: this commit went over a leaf of a finished review again.
-  const told = { kind: "review_finished" as const, actorId: input.actorId, gradingId: input.grading.id, recipientId: assignment.assignedBy };
+  const told = {
+    kind: "review_finished" as const,
+    actorId: input.actorId,
+    gradingId: input.grading.id,
+    recipientId: assignment.assignedBy,
+  };
   if (await hasNotificationSince(tx, told, assignment.updatedAt)) return [];
   return notify(tx, {
     kind: "review_finished",

@@ -45,9 +45,16 @@ describe.each(testDatabaseKinds())("the live inbox stream on %s", (kind) => {
     const abort = new AbortController();
     aborts.push(abort);
     const reader = new SseReader(notificationEventStream({ store: handle, viewer: grader, signal: abort.signal }));
-    const unread = async (timeoutMs: number) => JSON.parse((await reader.next((f) => f.event === "unread", timeoutMs)).data) as UnreadState;
+    const unread = async (timeoutMs: number) =>
+      JSON.parse((await reader.next((f) => f.event === "unread", timeoutMs)).data) as UnreadState;
     expect(await unread(5_000)).toEqual({ unread: 0, latest: null });
-    const mention = () => startCommentThread(handle, { paperId: "inbox", nodeKey, body: `Have a look, @${grader.email}`, userId: author.userId });
+    const mention = () =>
+      startCommentThread(handle, {
+        paperId: "inbox",
+        nodeKey,
+        body: `Have a look, @${grader.email}`,
+        userId: author.userId,
+      });
     return { grader, reader, unread, mention };
   }
 
@@ -65,7 +72,9 @@ describe.each(testDatabaseKinds())("the live inbox stream on %s", (kind) => {
 
   it("finds a notification nobody announced at its own check", async () => {
     const { grader, unread } = await graderWithInboxOpen();
-    await insertNotifications(handle.db, [{ recipientId: grader.userId, kind: "mention", actorId: author.userId, paperId: "inbox", nodeKey, text: "quiet" }]);
+    await insertNotifications(handle.db, [
+      { recipientId: grader.userId, kind: "mention", actorId: author.userId, paperId: "inbox", nodeKey, text: "quiet" },
+    ]);
     expect((await unread(UNANNOUNCED_MS)).unread).toBe(1);
   });
 
@@ -95,11 +104,23 @@ describe.runIf(process.env.DATABASE_URL)("the live inbox across studio processes
     const { rows } = await seedDemoRubric(handle, "shared-inbox");
     const grader = await signedInViewer(handle, { paperId: "shared-inbox", role: "grader", addedBy: staff.userId });
     const abort = new AbortController();
-    const reader = new SseReader(notificationEventStream({ store: handle, viewer: grader, signal: abort.signal, databaseUrl: handle.url }));
+    const reader = new SseReader(
+      notificationEventStream({ store: handle, viewer: grader, signal: abort.signal, databaseUrl: handle.url }),
+    );
     await reader.next((f) => f.event === "unread");
     const child = spawnSync(
       process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "test/mention-in-other-process.ts", handle.url, "shared-inbox", rows[1].key, staff.userId, grader.email],
+      [
+        "--conditions=react-server",
+        "--import",
+        "tsx",
+        "test/mention-in-other-process.ts",
+        handle.url,
+        "shared-inbox",
+        rows[1].key,
+        staff.userId,
+        grader.email,
+      ],
       { encoding: "utf8" },
     );
     expect(child.stderr).toBe("");

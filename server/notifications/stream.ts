@@ -22,7 +22,12 @@ const ACCESS_ENDED = `event: access-ended\ndata: ${JSON.stringify({ message: "Yo
  * or access change (announced from any instance) and every second; once the session is no longer
  * live it sends `access-ended` and closes.
  */
-export function notificationEventStream(input: { store: Store; viewer: SessionRef; signal: AbortSignal; databaseUrl?: string }): ReadableStream<Uint8Array> {
+export function notificationEventStream(input: {
+  store: Store;
+  viewer: SessionRef;
+  signal: AbortSignal;
+  databaseUrl?: string;
+}): ReadableStream<Uint8Array> {
   let sent: UnreadState | null = null;
   return recheckingEventStream({
     signal: input.signal,

@@ -8,6 +8,9 @@ import type { PaperCreateInput } from "@/lib/papers/schemas";
 /** A new paper; 409 when the id is taken. Takes a transaction too (an import creates its paper in one). */
 export async function addPaper(db: Executor, input: PaperCreateInput, createdBy: string | null): Promise<Paper> {
   const paper = await createPaper(db, input, createdBy);
-  if (!paper) throw new AppError("conflict", `A paper with id "${input.id}" already exists`, [{ path: "id", message: "is taken" }]);
+  if (!paper)
+    throw new AppError("conflict", `A paper with id "${input.id}" already exists`, [
+      { path: "id", message: "is taken" },
+    ]);
   return paper;
 }

@@ -28,14 +28,17 @@ export async function exportRubricJson(
   const full = rubric ? await getRubricTree(store.db, rubric.id) : null;
   if (!rubric || !full) throw new AppError("not_found", `The paper "${paperId}" has no rubric yet`);
   const tree = opts.variant === "code-dev" ? toCodeDevTree(full) : full;
-  if (!tree) throw new AppError("not_found", "The rubric has no Code Development leaves, so its Code-Dev variant is empty");
+  if (!tree)
+    throw new AppError("not_found", "The rubric has no Code Development leaves, so its Code-Dev variant is empty");
   const stats = rubricStats(tree);
   if (stats.depth > RUBRIC_LIMITS.maxDepth || stats.nodes > RUBRIC_LIMITS.maxNodes) {
     const over =
       stats.depth > RUBRIC_LIMITS.maxDepth
         ? `${stats.depth} levels deep; the limit is ${RUBRIC_LIMITS.maxDepth}`
         : `${stats.nodes} nodes; the limit is ${RUBRIC_LIMITS.maxNodes}`;
-    throw new AppError("export_blocked", `The rubric is ${over}: move or delete nodes to export it`, [{ path: "(root)", message: `is ${over}` }]);
+    throw new AppError("export_blocked", `The rubric is ${over}: move or delete nodes to export it`, [
+      { path: "(root)", message: `is ${over}` },
+    ]);
   }
   if (!opts.force) {
     const blocking = blockingExportWarnings(lintPaperBenchRules(tree));

@@ -41,7 +41,13 @@ describe.each(testDatabaseKinds())("a rubric replaced after sign-off on %s", (ki
     const paperId = `signed-${kind}-${++paperNo}`;
     await importPaperFolder(handle, { files: readPaperFolder(DEMO_DIR).files, paperId, userId: null, source: "t" });
     const { id: rubricId, revision } = (await getRubricByPaperId(handle.db, paperId))!;
-    const signed = await changeRubricStatus(handle, { paperId, action: "sign_off", revision, userId: reviewerId, userLabel: "Rita" });
+    const signed = await changeRubricStatus(handle, {
+      paperId,
+      action: "sign_off",
+      revision,
+      userId: reviewerId,
+      userLabel: "Rita",
+    });
     expect(signed.status).toBe("signed_off");
     return { paperId, rubricId, revision };
   }
@@ -50,12 +56,21 @@ describe.each(testDatabaseKinds())("a rubric replaced after sign-off on %s", (ki
     const review = await getRubricReview(handle.db, rubricId);
     expect(review).toMatchObject({ status: "draft", revision });
     expect(review.history.map((h) => h.status)).toEqual(["draft", "signed_off"]);
-    expect(review.history[0]).toMatchObject({ revision, user: null, reason: `Changed after sign-off (revision ${revision})` });
+    expect(review.history[0]).toMatchObject({
+      revision,
+      user: null,
+      reason: `Changed after sign-off (revision ${revision})`,
+    });
   }
 
   it("a re-import of the rubric (the CLI's `rubric import`) returns it to draft", async () => {
     const { paperId, rubricId, revision } = await signedOffPaper();
-    const result = await importRubricIntoPaper(handle, { paperId, rubricText: editedRubric(5), userId: null, source: "cli" });
+    const result = await importRubricIntoPaper(handle, {
+      paperId,
+      rubricText: editedRubric(5),
+      userId: null,
+      source: "cli",
+    });
     expect(result.revision).toBe(revision + 1);
     await expectBackToDraft(rubricId, revision + 1);
   });
@@ -71,7 +86,12 @@ describe.each(testDatabaseKinds())("a rubric replaced after sign-off on %s", (ki
     const form = new FormData();
     form.set("rubric.json", new File([editedRubric(7)], "rubric.json", { type: "application/json" }));
     const upload = await readRubricUpload(new Request("http://127.0.0.1/upload", { method: "PUT", body: form }));
-    await importPaperFolder(handle, { files: upload.files, paperId, userId: reviewerId, source: "upload:reviewer@example.org" });
+    await importPaperFolder(handle, {
+      files: upload.files,
+      paperId,
+      userId: reviewerId,
+      source: "upload:reviewer@example.org",
+    });
     await expectBackToDraft(rubricId, revision + 1);
   });
 });

@@ -64,7 +64,12 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
   it("creates the paper from config.yaml, then replaces its rubric as a new revision that keeps the old tree", async () => {
     const { files, folderName } = readPaperFolder(DEMO_DIR);
     const first = await importPaperFolder(handle, { files, folderName, userId: null, source: "test" });
-    expect(first).toMatchObject({ paperId: "demo-adaptive-clipping", createdPaper: true, replaced: false, revision: 1 });
+    expect(first).toMatchObject({
+      paperId: "demo-adaptive-clipping",
+      createdPaper: true,
+      replaced: false,
+      revision: 1,
+    });
     const original = await exportRubricJson(handle, first.paperId);
     expect(original).toBe(files.rubric);
 
@@ -92,30 +97,55 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
       userId: null,
       source: "t",
     });
-    expect(result.notes).toEqual([{ path: "paper.md", reason: "kept with 2 NUL characters (U+0000) replaced by U+FFFD" }]);
+    expect(result.notes).toEqual([
+      { path: "paper.md", reason: "kept with 2 NUL characters (U+0000) replaced by U+FFFD" },
+    ]);
     expect((await getPaperById(handle.db, "nul-paper"))?.paperMarkdown).toBe("# Paper\uFFFD\uFFFD text");
 
     const rubric = JSON.parse(files.rubric);
     rubric.sub_tasks[0].requirements = "bad \ud800 text";
     const before = await snapshot(handle, "nul-paper");
     const err = await expectRefused(
-      importRubricIntoPaper(handle, { paperId: "nul-paper", rubricText: JSON.stringify(rubric), userId: null, source: "t" }),
+      importRubricIntoPaper(handle, {
+        paperId: "nul-paper",
+        rubricText: JSON.stringify(rubric),
+        userId: null,
+        source: "t",
+      }),
       "invalid_rubric",
       /sub_tasks\[0\]\.requirements: must not contain a lone surrogate/,
     );
-    expect(err.details).toEqual([{ path: "sub_tasks[0].requirements", message: expect.stringMatching(/lone surrogate/) }]);
+    expect(err.details).toEqual([
+      { path: "sub_tasks[0].requirements", message: expect.stringMatching(/lone surrogate/) },
+    ]);
     expect(await snapshot(handle, "nul-paper")).toEqual(before);
   });
 
   it("names the paper from --paper, else config.yaml, else the folder name", async () => {
     const { files } = readPaperFolder(DEMO_DIR);
-    const byFlag = await importPaperFolder(handle, { files, paperId: "from-flag", folderName: "x", userId: null, source: "t" });
+    const byFlag = await importPaperFolder(handle, {
+      files,
+      paperId: "from-flag",
+      folderName: "x",
+      userId: null,
+      source: "t",
+    });
     expect(byFlag.paperId).toBe("from-flag");
-    const byFolder = await importPaperFolder(handle, { files: { rubric: files.rubric }, folderName: "from-folder", userId: null, source: "t" });
+    const byFolder = await importPaperFolder(handle, {
+      files: { rubric: files.rubric },
+      folderName: "from-folder",
+      userId: null,
+      source: "t",
+    });
     expect(byFolder.paperId).toBe("from-folder");
     expect((await getPaperById(handle.db, "from-folder"))?.title).toBe("from-folder");
     await expectRefused(
-      importPaperFolder(handle, { files: { rubric: files.rubric }, folderName: "Bad Name!", userId: null, source: "t" }),
+      importPaperFolder(handle, {
+        files: { rubric: files.rubric },
+        folderName: "Bad Name!",
+        userId: null,
+        source: "t",
+      }),
       "bad_request",
       /paper id "Bad Name!" \(from the folder name\) must be a slug/,
     );
@@ -164,7 +194,11 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
         },
         /sub_tasks\[0\]\.sub_tasks: /,
       ],
-      ["a file over the size limit", () => `{"id": "x", "requirements": "${"a".repeat(10 * 1024 * 1024)}", "weight": 1, "sub_tasks": []}`, /limit/],
+      [
+        "a file over the size limit",
+        () => `{"id": "x", "requirements": "${"a".repeat(10 * 1024 * 1024)}", "weight": 1, "sub_tasks": []}`,
+        /limit/,
+      ],
     ];
 
     it.each(cases)("refuses %s with a message naming the place", async (_name, make, message) => {
@@ -194,7 +228,11 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
         /config\.yaml/,
       );
       await expectRefused(
-        importPaperFolder(handle, { files: { ...files, config: "id: new-paper\ntitle: 5" }, userId: null, source: "t" }),
+        importPaperFolder(handle, {
+          files: { ...files, config: "id: new-paper\ntitle: 5" },
+          userId: null,
+          source: "t",
+        }),
         "invalid_rubric",
         /title/,
       );
@@ -208,8 +246,22 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
       requirements: "Draft",
       weight: 1,
       sub_tasks: [
-        { id: "leaf", requirements: "No category yet", weight: 1, sub_tasks: [], task_category: null, finegrained_task_category: null },
-        { id: "leaf", requirements: "Duplicate id", weight: 2, sub_tasks: [], task_category: "Code Typing", finegrained_task_category: null },
+        {
+          id: "leaf",
+          requirements: "No category yet",
+          weight: 1,
+          sub_tasks: [],
+          task_category: null,
+          finegrained_task_category: null,
+        },
+        {
+          id: "leaf",
+          requirements: "Duplicate id",
+          weight: 2,
+          sub_tasks: [],
+          task_category: "Code Typing",
+          finegrained_task_category: null,
+        },
       ],
       task_category: null,
       finegrained_task_category: null,
@@ -221,8 +273,14 @@ describe.each(testDatabaseKinds())("rubric import and export on %s", (kind) => {
       source: "t",
     });
     const codes = result.warnings.map((w) => w.code).sort();
-    expect(codes).toEqual(expect.arrayContaining(["duplicate_id", "leaf_without_category", "non_uuid_id", "unknown_category"]));
-    const blocked = await expectRefused(exportRubricJson(handle, "draft"), "export_blocked", /breaks 2 PaperBench rules/);
+    expect(codes).toEqual(
+      expect.arrayContaining(["duplicate_id", "leaf_without_category", "non_uuid_id", "unknown_category"]),
+    );
+    const blocked = await expectRefused(
+      exportRubricJson(handle, "draft"),
+      "export_blocked",
+      /breaks 2 PaperBench rules/,
+    );
     expect(blocked.details).toHaveLength(2);
     expect(await exportRubricJson(handle, "draft", { force: true })).toBe(serializeRubric(draft));
   });

@@ -118,7 +118,12 @@ export async function importPaperFolderInTransaction(tx: Executor, input: PaperF
       input.userId,
     );
   }
-  const result = await replaceRubricTree(tx, { paperId, tree: folder.parsed.tree, userId: input.userId, source: input.source });
+  const result = await replaceRubricTree(tx, {
+    paperId,
+    tree: folder.parsed.tree,
+    userId: input.userId,
+    source: input.source,
+  });
   return {
     paperId,
     createdPaper: !existing,
@@ -134,7 +139,10 @@ export async function importPaperFolderInTransaction(tx: Executor, input: PaperF
  * What importing the folder would change, against the live paper and rubric; writes nothing. The
  * files are checked as the import checks them, so a file the import refuses is refused here too.
  */
-export async function previewPaperFolderImport(store: Store, input: Omit<PaperFolderImport, "userId" | "source" | "replace">): Promise<ImportPreview> {
+export async function previewPaperFolderImport(
+  store: Store,
+  input: Omit<PaperFolderImport, "userId" | "source" | "replace">,
+): Promise<ImportPreview> {
   const folder = readFolder(input);
   const { paperId, fields, parsed } = folder;
   const paper = await getPaperById(store.db, paperId);
@@ -150,7 +158,9 @@ export async function previewPaperFolderImport(store: Store, input: Omit<PaperFo
     parentRows.after = rowsNamed(after, [...diff.added, ...diff.moved.map((m) => m.after)]);
   }
   const paperFields = paper
-    ? (Object.keys(fields) as (keyof typeof fields)[]).filter((f) => JSON.stringify(fields[f]) !== JSON.stringify(paper[f])).map((f) => FIELD_LABELS[f])
+    ? (Object.keys(fields) as (keyof typeof fields)[])
+        .filter((f) => JSON.stringify(fields[f]) !== JSON.stringify(paper[f]))
+        .map((f) => FIELD_LABELS[f])
     : [];
   return {
     paperId,
@@ -166,7 +176,13 @@ export async function previewPaperFolderImport(store: Store, input: Omit<PaperFo
   };
 }
 
-const FIELD_LABELS = { title: "title", blacklist: "blacklist", paperMarkdown: "paper text", addendum: "addendum", judgeAddendum: "judge addendum" } as const;
+const FIELD_LABELS = {
+  title: "title",
+  blacklist: "blacklist",
+  paperMarkdown: "paper text",
+  addendum: "addendum",
+  judgeAddendum: "judge addendum",
+} as const;
 
 /** The parents of `lines` among `rows`: what a diff line says it sits under. */
 function rowsNamed(rows: readonly NodeRow[], lines: readonly NodeRow[]): NodeRow[] {
@@ -198,7 +214,10 @@ function readFolder(input: Pick<PaperFolderImport, "files" | "paperId" | "folder
   const config = input.files.config !== undefined ? parseConfigOrThrow(input.files.config) : {};
   // The paper's texts are kept whatever they hold: a NUL (which the database cannot store) becomes U+FFFD, and is reported.
   const notes: { path: string; reason: string }[] = [];
-  const kept = (field: "blacklist" | "paperMarkdown" | "addendum" | "judgeAddendum", fileName: string): string | undefined => {
+  const kept = (
+    field: "blacklist" | "paperMarkdown" | "addendum" | "judgeAddendum",
+    fileName: string,
+  ): string | undefined => {
     const raw = input.files[field];
     if (raw === undefined) return undefined;
     const cleaned = replaceNul(raw);
@@ -220,9 +239,11 @@ function readFolder(input: Pick<PaperFolderImport, "files" | "paperId" | "folder
   if (!rawId) throw new AppError("bad_request", "Name the paper: give a paper id, or a config.yaml with an id");
   const idCheck = paperIdSchema.safeParse(rawId);
   if (!idCheck.success) {
-    throw new AppError("bad_request", `The paper id "${rawId}" (from the ${idSource}) ${idCheck.error.issues[0].message}`, [
-      { path: "paperId", message: idCheck.error.issues[0].message },
-    ]);
+    throw new AppError(
+      "bad_request",
+      `The paper id "${rawId}" (from the ${idSource}) ${idCheck.error.issues[0].message}`,
+      [{ path: "paperId", message: idCheck.error.issues[0].message }],
+    );
   }
   const fields = {
     ...(config.title ? { title: config.title } : {}),

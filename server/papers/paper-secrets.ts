@@ -15,16 +15,26 @@ import { SealError, sealSecret, unsealSecret } from "@/server/secrets/seal";
 const secretSchema = z.object({ name: secretNameSchema, value: secretValueSchema });
 
 /** Sets (or replaces) a secret; a bad name or value is a ZodError naming `name` or `value` (a 400), never quoting the value. */
-export async function setPaperSecret(store: Store, input: { paperId: string; name: string; value: string; userId: string | null }): Promise<void> {
+export async function setPaperSecret(
+  store: Store,
+  input: { paperId: string; name: string; value: string; userId: string | null },
+): Promise<void> {
   const { name, value } = secretSchema.parse({ name: input.name, value: input.value });
-  await upsertPaperSecret(store.db, { paperId: input.paperId, name, sealedValue: sealSecret(value), updatedBy: input.userId });
+  await upsertPaperSecret(store.db, {
+    paperId: input.paperId,
+    name,
+    sealedValue: sealSecret(value),
+    updatedBy: input.userId,
+  });
 }
 
 /** 404 when the paper has no secret of that name. */
 export async function deletePaperSecret(store: Store, input: { paperId: string; name: string }): Promise<void> {
   const name = z.object({ name: secretNameShapeSchema }).parse({ name: input.name }).name;
   if (!(await deletePaperSecretByName(store.db, input.paperId, name))) {
-    throw new AppError("not_found", `This paper has no secret named ${name}`, [{ path: "name", message: "no such secret" }]);
+    throw new AppError("not_found", `This paper has no secret named ${name}`, [
+      { path: "name", message: "no such secret" },
+    ]);
   }
 }
 
@@ -41,16 +51,20 @@ export async function readReproduceSecrets(db: Executor, paperId: string): Promi
       // Stored before such names were refused. Failing the job would hold every reproduction of the
       // paper hostage to a setting that never could work as meant; the job runs without it, the
       // paper page marks it "not passed to jobs", and staff remove it.
-      console.warn(`Rubric Studio: the secret ${name} of paper ${paperId} is not passed to its job: ${name} cannot be a secret because ${reserved}; remove it on the paper's settings`);
+      console.warn(
+        `Rubric Studio: the secret ${name} of paper ${paperId} is not passed to its job: ${name} cannot be a secret because ${reserved}; remove it on the paper's settings`,
+      );
       continue;
     }
     try {
       secrets[name] = unsealSecret(sealedValue);
     } catch (err) {
       if (!(err instanceof SealError)) throw err;
-      throw new AppError("conflict", `The secret ${name} of paper ${paperId} cannot be opened (AUTH_SECRET changed since it was set): set it again`, [
-        { path: name, message: err.message },
-      ]);
+      throw new AppError(
+        "conflict",
+        `The secret ${name} of paper ${paperId} cannot be opened (AUTH_SECRET changed since it was set): set it again`,
+        [{ path: name, message: err.message }],
+      );
     }
   }
   return secrets;

@@ -39,7 +39,11 @@ describe.each(testDatabaseKinds())("paper run settings and secrets on %s", (kind
     handle = await openTestDatabase(kind);
     userId = (await ensureUserByEmail(handle.db, "staff-settings@test.rubric.studio")).id;
     for (const id of [PAPER, OTHER_PAPER]) {
-      await createPaper(handle.db, { id, title: id, paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [] }, userId);
+      await createPaper(
+        handle.db,
+        { id, title: id, paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [] },
+        userId,
+      );
     }
   });
   afterAll(async () => {
@@ -53,16 +57,33 @@ describe.each(testDatabaseKinds())("paper run settings and secrets on %s", (kind
   });
 
   it("stores an update and answers it, for this paper only", async () => {
-    const settings = { timeoutS: 3600, gpus: 2, network: true, salvageRetryBelowS: 600, diskLimitMiB: 2048, memoryLimitMiB: 4096, processLimit: 256 };
-    expect(await updateRunSettings(handle, { paperId: PAPER, settings, userId })).toEqual({ ...settings, secretNames: [] });
+    const settings = {
+      timeoutS: 3600,
+      gpus: 2,
+      network: true,
+      salvageRetryBelowS: 600,
+      diskLimitMiB: 2048,
+      memoryLimitMiB: 4096,
+      processLimit: 256,
+    };
+    expect(await updateRunSettings(handle, { paperId: PAPER, settings, userId })).toEqual({
+      ...settings,
+      secretNames: [],
+    });
     expect(await getRunSettings(handle.db, PAPER)).toEqual({ ...settings, secretNames: [] });
-    expect(await updateRunSettings(handle, { paperId: PAPER, settings: { ...settings, gpus: 1 }, userId })).toMatchObject({ gpus: 1, timeoutS: 3600 });
+    expect(
+      await updateRunSettings(handle, { paperId: PAPER, settings: { ...settings, gpus: 1 }, userId }),
+    ).toMatchObject({ gpus: 1, timeoutS: 3600 });
     expect(await getRunSettings(handle.db, OTHER_PAPER)).toEqual({ ...DEFAULT_RUN_SETTINGS, secretNames: [] });
   });
 
   it("gives limits left out of an update their defaults", async () => {
     const settings = { timeoutS: 60, gpus: 0, network: false, salvageRetryBelowS: 0 };
-    expect(await updateRunSettings(handle, { paperId: OTHER_PAPER, settings, userId })).toEqual({ ...DEFAULT_RUN_SETTINGS, ...settings, secretNames: [] });
+    expect(await updateRunSettings(handle, { paperId: OTHER_PAPER, settings, userId })).toEqual({
+      ...DEFAULT_RUN_SETTINGS,
+      ...settings,
+      secretNames: [],
+    });
     await updateRunSettings(handle, { paperId: OTHER_PAPER, settings: DEFAULT_RUN_SETTINGS, userId });
   });
 
@@ -80,7 +101,9 @@ describe.each(testDatabaseKinds())("paper run settings and secrets on %s", (kind
       ["processLimit", 0],
       ["processLimit", "many"],
     ] as const) {
-      const answer = await refusal(updateRunSettings(handle, { paperId: PAPER, settings: { ...good, [field]: bad } as never, userId }));
+      const answer = await refusal(
+        updateRunSettings(handle, { paperId: PAPER, settings: { ...good, [field]: bad } as never, userId }),
+      );
       expect(answer.status, field).toBe(400);
       expect(answer.paths, field).toEqual([field]);
     }
@@ -108,7 +131,9 @@ describe.each(testDatabaseKinds())("paper run settings and secrets on %s", (kind
   });
 
   it("stores the value sealed, never in plain text", async () => {
-    const { rows } = await handle.db.execute<{ sealed_value: string }>(sql`SELECT sealed_value FROM paper_secrets WHERE paper_id = ${PAPER} AND name = 'HF_TOKEN'`);
+    const { rows } = await handle.db.execute<{ sealed_value: string }>(
+      sql`SELECT sealed_value FROM paper_secrets WHERE paper_id = ${PAPER} AND name = 'HF_TOKEN'`,
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0].sealed_value).toMatch(/^v1\./);
     expect(rows[0].sealed_value).not.toContain(HF_TOKEN);
@@ -149,7 +174,27 @@ describe.each(testDatabaseKinds())("paper run settings and secrets on %s", (kind
       if (value.length > 1) expect(answer.text, name).not.toContain(value);
     }
     // Names that change how programs load or run, and the job's own, are refused with the rule named.
-    for (const name of ["PATH", "HOME", "TMPDIR", "LD_PRELOAD", "LD_LIBRARY_PATH", "BASH_ENV", "ENV", "PYTHONPATH", "PYTHONHOME", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "GIT_ASKPASS", "IFS", "PS4", "GCONV_PATH", "CUDA_VISIBLE_DEVICES", "DOCKER_HOST"]) {
+    for (const name of [
+      "PATH",
+      "HOME",
+      "TMPDIR",
+      "LD_PRELOAD",
+      "LD_LIBRARY_PATH",
+      "BASH_ENV",
+      "ENV",
+      "PYTHONPATH",
+      "PYTHONHOME",
+      "NODE_OPTIONS",
+      "PERL5OPT",
+      "RUBYOPT",
+      "JAVA_TOOL_OPTIONS",
+      "GIT_ASKPASS",
+      "IFS",
+      "PS4",
+      "GCONV_PATH",
+      "CUDA_VISIBLE_DEVICES",
+      "DOCKER_HOST",
+    ]) {
       const answer = await refusal(setPaperSecret(handle, { paperId: PAPER, name, value: "plain-value", userId }));
       expect(answer.status, name).toBe(400);
       expect(answer.paths, name).toEqual(["name"]);
@@ -165,13 +210,22 @@ describe.each(testDatabaseKinds())("paper run settings and secrets on %s", (kind
 
   it("drops a secret stored under a reserved name before the rule from the job, with a log line, and lets staff delete it", async () => {
     // As a secret set before the rule was stored: straight into the table, sealed.
-    for (const name of ["LD_PRELOAD", "PATH"]) await upsertPaperSecret(handle.db, { paperId: OTHER_PAPER, name, sealedValue: sealSecret("/tmp/evil.so"), updatedBy: userId });
+    for (const name of ["LD_PRELOAD", "PATH"])
+      await upsertPaperSecret(handle.db, {
+        paperId: OTHER_PAPER,
+        name,
+        sealedValue: sealSecret("/tmp/evil.so"),
+        updatedBy: userId,
+      });
     await setPaperSecret(handle, { paperId: OTHER_PAPER, name: "HF_TOKEN", value: HF_TOKEN, userId });
     const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
       expect(await readReproduceSecrets(handle.db, OTHER_PAPER)).toEqual({ HF_TOKEN });
       const lines = warned.mock.calls.map((c) => String(c[0]));
-      expect(lines).toEqual([expect.stringContaining("the secret LD_PRELOAD of paper settings-other-paper is not passed to its job"), expect.stringContaining("the secret PATH of paper")]);
+      expect(lines).toEqual([
+        expect.stringContaining("the secret LD_PRELOAD of paper settings-other-paper is not passed to its job"),
+        expect.stringContaining("the secret PATH of paper"),
+      ]);
       expect(lines.join("\n")).not.toContain("/tmp/evil.so");
     } finally {
       warned.mockRestore();

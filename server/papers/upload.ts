@@ -28,7 +28,10 @@ const MAX_FORM_BYTES = RUBRIC_LIMITS.maxBytes + 4 * 1024 * 1024;
 export async function readRubricUpload(req: Request): Promise<RubricUpload> {
   const query = new URL(req.url).searchParams;
   if (uploadKind(req, "the rubric") === "json") {
-    return { files: { rubric: await readBodyText(req, RUBRIC_LIMITS.maxBytes) }, replace: replacePolicy((name) => query.get(name)) };
+    return {
+      files: { rubric: await readBodyText(req, RUBRIC_LIMITS.maxBytes) },
+      replace: replacePolicy((name) => query.get(name)),
+    };
   }
   const form = await readMultipartForm(req, MAX_FORM_BYTES);
   const files: Partial<PaperFolderFiles> = {};
@@ -39,7 +42,9 @@ export async function readRubricUpload(req: Request): Promise<RubricUpload> {
     files[field] = typeof value === "string" ? value : await value.text();
   }
   if (files.rubric === undefined) {
-    throw new AppError("bad_request", "The upload has no rubric.json", [{ path: "rubric.json", message: "is required" }]);
+    throw new AppError("bad_request", "The upload has no rubric.json", [
+      { path: "rubric.json", message: "is required" },
+    ]);
   }
   const text = (name: string) => {
     const v = form.get(name);
@@ -57,12 +62,17 @@ function replacePolicy(value: (name: string) => string | null | undefined): Repl
   const expected = value("expectedRevision");
   if (expected != null) {
     if (!/^\d{1,9}$/.test(expected)) {
-      throw new AppError("bad_request", "expectedRevision must be a revision number", [{ path: "expectedRevision", message: "must be a whole number >= 0" }]);
+      throw new AppError("bad_request", "expectedRevision must be a revision number", [
+        { path: "expectedRevision", message: "must be a whole number >= 0" },
+      ]);
     }
     return { expectedRevision: Number(expected) };
   }
   const replace = value("replace");
   if (replace == null) return "never";
-  if (replace !== "true") throw new AppError("bad_request", "replace must be true when given", [{ path: "replace", message: "must be true" }]);
+  if (replace !== "true")
+    throw new AppError("bad_request", "replace must be true when given", [
+      { path: "replace", message: "must be true" },
+    ]);
   return "any";
 }

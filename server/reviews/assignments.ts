@@ -1,6 +1,10 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { deleteGradingAssignment, listAssignmentsByGradingId, upsertGradingAssignment } from "@/db/queries/grading-reviews";
+import {
+  deleteGradingAssignment,
+  listAssignmentsByGradingId,
+  upsertGradingAssignment,
+} from "@/db/queries/grading-reviews";
 import type { GradingListItem } from "@/db/queries/gradings";
 import { getPaperRole } from "@/db/queries/papers";
 import { getUserByEmail, toUserRef, type UserRef } from "@/db/queries/users";
@@ -23,7 +27,10 @@ export interface GradingAssignmentItem extends ReviewAssignment {
 }
 
 /** The graders assigned to a grading, with their progress and time spent. */
-export async function listGradingAssignments(store: Store, grading: Pick<Grading, "id" | "rubricVersionId" | "rubricView">): Promise<GradingAssignmentItem[]> {
+export async function listGradingAssignments(
+  store: Store,
+  grading: Pick<Grading, "id" | "rubricVersionId" | "rubricView">,
+): Promise<GradingAssignmentItem[]> {
   const { db } = store;
   const rows = await listAssignmentsByGradingId(db, grading.id);
   if (rows.length === 0) return [];
@@ -77,8 +84,20 @@ export async function assignGrading(
     nodeKeys = [...new Set(input.nodeKeys)];
   }
   const { assignment, notified } = await db.transaction(async (tx) => {
-    const saved = await upsertGradingAssignment(tx, { gradingId: input.grading.id, userId: user.id, nodeKeys, blind: input.blind, assignedBy: input.assignedBy });
-    const told = await notifyAssignment(tx, { actorId: input.assignedBy, gradingId: input.grading.id, recipientId: user.id, nodeKeys, blind: input.blind });
+    const saved = await upsertGradingAssignment(tx, {
+      gradingId: input.grading.id,
+      userId: user.id,
+      nodeKeys,
+      blind: input.blind,
+      assignedBy: input.assignedBy,
+    });
+    const told = await notifyAssignment(tx, {
+      actorId: input.assignedBy,
+      gradingId: input.grading.id,
+      recipientId: user.id,
+      nodeKeys,
+      blind: input.blind,
+    });
     return { assignment: saved, notified: told };
   });
   await announceNotifications(store, notified);

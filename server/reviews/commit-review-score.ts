@@ -42,13 +42,17 @@ export const INVALID_VERDICT_REASON = "Scored a leaf the judge could not grade";
  */
 export async function commitReviewScore(store: Store, input: CommitReviewScoreInput): Promise<ReviewCommitResult> {
   const hidden = hiddenReason(input.nodeKey, input.visibility);
-  if (hidden === "scope") throw new AppError("forbidden", "This leaf is not in the part of the grading assigned to you");
+  if (hidden === "scope")
+    throw new AppError("forbidden", "This leaf is not in the part of the grading assigned to you");
   const reason = input.reason.trim();
   const outcome = await store.db.transaction(async (tx) => {
     const grading = await lockGradingById(tx, input.grading.id);
     if (!grading) throw new AppError("not_found", "No such grading");
     const verdict = await getVerdictState(tx, grading.id, input.nodeKey);
-    if (!verdict) throw new AppError("bad_request", "nodeKey: is not a graded leaf of this grading", [{ path: "nodeKey", message: "is not a graded leaf of this grading" }]);
+    if (!verdict)
+      throw new AppError("bad_request", "nodeKey: is not a graded leaf of this grading", [
+        { path: "nodeKey", message: "is not a graded leaf of this grading" },
+      ]);
     const latest = await getLatestOverrideScore(tx, grading.id, input.nodeKey);
     const effective = effectiveLeafScore(latest, verdict);
     const invalidUnfixed = !verdict.valid && latest === null;
@@ -61,7 +65,10 @@ export async function commitReviewScore(store: Store, input: CommitReviewScoreIn
     const author = { userName: who?.name ?? null, userEmail: who?.email ?? null };
     if (overrides) {
       const why = reason || (invalidUnfixed ? INVALID_VERDICT_REASON : "");
-      if (!why && hidden !== "blind") throw new AppError("bad_request", "reason: is required to change a score", [{ path: "reason", message: "is required to change a score" }]);
+      if (!why && hidden !== "blind")
+        throw new AppError("bad_request", "reason: is required to change a score", [
+          { path: "reason", message: "is required to change a score" },
+        ]);
       const overrideReason = hidden === "blind" ? (why ? `${BLIND_REVIEW_REASON}. ${why}` : BLIND_REVIEW_REASON) : why;
       // The grading is locked and the leaf's effective score known: append, without reading them again.
       const added = await appendOverride(tx, grading, {
@@ -88,7 +95,12 @@ export async function commitReviewScore(store: Store, input: CommitReviewScoreIn
     await deleteUnsureFlag(tx, { gradingId: grading.id, nodeKey: input.nodeKey, userId: input.userId });
     // A review that covered every leaf: the grading counts as reviewed by people from now on.
     const reviewedAt = await markGradingReviewedWhenComplete(tx, grading.id);
-    const notified = await notifyReviewFinished(tx, { actorId: input.userId, grading, paperId: input.grading.paperId, nodeKey: input.nodeKey });
+    const notified = await notifyReviewFinished(tx, {
+      actorId: input.userId,
+      grading,
+      paperId: input.grading.paperId,
+      nodeKey: input.nodeKey,
+    });
     const leaf: ReviewLeaf = {
       key: input.nodeKey,
       verdict: { score: verdict.score, valid: verdict.valid, source: verdict.source },

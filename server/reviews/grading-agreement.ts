@@ -3,7 +3,13 @@ import type { Store } from "@/db/client";
 import { listLatestScoresByReviewer } from "@/db/queries/grading-reviews";
 import { listVerdictStates } from "@/db/queries/grading-verdicts";
 import type { GradingListItem } from "@/db/queries/gradings";
-import { raterPairAgreements, VERDICT_RATER, type GradingAgreement, type GradingRater, type RaterScore } from "@/lib/review/rater-agreement";
+import {
+  raterPairAgreements,
+  VERDICT_RATER,
+  type GradingAgreement,
+  type GradingRater,
+  type RaterScore,
+} from "@/lib/review/rater-agreement";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
 
 /**
@@ -25,10 +31,29 @@ export async function readGradingAgreement(store: Store, grading: GradingListIte
   for (const m of await listLatestScoresByReviewer(db, grading.id)) {
     if (!categoryOf.has(m.nodeKey)) continue;
     scores.push({ rater: m.userId, leaf: m.nodeKey, score: m.score, category: categoryOf.get(m.nodeKey) ?? null });
-    const rater = people.get(m.userId) ?? { id: m.userId, label: m.userName ?? m.userEmail, kind: "person" as const, leaves: 0 };
+    const rater = people.get(m.userId) ?? {
+      id: m.userId,
+      label: m.userName ?? m.userEmail,
+      kind: "person" as const,
+      leaves: 0,
+    };
     rater.leaves++;
     people.set(m.userId, rater);
   }
-  const raters: GradingRater[] = [{ id: VERDICT_RATER, label: grading.kind === "human" ? "Imported grading" : "Judge", kind: "verdict", leaves: verdicts }, ...people.values()];
-  return { raters, pairs: raterPairAgreements(scores, raters.map((r) => r.id)) };
+  const raters: GradingRater[] = [
+    {
+      id: VERDICT_RATER,
+      label: grading.kind === "human" ? "Imported grading" : "Judge",
+      kind: "verdict",
+      leaves: verdicts,
+    },
+    ...people.values(),
+  ];
+  return {
+    raters,
+    pairs: raterPairAgreements(
+      scores,
+      raters.map((r) => r.id),
+    ),
+  };
 }

@@ -29,7 +29,11 @@ export function scopeOf(rows: readonly NodeRow[], nodeKeys: readonly string[] | 
 }
 
 /** Per grader and leaf: committed or not, time spent, last commit; by `${gradingId}/${userId}`. */
-export async function reviewTotals(db: Executor, gradingIds: readonly string[], userIds?: readonly string[]): Promise<Map<string, LeafMarks>> {
+export async function reviewTotals(
+  db: Executor,
+  gradingIds: readonly string[],
+  userIds?: readonly string[],
+): Promise<Map<string, LeafMarks>> {
   const out = new Map<string, LeafMarks>();
   for (const r of await listReviewTotals(db, gradingIds, userIds)) {
     const id = `${r.gradingId}/${r.userId}`;

@@ -15,7 +15,15 @@ import { getPaperById } from "@/db/queries/papers";
 import { toUserRef } from "@/db/queries/users";
 import type { GradingAssignment } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import type { ReviewLeaf, ReviewLeafDetail, ReviewMarkItem, ReviewNode, ReviewOverrideItem, ReviewPayload, ReviewUnsureFlag } from "@/lib/review/types";
+import type {
+  ReviewLeaf,
+  ReviewLeafDetail,
+  ReviewMarkItem,
+  ReviewNode,
+  ReviewOverrideItem,
+  ReviewPayload,
+  ReviewUnsureFlag,
+} from "@/lib/review/types";
 import { hiddenReason, maySeeAggregate, visibleUnsureFlags, type LeafVisibility } from "@/lib/review/visibility";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
 import { fallbackProvenance } from "@/lib/evaluations/provenance";
@@ -34,7 +42,8 @@ function toReviewLeaf(v: VerdictState, states: LeafStates, visibility: LeafVisib
   const hidden = hiddenReason(v.nodeKey, visibility);
   const reviews = states.reviewsOf.get(v.nodeKey);
   const unsure = visibleUnsureFlags(states.unsureOf.get(v.nodeKey) ?? [], hidden, viewerId);
-  if (hidden) return { key: v.nodeKey, verdict: null, override: null, hidden, reviews: 0, mine: reviews?.mine ?? null, unsure };
+  if (hidden)
+    return { key: v.nodeKey, verdict: null, override: null, hidden, reviews: 0, mine: reviews?.mine ?? null, unsure };
   return {
     key: v.nodeKey,
     verdict: { score: v.score, valid: v.valid, source: v.source },
@@ -60,7 +69,11 @@ export interface ReviewViewer {
  * it shows), and nothing of the imported file's own root score.
  * Explanations and judge responses are left out: the leaf panel asks for one leaf at a time.
  */
-export async function getReviewPayload(store: Store, grading: GradingListItem, viewer: ReviewViewer): Promise<ReviewPayload> {
+export async function getReviewPayload(
+  store: Store,
+  grading: GradingListItem,
+  viewer: ReviewViewer,
+): Promise<ReviewPayload> {
   const { db } = store;
   const rows = await getGradingRows(db, grading);
   const paper = await getPaperById(db, grading.paperId);
@@ -72,14 +85,25 @@ export async function getReviewPayload(store: Store, grading: GradingListItem, v
     reviewsOf: await listLeafReviewCounts(db, grading.id, viewer.userId),
     unsureOf: await unsureFlagsByLeaf(db, grading.id),
   };
-  const visibility = await getLeafVisibility(db, { gradingId: grading.id, userId: viewer.userId, role: viewer.role, assignment: viewer.assignment, rows: async () => rows });
+  const visibility = await getLeafVisibility(db, {
+    gradingId: grading.id,
+    userId: viewer.userId,
+    role: viewer.role,
+    assignment: viewer.assignment,
+    rows: async () => rows,
+  });
   const verdictOf = new Map(verdicts.map((v) => [v.nodeKey, v]));
   const leaves: ReviewLeaf[] = [];
   const leafKeys = leafKeysOf(rows);
   for (const key of leafKeys) {
     const v = verdictOf.get(key);
     // A leaf nobody graded (no verdict): PaperBench's default, score 0 and not valid.
-    const leaf = toReviewLeaf(v ?? { nodeKey: key, score: 0, valid: false, source: "judge" }, states, visibility, viewer.userId);
+    const leaf = toReviewLeaf(
+      v ?? { nodeKey: key, score: 0, valid: false, source: "judge" },
+      states,
+      visibility,
+      viewer.userId,
+    );
     if (!v && leaf.verdict) leaf.verdict = null;
     leaves.push(leaf);
   }
@@ -104,7 +128,9 @@ export async function getReviewPayload(store: Store, grading: GradingListItem, v
       variant: grading.variant,
       kind: grading.kind,
       judgeModel: grading.judgeModel,
-      provenance: grading.provenance ?? fallbackProvenance({ kind: grading.kind, judgeType: grading.judgeType, judgeModel: grading.judgeModel }),
+      provenance:
+        grading.provenance ??
+        fallbackProvenance({ kind: grading.kind, judgeType: grading.judgeType, judgeModel: grading.judgeModel }),
       rubricVersionName: grading.rubricVersionName,
       submissionId: grading.submissionId,
       reviewedAt: meta?.reviewedAt?.toISOString() ?? null,
@@ -123,8 +149,17 @@ export async function getReviewPayload(store: Store, grading: GradingListItem, v
   };
 }
 
-export function toOverrideItem(r: Omit<LeafOverrideRow, "userName" | "userEmail"> & { userName: string | null; userEmail: string | null }): ReviewOverrideItem {
-  return { id: r.id, oldScore: r.oldScore, newScore: r.newScore, reason: r.reason, createdAt: r.createdAt.toISOString(), user: toUserRef(r.userName, r.userEmail) };
+export function toOverrideItem(
+  r: Omit<LeafOverrideRow, "userName" | "userEmail"> & { userName: string | null; userEmail: string | null },
+): ReviewOverrideItem {
+  return {
+    id: r.id,
+    oldScore: r.oldScore,
+    newScore: r.newScore,
+    reason: r.reason,
+    createdAt: r.createdAt.toISOString(),
+    user: toUserRef(r.userName, r.userEmail),
+  };
 }
 
 export function toMarkItem(r: LeafReviewRow): ReviewMarkItem {
@@ -140,7 +175,12 @@ export function toMarkItem(r: LeafReviewRow): ReviewMarkItem {
 }
 
 /** One leaf for the leaf panel: the verdict with its explanation and judge response, and its history. */
-export async function getReviewLeafDetail(store: Store, gradingId: string, nodeKey: string, visibility: LeafVisibility): Promise<ReviewLeafDetail> {
+export async function getReviewLeafDetail(
+  store: Store,
+  gradingId: string,
+  nodeKey: string,
+  visibility: LeafVisibility,
+): Promise<ReviewLeafDetail> {
   const { db } = store;
   const v = await getVerdictDetail(db, gradingId, nodeKey);
   if (!v) throw new AppError("not_found", "No graded leaf with this key in the grading");

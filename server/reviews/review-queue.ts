@@ -72,10 +72,17 @@ export async function listReviewQueue(store: Store, opts: { userId?: string } = 
  * assignment hides none (`maySeeAggregate`, the review page's own rule). For lists that name
  * gradings with their scores: a paper's gradings, the leaderboard's drill-down.
  */
-export async function listAssignedGradings(store: Store, userId: string): Promise<Map<string, { scoreHidden: boolean }>> {
+export async function listAssignedGradings(
+  store: Store,
+  userId: string,
+): Promise<Map<string, { scoreHidden: boolean }>> {
   const { db } = store;
   const rows = await listQueueRows(db, { userId });
-  const totals = await reviewTotals(db, rows.filter((r) => r.blind).map((r) => r.gradingId), [userId]);
+  const totals = await reviewTotals(
+    db,
+    rows.filter((r) => r.blind).map((r) => r.gradingId),
+    [userId],
+  );
   const out = new Map<string, { scoreHidden: boolean }>();
   for (const r of rows) {
     let scoreHidden = false;

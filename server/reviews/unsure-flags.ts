@@ -1,6 +1,11 @@
 import "server-only";
 import type { Executor, Store } from "@/db/client";
-import { deleteUnsureFlag, listUnsureFlags, upsertUnsureFlag, type UnsureFlagRow } from "@/db/queries/grading-unsure-flags";
+import {
+  deleteUnsureFlag,
+  listUnsureFlags,
+  upsertUnsureFlag,
+  type UnsureFlagRow,
+} from "@/db/queries/grading-unsure-flags";
 import { getVerdictState } from "@/db/queries/grading-verdicts";
 import { AppError } from "@/lib/errors";
 import type { ReviewUnsureFlag } from "@/lib/review/types";
@@ -14,11 +19,22 @@ import { hiddenReason, visibleUnsureFlags, type LeafVisibility } from "@/lib/rev
  */
 
 export function toUnsureFlag(r: UnsureFlagRow): ReviewUnsureFlag {
-  return { userId: r.userId, user: { name: r.userName, email: r.userEmail }, note: r.note, createdAt: r.createdAt.toISOString() };
+  return {
+    userId: r.userId,
+    user: { name: r.userName, email: r.userEmail },
+    note: r.note,
+    createdAt: r.createdAt.toISOString(),
+  };
 }
 
 /** A leaf's flags as this viewer may see them. */
-export async function leafUnsureFlags(db: Executor, gradingId: string, nodeKey: string, viewerId: string, visibility: LeafVisibility): Promise<ReviewUnsureFlag[]> {
+export async function leafUnsureFlags(
+  db: Executor,
+  gradingId: string,
+  nodeKey: string,
+  viewerId: string,
+  visibility: LeafVisibility,
+): Promise<ReviewUnsureFlag[]> {
   const flags = (await listUnsureFlags(db, gradingId, nodeKey)).map(toUnsureFlag);
   return visibleUnsureFlags(flags, hiddenReason(nodeKey, visibility), viewerId);
 }
@@ -43,9 +59,12 @@ interface FlagTarget {
 }
 
 async function requireFlaggableLeaf(db: Executor, t: FlagTarget): Promise<void> {
-  if (hiddenReason(t.nodeKey, t.visibility) === "scope") throw new AppError("forbidden", "This leaf is not in the part of the grading assigned to you");
+  if (hiddenReason(t.nodeKey, t.visibility) === "scope")
+    throw new AppError("forbidden", "This leaf is not in the part of the grading assigned to you");
   if (!(await getVerdictState(db, t.gradingId, t.nodeKey))) {
-    throw new AppError("bad_request", "nodeKey: is not a graded leaf of this grading", [{ path: "nodeKey", message: "is not a graded leaf of this grading" }]);
+    throw new AppError("bad_request", "nodeKey: is not a graded leaf of this grading", [
+      { path: "nodeKey", message: "is not a graded leaf of this grading" },
+    ]);
   }
 }
 
@@ -62,8 +81,12 @@ export async function flagLeafUnsure(store: Store, t: FlagTarget & { note: strin
  * Clears a flag: the user's own, or (staff only: `mayClearOthers`) another reviewer's
  * (`flagOf`); answers the leaf's flags. A flag that is not there is a 404.
  */
-export async function clearUnsureFlag(store: Store, t: FlagTarget & { flagOf: string; mayClearOthers: boolean }): Promise<ReviewUnsureFlag[]> {
-  if (t.flagOf !== t.userId && !t.mayClearOthers) throw new AppError("forbidden", "Only staff clear another reviewer's unsure flag");
+export async function clearUnsureFlag(
+  store: Store,
+  t: FlagTarget & { flagOf: string; mayClearOthers: boolean },
+): Promise<ReviewUnsureFlag[]> {
+  if (t.flagOf !== t.userId && !t.mayClearOthers)
+    throw new AppError("forbidden", "Only staff clear another reviewer's unsure flag");
   return store.db.transaction(async (tx) => {
     await requireFlaggableLeaf(tx, t);
     if (!(await deleteUnsureFlag(tx, { gradingId: t.gradingId, nodeKey: t.nodeKey, userId: t.flagOf }))) {

@@ -12,7 +12,10 @@ let child: ChildProcess | null = null;
  * machine, a newcomer), never on PostgreSQL (runners are separate machines there) unless
  * EMBEDDED_RUNNER=1; EMBEDDED_RUNNER=0 turns it off.
  */
-export function wantsEmbeddedRunner(kind: Store["kind"], env: Record<string, string | undefined> = process.env): boolean {
+export function wantsEmbeddedRunner(
+  kind: Store["kind"],
+  env: Record<string, string | undefined> = process.env,
+): boolean {
   if (env.EMBEDDED_RUNNER === "1") return true;
   if (env.EMBEDDED_RUNNER === "0") return false;
   return kind === "pglite";
@@ -29,9 +32,25 @@ export async function startEmbeddedRunner(store: Store, opts: { port: number }):
   const { token } = await createRunnerToken(store, { name: "embedded runner", createdBy: null, embedded: true });
   const root = /*turbopackIgnore: true*/ process.cwd();
   // One process (the tsx CLI would add a parent between the studio and the runner).
-  const args = ["--import", "tsx", path.join(root, "runner", "main.ts"), "--url", `http://127.0.0.1:${opts.port}`, "--name", "embedded", "--max-jobs", process.env.EMBEDDED_RUNNER_MAX_JOBS ?? "2"];
+  const args = [
+    "--import",
+    "tsx",
+    path.join(root, "runner", "main.ts"),
+    "--url",
+    `http://127.0.0.1:${opts.port}`,
+    "--name",
+    "embedded",
+    "--max-jobs",
+    process.env.EMBEDDED_RUNNER_MAX_JOBS ?? "2",
+  ];
   if (process.env.EMBEDDED_RUNNER_BACKEND) args.push("--backend", process.env.EMBEDDED_RUNNER_BACKEND);
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: process.env.LANG, RUNNER_TOKEN: token, RUNNER_EXIT_WITH_STDIN: "1" } as unknown as NodeJS.ProcessEnv;
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: process.env.LANG,
+    RUNNER_TOKEN: token,
+    RUNNER_EXIT_WITH_STDIN: "1",
+  } as unknown as NodeJS.ProcessEnv;
   // Its stdin is a pipe this process holds: when the studio dies, however it dies, the pipe closes and the runner stops.
   child = spawn(process.execPath, args, { cwd: root, env, stdio: ["pipe", "inherit", "inherit"] });
   child.once("exit", (code, signal) => {

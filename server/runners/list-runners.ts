@@ -15,7 +15,13 @@ export interface RunnerRow {
   lastSeenAt: string;
   /** Heard from within `runnerOnlineWithinS()`, under a token not revoked. */
   online: boolean;
-  running: { jobId: string; paperId: string; submissionId: string | null; startedAt: string | null; gpuIndices: number[] }[];
+  running: {
+    jobId: string;
+    paperId: string;
+    submissionId: string | null;
+    startedAt: string | null;
+    gpuIndices: number[];
+  }[];
 }
 
 /** A runner counts as online when heard from within a lease: it long-polls every ≤ 30 s and heartbeats every job. */
@@ -26,7 +32,10 @@ export function runnerOnlineWithinS(): number {
 /** /runners: each registered runner, what it has, when it was last heard from and what it runs now. */
 export async function listRunnersForStaff(store: Store): Promise<RunnerRow[]> {
   const runners = await listRunners(store.db);
-  const running = await listRunningJobsByRunner(store.db, runners.map((r) => r.id));
+  const running = await listRunningJobsByRunner(
+    store.db,
+    runners.map((r) => r.id),
+  );
   const onlineWithinMs = runnerOnlineWithinS() * 1000;
   const now = Date.now();
   return runners.map((r) => ({
@@ -40,6 +49,12 @@ export async function listRunnersForStaff(store: Store): Promise<RunnerRow[]> {
     online: !r.tokenRevoked && now - r.lastSeenAt.getTime() < onlineWithinMs,
     running: running
       .filter((j) => j.runnerId === r.id)
-      .map((j) => ({ jobId: j.id, paperId: j.paperId, submissionId: j.submissionId, startedAt: j.startedAt?.toISOString() ?? null, gpuIndices: j.gpuIndices })),
+      .map((j) => ({
+        jobId: j.id,
+        paperId: j.paperId,
+        submissionId: j.submissionId,
+        startedAt: j.startedAt?.toISOString() ?? null,
+        gpuIndices: j.gpuIndices,
+      })),
   }));
 }

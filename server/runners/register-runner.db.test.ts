@@ -20,7 +20,14 @@ import { createRunnerToken, hashToken } from "./runner-tokens";
 
 const registerRoute = await import("@/app/api/runner/register/route");
 
-const CAPS: RunnerCapabilities = { gpus: [], cpus: 2, memoryBytes: 1 << 30, backend: "sandbox", maxJobs: 1, hostname: "gpu-host-1" };
+const CAPS: RunnerCapabilities = {
+  gpus: [],
+  cpus: 2,
+  memoryBytes: 1 << 30,
+  backend: "sandbox",
+  maxJobs: 1,
+  hostname: "gpu-host-1",
+};
 const MAX = RUNNER_REGISTRATION.maxRunnersPerToken;
 
 describe.each(testDatabaseKinds())("runner registration on %s", (kind) => {
@@ -41,7 +48,11 @@ describe.each(testDatabaseKinds())("runner registration on %s", (kind) => {
     await handle?.close();
   });
 
-  const rowsOf = async (token: RunnerToken) => Number((await handle.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM runners WHERE token_id = ${token.id}`)).rows[0].n);
+  const rowsOf = async (token: RunnerToken) =>
+    Number(
+      (await handle.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM runners WHERE token_id = ${token.id}`))
+        .rows[0].n,
+    );
 
   it("gives a runner starting again on the same host its row back, with its new capabilities", async () => {
     const [fleet] = tokens;
@@ -49,7 +60,10 @@ describe.each(testDatabaseKinds())("runner registration on %s", (kind) => {
     const again = await registerRunner(handle, fleet.row, { name: "gpu-01", capabilities: { ...CAPS, maxJobs: 4 } });
     expect(again.runnerId).toBe(first.runnerId);
     // The same name on another host is another runner.
-    const elsewhere = await registerRunner(handle, fleet.row, { name: "gpu-01", capabilities: { ...CAPS, hostname: "gpu-host-2" } });
+    const elsewhere = await registerRunner(handle, fleet.row, {
+      name: "gpu-01",
+      capabilities: { ...CAPS, hostname: "gpu-host-2" },
+    });
     expect(elsewhere.runnerId).not.toBe(first.runnerId);
     expect(await rowsOf(fleet.row)).toBe(2);
     const listed = (await listRunnersForStaff(handle)).find((r) => r.id === first.runnerId);
@@ -58,9 +72,14 @@ describe.each(testDatabaseKinds())("runner registration on %s", (kind) => {
 
   it("holds a token to 64 runners under a flood of 300 registrations at once: the rest are 429 with Retry-After, and /runners keeps the real runners", async () => {
     const [fleet, flooder] = tokens;
-    const real = await registerRunner(handle, flooder.row, { name: "real-runner", capabilities: { ...CAPS, hostname: "real-host" } });
+    const real = await registerRunner(handle, flooder.row, {
+      name: "real-runner",
+      capabilities: { ...CAPS, hostname: "real-host" },
+    });
     const results = await Promise.allSettled(
-      Array.from({ length: 300 }, (_, i) => registerRunner(handle, flooder.row, { name: `flood-${i}`, capabilities: { ...CAPS, hostname: `flood-${i}` } })),
+      Array.from({ length: 300 }, (_, i) =>
+        registerRunner(handle, flooder.row, { name: `flood-${i}`, capabilities: { ...CAPS, hostname: `flood-${i}` } }),
+      ),
     );
     const accepted = results.filter((r) => r.status === "fulfilled");
     const refused = results.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
@@ -74,10 +93,19 @@ describe.each(testDatabaseKinds())("runner registration on %s", (kind) => {
     expect(await rowsOf(flooder.row)).toBe(MAX);
 
     // The real runner can still start again (its own row), and /runners lists it and the other token's runners.
-    expect((await registerRunner(handle, flooder.row, { name: "real-runner", capabilities: { ...CAPS, hostname: "real-host" } })).runnerId).toBe(real.runnerId);
+    expect(
+      (
+        await registerRunner(handle, flooder.row, {
+          name: "real-runner",
+          capabilities: { ...CAPS, hostname: "real-host" },
+        })
+      ).runnerId,
+    ).toBe(real.runnerId);
     const listed = (await listRunnersForStaff(handle)).map((r) => r.id);
     expect(listed).toContain(real.runnerId);
-    expect(listed.filter((id) => id !== real.runnerId).length).toBeGreaterThanOrEqual(MAX - 1 + (await rowsOf(fleet.row)));
+    expect(listed.filter((id) => id !== real.runnerId).length).toBeGreaterThanOrEqual(
+      MAX - 1 + (await rowsOf(fleet.row)),
+    );
 
     // Over HTTP: the runner route answers 429 with the wait, in the one error shape.
     const res = await registerRoute.POST(
@@ -90,15 +118,25 @@ describe.each(testDatabaseKinds())("runner registration on %s", (kind) => {
     );
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(60);
-    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "too_many_requests", message: expect.stringContaining(`at most ${MAX}`) });
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "too_many_requests",
+      message: expect.stringContaining(`at most ${MAX}`),
+    });
   });
 
   it("prunes runners silent for an hour that run nothing, which makes room again", async () => {
     const flooder = tokens[1];
-    await handle.db.execute(sql`UPDATE runners SET last_seen_at = now() - interval '2 hours' WHERE token_id = ${flooder.row.id} AND name LIKE 'flood-%'`);
-    const next = await registerRunner(handle, flooder.row, { name: "after-the-flood", capabilities: { ...CAPS, hostname: "later" } });
+    await handle.db.execute(
+      sql`UPDATE runners SET last_seen_at = now() - interval '2 hours' WHERE token_id = ${flooder.row.id} AND name LIKE 'flood-%'`,
+    );
+    const next = await registerRunner(handle, flooder.row, {
+      name: "after-the-flood",
+      capabilities: { ...CAPS, hostname: "later" },
+    });
     expect(await rowsOf(flooder.row)).toBe(2);
-    expect((await listRunnersForStaff(handle)).map((r) => r.name)).toEqual(expect.arrayContaining(["after-the-flood", "real-runner", "gpu-01"]));
+    expect((await listRunnersForStaff(handle)).map((r) => r.name)).toEqual(
+      expect.arrayContaining(["after-the-flood", "real-runner", "gpu-01"]),
+    );
     expect(next.runnerId).toEqual(expect.any(String));
   });
 });

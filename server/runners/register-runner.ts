@@ -1,6 +1,13 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { countRunnersOfToken, deleteStaleRunners, getRunnerByNameAndHost, insertRunner, lockRunnerToken, reRegisterRunner } from "@/db/queries/runners";
+import {
+  countRunnersOfToken,
+  deleteStaleRunners,
+  getRunnerByNameAndHost,
+  insertRunner,
+  lockRunnerToken,
+  reRegisterRunner,
+} from "@/db/queries/runners";
 import type { RunnerToken } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { RegisterRequest } from "@/lib/runner/protocol";
@@ -18,7 +25,11 @@ import type { RegisterRequest } from "@/lib/runner/protocol";
 export const RUNNER_REGISTRATION = { maxRunnersPerToken: 64, staleAfterS: 60 * 60 } as const;
 
 /** A runner process says who it is and what it has (GPUs, CPUs, memory, backend); it gets its id. */
-export async function registerRunner(store: Store, token: RunnerToken, body: RegisterRequest): Promise<{ runnerId: string }> {
+export async function registerRunner(
+  store: Store,
+  token: RunnerToken,
+  body: RegisterRequest,
+): Promise<{ runnerId: string }> {
   const { maxRunnersPerToken, staleAfterS } = RUNNER_REGISTRATION;
   return store.db.transaction(async (tx) => {
     await lockRunnerToken(tx, token.id);

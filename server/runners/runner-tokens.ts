@@ -1,7 +1,14 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import type { Store } from "@/db/client";
-import { getLiveRunnerTokenByHash, insertRunnerToken, isRunnerTokenLive, listRunnerTokens, revokeRunnerToken, type RunnerTokenListItem } from "@/db/queries/runners";
+import {
+  getLiveRunnerTokenByHash,
+  insertRunnerToken,
+  isRunnerTokenLive,
+  listRunnerTokens,
+  revokeRunnerToken,
+  type RunnerTokenListItem,
+} from "@/db/queries/runners";
 import type { RunnerToken } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { TOKEN_PREFIX } from "@/lib/runner/protocol";
@@ -18,7 +25,12 @@ export async function createRunnerToken(
   input: { name: string; createdBy: string | null; embedded?: boolean },
 ): Promise<{ token: string; id: string }> {
   const token = `${TOKEN_PREFIX.runner}${randomBytes(24).toString("base64url")}`;
-  const row = await insertRunnerToken(store.db, { name: input.name, tokenHash: hashToken(token), createdBy: input.createdBy, embedded: input.embedded });
+  const row = await insertRunnerToken(store.db, {
+    name: input.name,
+    tokenHash: hashToken(token),
+    createdBy: input.createdBy,
+    embedded: input.embedded,
+  });
   return { token, id: row.id };
 }
 
@@ -33,7 +45,8 @@ export async function revokeRunnerTokenById(store: Store, id: string): Promise<v
 /** The live runner token a request's `Authorization: Bearer` carries; 401 otherwise. */
 export async function authenticateRunnerToken(store: Store, req: Request): Promise<RunnerToken> {
   const token = bearerToken(req);
-  if (!token?.startsWith(TOKEN_PREFIX.runner)) throw new AppError("unauthorized", "Send a runner token: Authorization: Bearer rst_runner_…");
+  if (!token?.startsWith(TOKEN_PREFIX.runner))
+    throw new AppError("unauthorized", "Send a runner token: Authorization: Bearer rst_runner_…");
   const row = await getLiveRunnerTokenByHash(store.db, hashToken(token));
   if (!row) throw new AppError("unauthorized", "This runner token is unknown or was revoked");
   return row;

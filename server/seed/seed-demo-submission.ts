@@ -10,7 +10,11 @@ import { DEMO_AGENTS, DEMO_RUNS } from "./seed-gradings";
 export const DEMO_SUBMISSION_DIR = path.join(/*turbopackIgnore: true*/ process.cwd(), "rubrics", "demo", "submission");
 
 /** Packs the demo repository once and stores it as the archive of each run given (a new run is created). */
-async function storeDemoRepository(store: Store, paperId: string, runs: readonly { agent: string; run: number }[]): Promise<string[]> {
+async function storeDemoRepository(
+  store: Store,
+  paperId: string,
+  runs: readonly { agent: string; run: number }[],
+): Promise<string[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rubric-demo-submission-"));
   try {
     const archive = path.join(dir, "demo-submission.tar.gz");
@@ -43,7 +47,9 @@ async function storeDemoRepository(store: Store, paperId: string, runs: readonly
  * watching it start is the point.
  */
 export async function seedDemoSubmission(store: Store, paperId: string): Promise<{ submissionId: string }> {
-  const [submissionId] = await storeDemoRepository(store, paperId, [{ agent: DEMO_AGENTS[0].name, run: DEMO_RUNS + 1 }]);
+  const [submissionId] = await storeDemoRepository(store, paperId, [
+    { agent: DEMO_AGENTS[0].name, run: DEMO_RUNS + 1 },
+  ]);
   return { submissionId };
 }
 
@@ -53,7 +59,9 @@ export async function seedDemoSubmission(store: Store, paperId: string): Promise
  * human-labelled run among them); their synthetic gradings stay as seeded.
  */
 export async function seedDemoSubmissions(store: Store, paperId: string): Promise<{ submissionId: string }> {
-  const graded = DEMO_AGENTS.flatMap((a) => Array.from({ length: DEMO_RUNS }, (_, i) => ({ agent: a.name, run: i + 1 })));
+  const graded = DEMO_AGENTS.flatMap((a) =>
+    Array.from({ length: DEMO_RUNS }, (_, i) => ({ agent: a.name, run: i + 1 })),
+  );
   await storeDemoRepository(store, paperId, graded);
   return seedDemoSubmission(store, paperId);
 }

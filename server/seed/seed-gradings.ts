@@ -24,13 +24,22 @@ export const DEMO_AGENTS = [
   { name: "Demo BasicAgent · o1", model: "o1", scaffold: "BasicAgent", skill: 0.62 },
   { name: "Demo IterativeAgent · o3-mini", model: "o3-mini", scaffold: "IterativeAgent", skill: 0.48 },
   { name: "Demo BasicAgent · gpt-4o", model: "gpt-4o", scaffold: "BasicAgent", skill: 0.31 },
-  { name: "Demo IterativeAgent · claude-3-5-sonnet", model: "claude-3-5-sonnet", scaffold: "IterativeAgent", skill: 0.55 },
+  {
+    name: "Demo IterativeAgent · claude-3-5-sonnet",
+    model: "claude-3-5-sonnet",
+    scaffold: "IterativeAgent",
+    skill: 0.55,
+  },
 ] as const;
 export const DEMO_RUNS = 3;
 const JUDGE_MODEL = "o3-mini-2025-01-31";
 
 /** Harder kinds of leaves pass less often: code is written more often than it runs, results least. */
-const CATEGORY_EASE: Record<string, number> = { "Code Development": 1.25, "Code Execution": 0.85, "Result Analysis": 0.6 };
+const CATEGORY_EASE: Record<string, number> = {
+  "Code Development": 1.25,
+  "Code Execution": 0.85,
+  "Result Analysis": 0.6,
+};
 
 interface SyntheticLeaf {
   score: number;
@@ -50,7 +59,12 @@ function syntheticVerdict(node: RubricNode, skill: number, rand: () => number): 
 }
 
 /** A PaperBench judge output (`grader_output.json`) for one synthetic run, as PaperBench writes it. */
-function judgeOutputText(tree: RubricNode, verdict: (leaf: RubricNode) => SyntheticLeaf, judgeType: string, gradedAt: string): string {
+function judgeOutputText(
+  tree: RubricNode,
+  verdict: (leaf: RubricNode) => SyntheticLeaf,
+  judgeType: string,
+  gradedAt: string,
+): string {
   let leaves = 0;
   const convert = (node: RubricNode): GradedNode => {
     const kids = node.sub_tasks.map(convert);
@@ -97,7 +111,12 @@ export async function seedDemoGradings(
 ): Promise<{ gradings: number }> {
   const agentIds: string[] = [];
   for (const a of DEMO_AGENTS) {
-    const agent = await createAgent(tx, { name: a.name, model: a.model, scaffold: a.scaffold, notes: "Synthetic demo agent: its runs and scores are made up." });
+    const agent = await createAgent(tx, {
+      name: a.name,
+      model: a.model,
+      scaffold: a.scaffold,
+      notes: "Synthetic demo agent: its runs and scores are made up.",
+    });
     agentIds.push(agent.id);
   }
   await setDemoMarks(tx, { userIds: [], paperIds: [], agentIds });

@@ -22,14 +22,19 @@ describe.each(testDatabaseKinds())("the demo's judge configurations on %s", (kin
     await handle?.close();
   });
   const seeded = async () =>
-    (await handle.db.execute(sql`SELECT name, mode, is_default FROM judge_configs ORDER BY created_at, name`)).rows.map((r) => [r.name, r.mode, r.is_default]);
+    (await handle.db.execute(sql`SELECT name, mode, is_default FROM judge_configs ORDER BY created_at, name`)).rows.map(
+      (r) => [r.name, r.mode, r.is_default],
+    );
 
-  it.skipIf(skipWithoutPaperbenchPython)("seeds o3-mini in paperbench mode when PaperBench's prompts load, the default with a key", async () => {
-    await seedJudgeConfigs(handle.db, null, { PAPERBENCH_SRC_DIR, OPENAI_API_KEY: "sk-test" });
-    const rows = await seeded();
-    expect(rows).toHaveLength(4);
-    expect(rows.filter((r) => r[2] === true)).toEqual([["o3-mini · PaperBench mode", "paperbench", true]]);
-  });
+  it.skipIf(skipWithoutPaperbenchPython)(
+    "seeds o3-mini in paperbench mode when PaperBench's prompts load, the default with a key",
+    async () => {
+      await seedJudgeConfigs(handle.db, null, { PAPERBENCH_SRC_DIR, OPENAI_API_KEY: "sk-test" });
+      const rows = await seeded();
+      expect(rows).toHaveLength(4);
+      expect(rows.filter((r) => r[2] === true)).toEqual([["o3-mini · PaperBench mode", "paperbench", true]]);
+    },
+  );
 
   it("leaves paperbench mode out when PaperBench's prompts are missing, and still seeds the rest", async () => {
     const missing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "no-paperbench-")), "paperbench-src");

@@ -6,7 +6,14 @@ import { needsPaperbenchPrompts, paperbenchModeProblem } from "@/server/judge/pa
 import { paperbenchSrcDir } from "@/server/judge/paperbench-prompts";
 
 const FREE = { priceInputPerM: 0, priceCachedInputPerM: 0, priceOutputPerM: 0 } as const;
-const NO_ENDPOINT = { baseUrl: null, apiKeyEnv: null, reasoningEffort: null, requestsPerMinute: null, tokensPerMinute: null, parseModel: null } as const;
+const NO_ENDPOINT = {
+  baseUrl: null,
+  apiKeyEnv: null,
+  reasoningEffort: null,
+  requestsPerMinute: null,
+  tokensPerMinute: null,
+  parseModel: null,
+} as const;
 
 /**
  * The demo's judges: PaperBench's `dummy` (every leaf 1) and `random`, which need no key, so a
@@ -16,8 +23,26 @@ const NO_ENDPOINT = { baseUrl: null, apiKeyEnv: null, reasoningEffort: null, req
  * so its rows can be "PaperBench method"), ready once `OPENAI_API_KEY` is set where the judge runs.
  */
 export const DEMO_JUDGE_CONFIGS: readonly JudgeConfigInput[] = [
-  { name: "Dummy judge", kind: "dummy", model: "dummy", contextWindow: 200_000, maxConcurrency: 20, mode: "efficient", ...FREE, ...NO_ENDPOINT },
-  { name: "Random judge", kind: "random", model: "random", contextWindow: 200_000, maxConcurrency: 20, mode: "efficient", ...FREE, ...NO_ENDPOINT },
+  {
+    name: "Dummy judge",
+    kind: "dummy",
+    model: "dummy",
+    contextWindow: 200_000,
+    maxConcurrency: 20,
+    mode: "efficient",
+    ...FREE,
+    ...NO_ENDPOINT,
+  },
+  {
+    name: "Random judge",
+    kind: "random",
+    model: "random",
+    contextWindow: 200_000,
+    maxConcurrency: 20,
+    mode: "efficient",
+    ...FREE,
+    ...NO_ENDPOINT,
+  },
   O3_MINI_CONFIG,
   { ...O3_MINI_CONFIG, name: "o3-mini · PaperBench mode", mode: "paperbench" },
 ];
@@ -28,10 +53,18 @@ export const DEMO_JUDGE_CONFIGS: readonly JudgeConfigInput[] = [
  * PAPERBENCH_SRC_DIR) paperbench mode is unavailable, so its configuration is left out rather than
  * failing the first start; o3-mini in efficient mode is then the default when the key is set.
  */
-export async function seedJudgeConfigs(db: Executor, staffId: string | null, env: Record<string, string | undefined> = process.env): Promise<void> {
+export async function seedJudgeConfigs(
+  db: Executor,
+  staffId: string | null,
+  env: Record<string, string | undefined> = process.env,
+): Promise<void> {
   const paperbench = (await paperbenchModeProblem(paperbenchSrcDir(env))) === null;
   const configs = DEMO_JUDGE_CONFIGS.filter((c) => paperbench || !needsPaperbenchPrompts(c));
-  const defaultName = !env.OPENAI_API_KEY ? "Dummy judge" : paperbench ? "o3-mini · PaperBench mode" : O3_MINI_CONFIG.name;
+  const defaultName = !env.OPENAI_API_KEY
+    ? "Dummy judge"
+    : paperbench
+      ? "o3-mini · PaperBench mode"
+      : O3_MINI_CONFIG.name;
   for (const config of configs) {
     await createJudgeConfig({ db }, { ...config, isDemo: true, isDefault: config.name === defaultName }, staffId);
   }

@@ -15,7 +15,8 @@ export async function seedDemoAssignments(
   input: { paperId: string; staffId: string; graderId: string; agentNames: readonly string[] },
 ): Promise<{ assignments: number }> {
   const judged = (await listGradingsByPaperId(tx, input.paperId)).filter((g) => g.kind === "judge");
-  const find = (agent: string | undefined, run: number) => judged.find((g) => g.agentName === agent && g.runIndex === run);
+  const find = (agent: string | undefined, run: number) =>
+    judged.find((g) => g.agentName === agent && g.runIndex === run);
   const plan = [
     { grading: find(input.agentNames[0], 1), blind: false, subtree: false },
     { grading: find(input.agentNames[1], 1), blind: true, subtree: false },

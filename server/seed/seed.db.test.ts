@@ -15,7 +15,12 @@ import { startStudio } from "@/server/startup";
 import { createTestPostgresDatabase } from "@/test/databases";
 
 const globalForDb = globalThis as unknown as { __rubricStudioDb?: ReturnType<typeof getDb> };
-const savedEnv = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR, AUTH_SECRET: process.env.AUTH_SECRET, EMBEDDED_RUNNER: process.env.EMBEDDED_RUNNER };
+const savedEnv = {
+  DATABASE_URL: process.env.DATABASE_URL,
+  DATA_DIR: process.env.DATA_DIR,
+  AUTH_SECRET: process.env.AUTH_SECRET,
+  EMBEDDED_RUNNER: process.env.EMBEDDED_RUNNER,
+};
 // The start-up under test would start a runner beside the studio: not in a unit test.
 process.env.EMBEDDED_RUNNER = "0";
 // Nor the judge worker the embedded mode runs in-process.
@@ -50,16 +55,22 @@ describe("studio start-up", () => {
       const paper = await getPaperById(db, "demo-adaptive-clipping");
       expect(paper?.paperMarkdown).toContain("#");
       expect((await listPaperMembers(db, paper!.id)).map((m) => m.role).sort()).toEqual(["author", "grader"]);
-      expect(await exportRubricJson(await getDb(), paper!.id)).toBe(fs.readFileSync("rubrics/demo/rubric.json", "utf8"));
+      expect(await exportRubricJson(await getDb(), paper!.id)).toBe(
+        fs.readFileSync("rubrics/demo/rubric.json", "utf8"),
+      );
       // The demo submission is stored, ready to reproduce (not queued: the newcomer presses Reproduce),
       // and every graded demo run holds the same repository: each one offers Reproduce and Code-Dev judging.
       const submissions = await listPaperSubmissions(await getDb(), paper!.id);
       expect(submissions).toHaveLength(DEMO_AGENTS.length * DEMO_RUNS + 1);
-      const demoSubmission = submissions.find((x) => x.agentName === DEMO_AGENTS[0].name && x.runIndex === DEMO_RUNS + 1);
+      const demoSubmission = submissions.find(
+        (x) => x.agentName === DEMO_AGENTS[0].name && x.runIndex === DEMO_RUNS + 1,
+      );
       expect(demoSubmission).toMatchObject({ latestJobId: null });
       for (const s of submissions) {
         expect(s.archiveSha256, `${s.agentName} run ${s.runIndex}`).toBe(demoSubmission!.archiveSha256);
-        expect((await listSubmissionFiles(db, s.id)).map((f) => f.path)).toEqual(expect.arrayContaining(["reproduce.sh", "wagc.py"]));
+        expect((await listSubmissionFiles(db, s.id)).map((f) => f.path)).toEqual(
+          expect.arrayContaining(["reproduce.sh", "wagc.py"]),
+        );
       }
       expect(fs.existsSync(path.join(dataDir, "blobs"))).toBe(true);
       // The secret was generated into the data directory, never committed.

@@ -31,7 +31,12 @@ export async function seedDemo(db: Database): Promise<string | null> {
   return db.transaction(async (tx) => {
     const created = new Map<string, string>();
     for (const u of DEMO_USERS) {
-      const user = await createAccount(tx, { email: u.email, name: u.name, password: u.password, isStaff: u.role === "staff" });
+      const user = await createAccount(tx, {
+        email: u.email,
+        name: u.name,
+        password: u.password,
+        isStaff: u.role === "staff",
+      });
       created.set(u.role, user.id);
     }
     const staffId = created.get("staff")!;
@@ -48,7 +53,12 @@ export async function seedDemo(db: Database): Promise<string | null> {
     // Demo agents with graded runs, so the leaderboard and the review page have data at once.
     await seedDemoGradings(tx, { paperIds: [result.paperId], staffId, reviewerId: created.get("grader")! });
     // Review assignments for the demo grader, so "My reviews" has a queue.
-    await seedDemoAssignments(tx, { paperId: result.paperId, staffId, graderId: created.get("grader")!, agentNames: DEMO_AGENTS.map((a) => a.name) });
+    await seedDemoAssignments(tx, {
+      paperId: result.paperId,
+      staffId,
+      graderId: created.get("grader")!,
+      agentNames: DEMO_AGENTS.map((a) => a.name),
+    });
     // Judges a newcomer can run on the demo submission without a key (and o3-mini for when there is one).
     await seedJudgeConfigs(tx, staffId);
     // Marked, so every page says it is demo data and staff can delete it in one action (server/demo/).

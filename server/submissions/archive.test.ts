@@ -24,7 +24,14 @@ const entries: TestEntry[] = [
 function expectListing(archive: SubmissionArchive) {
   const byPath = Object.fromEntries(archive.files.map((f) => [f.path, f]));
   // The one top folder is stripped; .git and the log are not files of the listing.
-  expect(Object.keys(byPath)).toEqual(["README.md", "big.txt", "latin1.txt", "reproduce.sh", "src/train.py", "weights.bin"]);
+  expect(Object.keys(byPath)).toEqual([
+    "README.md",
+    "big.txt",
+    "latin1.txt",
+    "reproduce.sh",
+    "src/train.py",
+    "weights.bin",
+  ]);
   expect(byPath["src/train.py"]).toMatchObject({ content: "print('héllo')\n", skipped: null, size: 16 });
   expect(byPath["weights.bin"]).toMatchObject({ content: null, skipped: "binary", size: 4 });
   expect(byPath["latin1.txt"]).toMatchObject({ content: null, skipped: "binary" });
@@ -105,8 +112,13 @@ describe("reading a submitted repository", () => {
 
   it("keeps a reproduce.log with NUL characters, each replaced by U+FFFD and reported in the notes", async () => {
     const log = Buffer.concat([Buffer.from("epoch 1 é\n"), Buffer.from([0, 0]), Buffer.from("\nsegfault\n")]);
-    const archive = await readSubmissionArchive({ name: "run.zip", data: makeZip([{ name: "reproduce.log", data: log }]) });
+    const archive = await readSubmissionArchive({
+      name: "run.zip",
+      data: makeZip([{ name: "reproduce.log", data: log }]),
+    });
     expect(archive.reproduceLog).toBe("epoch 1 é\n\uFFFD\uFFFD\nsegfault\n");
-    expect(archive.notes).toEqual([{ path: "reproduce.log", reason: "kept with 2 NUL characters (U+0000) replaced by U+FFFD" }]);
+    expect(archive.notes).toEqual([
+      { path: "reproduce.log", reason: "kept with 2 NUL characters (U+0000) replaced by U+FFFD" },
+    ]);
   });
 });

@@ -20,7 +20,8 @@ export async function makeTarGz(entries: readonly TestEntry[], gzip = true): Pro
   });
   for (const e of entries) {
     const type = e.type ?? "file";
-    if (type === "file") pack.entry({ name: e.name, type }, Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data ?? ""));
+    if (type === "file")
+      pack.entry({ name: e.name, type }, Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data ?? ""));
     else pack.entry({ name: e.name, type, linkname: e.linkname });
   }
   pack.finalize();
@@ -38,7 +39,8 @@ export function makeZip(entries: readonly TestEntry[]): Buffer {
     const name = Buffer.from(e.name, "utf8");
     // A zip symlink holds its target as its content.
     const content = e.type === "symlink" ? (e.linkname ?? "") : e.data;
-    const data = e.type === "directory" ? Buffer.alloc(0) : Buffer.isBuffer(content) ? content : Buffer.from(content ?? "");
+    const data =
+      e.type === "directory" ? Buffer.alloc(0) : Buffer.isBuffer(content) ? content : Buffer.from(content ?? "");
     const compressed = deflateRawSync(data);
     const crc = crc32(data);
     const local = Buffer.alloc(30);
@@ -60,7 +62,13 @@ export function makeZip(entries: readonly TestEntry[]): Buffer {
     central.writeUInt32LE(compressed.length, 20);
     central.writeUInt32LE(data.length, 24);
     central.writeUInt16LE(name.length, 28);
-    const modes: Record<string, number> = { symlink: 0o120777, directory: 0o040755, fifo: 0o010644, "character-device": 0o020644, "block-device": 0o060644 };
+    const modes: Record<string, number> = {
+      symlink: 0o120777,
+      directory: 0o040755,
+      fifo: 0o010644,
+      "character-device": 0o020644,
+      "block-device": 0o060644,
+    };
     const mode = modes[e.type ?? "file"] ?? 0o100644;
     central.writeUInt32LE((mode << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);

@@ -83,7 +83,9 @@ export async function readSubmissionArchive(
     try {
       stat = fs.statSync(source.path);
     } catch {
-      throw new AppError("bad_request", `No such file or directory: ${source.path}`, [{ path: "submission", message: "does not exist" }]);
+      throw new AppError("bad_request", `No such file or directory: ${source.path}`, [
+        { path: "submission", message: "does not exist" },
+      ]);
     }
     const name = path.basename(path.resolve(source.path));
     const collector = new Collector(name, limits, IMPORT_POLICY, heads);
@@ -95,7 +97,8 @@ export async function readSubmissionArchive(
     await readArchive(fileInput(source.path), collector);
     return collector.finish();
   }
-  if (source.data.byteLength > limits.maxArchiveBytes) throw archiveTooLarge(source.data.byteLength, limits, IMPORT_POLICY.field);
+  if (source.data.byteLength > limits.maxArchiveBytes)
+    throw archiveTooLarge(source.data.byteLength, limits, IMPORT_POLICY.field);
   const collector = new Collector(source.name, limits, IMPORT_POLICY, heads);
   await readArchive(bufferInput(source.data), collector);
   return collector.finish();
@@ -128,7 +131,11 @@ interface ArchiveInput {
 }
 
 function bufferInput(data: Buffer): ArchiveInput {
-  return { head: data.subarray(0, 512), stream: () => Readable.from([data]), zip: (options) => yauzl.fromBufferPromise(data, options) };
+  return {
+    head: data.subarray(0, 512),
+    stream: () => Readable.from([data]),
+    zip: (options) => yauzl.fromBufferPromise(data, options),
+  };
 }
 
 function fileInput(filePath: string): ArchiveInput {
@@ -140,7 +147,11 @@ function fileInput(filePath: string): ArchiveInput {
   } finally {
     fs.closeSync(fd);
   }
-  return { head: head.subarray(0, read), stream: () => fs.createReadStream(filePath), zip: (options) => yauzl.openPromise(filePath, options) };
+  return {
+    head: head.subarray(0, read),
+    stream: () => fs.createReadStream(filePath),
+    zip: (options) => yauzl.openPromise(filePath, options),
+  };
 }
 
 async function readArchive(input: ArchiveInput, collector: Collector): Promise<void> {
@@ -153,19 +164,25 @@ async function readArchive(input: ArchiveInput, collector: Collector): Promise<v
   try {
     if (isZip) await readZip(input, collector);
     else if (isGzip || isTar) await readTar(input, isGzip, collector);
-    else throw new AppError("bad_request", `${name} is not a .tar.gz, .tar or .zip archive`, [{ path: field, message: "unknown archive format" }]);
+    else
+      throw new AppError("bad_request", `${name} is not a .tar.gz, .tar or .zip archive`, [
+        { path: field, message: "unknown archive format" },
+      ]);
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw new AppError("bad_request", `${name} could not be read: ${(err as Error).message}`, [{ path: field, message: (err as Error).message }]);
+    throw new AppError("bad_request", `${name} could not be read: ${(err as Error).message}`, [
+      { path: field, message: (err as Error).message },
+    ]);
   }
 }
 
 function archiveTooLarge(size: number, limits: ArchiveLimits, field: string): AppError {
-  return new AppError("payload_too_large", `The submission archive is ${formatBytes(size)}; the limit is ${formatBytes(limits.maxArchiveBytes)}`, [
-    { path: field, message: `must be at most ${formatBytes(limits.maxArchiveBytes)}` },
-  ]);
+  return new AppError(
+    "payload_too_large",
+    `The submission archive is ${formatBytes(size)}; the limit is ${formatBytes(limits.maxArchiveBytes)}`,
+    [{ path: field, message: `must be at most ${formatBytes(limits.maxArchiveBytes)}` }],
+  );
 }
-
 
 /** How much of an entry to keep: everything up to `max` bytes, or only its last `max` bytes. */
 type Keep = { max: number; tail: boolean };
@@ -215,9 +232,11 @@ class Collector {
   accept(rawPath: string, entry: EntryKind, size: number): { path: string; keep: Keep } | null {
     this.current = rawPath;
     if (++this.entries > this.limits.maxEntries) {
-      throw new AppError("payload_too_large", `${this.name} has more than ${this.limits.maxEntries} entries (at entry ${quoteEntry(rawPath)})`, [
-        { path: this.policy.field, message: `must have at most ${this.limits.maxEntries} entries`, entry: rawPath },
-      ]);
+      throw new AppError(
+        "payload_too_large",
+        `${this.name} has more than ${this.limits.maxEntries} entries (at entry ${quoteEntry(rawPath)})`,
+        [{ path: this.policy.field, message: `must have at most ${this.limits.maxEntries} entries`, entry: rawPath }],
+      );
     }
     // A declared size past the limit is refused before its bytes are read.
     if (this.expandedBytes + size > this.limits.maxExpandedBytes) throw this.expandsTooFar();
@@ -243,11 +262,17 @@ class Collector {
       return null;
     }
     this.seen.add(safe);
-    if (path.posix.basename(safe) === LOG_NAME) return { path: safe, keep: { max: this.limits.maxLogBytes, tail: true } };
+    if (path.posix.basename(safe) === LOG_NAME)
+      return { path: safe, keep: { max: this.limits.maxLogBytes, tail: true } };
     if (size > this.limits.maxFileBytes) {
       // Read for its head only (add() records it as too large).
       if (this.heads?.wanted(safe)) return { path: safe, keep: { max: this.heads.bytes, tail: false } };
-      this.files.push({ path: safe, size, content: null, skipped: `larger than ${formatBytes(this.limits.maxFileBytes)}` });
+      this.files.push({
+        path: safe,
+        size,
+        content: null,
+        skipped: `larger than ${formatBytes(this.limits.maxFileBytes)}`,
+      });
       return null;
     }
     return { path: safe, keep: { max: Math.max(this.limits.maxFileBytes, this.heads?.bytes ?? 0), tail: false } };
@@ -274,7 +299,8 @@ class Collector {
     if (size > this.limits.maxFileBytes) file = this.tooLarge(filePath, size);
     else if (text === null) file = { path: filePath, size, content: null, skipped: "binary" };
     else file = this.store(filePath, size, text);
-    if (file.content === null && this.heads?.wanted(filePath)) file.head = new Uint8Array(data.subarray(0, this.heads.bytes));
+    if (file.content === null && this.heads?.wanted(filePath))
+      file.head = new Uint8Array(data.subarray(0, this.heads.bytes));
     this.files.push(file);
   }
 
@@ -309,7 +335,12 @@ class Collector {
   private store(filePath: string, size: number, text: string): SubmissionArchiveFile {
     const bytes = Buffer.byteLength(text);
     if (this.storedBytes + bytes > this.limits.maxTotalBytes) {
-      return { path: filePath, size, content: null, skipped: `over the ${formatBytes(this.limits.maxTotalBytes)} kept in all` };
+      return {
+        path: filePath,
+        size,
+        content: null,
+        skipped: `over the ${formatBytes(this.limits.maxTotalBytes)} kept in all`,
+      };
     }
     this.storedBytes += bytes;
     return { path: filePath, size, content: text, skipped: null };
@@ -323,7 +354,14 @@ class Collector {
     const files: SubmissionArchiveFile[] = [];
     for (const f of this.files) {
       const rel = strip(f.path);
-      if (f.log === undefined) files.push({ path: rel, size: f.size, content: f.content, skipped: f.skipped, ...(f.head ? { head: f.head } : {}) });
+      if (f.log === undefined)
+        files.push({
+          path: rel,
+          size: f.size,
+          content: f.content,
+          skipped: f.skipped,
+          ...(f.head ? { head: f.head } : {}),
+        });
       else if (rel === LOG_NAME) reproduceLog = f.log;
       // A log deeper in the tree is an ordinary text file.
       else if (f.size > this.limits.maxFileBytes) files.push(this.tooLarge(rel, f.size));
@@ -335,7 +373,6 @@ class Collector {
     return { name: this.name, files, reproduceLog, notes, totalBytes: files.reduce((sum, f) => sum + f.size, 0) };
   }
 }
-
 
 function commonTopFolder(paths: readonly string[]): string | null {
   if (paths.length === 0) return null;
@@ -356,7 +393,11 @@ export function decodeText(data: Buffer): string | null {
 }
 
 /** Reads a stream, keeping at most `keep.max` bytes (its start, or its end for a log). */
-async function readKept(stream: AsyncIterable<Buffer>, keep: Keep, collector: Collector): Promise<{ data: Buffer; size: number }> {
+async function readKept(
+  stream: AsyncIterable<Buffer>,
+  keep: Keep,
+  collector: Collector,
+): Promise<{ data: Buffer; size: number }> {
   const chunks: Buffer[] = [];
   let kept = 0;
   let size = 0;
@@ -441,16 +482,29 @@ const MAX_LINK_TARGET_BYTES = 4096;
 
 async function readZip(input: ArchiveInput, collector: Collector): Promise<void> {
   // Names are decoded here, not by yauzl: it would refuse an unsafe name with an error naming no policy.
-  const zip = await input.zip({ lazyEntries: true, validateEntrySizes: true, strictFileNames: false, decodeStrings: false });
+  const zip = await input.zip({
+    lazyEntries: true,
+    validateEntrySizes: true,
+    strictFileNames: false,
+    decodeStrings: false,
+  });
   try {
     for await (const entry of zip.eachEntry()) {
-      const fileName = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
+      const fileName = yauzl.getFileNameLowLevel(
+        entry.generalPurposeBitFlag,
+        entry.fileNameRaw,
+        entry.extraFields,
+        false,
+      );
       const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
       let kind: EntryKind;
       if (fileName.endsWith("/") || mode === 0o040000) kind = { kind: "directory" };
       else if (mode === 0o120000) kind = { kind: "symlink", target: await readZipLinkTarget(zip, entry) };
       else if (mode === 0o020000 || mode === 0o060000 || mode === 0o010000 || mode === 0o140000) {
-        kind = { kind: "other", type: { 0o020000: "character device", 0o060000: "block device", 0o010000: "fifo", 0o140000: "socket" }[mode]! };
+        kind = {
+          kind: "other",
+          type: { 0o020000: "character device", 0o060000: "block device", 0o010000: "fifo", 0o140000: "socket" }[mode]!,
+        };
       } else kind = { kind: "file" };
       const decision = collector.accept(fileName, kind, entry.uncompressedSize);
       if (!decision) continue;

@@ -33,7 +33,16 @@ describe.each(testDatabaseKinds())("a grading's agent and its archive on %s", (k
     const name = agentNameOf(" BasicAgent ", "o1 ");
     expect(name).toBe("BasicAgent · o1");
     const fileText = gradedDemoText(1);
-    const input = { paperId: PAPER, agentName: name, agentScaffold: "BasicAgent", agentModel: "o1", variant: "full" as const, human: false, fileText, userId: staffId };
+    const input = {
+      paperId: PAPER,
+      agentName: name,
+      agentScaffold: "BasicAgent",
+      agentModel: "o1",
+      variant: "full" as const,
+      human: false,
+      fileText,
+      userId: staffId,
+    };
     const first = await importGrading(handle, { ...input, runIndex: 1 });
     expect(first.createdAgent).toBe(true);
     submissionId = first.submissionId;
@@ -50,16 +59,29 @@ describe.each(testDatabaseKinds())("a grading's agent and its archive on %s", (k
       { name: "repo/train.py", data: "print('hi')\n" },
       { name: "repo/reproduce.log", data: "done\n" },
     ]);
-    const attached = await attachSubmissionArchive(handle, { submissionId, upload: { name: "repo.tar.gz", data: tar } });
-    expect(attached).toMatchObject({ archiveName: "repo.tar.gz", replaced: false, archive: { files: 2, hasReproduceLog: true } });
-    expect((await listSubmissionFiles(handle.db, submissionId)).map((f) => f.path).sort()).toEqual(["README.md", "train.py"]);
+    const attached = await attachSubmissionArchive(handle, {
+      submissionId,
+      upload: { name: "repo.tar.gz", data: tar },
+    });
+    expect(attached).toMatchObject({
+      archiveName: "repo.tar.gz",
+      replaced: false,
+      archive: { files: 2, hasReproduceLog: true },
+    });
+    expect((await listSubmissionFiles(handle.db, submissionId)).map((f) => f.path).sort()).toEqual([
+      "README.md",
+      "train.py",
+    ]);
 
     const zip = makeZip([{ name: "main.py", data: "x = 1\n" }]);
     const again = await attachSubmissionArchive(handle, { submissionId, upload: { name: "second.zip", data: zip } });
     expect([again.replaced, again.archive.files]).toEqual([true, 1]);
     expect((await listSubmissionFiles(handle.db, submissionId)).map((f) => f.path)).toEqual(["main.py"]);
 
-    const refused = await attachSubmissionArchive(handle, { submissionId, upload: { name: "broken.zip", data: Buffer.from("not a zip") } }).catch((e: unknown) => e);
+    const refused = await attachSubmissionArchive(handle, {
+      submissionId,
+      upload: { name: "broken.zip", data: Buffer.from("not a zip") },
+    }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).status).toBeLessThan(500);
     expect((await getSubmissionById(handle.db, submissionId))?.archiveName).toBe("second.zip");

@@ -14,7 +14,13 @@ import { checkUnpackedTree } from "./upload-tree";
  * and unzip parse the archive themselves. A refusal or a failed extraction is a 400 and leaves
  * `dir` empty.
  */
-export async function extractCheckedArchive(source: string, name: string, dir: string, limits: ArchiveLimits, field: string): Promise<void> {
+export async function extractCheckedArchive(
+  source: string,
+  name: string,
+  dir: string,
+  limits: ArchiveLimits,
+  field: string,
+): Promise<void> {
   await checkSubmissionArchive(source, name, limits, field);
   const head = Buffer.alloc(4);
   const fd = fs.openSync(source, "r");
@@ -25,12 +31,19 @@ export async function extractCheckedArchive(source: string, name: string, dir: s
   }
   try {
     try {
-      if (head[0] === 0x50 && head[1] === 0x4b) execFileSync("unzip", ["-q", "-o", source, "-d", dir], { stdio: "pipe" });
-      else execFileSync("tar", ["-xf", source, "-C", dir, "--no-same-owner", "--no-same-permissions"], { stdio: "pipe" });
+      if (head[0] === 0x50 && head[1] === 0x4b)
+        execFileSync("unzip", ["-q", "-o", source, "-d", dir], { stdio: "pipe" });
+      else
+        execFileSync("tar", ["-xf", source, "-C", dir, "--no-same-owner", "--no-same-permissions"], { stdio: "pipe" });
     } catch (err) {
-      const said = String((err as { stderr?: Buffer }).stderr ?? "").trim().split("\n")[0] ?? "";
+      const said =
+        String((err as { stderr?: Buffer }).stderr ?? "")
+          .trim()
+          .split("\n")[0] ?? "";
       const shown = said.replaceAll(source, name).slice(0, 300);
-      throw new AppError("bad_request", `${name} could not be extracted${shown ? `: ${shown}` : ""}`, [{ path: field, message: "could not be extracted" }]);
+      throw new AppError("bad_request", `${name} could not be extracted${shown ? `: ${shown}` : ""}`, [
+        { path: field, message: "could not be extracted" },
+      ]);
     }
     checkUnpackedTree(dir, name, field);
   } catch (err) {

@@ -48,14 +48,32 @@ export function makeChainOnDisk(dir: string, target: string): string {
  * reach (the canary, or a file in it).
  */
 export function hostileCases(prefix: string, leaf: string, target: string, plantIn: string): HostileCase[] {
-  const chain: TestEntry[] = [{ name: `${prefix}sub/`, type: "directory" }, { name: `${prefix}l0`, type: "symlink", linkname: "sub/.." }];
+  const chain: TestEntry[] = [
+    { name: `${prefix}sub/`, type: "directory" },
+    { name: `${prefix}l0`, type: "symlink", linkname: "sub/.." },
+  ];
   for (let i = 1; i <= CHAIN; i++) chain.push({ name: `${prefix}l${i}`, type: "symlink", linkname: `l${i - 1}/..` });
   chain.push({ name: `${prefix}${leaf}`, type: "symlink", linkname: `l${CHAIN}${target}` });
   const planted = (name: string) => path.join(plantIn, name);
   return [
-    { what: "a chain of links climbing out (a -> sub/.., b -> a/.., …)", entries: chain, entry: `${prefix}l0`, refusal: /is a link to "sub\/\.\.", with a \.\. segment/ },
-    { what: "an absolute link", entries: [{ name: `${prefix}${leaf}`, type: "symlink", linkname: target }], entry: `${prefix}${leaf}`, refusal: /is a link to an absolute path/ },
-    { what: "a name with a/../b", entries: [{ name: `${prefix}x/../${leaf}`, data: "x" }], entry: `${prefix}x/../${leaf}`, refusal: /has a \.\. segment in its path/ },
+    {
+      what: "a chain of links climbing out (a -> sub/.., b -> a/.., …)",
+      entries: chain,
+      entry: `${prefix}l0`,
+      refusal: /is a link to "sub\/\.\.", with a \.\. segment/,
+    },
+    {
+      what: "an absolute link",
+      entries: [{ name: `${prefix}${leaf}`, type: "symlink", linkname: target }],
+      entry: `${prefix}${leaf}`,
+      refusal: /is a link to an absolute path/,
+    },
+    {
+      what: "a name with a/../b",
+      entries: [{ name: `${prefix}x/../${leaf}`, data: "x" }],
+      entry: `${prefix}x/../${leaf}`,
+      refusal: /has a \.\. segment in its path/,
+    },
     {
       what: "an absolute name",
       entries: [{ name: planted("absolute.sh"), data: "echo planted\n" }],
@@ -63,6 +81,12 @@ export function hostileCases(prefix: string, leaf: string, target: string, plant
       refusal: /has an absolute path/,
       planted: planted("absolute.sh"),
     },
-    { what: "a ../ name", entries: [{ name: `${"../".repeat(CHAIN)}${planted("dotdot.sh").slice(1)}`, data: "echo planted\n" }], entry: `${"../".repeat(CHAIN)}${planted("dotdot.sh").slice(1)}`, refusal: /has a \.\. segment in its path/, planted: planted("dotdot.sh") },
+    {
+      what: "a ../ name",
+      entries: [{ name: `${"../".repeat(CHAIN)}${planted("dotdot.sh").slice(1)}`, data: "echo planted\n" }],
+      entry: `${"../".repeat(CHAIN)}${planted("dotdot.sh").slice(1)}`,
+      refusal: /has a \.\. segment in its path/,
+      planted: planted("dotdot.sh"),
+    },
   ];
 }

@@ -9,12 +9,19 @@ import * as tar from "tar-stream";
  * included (the studio refuses a link that leaves the tree); sockets and other special files are
  * left out with a note on stderr.
  */
-export async function packDirectory(dir: string, outFile: string, log: (line: string) => void = () => {}): Promise<void> {
+export async function packDirectory(
+  dir: string,
+  outFile: string,
+  log: (line: string) => void = () => {},
+): Promise<void> {
   const pack = tar.pack();
   const written = pipeline(pack, createGzip({ level: 6 }), fs.createWriteStream(outFile));
   const addFile = (name: string, full: string, stat: fs.Stats) =>
     new Promise<void>((resolve, reject) => {
-      const entry = pack.entry({ name, size: stat.size, mode: stat.mode & 0o7777, mtime: stat.mtime, type: "file" }, (err) => (err ? reject(err) : resolve()));
+      const entry = pack.entry(
+        { name, size: stat.size, mode: stat.mode & 0o7777, mtime: stat.mtime, type: "file" },
+        (err) => (err ? reject(err) : resolve()),
+      );
       fs.createReadStream(full).on("error", reject).pipe(entry);
     });
   const walk = async (abs: string, rel: string): Promise<void> => {

@@ -36,11 +36,30 @@ describe.each(testDatabaseKinds())("a submission's view and Reproduce on %s", (k
   });
 
   const submissionOf = async (runIndex: number, variant: "full" | "code-dev", stored: boolean) => {
-    const { submission } = await ensureSubmission(handle.db, { paperId: PAPER, agentId, runIndex, variant, userId: null });
-    if (stored) await handle.db.update(submissions).set({ archiveSha256: SHA }).where(sql`id = ${submission.id}`);
-    return (await handle.db.select().from(submissions).where(sql`id = ${submission.id}`))[0];
+    const { submission } = await ensureSubmission(handle.db, {
+      paperId: PAPER,
+      agentId,
+      runIndex,
+      variant,
+      userId: null,
+    });
+    if (stored)
+      await handle.db
+        .update(submissions)
+        .set({ archiveSha256: SHA })
+        .where(sql`id = ${submission.id}`);
+    return (
+      await handle.db
+        .select()
+        .from(submissions)
+        .where(sql`id = ${submission.id}`)
+    )[0];
   };
-  const refusal = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e instanceof AppError ? e.code : e));
+  const refusal = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (e: unknown) => (e instanceof AppError ? e.code : e),
+    );
 
   it("lists the files, the paper and agent, and reproductions newest first", async () => {
     const submission = await submissionOf(1, "full", true);
@@ -75,7 +94,9 @@ describe.each(testDatabaseKinds())("a submission's view and Reproduce on %s", (k
   });
 
   it("refuses a Code-Dev run and a run imported for review only", async () => {
-    expect(await refusal(reproduceSubmission(handle, await submissionOf(2, "code-dev", true), null))).toBe("bad_request");
+    expect(await refusal(reproduceSubmission(handle, await submissionOf(2, "code-dev", true), null))).toBe(
+      "bad_request",
+    );
     expect(await refusal(reproduceSubmission(handle, await submissionOf(3, "full", false), null))).toBe("conflict");
   });
 });

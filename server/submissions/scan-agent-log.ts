@@ -61,7 +61,11 @@ function isEntry(rawPath: string, rel: string): boolean {
 }
 
 /** Streams the archive entry at `rel` to `use`; false when there is none. Tar (gzipped or not) and zip. */
-async function readArchiveEntry(filePath: string, rel: string, use: (stream: AsyncIterable<Buffer>) => Promise<void>): Promise<boolean> {
+async function readArchiveEntry(
+  filePath: string,
+  rel: string,
+  use: (stream: AsyncIterable<Buffer>) => Promise<void>,
+): Promise<boolean> {
   const head = Buffer.alloc(4);
   const fd = await fs.promises.open(filePath, "r");
   try {
@@ -94,7 +98,11 @@ async function readArchiveEntry(filePath: string, rel: string, use: (stream: Asy
   return found;
 }
 
-async function readZipEntry(filePath: string, rel: string, use: (stream: AsyncIterable<Buffer>) => Promise<void>): Promise<boolean> {
+async function readZipEntry(
+  filePath: string,
+  rel: string,
+  use: (stream: AsyncIterable<Buffer>) => Promise<void>,
+): Promise<boolean> {
   const zip = await yauzl.openPromise(filePath, { lazyEntries: true, decodeStrings: false });
   try {
     for await (const entry of zip.eachEntry()) {

@@ -73,7 +73,10 @@ export async function withSubmissionUpload<T>(
       return await use({ fields, archive: { path: file, name: name || "submission", disposable: true } });
     }
     if (type === "multipart/form-data") {
-      const form = await readMultipartForm(req, Math.min(options.maxArchiveBytes, MAX_MULTIPART_ARCHIVE_BYTES) + 64 * 1024);
+      const form = await readMultipartForm(
+        req,
+        Math.min(options.maxArchiveBytes, MAX_MULTIPART_ARCHIVE_BYTES) + 64 * 1024,
+      );
       const field = (key: string) => {
         const v = form.get(key);
         return typeof v === "string" ? v : undefined;
@@ -90,7 +93,9 @@ export async function withSubmissionUpload<T>(
       await options.beforeBody(fields);
       const archive = form.get("archive");
       if (archive === null || typeof archive === "string") {
-        throw new AppError("bad_request", "The upload has no archive file (.tar.gz, .tar or .zip)", [{ path: "archive", message: "must be a file" }]);
+        throw new AppError("bad_request", "The upload has no archive file (.tar.gz, .tar or .zip)", [
+          { path: "archive", message: "must be a file" },
+        ]);
       }
       assertEntrySize(archive, options.maxArchiveBytes, "The submission archive", "archive");
       await fs.promises.writeFile(file, Buffer.from(await archive.arrayBuffer()));
@@ -100,7 +105,11 @@ export async function withSubmissionUpload<T>(
         agentLog = { path: path.join(dir, "agent.log") };
         await fs.promises.writeFile(agentLog.path, Buffer.from(await log.arrayBuffer()));
       }
-      return await use({ fields, archive: { path: file, name: name || replaceNul(archive.name).text || "submission", disposable: true }, agentLog });
+      return await use({
+        fields,
+        archive: { path: file, name: name || replaceNul(archive.name).text || "submission", disposable: true },
+        agentLog,
+      });
     }
     throw new AppError(
       "unsupported_media_type",

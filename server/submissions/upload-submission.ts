@@ -5,7 +5,13 @@ import { insertBlob } from "@/db/queries/blobs";
 import { getEvaluationCell } from "@/db/queries/evaluation-cells";
 import { setSubmissionEvaluationId } from "@/db/queries/evaluations";
 import { getPaperById } from "@/db/queries/papers";
-import { ensureSubmission, getSubmissionByRun, replaceSubmissionArchive, setSubmissionArchiveBlob, setSubmissionFlags } from "@/db/queries/submissions";
+import {
+  ensureSubmission,
+  getSubmissionByRun,
+  replaceSubmissionArchive,
+  setSubmissionArchiveBlob,
+  setSubmissionFlags,
+} from "@/db/queries/submissions";
 import type { Submission } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Variant } from "@/lib/grading/variant";
@@ -49,16 +55,32 @@ export interface SubmissionUploadResult {
  * reproduction of a Code-Dev run, or a run that already has an archive when the upload does not
  * say to replace it.
  */
-export async function precheckSubmissionUpload(store: Store, input: SubmissionUploadFields & { paperId: string }): Promise<void> {
+export async function precheckSubmissionUpload(
+  store: Store,
+  input: SubmissionUploadFields & { paperId: string },
+): Promise<void> {
   if (input.reproduce && input.variant === "code-dev") {
-    throw new AppError("bad_request", "A Code-Dev submission is never reproduced (PaperBench grades only its code): upload it without reproduce", [
-      { path: "reproduce", message: "must be off for the code-dev variant" },
-    ]);
+    throw new AppError(
+      "bad_request",
+      "A Code-Dev submission is never reproduced (PaperBench grades only its code): upload it without reproduce",
+      [{ path: "reproduce", message: "must be off for the code-dev variant" }],
+    );
   }
-  if (input.evaluation) await evaluationForRun(store.db, input.evaluation, { paperId: input.paperId, agent: input.agent, runIndex: input.run, variant: input.variant });
+  if (input.evaluation)
+    await evaluationForRun(store.db, input.evaluation, {
+      paperId: input.paperId,
+      agent: input.agent,
+      runIndex: input.run,
+      variant: input.variant,
+    });
   const agent = await getAgentByName(store.db, input.agent);
   if (!agent) return;
-  const existing = await getSubmissionByRun(store.db, { paperId: input.paperId, agentId: agent.id, runIndex: input.run, variant: input.variant });
+  const existing = await getSubmissionByRun(store.db, {
+    paperId: input.paperId,
+    agentId: agent.id,
+    runIndex: input.run,
+    variant: input.variant,
+  });
   if (existing && !input.replace) assertNoArchive(existing, input);
 }
 
@@ -82,10 +104,19 @@ export async function uploadSubmission(
   },
 ): Promise<SubmissionUploadResult> {
   await precheckSubmissionUpload(store, input);
-  const { archive, expandedBytes } = await checkSubmissionArchive(input.archive.path, input.archive.name, input.limits ?? submissionLimits());
+  const { archive, expandedBytes } = await checkSubmissionArchive(
+    input.archive.path,
+    input.archive.name,
+    input.limits ?? submissionLimits(),
+  );
   // Before the archive may be moved into the blob store: the monitor streams the log from it.
   const paper = await getPaperById(store.db, input.paperId);
-  const flags = await scanAgentLog({ archivePath: input.archive.path, archive, agentLog: input.agentLog, blacklist: paper?.blacklist ?? [] });
+  const flags = await scanAgentLog({
+    archivePath: input.archive.path,
+    archive,
+    agentLog: input.agentLog,
+    blacklist: paper?.blacklist ?? [],
+  });
   // The bytes are in the store before any row names them; a refusal below leaves only an unnamed file there.
   const blob = await getBlobStore().putFile(input.archive.path, { move: input.archive.disposable === true });
   const { submissionId, replaced } = await store.db.transaction(async (tx) => {
@@ -104,16 +135,32 @@ export async function uploadSubmission(
     await setSubmissionArchiveBlob(tx, submission.id, { sha256: blob.sha256, expandedBytes });
     await setSubmissionFlags(tx, submission.id, flags);
     if (input.evaluation) {
-      await evaluationForRun(tx, input.evaluation, { paperId: input.paperId, agent: agent.name, runIndex: input.run, variant: input.variant });
+      await evaluationForRun(tx, input.evaluation, {
+        paperId: input.paperId,
+        agent: agent.name,
+        runIndex: input.run,
+        variant: input.variant,
+      });
       await setSubmissionEvaluationId(tx, submission.id, input.evaluation);
     }
     return { submissionId: submission.id, replaced: hasArchive(submission) };
   });
-  const result: SubmissionUploadResult = { submissionId, files: archive.files.length, expandedBytes, sha256: blob.sha256, replaced };
+  const result: SubmissionUploadResult = {
+    submissionId,
+    files: archive.files.length,
+    expandedBytes,
+    sha256: blob.sha256,
+    replaced,
+  };
   if (flags) result.blacklistHits = flags.blacklist.totalHits;
   if (input.evaluation) {
     // The evaluation's pipeline reproduces (full variant) and judges it; a replaced archive starts it again.
-    await startEvaluationCell(store, { submissionId, evaluationId: input.evaluation, restart: replaced, userId: input.userId });
+    await startEvaluationCell(store, {
+      submissionId,
+      evaluationId: input.evaluation,
+      restart: replaced,
+      userId: input.userId,
+    });
     const cell = await getEvaluationCell(store.db, submissionId);
     if (cell?.jobId) result.jobId = cell.jobId;
   } else if (input.reproduce) {

@@ -32,13 +32,19 @@ describe("an unpacked upload, read without following links", () => {
     const root = tree("checked");
     expect(() => checkUnpackedTree(root, "the upload", "body")).not.toThrow();
     fs.symlinkSync("sub/..", path.join(root, "src", "up"));
-    expect(refusal(() => checkUnpackedTree(root, "the upload", "body")).message).toBe('the upload was refused: entry "src/up" is a link to "sub/..", with a .. segment: a link may only point down inside the tree');
+    expect(refusal(() => checkUnpackedTree(root, "the upload", "body")).message).toBe(
+      'the upload was refused: entry "src/up" is a link to "sub/..", with a .. segment: a link may only point down inside the tree',
+    );
     fs.rmSync(path.join(root, "src", "up"));
     fs.symlinkSync("/etc", path.join(root, "etc"));
-    expect(refusal(() => checkUnpackedTree(root, "the upload", "body")).message).toMatch(/entry "etc" is a link to an absolute path/);
+    expect(refusal(() => checkUnpackedTree(root, "the upload", "body")).message).toMatch(
+      /entry "etc" is a link to an absolute path/,
+    );
     fs.rmSync(path.join(root, "etc"));
     execFileSync("mkfifo", [path.join(root, "pipe")]);
-    expect(refusal(() => checkUnpackedTree(root, "the upload", "body")).message).toMatch(/entry "pipe" is not a file, folder or link/);
+    expect(refusal(() => checkUnpackedTree(root, "the upload", "body")).message).toMatch(
+      /entry "pipe" is not a file, folder or link/,
+    );
   });
 
   it("takes no link for a file or a folder, and reads no file through one", () => {
@@ -51,7 +57,9 @@ describe("an unpacked upload, read without following links", () => {
     expect(isRealFile(path.join(root, "src", "a.py"))).toBe(true);
     expect(isRealDirectory(path.join(root, "linked-src"))).toBe(false);
     expect(realSubdirs(root)).toEqual(["src"]);
-    expect(refusal(() => readRealFile(path.join(root, "grade.json"), "grade.json", 1000)).details).toEqual([{ path: "grade.json", message: "is a link: links in an upload are not followed" }]);
+    expect(refusal(() => readRealFile(path.join(root, "grade.json"), "grade.json", 1000)).details).toEqual([
+      { path: "grade.json", message: "is a link: links in an upload are not followed" },
+    ]);
     expect(readRealFile(path.join(root, "src", "a.py"), "src/a.py", 1000)).toBe("print(1)\n");
     expect(refusal(() => readRealFile(path.join(root, "src", "a.py"), "src/a.py", 3)).message).toMatch(/more than 3/);
   });
@@ -61,7 +69,9 @@ describe("an unpacked upload, read without following links", () => {
     fs.symlinkSync("src", path.join(root, "via"));
     expect(findInTree(root, "src/a.py")).toEqual({ path: path.join(root, "src", "a.py"), kind: "file" });
     expect(findInTree(root, "./src/")).toEqual({ path: path.join(root, "src"), kind: "directory" });
-    expect(findInTree(root, "via/a.py")).toEqual({ problem: 'goes through the link "via": links in an upload are not followed' });
+    expect(findInTree(root, "via/a.py")).toEqual({
+      problem: 'goes through the link "via": links in an upload are not followed',
+    });
     expect(findInTree(root, "src/latest.py")).toEqual({ problem: "is a link: links in an upload are not followed" });
     expect(findInTree(root, "src/../src/a.py")).toEqual({ problem: "has a .. segment in its path" });
     expect(findInTree(root, "src/a.py/x")).toEqual({ problem: "is not a file or folder in the upload" });

@@ -59,8 +59,12 @@ export function readRealFile(file: string, where: string, maxBytes: number): str
   }
   try {
     const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new AppError("bad_request", `${where} is not a file`, [{ path: where, message: "is not a file" }]);
-    if (stat.size > maxBytes) throw new AppError("bad_request", `${where} is ${stat.size} bytes, more than ${maxBytes}`, [{ path: where, message: `must be at most ${maxBytes} bytes` }]);
+    if (!stat.isFile())
+      throw new AppError("bad_request", `${where} is not a file`, [{ path: where, message: "is not a file" }]);
+    if (stat.size > maxBytes)
+      throw new AppError("bad_request", `${where} is ${stat.size} bytes, more than ${maxBytes}`, [
+        { path: where, message: `must be at most ${maxBytes} bytes` },
+      ]);
     return fs.readFileSync(fd, "utf8");
   } finally {
     fs.closeSync(fd);
@@ -72,7 +76,10 @@ export function readRealFile(file: string, where: string, maxBytes: number): str
  * walked one segment at a time with `lstat`, so no link on the way is followed. The file or folder
  * it names, or why not.
  */
-export function findInTree(root: string, rel: string): { path: string; kind: "file" | "directory" } | { problem: string } {
+export function findInTree(
+  root: string,
+  rel: string,
+): { path: string; kind: "file" | "directory" } | { problem: string } {
   const checked = checkEntryPath(rel);
   if (!checked.ok) return { problem: checked.reason };
   let at = root;
@@ -82,7 +89,13 @@ export function findInTree(root: string, rel: string): { path: string; kind: "fi
     const kind = entryKindAt(at);
     const shown = parts.slice(0, i + 1).join("/");
     if (kind === null) return { problem: "is not a file or folder in the upload" };
-    if (kind === "link") return { problem: i === parts.length - 1 ? LINK_NOT_FOLLOWED : `goes through the link ${quoteEntry(shown)}: links in an upload are not followed` };
+    if (kind === "link")
+      return {
+        problem:
+          i === parts.length - 1
+            ? LINK_NOT_FOLLOWED
+            : `goes through the link ${quoteEntry(shown)}: links in an upload are not followed`,
+      };
     if (kind === "other") return { problem: `names ${quoteEntry(shown)}, which is not a file or folder` };
     if (kind === "file" && i < parts.length - 1) return { problem: "is not a file or folder in the upload" };
   }
@@ -107,7 +120,9 @@ export function checkUnpackedTree(root: string, name: string, field: string): vo
       else if (why === null && e.isDirectory()) stack.push(entry);
       else if (why === null && !e.isFile()) why = "is not a file, folder or link";
       if (why !== null) {
-        throw new AppError("bad_request", `${name} was refused: entry ${quoteEntry(entry)} ${why}`, [{ path: field, message: `entry ${quoteEntry(entry)} ${why}`, entry }]);
+        throw new AppError("bad_request", `${name} was refused: entry ${quoteEntry(entry)} ${why}`, [
+          { path: field, message: `entry ${quoteEntry(entry)} ${why}`, entry },
+        ]);
       }
     }
   }

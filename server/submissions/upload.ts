@@ -17,7 +17,9 @@ export interface GradingUpload extends GradingImportFields {
 
 const jsonBodySchema = gradingImportFieldsSchema.extend({
   // The graded file as text, or as the JSON value itself.
-  file: z.union([z.string(), z.record(z.string(), z.unknown())], { error: "must be the graded file's text or its JSON object" }),
+  file: z.union([z.string(), z.record(z.string(), z.unknown())], {
+    error: "must be the graded file's text or its JSON object",
+  }),
   fileName: text().trim().max(300, "must be at most 300 characters").optional(),
 });
 
@@ -39,7 +41,12 @@ export async function readGradingUpload(req: Request): Promise<GradingUpload> {
     }
     const body = jsonBodySchema.parse(value);
     const { file, fileName, ...fields } = body;
-    return { ...fields, fileText: typeof file === "string" ? file : JSON.stringify(file), fileName: fileName ?? null, archive: null };
+    return {
+      ...fields,
+      fileText: typeof file === "string" ? file : JSON.stringify(file),
+      fileName: fileName ?? null,
+      archive: null,
+    };
   }
   const form = await readMultipartForm(req, MAX_FORM_BYTES);
   const field = (name: string) => {
@@ -56,7 +63,8 @@ export async function readGradingUpload(req: Request): Promise<GradingUpload> {
   });
 
   const file = form.get("file");
-  if (file === null) throw new AppError("bad_request", "The upload has no graded file", [{ path: "file", message: "is required" }]);
+  if (file === null)
+    throw new AppError("bad_request", "The upload has no graded file", [{ path: "file", message: "is required" }]);
   assertEntrySize(file, GRADED_LIMITS.maxBytes, "The graded file", "file");
   const fileText = typeof file === "string" ? file : await file.text();
   // A name is kept as sent, less any NUL (which the database cannot store).
@@ -71,10 +79,15 @@ async function readSubmissionPart(form: FormData): Promise<GradingUpload["archiv
   const submission = form.get("submission");
   if (submission !== null && typeof submission !== "string") {
     assertEntrySize(submission, ARCHIVE_LIMITS.maxArchiveBytes, "The submission archive", "submission");
-    return { name: replaceNul(submission.name).text || "submission", data: Buffer.from(await submission.arrayBuffer()) };
+    return {
+      name: replaceNul(submission.name).text || "submission",
+      data: Buffer.from(await submission.arrayBuffer()),
+    };
   }
   if (typeof submission === "string" && submission !== "") {
-    throw new AppError("bad_request", "submission must be a file (.tar.gz, .tar or .zip)", [{ path: "submission", message: "must be a file" }]);
+    throw new AppError("bad_request", "submission must be a file (.tar.gz, .tar or .zip)", [
+      { path: "submission", message: "must be a file" },
+    ]);
   }
   return null;
 }
@@ -82,9 +95,13 @@ async function readSubmissionPart(form: FormData): Promise<GradingUpload["archiv
 /** An archive attached to an existing grading's submission: a multipart form with its `submission` file. */
 export async function readArchiveUpload(req: Request): Promise<{ name: string; data: Buffer }> {
   if (uploadKind(req, "the archive") !== "multipart") {
-    throw new AppError("unsupported_media_type", "Send the archive as multipart/form-data, in a field named submission");
+    throw new AppError(
+      "unsupported_media_type",
+      "Send the archive as multipart/form-data, in a field named submission",
+    );
   }
   const archive = await readSubmissionPart(await readMultipartForm(req, ARCHIVE_LIMITS.maxArchiveBytes + 64 * 1024));
-  if (!archive) throw new AppError("bad_request", "The upload has no archive", [{ path: "submission", message: "is required" }]);
+  if (!archive)
+    throw new AppError("bad_request", "The upload has no archive", [{ path: "submission", message: "is required" }]);
   return archive;
 }

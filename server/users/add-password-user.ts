@@ -17,7 +17,8 @@ export async function addPasswordUser(
 ): Promise<"added" | "invited"> {
   assertNewCredentials(input);
   const existing = await getUserByEmail(store.db, input.email);
-  if (existing?.passwordHash) throw new AppError("conflict", `a user with email ${input.email} already exists and has a password`);
+  if (existing?.passwordHash)
+    throw new AppError("conflict", `a user with email ${input.email} already exists and has a password`);
   if (existing) {
     await setUserPasswordHash(store.db, existing.id, await hashPassword(input.password), {
       isStaff: input.isStaff || existing.isStaff,

@@ -21,7 +21,10 @@ export type { ApiTokenListItem };
 const TOUCH_EVERY_S = 60;
 
 /** A new personal API token of the user: the token is answered once, only its hash is kept. */
-export async function createApiToken(store: Store, input: { userId: string; name: string }): Promise<{ token: string; apiToken: ApiTokenListItem }> {
+export async function createApiToken(
+  store: Store,
+  input: { userId: string; name: string },
+): Promise<{ token: string; apiToken: ApiTokenListItem }> {
   const name = input.name.trim();
   if (!name) throw new AppError("bad_request", "A token needs a name", [{ path: "name", message: "is required" }]);
   const token = `${TOKEN_PREFIX.user}${randomBytes(32).toString("base64url")}`;
@@ -35,7 +38,8 @@ export function listApiTokens(store: Store, userId: string): Promise<ApiTokenLis
 
 /** Revokes one of the user's own tokens; 404 for someone else's, a revoked one or an unknown id. */
 export async function revokeOwnApiToken(store: Store, input: { userId: string; tokenId: string }): Promise<void> {
-  if (!isUuid(input.tokenId) || !(await revokeApiToken(store.db, input))) throw new AppError("not_found", "You have no live API token with that id");
+  if (!isUuid(input.tokenId) || !(await revokeApiToken(store.db, input)))
+    throw new AppError("not_found", "You have no live API token with that id");
 }
 
 /** True for a token that claims to be a personal API token (`rst_user_…`): runner and job tokens are not. */
@@ -51,6 +55,7 @@ export async function accessByApiToken(db: Executor, token: string, paperId: str
   const access = await getUserWithPaperAccessByApiToken(db, hashToken(token), paperId);
   if (!access) return null;
   const { lastUsedAt } = access.token;
-  if (!lastUsedAt || Date.now() - lastUsedAt.getTime() >= TOUCH_EVERY_S * 1000) await touchApiToken(db, access.token.id, TOUCH_EVERY_S);
+  if (!lastUsedAt || Date.now() - lastUsedAt.getTime() >= TOUCH_EVERY_S * 1000)
+    await touchApiToken(db, access.token.id, TOUCH_EVERY_S);
   return access;
 }

@@ -19,7 +19,10 @@ export async function changePassword(
   input: { email: string; password: string; keepSessionId?: string },
 ): Promise<{ endedSessions: number; endedTokens: number }> {
   const problem = passwordProblem(input.password);
-  if (problem) throw new AppError("bad_request", `the password ${problem}`, [{ path: "password", message: `the password ${problem}` }]);
+  if (problem)
+    throw new AppError("bad_request", `the password ${problem}`, [
+      { path: "password", message: `the password ${problem}` },
+    ]);
   const user = await findUserByEmail(store, input.email);
   await setUserPasswordHash(store.db, user.id, await hashPassword(input.password));
   const ended = await endAllSessions(store, user.id, input.keepSessionId);
@@ -34,7 +37,11 @@ export async function changeOwnPassword(
   store: Store,
   input: { email: string; sessionId: string; currentPassword: string; newPassword: string; address: string | null },
 ): Promise<{ endedSessions: number; endedTokens: number }> {
-  const check = await signInWithPassword(store, { email: input.email, password: input.currentPassword, address: input.address });
+  const check = await signInWithPassword(store, {
+    email: input.email,
+    password: input.currentPassword,
+    address: input.address,
+  });
   if (!check.ok) {
     const message = check.retryAfterSeconds
       ? `Too many wrong passwords: try again in ${check.retryAfterSeconds} s`

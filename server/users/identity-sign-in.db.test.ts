@@ -25,8 +25,18 @@ describe.each(testDatabaseKinds())("signing in through GitHub or OIDC on %s", (k
   });
 
   it("an invited user (email only, no password) gets that user's id and memberships, whatever the email's case", async () => {
-    const invite = await addMember(handle, { paperId: "invited-a", email: "Ada.Lovelace@Example.org", role: "author", addedBy: staffId });
-    await addMember(handle, { paperId: "invited-b", email: "ada.lovelace@example.org", role: "grader", addedBy: staffId });
+    const invite = await addMember(handle, {
+      paperId: "invited-a",
+      email: "Ada.Lovelace@Example.org",
+      role: "author",
+      addedBy: staffId,
+    });
+    await addMember(handle, {
+      paperId: "invited-b",
+      email: "ada.lovelace@example.org",
+      role: "grader",
+      addedBy: staffId,
+    });
     const invited = (await getUserByEmail(handle.db, "ada.lovelace@example.org"))!;
     expect(invited).toMatchObject({ id: invite.userId, passwordHash: null });
     const users = await countUsers(handle.db);
@@ -44,7 +54,11 @@ describe.each(testDatabaseKinds())("signing in through GitHub or OIDC on %s", (k
   });
 
   it("a user with a password who signs in through a provider with the same email is the same user", async () => {
-    const withPassword = await createUser(handle.db, { email: "grace@example.org", name: "Grace", passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$x$y" });
+    const withPassword = await createUser(handle.db, {
+      email: "grace@example.org",
+      name: "Grace",
+      passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$x$y",
+    });
     const user = await userForIdentity(handle, "Grace@Example.org", "Grace Hopper");
     expect(user).toMatchObject({ id: withPassword.id, name: "Grace", passwordHash: withPassword.passwordHash });
   });
@@ -52,7 +66,12 @@ describe.each(testDatabaseKinds())("signing in through GitHub or OIDC on %s", (k
   it("an unknown email becomes a new user without a password, staff role or membership, named by the provider", async () => {
     const users = await countUsers(handle.db);
     const user = await userForIdentity(handle, "New.Person@Example.org", "New Person");
-    expect(user).toMatchObject({ email: "new.person@example.org", name: "New Person", passwordHash: null, isStaff: false });
+    expect(user).toMatchObject({
+      email: "new.person@example.org",
+      name: "New Person",
+      passwordHash: null,
+      isStaff: false,
+    });
     expect(await listPapers(handle, user)).toEqual([]);
     expect(await countUsers(handle.db)).toBe(users + 1);
     // The next sign-in finds that user again.

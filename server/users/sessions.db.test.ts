@@ -28,7 +28,10 @@ describe.each(testDatabaseKinds())("sessions on %s", (kind) => {
     const email = `user-${crypto.randomUUID()}@sessions.test`;
     return { id: (await createAccount(handle.db, { email, password: PASSWORD })).id, email };
   }
-  const signIn = async (userId: string): Promise<SessionRef> => ({ userId, sessionId: await startSession(handle, userId) });
+  const signIn = async (userId: string): Promise<SessionRef> => ({
+    userId,
+    sessionId: await startSession(handle, userId),
+  });
   const live = async (session: SessionRef) => (await getUserWithPaperAccess(handle.db, session, undefined)) !== null;
 
   it("a session is live from sign-in, for its own user only", async () => {
@@ -51,7 +54,9 @@ describe.each(testDatabaseKinds())("sessions on %s", (kind) => {
   it("an expired session is not live", async () => {
     const user = await newUser();
     const session = await signIn(user.id);
-    await handle.db.execute(sql`UPDATE user_sessions SET expires_at = now() - interval '1 second' WHERE id = ${session.sessionId}`);
+    await handle.db.execute(
+      sql`UPDATE user_sessions SET expires_at = now() - interval '1 second' WHERE id = ${session.sessionId}`,
+    );
     expect(await live(session)).toBe(false);
   });
 
@@ -69,7 +74,13 @@ describe.each(testDatabaseKinds())("sessions on %s", (kind) => {
   it("a password change ends the other sessions (all of them from the CLI) and the old password stops working", async () => {
     const user = await newUser();
     const [kept, other] = [await signIn(user.id), await signIn(user.id)];
-    expect(await changePassword(handle, { email: user.email, password: "a brand new passphrase", keepSessionId: kept.sessionId })).toEqual({ endedSessions: 1, endedTokens: 0 });
+    expect(
+      await changePassword(handle, {
+        email: user.email,
+        password: "a brand new passphrase",
+        keepSessionId: kept.sessionId,
+      }),
+    ).toEqual({ endedSessions: 1, endedTokens: 0 });
     expect(await live(kept)).toBe(true);
     expect(await live(other)).toBe(false);
     expect(await verifyCredentials(handle, user.email, PASSWORD)).toBeNull();
@@ -101,8 +112,12 @@ describe.each(testDatabaseKinds())("sessions on %s", (kind) => {
 
   it("staff cannot disable themselves, nor an unknown user", async () => {
     await expect(setDisabled(handle, { userId: staffId, disabled: true, by: staffId })).rejects.toThrow(AppError);
-    await expect(setDisabled(handle, { userId: staffId, disabled: true, by: staffId })).rejects.toMatchObject({ code: "conflict" });
-    await expect(setDisabled(handle, { userId: crypto.randomUUID(), disabled: true, by: staffId })).rejects.toMatchObject({ code: "not_found" });
+    await expect(setDisabled(handle, { userId: staffId, disabled: true, by: staffId })).rejects.toMatchObject({
+      code: "conflict",
+    });
+    await expect(
+      setDisabled(handle, { userId: crypto.randomUUID(), disabled: true, by: staffId }),
+    ).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("a password change, sign out everywhere and disabling end every API token of the user, and no one else's", async () => {
@@ -112,10 +127,19 @@ describe.each(testDatabaseKinds())("sessions on %s", (kind) => {
     for (const end of ["password", "sign out everywhere", "disable"] as const) {
       const user = await newUser();
       const kept = await signIn(user.id);
-      const tokens = [(await createApiToken(handle, { userId: user.id, name: "laptop" })).token, (await createApiToken(handle, { userId: user.id, name: "ci" })).token];
+      const tokens = [
+        (await createApiToken(handle, { userId: user.id, name: "laptop" })).token,
+        (await createApiToken(handle, { userId: user.id, name: "ci" })).token,
+      ];
       for (const t of tokens) expect(await tokenLive(t), end).toBe(true);
       if (end === "password") {
-        expect(await changePassword(handle, { email: user.email, password: "a brand new passphrase", keepSessionId: kept.sessionId })).toEqual({ endedSessions: 0, endedTokens: 2 });
+        expect(
+          await changePassword(handle, {
+            email: user.email,
+            password: "a brand new passphrase",
+            keepSessionId: kept.sessionId,
+          }),
+        ).toEqual({ endedSessions: 0, endedTokens: 2 });
         expect(await live(kept)).toBe(true);
       } else if (end === "sign out everywhere") {
         expect(await signOutEverywhere(handle, user.id)).toEqual({ ended: 1, endedTokens: 2 });
@@ -125,7 +149,10 @@ describe.each(testDatabaseKinds())("sessions on %s", (kind) => {
       }
       // Ended for good: a new password or enabling again does not bring a token back.
       for (const t of tokens) expect(await tokenLive(t), end).toBe(false);
-      expect((await listApiTokens(handle, user.id)).every((t) => t.revokedAt !== null), end).toBe(true);
+      expect(
+        (await listApiTokens(handle, user.id)).every((t) => t.revokedAt !== null),
+        end,
+      ).toBe(true);
     }
     expect(await tokenLive(othersToken)).toBe(true);
   });

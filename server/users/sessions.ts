@@ -32,7 +32,6 @@ export async function startSession(store: Store, userId: string): Promise<string
   return createUserSession(store.db, userId, new Date(Date.now() + SESSION_MAX_AGE_MS));
 }
 
-
 /** The session a decoded cookie names: both ids must be UUIDs (a cookie from before sessions had rows names none). */
 export function sessionRefOf(userId: unknown, sessionId: unknown): SessionRef | null {
   if (typeof userId !== "string" || typeof sessionId !== "string" || !isUuid(userId) || !isUuid(sessionId)) return null;
@@ -56,7 +55,11 @@ export async function endSession(store: Store, sessionId: string): Promise<void>
  * too. A token is a sign-in that never expires: account recovery (a new password, "sign out
  * everywhere", disabling) that left it working would recover nothing from whoever holds it.
  */
-export async function endAllSessions(store: Store, userId: string, keepSessionId?: string): Promise<{ sessions: number; tokens: number }> {
+export async function endAllSessions(
+  store: Store,
+  userId: string,
+  keepSessionId?: string,
+): Promise<{ sessions: number; tokens: number }> {
   const ended = await store.db.transaction(async (tx) => ({
     sessions: await revokeUserSessions(tx, userId, keepSessionId),
     tokens: await revokeApiTokensOfUser(tx, userId),

@@ -6,8 +6,7 @@ import { verifyPassword } from "@/server/auth/password";
 import { attemptSucceeded, claimSignInAttempt } from "@/server/auth/throttle";
 
 // argon2id hash of a random string, used to spend the same time on unknown emails.
-const DUMMY_HASH =
-  "$argon2id$v=19$m=19456,t=2,p=1$l9TvX1lZZD5ovOE1Z3YQLA$nVpbnkJAK04nnJNR8vMO/rJMjkyTyB8/VkvoIxMbbjY";
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$l9TvX1lZZD5ovOE1Z3YQLA$nVpbnkJAK04nnJNR8vMO/rJMjkyTyB8/VkvoIxMbbjY";
 
 /** The user whose email and password these are, or null. */
 export async function verifyCredentials(store: Store, email: string, password: string): Promise<User | null> {

@@ -10,7 +10,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const node = (script: string, args: string[]) => spawnSync(process.execPath, [path.join(root, script), ...args], { cwd: root, encoding: "utf8" });
+const node = (script: string, args: string[]) =>
+  spawnSync(process.execPath, [path.join(root, script), ...args], { cwd: root, encoding: "utf8" });
 
 /** Writes the probes, runs `check` while they exist, and removes them whatever happens. */
 function withProbes<T>(probes: Record<string, string>, check: (files: string[]) => T): T {
@@ -42,8 +43,16 @@ describe("package rules (.dependency-cruiser.cjs)", () => {
 
   beforeAll(() => {
     rulesBroken = withProbes(probes, (files) => {
-      const run = node("node_modules/.bin/depcruise", [...files, "--config", ".dependency-cruiser.cjs", "--output-type", "json"]);
-      const { summary } = JSON.parse(run.stdout) as { summary: { violations: { from: string; rule: { name: string } }[] } };
+      const run = node("node_modules/.bin/depcruise", [
+        ...files,
+        "--config",
+        ".dependency-cruiser.cjs",
+        "--output-type",
+        "json",
+      ]);
+      const { summary } = JSON.parse(run.stdout) as {
+        summary: { violations: { from: string; rule: { name: string } }[] };
+      };
       const broken = new Map(files.map((file) => [file, new Set<string>()]));
       for (const v of summary.violations) broken.get(v.from)?.add(v.rule.name);
       return broken;
@@ -63,16 +72,23 @@ describe("package rules (.dependency-cruiser.cjs)", () => {
     expect([...rulesBroken.get(file)!]).toContain(rule);
   });
 
-  it.each(["lib/__probe_zod__.ts", "components/__probe_react__.ts", "runner/__probe_zod__.ts"])("%s, a package its layer uses, passes", (file) => {
-    expect([...rulesBroken.get(file)!]).toEqual([]);
-  });
+  it.each(["lib/__probe_zod__.ts", "components/__probe_react__.ts", "runner/__probe_zod__.ts"])(
+    "%s, a package its layer uses, passes",
+    (file) => {
+      expect([...rulesBroken.get(file)!]).toEqual([]);
+    },
+  );
 });
 
 describe("folder cycles (scripts/check-folder-cycles.mjs)", () => {
   it("fails on an import from lib/grading back into lib/evaluations, naming the file edge", () => {
     const probe = "lib/grading/__probe_cycle__.ts";
-    const run = withProbes({ [probe]: 'import { DEFAULT_POLICIES } from "@/lib/evaluations/default-policies";\nexport const probe = DEFAULT_POLICIES;\n' }, () =>
-      node("scripts/check-folder-cycles.mjs", ["lib"]),
+    const run = withProbes(
+      {
+        [probe]:
+          'import { DEFAULT_POLICIES } from "@/lib/evaluations/default-policies";\nexport const probe = DEFAULT_POLICIES;\n',
+      },
+      () => node("scripts/check-folder-cycles.mjs", ["lib"]),
     );
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("lib/grading → lib/evaluations");

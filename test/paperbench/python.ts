@@ -17,7 +17,8 @@ export const PAPERBENCH_SRC_DIR = path.resolve(
 
 export const STANDINS_DIR = path.resolve(import.meta.dirname, "standins");
 
-const hasPython = spawnSync("python3", ["-c", "import sys; assert sys.version_info >= (3, 11)"], { stdio: "ignore" }).status === 0;
+const hasPython =
+  spawnSync("python3", ["-c", "import sys; assert sys.version_info >= (3, 11)"], { stdio: "ignore" }).status === 0;
 const hasSource = fs.existsSync(path.join(PAPERBENCH_SRC_DIR, "paperbench", "judge", "utils.py"));
 
 export const hasPaperbenchPython = hasPython && hasSource;
@@ -56,7 +57,11 @@ export function runPaperbenchPython(script: string, stdin: string): Promise<stri
   requirePaperbenchPython();
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "pb-python-"));
   return new Promise((resolve, reject) => {
-    const child = spawn("python3", ["-c", script], { cwd, env: paperbenchPythonEnv(), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("python3", ["-c", script], {
+      cwd,
+      env: paperbenchPythonEnv(),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (b: Buffer) => out.push(b));
@@ -88,6 +93,11 @@ export const IMPORT_JUDGE_UTILS = [
  * any str survives the trip).
  */
 export async function runPaperbenchPythonJson<T>(body: string, data: unknown): Promise<T> {
-  const script = ["import json, sys", "data = json.loads(sys.stdin.read())", body, "sys.stdout.write(json.dumps(out))"].join("\n");
+  const script = [
+    "import json, sys",
+    "data = json.loads(sys.stdin.read())",
+    body,
+    "sys.stdout.write(json.dumps(out))",
+  ].join("\n");
   return JSON.parse(await runPaperbenchPython(script, JSON.stringify(data))) as T;
 }

@@ -1,5 +1,9 @@
 /** A small seeded PRNG (mulberry32) for batch-generated comparison inputs: same seed, same cases. */
-export function seededRandom(seed: number): { next: () => number; int: (lo: number, hi: number) => number; pick: <T>(items: readonly T[]) => T } {
+export function seededRandom(seed: number): {
+  next: () => number;
+  int: (lo: number, hi: number) => number;
+  pick: <T>(items: readonly T[]) => T;
+} {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;

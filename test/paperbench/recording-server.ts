@@ -19,7 +19,9 @@ export interface RecordingServer {
   close(): Promise<void>;
 }
 
-export async function startRecordingServer(answer: (body: RecordedBody) => { content: string; promptTokens: number; completionTokens: number }): Promise<RecordingServer> {
+export async function startRecordingServer(
+  answer: (body: RecordedBody) => { content: string; promptTokens: number; completionTokens: number },
+): Promise<RecordingServer> {
   const bodies: RecordedBody[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -36,7 +38,11 @@ export async function startRecordingServer(answer: (body: RecordedBody) => { con
           created: 0,
           model: body.model,
           choices: [{ index: 0, message: { role: "assistant", content: a.content }, finish_reason: "stop" }],
-          usage: { prompt_tokens: a.promptTokens, completion_tokens: a.completionTokens, total_tokens: a.promptTokens + a.completionTokens },
+          usage: {
+            prompt_tokens: a.promptTokens,
+            completion_tokens: a.completionTokens,
+            total_tokens: a.promptTokens + a.completionTokens,
+          },
         }),
       );
     });

@@ -36,7 +36,12 @@ import { loadPaperbenchPrompts } from "@/server/judge/paperbench-prompts";
 import { directorySubmissionFiles } from "@/server/judge/directory-submission";
 import { createOpenAiChatModel } from "@/server/judge/openai-chat-model";
 import { buildParityFixtures, fixtureJudgeInput, scriptKeyOf, type ParityFixture } from "./fixtures/generate";
-import { PAPERBENCH_SRC_DIR, requirePaperbenchPython, runPaperbenchPython, skipWithoutPaperbenchPython } from "./python";
+import {
+  PAPERBENCH_SRC_DIR,
+  requirePaperbenchPython,
+  runPaperbenchPython,
+  skipWithoutPaperbenchPython,
+} from "./python";
 import { startRecordingServer, type RecordedBody } from "./recording-server";
 
 interface PyCall {
@@ -50,7 +55,6 @@ interface PyOut {
   fixtures: { name: string; calls: PyCall[]; tree: unknown }[];
   responseFormats: Record<string, unknown>;
 }
-
 
 function answerFor(fx: ParityFixture, purpose: "rank" | "grade" | "parse", key: string | null) {
   const entry = fx.script[key ?? ""] ?? {};
@@ -95,7 +99,11 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
     for (const fx of fixtures) {
       const py = python.fixtures.find((f) => f.name === fx.name)!;
       const server = await startRecordingServer((body: RecordedBody) => {
-        const purpose = body.response_format ? "parse" : body.messages[0]?.content === prompts.fileRankingPrompt ? "rank" : "grade";
+        const purpose = body.response_format
+          ? "parse"
+          : body.messages[0]?.content === prompts.fileRankingPrompt
+            ? "rank"
+            : "grade";
         return answerFor(fx, purpose, scriptKeyOf(body.messages));
       });
       try {
@@ -108,7 +116,11 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
         );
         const ours = server.bodies.map((b) => ({
           key: scriptKeyOf(b.messages),
-          purpose: b.response_format ? "parse" : b.messages[0]?.content === prompts.fileRankingPrompt ? "rank" : "grade",
+          purpose: b.response_format
+            ? "parse"
+            : b.messages[0]?.content === prompts.fileRankingPrompt
+              ? "rank"
+              : "grade",
           body: b,
         }));
         const theirs = groupCalls(py.calls);
@@ -129,7 +141,9 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
                 expect(t.messages[m].content, `${fx.name} ${k} message ${m}`).toBe(p.messages[m].content);
               }
             }
-            expect(t.response_format ?? null, `${fx.name} ${k}: response_format`).toEqual(p.response_format ? python.responseFormats[p.response_format] : null);
+            expect(t.response_format ?? null, `${fx.name} ${k}: response_format`).toEqual(
+              p.response_format ? python.responseFormats[p.response_format] : null,
+            );
             callsCompared++;
           }
         }
@@ -141,13 +155,16 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
         await server.close();
       }
     }
-    console.log(`SimpleJudge parity: ${unitsCompared} leaves/pseudo-leaves and ${callsCompared} calls compared over ${fixtures.length} fixtures`);
+    console.log(
+      `SimpleJudge parity: ${unitsCompared} leaves/pseudo-leaves and ${callsCompared} calls compared over ${fixtures.length} fixtures`,
+    );
     expect(unitsCompared).toBe(18);
 
     // The fixtures reach what they are meant to (identical output proves nothing about a path never taken).
     const of = (name: string) => coverage.find((c) => c.fx.name === name)!;
     const flat = (n: PbGradedNode): PbGradedNode[] => [n, ...n.sub_tasks.flatMap(flat)];
-    const gradeOf = (name: string, key: string) => of(name).calls.find((c) => c.key === key && c.purpose === "grade")!.messages;
+    const gradeOf = (name: string, key: string) =>
+      of(name).calls.find((c) => c.key === key && c.purpose === "grade")!.messages;
     const full = flat(of("full").tree);
     expect(full.find((n) => n.task_category === "Subtree")?.requirements).toContain("| [K8]");
     expect(full.find((n) => n.requirements.startsWith("[K11]"))?.explanation).toBe("Score is not between 0 and 1: 2");
@@ -164,6 +181,10 @@ describe.skipIf(skipWithoutPaperbenchPython)("paperbench mode = PaperBench's Sim
     // The log did not fit at all: SimpleJudge's log message with nothing inside it.
     expect(tightLog).toBe(renderTemplate(prompts.simpleJudge, "reproduceLog", { "self.reproduce_log_content": "" }));
     expect(of("codedev-root").tree).toMatchObject({ task_category: "Code Development", sub_tasks: [] });
-    expect(flat(of("untouched").tree).filter((n) => n.task_category === "Result Analysis").every((n) => n.judge_metadata === null && n.score === 0)).toBe(true);
+    expect(
+      flat(of("untouched").tree)
+        .filter((n) => n.task_category === "Result Analysis")
+        .every((n) => n.judge_metadata === null && n.score === 0),
+    ).toBe(true);
   }, 600_000);
 });

@@ -72,7 +72,9 @@ export class CoEditor {
       const headers = new Headers(init?.headers);
       headers.set("cookie", cookie);
       const isOperation = init?.method === "POST" && url.endsWith("/rubric/operations");
-      const request = isOperation ? (JSON.parse(String(init!.body)) as { clientOpId: string; op: RubricOperation }) : null;
+      const request = isOperation
+        ? (JSON.parse(String(init!.body)) as { clientOpId: string; op: RubricOperation })
+        : null;
       const entry = request ? ledger.start(index, "store", request.clientOpId, request.op) : null;
       try {
         const body = await fetchJson<T>(`${baseUrl}${url}`, { ...init, headers });
@@ -89,7 +91,8 @@ export class CoEditor {
           entry.status = err instanceof ApiClientError ? e.status : -1;
           entry.code = err instanceof ApiClientError ? e.code : "thrown";
           entry.message = (err as Error).message;
-          entry.reason = err instanceof ApiClientError ? (e.details[0] as { reason?: string } | undefined)?.reason : undefined;
+          entry.reason =
+            err instanceof ApiClientError ? (e.details[0] as { reason?: string } | undefined)?.reason : undefined;
         }
         throw err;
       }
@@ -113,7 +116,8 @@ export class CoEditor {
   async open(): Promise<void> {
     await this.store.load();
     const snap = this.store.getSnapshot();
-    if (snap.status !== "ready") throw new Error(`client ${this.opts.index} could not load the rubric: ${snap.loadError}`);
+    if (snap.status !== "ready")
+      throw new Error(`client ${this.opts.index} could not load the rubric: ${snap.loadError}`);
     await this.feed.connect(snap.revision);
   }
 

@@ -90,7 +90,10 @@ const hot = fc.nat({ max: 3 }); // edits go to a few leaves, so that several peo
 function commandArb(client: number): fc.Arbitrary<Command> {
   const c = <T extends Command["t"]>(t: T) => fc.constant(t);
   const options: fc.WeightedArbitrary<Command>[] = [
-    { weight: 6, arbitrary: fc.record({ t: c("edit"), pick: hot, how: fc.constantFrom("prepend", "append", "replace"), delay }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({ t: c("edit"), pick: hot, how: fc.constantFrom("prepend", "append", "replace"), delay }),
+    },
     { weight: 2, arbitrary: fc.record({ t: c("weight"), pick, w: fc.integer({ min: 0, max: 5 }), delay }) },
     { weight: 2, arbitrary: fc.record({ t: c("create"), pick, at: fc.nat({ max: 4 }), delay }) },
     { weight: 3, arbitrary: fc.record({ t: c("move"), pick, to: pick, at: fc.nat({ max: 4 }), delay }) },
@@ -103,18 +106,29 @@ function commandArb(client: number): fc.Arbitrary<Command> {
     { weight: 2, arbitrary: fc.record({ t: c("undo"), delay }) },
     { weight: 1, arbitrary: fc.record({ t: c("batch"), pick, to: pick, w: fc.integer({ min: 0, max: 5 }), delay }) },
     { weight: 2, arbitrary: fc.record({ t: c("retry"), delay }) },
-    { weight: 2, arbitrary: fc.record({ t: c("drop"), ms: fc.integer({ min: 0, max: 150 }), resume: fc.constantFrom("query", "header"), delay }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        t: c("drop"),
+        ms: fc.integer({ min: 0, max: 150 }),
+        resume: fc.constantFrom("query", "header"),
+        delay,
+      }),
+    },
   ];
   // One client (staff) sometimes replaces the whole rubric by an upload, as an author may.
   if (client === 0) options.push({ weight: 1, arbitrary: fc.record({ t: c("import"), delay }) });
   return fc.oneof(...options);
 }
 
-const scriptsArb = fc.tuple(...Array.from({ length: CLIENTS }, (_, i) => fc.array(commandArb(i), { minLength: 2, maxLength: 16, size: "max" })));
+const scriptsArb = fc.tuple(
+  ...Array.from({ length: CLIENTS }, (_, i) => fc.array(commandArb(i), { minLength: 2, maxLength: 16, size: "max" })),
+);
 
 // ── Picking nodes from what a client sees ───────────────────────────────────
 
-const byNodeId = (a: NodeRow, b: NodeRow) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : a.key < b.key ? -1 : 1);
+const byNodeId = (a: NodeRow, b: NodeRow) =>
+  a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : a.key < b.key ? -1 : 1;
 
 function view(rows: readonly NodeRow[]) {
   const index = buildTreeIndex(rows);
@@ -197,7 +211,8 @@ function checkTreeShape(rows: readonly NodeRow[]): string[] {
   const roots = rows.filter((r) => r.parentKey === null);
   if (roots.length !== 1) problems.push(`${roots.length} roots`);
   for (const row of rows) {
-    if (row.parentKey !== null && !byKey.has(row.parentKey)) problems.push(`orphan ${row.nodeId} (${row.key}): parent ${row.parentKey} is not live`);
+    if (row.parentKey !== null && !byKey.has(row.parentKey))
+      problems.push(`orphan ${row.nodeId} (${row.key}): parent ${row.parentKey} is not live`);
     let current: NodeRow | undefined = row;
     let steps = 0;
     while (current && current.parentKey !== null && steps <= rows.length) {
@@ -260,8 +275,20 @@ async function runCase(env: Env, label: string, scripts: Command[][], coverage: 
             if (!node) break;
             const mark = `[c${index}.${++created}]`;
             const text =
-              cmd.how === "prepend" ? `${mark} ${node.requirements}` : cmd.how === "append" ? `${node.requirements} ${mark}` : `Rewritten by ${mark}.`;
-            submit({ kind: "update", key: node.key, fields: { requirements: text }, base: { requirements: node.requirements } }, "Edit");
+              cmd.how === "prepend"
+                ? `${mark} ${node.requirements}`
+                : cmd.how === "append"
+                  ? `${node.requirements} ${mark}`
+                  : `Rewritten by ${mark}.`;
+            submit(
+              {
+                kind: "update",
+                key: node.key,
+                fields: { requirements: text },
+                base: { requirements: node.requirements },
+              },
+              "Edit",
+            );
             break;
           }
           case "weight": {
@@ -319,7 +346,8 @@ async function runCase(env: Env, label: string, scripts: Command[][], coverage: 
           case "moveUnderDeleted": {
             const node = v.at(v.nonRoot, cmd.pick);
             const target = v.at([...deletedRoots], cmd.to);
-            if (node && target) client.sendRaw({ kind: "move", moves: [{ key: node.key, parentKey: target, position: "a0" }] });
+            if (node && target)
+              client.sendRaw({ kind: "move", moves: [{ key: node.key, parentKey: target, position: "a0" }] });
             break;
           }
           case "restore": {
@@ -337,7 +365,10 @@ async function runCase(env: Env, label: string, scripts: Command[][], coverage: 
             if (!a || !b || !parent) break;
             const ops: SimpleOperation[] = [
               { kind: "update", key: a.key, fields: { weight: cmd.w } },
-              { kind: "move", moves: [{ key: b.key, parentKey: parent.key, position: v.positionAt(parent.key, cmd.w)[0] }] },
+              {
+                kind: "move",
+                moves: [{ key: b.key, parentKey: parent.key, position: v.positionAt(parent.key, cmd.w)[0] }],
+              },
             ];
             client.sendRaw({ kind: "batch", ops });
             break;
@@ -372,23 +403,40 @@ async function runCase(env: Env, label: string, scripts: Command[][], coverage: 
     await Promise.all(imports);
     await Promise.all(clients.map((c) => c.settle()));
     const server = await waitFor("the server's revision", async () => {
-      const answer = await api<ServerRows>(env.studios[0].url, env.sessions[0], "GET", `/api/papers/${paperId}/rubric/nodes`);
+      const answer = await api<ServerRows>(
+        env.studios[0].url,
+        env.sessions[0],
+        "GET",
+        `/api/papers/${paperId}/rubric/nodes`,
+      );
       return answer.status === 200 ? answer.body : undefined;
     });
     const last = server.revision;
     try {
-      await waitFor("every client and observer at the last revision", () =>
-        clients.every((c) => {
-          const s = c.store.getSnapshot();
-          return s.revision === last && s.pendingCount === 0;
-        }) && observers.every((o) => o.lastEventId === last || (last === startRevision && o.lastEventId === -1)),
+      await waitFor(
+        "every client and observer at the last revision",
+        () =>
+          clients.every((c) => {
+            const s = c.store.getSnapshot();
+            return s.revision === last && s.pendingCount === 0;
+          }) && observers.every((o) => o.lastEventId === last || (last === startRevision && o.lastEventId === -1)),
       );
     } catch (err) {
-      const states = clients.map((c, i) => `client ${i}: revision ${c.store.getSnapshot().revision}, pending ${c.store.getSnapshot().pendingCount}, feed ${c.feed.connected ? "up" : "down"}`);
-      throw new Error(`${(err as Error).message} (server at ${last}; observers at ${observers.map((o) => o.lastEventId).join(", ")})\n${states.join("\n")}`);
+      const states = clients.map(
+        (c, i) =>
+          `client ${i}: revision ${c.store.getSnapshot().revision}, pending ${c.store.getSnapshot().pendingCount}, feed ${c.feed.connected ? "up" : "down"}`,
+      );
+      throw new Error(
+        `${(err as Error).message} (server at ${last}; observers at ${observers.map((o) => o.lastEventId).join(", ")})\n${states.join("\n")}`,
+      );
     }
     // No one wrote after `server` was read: it is the final state.
-    const tree = await api<{ revision: number; tree: RubricNode | null }>(env.studios[0].url, env.sessions[0], "GET", `/api/papers/${paperId}/rubric`);
+    const tree = await api<{ revision: number; tree: RubricNode | null }>(
+      env.studios[0].url,
+      env.sessions[0],
+      "GET",
+      `/api/papers/${paperId}/rubric`,
+    );
 
     // ── The checks ──
     expect(problems, "feed problems").toEqual([]);
@@ -407,7 +455,13 @@ async function runCase(env: Env, label: string, scripts: Command[][], coverage: 
         !(s.status === 200 && Number.isInteger(s.revision) && s.revision! > startRevision) &&
         !(s.status === 409 && s.code === "operation_refused" && !!s.message && !!s.reason),
     );
-    expect(bad.map((s) => `client ${s.client} ${s.via} ${s.op.kind} attempt ${s.attempt}: ${s.status} ${s.code ?? ""} ${s.message ?? ""}`), "unanswered, failed or unexplained requests").toEqual([]);
+    expect(
+      bad.map(
+        (s) =>
+          `client ${s.client} ${s.via} ${s.op.kind} attempt ${s.attempt}: ${s.status} ${s.code ?? ""} ${s.message ?? ""}`,
+      ),
+      "unanswered, failed or unexplained requests",
+    ).toEqual([]);
     // Idempotent by client op id: every attempt applied is answered with the one revision, and an
     // attempt sent after an applied one was answered (so, after it was committed) is not refused.
     const appliedAt = new Map<string, number>();
@@ -415,19 +469,28 @@ async function runCase(env: Env, label: string, scripts: Command[][], coverage: 
     for (const s of ledger.sent) {
       if (s.status !== 200) continue;
       const first = appliedAt.get(s.clientOpId);
-      if (first !== undefined) expect({ retry: s.clientOpId, revision: s.revision }).toEqual({ retry: s.clientOpId, revision: first });
+      if (first !== undefined)
+        expect({ retry: s.clientOpId, revision: s.revision }).toEqual({ retry: s.clientOpId, revision: first });
       else appliedAt.set(s.clientOpId, s.revision!);
       appliedAnswered.set(s.clientOpId, Math.min(appliedAnswered.get(s.clientOpId) ?? Infinity, s.answeredAt!));
     }
-    const refusedRetries = ledger.sent.filter((s) => s.status === 409 && s.sentAt > (appliedAnswered.get(s.clientOpId) ?? Infinity));
+    const refusedRetries = ledger.sent.filter(
+      (s) => s.status === 409 && s.sentAt > (appliedAnswered.get(s.clientOpId) ?? Infinity),
+    );
     expect(
-      refusedRetries.map((s) => `client ${s.client}: a retry of ${s.op.kind} ${s.clientOpId}, applied at revision ${appliedAt.get(s.clientOpId)}, was refused: ${s.message}`),
+      refusedRetries.map(
+        (s) =>
+          `client ${s.client}: a retry of ${s.op.kind} ${s.clientOpId}, applied at revision ${appliedAt.get(s.clientOpId)}, was refused: ${s.message}`,
+      ),
       "retries of applied operations",
     ).toEqual([]);
     // The log (as every observer saw it): each revision once, in order, no gap; each applied
     // operation at its revision; nothing refused in it.
     for (const [s, events] of seen.entries()) {
-      expect(events.map((e) => e.revision), `observer ${s}'s revisions`).toEqual(Array.from({ length: last - startRevision }, (_, i) => startRevision + 1 + i));
+      expect(
+        events.map((e) => e.revision),
+        `observer ${s}'s revisions`,
+      ).toEqual(Array.from({ length: last - startRevision }, (_, i) => startRevision + 1 + i));
       const logged = new Map(events.filter((e) => e.clientOpId !== null).map((e) => [e.clientOpId!, e.revision]));
       expect(logged, `observer ${s}: the log holds exactly the applied operations`).toEqual(appliedAt);
     }
@@ -445,8 +508,11 @@ async function runCase(env: Env, label: string, scripts: Command[][], coverage: 
         if (logged.fields.requirements !== s.op.fields.requirements) coverage.merged++;
       }
     }
-    for (const s of ledger.sent) if (s.status === 409) coverage.refused[s.reason!] = (coverage.refused[s.reason!] ?? 0) + 1;
-    coverage.localRefusals += clients.reduce((n, c) => n + c.refusals.length, 0) - ledger.sent.filter((s) => s.via === "store" && s.status === 409).length;
+    for (const s of ledger.sent)
+      if (s.status === 409) coverage.refused[s.reason!] = (coverage.refused[s.reason!] ?? 0) + 1;
+    coverage.localRefusals +=
+      clients.reduce((n, c) => n + c.refusals.length, 0) -
+      ledger.sent.filter((s) => s.via === "store" && s.status === 409).length;
   } finally {
     await Promise.all(clients.map((c) => c.close()));
     await Promise.all(observers.map((o) => o.close()));
@@ -481,7 +547,12 @@ function seqOperation(rows: readonly NodeRow[], spec: SeqOp): RubricOperation | 
   switch (spec.t) {
     case "text": {
       const node = v.at(v.nonRoot, spec.pick)!;
-      return { kind: "update", key: node.key, fields: { requirements: `${node.requirements} (edited)` }, base: { requirements: node.requirements } };
+      return {
+        kind: "update",
+        key: node.key,
+        fields: { requirements: `${node.requirements} (edited)` },
+        base: { requirements: node.requirements },
+      };
     }
     case "weight":
       return { kind: "update", key: v.at(v.sorted, spec.pick)!.key, fields: { weight: spec.w } };
@@ -494,7 +565,10 @@ function seqOperation(rows: readonly NodeRow[], spec: SeqOp): RubricOperation | 
     case "move": {
       const node = v.at(v.nonRoot, spec.pick)!;
       const parent = v.at(v.sorted, spec.to)!;
-      return { kind: "move", moves: [{ key: node.key, parentKey: parent.key, position: v.positionAt(parent.key, spec.to)[0] }] };
+      return {
+        kind: "move",
+        moves: [{ key: node.key, parentKey: parent.key, position: v.positionAt(parent.key, spec.to)[0] }],
+      };
     }
     case "delete":
       return { kind: "delete", keys: [...new Set(spec.picks.map((p) => v.at(v.nonRoot, p)!.key))] };
@@ -517,7 +591,9 @@ function coEditingSuite(kind: "pglite" | "postgres") {
     beforeAll(async () => {
       db = await prepareDatabase(kind, CLIENTS, `coedit-${kind}`);
       for (let i = 0; i < instances; i++) env.studios.push(await startStudio(db.env));
-      env.sessions = await Promise.all(db.users.map((u, i) => signIn(env.studios[i % instances].url, u.email, u.password)));
+      env.sessions = await Promise.all(
+        db.users.map((u, i) => signIn(env.studios[i % instances].url, u.email, u.password)),
+      );
       env.staffIndexes = db.users.flatMap((u, i) => (u.staff ? [i] : []));
       env.authorEmails = db.users.filter((u) => !u.staff).map((u) => u.email);
     });
@@ -528,7 +604,16 @@ function coEditingSuite(kind: "pglite" | "postgres") {
     });
 
     it("every client converges on the server's tree; every operation applied or refused with a reason", async () => {
-      const coverage: Coverage = { cases: 0, sent: 0, applied: 0, refused: {}, merged: 0, localRefusals: 0, drops: 0, imports: 0 };
+      const coverage: Coverage = {
+        cases: 0,
+        sent: 0,
+        applied: 0,
+        refused: {},
+        merged: 0,
+        localRefusals: 0,
+        drops: 0,
+        imports: 0,
+      };
       await fc.assert(
         fc.asyncProperty(scriptsArb, (scripts) => runCase(env, `coedit-${kind}`, scripts, coverage)),
         // A failure shrinks (each try is a new case on a new paper) until this limit, then reports
@@ -549,12 +634,22 @@ function coEditingSuite(kind: "pglite" | "postgres") {
         postOperation(a.url, env.sessions[0], paperId, {
           clientOpId: crypto.randomUUID(),
           baseRevision: nodes.body.revision,
-          op: { kind: "update", key: leaf.key, fields: { requirements: `FIRST ${base}` }, base: { requirements: base } },
+          op: {
+            kind: "update",
+            key: leaf.key,
+            fields: { requirements: `FIRST ${base}` },
+            base: { requirements: base },
+          },
         }),
         postOperation(b.url, env.sessions[1], paperId, {
           clientOpId: crypto.randomUUID(),
           baseRevision: nodes.body.revision,
-          op: { kind: "update", key: leaf.key, fields: { requirements: `${base} SECOND` }, base: { requirements: base } },
+          op: {
+            kind: "update",
+            key: leaf.key,
+            fields: { requirements: `${base} SECOND` },
+            base: { requirements: base },
+          },
         }),
       ]);
       expect([first.status, second.status]).toEqual([200, 200]);
@@ -575,7 +670,8 @@ function coEditingSuite(kind: "pglite" | "postgres") {
           const { paperId } = await newPaper(env, `undo-${kind}`);
           const before = await state(paperId);
           const op = seqOperation(before.nodes, spec)!;
-          const send = (o: RubricOperation, rev: number) => postOperation(url, cookie, paperId, { clientOpId: crypto.randomUUID(), baseRevision: rev, op: o });
+          const send = (o: RubricOperation, rev: number) =>
+            postOperation(url, cookie, paperId, { clientOpId: crypto.randomUUID(), baseRevision: rev, op: o });
           const done = await send(op, before.revision);
           if (done.status === 409) {
             // Only a move into its own subtree, or a batch whose second half acts on what its first

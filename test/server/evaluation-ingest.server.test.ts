@@ -14,12 +14,29 @@ import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
 import { createApiToken } from "@/server/users/api-tokens";
 import { testDatabaseKinds } from "@/test/databases";
-import { DEMO_PAPER_ID, ROOT, STAFF, api, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio } from "./harness";
+import {
+  DEMO_PAPER_ID,
+  ROOT,
+  STAFF,
+  api,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  type PreparedDatabase,
+  type Studio,
+} from "./harness";
 
 /** The CLI as a process (async: the studio answering it runs in this test's event loop's children). */
-function runEvaluationCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function runEvaluationCli(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/evaluation-cli.ts", ...args], { cwd: ROOT, env });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "scripts/evaluation-cli.ts", ...args],
+      { cwd: ROOT, env },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
@@ -52,32 +69,56 @@ describe.each(testDatabaseKinds())("evaluation ingest through a running studio o
     const made = await makePaperBenchRuns(runsDir, [[1, 0.5], [0], [1]]);
     const scores = made.map((m) => m.score!);
     const env = { ...process.env, STUDIO_TOKEN: token, DATABASE_URL: "", DATA_DIR: path.join(work, "not-used") };
-    const out = await runEvaluationCli(env, "ingest", runsDir, "--agent", "BasicAgent · over http", "--url", studio!.url, "--policies", JSON.stringify({ reproduction_failed: "exclude", reproduction_timed_out: "zero", judge_invalid_leaves: "zero" }));
+    const out = await runEvaluationCli(
+      env,
+      "ingest",
+      runsDir,
+      "--agent",
+      "BasicAgent · over http",
+      "--url",
+      studio!.url,
+      "--policies",
+      JSON.stringify({ reproduction_failed: "exclude", reproduction_timed_out: "zero", judge_invalid_leaves: "zero" }),
+    );
     expect(out.status, out.stderr).toBe(0);
     const lines = out.stdout.trim().split("\n");
     const result = JSON.parse(lines[lines.length - 1]);
-    expect(result).toMatchObject({ agent: "BasicAgent · over http", runs: 3, papers: { [DEMO_PAPER_ID]: scores }, runScores: scores });
+    expect(result).toMatchObject({
+      agent: "BasicAgent · over http",
+      runs: 3,
+      papers: { [DEMO_PAPER_ID]: scores },
+      runScores: scores,
+    });
     expect(result.mean).toBe(numpyMean(scores));
     expect(result.se).toBe(standardError(scores));
     // The CLI never opened a database of its own.
     expect(fs.existsSync(path.join(work, "not-used"))).toBe(false);
 
     const cookie = await signIn(studio!.url, STAFF.email, STAFF.password);
-    const summary = await api<{ result: { mean: number; runScores: number[] }; policy: Record<string, string>; cells: { state: string }[] }>(
-      studio!.url,
-      cookie,
-      "GET",
-      `/api/evaluations/${result.evaluationId}`,
-    );
+    const summary = await api<{
+      result: { mean: number; runScores: number[] };
+      policy: Record<string, string>;
+      cells: { state: string }[];
+    }>(studio!.url, cookie, "GET", `/api/evaluations/${result.evaluationId}`);
     expect(summary.status).toBe(200);
     expect(summary.body.result.mean).toBe(result.mean);
     expect(summary.body.policy.reproduction_failed).toBe("exclude");
     expect(summary.body.cells.map((c) => c.state)).toEqual(["succeeded", "succeeded", "succeeded"]);
-    const csv = await fetch(`${studio!.url}/api/evaluations/${result.evaluationId}/export?format=csv`, { headers: { cookie } });
+    const csv = await fetch(`${studio!.url}/api/evaluations/${result.evaluationId}/export?format=csv`, {
+      headers: { cookie },
+    });
     expect(csv.headers.get("content-type")).toContain("text/csv");
     expect((await csv.text()).trim().split("\r\n")).toHaveLength(4);
 
-    const badToken = await runEvaluationCli({ ...env, STUDIO_TOKEN: "rst_user_nope" }, "ingest", runsDir, "--agent", "x", "--url", studio!.url);
+    const badToken = await runEvaluationCli(
+      { ...env, STUDIO_TOKEN: "rst_user_nope" },
+      "ingest",
+      runsDir,
+      "--agent",
+      "x",
+      "--url",
+      studio!.url,
+    );
     expect(badToken.status).toBe(1);
     expect(badToken.stderr).toContain("401");
   });
@@ -85,10 +126,21 @@ describe.each(testDatabaseKinds())("evaluation ingest through a running studio o
     const canary = makeCanary();
     await makePaperBenchRuns(path.join(canary.dir, "runs"), [[1]]);
     const group = fs.readdirSync(path.join(canary.dir, "runs"))[0];
-    const grade = path.join(canary.dir, "runs", group, fs.readdirSync(path.join(canary.dir, "runs", group))[0], "grade.json");
+    const grade = path.join(
+      canary.dir,
+      "runs",
+      group,
+      fs.readdirSync(path.join(canary.dir, "runs", group))[0],
+      "grade.json",
+    );
     const cookie = await signIn(studio!.url, STAFF.email, STAFF.password);
     const before = await api<{ evaluations: unknown[] }>(studio!.url, cookie, "GET", "/api/evaluations");
-    for (const hostile of hostileCases(`runs/${group}/${DEMO_PAPER_ID}_00000009-aaaa-bbbb-cccc-dddddddddddd/`, "grade.json", grade, canary.dir)) {
+    for (const hostile of hostileCases(
+      `runs/${group}/${DEMO_PAPER_ID}_00000009-aaaa-bbbb-cccc-dddddddddddd/`,
+      "grade.json",
+      grade,
+      canary.dir,
+    )) {
       const res = await fetch(`${studio!.url}/api/evaluations/ingest?agent=${encodeURIComponent("hostile")}`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/gzip" },

@@ -15,7 +15,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
 import type { FailurePolicy } from "@/lib/evaluations/schemas";
 import type { LeaderboardView } from "@/lib/leaderboard/types";
-import { DEMO_PAPER_ID, ROOT, STAFF, api, prepareDatabase, signIn, startStudio, waitFor, type PreparedDatabase, type Studio } from "./harness";
+import {
+  DEMO_PAPER_ID,
+  ROOT,
+  STAFF,
+  api,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  waitFor,
+  type PreparedDatabase,
+  type Studio,
+} from "./harness";
 import { tarGz } from "./runner-harness";
 
 describe("an evaluation through the pipeline", () => {
@@ -35,7 +46,12 @@ describe("an evaluation through the pipeline", () => {
       EMBEDDED_RUNNER_MAX_JOBS: "3",
     });
     staff = await signIn(studio.url, STAFF.email, STAFF.password);
-    const configs = await api<{ configs: { id: string; name: string }[] }>(studio.url, staff, "GET", "/api/judge/configs");
+    const configs = await api<{ configs: { id: string; name: string }[] }>(
+      studio.url,
+      staff,
+      "GET",
+      "/api/judge/configs",
+    );
     dummyId = configs.body.configs.find((c) => c.name === "Dummy judge")!.id;
   }, 120_000);
   afterAll(async () => {
@@ -44,16 +60,31 @@ describe("an evaluation through the pipeline", () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  async function createEvaluation(agent: string, runs: number, policies: Record<string, FailurePolicy> = {}): Promise<string> {
-    const res = await api<{ evaluation: { id: string; judgeConfigId: string | null } }>(studio!.url, staff, "POST", "/api/evaluations", {
-      name: `${agent} on the demo paper`,
-      agent,
-      paperIds: [DEMO_PAPER_ID],
-      runs,
-      variant: "full",
-      judgeConfigId: dummyId,
-      policies: { reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero", ...policies },
-    });
+  async function createEvaluation(
+    agent: string,
+    runs: number,
+    policies: Record<string, FailurePolicy> = {},
+  ): Promise<string> {
+    const res = await api<{ evaluation: { id: string; judgeConfigId: string | null } }>(
+      studio!.url,
+      staff,
+      "POST",
+      "/api/evaluations",
+      {
+        name: `${agent} on the demo paper`,
+        agent,
+        paperIds: [DEMO_PAPER_ID],
+        runs,
+        variant: "full",
+        judgeConfigId: dummyId,
+        policies: {
+          reproduction_failed: "zero",
+          reproduction_timed_out: "zero",
+          judge_invalid_leaves: "zero",
+          ...policies,
+        },
+      },
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.evaluation.judgeConfigId).toBe(dummyId);
     return res.body.evaluation.id;
@@ -61,7 +92,13 @@ describe("an evaluation through the pipeline", () => {
 
   /** The harness's upload: one submission at a time with the evaluation's id. */
   async function harnessUpload(evaluationId: string, agent: string, run: number, archive: Buffer) {
-    const q = new URLSearchParams({ agent, run: String(run), name: "submission.tar.gz", variant: "full", evaluation: evaluationId });
+    const q = new URLSearchParams({
+      agent,
+      run: String(run),
+      name: "submission.tar.gz",
+      variant: "full",
+      evaluation: evaluationId,
+    });
     const res = await fetch(`${studio!.url}/api/papers/${DEMO_PAPER_ID}/submissions?${q}`, {
       method: "POST",
       headers: { cookie: staff, "content-type": "application/gzip", origin: studio!.url },
@@ -79,15 +116,22 @@ describe("an evaluation through the pipeline", () => {
     return res.body;
   };
   const allDone = (evaluationId: string) =>
-    waitFor(`every cell of ${evaluationId} done`, async () => {
-      const m = await matrixOf(evaluationId);
-      return m.progress.done === m.progress.total ? m : undefined;
-    }, 250);
+    waitFor(
+      `every cell of ${evaluationId} done`,
+      async () => {
+        const m = await matrixOf(evaluationId);
+        return m.progress.done === m.progress.total ? m : undefined;
+      },
+      250,
+    );
 
   /** Opens the matrix's SSE stream and collects its events' names. */
   async function followStream(evaluationId: string) {
     const controller = new AbortController();
-    const res = await fetch(`${studio!.url}/api/evaluations/${evaluationId}/stream`, { headers: { cookie: staff }, signal: controller.signal });
+    const res = await fetch(`${studio!.url}/api/evaluations/${evaluationId}/stream`, {
+      headers: { cookie: staff },
+      signal: controller.signal,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const events: string[] = [];
@@ -111,11 +155,18 @@ describe("an evaluation through the pipeline", () => {
     const evaluationId = await createEvaluation(agent, 3);
     const stream = await followStream(evaluationId);
     const demo = path.join(ROOT, "rubrics", "demo", "submission");
-    const archive = await tarGz(Object.fromEntries(fs.readdirSync(demo).map((name) => [name, fs.readFileSync(path.join(demo, name))])));
+    const archive = await tarGz(
+      Object.fromEntries(fs.readdirSync(demo).map((name) => [name, fs.readFileSync(path.join(demo, name))])),
+    );
     for (let run = 1; run <= 3; run++) await harnessUpload(evaluationId, agent, run, archive);
 
     const first = await matrixOf(evaluationId);
-    expect(first.evaluation).toMatchObject({ agent, runs: 3, variant: "full", judgeConfig: { id: dummyId, name: "Dummy judge" } });
+    expect(first.evaluation).toMatchObject({
+      agent,
+      runs: 3,
+      variant: "full",
+      judgeConfig: { id: dummyId, name: "Dummy judge" },
+    });
     expect(first.cells.map((c) => c.run)).toEqual([1, 2, 3]);
     expect(first.cells.every((c) => ["reproducing", "judging", "counted"].includes(c.stage))).toBe(true);
 
@@ -133,10 +184,19 @@ describe("an evaluation through the pipeline", () => {
 
     // The Dummy judge is a placeholder: a signed-in member sees the agent's 3 runs, unranked and
     // marked; the public (signed out) board never shows it.
-    const board = await waitFor("the agent on the members' leaderboard", async () => {
-      const res = await api<LeaderboardView>(studio!.url, staff, "GET", `/api/leaderboard?paper=${DEMO_PAPER_ID}&variant=full`);
-      return res.body.agents.find((a) => a.name === agent && a.nRuns === 3);
-    }, 200);
+    const board = await waitFor(
+      "the agent on the members' leaderboard",
+      async () => {
+        const res = await api<LeaderboardView>(
+          studio!.url,
+          staff,
+          "GET",
+          `/api/leaderboard?paper=${DEMO_PAPER_ID}&variant=full`,
+        );
+        return res.body.agents.find((a) => a.name === agent && a.nRuns === 3);
+      },
+      200,
+    );
     expect(board.runs.map((r) => r.score)).toEqual([1, 1, 1]);
     expect(board.mean).toBe(1);
     expect(board.rank).toBeNull();
@@ -146,25 +206,49 @@ describe("an evaluation through the pipeline", () => {
     expect(publicView.agents.map((a) => a.name)).not.toContain(agent);
     expect(JSON.stringify(publicView)).not.toContain(agent);
     // The grading says how it was made.
-    const grading = await api<{ grading: { provenance: { judgeKind: string; mode: string; policies: unknown } } }>(studio!.url, staff, "GET", `/api/gradings/${done.cells[0].gradingId}`);
-    expect(grading.body.grading.provenance).toMatchObject({ judgeKind: "dummy", mode: "efficient", policies: { reproduction_failed: "zero" } });
+    const grading = await api<{ grading: { provenance: { judgeKind: string; mode: string; policies: unknown } } }>(
+      studio!.url,
+      staff,
+      "GET",
+      `/api/gradings/${done.cells[0].gradingId}`,
+    );
+    expect(grading.body.grading.provenance).toMatchObject({
+      judgeKind: "dummy",
+      mode: "efficient",
+      policies: { reproduction_failed: "zero" },
+    });
   }, 240_000);
 
   it("a reproduction that exits 1 is judged whatever the policy; one cancelled before it gave anything counts 0 under `zero`, is excluded under `exclude`, and /jobs Retry moves its cell on", async () => {
     // Judged as PaperBench judges it: the policy (here `exclude`) decides only what has nothing to judge.
     const judged = await createEvaluation("Exit-1 agent", 1, { reproduction_failed: "exclude" });
-    await harnessUpload(judged, "Exit-1 agent", 1, await tarGz({ "reproduce.sh": "#!/usr/bin/env bash\necho failing on purpose\nexit 1\n" }));
+    await harnessUpload(
+      judged,
+      "Exit-1 agent",
+      1,
+      await tarGz({ "reproduce.sh": "#!/usr/bin/env bash\necho failing on purpose\nexit 1\n" }),
+    );
     const exit1 = await allDone(judged);
-    expect(exit1.cells[0]).toMatchObject({ stage: "counted", state: "succeeded", score: 1, attempts: 1, failure: null });
+    expect(exit1.cells[0]).toMatchObject({
+      stage: "counted",
+      state: "succeeded",
+      score: 1,
+      attempts: 1,
+      failure: null,
+    });
     expect(exit1.cells[0].gradingId).toBeTruthy();
     expect(exit1.cells[0].reproduction).toMatch(/^reproduce\.sh exited 1 after /);
 
     const endless = await tarGz({ "reproduce.sh": "#!/usr/bin/env bash\necho started\nsleep 600\n" });
     const cancelCurrentJob = async (evaluationId: string, attempt: number) => {
-      const cell = await waitFor(`attempt ${attempt} reproducing`, async () => {
-        const c = (await matrixOf(evaluationId)).cells[0];
-        return c.stage === "reproducing" && c.attempts === attempt && c.jobId ? c : undefined;
-      }, 100);
+      const cell = await waitFor(
+        `attempt ${attempt} reproducing`,
+        async () => {
+          const c = (await matrixOf(evaluationId)).cells[0];
+          return c.stage === "reproducing" && c.attempts === attempt && c.jobId ? c : undefined;
+        },
+        100,
+      );
       expect((await api(studio!.url, staff, "POST", `/api/jobs/${cell.jobId}/cancel`)).status).toBe(200);
       return cell.jobId!;
     };
@@ -182,21 +266,39 @@ describe("an evaluation through the pipeline", () => {
     await cancelCurrentJob(ids[1], 1);
     const [zero, exclude] = await Promise.all(ids.map((id) => allDone(id)));
 
-    expect(zero.cells[0]).toMatchObject({ stage: "counted", state: "failed", score: 0, attempts: 1, failure: { kind: "reproduction_failed" }, gradingId: null });
+    expect(zero.cells[0]).toMatchObject({
+      stage: "counted",
+      state: "failed",
+      score: 0,
+      attempts: 1,
+      failure: { kind: "reproduction_failed" },
+      gradingId: null,
+    });
     expect(zero.cells[0].failure!.reason).toContain("nothing to judge");
     expect(zero.cells[0].failure!.reason).toContain("count as 0");
     expect(zero.result).toMatchObject({ runScores: [0], mean: 0, excluded: [] });
-    expect(exclude.cells[0]).toMatchObject({ stage: "excluded", state: "failed", attempts: 1, failure: { kind: "reproduction_failed" } });
-    expect(exclude.result.excluded).toEqual([{ paperId: DEMO_PAPER_ID, run: 1, reason: "excluded: reproduction failed" }]);
+    expect(exclude.cells[0]).toMatchObject({
+      stage: "excluded",
+      state: "failed",
+      attempts: 1,
+      failure: { kind: "reproduction_failed" },
+    });
+    expect(exclude.result.excluded).toEqual([
+      { paperId: DEMO_PAPER_ID, run: 1, reason: "excluded: reproduction failed" },
+    ]);
 
     // Retry of the cancelled job on /jobs: the cell takes its 2nd attempt with the new job, as the matrix's Retry would.
     const retried = await api<{ jobId: string }>(studio!.url, staff, "POST", `/api/jobs/${cancelledJob}/retry`);
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
     expect(await cancelCurrentJob(ids[0], 2)).toBe(retried.body.jobId);
-    const again = await waitFor("the 2nd attempt counted", async () => {
-      const m = await matrixOf(ids[0]);
-      return m.cells[0].attempts === 2 && m.cells[0].stage === "counted" ? m : undefined;
-    }, 250);
+    const again = await waitFor(
+      "the 2nd attempt counted",
+      async () => {
+        const m = await matrixOf(ids[0]);
+        return m.cells[0].attempts === 2 && m.cells[0].stage === "counted" ? m : undefined;
+      },
+      250,
+    );
     expect(again.cells[0]).toMatchObject({ score: 0, failure: { kind: "reproduction_failed" } });
   }, 240_000);
 });

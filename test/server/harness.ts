@@ -40,7 +40,11 @@ export function assertBuilt(): void {
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` until it returns a value other than undefined/false; bounded by the test's timeout alone (see pollUntil). */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, every = 20): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  every = 20,
+): Promise<T> {
   return (await pollUntil(what, check, (value) => value !== undefined && value !== false, every)) as T;
 }
 
@@ -129,8 +133,19 @@ export async function prepareDatabase(
       const staff = await getUserByEmail(handle.db, STAFF.email);
       if (!staff) throw new Error("the demo seed made no staff user");
       for (const u of users) {
-        await createAccount(handle.db, { email: u.email, name: u.email.split("@")[0], password: u.password, isStaff: u.staff });
-        if (!u.staff) await addPaperMember(handle.db, { paperId: DEMO_PAPER_ID, email: u.email, role: "author", addedBy: staff.id });
+        await createAccount(handle.db, {
+          email: u.email,
+          name: u.email.split("@")[0],
+          password: u.password,
+          isStaff: u.staff,
+        });
+        if (!u.staff)
+          await addPaperMember(handle.db, {
+            paperId: DEMO_PAPER_ID,
+            email: u.email,
+            role: "author",
+            addedBy: staff.id,
+          });
       }
       await setup?.(handle.db, handle);
     } finally {
@@ -167,7 +182,10 @@ process.once("exit", () => {
 });
 
 /** Starts the built studio (`next start`) on a free port and waits until it answers. */
-export async function startStudio(env: Record<string, string>, opts: { port?: number; timeoutMs?: number } = {}): Promise<Studio> {
+export async function startStudio(
+  env: Record<string, string>,
+  opts: { port?: number; timeoutMs?: number } = {},
+): Promise<Studio> {
   assertBuilt();
   const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
@@ -175,7 +193,15 @@ export async function startStudio(env: Record<string, string>, opts: { port?: nu
   const child: ChildProcess = spawn(process.execPath, [nextBin, "start", "-H", "127.0.0.1", "-p", String(port)], {
     cwd: ROOT,
     // No embedded runner unless a test asks for one (EMBEDDED_RUNNER=1): runner tests start their own.
-    env: { ...process.env, NODE_ENV: "production", NEXT_DIST_DIR: distDir(), PAPERBENCH_DATA_DIR: process.env.PAPERBENCH_DATA_DIR ?? path.join(ROOT, "..", "shared", "paperbench"), EMBEDDED_RUNNER: "0", PORT: String(port), ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: distDir(),
+      PAPERBENCH_DATA_DIR: process.env.PAPERBENCH_DATA_DIR ?? path.join(ROOT, "..", "shared", "paperbench"),
+      EMBEDDED_RUNNER: "0",
+      PORT: String(port),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true, // its own process group, killed as a whole
   });
@@ -262,7 +288,8 @@ export async function signIn(baseUrl: string, email: string, password: string): 
   await res.arrayBuffer();
   absorbCookies(jar, res);
   const session = [...jar].filter(([k]) => k.includes("session-token"));
-  if (session.length === 0) throw new Error(`sign-in of ${email} failed (${res.status} ${res.headers.get("location") ?? ""})`);
+  if (session.length === 0)
+    throw new Error(`sign-in of ${email} failed (${res.status} ${res.headers.get("location") ?? ""})`);
   return session.map(([k, v]) => `${k}=${v}`).join("; ");
 }
 
@@ -274,7 +301,13 @@ export interface ApiAnswer<T = unknown> {
 }
 
 /** One request with the session cookie; the answer's status and JSON body (null when not JSON). */
-export async function api<T = unknown>(baseUrl: string, cookie: string, method: string, url: string, body?: unknown): Promise<ApiAnswer<T>> {
+export async function api<T = unknown>(
+  baseUrl: string,
+  cookie: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<ApiAnswer<T>> {
   const res = await fetch(`${baseUrl}${url}`, {
     method,
     headers: { cookie, ...(body === undefined ? {} : { "content-type": "application/json" }) },
@@ -301,7 +334,13 @@ export function postOperation(
   paperId: string,
   request: { clientOpId: string; baseRevision: number; op: RubricOperation },
 ): Promise<ApiAnswer<OperationAnswer>> {
-  return api<OperationAnswer>(baseUrl, cookie, "POST", `/api/papers/${encodeURIComponent(paperId)}/rubric/operations`, request);
+  return api<OperationAnswer>(
+    baseUrl,
+    cookie,
+    "POST",
+    `/api/papers/${encodeURIComponent(paperId)}/rubric/operations`,
+    request,
+  );
 }
 
 // ── Live feed ────────────────────────────────────────────────────────────────
@@ -366,7 +405,10 @@ export class LiveFeed {
     this.running = this.run(since, resume, abort).finally(() => {
       if (this.abort === abort) this.abort = null;
     });
-    await Promise.race([ready, this.running.then(() => Promise.reject(new Error("the live feed closed before it was ready")))]);
+    await Promise.race([
+      ready,
+      this.running.then(() => Promise.reject(new Error("the live feed closed before it was ready"))),
+    ]);
   }
 
   /** Closes the stream (a dropped connection, or the end). */
@@ -457,7 +499,8 @@ export class LiveFeed {
     }
     if (event !== "op") return; // presence, review, comments…: not this client's business
     const parsed = JSON.parse(data) as FeedEvent;
-    if (id !== null && Number(id) !== parsed.revision) this.opts.onProblem?.(`event id ${id} is not its revision ${parsed.revision}`);
+    if (id !== null && Number(id) !== parsed.revision)
+      this.opts.onProblem?.(`event id ${id} is not its revision ${parsed.revision}`);
     this.lastEventId = Math.max(this.lastEventId, parsed.revision);
     this.opts.onOp(parsed);
   }

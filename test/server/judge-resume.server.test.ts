@@ -9,7 +9,18 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JudgeRunView } from "@/lib/judge/views";
 import { startOpenAiTestServer, type OpenAiTestServer } from "@/test/openai-test-server";
-import { DEMO_PAPER_ID, ROOT, STAFF, api, prepareDatabase, signIn, startStudio, waitFor, type PreparedDatabase, type Studio } from "./harness";
+import {
+  DEMO_PAPER_ID,
+  ROOT,
+  STAFF,
+  api,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  waitFor,
+  type PreparedDatabase,
+  type Studio,
+} from "./harness";
 import { tarGz, uploadSubmission } from "./runner-harness";
 
 const CONCURRENCY = 2;
@@ -37,8 +48,16 @@ describe("a judge run whose studio is killed mid-run", () => {
   it("resumes after a restart with only the missing leaves, and finishes once", async () => {
     const staff = await signIn(studio!.url, STAFF.email, STAFF.password);
     const demo = path.join(ROOT, "rubrics", "demo", "submission");
-    const files = Object.fromEntries(fs.readdirSync(demo).map((name) => [name, fs.readFileSync(path.join(demo, name), "utf8")]));
-    const up = await uploadSubmission(studio!.url, { cookie: staff }, DEMO_PAPER_ID, { agent: "Resume agent", run: 1, variant: "code-dev" }, await tarGz(files));
+    const files = Object.fromEntries(
+      fs.readdirSync(demo).map((name) => [name, fs.readFileSync(path.join(demo, name), "utf8")]),
+    );
+    const up = await uploadSubmission(
+      studio!.url,
+      { cookie: staff },
+      DEMO_PAPER_ID,
+      { agent: "Resume agent", run: 1, variant: "code-dev" },
+      await tarGz(files),
+    );
     expect(up.status, JSON.stringify(up.body)).toBe(201);
     const config = await api<{ config: { id: string } }>(studio!.url, staff, "POST", "/api/judge/configs", {
       name: "Test server judge",
@@ -58,10 +77,15 @@ describe("a judge run whose studio is killed mid-run", () => {
       parseModel: null,
     });
     expect(config.status, JSON.stringify(config.body)).toBe(200);
-    const started = await api<{ runs: JudgeRunView[] }>(studio!.url, staff, "POST", "/api/judge/runs", { submissionIds: [up.body.submissionId], configId: config.body.config.id, variant: "code-dev" });
+    const started = await api<{ runs: JudgeRunView[] }>(studio!.url, staff, "POST", "/api/judge/runs", {
+      submissionIds: [up.body.submissionId],
+      configId: config.body.config.id,
+      variant: "code-dev",
+    });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     const runId = started.body.runs[0].id;
-    const readRun = async (cookie: string) => (await api<{ run: JudgeRunView }>(studio!.url, cookie, "GET", `/api/judge/runs/${runId}`)).body.run;
+    const readRun = async (cookie: string) =>
+      (await api<{ run: JudgeRunView }>(studio!.url, cookie, "GET", `/api/judge/runs/${runId}`)).body.run;
 
     // Some verdicts are stored, the rest not yet: kill the studio (and with it the worker) outright.
     const before = await waitFor("a few verdicts stored", async () => {

@@ -8,7 +8,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RegradeResult, RubricConsequences } from "@/lib/grading/rubric-consequences";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
-import { AUTHOR, DEMO_PAPER_ID, STAFF, api, postOperation, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio } from "./harness";
+import {
+  AUTHOR,
+  DEMO_PAPER_ID,
+  STAFF,
+  api,
+  postOperation,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  type PreparedDatabase,
+  type Studio,
+} from "./harness";
 
 const P = `/api/papers/${DEMO_PAPER_ID}`;
 
@@ -33,7 +44,8 @@ describe("a rubric change's consequences", () => {
     expect(before.body.gradings).toEqual([]);
     expect(before.body.unaffected).toBeGreaterThan(0);
 
-    const rubric = (await api<{ revision: number; nodes: NodeRow[] }>(studio.url, author, "GET", `${P}/rubric/nodes`)).body;
+    const rubric = (await api<{ revision: number; nodes: NodeRow[] }>(studio.url, author, "GET", `${P}/rubric/nodes`))
+      .body;
     const root = rubric.nodes.find((n) => n.parentKey === null)!;
     const branch = rubric.nodes.find((n) => n.parentKey === root.key)!;
     const op = await postOperation(studio.url, author, DEMO_PAPER_ID, {
@@ -54,14 +66,26 @@ describe("a rubric change's consequences", () => {
     const ids = after.body.gradings.map((g) => g.gradingId);
     // An author sees the consequences but may not re-grade; a bad body names the field.
     expect((await api(studio.url, author, "POST", `${P}/rubric/consequences`, { gradingIds: ids })).status).toBe(403);
-    const bad = await api<{ error: { details: { path: string }[] } }>(studio.url, staff, "POST", `${P}/rubric/consequences`, { gradingIds: ["nope"] });
+    const bad = await api<{ error: { details: { path: string }[] } }>(
+      studio.url,
+      staff,
+      "POST",
+      `${P}/rubric/consequences`,
+      { gradingIds: ["nope"] },
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].path).toMatch(/^gradingIds/);
 
-    const regraded = await api<{ results: RegradeResult[] }>(studio.url, staff, "POST", `${P}/rubric/consequences`, { gradingIds: ids });
+    const regraded = await api<{ results: RegradeResult[] }>(studio.url, staff, "POST", `${P}/rubric/consequences`, {
+      gradingIds: ids,
+    });
     expect(regraded.status, JSON.stringify(regraded.body)).toBe(200);
-    expect(regraded.body.results.map((r) => [r.gradingId, r.outcome, r.score])).toEqual(after.body.gradings.map((g) => [g.gradingId, "recomputed", g.newScore]));
-    expect((await api<RubricConsequences>(studio.url, staff, "GET", `${P}/rubric/consequences`)).body.gradings).toEqual([]);
+    expect(regraded.body.results.map((r) => [r.gradingId, r.outcome, r.score])).toEqual(
+      after.body.gradings.map((g) => [g.gradingId, "recomputed", g.newScore]),
+    );
+    expect((await api<RubricConsequences>(studio.url, staff, "GET", `${P}/rubric/consequences`)).body.gradings).toEqual(
+      [],
+    );
 
     // A requirement change: each grading now needs that one leaf graded.
     const leaf = rubric.nodes.find((n) => !rubric.nodes.some((c) => c.parentKey === n.key))!;

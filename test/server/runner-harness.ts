@@ -25,7 +25,8 @@ export async function tarGz(files: ArchiveFiles, opts: { level?: number } = {}):
   const ended = new Promise<void>((resolve) => pack.on("end", resolve));
   for (const [name, value] of Object.entries(files)) {
     const content = typeof value === "string" || Buffer.isBuffer(value) ? value : value.content;
-    const mode = typeof value === "string" || Buffer.isBuffer(value) ? (name.endsWith(".sh") ? 0o755 : 0o644) : value.mode;
+    const mode =
+      typeof value === "string" || Buffer.isBuffer(value) ? (name.endsWith(".sh") ? 0o755 : 0o644) : value.mode;
     pack.entry({ name, mode, mtime: new Date(Date.now() - 60_000) }, content);
   }
   pack.finalize();
@@ -40,14 +41,21 @@ export async function uploadSubmission(
   paperId: string,
   fields: { agent: string; run: number; reproduce?: boolean; variant?: string },
   archive: Buffer,
-): Promise<{ status: number; body: { submissionId?: string; jobId?: string; error?: { code: string; message: string } } }> {
+): Promise<{
+  status: number;
+  body: { submissionId?: string; jobId?: string; error?: { code: string; message: string } };
+}> {
   const q = new URLSearchParams({ agent: fields.agent, run: String(fields.run), name: "submission.tar.gz" });
   if (fields.reproduce) q.set("reproduce", "1");
   if (fields.variant) q.set("variant", fields.variant);
   const headers: Record<string, string> = { "content-type": "application/gzip" };
   if (auth.cookie) headers.cookie = auth.cookie;
   if (auth.bearer) headers.authorization = `Bearer ${auth.bearer}`;
-  const res = await fetch(`${baseUrl}/api/papers/${encodeURIComponent(paperId)}/submissions?${q}`, { method: "POST", headers, body: new Uint8Array(archive) });
+  const res = await fetch(`${baseUrl}/api/papers/${encodeURIComponent(paperId)}/submissions?${q}`, {
+    method: "POST",
+    headers,
+    body: new Uint8Array(archive),
+  });
   return { status: res.status, body: (await res.json().catch(() => ({}))) as never };
 }
 
@@ -57,8 +65,18 @@ export interface JobAnswer {
 }
 
 /** Polls `GET /api/jobs/<id>` until `done` holds (default: a final status); bounded by the test's timeout alone (see pollUntil). */
-export async function waitForJob(baseUrl: string, cookie: string, jobId: string, done: (a: JobAnswer) => boolean = (a) => !["queued", "running"].includes(a.job.status)): Promise<JobAnswer> {
-  const res = await pollUntil(`job ${jobId} as expected`, () => api<JobAnswer>(baseUrl, cookie, "GET", `/api/jobs/${jobId}`), (r) => r.status === 200 && done(r.body), 100);
+export async function waitForJob(
+  baseUrl: string,
+  cookie: string,
+  jobId: string,
+  done: (a: JobAnswer) => boolean = (a) => !["queued", "running"].includes(a.job.status),
+): Promise<JobAnswer> {
+  const res = await pollUntil(
+    `job ${jobId} as expected`,
+    () => api<JobAnswer>(baseUrl, cookie, "GET", `/api/jobs/${jobId}`),
+    (r) => r.status === 200 && done(r.body),
+    100,
+  );
   return res.body;
 }
 
@@ -84,14 +102,35 @@ process.once("exit", () => {
 });
 
 /** Starts `npm run runner`'s program as its own process group, with the token in its environment. */
-export function startRunner(baseUrl: string, token: string, opts: { name: string; backend?: string; maxJobs?: number; env?: Record<string, string> }): RunnerProcess {
+export function startRunner(
+  baseUrl: string,
+  token: string,
+  opts: { name: string; backend?: string; maxJobs?: number; env?: Record<string, string> },
+): RunnerProcess {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `rubric-runner-${opts.name}-`));
   // `node --import tsx` runs the runner in this one process (the tsx CLI would add a parent), so a signal reaches it.
-  const args = ["--import", "tsx", path.join(ROOT, "runner", "main.ts"), "--url", baseUrl, "--name", opts.name, "--work-dir", workDir, "--max-jobs", String(opts.maxJobs ?? 1)];
+  const args = [
+    "--import",
+    "tsx",
+    path.join(ROOT, "runner", "main.ts"),
+    "--url",
+    baseUrl,
+    "--name",
+    opts.name,
+    "--work-dir",
+    workDir,
+    "--max-jobs",
+    String(opts.maxJobs ?? 1),
+  ];
   if (opts.backend) args.push("--backend", opts.backend);
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, RUNNER_TOKEN: token, ...opts.env } as unknown as NodeJS.ProcessEnv,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      RUNNER_TOKEN: token,
+      ...opts.env,
+    } as unknown as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -10,8 +10,24 @@ import { gunzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstorableText } from "@/lib/text";
-import { DEMO_PAPER_ID, STAFF, api, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio } from "./harness";
-import { processWithMarker, startRunner, tarGz, uploadSubmission, waitForJob, type RunnerProcess } from "./runner-harness";
+import {
+  DEMO_PAPER_ID,
+  STAFF,
+  api,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  type PreparedDatabase,
+  type Studio,
+} from "./harness";
+import {
+  processWithMarker,
+  startRunner,
+  tarGz,
+  uploadSubmission,
+  waitForJob,
+  type RunnerProcess,
+} from "./runner-harness";
 
 const kinds = process.env.DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
 const BACKEND = "sandbox";
@@ -30,10 +46,16 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
     db = await prepareDatabase(kind, 0, `runner-output-${kind}`);
     studio = await startStudio({ ...db.env, JOB_LEASE_S: "900", JOB_HEARTBEAT_S: "300" });
     staff = await signIn(studio.url, STAFF.email, STAFF.password);
-    const created = await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", { name: `output tests on ${kind}` });
+    const created = await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", {
+      name: `output tests on ${kind}`,
+    });
     expect(created.status).toBe(200);
     runnerToken = created.body.token;
-    runner = startRunner(studio.url, runnerToken, { name: `output-${kind}`, backend: BACKEND, env: { RUNNER_MAX_LOG_BYTES: String(MAX_LOG_BYTES) } });
+    runner = startRunner(studio.url, runnerToken, {
+      name: `output-${kind}`,
+      backend: BACKEND,
+      env: { RUNNER_MAX_LOG_BYTES: String(MAX_LOG_BYTES) },
+    });
   });
   afterAll(async () => {
     await runner?.stop();
@@ -42,7 +64,13 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
   });
 
   const submit = async (files: Record<string, string>) => {
-    const up = await uploadSubmission(studio.url, { cookie: staff }, DEMO_PAPER_ID, { agent: `Output test · ${kind}`, run: ++run, reproduce: true }, await tarGz(files));
+    const up = await uploadSubmission(
+      studio.url,
+      { cookie: staff },
+      DEMO_PAPER_ID,
+      { agent: `Output test · ${kind}`, run: ++run, reproduce: true },
+      await tarGz(files),
+    );
     expect(up.status, JSON.stringify(up.body)).toBe(201);
     return up.body.jobId!;
   };
@@ -78,7 +106,9 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
   });
 
   it("caps a job's log at the runner's limit with a marker line, completes the job with its status, and runs it once", async () => {
-    const jobId = await submit({ "reproduce.sh": 'head -c 4000000 /dev/zero | tr "\\0" x | fold -w 100\necho "the end"\nexit 4\n' });
+    const jobId = await submit({
+      "reproduce.sh": 'head -c 4000000 /dev/zero | tr "\\0" x | fold -w 100\necho "the end"\nexit 4\n',
+    });
     const { job, logTail } = await waitForJob(studio.url, staff, jobId);
     expect(job, logTail).toMatchObject({ status: "failed", exitCode: 4, attempts: 1 });
     const { repro_log: log } = await exportedMetadata(jobId);
@@ -93,7 +123,9 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
 
   it("masks a secret in output file and directory names, link targets, and values broken across lines", async () => {
     const secret = "hf_SeCrEtVaLuE123";
-    expect((await api(studio.url, staff, "PUT", `/api/papers/${DEMO_PAPER_ID}/secrets/HF_TOKEN`, { value: secret })).status).toBe(200);
+    expect(
+      (await api(studio.url, staff, "PUT", `/api/papers/${DEMO_PAPER_ID}/secrets/HF_TOKEN`, { value: secret })).status,
+    ).toBe(200);
     try {
       const jobId = await submit({
         "reproduce.sh": [
@@ -102,7 +134,7 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
           'ln -s "out-$HF_TOKEN/file-$HF_TOKEN.txt" latest',
           'echo "${HF_TOKEN:0:8}"',
           'echo "${HF_TOKEN:8}"',
-          "printf '%s\\r\\n' \"${HF_TOKEN:0:5}\" \"${HF_TOKEN:5}\"",
+          'printf \'%s\\r\\n\' "${HF_TOKEN:0:5}" "${HF_TOKEN:5}"',
           "echo done",
         ].join("\n"),
       });
@@ -151,12 +183,23 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
     const res = await fetch(`${studio.url}/api/runner/register`, {
       method: "POST",
       headers: { authorization: `Bearer ${runnerToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "gpu\u0000box", capabilities: { gpus: [], cpus: 1, memoryBytes: 1, backend: "local", maxJobs: 1, hostname: "host\ud800" } }),
+      body: JSON.stringify({
+        name: "gpu\u0000box",
+        capabilities: { gpus: [], cpus: 1, memoryBytes: 1, backend: "local", maxJobs: 1, hostname: "host\ud800" },
+      }),
     });
     expect(res.status).toBe(200);
     const { runnerId } = (await res.json()) as { runnerId: string };
-    const listed = await api<{ runners: { id: string; name: string; capabilities: { hostname?: string } }[] }>(studio.url, staff, "GET", "/api/runners");
-    expect(listed.body.runners.find((r) => r.id === runnerId)).toMatchObject({ name: "gpu\uFFFDbox", capabilities: { hostname: "host\uFFFD" } });
+    const listed = await api<{ runners: { id: string; name: string; capabilities: { hostname?: string } }[] }>(
+      studio.url,
+      staff,
+      "GET",
+      "/api/runners",
+    );
+    expect(listed.body.runners.find((r) => r.id === runnerId)).toMatchObject({
+      name: "gpu\uFFFDbox",
+      capabilities: { hostname: "host\uFFFD" },
+    });
   });
 });
 
@@ -164,7 +207,9 @@ async function tarEntries(archive: Buffer): Promise<{ name: string; linkname?: s
   const extract = tar.extract();
   const entries: { name: string; linkname?: string }[] = [];
   extract.on("entry", (header, stream, next) => {
-    entries.push(header.type === "symlink" ? { name: header.name, linkname: header.linkname ?? undefined } : { name: header.name });
+    entries.push(
+      header.type === "symlink" ? { name: header.name, linkname: header.linkname ?? undefined } : { name: header.name },
+    );
     stream.on("end", next).resume();
   });
   return new Promise((resolve, reject) => {

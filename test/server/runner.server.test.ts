@@ -7,8 +7,25 @@ import { gunzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
-import { DEMO_PAPER_ID, STAFF, api, prepareDatabase, signIn, startStudio, waitFor, type PreparedDatabase, type Studio } from "./harness";
-import { processWithMarker, startRunner, tarGz, uploadSubmission, waitForJob, type RunnerProcess } from "./runner-harness";
+import {
+  DEMO_PAPER_ID,
+  STAFF,
+  api,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  waitFor,
+  type PreparedDatabase,
+  type Studio,
+} from "./harness";
+import {
+  processWithMarker,
+  startRunner,
+  tarGz,
+  uploadSubmission,
+  waitForJob,
+  type RunnerProcess,
+} from "./runner-harness";
 
 const kinds = process.env.DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
 const LEASE_S = 4;
@@ -26,9 +43,16 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
   beforeAll(async () => {
     db = await prepareDatabase(kind, 0, `runner-${kind}`);
     // The judge worker in the studio on PostgreSQL too (the evaluation case judges what the runner reproduced).
-    studio = await startStudio({ ...db.env, JOB_LEASE_S: String(LEASE_S), JOB_HEARTBEAT_S: "1", WORKER_IN_PROCESS: "1" });
+    studio = await startStudio({
+      ...db.env,
+      JOB_LEASE_S: String(LEASE_S),
+      JOB_HEARTBEAT_S: "1",
+      WORKER_IN_PROCESS: "1",
+    });
     staff = await signIn(studio.url, STAFF.email, STAFF.password);
-    const created = await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", { name: `tests on ${kind}` });
+    const created = await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", {
+      name: `tests on ${kind}`,
+    });
     expect(created.status).toBe(200);
     runnerToken = created.body.token;
   });
@@ -44,17 +68,29 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     return r;
   };
   const submit = async (files: Record<string, string>) => {
-    const up = await uploadSubmission(studio.url, { cookie: staff }, DEMO_PAPER_ID, { agent: `Runner test · ${kind}`, run: ++run, reproduce: true }, await tarGz(files));
+    const up = await uploadSubmission(
+      studio.url,
+      { cookie: staff },
+      DEMO_PAPER_ID,
+      { agent: `Runner test · ${kind}`, run: ++run, reproduce: true },
+      await tarGz(files),
+    );
     expect(up.status, JSON.stringify(up.body)).toBe(201);
     return up.body.jobId!;
   };
   const setRunSettings = (settings: { timeoutS: number; network?: boolean }) =>
-    api(studio.url, staff, "PUT", `/api/papers/${DEMO_PAPER_ID}/run-settings`, { timeoutS: settings.timeoutS, gpus: 0, network: settings.network ?? false, salvageRetryBelowS: 0 });
+    api(studio.url, staff, "PUT", `/api/papers/${DEMO_PAPER_ID}/run-settings`, {
+      timeoutS: settings.timeoutS,
+      gpus: 0,
+      network: settings.network ?? false,
+      salvageRetryBelowS: 0,
+    });
 
   it("runs a submission that writes outputs: succeeded, exit 0, log complete, outputs listed with the changed files", async () => {
     runner("main");
     const jobId = await submit({
-      "reproduce.sh": 'set -e\nfor i in 1 2 3 4 5; do echo "step $i of 5"; sleep 0.2; done\nmkdir -p results\necho "method,score" > results/table.csv\necho "wagc,1.509" >> results/table.csv\necho done\n',
+      "reproduce.sh":
+        'set -e\nfor i in 1 2 3 4 5; do echo "step $i of 5"; sleep 0.2; done\nmkdir -p results\necho "method,score" > results/table.csv\necho "wagc,1.509" >> results/table.csv\necho done\n',
       "train.py": "print('hello')\n",
     });
     const { job, logTail } = await waitForJob(studio.url, staff, jobId);
@@ -65,11 +101,21 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     expect(files["results/table.csv"]).toMatchObject({ changed: true });
     expect(files["train.py"]).toMatchObject({ changed: false });
     expect(files["reproduce.log"]).toBeDefined();
-    expect(job.metadata).toMatchObject({ repro_script_exists: true, timedout: false, exit_code: 0, backend: BACKEND, attempt: 1 });
+    expect(job.metadata).toMatchObject({
+      repro_script_exists: true,
+      timedout: false,
+      exit_code: 0,
+      backend: BACKEND,
+      attempt: 1,
+    });
     expect(job.metadata?.files_after_reproduce).toMatch(/table\.csv/);
     // PaperBench's executed metadata: its keys first, in its order.
     const exported = await fetch(`${studio.url}/api/jobs/${jobId}/metadata`, { headers: { cookie: staff } });
-    expect(Object.keys(JSON.parse(await exported.text())).slice(0, 3)).toEqual(["is_valid_git_repo", "git_log", "repro_script_exists"]);
+    expect(Object.keys(JSON.parse(await exported.text())).slice(0, 3)).toEqual([
+      "is_valid_git_repo",
+      "git_log",
+      "repro_script_exists",
+    ]);
   });
 
   it("keeps the log and the exit status of a script that exits 3", async () => {
@@ -88,15 +134,33 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
   });
 
   it("judges a reproduction that wrote results then exited 1, and one that timed out, in an evaluation: their Code Development leaves count", async () => {
-    const configs = await api<{ configs: { id: string; name: string }[] }>(studio.url, staff, "GET", "/api/judge/configs");
+    const configs = await api<{ configs: { id: string; name: string }[] }>(
+      studio.url,
+      staff,
+      "GET",
+      "/api/judge/configs",
+    );
     const dummyId = configs.body.configs.find((c) => c.name === "Dummy judge")!.id;
     const agent = `Judged-anyway agent · ${kind}`;
     // PaperBench's defaults: they would count 0 a run that left nothing to judge, not these.
-    const created = await api<{ evaluation: { id: string } }>(studio.url, staff, "POST", "/api/evaluations", { name: `judged anyway ${kind}`, agent, paperIds: [DEMO_PAPER_ID], runs: 2, variant: "full", judgeConfigId: dummyId });
+    const created = await api<{ evaluation: { id: string } }>(studio.url, staff, "POST", "/api/evaluations", {
+      name: `judged anyway ${kind}`,
+      agent,
+      paperIds: [DEMO_PAPER_ID],
+      runs: 2,
+      variant: "full",
+      judgeConfigId: dummyId,
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const evaluationId = created.body.evaluation.id;
     const upload = async (run: number, files: Record<string, string>) => {
-      const q = new URLSearchParams({ agent, run: String(run), name: "submission.tar.gz", variant: "full", evaluation: evaluationId });
+      const q = new URLSearchParams({
+        agent,
+        run: String(run),
+        name: "submission.tar.gz",
+        variant: "full",
+        evaluation: evaluationId,
+      });
       const res = await fetch(`${studio.url}/api/papers/${DEMO_PAPER_ID}/submissions?${q}`, {
         method: "POST",
         headers: { cookie: staff, "content-type": "application/gzip", origin: studio.url },
@@ -105,14 +169,20 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
       expect(res.status).toBe(201);
     };
     const counted = (run: number) =>
-      waitFor(`run ${run} counted`, async () => {
-        const m = await api<EvaluationMatrix>(studio.url, staff, "GET", `/api/evaluations/${evaluationId}/matrix`);
-        const cell = m.body.cells.find((c) => c.run === run);
-        return cell && ["counted", "excluded"].includes(cell.stage) ? { cell, matrix: m.body } : undefined;
-      }, 250);
+      waitFor(
+        `run ${run} counted`,
+        async () => {
+          const m = await api<EvaluationMatrix>(studio.url, staff, "GET", `/api/evaluations/${evaluationId}/matrix`);
+          const cell = m.body.cells.find((c) => c.run === run);
+          return cell && ["counted", "excluded"].includes(cell.stage) ? { cell, matrix: m.body } : undefined;
+        },
+        250,
+      );
     /** Every Code Development leaf of the cell's grading, as its PaperBench graded tree says. */
     const codeDevLeaves = async (gradingId: string) => {
-      const res = await fetch(`${studio.url}/api/gradings/${gradingId}/export?format=json`, { headers: { cookie: staff } });
+      const res = await fetch(`${studio.url}/api/gradings/${gradingId}/export?format=json`, {
+        headers: { cookie: staff },
+      });
       expect(res.status).toBe(200);
       type Node = { task_category: string | null; score: number; valid_score: boolean; sub_tasks: Node[] };
       const leaves: Node[] = [];
@@ -122,7 +192,10 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     };
 
     runner("judged-anyway");
-    await upload(1, { "reproduce.sh": 'mkdir -p results\necho "method,score" > results/table.csv\necho "wrote results"\nexit 1\n', "train.py": "print('hello')\n" });
+    await upload(1, {
+      "reproduce.sh": 'mkdir -p results\necho "method,score" > results/table.csv\necho "wrote results"\nexit 1\n',
+      "train.py": "print('hello')\n",
+    });
     const failed = await counted(1);
     expect(failed.cell).toMatchObject({ stage: "counted", state: "succeeded", failure: null, score: 1 });
     expect(failed.cell.gradingId).toBeTruthy();
@@ -131,7 +204,9 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     expect(job.job).toMatchObject({ status: "failed", exitCode: 1 });
     expect(job.job.outputs?.files.find((f) => f.path === "results/table.csv")).toMatchObject({ changed: true });
     // The executed submission as PaperBench stores it: every entry under submission/, the results and the log in it.
-    const exported = await fetch(`${studio.url}/api/jobs/${failed.cell.jobId}/outputs?format=paperbench`, { headers: { cookie: staff } });
+    const exported = await fetch(`${studio.url}/api/jobs/${failed.cell.jobId}/outputs?format=paperbench`, {
+      headers: { cookie: staff },
+    });
     expect(exported.status).toBe(200);
     expect(exported.headers.get("content-disposition")).toContain("submission_executed.tar.gz");
     const names: string[] = [];
@@ -145,17 +220,33 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     extract.end(gunzipSync(Buffer.from(await exported.arrayBuffer())));
     await listed;
     expect(names.every((n) => n === "submission/" || n.startsWith("submission/"))).toBe(true);
-    expect(names).toEqual(expect.arrayContaining(["submission/results/table.csv", "submission/reproduce.log", "submission/reproduce.log.creation_time"]));
-    expect((await fetch(`${studio.url}/api/jobs/${failed.cell.jobId}/outputs?format=zip`, { headers: { cookie: staff } })).status).toBe(400);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "submission/results/table.csv",
+        "submission/reproduce.log",
+        "submission/reproduce.log.creation_time",
+      ]),
+    );
+    expect(
+      (await fetch(`${studio.url}/api/jobs/${failed.cell.jobId}/outputs?format=zip`, { headers: { cookie: staff } }))
+        .status,
+    ).toBe(400);
     const leaves = await codeDevLeaves(failed.cell.gradingId!);
     expect(leaves.length).toBeGreaterThan(0);
     expect(leaves.every((l) => l.valid_score && l.score === 1)).toBe(true);
 
     expect((await setRunSettings({ timeoutS: 2 })).status).toBe(200);
     try {
-      await upload(2, { "reproduce.sh": 'mkdir -p results\necho "method,score" > results/table.csv\necho "wrote results"\nsleep 60\n' });
+      await upload(2, {
+        "reproduce.sh": 'mkdir -p results\necho "method,score" > results/table.csv\necho "wrote results"\nsleep 60\n',
+      });
       const timedOut = await counted(2);
-      expect(timedOut.cell).toMatchObject({ stage: "counted", failure: null, score: 1, reproduction: "timed out after 2 s" });
+      expect(timedOut.cell).toMatchObject({
+        stage: "counted",
+        failure: null,
+        score: 1,
+        reproduction: "timed out after 2 s",
+      });
       expect((await waitForJob(studio.url, staff, timedOut.cell.jobId!)).job.status).toBe("timed_out");
       expect((await codeDevLeaves(timedOut.cell.gradingId!)).every((l) => l.valid_score && l.score === 1)).toBe(true);
       expect(timedOut.matrix.result).toMatchObject({ runScores: [1, 1], excluded: [] });
@@ -211,7 +302,12 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     await Promise.all(runners.splice(0).map((r) => r.stop()));
     const doomed = runner("doomed");
     const jobId = await submit({ "reproduce.sh": 'echo "attempt starts"\nsleep 3\necho "attempt ends"\n' });
-    await waitForJob(studio.url, staff, jobId, (a) => a.job.status === "running" && a.logTail.includes("attempt starts"));
+    await waitForJob(
+      studio.url,
+      staff,
+      jobId,
+      (a) => a.job.status === "running" && a.logTail.includes("attempt starts"),
+    );
     // The whole group: the runner and the job it was running (a dead machine).
     process.kill(-doomed.pid, "SIGKILL");
     runner("rescuer");
@@ -260,7 +356,11 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
   });
 
   it("lets tokens act only where they may", async () => {
-    const noAuth = await fetch(`${studio.url}/api/runner/claim`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const noAuth = await fetch(`${studio.url}/api/runner/claim`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(noAuth.status).toBe(401);
     // A runner token is not a job token, and a browser session is neither.
     const jobId = await submit({ "reproduce.sh": "echo ok\n" });

@@ -10,10 +10,20 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_PAPER_ID, STAFF, api, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio } from "./harness";
+import {
+  DEMO_PAPER_ID,
+  STAFF,
+  api,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  type PreparedDatabase,
+  type Studio,
+} from "./harness";
 import { startRunner, tarGz, uploadSubmission, waitForJob, type RunnerProcess } from "./runner-harness";
 
-if (!fs.existsSync("/usr/bin/bwrap") && process.env.CI) throw new Error("bwrap (Debian's bubblewrap) is required for the hostile-submission suite in CI");
+if (!fs.existsSync("/usr/bin/bwrap") && process.env.CI)
+  throw new Error("bwrap (Debian's bubblewrap) is required for the hostile-submission suite in CI");
 
 const marker = `escape-${process.pid}-${Date.now()}`;
 /** Where a planted bwrap would leave its proof of having run on the host. */
@@ -32,12 +42,18 @@ describe.runIf(fs.existsSync("/usr/bin/bwrap"))("a hostile submission against a 
     db = await prepareDatabase("pglite", 0, "sandbox-hostile");
     studio = await startStudio({ ...db.env });
     staff = await signIn(studio.url, STAFF.email, STAFF.password);
-    const created = await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", { name: "hostile tests" });
+    const created = await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", {
+      name: "hostile tests",
+    });
     expect(created.status).toBe(200);
     // A bwrap first on the runner's own PATH: a runner that looked tools up there would run it.
     pathDir = fs.mkdtempSync(path.join(os.tmpdir(), "rubric-hostile-path-"));
     fs.writeFileSync(path.join(pathDir, "bwrap"), fakeBwrap, { mode: 0o755 });
-    runner = startRunner(studio.url, created.body.token, { name: "hostile-runner", backend: "sandbox", env: { PATH: `${pathDir}:${process.env.PATH}` } });
+    runner = startRunner(studio.url, created.body.token, {
+      name: "hostile-runner",
+      backend: "sandbox",
+      env: { PATH: `${pathDir}:${process.env.PATH}` },
+    });
   });
   afterAll(async () => {
     await runner?.stop();
@@ -45,13 +61,20 @@ describe.runIf(fs.existsSync("/usr/bin/bwrap"))("a hostile submission against a 
     await db?.drop();
     fs.rmSync(pathDir, { recursive: true, force: true });
     // Were the sandbox broken, the planted file would be on this host: take it away again (only ours).
-    for (const target of PLANT_TARGETS) if (fs.existsSync(target) && fs.readFileSync(target, "utf8").includes(marker)) fs.rmSync(target);
+    for (const target of PLANT_TARGETS)
+      if (fs.existsSync(target) && fs.readFileSync(target, "utf8").includes(marker)) fs.rmSync(target);
     fs.rmSync(proof, { force: true });
   });
 
   let run = 0;
   const submit = async (script: string) => {
-    const up = await uploadSubmission(studio.url, { cookie: staff }, DEMO_PAPER_ID, { agent: "Hostile agent", run: ++run, reproduce: true }, await tarGz({ "reproduce.sh": script, "fake-bwrap": fakeBwrap }));
+    const up = await uploadSubmission(
+      studio.url,
+      { cookie: staff },
+      DEMO_PAPER_ID,
+      { agent: "Hostile agent", run: ++run, reproduce: true },
+      await tarGz({ "reproduce.sh": script, "fake-bwrap": fakeBwrap }),
+    );
     expect(up.status, JSON.stringify(up.body)).toBe(201);
     return up.body.jobId!;
   };
@@ -75,6 +98,7 @@ describe.runIf(fs.existsSync("/usr/bin/bwrap"))("a hostile submission against a 
     expect(second.logTail).toContain("second-job-ran");
     // Neither the planted file nor the one first on the runner's PATH ran on the host.
     expect(fs.existsSync(proof)).toBe(false);
-    for (const target of PLANT_TARGETS) expect(fs.existsSync(target) && fs.readFileSync(target, "utf8").includes(marker), target).toBe(false);
+    for (const target of PLANT_TARGETS)
+      expect(fs.existsSync(target) && fs.readFileSync(target, "utf8").includes(marker), target).toBe(false);
   });
 });

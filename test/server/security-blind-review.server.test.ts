@@ -9,7 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LeaderboardAgentGradings, LeaderboardView } from "@/lib/leaderboard/types";
 import type { ReviewCommitResult, ReviewPayload } from "@/lib/review/types";
 import { forbiddenAggregates, leakedAggregates, numbersIn } from "@/test/blind-review";
-import { DEMO_PAPER_ID, STAFF, api, prepareDatabase, signIn, startStudio, waitFor, type PreparedDatabase, type Studio } from "./harness";
+import {
+  DEMO_PAPER_ID,
+  STAFF,
+  api,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  waitFor,
+  type PreparedDatabase,
+  type Studio,
+} from "./harness";
 
 const GRADER = { email: "grader@demo.rubric.studio", password: "grader-demo-pass" };
 
@@ -33,7 +43,10 @@ function blindReviewSuite(kind: "pglite" | "postgres") {
     beforeAll(async () => {
       db = await prepareDatabase(kind, 0, "security-blind-review");
       studio = await startStudio(db.env);
-      [staff, grader] = await Promise.all([signIn(studio.url, STAFF.email, STAFF.password), signIn(studio.url, GRADER.email, GRADER.password)]);
+      [staff, grader] = await Promise.all([
+        signIn(studio.url, STAFF.email, STAFF.password),
+        signIn(studio.url, GRADER.email, GRADER.password),
+      ]);
       const queue = await api<{ assignments: QueueItem[] }>(studio.url, grader, "GET", "/api/review-queue");
       expect(queue.status).toBe(200);
       blind = queue.body.assignments.find((a) => a.blind && a.nodeKeys === null)!;
@@ -71,8 +84,14 @@ function blindReviewSuite(kind: "pglite" | "postgres") {
       expect(leakedAggregates(payload, forbidden)).toEqual([]);
       expect(JSON.stringify(payload)).not.toContain("importedScore");
       for (const answer of await graderAnswers(blind)) expect(leakedAggregates(answer, forbidden)).toEqual([]);
-      const runs = await get<LeaderboardAgentGradings>(grader, `/api/leaderboard/runs?agent=${await agentId(blind.agentName)}`);
-      expect(runs.papers.flatMap((p) => p.runs).find((r) => r.gradingId === blind.gradingId)).toMatchObject({ score: null, pendingReview: true });
+      const runs = await get<LeaderboardAgentGradings>(
+        grader,
+        `/api/leaderboard/runs?agent=${await agentId(blind.agentName)}`,
+      );
+      expect(runs.papers.flatMap((p) => p.runs).find((r) => r.gradingId === blind.gradingId)).toMatchObject({
+        score: null,
+        pendingReview: true,
+      });
       expect((await api(studio.url, grader, "GET", `/api/gradings/${blind.gradingId}/export`)).status).toBe(403);
     });
 
@@ -86,7 +105,13 @@ function blindReviewSuite(kind: "pglite" | "postgres") {
       expect(leakedAggregates(payload, forbidden)).toEqual([]);
       for (const answer of await graderAnswers(subtree)) expect(leakedAggregates(answer, forbidden)).toEqual([]);
       const leaf = payload.leaves.find((l) => l.hidden === null)!;
-      const committed = await api<ReviewCommitResult>(studio.url, grader, "POST", `/api/gradings/${subtree.gradingId}/scores`, { nodeKey: leaf.key, score: leaf.verdict!.score });
+      const committed = await api<ReviewCommitResult>(
+        studio.url,
+        grader,
+        "POST",
+        `/api/gradings/${subtree.gradingId}/scores`,
+        { nodeKey: leaf.key, score: leaf.verdict!.score },
+      );
       expect(committed.status).toBe(201);
       expect(committed.body.rootScore).toBeNull();
       expect(leakedAggregates(committed.body, forbidden)).toEqual([]);
@@ -96,12 +121,17 @@ function blindReviewSuite(kind: "pglite" | "postgres") {
       const everything = await review(staff, blind.gradingId);
       const pendingRow = (view: LeaderboardView) => view.agents.find((a) => a.name === blind.agentName)!;
       const before = pendingRow(await board());
-      expect(before.excludedRuns).toEqual([expect.objectContaining({ run: blind.runIndex, reason: "pending_review", pendingPapers: [DEMO_PAPER_ID] })]);
+      expect(before.excludedRuns).toEqual([
+        expect.objectContaining({ run: blind.runIndex, reason: "pending_review", pendingPapers: [DEMO_PAPER_ID] }),
+      ]);
       expect(before.perPaper[0].pendingRuns).toBe(1);
       expect(numbersIn(await board())).not.toContain(everything.rootScore);
       // The grader scores every leaf blind (agreeing with the judge): the review is done.
       for (const leaf of everything.leaves) {
-        const answer = await api(studio.url, grader, "POST", `/api/gradings/${blind.gradingId}/scores`, { nodeKey: leaf.key, score: leaf.verdict!.score });
+        const answer = await api(studio.url, grader, "POST", `/api/gradings/${blind.gradingId}/scores`, {
+          nodeKey: leaf.key,
+          score: leaf.verdict!.score,
+        });
         expect(answer.status).toBe(201);
       }
       const after = await waitFor("the reviewed run on the board", async () => {

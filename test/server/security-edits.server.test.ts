@@ -4,7 +4,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
-import { DEMO_PAPER_ID, STAFF, api, postOperation, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio } from "./harness";
+import {
+  DEMO_PAPER_ID,
+  STAFF,
+  api,
+  postOperation,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  type PreparedDatabase,
+  type Studio,
+} from "./harness";
 
 interface PaperAnswer {
   paper: { title: string; paperMarkdown: string; addendum: string; judgeAddendum: string; blacklist: string[] };
@@ -26,15 +36,27 @@ function editsSuite(kind: "pglite" | "postgres") {
       await db?.drop();
     });
 
-    const nodes = async () => (await api<{ revision: number; nodes: NodeRow[] }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`)).body;
+    const nodes = async () =>
+      (
+        await api<{ revision: number; nodes: NodeRow[] }>(
+          studio.url,
+          cookie,
+          "GET",
+          `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`,
+        )
+      ).body;
 
     it("a PATCH of a paper's title keeps its text, addendum, judge addendum and blacklist", async () => {
       const paperUrl = `/api/papers/${DEMO_PAPER_ID}`;
       const texts = { paperMarkdown: "# The paper\n\nBody.", addendum: "An addendum", judgeAddendum: "For the judge" };
       // The blacklist is sent as blacklist.txt's text and kept as its lines.
-      expect((await api(studio.url, cookie, "PATCH", paperUrl, { ...texts, blacklist: "github.com/x/y\n" })).status).toBe(200);
+      expect(
+        (await api(studio.url, cookie, "PATCH", paperUrl, { ...texts, blacklist: "github.com/x/y\n" })).status,
+      ).toBe(200);
       const full = { ...texts, blacklist: ["github.com/x/y"] };
-      const patched = await api<PaperAnswer>(studio.url, cookie, "PATCH", paperUrl, { title: "Only the title changes" });
+      const patched = await api<PaperAnswer>(studio.url, cookie, "PATCH", paperUrl, {
+        title: "Only the title changes",
+      });
       expect(patched.status).toBe(200);
       const read = (await api<PaperAnswer>(studio.url, cookie, "GET", paperUrl)).body.paper;
       expect(read).toMatchObject({ title: "Only the title changes", ...full });

@@ -9,7 +9,17 @@
  * - headers: CSP, framing, referrer and sniffing headers on pages and answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_PAPER_ID, STAFF, api, freePort, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio } from "./harness";
+import {
+  DEMO_PAPER_ID,
+  STAFF,
+  api,
+  freePort,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  type PreparedDatabase,
+  type Studio,
+} from "./harness";
 import { MiB, streamBody } from "./stream-body";
 
 const errorCode = (body: string): string | undefined => {
@@ -41,13 +51,26 @@ function securityHttpSuite(kind: "pglite" | "postgres") {
     });
 
     const members = async () => {
-      const answer = await api<{ members: { email: string }[] }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/members`);
+      const answer = await api<{ members: { email: string }[] }>(
+        studio.url,
+        cookie,
+        "GET",
+        `/api/papers/${DEMO_PAPER_ID}/members`,
+      );
       expect(answer.status).toBe(200);
       return answer.body.members.map((m) => m.email);
     };
 
-    const addMember = (email: string, headers: Record<string, string>, body = JSON.stringify({ email, role: "author" })) =>
-      fetch(`${studio.url}/api/papers/${DEMO_PAPER_ID}/members`, { method: "POST", headers: { cookie, ...headers }, body });
+    const addMember = (
+      email: string,
+      headers: Record<string, string>,
+      body = JSON.stringify({ email, role: "author" }),
+    ) =>
+      fetch(`${studio.url}/api/papers/${DEMO_PAPER_ID}/members`, {
+        method: "POST",
+        headers: { cookie, ...headers },
+        body,
+      });
 
     // ── Bodies (item 8) ─────────────────────────────────────────────────────
 
@@ -91,7 +114,9 @@ function securityHttpSuite(kind: "pglite" | "postgres") {
     });
 
     it("an oversized multipart upload without Content-Length is refused with 413 while it is still being sent", async () => {
-      const revision = async () => (await api<{ revision: number }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`)).body.revision;
+      const revision = async () =>
+        (await api<{ revision: number }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`)).body
+          .revision;
       const before = await revision();
       const total = 128 * MiB;
       const answer = await streamBody(`${studio.url}/api/papers/${DEMO_PAPER_ID}/rubric`, {
@@ -109,12 +134,23 @@ function securityHttpSuite(kind: "pglite" | "postgres") {
 
     it("a member cannot be added by a page on another port of the same host (Origin), nor by a same-site page (Sec-Fetch-Site)", async () => {
       const before = await members();
-      const fromElsewhere = await addMember("csrf-origin@attacker.test", { origin: elsewhere, "content-type": "application/json" });
+      const fromElsewhere = await addMember("csrf-origin@attacker.test", {
+        origin: elsewhere,
+        "content-type": "application/json",
+      });
       expect(fromElsewhere.status).toBe(403);
-      expect(((await fromElsewhere.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "cross_origin" });
-      const sameSite = await addMember("csrf-site@attacker.test", { "sec-fetch-site": "same-site", "content-type": "application/json" });
+      expect(((await fromElsewhere.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+        code: "cross_origin",
+      });
+      const sameSite = await addMember("csrf-site@attacker.test", {
+        "sec-fetch-site": "same-site",
+        "content-type": "application/json",
+      });
       expect(sameSite.status).toBe(403);
-      const nullOrigin = await addMember("csrf-null@attacker.test", { origin: "null", "content-type": "application/json" });
+      const nullOrigin = await addMember("csrf-null@attacker.test", {
+        origin: "null",
+        "content-type": "application/json",
+      });
       expect(nullOrigin.status).toBe(403);
       expect(await members()).toEqual(before);
     });
@@ -145,11 +181,19 @@ function securityHttpSuite(kind: "pglite" | "postgres") {
     });
 
     it("the studio's own pages still change data (same Origin, or Sec-Fetch-Site: same-origin)", async () => {
-      const byOrigin = await addMember("same-origin@test.rubric.studio", { origin: studio.url, "content-type": "application/json" });
+      const byOrigin = await addMember("same-origin@test.rubric.studio", {
+        origin: studio.url,
+        "content-type": "application/json",
+      });
       expect(byOrigin.status, await byOrigin.clone().text()).toBe(201);
-      const byFetchSite = await addMember("same-fetch-site@test.rubric.studio", { "sec-fetch-site": "same-origin", "content-type": "application/json; charset=utf-8" });
+      const byFetchSite = await addMember("same-fetch-site@test.rubric.studio", {
+        "sec-fetch-site": "same-origin",
+        "content-type": "application/json; charset=utf-8",
+      });
       expect(byFetchSite.status, await byFetchSite.clone().text()).toBe(201);
-      expect(await members()).toEqual(expect.arrayContaining(["same-origin@test.rubric.studio", "same-fetch-site@test.rubric.studio"]));
+      expect(await members()).toEqual(
+        expect.arrayContaining(["same-origin@test.rubric.studio", "same-fetch-site@test.rubric.studio"]),
+      );
     });
 
     // ── Headers (item 15) ───────────────────────────────────────────────────

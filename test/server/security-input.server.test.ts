@@ -7,7 +7,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NewNode } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
-import { DEMO_PAPER_ID, STAFF, api, postOperation, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio } from "./harness";
+import {
+  DEMO_PAPER_ID,
+  STAFF,
+  api,
+  postOperation,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  type PreparedDatabase,
+  type Studio,
+} from "./harness";
 
 interface ErrorAnswer {
   error: { code: string; message: string; details: { path: string; message: string; reason?: string }[] };
@@ -19,7 +29,16 @@ function chain(parentKey: string | null, length: number, prefix = "n"): NewNode[
   let parent = parentKey;
   for (let i = 0; i < length; i++) {
     const key = crypto.randomUUID();
-    nodes.push({ key, parentKey: parent, position: "a0", nodeId: `${prefix}${i}`, requirements: `level ${i}`, weight: 1, taskCategory: null, finegrainedTaskCategory: null });
+    nodes.push({
+      key,
+      parentKey: parent,
+      position: "a0",
+      nodeId: `${prefix}${i}`,
+      requirements: `level ${i}`,
+      weight: 1,
+      taskCategory: null,
+      finegrainedTaskCategory: null,
+    });
     parent = key;
   }
   return nodes;
@@ -42,10 +61,21 @@ function inputSuite(kind: "pglite" | "postgres") {
     });
 
     const nodes = async (paperId = DEMO_PAPER_ID) =>
-      (await api<{ revision: number; nodes: NodeRow[] }>(studio.url, cookie, "GET", `/api/papers/${paperId}/rubric/nodes`)).body;
+      (
+        await api<{ revision: number; nodes: NodeRow[] }>(
+          studio.url,
+          cookie,
+          "GET",
+          `/api/papers/${paperId}/rubric/nodes`,
+        )
+      ).body;
     const create = async (paperId: string, nodesToCreate: NewNode[]) => {
       const { revision } = await nodes(paperId);
-      return postOperation(studio.url, cookie, paperId, { clientOpId: crypto.randomUUID(), baseRevision: revision, op: { kind: "create", nodes: nodesToCreate } });
+      return postOperation(studio.url, cookie, paperId, {
+        clientOpId: crypto.randomUUID(),
+        baseRevision: revision,
+        op: { kind: "create", nodes: nodesToCreate },
+      });
     };
 
     it("a create past the depth limit is a 409 naming the limit, and the rubric still reads for everyone", async () => {
@@ -64,13 +94,21 @@ function inputSuite(kind: "pglite" | "postgres") {
       expect((await create(DEMO_PAPER_ID, chain(root.key, 3000))).status).toBe(409);
 
       expect(await nodes()).toEqual(before);
-      const rubric = await api<{ stats: { depth: number } }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric`);
+      const rubric = await api<{ stats: { depth: number } }>(
+        studio.url,
+        cookie,
+        "GET",
+        `/api/papers/${DEMO_PAPER_ID}/rubric`,
+      );
       expect(rubric.status).toBe(200);
       expect(rubric.body.stats.depth).toBe(64);
     });
 
     it("a create with a key another paper uses answers exactly as a fresh key does", async () => {
-      const other = await api(studio.url, cookie, "POST", "/api/papers", { id: "other-paper", title: "Someone else's paper" });
+      const other = await api(studio.url, cookie, "POST", "/api/papers", {
+        id: "other-paper",
+        title: "Someone else's paper",
+      });
       expect(other.status).toBe(201);
       const [otherRoot, otherLeaf] = chain(null, 2, "o");
       expect((await create("other-paper", [otherRoot, otherLeaf])).status).toBe(200);
@@ -91,8 +129,12 @@ function inputSuite(kind: "pglite" | "postgres") {
       const paperUrl = `/api/papers/${DEMO_PAPER_ID}`;
       const title = await api<ErrorAnswer>(studio.url, cookie, "PATCH", paperUrl, { title: "Evil\u0000title" });
       expect(title.status).toBe(400);
-      expect(title.body.error.details).toEqual([{ path: "title", message: "must not contain NUL characters (U+0000)" }]);
-      const markdown = await api<ErrorAnswer>(studio.url, cookie, "PATCH", paperUrl, { paperMarkdown: "half \ud800 a pair" });
+      expect(title.body.error.details).toEqual([
+        { path: "title", message: "must not contain NUL characters (U+0000)" },
+      ]);
+      const markdown = await api<ErrorAnswer>(studio.url, cookie, "PATCH", paperUrl, {
+        paperMarkdown: "half \ud800 a pair",
+      });
       expect(markdown.status).toBe(400);
       expect(markdown.body.error.details[0].path).toBe("paperMarkdown");
 
@@ -106,16 +148,30 @@ function inputSuite(kind: "pglite" | "postgres") {
       expect(update.status).toBe(400);
       expect(JSON.stringify(update.body)).toContain("op.fields.requirements");
 
-      const comment = await api<ErrorAnswer>(studio.url, cookie, "POST", `${paperUrl}/rubric/comments`, { nodeKey: leaf.key, body: "hi\u0000" });
+      const comment = await api<ErrorAnswer>(studio.url, cookie, "POST", `${paperUrl}/rubric/comments`, {
+        nodeKey: leaf.key,
+        body: "hi\u0000",
+      });
       expect(comment.status).toBe(400);
       expect(comment.body.error.details[0].path).toBe("body");
-      expect((await api<{ paper: { title: string } }>(studio.url, cookie, "GET", paperUrl)).body.paper.title).not.toContain("\u0000");
+      expect(
+        (await api<{ paper: { title: string } }>(studio.url, cookie, "GET", paperUrl)).body.paper.title,
+      ).not.toContain("\u0000");
     });
 
     it("a NUL in a path's id is an unknown id (404), never a 500", async () => {
-      for (const url of ["/api/papers/%00", "/api/papers/bad%00id/rubric/nodes", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes/%00/history`, "/api/gradings/%00"]) {
+      for (const url of [
+        "/api/papers/%00",
+        "/api/papers/bad%00id/rubric/nodes",
+        `/api/papers/${DEMO_PAPER_ID}/rubric/nodes/%00/history`,
+        "/api/gradings/%00",
+      ]) {
         const answer = await api<ErrorAnswer>(studio.url, cookie, "GET", url);
-        expect({ url, status: answer.status, code: answer.body?.error?.code }).toEqual({ url, status: 404, code: "not_found" });
+        expect({ url, status: answer.status, code: answer.body?.error?.code }).toEqual({
+          url,
+          status: 404,
+          code: "not_found",
+        });
       }
       // Signed out, it is still "sign in" first.
       expect((await api(studio.url, "", "GET", "/api/papers/%00")).status).toBe(401);

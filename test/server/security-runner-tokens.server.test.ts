@@ -8,7 +8,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEASE_HEADER, type ClaimedJob } from "@/lib/runner/protocol";
-import { DEMO_PAPER_ID, STAFF, api, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio } from "./harness";
+import {
+  DEMO_PAPER_ID,
+  STAFF,
+  api,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  type PreparedDatabase,
+  type Studio,
+} from "./harness";
 import { tarGz, uploadSubmission, waitForJob } from "./runner-harness";
 
 const LEASE_S = 3;
@@ -22,7 +31,12 @@ function runnerTokensSuite(kind: "pglite" | "postgres") {
 
     beforeAll(async () => {
       db = await prepareDatabase(kind, 0, "runner-tokens");
-      studio = await startStudio({ ...db.env, JOB_LEASE_S: String(LEASE_S), JOB_HEARTBEAT_S: "1", EMBEDDED_RUNNER: "0" });
+      studio = await startStudio({
+        ...db.env,
+        JOB_LEASE_S: String(LEASE_S),
+        JOB_HEARTBEAT_S: "1",
+        EMBEDDED_RUNNER: "0",
+      });
       staff = await signIn(studio.url, STAFF.email, STAFF.password);
     });
     afterAll(async () => {
@@ -31,11 +45,21 @@ function runnerTokensSuite(kind: "pglite" | "postgres") {
     });
 
     /** A runner protocol request with a bearer token: its status and JSON body. */
-    async function runnerCall<T>(token: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+    async function runnerCall<T>(
+      token: string,
+      method: string,
+      url: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ): Promise<{ status: number; body: T }> {
       const raw = body instanceof Uint8Array;
       const res = await fetch(`${studio.url}${url}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": raw ? "application/gzip" : "application/json" }), ...headers },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "content-type": raw ? "application/gzip" : "application/json" }),
+          ...headers,
+        },
         body: body === undefined ? undefined : raw ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body),
       });
       const text = await res.text();
@@ -44,17 +68,31 @@ function runnerTokensSuite(kind: "pglite" | "postgres") {
     async function newRunner(name: string): Promise<{ tokenId: string; token: string; runnerId: string }> {
       const made = await api<{ token: string; id: string }>(studio.url, staff, "POST", "/api/runners/tokens", { name });
       expect(made.status).toBe(200);
-      const registered = await runnerCall<{ runnerId: string }>(made.body.token, "POST", "/api/runner/register", { name, capabilities: CAPS });
+      const registered = await runnerCall<{ runnerId: string }>(made.body.token, "POST", "/api/runner/register", {
+        name,
+        capabilities: CAPS,
+      });
       expect(registered.status).toBe(200);
       return { tokenId: made.body.id, token: made.body.token, runnerId: registered.body.runnerId };
     }
 
     it("refuses a revoked token's running job on every runner route, and requeues the job when its lease expires", async () => {
       const doomed = await newRunner(`doomed-${kind}`);
-      const up = await uploadSubmission(studio.url, { cookie: staff }, DEMO_PAPER_ID, { agent: `Token test · ${kind}`, run: 1, reproduce: true }, await tarGz({ "reproduce.sh": "echo hi\n" }));
+      const up = await uploadSubmission(
+        studio.url,
+        { cookie: staff },
+        DEMO_PAPER_ID,
+        { agent: `Token test · ${kind}`, run: 1, reproduce: true },
+        await tarGz({ "reproduce.sh": "echo hi\n" }),
+      );
       expect(up.status, JSON.stringify(up.body)).toBe(201);
       const jobId = up.body.jobId!;
-      const claim = await runnerCall<ClaimedJob>(doomed.token, "POST", "/api/runner/claim", { runnerId: doomed.runnerId, freeGpus: [], freeSlots: 1, waitS: 10 });
+      const claim = await runnerCall<ClaimedJob>(doomed.token, "POST", "/api/runner/claim", {
+        runnerId: doomed.runnerId,
+        freeGpus: [],
+        freeSlots: 1,
+        waitS: 10,
+      });
       expect(claim.status).toBe(200);
       expect(claim.body.job.id).toBe(jobId);
       const { jobToken, lease } = claim.body;
@@ -62,16 +100,41 @@ function runnerTokensSuite(kind: "pglite" | "postgres") {
       const heartbeat = () => runnerCall(jobToken, "POST", `${jobPath}/heartbeat`, { leaseId: lease.id });
       expect((await heartbeat()).status).toBe(200);
 
-      expect(await api(studio.url, staff, "DELETE", `/api/runners/tokens/${doomed.tokenId}`)).toEqual({ status: 200, body: { revoked: true } });
+      expect(await api(studio.url, staff, "DELETE", `/api/runners/tokens/${doomed.tokenId}`)).toEqual({
+        status: 200,
+        body: { revoked: true },
+      });
 
       const after = {
         heartbeat: await heartbeat(),
-        logs: await runnerCall(jobToken, "POST", `${jobPath}/logs`, { leaseId: lease.id, chunks: [{ seq: 0, text: "after the revocation\n" }] }),
+        logs: await runnerCall(jobToken, "POST", `${jobPath}/logs`, {
+          leaseId: lease.id,
+          chunks: [{ seq: 0, text: "after the revocation\n" }],
+        }),
         download: await runnerCall(jobToken, "GET", `${jobPath}/submission`),
-        outputs: await runnerCall(jobToken, "PUT", `${jobPath}/outputs`, new Uint8Array(await tarGz({ "out.txt": "x" })), { [LEASE_HEADER]: lease.id }),
-        complete: await runnerCall(jobToken, "POST", `${jobPath}/complete`, { leaseId: lease.id, status: "succeeded", exitCode: 0, reason: null, metadata: null, outputsUploaded: false, durationS: 1 }),
+        outputs: await runnerCall(
+          jobToken,
+          "PUT",
+          `${jobPath}/outputs`,
+          new Uint8Array(await tarGz({ "out.txt": "x" })),
+          { [LEASE_HEADER]: lease.id },
+        ),
+        complete: await runnerCall(jobToken, "POST", `${jobPath}/complete`, {
+          leaseId: lease.id,
+          status: "succeeded",
+          exitCode: 0,
+          reason: null,
+          metadata: null,
+          outputsUploaded: false,
+          durationS: 1,
+        }),
         release: await runnerCall(jobToken, "POST", `${jobPath}/release`, { leaseId: lease.id, reason: "stopping" }),
-        claim: await runnerCall(doomed.token, "POST", "/api/runner/claim", { runnerId: doomed.runnerId, freeGpus: [], freeSlots: 1, waitS: 0 }),
+        claim: await runnerCall(doomed.token, "POST", "/api/runner/claim", {
+          runnerId: doomed.runnerId,
+          freeGpus: [],
+          freeSlots: 1,
+          waitS: 0,
+        }),
       };
       for (const [route, answer] of Object.entries(after)) {
         expect(answer.status, route).toBe(401);
@@ -82,13 +145,21 @@ function runnerTokensSuite(kind: "pglite" | "postgres") {
       // Nothing renews the lease: once it expires the queue's rules apply (a first attempt goes back to
       // the queue), and a runner with a live token takes the job; nothing the revoked one sent was kept.
       const live = await newRunner(`live-${kind}`);
-      const again = await runnerCall<ClaimedJob>(live.token, "POST", "/api/runner/claim", { runnerId: live.runnerId, freeGpus: [], freeSlots: 1, waitS: 30 });
+      const again = await runnerCall<ClaimedJob>(live.token, "POST", "/api/runner/claim", {
+        runnerId: live.runnerId,
+        freeGpus: [],
+        freeSlots: 1,
+        waitS: 30,
+      });
       expect(again.status).toBe(200);
       expect(again.body.job).toMatchObject({ id: jobId, attempt: 2 });
       const { job, logTail } = await waitForJob(studio.url, staff, jobId, (a) => a.job.status === "running");
       expect(job.attemptHistory.map((a) => a.status)).toEqual(["failed", "running"]);
       expect(logTail).not.toContain("after the revocation");
-      expect((await runnerCall(again.body.jobToken, "POST", `${jobPath}/heartbeat`, { leaseId: again.body.lease.id })).status).toBe(200);
+      expect(
+        (await runnerCall(again.body.jobToken, "POST", `${jobPath}/heartbeat`, { leaseId: again.body.lease.id }))
+          .status,
+      ).toBe(200);
     });
   });
 }

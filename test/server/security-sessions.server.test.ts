@@ -7,7 +7,17 @@
  */
 import { decode, encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_PAPER_ID, STAFF, api, prepareDatabase, signIn, startStudio, type PreparedDatabase, type Studio, type TestUser } from "./harness";
+import {
+  DEMO_PAPER_ID,
+  STAFF,
+  api,
+  prepareDatabase,
+  signIn,
+  startStudio,
+  type PreparedDatabase,
+  type Studio,
+  type TestUser,
+} from "./harness";
 import { signOut } from "./sign-out";
 
 function securitySessionsSuite(kind: "pglite" | "postgres") {
@@ -24,7 +34,12 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
       authors = db.users.filter((u) => !u.staff);
       studio = await startStudio(db.env);
       staffCookie = await signIn(studio.url, STAFF.email, STAFF.password);
-      const members = await api<{ members: { userId: string; email: string }[] }>(studio.url, staffCookie, "GET", `/api/papers/${DEMO_PAPER_ID}/members`);
+      const members = await api<{ members: { userId: string; email: string }[] }>(
+        studio.url,
+        staffCookie,
+        "GET",
+        `/api/papers/${DEMO_PAPER_ID}/members`,
+      );
       for (const m of members.body.members) ids.set(m.email, m.userId);
     });
 
@@ -52,7 +67,10 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
     /** The status of an API read and of a page with this cookie. */
     const apiStatus = async (cookie: string) => (await api(studio.url, cookie, "GET", "/api/papers")).status;
     const pageGoesToSignIn = async (cookie: string) => {
-      const res = await fetch(`${studio.url}/papers/${DEMO_PAPER_ID}/rubric`, { headers: { cookie }, redirect: "manual" });
+      const res = await fetch(`${studio.url}/papers/${DEMO_PAPER_ID}/rubric`, {
+        headers: { cookie },
+        redirect: "manual",
+      });
       await res.arrayBuffer();
       return (res.headers.get("location") ?? "").includes("/signin");
     };
@@ -63,7 +81,8 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
       const other = await signIn(studio.url, user.email, user.password);
       expect(await apiStatus(saved)).toBe(200);
       expect(await pageGoesToSignIn(saved)).toBe(false);
-      const authSession = async (cookie: string) => (await api<{ user?: unknown } | null>(studio.url, cookie, "GET", "/api/auth/session")).body;
+      const authSession = async (cookie: string) =>
+        (await api<{ user?: unknown } | null>(studio.url, cookie, "GET", "/api/auth/session")).body;
       expect(await authSession(saved)).toMatchObject({ user: { email: user.email } });
       await signOut(studio.url, saved);
       expect(await apiStatus(saved)).toBe(401);
@@ -79,18 +98,30 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
       const here = await signIn(studio.url, user.email, user.password);
       const token = await newToken(here);
       expect(await tokenStatus(token)).toBe(200);
-      const wrong = await api<{ error: { code: string; details: { path: string }[] } }>(studio.url, here, "PUT", "/api/users/me/password", {
-        currentPassword: "not the password",
-        newPassword: "a fresh and long passphrase",
-      });
+      const wrong = await api<{ error: { code: string; details: { path: string }[] } }>(
+        studio.url,
+        here,
+        "PUT",
+        "/api/users/me/password",
+        {
+          currentPassword: "not the password",
+          newPassword: "a fresh and long passphrase",
+        },
+      );
       expect(wrong.status).toBe(400);
       expect(wrong.body.error.details[0].path).toBe("currentPassword");
       expect(await apiStatus(elsewhere)).toBe(200);
 
-      const weak = await api(studio.url, here, "PUT", "/api/users/me/password", { currentPassword: user.password, newPassword: "12345678" });
+      const weak = await api(studio.url, here, "PUT", "/api/users/me/password", {
+        currentPassword: user.password,
+        newPassword: "12345678",
+      });
       expect(weak.status).toBe(400);
 
-      const changed = await api(studio.url, here, "PUT", "/api/users/me/password", { currentPassword: user.password, newPassword: "a fresh and long passphrase" });
+      const changed = await api(studio.url, here, "PUT", "/api/users/me/password", {
+        currentPassword: user.password,
+        newPassword: "a fresh and long passphrase",
+      });
       expect(changed).toEqual({ status: 200, body: { endedSessions: 1, endedTokens: 1 } });
       expect(await apiStatus(elsewhere)).toBe(401);
       expect(await tokenStatus(token)).toBe(401);
@@ -105,7 +136,10 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
       const byAuthor = await api(studio.url, saved, "POST", `/api/users/${user.id}/disable`);
       expect(byAuthor.status).toBe(403);
 
-      expect(await api(studio.url, staffCookie, "POST", `/api/users/${user.id}/disable`)).toEqual({ status: 200, body: { disabled: true } });
+      expect(await api(studio.url, staffCookie, "POST", `/api/users/${user.id}/disable`)).toEqual({
+        status: 200,
+        body: { disabled: true },
+      });
       expect(await apiStatus(saved)).toBe(401);
       expect(await pageGoesToSignIn(saved)).toBe(true);
       await expect(signIn(studio.url, user.email, user.password)).rejects.toThrow(/sign-in .* failed/);
@@ -117,28 +151,45 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
 
     it("staff signing a user out everywhere ends every session and API token of theirs", async () => {
       const user = author(3);
-      const sessions = [await signIn(studio.url, user.email, user.password), await signIn(studio.url, user.email, user.password)];
+      const sessions = [
+        await signIn(studio.url, user.email, user.password),
+        await signIn(studio.url, user.email, user.password),
+      ];
       const token = await newToken(sessions[0]);
-      expect(await api(studio.url, staffCookie, "DELETE", `/api/users/${user.id}/sessions`)).toEqual({ status: 200, body: { ended: 2, endedTokens: 1 } });
+      expect(await api(studio.url, staffCookie, "DELETE", `/api/users/${user.id}/sessions`)).toEqual({
+        status: 200,
+        body: { ended: 2, endedTokens: 1 },
+      });
       expect(await tokenStatus(token)).toBe(401);
       for (const cookie of sessions) expect(await apiStatus(cookie)).toBe(401);
       expect(await apiStatus(staffCookie)).toBe(200);
       expect((await api(studio.url, staffCookie, "DELETE", `/api/users/not-a-user/sessions`)).status).toBe(400);
-      expect((await api(studio.url, staffCookie, "DELETE", `/api/users/${crypto.randomUUID()}/sessions`)).status).toBe(404);
+      expect((await api(studio.url, staffCookie, "DELETE", `/api/users/${crypto.randomUUID()}/sessions`)).status).toBe(
+        404,
+      );
     });
 
     it("a user signing themselves out everywhere ends every session and API token of theirs, this one included; a token cannot do it", async () => {
       const user = author(4);
-      const sessions = [await signIn(studio.url, user.email, user.password), await signIn(studio.url, user.email, user.password)];
+      const sessions = [
+        await signIn(studio.url, user.email, user.password),
+        await signIn(studio.url, user.email, user.password),
+      ];
       const token = await newToken(sessions[0]);
       // A token (taken from the person, say) cannot end their browser sessions, nor staff's token anyone's.
-      expect(await bearer(token, "DELETE", "/api/users/me/sessions")).toMatchObject({ status: 403, body: { error: { code: "forbidden" } } });
+      expect(await bearer(token, "DELETE", "/api/users/me/sessions")).toMatchObject({
+        status: 403,
+        body: { error: { code: "forbidden" } },
+      });
       const staffToken = await newToken(staffCookie);
       expect((await bearer(staffToken, "DELETE", `/api/users/${user.id}/sessions`)).status).toBe(403);
       for (const cookie of sessions) expect(await apiStatus(cookie)).toBe(200);
       expect(await tokenStatus(token)).toBe(200);
 
-      expect(await api(studio.url, sessions[0], "DELETE", "/api/users/me/sessions")).toEqual({ status: 200, body: { ended: 2, endedTokens: 1 } });
+      expect(await api(studio.url, sessions[0], "DELETE", "/api/users/me/sessions")).toEqual({
+        status: 200,
+        body: { ended: 2, endedTokens: 1 },
+      });
       for (const cookie of sessions) expect(await apiStatus(cookie)).toBe(401);
       expect(await tokenStatus(token)).toBe(401);
       expect(await tokenStatus(staffToken)).toBe(200);
@@ -165,7 +216,9 @@ if (process.env.DATABASE_URL) securitySessionsSuite("postgres");
 else if (process.env.CI === "true") {
   describe("sessions on postgres", () => {
     it("runs in CI (DATABASE_URL must be set)", () => {
-      throw new Error("CI=true but DATABASE_URL is not set: the PostgreSQL half of the sessions security suite cannot run");
+      throw new Error(
+        "CI=true but DATABASE_URL is not set: the PostgreSQL half of the sessions security suite cannot run",
+      );
     });
   });
 }

@@ -59,7 +59,9 @@ function securitySignInSuite(kind: "pglite" | "postgres") {
 
     beforeAll(async () => {
       db = await prepareDatabase(kind, 2, "sign-in");
-      const handle = await openDatabase(kind === "pglite" ? { dataDir: db.env.DATA_DIR } : { databaseUrl: db.env.DATABASE_URL });
+      const handle = await openDatabase(
+        kind === "pglite" ? { dataDir: db.env.DATA_DIR } : { databaseUrl: db.env.DATABASE_URL },
+      );
       try {
         await handle.db.insert(signInThrottle).values([
           { key: `account:${DEEP_ACCOUNT}`, failures: 10, lastFailureAt: sql`now()`, blockedUntil: sql`now()` },
@@ -83,12 +85,15 @@ function securitySignInSuite(kind: "pglite" | "postgres") {
       const [user] = db!.users;
       const answers: Attempt[] = [];
       // From a different address each time: the account's own count does it.
-      for (let i = 0; i < 5; i++) answers.push(await attemptSignIn(a.url, user.email, `wrong guess ${i}`, `198.51.100.${i}`));
+      for (let i = 0; i < 5; i++)
+        answers.push(await attemptSignIn(a.url, user.email, `wrong guess ${i}`, `198.51.100.${i}`));
       expect(answers.map((x) => x.code)).toEqual([...Array(4).fill("invalid_credentials"), "too_many_attempts:1"]);
       expect(answers.some((x) => x.signedIn)).toBe(false);
 
       // The sign-in page puts it in words.
-      const page = await (await fetch(`${a.url}/signin?error=CredentialsSignin&code=${encodeURIComponent(answers[4].code!)}`)).text();
+      const page = await (
+        await fetch(`${a.url}/signin?error=CredentialsSignin&code=${encodeURIComponent(answers[4].code!)}`)
+      ).text();
       expect(page).toContain("Too many failed sign-in attempts. Try again in 1 s.");
     });
 
@@ -106,7 +111,10 @@ function securitySignInSuite(kind: "pglite" | "postgres") {
       const staff = await attemptSignIn(a.url, STAFF.email, STAFF.password, DEEP_ADDRESS);
       expect(staff.signedIn).toBe(false);
       expect(wait(staff)).toBeGreaterThan(0);
-      expect(await attemptSignIn(a.url, STAFF.email, STAFF.password, "198.51.100.60")).toEqual({ signedIn: true, code: null });
+      expect(await attemptSignIn(a.url, STAFF.email, STAFF.password, "198.51.100.60")).toEqual({
+        signedIn: true,
+        code: null,
+      });
     });
 
     it("a successful sign-in starts the account's count afresh", async () => {
@@ -121,7 +129,10 @@ function securitySignInSuite(kind: "pglite" | "postgres") {
     // Only PostgreSQL has two instances (PGlite has one owner); the test is not listed on PGlite rather than skipped.
     if (kind === "postgres") {
       it("a wait started on one instance holds on the other", async () => {
-        expect(await attemptSignIn(a.url, GRADER.email, "wrong", "198.51.100.80")).toEqual({ signedIn: false, code: "too_many_attempts:64" });
+        expect(await attemptSignIn(a.url, GRADER.email, "wrong", "198.51.100.80")).toEqual({
+          signedIn: false,
+          code: "too_many_attempts:64",
+        });
         const onB = await attemptSignIn(b.url, GRADER.email, GRADER.password, "198.51.100.81");
         expect(onB.signedIn).toBe(false);
         expect(wait(onB)).toBeGreaterThan(0);
@@ -135,7 +146,9 @@ if (process.env.DATABASE_URL) securitySignInSuite("postgres");
 else if (process.env.CI === "true") {
   describe("sign-in throttling on postgres", () => {
     it("runs in CI (DATABASE_URL must be set)", () => {
-      throw new Error("CI=true but DATABASE_URL is not set: the PostgreSQL half of the sign-in security suite cannot run");
+      throw new Error(
+        "CI=true but DATABASE_URL is not set: the PostgreSQL half of the sign-in security suite cannot run",
+      );
     });
   });
 }

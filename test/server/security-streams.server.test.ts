@@ -43,9 +43,14 @@ const eventsPath = `/api/papers/${DEMO_PAPER_ID}/rubric/events`;
  * every event as it arrives; resolves once the first events (ready, the presence list) are in.
  */
 async function follow(studio: Studio, cookie: string, streams: OpenStream[]): Promise<OpenStream> {
-  const { revision } = (await api<{ revision: number }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`)).body;
+  const { revision } = (
+    await api<{ revision: number }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`)
+  ).body;
   const abort = new AbortController();
-  const res = await fetch(`${studio.url}${eventsPath}?since=${revision}`, { headers: { cookie, accept: "text/event-stream" }, signal: abort.signal });
+  const res = await fetch(`${studio.url}${eventsPath}?since=${revision}`, {
+    headers: { cookie, accept: "text/event-stream" },
+    signal: abort.signal,
+  });
   if (res.status !== 200 || !res.body) throw new Error(`the live stream answered ${res.status}: ${await res.text()}`);
   const reader = new SseReader(res.body);
   const frames: OpenStream["frames"] = [];
@@ -80,7 +85,12 @@ async function eventsAfter(stream: OpenStream, since: number): Promise<string[]>
 
 /** Staff change a weight of the demo rubric: what a viewer who lost access must not receive. */
 async function staffEdit(studio: Studio, staffCookie: string): Promise<void> {
-  const rubric = await api<{ revision: number; nodes: NodeRow[] }>(studio.url, staffCookie, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`);
+  const rubric = await api<{ revision: number; nodes: NodeRow[] }>(
+    studio.url,
+    staffCookie,
+    "GET",
+    `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`,
+  );
   const leaf = rubric.body.nodes.find((n) => n.parentKey !== null)!;
   const answer = await postOperation(studio.url, staffCookie, DEMO_PAPER_ID, {
     clientOpId: crypto.randomUUID(),
@@ -91,7 +101,12 @@ async function staffEdit(studio: Studio, staffCookie: string): Promise<void> {
 }
 
 async function memberIds(studio: Studio, staffCookie: string): Promise<Map<string, string>> {
-  const members = await api<{ members: { userId: string; email: string }[] }>(studio.url, staffCookie, "GET", `/api/papers/${DEMO_PAPER_ID}/members`);
+  const members = await api<{ members: { userId: string; email: string }[] }>(
+    studio.url,
+    staffCookie,
+    "GET",
+    `/api/papers/${DEMO_PAPER_ID}/members`,
+  );
   return new Map(members.body.members.map((m) => [m.email, m.userId]));
 }
 
@@ -131,7 +146,12 @@ function streamsSuite(kind: "pglite" | "postgres") {
       const cookie = await signIn(studio.url, author.email, author.password);
       const stream = await follow(studio, cookie, streams);
       const asked = performance.now();
-      const removed = await api(studio.url, staffCookie, "DELETE", `/api/papers/${DEMO_PAPER_ID}/members/${ids.get(author.email)}`);
+      const removed = await api(
+        studio.url,
+        staffCookie,
+        "DELETE",
+        `/api/papers/${DEMO_PAPER_ID}/members/${ids.get(author.email)}`,
+      );
       expect(removed.status).toBe(200);
       await staffEdit(studio, staffCookie);
       expect(await eventsAfter(stream, asked)).toEqual(["access-ended"]);
@@ -154,7 +174,9 @@ function streamsSuite(kind: "pglite" | "postgres") {
       const author = authors[3];
       const stream = await follow(studio, await signIn(studio.url, author.email, author.password), streams);
       const asked = performance.now();
-      expect((await api(studio.url, staffCookie, "POST", `/api/users/${ids.get(author.email)}/disable`)).status).toBe(200);
+      expect((await api(studio.url, staffCookie, "POST", `/api/users/${ids.get(author.email)}/disable`)).status).toBe(
+        200,
+      );
       await staffEdit(studio, staffCookie);
       expect(await eventsAfter(stream, asked)).toEqual(["access-ended"]);
     });
@@ -189,7 +211,9 @@ function twoInstancesSuite() {
       const author = authors[0];
       const stream = await follow(b, await signIn(b.url, author.email, author.password), streams);
       const asked = performance.now();
-      expect((await api(a.url, staffOnA, "DELETE", `/api/papers/${DEMO_PAPER_ID}/members/${ids.get(author.email)}`)).status).toBe(200);
+      expect(
+        (await api(a.url, staffOnA, "DELETE", `/api/papers/${DEMO_PAPER_ID}/members/${ids.get(author.email)}`)).status,
+      ).toBe(200);
       await staffEdit(a, staffOnA);
       expect(await eventsAfter(stream, asked)).toEqual(["access-ended"]);
     });
@@ -213,7 +237,9 @@ if (process.env.DATABASE_URL) {
 } else if (process.env.CI === "true") {
   describe("live streams on postgres", () => {
     it("runs in CI (DATABASE_URL must be set)", () => {
-      throw new Error("CI=true but DATABASE_URL is not set: the PostgreSQL half of the streams security suite cannot run");
+      throw new Error(
+        "CI=true but DATABASE_URL is not set: the PostgreSQL half of the streams security suite cannot run",
+      );
     });
   });
 }

@@ -20,7 +20,10 @@ export interface StreamedAnswer {
  * `declare` puts the length in a Content-Length, and stops sending as soon as the answer arrives.
  * Resolves with the answer; rejects if the connection fails before one came.
  */
-export function streamBody(url: string, opts: { method: string; headers: Record<string, string>; total: number; declare?: boolean; fill?: string }): Promise<StreamedAnswer> {
+export function streamBody(
+  url: string,
+  opts: { method: string; headers: Record<string, string>; total: number; declare?: boolean; fill?: string },
+): Promise<StreamedAnswer> {
   const chunk = Buffer.alloc(64 * 1024, opts.fill ?? "a");
   return new Promise((resolve, reject) => {
     let sent = 0;
@@ -36,7 +39,12 @@ export function streamBody(url: string, opts: { method: string; headers: Record<
       const parts: Buffer[] = [];
       res.on("data", (part: Buffer) => parts.push(part));
       res.on("end", () => {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString("utf8"), sent: sentBeforeAnswer });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(parts).toString("utf8"),
+          sent: sentBeforeAnswer,
+        });
         req.destroy();
       });
       res.on("error", reject);
@@ -56,4 +64,3 @@ export function streamBody(url: string, opts: { method: string; headers: Record<
     pump();
   });
 }
-

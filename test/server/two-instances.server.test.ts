@@ -46,7 +46,12 @@ function twoInstancesSuite() {
     });
 
     const nodes = async (studio: Studio, cookie: string) => {
-      const answer = await api<{ revision: number; nodes: NodeRow[] }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`);
+      const answer = await api<{ revision: number; nodes: NodeRow[] }>(
+        studio.url,
+        cookie,
+        "GET",
+        `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`,
+      );
       expect(answer.status).toBe(200);
       return answer.body;
     };
@@ -54,7 +59,13 @@ function twoInstancesSuite() {
     const follow = async (studio: Studio, cookie: string, since: number) => {
       const events: FeedEvent[] = [];
       const problems: string[] = [];
-      const feed = new LiveFeed({ baseUrl: studio.url, cookie, paperId: DEMO_PAPER_ID, onOp: (e) => events.push(e), onProblem: (m) => problems.push(m) });
+      const feed = new LiveFeed({
+        baseUrl: studio.url,
+        cookie,
+        paperId: DEMO_PAPER_ID,
+        onOp: (e) => events.push(e),
+        onProblem: (m) => problems.push(m),
+      });
       feeds.push(feed);
       await feed.connect(since);
       return { feed, events, problems };
@@ -69,12 +80,18 @@ function twoInstancesSuite() {
       const op = weightOp(leaf.key, 7);
       const clientOpId = `a-${crypto.randomUUID()}`;
       const posted = performance.now();
-      const answer = await postOperation(a.url, cookieA, DEMO_PAPER_ID, { clientOpId, baseRevision: start.revision, op });
+      const answer = await postOperation(a.url, cookieA, DEMO_PAPER_ID, {
+        clientOpId,
+        baseRevision: start.revision,
+        op,
+      });
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       const answered = performance.now();
       const event = await waitFor(`the operation on B`, () => onB.events.find((e) => e.clientOpId === clientOpId));
       const arrived = performance.now();
-      console.log(`A → B: answered in ${(answered - posted).toFixed(1)} ms, on B ${(arrived - posted).toFixed(1)} ms after the POST`);
+      console.log(
+        `A → B: answered in ${(answered - posted).toFixed(1)} ms, on B ${(arrived - posted).toFixed(1)} ms after the POST`,
+      );
       expect(event).toMatchObject({ revision: answer.body.revision, kind: "update", clientOpId, op });
       expect(event.userId).toBeTruthy();
       // B serves the same rubric.
@@ -103,10 +120,16 @@ function twoInstancesSuite() {
       const last = Math.max(...answers.map((x) => x.body.revision!));
       expect(last).toBe(start.revision + 30);
       const expected = Array.from({ length: 30 }, (_, i) => start.revision + 1 + i);
-      for (const [name, f] of [["A", onA], ["B", onB]] as const) {
+      for (const [name, f] of [
+        ["A", onA],
+        ["B", onB],
+      ] as const) {
         // Thirty at once through both instances: the limit is for the last of them.
         await waitFor(`every change on ${name}`, () => f.events.length >= 30);
-        expect(f.events.map((e) => e.revision), `revisions on ${name}`).toEqual(expected);
+        expect(
+          f.events.map((e) => e.revision),
+          `revisions on ${name}`,
+        ).toEqual(expected);
         expect(f.problems).toEqual([]);
       }
       expect(onB.events).toEqual(onA.events);
@@ -116,19 +139,31 @@ function twoInstancesSuite() {
       const start = await nodes(a, cookieA);
       const onB = await follow(b, cookieB, start.revision);
       const leaf = start.nodes.find((n) => n.parentKey !== null)!;
-      const first = await postOperation(a.url, cookieA, DEMO_PAPER_ID, { clientOpId: crypto.randomUUID(), baseRevision: start.revision, op: weightOp(leaf.key, 1) });
+      const first = await postOperation(a.url, cookieA, DEMO_PAPER_ID, {
+        clientOpId: crypto.randomUUID(),
+        baseRevision: start.revision,
+        op: weightOp(leaf.key, 1),
+      });
       await waitFor("the first change on B", () => onB.feed.lastEventId === first.body.revision);
       await onB.feed.close();
       const missed: number[] = [];
       for (let i = 0; i < 3; i++) {
-        const answer = await postOperation(a.url, cookieA, DEMO_PAPER_ID, { clientOpId: crypto.randomUUID(), baseRevision: start.revision, op: weightOp(leaf.key, 2 + i) });
+        const answer = await postOperation(a.url, cookieA, DEMO_PAPER_ID, {
+          clientOpId: crypto.randomUUID(),
+          baseRevision: start.revision,
+          op: weightOp(leaf.key, 2 + i),
+        });
         missed.push(answer.body.revision!);
       }
       await onB.feed.connect(onB.feed.lastEventId, "header");
       await waitFor("the missed changes on B", () => onB.feed.lastEventId === missed.at(-1));
       expect(onB.events.map((e) => e.revision)).toEqual([first.body.revision, ...missed]);
       // And live again after the catch-up.
-      const after = await postOperation(a.url, cookieA, DEMO_PAPER_ID, { clientOpId: crypto.randomUUID(), baseRevision: start.revision, op: weightOp(leaf.key, 9) });
+      const after = await postOperation(a.url, cookieA, DEMO_PAPER_ID, {
+        clientOpId: crypto.randomUUID(),
+        baseRevision: start.revision,
+        op: weightOp(leaf.key, 9),
+      });
       await waitFor("the next change on B", () => onB.feed.lastEventId === after.body.revision);
       expect(onB.problems).toEqual([]);
     });
@@ -142,4 +177,6 @@ else if (process.env.CI === "true") {
       throw new Error("CI=true but DATABASE_URL is not set: the two-instance test cannot run");
     });
   });
-} else describe.skip("two studio instances on one PostgreSQL database (set DATABASE_URL to run)", () => it("needs DATABASE_URL", () => {}));
+} else
+  describe.skip("two studio instances on one PostgreSQL database (set DATABASE_URL to run)", () =>
+    it("needs DATABASE_URL", () => {}));

@@ -40,7 +40,10 @@ const PAPER = "demo-adaptive-clipping";
 type Handler<P> = (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
 
 async function call<P>(handler: Handler<P>, params: P, url: string, body?: unknown) {
-  const init = body === undefined ? { method: "GET" } : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const init =
+    body === undefined
+      ? { method: "GET" }
+      : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   const res = await handler(new NextRequest(`http://localhost${url}`, init), { params: Promise.resolve(params) });
   const text = await res.text();
   let json: unknown = null;
@@ -77,7 +80,12 @@ describe.each(testDatabaseKinds())("aggregates over hidden verdicts on %s", (kin
     return payload;
   };
   const commit = (id: string, nodeKey: string, score: number) =>
-    call(postScore, { gradingId: id }, `/api/gradings/${id}/scores`, { nodeKey, score, reason: "checked", timeSpentMs: 1_000 });
+    call(postScore, { gradingId: id }, `/api/gradings/${id}/scores`, {
+      nodeKey,
+      score,
+      reason: "checked",
+      timeSpentMs: 1_000,
+    });
 
   /** Every answer a grader can get about a grading (the review payload aside). */
   const otherAnswers = async (id: string) => {
@@ -85,8 +93,12 @@ describe.each(testDatabaseKinds())("aggregates over hidden verdicts on %s", (kin
     const queue = await call(getReviewQueue, {}, "/api/review-queue");
     const runs = await call(getRuns, {}, `/api/leaderboard/runs?agent=${agentId}`);
     expect([paperList.status, queue.status, runs.status]).toEqual([200, 200, 200]);
-    const listed = (paperList.json.gradings as { id: string; score: number | null; importedScore: number | null }[]).find((g) => g.id === id)!;
-    const run = (runs.json.papers as { runs: { gradingId: string; score: number | null }[] }[]).flatMap((p) => p.runs).find((r) => r.gradingId === id)!;
+    const listed = (
+      paperList.json.gradings as { id: string; score: number | null; importedScore: number | null }[]
+    ).find((g) => g.id === id)!;
+    const run = (runs.json.papers as { runs: { gradingId: string; score: number | null }[] }[])
+      .flatMap((p) => p.runs)
+      .find((r) => r.gradingId === id)!;
     return { paperList, queue, runs, listed, run };
   };
 
@@ -94,27 +106,58 @@ describe.each(testDatabaseKinds())("aggregates over hidden verdicts on %s", (kin
     handle = await openTestDatabase(kind);
     globalForDb.__rubricStudioDb = Promise.resolve(handle);
     for (const who of Object.keys(users) as (keyof typeof users)[]) {
-      users[who] = (await createUser(handle.db, { email: `${who}@example.org`, name: who, isStaff: who === "staff" })).id;
-      const row = await handle.db.execute(sql`INSERT INTO user_sessions (user_id, expires_at) VALUES (${users[who]}, now() + interval '1 day') RETURNING id`);
+      users[who] = (
+        await createUser(handle.db, { email: `${who}@example.org`, name: who, isStaff: who === "staff" })
+      ).id;
+      const row = await handle.db.execute(
+        sql`INSERT INTO user_sessions (user_id, expires_at) VALUES (${users[who]}, now() + interval '1 day') RETURNING id`,
+      );
       sessions[who] = String((row.rows[0] as { id: string }).id);
     }
     const { files, folderName } = readPaperFolder(DEMO_DIR);
     await importPaperFolder(handle, { files, folderName, userId: users.staff, source: "test" });
     for (const who of ["blind", "subtree"] as const) {
-      await addPaperMember(handle.db, { paperId: PAPER, email: `${who}@example.org`, role: "grader", addedBy: users.staff });
+      await addPaperMember(handle.db, {
+        paperId: PAPER,
+        email: `${who}@example.org`,
+        role: "grader",
+        addedBy: users.staff,
+      });
     }
     const graded = async (run: number) =>
-      (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: run, variant: "full", human: false, fileText: gradedDemoText(run), userId: null })).gradingId;
+      (
+        await importGrading(handle, {
+          paperId: PAPER,
+          agentName: "agent A",
+          runIndex: run,
+          variant: "full",
+          human: false,
+          fileText: gradedDemoText(run),
+          userId: null,
+        })
+      ).gradingId;
     blindGrading = await graded(1);
     subtreeGrading = await graded(2);
     as("staff");
     const rows = (await review(subtreeGrading)).nodes;
     const subtree = rows.find((n) => n.parentKey === rows[0].key)!;
-    expect((await call(postAssignment, { gradingId: blindGrading }, `/api/gradings/${blindGrading}/assignments`, { email: "blind@example.org", blind: true })).status).toBe(201);
-    const assigned = await call(postAssignment, { gradingId: subtreeGrading }, `/api/gradings/${subtreeGrading}/assignments`, {
-      email: "subtree@example.org",
-      nodeKeys: [subtree.key],
-    });
+    expect(
+      (
+        await call(postAssignment, { gradingId: blindGrading }, `/api/gradings/${blindGrading}/assignments`, {
+          email: "blind@example.org",
+          blind: true,
+        })
+      ).status,
+    ).toBe(201);
+    const assigned = await call(
+      postAssignment,
+      { gradingId: subtreeGrading },
+      `/api/gradings/${subtreeGrading}/assignments`,
+      {
+        email: "subtree@example.org",
+        nodeKeys: [subtree.key],
+      },
+    );
     expect(assigned.status).toBe(201);
     const agents = await handle.db.execute(sql`SELECT id FROM agents WHERE name = 'agent A'`);
     agentId = String((agents.rows[0] as { id: string }).id);
@@ -172,7 +215,11 @@ describe.each(testDatabaseKinds())("aggregates over hidden verdicts on %s", (kin
     const others = await otherAnswers(id);
     expect(others.listed).toMatchObject({ score: null, importedScore: null });
     expect(others.run.score).toBeNull();
-    const leafAnswer = await call(getLeaf, { gradingId: id, nodeKey: last.key }, `/api/gradings/${id}/leaves/${last.key}`);
+    const leafAnswer = await call(
+      getLeaf,
+      { gradingId: id, nodeKey: last.key },
+      `/api/gradings/${id}/leaves/${last.key}`,
+    );
     expect(leafAnswer.json).toMatchObject({ hidden: "blind", verdict: null, overrides: [], reviews: [] });
 
     // The last commit reveals everything: the root shows, in every answer, as staff see it.
@@ -205,7 +252,8 @@ describe.each(testDatabaseKinds())("aggregates over hidden verdicts on %s", (kin
     expect(model.scoreOf(all.nodes[0].key)).toBeNull();
     const parentOf = new Map(all.nodes.map((n) => [n.key, n.parentKey]));
     const aboveHidden = new Set<string>();
-    for (const leaf of hidden) for (let p = parentOf.get(leaf) ?? null; p !== null; p = parentOf.get(p) ?? null) aboveHidden.add(p);
+    for (const leaf of hidden)
+      for (let p = parentOf.get(leaf) ?? null; p !== null; p = parentOf.get(p) ?? null) aboveHidden.add(p);
     for (const n of all.nodes) {
       if (aboveHidden.has(n.key) || hidden.includes(n.key)) expect(model.scoreOf(n.key)).toBeNull();
       else expect(Object.is(model.scoreOf(n.key), staffModel.scoreOf(n.key))).toBe(true);

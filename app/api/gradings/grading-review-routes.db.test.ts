@@ -34,7 +34,9 @@ import { DELETE as clearUnsure, POST as postUnsure } from "./[gradingId]/unsure/
 
 // The session is the only thing mocked: the wrapper, access checks and queries run for real.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/server/auth/session", () => ({ getRequestSession: async () => (await import("@/test/mock-session")).liveSessionOf(session.userId) }));
+vi.mock("@/server/auth/session", () => ({
+  getRequestSession: async () => (await import("@/test/mock-session")).liveSessionOf(session.userId),
+}));
 
 const globalForDb = globalThis as unknown as { __rubricStudioDb?: Promise<DbHandle> };
 const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");
@@ -68,8 +70,17 @@ function gradedDemo(): GradedNode {
 
 type Handler<P> = (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
 
-async function call<P>(handler: Handler<P>, params: P, url: string, body?: unknown, method = body === undefined ? "GET" : "POST") {
-  const init = body === undefined ? { method } : { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+async function call<P>(
+  handler: Handler<P>,
+  params: P,
+  url: string,
+  body?: unknown,
+  method = body === undefined ? "GET" : "POST",
+) {
+  const init =
+    body === undefined
+      ? { method }
+      : { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   const res = await handler(new NextRequest(`http://localhost${url}`, init), { params: Promise.resolve(params) });
   const text = await res.text();
   let json: unknown = null;
@@ -83,12 +94,19 @@ async function call<P>(handler: Handler<P>, params: P, url: string, body?: unkno
 
 describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
   let handle: DbHandle;
-  const users: Record<"staff" | "author" | "grader" | "grader2" | "outsider", string> = { staff: "", author: "", grader: "", grader2: "", outsider: "" };
+  const users: Record<"staff" | "author" | "grader" | "grader2" | "outsider", string> = {
+    staff: "",
+    author: "",
+    grader: "",
+    grader2: "",
+    outsider: "",
+  };
   const gradings: string[] = [];
   const as = (who: keyof typeof users | null) => {
     session.userId = who ? users[who] : null;
   };
-  const review = async (id: string) => (await call(getGrading, { gradingId: id }, `/api/gradings/${id}`)).json as unknown as ReviewPayload;
+  const review = async (id: string) =>
+    (await call(getGrading, { gradingId: id }, `/api/gradings/${id}`)).json as unknown as ReviewPayload;
   const commit = (id: string, body: { nodeKey: string; score: number; reason?: string; timeSpentMs?: number }) =>
     call(postScore, { gradingId: id }, `/api/gradings/${id}/scores`, body);
   const assign = (id: string, body: { email: string; nodeKeys?: string[] | null; blind?: boolean }) =>
@@ -98,17 +116,44 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     handle = await openTestDatabase(kind);
     globalForDb.__rubricStudioDb = Promise.resolve(handle);
     for (const who of Object.keys(users) as (keyof typeof users)[]) {
-      users[who] = (await createUser(handle.db, { email: `${who}@example.org`, name: who, isStaff: who === "staff" })).id;
+      users[who] = (
+        await createUser(handle.db, { email: `${who}@example.org`, name: who, isStaff: who === "staff" })
+      ).id;
     }
     const { files, folderName } = readPaperFolder(DEMO_DIR);
     await importPaperFolder(handle, { files, folderName, userId: users.staff, source: "test" });
-    await addPaperMember(handle.db, { paperId: PAPER, email: "author@example.org", role: "author", addedBy: users.staff });
-    await addPaperMember(handle.db, { paperId: PAPER, email: "grader@example.org", role: "grader", addedBy: users.staff });
-    await addPaperMember(handle.db, { paperId: PAPER, email: "grader2@example.org", role: "grader", addedBy: users.staff });
+    await addPaperMember(handle.db, {
+      paperId: PAPER,
+      email: "author@example.org",
+      role: "author",
+      addedBy: users.staff,
+    });
+    await addPaperMember(handle.db, {
+      paperId: PAPER,
+      email: "grader@example.org",
+      role: "grader",
+      addedBy: users.staff,
+    });
+    await addPaperMember(handle.db, {
+      paperId: PAPER,
+      email: "grader2@example.org",
+      role: "grader",
+      addedBy: users.staff,
+    });
     const text = serializeGradedTree(gradedDemo());
     for (let run = 1; run <= 4; run++) {
       gradings.push(
-        (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: run, variant: "full", human: false, fileText: text, userId: null })).gradingId,
+        (
+          await importGrading(handle, {
+            paperId: PAPER,
+            agentName: "agent A",
+            runIndex: run,
+            variant: "full",
+            human: false,
+            fileText: text,
+            userId: null,
+          })
+        ).gradingId,
       );
     }
   });
@@ -128,7 +173,13 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
       await commit(id, { nodeKey: key, score: 1 }),
       await call(getAssignments, { gradingId: id }, `/api/gradings/${id}/assignments`),
       await assign(id, { email: "grader@example.org" }),
-      await call(deleteAssignment, { gradingId: id, assignmentId: key }, `/api/gradings/${id}/assignments/${key}`, undefined, "DELETE"),
+      await call(
+        deleteAssignment,
+        { gradingId: id, assignmentId: key },
+        `/api/gradings/${id}/assignments/${key}`,
+        undefined,
+        "DELETE",
+      ),
       await call(getReviewQueue, {}, "/api/review-queue"),
     ];
     for (const r of responses) {
@@ -142,7 +193,9 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
   it("staff assign gradings and subtrees to graders of the paper; graders see only what is assigned to them", async () => {
     as("grader");
     // Nothing assigned yet: no grading of the paper, and 403 on each.
-    expect((await call(getPaperGradings, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`)).json.gradings).toEqual([]);
+    expect((await call(getPaperGradings, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`)).json.gradings).toEqual(
+      [],
+    );
     const unassigned = await call(getGrading, { gradingId: gradings[0] }, `/api/gradings/${gradings[0]}`);
     expect(unassigned.status).toBe(403);
     expect(unassigned.json.error.message).toContain("not assigned to you");
@@ -158,18 +211,25 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     // An author, an outsider, an unknown node: 400 with the field.
     expect((await assign(gradings[0], { email: "author@example.org" })).json.error.details[0].path).toBe("email");
     expect((await assign(gradings[0], { email: "outsider@example.org" })).json.error.details[0].path).toBe("email");
-    expect((await assign(gradings[0], { email: "grader@example.org", nodeKeys: [crypto.randomUUID()] })).json.error.details[0].path).toBe("nodeKeys[0]");
+    expect(
+      (await assign(gradings[0], { email: "grader@example.org", nodeKeys: [crypto.randomUUID()] })).json.error
+        .details[0].path,
+    ).toBe("nodeKeys[0]");
     expect((await assign(gradings[0], { email: "grader@example.org" })).status).toBe(201);
     const nodes = (await review(gradings[1])).nodes;
     const subtree = nodes.find((n) => n.parentKey === nodes[0].key)!;
     expect((await assign(gradings[1], { email: "grader@example.org", nodeKeys: [subtree.key] })).status).toBe(201);
 
     as("grader");
-    const listed = (await call(getPaperGradings, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`)).json.gradings as { id: string; score: number | null }[];
+    const listed = (await call(getPaperGradings, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`)).json
+      .gradings as { id: string; score: number | null }[];
     expect(listed.map((g) => g.id).sort()).toEqual([gradings[0], gradings[1]].sort());
     expect(listed.find((g) => g.id === gradings[1])!.score).toBeNull();
     expect((await call(getGrading, { gradingId: gradings[2] }, `/api/gradings/${gradings[2]}`)).status).toBe(403);
-    const queue = (await call(getReviewQueue, {}, "/api/review-queue")).json.assignments as { gradingId: string; progress: { reviewed: number; total: number } }[];
+    const queue = (await call(getReviewQueue, {}, "/api/review-queue")).json.assignments as {
+      gradingId: string;
+      progress: { reviewed: number; total: number };
+    }[];
     expect(queue.map((q) => q.gradingId).sort()).toEqual([gradings[0], gradings[1]].sort());
     expect(queue.find((q) => q.gradingId === gradings[0])!.progress).toMatchObject({ reviewed: 0, total: 21 });
     expect((await call(getReviewQueue, {}, "/api/review-queue?all=1")).status).toBe(403);
@@ -182,25 +242,48 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     expect(outside.length).toBeGreaterThan(0);
     expect(inside.length).toBeGreaterThan(0);
     expect(outside.every((l) => l.verdict === null)).toBe(true);
-    const leafOutside = await call(getLeaf, { gradingId: gradings[1], nodeKey: outside[0].key }, `/api/gradings/${gradings[1]}/leaves/${outside[0].key}`);
+    const leafOutside = await call(
+      getLeaf,
+      { gradingId: gradings[1], nodeKey: outside[0].key },
+      `/api/gradings/${gradings[1]}/leaves/${outside[0].key}`,
+    );
     expect(leafOutside.json).toMatchObject({ hidden: "scope", verdict: null });
     expect(leafOutside.text).not.toContain(SECRET);
     expect((await commit(gradings[1], { nodeKey: outside[0].key, score: 1 })).status).toBe(403);
     expect((await call(getExport, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}/export`)).status).toBe(403);
-    expect((await call(getGrading, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}`)).text).not.toContain(SECRET);
-    const insideDetail = await call(getLeaf, { gradingId: gradings[1], nodeKey: inside[0].key }, `/api/gradings/${gradings[1]}/leaves/${inside[0].key}`);
+    expect((await call(getGrading, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}`)).text).not.toContain(
+      SECRET,
+    );
+    const insideDetail = await call(
+      getLeaf,
+      { gradingId: gradings[1], nodeKey: inside[0].key },
+      `/api/gradings/${gradings[1]}/leaves/${inside[0].key}`,
+    );
     expect((insideDetail.json as ReviewLeafDetail).verdict?.explanation).toContain(SECRET);
 
     // Staff see progress per grader; assigning again replaces; an assignment can be taken back.
     as("staff");
-    const list = (await call(getAssignments, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}/assignments`)).json.assignments;
+    const list = (await call(getAssignments, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}/assignments`))
+      .json.assignments;
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ user: { email: "grader@example.org" }, nodeKeys: [subtree.key], blind: false, progress: { reviewed: 0, total: inside.length } });
+    expect(list[0]).toMatchObject({
+      user: { email: "grader@example.org" },
+      nodeKeys: [subtree.key],
+      blind: false,
+      progress: { reviewed: 0, total: inside.length },
+    });
     expect((await assign(gradings[1], { email: "grader@example.org", nodeKeys: null })).status).toBe(201);
-    const again = (await call(getAssignments, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}/assignments`)).json.assignments;
+    const again = (await call(getAssignments, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}/assignments`))
+      .json.assignments;
     expect(again).toHaveLength(1);
     expect(again[0].nodeKeys).toBeNull();
-    const removed = await call(deleteAssignment, { gradingId: gradings[1], assignmentId: again[0].id }, `/api/gradings/${gradings[1]}/assignments/${again[0].id}`, undefined, "DELETE");
+    const removed = await call(
+      deleteAssignment,
+      { gradingId: gradings[1], assignmentId: again[0].id },
+      `/api/gradings/${gradings[1]}/assignments/${again[0].id}`,
+      undefined,
+      "DELETE",
+    );
     expect(removed.status).toBe(200);
     as("grader");
     expect((await call(getGrading, { gradingId: gradings[1] }, `/api/gradings/${gradings[1]}`)).status).toBe(403);
@@ -210,9 +293,18 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     const id = gradings[0];
     as("grader");
     const payload = await review(id);
-    expect(payload.viewer).toMatchObject({ role: "grader", canReview: true, canAssign: false, assignment: { blind: false, nodeKeys: null } });
+    expect(payload.viewer).toMatchObject({
+      role: "grader",
+      canReview: true,
+      canAssign: false,
+      assignment: { blind: false, nodeKeys: null },
+    });
     const leaves = payload.leaves;
-    const [zero, one, invalid] = [leaves.find((l) => l.verdict!.valid && l.verdict!.score === 0)!, leaves.find((l) => l.verdict!.score === 1)!, leaves.find((l) => !l.verdict!.valid)!];
+    const [zero, one, invalid] = [
+      leaves.find((l) => l.verdict!.valid && l.verdict!.score === 0)!,
+      leaves.find((l) => l.verdict!.score === 1)!,
+      leaves.find((l) => !l.verdict!.valid)!,
+    ];
 
     // Confirming: a review mark, no override, the same root.
     const confirmed = await commit(id, { nodeKey: one.key, score: 1, timeSpentMs: 4_000 });
@@ -228,18 +320,34 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     expect(refused.json.error.details[0].path).toBe("reason");
     const bad = await commit(id, { nodeKey: zero.key, score: 2, reason: "x" });
     expect(bad.json.error.details[0].path).toBe("score");
-    expect((await review(id)).leaves.find((l) => l.key === zero.key)).toMatchObject({ override: null, mine: null, reviews: 0 });
+    expect((await review(id)).leaves.find((l) => l.key === zero.key)).toMatchObject({
+      override: null,
+      mine: null,
+      reviews: 0,
+    });
 
     // With a reason: an override, and the root is the one the stored grading gives.
-    const overridden = (await commit(id, { nodeKey: zero.key, score: 1, reason: "It is there" })).json as unknown as ReviewCommitResult;
-    expect(overridden.override).toMatchObject({ oldScore: 0, newScore: 1, reason: "It is there", user: { email: "grader@example.org" } });
+    const overridden = (await commit(id, { nodeKey: zero.key, score: 1, reason: "It is there" }))
+      .json as unknown as ReviewCommitResult;
+    expect(overridden.override).toMatchObject({
+      oldScore: 0,
+      newScore: 1,
+      reason: "It is there",
+      user: { email: "grader@example.org" },
+    });
     expect(overridden.leaf).toMatchObject({ override: 1, mine: 1, reviews: 1, hidden: null });
     const stored = (await getGradingById(handle.db, id))!;
     expect(Object.is(overridden.rootScore, stored.score)).toBe(true);
     expect(Object.is(stored.score, (await getPinnedGradedTree(handle.db, stored)).scores.rootScore)).toBe(true);
     expect(overridden.rootScore).toBeGreaterThan(payload.rootScore!);
-    const detail = (await call(getLeaf, { gradingId: id, nodeKey: zero.key }, `/api/gradings/${id}/leaves/${zero.key}`)).json as unknown as ReviewLeafDetail;
-    expect(detail.verdict).toMatchObject({ score: 0, valid: true, explanation: expect.stringContaining(SECRET), judgeMetadata: { full_judge_response: expect.any(String) } });
+    const detail = (await call(getLeaf, { gradingId: id, nodeKey: zero.key }, `/api/gradings/${id}/leaves/${zero.key}`))
+      .json as unknown as ReviewLeafDetail;
+    expect(detail.verdict).toMatchObject({
+      score: 0,
+      valid: true,
+      explanation: expect.stringContaining(SECRET),
+      judgeMetadata: { full_judge_response: expect.any(String) },
+    });
     expect(detail.overrides.map((o) => o.reason)).toEqual(["It is there"]);
     expect(detail.reviews.map((r) => r.overrideId)).toEqual([overridden.override!.id]);
 
@@ -255,14 +363,21 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
       const r = (await commit(id, { nodeKey: l.key, score: l.verdict!.score })).json as unknown as ReviewCommitResult;
       expect(r.reviewedAt === null).toBe(i < rest.length - 1);
     }
-    const reviewedAt = ((await handle.db.execute(sql`SELECT reviewed_at FROM gradings WHERE id = ${id}`)).rows[0] as { reviewed_at: unknown }).reviewed_at;
+    const reviewedAt = (
+      (await handle.db.execute(sql`SELECT reviewed_at FROM gradings WHERE id = ${id}`)).rows[0] as {
+        reviewed_at: unknown;
+      }
+    ).reviewed_at;
     expect(reviewedAt).not.toBeNull();
     expect((await review(id)).grading.reviewedAt).not.toBeNull();
 
     // Progress and time per grader.
     const list = (await call(getAssignments, { gradingId: id }, `/api/gradings/${id}/assignments`)).json.assignments;
     expect(list[0].progress).toMatchObject({ reviewed: 3, total: 21, timeSpentMs: 4_000 });
-    const all = (await call(getReviewQueue, {}, "/api/review-queue?all=1")).json.assignments as { gradingId: string; grader: { email: string } }[];
+    const all = (await call(getReviewQueue, {}, "/api/review-queue?all=1")).json.assignments as {
+      gradingId: string;
+      grader: { email: string };
+    }[];
     expect(all.some((a) => a.gradingId === id && a.grader.email === "grader@example.org")).toBe(true);
 
     // Authors read, never commit.
@@ -286,7 +401,9 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     const payload = before.json as unknown as ReviewPayload;
     expect(payload.viewer.assignment).toMatchObject({ blind: true });
     expect(payload.rootScore).toBeNull();
-    expect(payload.leaves.every((l) => l.hidden === "blind" && l.verdict === null && l.override === null && l.reviews === 0)).toBe(true);
+    expect(
+      payload.leaves.every((l) => l.hidden === "blind" && l.verdict === null && l.override === null && l.reviews === 0),
+    ).toBe(true);
     for (const r of [
       before,
       await call(getLeaf, { gradingId: id, nodeKey: target.key }, `/api/gradings/${id}/leaves/${target.key}`),
@@ -297,7 +414,8 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
       expect(r.text).not.toContain("response ");
     }
     expect((await call(getExport, { gradingId: id }, `/api/gradings/${id}/export`)).status).toBe(403);
-    const listed = (await call(getPaperGradings, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`)).json.gradings as { id: string; score: number | null }[];
+    const listed = (await call(getPaperGradings, { paperId: PAPER }, `/api/papers/${PAPER}/gradings`)).json
+      .gradings as { id: string; score: number | null }[];
     expect(listed.find((g) => g.id === id)!.score).toBeNull();
 
     // A blind commit needs no reason; one that differs from the effective score overrides at once,
@@ -312,19 +430,28 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     const confirmed = (await commit(id, { nodeKey: target.key, score: 0 })).json as unknown as ReviewCommitResult;
     expect(confirmed.review.blind).toBe(false);
     expect(confirmed.override).toBeNull();
-    const revealed = (await call(getLeaf, { gradingId: id, nodeKey: target.key }, `/api/gradings/${id}/leaves/${target.key}`)).json as unknown as ReviewLeafDetail;
+    const revealed = (
+      await call(getLeaf, { gradingId: id, nodeKey: target.key }, `/api/gradings/${id}/leaves/${target.key}`)
+    ).json as unknown as ReviewLeafDetail;
     expect(revealed.verdict?.explanation).toContain(SECRET);
     expect(revealed.overrides.map((o) => o.reason)).toEqual(["staff changed it", BLIND_REVIEW_REASON]);
     expect(revealed.reviews.find((r) => r.blind)).toMatchObject({ overrideId: committed.override!.id });
     // With a reason a blind commit overrides at once, and says it was blind.
     const blindLeaf = staffView.leaves.find((l) => l.key !== target.key && l.verdict!.valid && l.verdict!.score === 1)!;
-    const withReason = (await commit(id, { nodeKey: blindLeaf.key, score: 0, reason: "no plot" })).json as unknown as ReviewCommitResult;
+    const withReason = (await commit(id, { nodeKey: blindLeaf.key, score: 0, reason: "no plot" }))
+      .json as unknown as ReviewCommitResult;
     expect(withReason.override).toMatchObject({ oldScore: 1, newScore: 0, reason: `${BLIND_REVIEW_REASON}. no plot` });
     const after = await review(id);
-    expect(after.leaves.filter((l) => l.hidden === null).map((l) => l.key).sort()).toEqual([target.key, blindLeaf.key].sort());
+    expect(
+      after.leaves
+        .filter((l) => l.hidden === null)
+        .map((l) => l.key)
+        .sort(),
+    ).toEqual([target.key, blindLeaf.key].sort());
     // A blind commit that agrees: a mark only.
     const other = staffView.leaves.find((l) => l.key !== target.key && l.key !== blindLeaf.key && l.verdict!.valid)!;
-    const agreed = (await commit(id, { nodeKey: other.key, score: other.verdict!.score })).json as unknown as ReviewCommitResult;
+    const agreed = (await commit(id, { nodeKey: other.key, score: other.verdict!.score }))
+      .json as unknown as ReviewCommitResult;
     expect(agreed.override).toBeNull();
     expect(agreed.leaf.verdict).toMatchObject({ score: other.verdict!.score });
     // Staff see everything.
@@ -334,7 +461,8 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
   it("unsure: a reviewer flags a leaf with a note and it stays unreviewed; the flag shows to who sees the leaf; they or staff clear it; a score clears it", async () => {
     const id = gradings[3];
     const flag = (body: unknown) => call(postUnsure, { gradingId: id }, `/api/gradings/${id}/unsure`, body);
-    const clear = (query: string) => call(clearUnsure, { gradingId: id }, `/api/gradings/${id}/unsure?${query}`, undefined, "DELETE");
+    const clear = (query: string) =>
+      call(clearUnsure, { gradingId: id }, `/api/gradings/${id}/unsure?${query}`, undefined, "DELETE");
     as("staff");
     expect((await assign(id, { email: "grader2@example.org", blind: true })).status).toBe(201);
     const [a, b] = (await review(id)).leaves.filter((l) => l.verdict!.valid);
@@ -353,7 +481,9 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     expect((await flag({ nodeKey: a.key, note: "x".repeat(2_001) })).json.error.details[0].path).toBe("note");
     const flagged = await flag({ nodeKey: a.key, note: "  Which seed does this mean?  " });
     expect(flagged.status).toBe(201);
-    expect(flagged.json.flags).toMatchObject([{ userId: users.grader2, note: "Which seed does this mean?", user: { email: "grader2@example.org" } }]);
+    expect(flagged.json.flags).toMatchObject([
+      { userId: users.grader2, note: "Which seed does this mean?", user: { email: "grader2@example.org" } },
+    ]);
     // Flagging again replaces the note.
     expect((await flag({ nodeKey: a.key, note: "Which seed?" })).json.flags).toHaveLength(1);
     const mine = (await review(id)).leaves.find((l) => l.key === a.key)!;
@@ -379,14 +509,25 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
     // A score settles it: the committer's own flag goes with the score.
     as("grader2");
     expect((await flag({ nodeKey: b.key, note: "unsure" })).status).toBe(201);
-    const scored = (await commit(id, { nodeKey: b.key, score: b.verdict!.score })).json as unknown as ReviewCommitResult;
+    const scored = (await commit(id, { nodeKey: b.key, score: b.verdict!.score }))
+      .json as unknown as ReviewCommitResult;
     expect(scored.leaf.unsure).toEqual([]);
     expect((await review(id)).leaves.find((l) => l.key === b.key)!.unsure).toEqual([]);
   });
   it("compare: two gradings of one submission leaf by leaf, differences first; only who reads both in full; not across submissions", async () => {
     as("staff");
     // A judge's and a person's grading of a fresh run: every valid leaf flipped but the first.
-    const judged = (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: 5, variant: "full", human: false, fileText: serializeGradedTree(gradedDemo()), userId: null })).gradingId;
+    const judged = (
+      await importGrading(handle, {
+        paperId: PAPER,
+        agentName: "agent A",
+        runIndex: 5,
+        variant: "full",
+        human: false,
+        fileText: serializeGradedTree(gradedDemo()),
+        userId: null,
+      })
+    ).gradingId;
     const flipped = gradedDemo();
     let n = 0;
     const flip = (node: GradedNode) => {
@@ -394,7 +535,17 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
       node.sub_tasks.forEach(flip);
     };
     flip(flipped);
-    const human = (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: 5, variant: "full", human: true, fileText: serializeGradedTree(flipped), userId: null })).gradingId;
+    const human = (
+      await importGrading(handle, {
+        paperId: PAPER,
+        agentName: "agent A",
+        runIndex: 5,
+        variant: "full",
+        human: true,
+        fileText: serializeGradedTree(flipped),
+        userId: null,
+      })
+    ).gradingId;
     const first = await review(judged);
     const submissionId = first.grading.submissionId;
     const url = (q: string) => `/api/submissions/${submissionId}/compare${q}`;
@@ -427,21 +578,36 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
   });
   it("agreement: two graders on the same leaves get Cohen's κ and F1 beside the verdicts' agreement with each; one grader alone, none between graders", async () => {
     as("staff");
-    const id = (await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: 6, variant: "full", human: false, fileText: serializeGradedTree(gradedDemo()), userId: null })).gradingId;
-    const agreement = async () => (await call(getAgreement, { gradingId: id }, `/api/gradings/${id}/agreement`)).json as unknown as GradingAgreement;
+    const id = (
+      await importGrading(handle, {
+        paperId: PAPER,
+        agentName: "agent A",
+        runIndex: 6,
+        variant: "full",
+        human: false,
+        fileText: serializeGradedTree(gradedDemo()),
+        userId: null,
+      })
+    ).gradingId;
+    const agreement = async () =>
+      (await call(getAgreement, { gradingId: id }, `/api/gradings/${id}/agreement`))
+        .json as unknown as GradingAgreement;
     expect((await agreement()).pairs).toEqual([]);
-    for (const email of ["grader@example.org", "grader2@example.org"]) expect((await assign(id, { email, blind: true })).status).toBe(201);
+    for (const email of ["grader@example.org", "grader2@example.org"])
+      expect((await assign(id, { email, blind: true })).status).toBe(201);
     const leaves = (await review(id)).leaves.filter((l) => l.verdict!.valid).slice(0, 4);
     // Blind scores need no reason. Grader: 1 1 0 0; grader2: 1 0 0 1.
     as("grader");
-    for (const [i, score] of [1, 1, 0, 0].entries()) expect((await commit(id, { nodeKey: leaves[i].key, score })).status).toBe(201);
+    for (const [i, score] of [1, 1, 0, 0].entries())
+      expect((await commit(id, { nodeKey: leaves[i].key, score })).status).toBe(201);
     // One grader: agreement with the verdicts only.
     as("staff");
     const one = await agreement();
     expect(one.raters.filter((r) => r.kind === "person").map((r) => r.label)).toEqual(["grader"]);
     expect(one.pairs.map((p) => p.a)).toEqual([VERDICT_RATER]);
     as("grader2");
-    for (const [i, score] of [1, 0, 0, 1].entries()) expect((await commit(id, { nodeKey: leaves[i].key, score })).status).toBe(201);
+    for (const [i, score] of [1, 0, 0, 1].entries())
+      expect((await commit(id, { nodeKey: leaves[i].key, score })).status).toBe(201);
     as("author");
     const two = await agreement();
     const between = two.pairs.find((p) => p.a !== VERDICT_RATER)!;

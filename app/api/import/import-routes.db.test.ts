@@ -26,7 +26,9 @@ const demoFile = (name: string) => fs.readFileSync(path.join(DEMO_DIR, name), "u
 const DEMO_RUBRIC = demoFile("rubric.json");
 
 /** The demo rubric with one change made by `edit`, as a file's text. */
-function rubricWith(edit: (tree: { sub_tasks: { weight: unknown; sub_tasks: { weight: unknown }[] }[] }) => void): string {
+function rubricWith(
+  edit: (tree: { sub_tasks: { weight: unknown; sub_tasks: { weight: unknown }[] }[] }) => void,
+): string {
   const tree = JSON.parse(DEMO_RUBRIC);
   edit(tree);
   return JSON.stringify(tree, null, 4);
@@ -40,12 +42,19 @@ function form(fields: Record<string, string>, files: Record<string, string> = {}
   return data;
 }
 
-type Body = Record<string, unknown> & { error?: { code: string; message: string; details: { path: string; message: string }[] } };
+type Body = Record<string, unknown> & {
+  error?: { code: string; message: string; details: { path: string; message: string }[] };
+};
 type Handler<P> = (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
 
 describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
   let handle: DbHandle;
-  const users: Record<"staff" | "author" | "grader" | "outsider", string> = { staff: "", author: "", grader: "", outsider: "" };
+  const users: Record<"staff" | "author" | "grader" | "outsider", string> = {
+    staff: "",
+    author: "",
+    grader: "",
+    outsider: "",
+  };
   const sessions: Partial<Record<keyof typeof users, string>> = {};
   const paperId = "upload-demo";
 
@@ -57,27 +66,44 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
     for (const role of ["author", "grader", "outsider"] as const) {
       users[role] = (await createUser(handle.db, { email: `${role}@example.org`, name: role })).id;
     }
-    for (const who of Object.keys(users) as (keyof typeof users)[]) sessions[who] = await startSession(handle, users[who]);
+    for (const who of Object.keys(users) as (keyof typeof users)[])
+      sessions[who] = await startSession(handle, users[who]);
   });
   afterAll(async () => {
     (globalThis as { __rubricStudioDb?: Promise<DbHandle> }).__rubricStudioDb = undefined;
     await handle?.close();
   });
 
-  async function send<P>(handler: Handler<P>, as: keyof typeof users | null, method: string, url: string, body: FormData | string, params: P) {
+  async function send<P>(
+    handler: Handler<P>,
+    as: keyof typeof users | null,
+    method: string,
+    url: string,
+    body: FormData | string,
+    params: P,
+  ) {
     session.current = as ? { userId: users[as], sessionId: sessions[as]! } : null;
-    const init = typeof body === "string" ? { method, body, headers: { "content-type": "application/json" } } : { method, body };
+    const init =
+      typeof body === "string" ? { method, body, headers: { "content-type": "application/json" } } : { method, body };
     const res = await handler(new NextRequest(`http://127.0.0.1${url}`, init), { params: Promise.resolve(params) });
     return { status: res.status, body: (await res.json()) as Body };
   }
-  const postImport = (as: keyof typeof users | null, body: FormData | string) => send(importRoute.POST, as, "POST", "/api/import", body, {});
+  const postImport = (as: keyof typeof users | null, body: FormData | string) =>
+    send(importRoute.POST, as, "POST", "/api/import", body, {});
   const putRubric = (as: keyof typeof users | null, body: FormData | string) =>
     send(rubricRoute.PUT, as, "PUT", `/api/papers/${paperId}/rubric`, body, { paperId });
   const exported = () => exportRubricJson(handle, paperId, { force: true });
 
   describe("POST /api/import", () => {
     it("creates a paper from an uploaded folder (201), then replaces its rubric as a new revision (200)", async () => {
-      const folder = form({ paperId }, { "rubric.json": DEMO_RUBRIC, "config.yaml": demoFile("config.yaml"), "blacklist.txt": demoFile("blacklist.txt") });
+      const folder = form(
+        { paperId },
+        {
+          "rubric.json": DEMO_RUBRIC,
+          "config.yaml": demoFile("config.yaml"),
+          "blacklist.txt": demoFile("blacklist.txt"),
+        },
+      );
       const created = await postImport("staff", folder);
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({ paperId, createdPaper: true, replaced: false, revision: 1 });
@@ -86,14 +112,20 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
       expect(paper?.blacklist.length).toBeGreaterThan(0);
       expect(await exported()).toBe(DEMO_RUBRIC);
 
-      const again = await postImport("staff", form({ paperId, expectedRevision: "1" }, { rubric: rubricWith((t) => (t.sub_tasks[0].weight = 3)) }));
+      const again = await postImport(
+        "staff",
+        form({ paperId, expectedRevision: "1" }, { rubric: rubricWith((t) => (t.sub_tasks[0].weight = 3)) }),
+      );
       expect(again.status).toBe(200);
       expect(again.body).toMatchObject({ paperId, createdPaper: false, replaced: true, revision: 2 });
       expect(JSON.parse(await exported()).sub_tasks[0].weight).toBe(3);
     });
 
     it("names the paper from config.yaml when the form names none, and takes a bare rubric.json body", async () => {
-      const byConfig = await postImport("staff", form({}, { "rubric.json": DEMO_RUBRIC, "config.yaml": "id: from-config\ntitle: From config\n" }));
+      const byConfig = await postImport(
+        "staff",
+        form({}, { "rubric.json": DEMO_RUBRIC, "config.yaml": "id: from-config\ntitle: From config\n" }),
+      );
       expect([byConfig.status, byConfig.body.paperId]).toEqual([201, "from-config"]);
       // A bare rubric.json has no paper id to go by.
       const bare = await postImport("staff", DEMO_RUBRIC);
@@ -106,16 +138,26 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
 
     it("refuses a bad file with the place of the problem, and writes nothing", async () => {
       const before = await exported();
-      const badWeight = await postImport("staff", form({ paperId }, { "rubric.json": rubricWith((t) => (t.sub_tasks[1].sub_tasks[0].weight = -1)) }));
+      const badWeight = await postImport(
+        "staff",
+        form({ paperId }, { "rubric.json": rubricWith((t) => (t.sub_tasks[1].sub_tasks[0].weight = -1)) }),
+      );
       expect([badWeight.status, badWeight.body.error?.code]).toEqual([422, "invalid_rubric"]);
-      expect(badWeight.body.error?.message).toMatch(/^rubric\.json is not a valid rubric: sub_tasks\[1\]\.sub_tasks\[0\]\.weight: must be a number >= 0/);
-      expect(badWeight.body.error?.details).toContainEqual(expect.objectContaining({ path: "sub_tasks[1].sub_tasks[0].weight" }));
+      expect(badWeight.body.error?.message).toMatch(
+        /^rubric\.json is not a valid rubric: sub_tasks\[1\]\.sub_tasks\[0\]\.weight: must be a number >= 0/,
+      );
+      expect(badWeight.body.error?.details).toContainEqual(
+        expect.objectContaining({ path: "sub_tasks[1].sub_tasks[0].weight" }),
+      );
 
       const notJson = await postImport("staff", form({ paperId }, { "rubric.json": '{"id": "a",\n  "weight": }' }));
       expect([notJson.status, notJson.body.error?.code]).toEqual([422, "invalid_rubric"]);
       expect(notJson.body.error?.message).toMatch(/line 2, column \d+/);
 
-      const badConfig = await postImport("staff", form({}, { "rubric.json": DEMO_RUBRIC, "config.yaml": "id: [unclosed\n" }));
+      const badConfig = await postImport(
+        "staff",
+        form({}, { "rubric.json": DEMO_RUBRIC, "config.yaml": "id: [unclosed\n" }),
+      );
       expect([badConfig.status, badConfig.body.error?.details?.[0]?.path]).toEqual([422, "config.yaml"]);
 
       const noRubric = await postImport("staff", form({ paperId }, { "config.yaml": demoFile("config.yaml") }));
@@ -126,13 +168,24 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
       ]);
 
       const badId = await postImport("staff", form({ paperId: "Not A Slug!" }, { "rubric.json": DEMO_RUBRIC }));
-      expect([badId.status, badId.body.error?.code, badId.body.error?.details?.[0]?.path]).toEqual([400, "bad_request", "paperId"]);
+      expect([badId.status, badId.body.error?.code, badId.body.error?.details?.[0]?.path]).toEqual([
+        400,
+        "bad_request",
+        "paperId",
+      ]);
       expect(badId.body.error?.message).toMatch(/^The paper id "Not A Slug!" \(from the --paper\)/);
 
       session.current = { userId: users.staff, sessionId: sessions.staff! };
-      const plain = await importRoute.POST(new NextRequest("http://127.0.0.1/api/import", { method: "POST", body: "x", headers: { "content-type": "text/plain" } }), {
-        params: Promise.resolve({}),
-      });
+      const plain = await importRoute.POST(
+        new NextRequest("http://127.0.0.1/api/import", {
+          method: "POST",
+          body: "x",
+          headers: { "content-type": "text/plain" },
+        }),
+        {
+          params: Promise.resolve({}),
+        },
+      );
       expect(plain.status).toBe(415);
 
       expect(await exported()).toBe(before);
@@ -160,7 +213,13 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
 
     it("replaces the rubric with an uploaded rubric.json as one new revision, and a signed-off rubric becomes a draft", async () => {
       const { id: rubricId, revision } = (await getRubricByPaperId(handle.db, paperId))!;
-      await changeRubricStatus(handle, { paperId, action: "sign_off", revision, userId: users.staff, userLabel: "staff" });
+      await changeRubricStatus(handle, {
+        paperId,
+        action: "sign_off",
+        revision,
+        userId: users.staff,
+        userLabel: "staff",
+      });
       const edited = rubricWith((t) => (t.sub_tasks[0].weight = 11));
       const res = await putRubric("author", form({ expectedRevision: String(revision) }, { "rubric.json": edited }));
       expect(res.status).toBe(200);
@@ -170,7 +229,10 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
     });
 
     it("uploads to the paper in the URL, whatever paperId or config.yaml the form names", async () => {
-      const res = await putRubric("author", form({ paperId: "elsewhere", replace: "true" }, { rubric: DEMO_RUBRIC, "config.yaml": "id: elsewhere-too\n" }));
+      const res = await putRubric(
+        "author",
+        form({ paperId: "elsewhere", replace: "true" }, { rubric: DEMO_RUBRIC, "config.yaml": "id: elsewhere-too\n" }),
+      );
       expect([res.status, res.body.paperId]).toEqual([200, paperId]);
       expect(await getPaperById(handle.db, "elsewhere")).toBeNull();
       expect(await getPaperById(handle.db, "elsewhere-too")).toBeNull();
@@ -180,11 +242,17 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
     it("refuses a bad file with the place of the problem, and keeps the rubric", async () => {
       const before = await exported();
       const { revision } = (await getRubricByPaperId(handle.db, paperId))!;
-      const badId = await putRubric("author", form({}, { "rubric.json": rubricWith((t) => delete (t.sub_tasks[2] as { id?: string }).id) }));
+      const badId = await putRubric(
+        "author",
+        form({}, { "rubric.json": rubricWith((t) => delete (t.sub_tasks[2] as { id?: string }).id) }),
+      );
       expect([badId.status, badId.body.error?.code]).toEqual([422, "invalid_rubric"]);
       expect(badId.body.error?.message).toMatch(/sub_tasks\[2\]\.id: /);
       const empty = await putRubric("author", form({ note: "no file" }));
-      expect([empty.status, empty.body.error?.details]).toEqual([400, [{ path: "rubric.json", message: "is required" }]]);
+      expect([empty.status, empty.body.error?.details]).toEqual([
+        400,
+        [{ path: "rubric.json", message: "is required" }],
+      ]);
       expect(await exported()).toBe(before);
       expect((await getRubricByPaperId(handle.db, paperId))!.revision).toBe(revision);
     });
@@ -197,7 +265,10 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
       const outsider = await putRubric("outsider", upload());
       expect([outsider.status, outsider.body.error?.message]).toEqual([403, "You are not a member of this paper"]);
       const grader = await putRubric("grader", upload());
-      expect([grader.status, grader.body.error?.message]).toEqual([403, "Your role on this paper (grader) cannot edit its rubric"]);
+      expect([grader.status, grader.body.error?.message]).toEqual([
+        403,
+        "Your role on this paper (grader) cannot edit its rubric",
+      ]);
       expect(await exported()).toBe(before);
     });
   });
@@ -215,7 +286,8 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
     type Node = { requirements: string; sub_tasks: Node[] };
     const preorder = (n: Node): string[] => [n.requirements, ...n.sub_tasks.flatMap(preorder)];
     const removedSubtree = preorder(JSON.parse(DEMO_RUBRIC).sub_tasks[1].sub_tasks.at(-1));
-    const previewImport = (body: FormData) => send(importPreviewRoute.POST, "staff", "POST", "/api/import/preview", body, {});
+    const previewImport = (body: FormData) =>
+      send(importPreviewRoute.POST, "staff", "POST", "/api/import/preview", body, {});
     const previewRubric = (as: keyof typeof users, body: FormData) =>
       send(rubricPreviewRoute.POST, as, "POST", `/api/papers/${id}/rubric/preview`, body, { paperId: id });
     const putHere = (as: keyof typeof users, body: FormData | string, query = "") =>
@@ -228,15 +300,32 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
       expect(await getPaperById(handle.db, id)).toBeNull();
       const created = await postImport("staff", form({ paperId: id }, { "rubric.json": DEMO_RUBRIC }));
       expect([created.status, created.body.revision]).toEqual([201, 1]);
-      await addPaperMember(handle.db, { paperId: id, email: "author@example.org", role: "author", addedBy: users.staff });
+      await addPaperMember(handle.db, {
+        paperId: id,
+        email: "author@example.org",
+        role: "author",
+        addedBy: users.staff,
+      });
     });
 
     it("an existing paper: the preview shows the nodes removed and changed and the paper fields, and writes nothing", async () => {
       const revision = await live();
-      const preview = await previewImport(form({ paperId: id }, { "rubric.json": edited, "config.yaml": `id: ${id}\ntitle: A new title\n` }));
+      const preview = await previewImport(
+        form({ paperId: id }, { "rubric.json": edited, "config.yaml": `id: ${id}\ntitle: A new title\n` }),
+      );
       expect(preview.status).toBe(200);
-      expect(preview.body).toMatchObject({ paperId: id, createsPaper: false, replaces: true, revision, paperFields: ["title"] });
-      const diff = preview.body.diff as { added: unknown[]; removed: { requirements: string; parentKey: string }[]; changed: { fields: string[] }[] };
+      expect(preview.body).toMatchObject({
+        paperId: id,
+        createsPaper: false,
+        replaces: true,
+        revision,
+        paperFields: ["title"],
+      });
+      const diff = preview.body.diff as {
+        added: unknown[];
+        removed: { requirements: string; parentKey: string }[];
+        changed: { fields: string[] }[];
+      };
       expect(diff.added).toEqual([]);
       expect(diff.removed.map((r) => r.requirements)).toEqual(removedSubtree);
       expect(diff.changed.map((c) => c.fields)).toEqual([["weight"]]);
@@ -251,7 +340,12 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
 
       // The same preview on the paper page, for its author; a grader may not.
       const own = await previewRubric("author", form({}, { "rubric.json": edited }));
-      expect([own.status, own.body.replaces, own.body.revision, own.body.paperFields]).toEqual([200, true, revision, []]);
+      expect([own.status, own.body.replaces, own.body.revision, own.body.paperFields]).toEqual([
+        200,
+        true,
+        revision,
+        [],
+      ]);
       const grader = await previewRubric("grader", form({}, { "rubric.json": edited }));
       expect(grader.status).toBe(403);
     });
@@ -263,7 +357,11 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
         await putHere("author", form({}, { "rubric.json": edited })),
         await putHere("author", edited),
       ]) {
-        expect([res.status, res.body.error?.code, res.body.error?.details?.[0]?.path]).toEqual([409, "conflict", "expectedRevision"]);
+        expect([res.status, res.body.error?.code, res.body.error?.details?.[0]?.path]).toEqual([
+          409,
+          "conflict",
+          "expectedRevision",
+        ]);
       }
       const badNumber = await putHere("author", form({ expectedRevision: "latest" }, { "rubric.json": edited }));
       expect([badNumber.status, badNumber.body.error?.details?.[0]?.path]).toEqual([400, "expectedRevision"]);
@@ -274,20 +372,33 @@ describe.each(testDatabaseKinds())("rubric upload routes on %s", (kind) => {
     it("a confirmation against the live revision replaces; one against an older revision is refused with 409", async () => {
       const seen = (await previewRubric("author", form({}, { "rubric.json": edited }))).body.revision as number;
       // Someone else replaces the rubric after the preview (a script, with replace=true).
-      const other = await putHere("author", rubricWith((t) => (t.sub_tasks[0].weight = 5)), "?replace=true");
+      const other = await putHere(
+        "author",
+        rubricWith((t) => (t.sub_tasks[0].weight = 5)),
+        "?replace=true",
+      );
       expect([other.status, other.body.revision]).toEqual([200, seen + 1]);
       const stale = await putHere("author", form({ expectedRevision: String(seen) }, { "rubric.json": edited }));
       expect([stale.status, stale.body.error?.code]).toEqual([409, "conflict"]);
       expect(stale.body.error?.message).toContain(`revision ${seen}, now ${seen + 1}`);
       expect(JSON.parse(await exportedHere()).sub_tasks[0].weight).toBe(5);
-      const staleFolder = await postImport("staff", form({ paperId: id, expectedRevision: String(seen) }, { "rubric.json": edited }));
+      const staleFolder = await postImport(
+        "staff",
+        form({ paperId: id, expectedRevision: String(seen) }, { "rubric.json": edited }),
+      );
       expect(staleFolder.status).toBe(409);
 
       // Confirmed against what is there now: replaced as one new revision.
-      const confirmed = await putHere("author", form({ expectedRevision: String(seen + 1) }, { "rubric.json": edited }));
+      const confirmed = await putHere(
+        "author",
+        form({ expectedRevision: String(seen + 1) }, { "rubric.json": edited }),
+      );
       expect([confirmed.status, confirmed.body.replaced, confirmed.body.revision]).toEqual([200, true, seen + 2]);
       expect(JSON.parse(await exportedHere())).toEqual(JSON.parse(edited));
-      const folder = await postImport("staff", form({ paperId: id, expectedRevision: String(seen + 2) }, { "rubric.json": DEMO_RUBRIC }));
+      const folder = await postImport(
+        "staff",
+        form({ paperId: id, expectedRevision: String(seen + 2) }, { "rubric.json": DEMO_RUBRIC }),
+      );
       expect([folder.status, folder.body.revision]).toEqual([200, seen + 3]);
       expect(await exportedHere()).toBe(DEMO_RUBRIC);
     });

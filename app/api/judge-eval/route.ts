@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { parseJsonBody } from "@/server/http/body";
-import { judgeEvalCandidatesOf, judgeEvalPapers, judgeEvalSelection, submissionIdsSchema } from "@/server/access/judge-eval-access";
+import {
+  judgeEvalCandidatesOf,
+  judgeEvalPapers,
+  judgeEvalSelection,
+  submissionIdsSchema,
+} from "@/server/access/judge-eval-access";
 import { apiRoute } from "@/server/http/route";
 import { evaluateCandidates } from "@/server/judge-eval/evaluate";
 

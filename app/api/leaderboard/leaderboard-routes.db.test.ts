@@ -17,7 +17,9 @@ import { GET as getLeaderboard } from "./route";
 
 // The session is the only thing mocked: the wrapper, access checks and queries run for real.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/server/auth/session", () => ({ getRequestSession: async () => (await import("@/test/mock-session")).liveSessionOf(session.userId) }));
+vi.mock("@/server/auth/session", () => ({
+  getRequestSession: async () => (await import("@/test/mock-session")).liveSessionOf(session.userId),
+}));
 
 const globalForDb = globalThis as unknown as { __rubricStudioDb?: Promise<DbHandle> };
 const DEMO_DIR = path.join(process.cwd(), "rubrics", "demo");
@@ -25,9 +27,16 @@ const PAPER = "demo-adaptive-clipping";
 
 type Handler<P> = (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
 
-async function call(handler: Handler<Record<string, string>>, url: string, init: { method?: string; body?: string } = {}) {
+async function call(
+  handler: Handler<Record<string, string>>,
+  url: string,
+  init: { method?: string; body?: string } = {},
+) {
   const res = await handler(
-    new NextRequest(`http://localhost${url}`, { ...init, headers: init.body ? { "content-type": "application/json" } : {} }),
+    new NextRequest(`http://localhost${url}`, {
+      ...init,
+      headers: init.body ? { "content-type": "application/json" } : {},
+    }),
     { params: Promise.resolve({}) },
   );
   const text = await res.text();
@@ -42,7 +51,12 @@ async function call(handler: Handler<Record<string, string>>, url: string, init:
 
 describe.each(testDatabaseKinds())("leaderboard and JudgeEval routes on %s", (kind) => {
   let handle: DbHandle;
-  const users: Record<"staff" | "author" | "grader" | "outsider", string> = { staff: "", author: "", grader: "", outsider: "" };
+  const users: Record<"staff" | "author" | "grader" | "outsider", string> = {
+    staff: "",
+    author: "",
+    grader: "",
+    outsider: "",
+  };
   const as = (who: keyof typeof users | null) => {
     session.userId = who ? users[who] : null;
   };
@@ -61,8 +75,18 @@ describe.each(testDatabaseKinds())("leaderboard and JudgeEval routes on %s", (ki
     }
     const { files, folderName } = readPaperFolder(DEMO_DIR);
     await importPaperFolder(handle, { files, folderName, userId: users.staff, source: "test" });
-    await addPaperMember(handle.db, { paperId: PAPER, email: "author@example.org", role: "author", addedBy: users.staff });
-    await addPaperMember(handle.db, { paperId: PAPER, email: "grader@example.org", role: "grader", addedBy: users.staff });
+    await addPaperMember(handle.db, {
+      paperId: PAPER,
+      email: "author@example.org",
+      role: "author",
+      addedBy: users.staff,
+    });
+    await addPaperMember(handle.db, {
+      paperId: PAPER,
+      email: "grader@example.org",
+      role: "grader",
+      addedBy: users.staff,
+    });
     await seedDemoGradings(handle.db, { paperIds: [PAPER], staffId: users.staff, reviewerId: users.grader });
   });
   afterAll(async () => {
@@ -94,7 +118,10 @@ describe.each(testDatabaseKinds())("leaderboard and JudgeEval routes on %s", (ki
     // The same board again: a client with its ETag gets a 304.
     const etag = res.headers.get("etag")!;
     expect(etag).toMatch(/^"lb-/);
-    const again = await getLeaderboard(new NextRequest("http://localhost/api/leaderboard", { headers: { "if-none-match": etag } }), { params: Promise.resolve({}) });
+    const again = await getLeaderboard(
+      new NextRequest("http://localhost/api/leaderboard", { headers: { "if-none-match": etag } }),
+      { params: Promise.resolve({}) },
+    );
     expect(again.status).toBe(304);
 
     const codeDev = await call(getLeaderboard, "/api/leaderboard?variant=code-dev&split=all");
@@ -151,7 +178,9 @@ describe.each(testDatabaseKinds())("leaderboard and JudgeEval routes on %s", (ki
     // A grader: only the gradings assigned to them (the review page's rule).
     as("grader");
     expect((await call(getRuns, `/api/leaderboard/runs?agent=${agentId}`)).json.papers[0].runs).toEqual([]);
-    await handle.db.insert(gradingAssignments).values({ gradingId: runs[1].gradingId, userId: users.grader, assignedBy: users.staff });
+    await handle.db
+      .insert(gradingAssignments)
+      .values({ gradingId: runs[1].gradingId, userId: users.grader, assignedBy: users.staff });
     const assigned = await call(getRuns, `/api/leaderboard/runs?agent=${agentId}`);
     expect(assigned.json.papers[0].runs.map((r: { run: number }) => r.run)).toEqual([2]);
     as("outsider");
@@ -171,24 +200,44 @@ describe.each(testDatabaseKinds())("leaderboard and JudgeEval routes on %s", (ki
     // The seed's human grading of the first agent's first run, against its judge grading.
     expect(candidates.json.candidates).toHaveLength(1);
     const [candidate] = candidates.json.candidates;
-    expect(candidate).toMatchObject({ paperId: PAPER, agentName: DEMO_AGENTS[0].name, runIndex: 1, truth: "human_grading" });
-    const report = await call(postEvaluate, "/api/judge-eval", { method: "POST", body: JSON.stringify({ submissionIds: [candidate.submissionId] }) });
+    expect(candidate).toMatchObject({
+      paperId: PAPER,
+      agentName: DEMO_AGENTS[0].name,
+      runIndex: 1,
+      truth: "human_grading",
+    });
+    const report = await call(postEvaluate, "/api/judge-eval", {
+      method: "POST",
+      body: JSON.stringify({ submissionIds: [candidate.submissionId] }),
+    });
     expect(report.status).toBe(200);
     expect(report.json.overall.num_samples).toBeGreaterThan(0);
     expect(report.json.disagreementCount).toBeGreaterThan(0);
-    expect(report.json.disagreements[0]).toMatchObject({ judgeGradingId: candidate.judgeGradingId, human: expect.any(Number), judge: expect.any(Number) });
+    expect(report.json.disagreements[0]).toMatchObject({
+      judgeGradingId: candidate.judgeGradingId,
+      human: expect.any(Number),
+      judge: expect.any(Number),
+    });
     const file = await call(getResults, `/api/judge-eval/results?paper=${PAPER}`);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-disposition")).toBe(`attachment; filename="judge-eval-${PAPER}-results.json"`);
     expect(file.json.aggregate_metrics.overall.accuracy).toBe(report.json.overall.accuracy);
     const bySubmission = await call(getResults, `/api/judge-eval/results?submission=${candidate.submissionId}`);
-    expect(bySubmission.text.replace(/"timestamp": "\d+_\d+"/, "")).toBe(file.text.replace(/"timestamp": "\d+_\d+"/, ""));
-    expect((await call(postEvaluate, "/api/judge-eval", { method: "POST", body: JSON.stringify({ submissionIds: ["x"] }) })).status).toBe(400);
+    expect(bySubmission.text.replace(/"timestamp": "\d+_\d+"/, "")).toBe(
+      file.text.replace(/"timestamp": "\d+_\d+"/, ""),
+    );
+    expect(
+      (await call(postEvaluate, "/api/judge-eval", { method: "POST", body: JSON.stringify({ submissionIds: ["x"] }) }))
+        .status,
+    ).toBe(400);
 
     as("grader");
     expect((await call(getCandidates, `/api/judge-eval?paper=${PAPER}`)).status).toBe(403);
     expect((await call(getCandidates, "/api/judge-eval")).json.candidates).toEqual([]);
-    const graderEval = await call(postEvaluate, "/api/judge-eval", { method: "POST", body: JSON.stringify({ submissionIds: [candidate.submissionId] }) });
+    const graderEval = await call(postEvaluate, "/api/judge-eval", {
+      method: "POST",
+      body: JSON.stringify({ submissionIds: [candidate.submissionId] }),
+    });
     expect(graderEval.status).toBe(404);
     expect(graderEval.text).not.toMatch(/requirements/);
 
@@ -199,7 +248,10 @@ describe.each(testDatabaseKinds())("leaderboard and JudgeEval routes on %s", (ki
     as("staff");
     const staff = await call(getCandidates, "/api/judge-eval");
     expect(staff.json.candidates).toHaveLength(1);
-    const pooled = await call(postResults, "/api/judge-eval/results", { method: "POST", body: JSON.stringify({ submissionIds: [candidate.submissionId] }) });
+    const pooled = await call(postResults, "/api/judge-eval/results", {
+      method: "POST",
+      body: JSON.stringify({ submissionIds: [candidate.submissionId] }),
+    });
     expect(pooled.status).toBe(200);
     expect(pooled.json.results).toHaveLength(1);
   });

@@ -40,7 +40,10 @@ const PAPER = "demo-adaptive-clipping";
 type Handler<P> = (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
 
 async function call<P>(handler: Handler<P>, params: P, url: string, method = "GET", body?: unknown) {
-  const init = body === undefined ? { method } : { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  const init =
+    body === undefined
+      ? { method }
+      : { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   const res = await handler(new NextRequest(`http://localhost${url}`, init), { params: Promise.resolve(params) });
   const text = await res.text();
   return { status: res.status, text, json: (text ? JSON.parse(text) : null) as Record<string, any> };
@@ -67,7 +70,8 @@ describe.each(testDatabaseKinds())("the leaderboard while a blind review is open
   /** The board as a request that checks for changes at once sees it (the route may reuse a check for 250 ms). */
   const freshBoard = () => getLeaderboard(handle, { variant: "full", maxStaleMs: 0 });
   const agent = (view: LeaderboardView, name: string) => view.agents.find((a) => a.name === name)!;
-  const review = async (id: string) => (await call(getGrading, { gradingId: id }, `/api/gradings/${id}`)).json as unknown as ReviewPayload;
+  const review = async (id: string) =>
+    (await call(getGrading, { gradingId: id }, `/api/gradings/${id}`)).json as unknown as ReviewPayload;
   const assign = (id: string, body: { email: string; blind: boolean; nodeKeys?: string[] }) =>
     call(postAssignment, { gradingId: id }, `/api/gradings/${id}/assignments`, "POST", body);
   /** The grader commits the judge's score on every leaf they may score. */
@@ -76,7 +80,11 @@ describe.each(testDatabaseKinds())("the leaderboard while a blind review is open
     const verdicts = new Map((await review(id)).leaves.map((l) => [l.key, l.verdict!.score]));
     as(who);
     for (const leaf of (await review(id)).leaves.filter((l) => l.hidden !== "scope")) {
-      const res = await call(postScore, { gradingId: id }, `/api/gradings/${id}/scores`, "POST", { nodeKey: leaf.key, score: verdicts.get(leaf.key)!, timeSpentMs: 10 });
+      const res = await call(postScore, { gradingId: id }, `/api/gradings/${id}/scores`, "POST", {
+        nodeKey: leaf.key,
+        score: verdicts.get(leaf.key)!,
+        timeSpentMs: 10,
+      });
       expect(res.status).toBe(201);
     }
   };
@@ -88,18 +96,40 @@ describe.each(testDatabaseKinds())("the leaderboard while a blind review is open
     handle = await openTestDatabase(kind);
     globalForDb.__rubricStudioDb = Promise.resolve(handle);
     for (const who of Object.keys(users) as (keyof typeof users)[]) {
-      users[who] = (await createUser(handle.db, { email: `${who}@example.org`, name: who, isStaff: who === "staff" })).id;
-      const row = await handle.db.execute(sql`INSERT INTO user_sessions (user_id, expires_at) VALUES (${users[who]}, now() + interval '1 day') RETURNING id`);
+      users[who] = (
+        await createUser(handle.db, { email: `${who}@example.org`, name: who, isStaff: who === "staff" })
+      ).id;
+      const row = await handle.db.execute(
+        sql`INSERT INTO user_sessions (user_id, expires_at) VALUES (${users[who]}, now() + interval '1 day') RETURNING id`,
+      );
       sessions[who] = String((row.rows[0] as { id: string }).id);
     }
     const { files, folderName } = readPaperFolder(DEMO_DIR);
     await importPaperFolder(handle, { files, folderName, userId: users.staff, source: "test" });
     for (const who of ["blind", "blindSubtree"] as const) {
-      await addPaperMember(handle.db, { paperId: PAPER, email: `${who}@example.org`, role: "grader", addedBy: users.staff });
+      await addPaperMember(handle.db, {
+        paperId: PAPER,
+        email: `${who}@example.org`,
+        role: "grader",
+        addedBy: users.staff,
+      });
     }
-    const runs = [["a1", "agent A", 1], ["a2", "agent A", 2], ["a3", "agent A", 3], ["b1", "agent B", 1]] as const;
+    const runs = [
+      ["a1", "agent A", 1],
+      ["a2", "agent A", 2],
+      ["a3", "agent A", 3],
+      ["b1", "agent B", 1],
+    ] as const;
     for (const [name, agentName, run] of runs) {
-      const result = await importGrading(handle, { paperId: PAPER, agentName, runIndex: run, variant: "full", human: false, fileText: gradedDemoText(run + (name === "b1" ? 3 : 0)), userId: null });
+      const result = await importGrading(handle, {
+        paperId: PAPER,
+        agentName,
+        runIndex: run,
+        variant: "full",
+        human: false,
+        fileText: gradedDemoText(run + (name === "b1" ? 3 : 0)),
+        userId: null,
+      });
       gradings[name] = result.gradingId;
       root[name] = result.score;
     }
@@ -108,7 +138,9 @@ describe.each(testDatabaseKinds())("the leaderboard while a blind review is open
     const nodes = (await review(gradings.b1)).nodes;
     subtree = nodes.find((n) => n.parentKey === nodes[0].key)!.key;
     expect((await assign(gradings.a1, { email: "blind@example.org", blind: true })).status).toBe(201);
-    expect((await assign(gradings.b1, { email: "blindSubtree@example.org", blind: true, nodeKeys: [subtree] })).status).toBe(201);
+    expect(
+      (await assign(gradings.b1, { email: "blindSubtree@example.org", blind: true, nodeKeys: [subtree] })).status,
+    ).toBe(201);
     // A review that is not blind changes nothing on the board.
     expect((await assign(gradings.a2, { email: "blindSubtree@example.org", blind: false })).status).toBe(201);
   });
@@ -130,17 +162,32 @@ describe.each(testDatabaseKinds())("the leaderboard while a blind review is open
     ]);
     expect(a.mean).toBe(numpyMean([root.a2, root.a3]));
     expect(a.excludedRuns).toEqual([
-      { run: 1, reason: "pending_review", missingPapers: [], pendingPapers: [PAPER], message: `pending review: a blind review is open on ${PAPER}` },
+      {
+        run: 1,
+        reason: "pending_review",
+        missingPapers: [],
+        pendingPapers: [PAPER],
+        message: `pending review: a blind review is open on ${PAPER}`,
+      },
     ]);
-    expect(a.perPaper).toEqual([{ paperId: PAPER, mean: numpyMean([root.a2, root.a3]), stdErr: expect.any(Number), nRuns: 2, pendingRuns: 1 }]);
+    expect(a.perPaper).toEqual([
+      { paperId: PAPER, mean: numpyMean([root.a2, root.a3]), stdErr: expect.any(Number), nRuns: 2, pendingRuns: 1 },
+    ]);
     // B's only run is pending: its mean waits.
     const b = agent(view, "agent B");
-    expect(b).toMatchObject({ rank: null, mean: null, stdErr: null, nRuns: 0, runs: [] } satisfies Partial<LeaderboardAgentRow>);
+    expect(b).toMatchObject({
+      rank: null,
+      mean: null,
+      stdErr: null,
+      nRuns: 0,
+      runs: [],
+    } satisfies Partial<LeaderboardAgentRow>);
     expect(b.perPaper).toEqual([{ paperId: PAPER, mean: null, stdErr: null, nRuns: 0, pendingRuns: 1 }]);
     expect(view.excluded).toMatchObject({ runs: 2, pendingReview: 2 });
     // Neither pending score, nor a mean that counts one, is anywhere on the board.
     const shown = numbersIn(view);
-    for (const secret of [root.a1, root.b1, numpyMean([root.a1, root.a2, root.a3])]) expect(shown).not.toContain(secret);
+    for (const secret of [root.a1, root.b1, numpyMean([root.a1, root.a2, root.a3])])
+      expect(shown).not.toContain(secret);
   });
 
   it("the drill-down marks the pending run; its grader gets no score of it", async () => {
@@ -165,7 +212,11 @@ describe.each(testDatabaseKinds())("the leaderboard while a blind review is open
   it("publishes the score once the blind review is done, or the blind assignment is taken back", async () => {
     await reviewEverything("blind", gradings.a1);
     let view = await freshBoard();
-    expect(agent(view, "agent A")).toMatchObject({ nRuns: 3, excludedRuns: [], mean: numpyMean([root.a1, root.a2, root.a3]) });
+    expect(agent(view, "agent A")).toMatchObject({
+      nRuns: 3,
+      excludedRuns: [],
+      mean: numpyMean([root.a1, root.a2, root.a3]),
+    });
     // B's grader has the leaves of one subtree to score blind: done with those, the review is done.
     expect(agent(view, "agent B").nRuns).toBe(0);
     await reviewEverything("blindSubtree", gradings.b1);

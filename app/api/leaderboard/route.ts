@@ -16,7 +16,13 @@ export const GET = apiRoute({ public: true }, async ({ req, store, user }) => {
   const { split, variant, paper } = parseLeaderboardParams(req.nextUrl.searchParams);
   // Placeholder judges' gradings (Dummy, Random) are for signed-in members only, marked; never public.
   const audience = user ? "members" : "public";
-  const { body, etag } = await getLeaderboardJson(store, { split, variant, paper, audience, maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+  const { body, etag } = await getLeaderboardJson(store, {
+    split,
+    variant,
+    paper,
+    audience,
+    maxStaleMs: LEADERBOARD_MAX_STALE_MS,
+  });
   // The body differs by who asks: a shared cache must not hand the members' board to the public.
   const headers = { etag, "cache-control": "no-cache", vary: "cookie, authorization" };
   if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });

@@ -40,7 +40,9 @@ describe.each(testDatabaseKinds())("GET /api/metrics on %s", (kind) => {
   const scrape = async (who: keyof typeof users | null, bearer?: string) => {
     session.current = who ? { userId: users[who], sessionId: sessions[who] } : null;
     const headers: Record<string, string> = bearer === undefined ? {} : { authorization: `Bearer ${bearer}` };
-    const res = await getMetrics(new NextRequest("http://localhost/api/metrics", { headers }), { params: Promise.resolve({}) });
+    const res = await getMetrics(new NextRequest("http://localhost/api/metrics", { headers }), {
+      params: Promise.resolve({}),
+    });
     const text = await res.text();
     // Whatever the answer, it never carries a token back.
     for (const secret of [SCRAPE_TOKEN, staffApiToken]) {
@@ -50,7 +52,8 @@ describe.each(testDatabaseKinds())("GET /api/metrics on %s", (kind) => {
     return { status: res.status, type: res.headers.get("content-type"), text };
   };
   /** The sample lines (not HELP/TYPE) of one family, by their full series name. */
-  const series = (text: string, name: string) => text.split("\n").filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `));
+  const series = (text: string, name: string) =>
+    text.split("\n").filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `));
   const value = (text: string, seriesName: string) => {
     const line = text.split("\n").find((l) => l.startsWith(`${seriesName} `));
     return line === undefined ? undefined : Number(line.slice(seriesName.length + 1));
@@ -65,14 +68,23 @@ describe.each(testDatabaseKinds())("GET /api/metrics on %s", (kind) => {
     handle = await openTestDatabase(kind);
     globalForDb.__rubricStudioDb = Promise.resolve(handle);
     for (const who of Object.keys(users) as (keyof typeof users)[]) {
-      users[who] = (await createUser(handle.db, { email: `${who}@example.org`, name: who, isStaff: who === "staff" })).id;
-      const row = await handle.db.execute(sql`INSERT INTO user_sessions (user_id, expires_at) VALUES (${users[who]}, now() + interval '1 day') RETURNING id`);
+      users[who] = (
+        await createUser(handle.db, { email: `${who}@example.org`, name: who, isStaff: who === "staff" })
+      ).id;
+      const row = await handle.db.execute(
+        sql`INSERT INTO user_sessions (user_id, expires_at) VALUES (${users[who]}, now() + interval '1 day') RETURNING id`,
+      );
       sessions[who] = String((row.rows[0] as { id: string }).id);
     }
     staffApiToken = (await createApiToken(handle, { userId: users.staff, name: "prometheus" })).token;
     const { files, folderName } = readPaperFolder(DEMO_DIR);
     await importPaperFolder(handle, { files, folderName, userId: users.staff, source: "test" });
-    await addPaperMember(handle.db, { paperId: PAPER, email: "grader@example.org", role: "grader", addedBy: users.staff });
+    await addPaperMember(handle.db, {
+      paperId: PAPER,
+      email: "grader@example.org",
+      role: "grader",
+      addedBy: users.staff,
+    });
 
     // Jobs: the queue now, and timings (wait 10 s and 30 s; runs 60 s and 210 s) of the last hour's.
     const job = (kind: string, status: string, created: string, started: string | null, finished: string | null) =>
@@ -98,13 +110,32 @@ describe.each(testDatabaseKinds())("GET /api/metrics on %s", (kind) => {
 
     // Judge usage: two runs on two gradings, one model in both, one with a name to escape.
     for (const run of [1, 2]) {
-      const { gradingId } = await importGrading(handle, { paperId: PAPER, agentName: "agent A", runIndex: run, variant: "full", human: false, fileText: gradedDemoText(run), userId: null });
-      const submission = await handle.db.execute<{ submission_id: string }>(sql`SELECT submission_id FROM gradings WHERE id = ${gradingId}`);
+      const { gradingId } = await importGrading(handle, {
+        paperId: PAPER,
+        agentName: "agent A",
+        runIndex: run,
+        variant: "full",
+        human: false,
+        fileText: gradedDemoText(run),
+        userId: null,
+      });
+      const submission = await handle.db.execute<{ submission_id: string }>(
+        sql`SELECT submission_id FROM gradings WHERE id = ${gradingId}`,
+      );
       const tokenUsage =
         run === 1
-          ? { "gpt-4o": { in: 100, out: 20, cached_in: 10, reasoning_out: 0, calls: 2 }, [ODD_MODEL]: { in: 7, out: 3, cached_in: 0, reasoning_out: 2, calls: 1 } }
+          ? {
+              "gpt-4o": { in: 100, out: 20, cached_in: 10, reasoning_out: 0, calls: 2 },
+              [ODD_MODEL]: { in: 7, out: 3, cached_in: 0, reasoning_out: 2, calls: 1 },
+            }
           : { "gpt-4o": { in: 50, out: 5, cached_in: 0, reasoning_out: 1, calls: 1 } };
-      await insertJudgeRun(handle.db, { gradingId, submissionId: submission.rows[0].submission_id, config: {}, variant: "full", tokenUsage });
+      await insertJudgeRun(handle.db, {
+        gradingId,
+        submissionId: submission.rows[0].submission_id,
+        config: {},
+        variant: "full",
+        tokenUsage,
+      });
     }
   });
   afterAll(async () => {
@@ -124,7 +155,11 @@ describe.each(testDatabaseKinds())("GET /api/metrics on %s", (kind) => {
     expect((await scrape(null, "rst_user_not-a-real-token")).status).toBe(401);
     // A grader's session does not become staff by sending a wrong scrape token either.
     expect((await scrape("grader", "wrong-scrape-token")).status).toBe(401);
-    for (const [who, bearer] of [["staff", undefined], [null, staffApiToken], [null, SCRAPE_TOKEN]] as const) {
+    for (const [who, bearer] of [
+      ["staff", undefined],
+      [null, staffApiToken],
+      [null, SCRAPE_TOKEN],
+    ] as const) {
       const res = await scrape(who, bearer);
       expect(res.status).toBe(200);
       expect(res.type).toBe("text/plain; version=0.0.4; charset=utf-8");

@@ -5,5 +5,8 @@ import { renderStudioMetrics } from "@/server/metrics/studio-metrics";
 /** Prometheus metrics, read from the database at each scrape (staff, or the scrape token METRICS_TOKEN). */
 export const GET = apiRoute(
   { staffOrScrapeToken: true },
-  async ({ store }) => new Response(await renderStudioMetrics(store), { headers: { "content-type": EXPOSITION_CONTENT_TYPE, "cache-control": "no-store" } }),
+  async ({ store }) =>
+    new Response(await renderStudioMetrics(store), {
+      headers: { "content-type": EXPOSITION_CONTENT_TYPE, "cache-control": "no-store" },
+    }),
 );

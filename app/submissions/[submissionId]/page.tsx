@@ -18,7 +18,8 @@ export default async function SubmissionRoute({ params }: { params: Promise<{ su
     const { role } = await requireSubmissionAccess(await getStore(), user, submissionId, "view");
     return <SubmissionPage submissionId={submissionId} canManage={role === "staff"} />;
   } catch (e) {
-    if (e instanceof AppError) return <AccessDenied reason="There is no such submission, or you are not a member of its paper." />;
+    if (e instanceof AppError)
+      return <AccessDenied reason="There is no such submission, or you are not a member of its paper." />;
     throw e;
   }
 }

@@ -173,7 +173,12 @@ export function CommentComposer({
       <FormError error={error} />
       <div className="flex items-center justify-between">
         <span className="text-[11px] text-zinc-400">@ to mention · Ctrl+Enter to send</span>
-        <button type="button" className={buttonClass("primary", "px-2 py-1 text-xs")} disabled={!value.trim() || sending} onClick={() => void send()}>
+        <button
+          type="button"
+          className={buttonClass("primary", "px-2 py-1 text-xs")}
+          disabled={!value.trim() || sending}
+          onClick={() => void send()}
+        >
           {sending ? "Sending…" : submitLabel}
         </button>
       </div>

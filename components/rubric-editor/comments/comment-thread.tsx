@@ -7,7 +7,15 @@ import { CommentComposer } from "./comment-composer";
 import { personLabel, type CommentPerson, type CommentsApi, type CommentThread } from "./use-comments";
 
 /** A comment's text with each @mention shown as the person's name (highlighted when it is the reader). */
-export function MentionText({ body, people, me }: { body: string; people: readonly CommentPerson[]; me: string | null }) {
+export function MentionText({
+  body,
+  people,
+  me,
+}: {
+  body: string;
+  people: readonly CommentPerson[];
+  me: string | null;
+}) {
   return (
     <p className="whitespace-pre-wrap break-words text-sm text-zinc-800">
       {splitMentions(body).map((part, i) => {
@@ -68,7 +76,12 @@ export function CommentThreadCard({ thread, comments }: { thread: CommentThread;
       )}
       <div className="mt-2 flex items-center gap-2">
         {!replying && (
-          <button type="button" className="text-xs font-medium text-indigo-700 hover:underline" onClick={() => setReplying(true)} data-testid="comment-reply-open">
+          <button
+            type="button"
+            className="text-xs font-medium text-indigo-700 hover:underline"
+            onClick={() => setReplying(true)}
+            data-testid="comment-reply-open"
+          >
             Reply
           </button>
         )}

@@ -9,7 +9,15 @@ import type { CommentsApi } from "./use-comments";
 type Show = "open" | "mentions" | "resolved";
 
 /** Every thread of the rubric: open ones (the default), those that mention me, resolved ones. */
-export function CommentsPanel({ comments, index, onSelect }: { comments: CommentsApi; index: TreeIndex; onSelect: (key: string) => void }) {
+export function CommentsPanel({
+  comments,
+  index,
+  onSelect,
+}: {
+  comments: CommentsApi;
+  index: TreeIndex;
+  onSelect: (key: string) => void;
+}) {
   const [show, setShow] = useState<Show>("open");
   const open = comments.threads.filter((t) => !t.resolvedAt);
   const lists: Record<Show, typeof open> = {
@@ -57,7 +65,12 @@ export function CommentsPanel({ comments, index, onSelect }: { comments: Comment
           return (
             <li key={t.id} className="space-y-1">
               {row ? (
-                <button type="button" onClick={() => onSelect(row.key)} className="block w-full truncate text-left text-xs font-medium text-indigo-700 hover:underline" title={row.requirements}>
+                <button
+                  type="button"
+                  onClick={() => onSelect(row.key)}
+                  className="block w-full truncate text-left text-xs font-medium text-indigo-700 hover:underline"
+                  title={row.requirements}
+                >
                   {row.requirements.trim() || "(empty requirement)"}
                 </button>
               ) : (

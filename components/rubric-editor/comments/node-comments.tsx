@@ -11,7 +11,11 @@ export function NodeComments({ nodeKey, comments }: { nodeKey: string; comments:
     .filter((t) => t.nodeKey === nodeKey)
     .sort((a, b) => Number(a.resolvedAt !== null) - Number(b.resolvedAt !== null));
   return (
-    <section className="mt-4 space-y-2 border-t border-zinc-200 pt-3" aria-label="Comments on this node" data-testid="node-comments">
+    <section
+      className="mt-4 space-y-2 border-t border-zinc-200 pt-3"
+      aria-label="Comments on this node"
+      data-testid="node-comments"
+    >
       <h3 className="flex items-center gap-1.5 text-xs font-medium text-zinc-700">
         <MessageSquare size={13} aria-hidden /> Comments
       </h3>

@@ -59,19 +59,25 @@ export function useComments(store: RubricStore, paperId: string): CommentsApi {
   const queryKey = useMemo(() => ["comments", paperId], [paperId]);
   const query = useQuery({ queryKey, queryFn: () => fetchJson<CommentsResponse>(base) });
 
-  useEffect(() => store.onLive("comments", () => void queryClient.invalidateQueries({ queryKey })), [store, queryClient, queryKey]);
+  useEffect(
+    () => store.onLive("comments", () => void queryClient.invalidateQueries({ queryKey })),
+    [store, queryClient, queryKey],
+  );
 
   const refresh = () => queryClient.invalidateQueries({ queryKey });
   const start = useMutation({
-    mutationFn: ({ nodeKey, body }: { nodeKey: string; body: string }) => fetchJson(base, jsonInit("POST", { nodeKey, body })),
+    mutationFn: ({ nodeKey, body }: { nodeKey: string; body: string }) =>
+      fetchJson(base, jsonInit("POST", { nodeKey, body })),
     onSuccess: refresh,
   });
   const reply = useMutation({
-    mutationFn: ({ threadId, body }: { threadId: string; body: string }) => fetchJson(`${base}/${threadId}`, jsonInit("POST", { body })),
+    mutationFn: ({ threadId, body }: { threadId: string; body: string }) =>
+      fetchJson(`${base}/${threadId}`, jsonInit("POST", { body })),
     onSuccess: refresh,
   });
   const resolve = useMutation({
-    mutationFn: ({ threadId, resolved }: { threadId: string; resolved: boolean }) => fetchJson(`${base}/${threadId}`, jsonInit("PATCH", { resolved })),
+    mutationFn: ({ threadId, resolved }: { threadId: string; resolved: boolean }) =>
+      fetchJson(`${base}/${threadId}`, jsonInit("PATCH", { resolved })),
     onSuccess: refresh,
   });
 
@@ -90,4 +96,5 @@ export function useComments(store: RubricStore, paperId: string): CommentsApi {
   };
 }
 
-export const personLabel = (p: { name: string | null; email: string } | null | undefined) => p?.name ?? p?.email ?? "someone";
+export const personLabel = (p: { name: string | null; email: string } | null | undefined) =>
+  p?.name ?? p?.email ?? "someone";

@@ -52,11 +52,19 @@ export function CodeDevView({ rows }: { rows: readonly NodeRow[] }) {
       actions={
         !empty && (
           <>
-            <button type="button" className="text-xs text-zinc-600 hover:text-indigo-700 hover:underline" onClick={expandAll}>
+            <button
+              type="button"
+              className="text-xs text-zinc-600 hover:text-indigo-700 hover:underline"
+              onClick={expandAll}
+            >
               Expand all
             </button>
             <span className="text-zinc-300">·</span>
-            <button type="button" className="text-xs text-zinc-600 hover:text-indigo-700 hover:underline" onClick={collapseAll}>
+            <button
+              type="button"
+              className="text-xs text-zinc-600 hover:text-indigo-700 hover:underline"
+              onClick={collapseAll}
+            >
               Collapse
             </button>
           </>
@@ -64,12 +72,17 @@ export function CodeDevView({ rows }: { rows: readonly NodeRow[] }) {
       }
     >
       <p className="text-xs text-zinc-600" data-testid="code-dev-header">
-        Code-Dev variant: {keptLeaves.toLocaleString("en")} of {allLeaves.toLocaleString("en")} leaves (Code Development only)
+        Code-Dev variant: {keptLeaves.toLocaleString("en")} of {allLeaves.toLocaleString("en")} leaves (Code Development
+        only)
       </p>
       {empty ? (
         <EmptyState testId="code-dev-empty">
-          <p className="font-medium text-zinc-700">No Code Development leaves: the Code-Dev variant of this rubric is empty.</p>
-          <span className="mt-1 block text-xs text-zinc-500">Set a leaf&apos;s task category to “Code Development” to include it.</span>
+          <p className="font-medium text-zinc-700">
+            No Code Development leaves: the Code-Dev variant of this rubric is empty.
+          </p>
+          <span className="mt-1 block text-xs text-zinc-500">
+            Set a leaf&apos;s task category to “Code Development” to include it.
+          </span>
         </EmptyState>
       ) : (
         <ul
@@ -105,7 +118,10 @@ function CodeDevItem({
   const share = shares.get(row.key) ?? 0;
   return (
     <li role="treeitem" aria-expanded={leaf ? undefined : open} aria-selected={false} data-key={row.key}>
-      <div className="flex items-start gap-1.5 rounded px-1 py-0.5 hover:bg-zinc-50" style={{ paddingLeft: depth * 14 + 4 }}>
+      <div
+        className="flex items-start gap-1.5 rounded px-1 py-0.5 hover:bg-zinc-50"
+        style={{ paddingLeft: depth * 14 + 4 }}
+      >
         {leaf ? (
           <span className="mt-1.5 ml-1 mr-0.5 size-1.5 shrink-0 rounded-full bg-sky-400" aria-hidden />
         ) : (
@@ -121,7 +137,9 @@ function CodeDevItem({
         <span className="min-w-0 flex-1 whitespace-pre-wrap break-words text-zinc-800">
           {row.requirements || <span className="italic text-zinc-400">(no requirement text)</span>}
           {row.finegrainedTaskCategory && (
-            <span className="ml-1.5 whitespace-nowrap rounded bg-zinc-100 px-1 text-[11px] text-zinc-600">{row.finegrainedTaskCategory}</span>
+            <span className="ml-1.5 whitespace-nowrap rounded bg-zinc-100 px-1 text-[11px] text-zinc-600">
+              {row.finegrainedTaskCategory}
+            </span>
           )}
         </span>
         <span className="shrink-0 font-mono text-[11px] text-zinc-500" title="weight">
@@ -137,7 +155,15 @@ function CodeDevItem({
       {open && (
         <ul role="group">
           {kids.map((child) => (
-            <CodeDevItem key={child.key} row={child} depth={depth + 1} index={index} shares={shares} isOpen={isOpen} toggle={toggle} />
+            <CodeDevItem
+              key={child.key}
+              row={child}
+              depth={depth + 1}
+              index={index}
+              shares={shares}
+              isOpen={isOpen}
+              toggle={toggle}
+            />
           ))}
         </ul>
       )}

@@ -14,7 +14,8 @@ function useSideRows(paperId: string, side: Side, liveRows: readonly NodeRow[]) 
   const isLive = side === LIVE;
   const query = useQuery({
     queryKey: rubricVersionQueryKey(paperId, side),
-    queryFn: () => fetchJson<{ version: RubricVersion; nodes: NodeRow[] }>(`/api/papers/${paperId}/rubric/versions/${side}`),
+    queryFn: () =>
+      fetchJson<{ version: RubricVersion; nodes: NodeRow[] }>(`/api/papers/${paperId}/rubric/versions/${side}`),
     enabled: !isLive,
     staleTime: Infinity, // a saved version never changes
   });
@@ -79,7 +80,13 @@ export function CompareSection({
         <span className="shrink-0 rounded bg-indigo-100 px-1 text-[11px] font-medium text-indigo-700" aria-hidden>
           A
         </span>
-        <select aria-label="Compare from" className={select} value={from} onChange={(e) => onFrom(e.target.value)} data-testid="diff-from">
+        <select
+          aria-label="Compare from"
+          className={select}
+          value={from}
+          onChange={(e) => onFrom(e.target.value)}
+          data-testid="diff-from"
+        >
           {options}
         </select>
         <button
@@ -94,7 +101,13 @@ export function CompareSection({
         <span className="shrink-0 rounded bg-indigo-100 px-1 text-[11px] font-medium text-indigo-700" aria-hidden>
           B
         </span>
-        <select aria-label="Compare to" className={select} value={to} onChange={(e) => onTo(e.target.value)} data-testid="diff-to">
+        <select
+          aria-label="Compare to"
+          className={select}
+          value={to}
+          onChange={(e) => onTo(e.target.value)}
+          data-testid="diff-to"
+        >
           {options}
         </select>
       </div>
@@ -108,13 +121,7 @@ export function CompareSection({
       ) : before.pending || after.pending || !diff ? (
         <p className="text-xs text-zinc-500">Loading the version…</p>
       ) : (
-        <DiffView
-          diff={diff}
-          beforeRows={beforeRows!}
-          afterRows={afterRows!}
-          liveKeys={liveKeys}
-          onSelect={onSelect}
-        />
+        <DiffView diff={diff} beforeRows={beforeRows!} afterRows={afterRows!} liveKeys={liveKeys} onSelect={onSelect} />
       )}
     </section>
   );

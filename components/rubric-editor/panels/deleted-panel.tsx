@@ -49,7 +49,9 @@ export function DeletedPanel({
   const list = useQuery({
     queryKey: ["rubric-deleted", paperId, revision],
     queryFn: () =>
-      fetchJson<{ deleted: DeletedSubtree[] }>(`/api/papers/${encodeURIComponent(paperId)}/rubric/deleted`).then((r) => r.deleted),
+      fetchJson<{ deleted: DeletedSubtree[] }>(`/api/papers/${encodeURIComponent(paperId)}/rubric/deleted`).then(
+        (r) => r.deleted,
+      ),
     // Between revisions the previous list stays on screen instead of a loading state.
     placeholderData: (previous) => previous,
   });
@@ -68,17 +70,25 @@ export function DeletedPanel({
   function restore(item: DeletedSubtree) {
     const keys = [...item.enclosedBy.map((e) => e.key), item.key];
     const op: RubricOperation =
-      keys.length === 1 ? { kind: "restore", keys } : { kind: "batch", ops: keys.map((k) => ({ kind: "restore" as const, keys: [k] })) };
+      keys.length === 1
+        ? { kind: "restore", keys }
+        : { kind: "batch", ops: keys.map((k) => ({ kind: "restore" as const, keys: [k] })) };
     setErrors(({ [item.key]: _gone, ...rest }) => rest);
     const res = submit(op, {
-      label: keys.length === 1 ? "Restore deleted nodes" : `Restore deleted nodes with ${plural(keys.length - 1, "enclosing part")}`,
+      label:
+        keys.length === 1
+          ? "Restore deleted nodes"
+          : `Restore deleted nodes with ${plural(keys.length - 1, "enclosing part")}`,
       onError: (message) => {
         setRestoring(null);
         setErrors((e) => ({ ...e, [item.key]: message }));
       },
     });
     // The enclosing parts come back whole: count their nodes too.
-    const count = item.enclosedBy.reduce((n, e) => n + (list.data?.find((d) => d.key === e.key)?.nodeCount ?? 0), item.nodeCount);
+    const count = item.enclosedBy.reduce(
+      (n, e) => n + (list.data?.find((d) => d.key === e.key)?.nodeCount ?? 0),
+      item.nodeCount,
+    );
     if (res.ok) setRestoring({ key: item.key, count });
     else setErrors((e) => ({ ...e, [item.key]: res.message }));
   }
@@ -96,13 +106,16 @@ export function DeletedPanel({
         <EmptyState testId="deleted-empty" icon={<Trash2 size={20} className="text-zinc-400" aria-hidden />}>
           <p className="font-medium text-zinc-700">Nothing deleted</p>
           <span className="mt-1 block text-xs text-zinc-500">
-            Deleted nodes show here with who deleted them and when{canEdit ? ", and can be restored" : ""}. A new upload of
-            rubric.json replaces the tree and clears this list.
+            Deleted nodes show here with who deleted them and when{canEdit ? ", and can be restored" : ""}. A new upload
+            of rubric.json replaces the tree and clears this list.
           </span>
         </EmptyState>
       )}
       {items.length > 0 && (
-        <ul className="divide-y divide-zinc-100 rounded-md border border-zinc-200 bg-white" aria-label="Deleted parts of the rubric">
+        <ul
+          className="divide-y divide-zinc-100 rounded-md border border-zinc-200 bg-white"
+          aria-label="Deleted parts of the rubric"
+        >
           {items.map((item) => (
             <DeletedItem
               key={item.key}
@@ -177,9 +190,12 @@ function DeletedItem({
         )}
       </div>
       {enclosing && (
-        <p className="rounded border border-amber-200 bg-amber-50 px-2 py-1 text-amber-900" data-testid="deleted-enclosed">
-          Its parent was deleted later, with “{truncateText(enclosing.requirements, 50)}” (rev {enclosing.deletedRevision}). A node
-          cannot come back under a deleted one, so restoring it also restores{" "}
+        <p
+          className="rounded border border-amber-200 bg-amber-50 px-2 py-1 text-amber-900"
+          data-testid="deleted-enclosed"
+        >
+          Its parent was deleted later, with “{truncateText(enclosing.requirements, 50)}” (rev{" "}
+          {enclosing.deletedRevision}). A node cannot come back under a deleted one, so restoring it also restores{" "}
           {item.enclosedBy.length === 1 ? "that part" : `those ${item.enclosedBy.length} parts`} first.
         </p>
       )}

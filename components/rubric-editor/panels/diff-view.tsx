@@ -69,7 +69,14 @@ export function DiffView({
 
       <DiffSection title="Added" items={diff.added} tone="text-emerald-800">
         {(row) => (
-          <DiffItem testId="diff-added" nodeKey={row.key} live={liveKeys.has(row.key)} onSelect={onSelect} marker="+" markerTone="text-emerald-600">
+          <DiffItem
+            testId="diff-added"
+            nodeKey={row.key}
+            live={liveKeys.has(row.key)}
+            onSelect={onSelect}
+            marker="+"
+            markerTone="text-emerald-600"
+          >
             <NodeLine row={row} />
             <Meta>under {parentText(afterByKey, row.parentKey)}</Meta>
           </DiffItem>
@@ -78,7 +85,14 @@ export function DiffView({
 
       <DiffSection title="Removed" items={diff.removed} tone="text-red-800">
         {(row) => (
-          <DiffItem testId="diff-removed" nodeKey={row.key} live={liveKeys.has(row.key)} onSelect={onSelect} marker="−" markerTone="text-red-600">
+          <DiffItem
+            testId="diff-removed"
+            nodeKey={row.key}
+            live={liveKeys.has(row.key)}
+            onSelect={onSelect}
+            marker="−"
+            markerTone="text-red-600"
+          >
             <NodeLine row={row} muted />
             <Meta>was under {parentText(beforeByKey, row.parentKey)}</Meta>
           </DiffItem>
@@ -87,12 +101,20 @@ export function DiffView({
 
       <DiffSection title="Moved" items={diff.moved} tone="text-sky-800">
         {(m) => (
-          <DiffItem testId="diff-moved" nodeKey={m.key} live={liveKeys.has(m.key)} onSelect={onSelect} marker="↪" markerTone="text-sky-600">
+          <DiffItem
+            testId="diff-moved"
+            nodeKey={m.key}
+            live={liveKeys.has(m.key)}
+            onSelect={onSelect}
+            marker="↪"
+            markerTone="text-sky-600"
+          >
             <span className="block text-zinc-900">{truncateText(m.after.requirements, 110)}</span>
             <Meta>
               {m.parentChanged ? (
                 <>
-                  from {parentText(beforeByKey, m.before.parentKey)} <ArrowRight size={11} className="inline" aria-label="to" />{" "}
+                  from {parentText(beforeByKey, m.before.parentKey)}{" "}
+                  <ArrowRight size={11} className="inline" aria-label="to" />{" "}
                   {parentText(afterByKey, m.after.parentKey)}
                 </>
               ) : (
@@ -105,7 +127,14 @@ export function DiffView({
 
       <DiffSection title="Changed" items={diff.changed} tone="text-amber-900">
         {(c) => (
-          <DiffItem testId="diff-changed" nodeKey={c.key} live={liveKeys.has(c.key)} onSelect={onSelect} marker="~" markerTone="text-amber-600">
+          <DiffItem
+            testId="diff-changed"
+            nodeKey={c.key}
+            live={liveKeys.has(c.key)}
+            onSelect={onSelect}
+            marker="~"
+            markerTone="text-amber-600"
+          >
             {c.requirementsDiff ? (
               <TextDiff parts={c.requirementsDiff} />
             ) : (
@@ -113,10 +142,20 @@ export function DiffView({
             )}
             <span className="mt-0.5 flex flex-wrap gap-x-3 gap-y-0.5 text-xs">
               {c.fields.includes("weight") && (
-                <FieldChange label="weight" testId="diff-weight" before={String(c.before.weight)} after={String(c.after.weight)} mono />
+                <FieldChange
+                  label="weight"
+                  testId="diff-weight"
+                  before={String(c.before.weight)}
+                  after={String(c.after.weight)}
+                  mono
+                />
               )}
               {c.fields.includes("taskCategory") && (
-                <FieldChange label="category" before={c.before.taskCategory ?? "none"} after={c.after.taskCategory ?? "none"} />
+                <FieldChange
+                  label="category"
+                  before={c.before.taskCategory ?? "none"}
+                  after={c.after.taskCategory ?? "none"}
+                />
               )}
               {c.fields.includes("finegrainedTaskCategory") && (
                 <FieldChange
@@ -125,7 +164,9 @@ export function DiffView({
                   after={c.after.finegrainedTaskCategory ?? "none"}
                 />
               )}
-              {c.fields.includes("nodeId") && <FieldChange label="id" before={c.before.nodeId} after={c.after.nodeId} mono />}
+              {c.fields.includes("nodeId") && (
+                <FieldChange label="id" before={c.before.nodeId} after={c.after.nodeId} mono />
+              )}
             </span>
           </DiffItem>
         )}
@@ -151,9 +192,13 @@ export function DiffView({
                     {truncateText(s.requirements, 90)}
                   </span>
                   <span className="shrink-0 font-mono text-[11px] tabular-nums text-zinc-600">
-                    {formatShare(s.before)} → <span className={up ? "text-emerald-700" : "text-red-700"}>{formatShare(s.after)}</span>
+                    {formatShare(s.before)} →{" "}
+                    <span className={up ? "text-emerald-700" : "text-red-700"}>{formatShare(s.after)}</span>
                   </span>
-                  <span className={`w-3 shrink-0 text-center text-[11px] ${up ? "text-emerald-600" : "text-red-600"}`} aria-label={up ? "up" : "down"}>
+                  <span
+                    className={`w-3 shrink-0 text-center text-[11px] ${up ? "text-emerald-600" : "text-red-600"}`}
+                    aria-label={up ? "up" : "down"}
+                  >
                     {up ? "▲" : "▼"}
                   </span>
                 </>
@@ -203,13 +248,15 @@ function DiffSection<T>({
       <ul className="divide-y divide-zinc-100 rounded-md border border-zinc-200 bg-white">
         {shown.map((item, i) => (
           // Items are rows or entries that carry a node key; the index keeps duplicates apart.
-          <li key={i}>
-            {children(item)}
-          </li>
+          <li key={i}>{children(item)}</li>
         ))}
       </ul>
       {items.length > shown.length && (
-        <button type="button" className="text-xs font-medium text-indigo-700 hover:underline" onClick={() => setAll(true)}>
+        <button
+          type="button"
+          className="text-xs font-medium text-indigo-700 hover:underline"
+          onClick={() => setAll(true)}
+        >
           Show all {items.length.toLocaleString("en")}
         </button>
       )}
@@ -265,7 +312,9 @@ function DiffItem({
 function NodeLine({ row, muted = false }: { row: NodeRow; muted?: boolean }) {
   return (
     <span className="flex items-start gap-1.5">
-      <span className={`min-w-0 flex-1 ${muted ? "text-zinc-500" : "text-zinc-900"}`}>{truncateText(row.requirements, 110)}</span>
+      <span className={`min-w-0 flex-1 ${muted ? "text-zinc-500" : "text-zinc-900"}`}>
+        {truncateText(row.requirements, 110)}
+      </span>
       <span className="shrink-0 font-mono text-[11px] text-zinc-500">×{row.weight}</span>
       {row.taskCategory && <CategoryChip category={row.taskCategory} />}
     </span>

@@ -33,7 +33,10 @@ export function DismissForm({
       return;
     }
     const label = target.key === null ? `Dismiss “${LINT_LABELS[target.code]}”` : "Dismiss a finding";
-    const res = submit({ kind: "dismiss", code: target.code, key: target.key, reason: trimmed }, { label, onError: setError });
+    const res = submit(
+      { kind: "dismiss", code: target.code, key: target.key, reason: trimmed },
+      { label, onError: setError },
+    );
     if (res.ok) onDone();
     else setError(res.message);
   }
@@ -103,28 +106,47 @@ export function DismissedList({
   // A node's dismissal of a node no longer in the tree hides nothing: it is kept for a restore, not shown.
   const shown = dismissals.filter((d) => d.key === null || index.byKey.has(d.key));
   if (shown.length === 0) return null;
-  const hiddenBy = (d: LintDismissal) => dismissed.filter((f) => f.code === d.code && (d.key === null || f.key === d.key)).length;
+  const hiddenBy = (d: LintDismissal) =>
+    dismissed.filter((f) => f.code === d.code && (d.key === null || f.key === d.key)).length;
   return (
     <details className="rounded-md border border-zinc-200 bg-zinc-50/60" data-testid="lint-dismissed">
-      <summary className="cursor-pointer px-2.5 py-1.5 text-xs font-medium text-zinc-700">Dismissed ({shown.length.toLocaleString("en")})</summary>
+      <summary className="cursor-pointer px-2.5 py-1.5 text-xs font-medium text-zinc-700">
+        Dismissed ({shown.length.toLocaleString("en")})
+      </summary>
       <ul className="divide-y divide-zinc-100 border-t border-zinc-200 bg-white">
         {shown.map((d) => {
           const label = LINT_LABELS[d.code] ?? d.code;
           const node = d.key === null ? null : index.byKey.get(d.key);
           return (
-            <li key={`${d.code}:${d.key ?? ""}`} data-testid="lint-dismissal" data-code={d.code} data-key={d.key ?? ""} className="flex items-start gap-2 px-2.5 py-1.5">
+            <li
+              key={`${d.code}:${d.key ?? ""}`}
+              data-testid="lint-dismissal"
+              data-code={d.code}
+              data-key={d.key ?? ""}
+              className="flex items-start gap-2 px-2.5 py-1.5"
+            >
               <div className="min-w-0 flex-1 text-[13px]">
                 <p className="text-zinc-900">
                   {d.key === null ? <>Every “{label}”</> : <>“{label}” on </>}
                   {node && (
-                    <button type="button" className="text-indigo-700 hover:underline" onClick={() => onSelect(node.key)}>
+                    <button
+                      type="button"
+                      className="text-indigo-700 hover:underline"
+                      onClick={() => onSelect(node.key)}
+                    >
                       {truncateText(node.requirements, 60)}
                     </button>
                   )}
                   <span className="text-zinc-500"> · hides {plural(hiddenBy(d), "finding")}</span>
                 </p>
                 <p className="text-xs text-zinc-600" data-testid="lint-dismissal-reason">
-                  “{d.reason}”{d.by && <span className="text-zinc-500"> — {d.by}, revision {d.revision}</span>}
+                  “{d.reason}”
+                  {d.by && (
+                    <span className="text-zinc-500">
+                      {" "}
+                      — {d.by}, revision {d.revision}
+                    </span>
+                  )}
                 </p>
               </div>
               {canEdit && (
@@ -132,7 +154,9 @@ export function DismissedList({
                   type="button"
                   data-testid="lint-undismiss"
                   className="inline-flex shrink-0 items-center gap-1 rounded px-1.5 py-1 text-xs text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
-                  onClick={() => submit({ kind: "undismiss", code: d.code, key: d.key }, { label: `Bring back “${label}”` })}
+                  onClick={() =>
+                    submit({ kind: "undismiss", code: d.code, key: d.key }, { label: `Bring back “${label}”` })
+                  }
                 >
                   <Undo2 size={12} aria-hidden /> Bring back
                 </button>

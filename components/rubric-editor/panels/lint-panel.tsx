@@ -31,7 +31,17 @@ type Submit = (op: RubricOperation, options: SubmitOptions) => SubmitResult;
  * between findings). A warning can be dismissed for its whole rule or one node, with a reason (a
  * rubric operation: in the history, live for co-editors, undone by Undo or "Bring back").
  */
-export function LintPanel({ derived, canEdit, submit, onSelect }: { derived: Derived; canEdit: boolean; submit: Submit; onSelect(key: string): void }) {
+export function LintPanel({
+  derived,
+  canEdit,
+  submit,
+  onSelect,
+}: {
+  derived: Derived;
+  canEdit: boolean;
+  submit: Submit;
+  onSelect(key: string): void;
+}) {
   const { findings, dismissed, dismissals, index } = derived;
   // Groups opened or closed by hand (the others follow OPEN_UP_TO).
   const [toggled, setToggled] = useState<ReadonlyMap<LintCode, boolean>>(new Map());
@@ -53,7 +63,13 @@ export function LintPanel({ derived, canEdit, submit, onSelect }: { derived: Der
     if (items.length === 0) return;
     const at = items.indexOf(document.activeElement as HTMLButtonElement);
     const next =
-      e.key === "Home" ? 0 : e.key === "End" ? items.length - 1 : e.key === "ArrowDown" ? Math.min(items.length - 1, at + 1) : Math.max(0, at - 1);
+      e.key === "Home"
+        ? 0
+        : e.key === "End"
+          ? items.length - 1
+          : e.key === "ArrowDown"
+            ? Math.min(items.length - 1, at + 1)
+            : Math.max(0, at - 1);
     e.preventDefault();
     items[next]?.focus();
   }
@@ -80,7 +96,9 @@ export function LintPanel({ derived, canEdit, submit, onSelect }: { derived: Der
     >
       {findings.length === 0 ? (
         <EmptyState testId="lint-empty" icon={<CircleCheck size={22} className="text-emerald-600" aria-hidden />}>
-          {dismissed.length > 0 ? "No problems left: the remaining warnings are dismissed" : "No problems: this rubric follows PaperBench\u2019s rules"}
+          {dismissed.length > 0
+            ? "No problems left: the remaining warnings are dismissed"
+            : "No problems: this rubric follows PaperBench\u2019s rules"}
         </EmptyState>
       ) : (
         <div className="space-y-2" onKeyDown={onListKeyDown}>
@@ -89,7 +107,13 @@ export function LintPanel({ derived, canEdit, submit, onSelect }: { derived: Der
             const limit = shown[code] ?? PAGE;
             const error = severity === "error";
             return (
-              <section key={code} data-testid="lint-group" data-code={code} data-severity={severity} className="rounded-md border border-zinc-200 bg-white">
+              <section
+                key={code}
+                data-testid="lint-group"
+                data-code={code}
+                data-severity={severity}
+                className="rounded-md border border-zinc-200 bg-white"
+              >
                 <div className="flex items-center gap-1 pr-1.5">
                   <button
                     type="button"
@@ -97,12 +121,23 @@ export function LintPanel({ derived, canEdit, submit, onSelect }: { derived: Der
                     onClick={() => toggle(code, isOpen)}
                     className="flex min-w-0 flex-1 items-center gap-1.5 rounded-md px-2 py-1.5 text-left text-[13px] font-medium text-zinc-900 hover:bg-zinc-50"
                   >
-                    <ChevronRight size={14} className={`shrink-0 text-zinc-500 transition-transform ${isOpen ? "rotate-90" : ""}`} aria-hidden />
-                    {error ? <CircleAlert size={13} className="shrink-0 text-red-600" aria-hidden /> : <TriangleAlert size={13} className="shrink-0 text-amber-600" aria-hidden />}
+                    <ChevronRight
+                      size={14}
+                      className={`shrink-0 text-zinc-500 transition-transform ${isOpen ? "rotate-90" : ""}`}
+                      aria-hidden
+                    />
+                    {error ? (
+                      <CircleAlert size={13} className="shrink-0 text-red-600" aria-hidden />
+                    ) : (
+                      <TriangleAlert size={13} className="shrink-0 text-amber-600" aria-hidden />
+                    )}
                     <span className="min-w-0 truncate" title={code}>
                       {lintCodeLabel(code)}
                     </span>
-                    <span data-testid="lint-group-count" className="ml-auto shrink-0 rounded-full bg-zinc-100 px-1.5 text-[11px] tabular-nums text-zinc-600">
+                    <span
+                      data-testid="lint-group-count"
+                      className="ml-auto shrink-0 rounded-full bg-zinc-100 px-1.5 text-[11px] tabular-nums text-zinc-600"
+                    >
                       {items.length.toLocaleString("en")}
                     </span>
                   </button>
@@ -120,7 +155,12 @@ export function LintPanel({ derived, canEdit, submit, onSelect }: { derived: Der
                 </div>
                 {dismissing?.code === code && dismissing.key === null && (
                   <div className="border-t border-zinc-100 p-2">
-                    <DismissForm what={`all ${plural(items.length, "finding")} of “${lintCodeLabel(code)}”`} target={dismissing} submit={submit} onDone={() => setDismissing(null)} />
+                    <DismissForm
+                      what={`all ${plural(items.length, "finding")} of “${lintCodeLabel(code)}”`}
+                      target={dismissing}
+                      submit={submit}
+                      onDone={() => setDismissing(null)}
+                    />
                   </div>
                 )}
                 {isOpen && (
@@ -128,10 +168,20 @@ export function LintPanel({ derived, canEdit, submit, onSelect }: { derived: Der
                     <ul className="divide-y divide-zinc-100 border-t border-zinc-100">
                       {items.slice(0, limit).map((f, i) => (
                         <li key={`${f.key}:${i}`}>
-                          <FindingItem finding={f} index={index} onSelect={onSelect} onDismiss={canEdit && !error ? () => setDismissing({ code, key: f.key }) : null} />
+                          <FindingItem
+                            finding={f}
+                            index={index}
+                            onSelect={onSelect}
+                            onDismiss={canEdit && !error ? () => setDismissing({ code, key: f.key }) : null}
+                          />
                           {dismissing?.code === code && dismissing.key === f.key && (
                             <div className="px-2.5 pb-2">
-                              <DismissForm what="this finding" target={dismissing} submit={submit} onDone={() => setDismissing(null)} />
+                              <DismissForm
+                                what="this finding"
+                                target={dismissing}
+                                submit={submit}
+                                onDone={() => setDismissing(null)}
+                              />
                             </div>
                           )}
                         </li>
@@ -143,7 +193,8 @@ export function LintPanel({ derived, canEdit, submit, onSelect }: { derived: Der
                         className="mx-2.5 mb-1.5 text-xs font-medium text-indigo-700 hover:underline"
                         onClick={() => setShown((s) => ({ ...s, [code]: limit + PAGE }))}
                       >
-                        Show {Math.min(PAGE, items.length - limit).toLocaleString("en")} more of {(items.length - limit).toLocaleString("en")}
+                        Show {Math.min(PAGE, items.length - limit).toLocaleString("en")} more of{" "}
+                        {(items.length - limit).toLocaleString("en")}
                       </button>
                     )}
                   </>
@@ -153,7 +204,16 @@ export function LintPanel({ derived, canEdit, submit, onSelect }: { derived: Der
           })}
         </div>
       )}
-      {dismissals.length > 0 && <DismissedList dismissals={dismissals} dismissed={dismissed} index={index} canEdit={canEdit} submit={submit} onSelect={onSelect} />}
+      {dismissals.length > 0 && (
+        <DismissedList
+          dismissals={dismissals}
+          dismissed={dismissed}
+          index={index}
+          canEdit={canEdit}
+          submit={submit}
+          onSelect={onSelect}
+        />
+      )}
     </PanelFrame>
   );
 }
@@ -183,7 +243,10 @@ function FindingItem({
         className="flex min-w-0 flex-1 items-start gap-2 px-2.5 py-1.5 text-left focus-visible:bg-indigo-50 focus-visible:outline-none"
         title="Go to this node"
       >
-        <span className={`mt-1.5 size-1.5 shrink-0 rounded-full ${error ? "bg-red-500" : "bg-amber-500"}`} aria-hidden />
+        <span
+          className={`mt-1.5 size-1.5 shrink-0 rounded-full ${error ? "bg-red-500" : "bg-amber-500"}`}
+          aria-hidden
+        />
         <span className="min-w-0 flex-1">
           <span className="block text-[13px] leading-snug text-zinc-900">{finding.message}</span>
           <span className="block truncate text-xs text-zinc-500 group-hover:text-zinc-700">

@@ -129,7 +129,10 @@ export function Chip({
 /** A panel's list could not be loaded: the reason, and a way to try again. */
 export function LoadError({ message, onRetry }: { message: string; onRetry: () => void }) {
   return (
-    <div role="alert" className="flex items-center gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800">
+    <div
+      role="alert"
+      className="flex items-center gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-xs text-red-800"
+    >
       <span className="flex-1">{message}</span>
       <button type="button" className="font-medium underline" onClick={onRetry}>
         Retry

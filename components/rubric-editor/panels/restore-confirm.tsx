@@ -53,7 +53,14 @@ export function RestoreConfirm({
         </p>
       )}
       <div className="mt-2 flex gap-1.5">
-        <button ref={confirmRef} type="button" className={buttonClass("danger", "px-2 py-1 text-xs")} disabled={restoring} onClick={onRestore} data-testid={testId}>
+        <button
+          ref={confirmRef}
+          type="button"
+          className={buttonClass("danger", "px-2 py-1 text-xs")}
+          disabled={restoring}
+          onClick={onRestore}
+          data-testid={testId}
+        >
           <RotateCcw size={13} aria-hidden />
           {restoring ? "Restoring…" : confirmText}
         </button>

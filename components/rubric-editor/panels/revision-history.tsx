@@ -39,14 +39,7 @@ export interface HistoryPanelProps {
   onSelect(key: string): void;
 }
 
-export function RevisionHistory({
-  paperId,
-  canEdit,
-  liveRows,
-  revision,
-  onRestored,
-  onSelect,
-}: HistoryPanelProps) {
+export function RevisionHistory({ paperId, canEdit, liveRows, revision, onRestored, onSelect }: HistoryPanelProps) {
   const [picked, setPicked] = useState<number | null>(null);
   const [draft, setDraft] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -69,9 +62,15 @@ export function RevisionHistory({
   }
 
   return (
-    <section aria-label="As of a revision" className="space-y-2 border-t border-zinc-200 pt-3" data-testid="revision-history">
+    <section
+      aria-label="As of a revision"
+      className="space-y-2 border-t border-zinc-200 pt-3"
+      data-testid="revision-history"
+    >
       <h3 className="text-xs font-semibold text-zinc-700">As of a revision</h3>
-      <p className="text-xs text-zinc-500">Any earlier state of the rubric, rebuilt from its change log, compared with the live rubric.</p>
+      <p className="text-xs text-zinc-500">
+        Any earlier state of the rubric, rebuilt from its change log, compared with the live rubric.
+      </p>
       <form onSubmit={submit} noValidate className="space-y-1" aria-label="Show the rubric as of a revision">
         <div className="flex items-center gap-1.5">
           <label htmlFor={inputId} className="shrink-0 text-xs text-zinc-600">
@@ -121,7 +120,17 @@ export function RevisionHistory({
 }
 
 /** The log, newest first, a page at a time; a click picks that revision. */
-function RecentRevisions({ paperId, revision, picked, onPick }: { paperId: string; revision: number; picked: number | null; onPick(n: number): void }) {
+function RecentRevisions({
+  paperId,
+  revision,
+  picked,
+  onPick,
+}: {
+  paperId: string;
+  revision: number;
+  picked: number | null;
+  onPick(n: number): void;
+}) {
   const now = useNow();
   // Follows the live revision at low priority: typing in the tree does not wait for the list.
   const latest = useDeferredValue(revision);
@@ -132,16 +141,22 @@ function RecentRevisions({ paperId, revision, picked, onPick }: { paperId: strin
         `/api/papers/${encodeURIComponent(paperId)}/rubric/revisions?limit=${PAGE}${pageParam === null ? "" : `&before=${pageParam}`}`,
       ).then((r) => r.revisions),
     initialPageParam: null as number | null,
-    getNextPageParam: (last) => (last.length === PAGE && last[last.length - 1].revision > 1 ? last[last.length - 1].revision - 1 : undefined),
+    getNextPageParam: (last) =>
+      last.length === PAGE && last[last.length - 1].revision > 1 ? last[last.length - 1].revision - 1 : undefined,
     placeholderData: (previous) => previous,
   });
   const items = useMemo(() => log.data?.pages.flat() ?? [], [log.data]);
 
   if (log.isError) return <p className="text-xs text-red-700">{log.error.message}</p>;
-  if (items.length === 0) return log.isPending ? <p className="text-xs text-zinc-500">Loading the change log…</p> : null;
+  if (items.length === 0)
+    return log.isPending ? <p className="text-xs text-zinc-500">Loading the change log…</p> : null;
   return (
     <div className="space-y-1">
-      <ol className="max-h-56 divide-y divide-zinc-100 overflow-auto rounded-md border border-zinc-200 bg-white" aria-label="Recent changes" data-testid="revision-list">
+      <ol
+        className="max-h-56 divide-y divide-zinc-100 overflow-auto rounded-md border border-zinc-200 bg-white"
+        aria-label="Recent changes"
+        data-testid="revision-list"
+      >
         {items.map((item) => (
           <li key={item.revision}>
             <button
@@ -217,7 +232,11 @@ function RevisionDiff({
 
   const [confirming, setConfirming] = useState(false);
   const restore = useMutation({
-    mutationFn: () => fetchJson<{ revision: number; inverse: RubricOperation }>(`${base}/tree/restore`, jsonInit("POST", { revision: at })),
+    mutationFn: () =>
+      fetchJson<{ revision: number; inverse: RubricOperation }>(
+        `${base}/tree/restore`,
+        jsonInit("POST", { revision: at }),
+      ),
     onSuccess: (result) => {
       setConfirming(false);
       onRestored(result.inverse);
@@ -258,8 +277,8 @@ function RevisionDiff({
           onRestore={() => restore.mutate()}
           onCancel={() => setConfirming(false)}
         >
-          The live rubric becomes what it was at revision {at}, as one change everyone sees at once. Nodes deleted since come back as
-          new nodes. Undo with Ctrl+Z.
+          The live rubric becomes what it was at revision {at}, as one change everyone sees at once. Nodes deleted since
+          come back as new nodes. Undo with Ctrl+Z.
         </RestoreConfirm>
       )}
       {tree.isError ? (

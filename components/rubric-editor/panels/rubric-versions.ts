@@ -8,7 +8,8 @@ export interface RubricVersion {
 }
 
 export const rubricVersionsQueryKey = (paperId: string) => ["rubric-versions", paperId] as const;
-export const rubricVersionQueryKey = (paperId: string, versionId: string) => ["rubric-version", paperId, versionId] as const;
+export const rubricVersionQueryKey = (paperId: string, versionId: string) =>
+  ["rubric-version", paperId, versionId] as const;
 
 /** A side of a comparison: a version id, or the live tree. */
 export const LIVE = "live";

@@ -76,7 +76,10 @@ function CategoryBreakdown({ id, title, rows }: { id: string; title: string; row
       <h3 id={`${id}-title`} className="text-xs font-semibold text-zinc-700">
         {title}
       </h3>
-      <figure aria-label={`${title}: share of score and share of leaves`} className="rounded-md border border-zinc-200 bg-white p-2">
+      <figure
+        aria-label={`${title}: share of score and share of leaves`}
+        className="rounded-md border border-zinc-200 bg-white p-2"
+      >
         <BarChart
           responsive
           style={{ width: "100%", height }}
@@ -118,8 +121,20 @@ function CategoryBreakdown({ id, title, rows }: { id: string; title: string; row
             itemSorter={null}
             wrapperStyle={{ fontSize: 12, color: "#3f3f46", paddingTop: 4 }}
           />
-          <Bar dataKey="scoreShare" name="Share of score" fill={SCORE_COLOR} radius={[0, 3, 3, 0]} isAnimationActive={false} />
-          <Bar dataKey="leafShare" name="Share of leaves" fill={LEAVES_COLOR} radius={[0, 3, 3, 0]} isAnimationActive={false} />
+          <Bar
+            dataKey="scoreShare"
+            name="Share of score"
+            fill={SCORE_COLOR}
+            radius={[0, 3, 3, 0]}
+            isAnimationActive={false}
+          />
+          <Bar
+            dataKey="leafShare"
+            name="Share of leaves"
+            fill={LEAVES_COLOR}
+            radius={[0, 3, 3, 0]}
+            isAnimationActive={false}
+          />
         </BarChart>
       </figure>
       <table className="w-full table-fixed border-collapse text-xs" data-testid={`${id}-table`}>

@@ -23,19 +23,13 @@ const NAME_MAX = 200;
  * one as the live tree (one operation, undone with Ctrl+Z). Below, the same for any revision of
  * the change log.
  */
-export function VersionsPanel({
-  paperId,
-  canEdit,
-  liveRows,
-  revision,
-  onRestored,
-  onSelect,
-}: HistoryPanelProps) {
+export function VersionsPanel({ paperId, canEdit, liveRows, revision, onRestored, onSelect }: HistoryPanelProps) {
   const queryClient = useQueryClient();
   const now = useNow();
   const list = useQuery({
     queryKey: rubricVersionsQueryKey(paperId),
-    queryFn: () => fetchJson<{ versions: RubricVersion[] }>(`/api/papers/${paperId}/rubric/versions`).then((r) => r.versions),
+    queryFn: () =>
+      fetchJson<{ versions: RubricVersion[] }>(`/api/papers/${paperId}/rubric/versions`).then((r) => r.versions),
   });
   const versions = useMemo(() => list.data ?? [], [list.data]);
 
@@ -73,7 +67,12 @@ export function VersionsPanel({
       testId="versions-panel"
       subtitle={<span className="font-mono">live rev {revision}</span>}
     >
-      {canEdit && <SaveVersionForm paperId={paperId} onSaved={() => queryClient.invalidateQueries({ queryKey: rubricVersionsQueryKey(paperId) })} />}
+      {canEdit && (
+        <SaveVersionForm
+          paperId={paperId}
+          onSaved={() => queryClient.invalidateQueries({ queryKey: rubricVersionsQueryKey(paperId) })}
+        />
+      )}
 
       {list.isPending && <p className="text-xs text-zinc-500">Loading versions…</p>}
       {list.isError && <LoadError message={list.error.message} onRetry={() => void list.refetch()} />}
@@ -81,13 +80,18 @@ export function VersionsPanel({
         <EmptyState testId="versions-empty" icon={<History size={20} className="text-zinc-400" aria-hidden />}>
           <p className="font-medium text-zinc-700">No versions saved yet</p>
           <span className="mt-1 block text-xs text-zinc-500">
-            {canEdit ? "Save one to compare later changes against it, or to go back to it." : "Authors can save named versions of this rubric."}
+            {canEdit
+              ? "Save one to compare later changes against it, or to go back to it."
+              : "Authors can save named versions of this rubric."}
           </span>
         </EmptyState>
       )}
 
       {versions.length > 0 && (
-        <ul className="max-h-72 divide-y divide-zinc-100 overflow-auto rounded-md border border-zinc-200 bg-white" aria-label="Saved versions">
+        <ul
+          className="max-h-72 divide-y divide-zinc-100 overflow-auto rounded-md border border-zinc-200 bg-white"
+          aria-label="Saved versions"
+        >
           {versions.map((v) => (
             <VersionItem
               key={v.id}
@@ -129,7 +133,14 @@ export function VersionsPanel({
         />
       )}
 
-      <RevisionHistory paperId={paperId} canEdit={canEdit} liveRows={liveRows} revision={revision} onRestored={onRestored} onSelect={onSelect} />
+      <RevisionHistory
+        paperId={paperId}
+        canEdit={canEdit}
+        liveRows={liveRows}
+        revision={revision}
+        onRestored={onRestored}
+        onSelect={onSelect}
+      />
     </PanelFrame>
   );
 }
@@ -140,7 +151,10 @@ function SaveVersionForm({ paperId, onSaved }: { paperId: string; onSaved(): voi
   const inputId = useId();
   const save = useMutation({
     mutationFn: (versionName: string) =>
-      fetchJson<{ version: RubricVersion }>(`/api/papers/${paperId}/rubric/versions`, jsonInit("POST", { name: versionName })),
+      fetchJson<{ version: RubricVersion }>(
+        `/api/papers/${paperId}/rubric/versions`,
+        jsonInit("POST", { name: versionName }),
+      ),
     onMutate: () => setError(null),
     onSuccess: ({ version }) => {
       toast.success(`Saved version “${version.name}” (revision ${version.revision})`);
@@ -179,7 +193,11 @@ function SaveVersionForm({ paperId, onSaved }: { paperId: string; onSaved(): voi
           className="py-1 text-xs"
           data-testid="version-name"
         />
-        <Button type="submit" className="shrink-0 px-2.5 py-1 text-xs" disabled={save.isPending || trimmed.length === 0}>
+        <Button
+          type="submit"
+          className="shrink-0 px-2.5 py-1 text-xs"
+          disabled={save.isPending || trimmed.length === 0}
+        >
           <Save size={13} aria-hidden />
           {save.isPending ? "Saving…" : "Save version"}
         </Button>
@@ -229,19 +247,29 @@ function VersionItem({
             <span className="truncate font-medium text-zinc-900" title={v.name}>
               {v.name}
             </span>
-            <span className="shrink-0 rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">rev {v.revision}</span>
+            <span className="shrink-0 rounded bg-zinc-100 px-1 font-mono text-[11px] text-zinc-600">
+              rev {v.revision}
+            </span>
             {live && (
-              <span className="shrink-0 rounded bg-emerald-50 px-1 text-[11px] text-emerald-700 ring-1 ring-inset ring-emerald-200" title="The live rubric has not changed since">
+              <span
+                className="shrink-0 rounded bg-emerald-50 px-1 text-[11px] text-emerald-700 ring-1 ring-inset ring-emerald-200"
+                title="The live rubric has not changed since"
+              >
                 = live
               </span>
             )}
             {role_ && (
-              <span className="shrink-0 rounded bg-indigo-100 px-1 text-[11px] font-medium text-indigo-700">{role_ === "from" ? "A" : "B"}</span>
+              <span className="shrink-0 rounded bg-indigo-100 px-1 text-[11px] font-medium text-indigo-700">
+                {role_ === "from" ? "A" : "B"}
+              </span>
             )}
           </div>
           <div className="mt-0.5 truncate text-xs text-zinc-500">
             {authorOf(v)} ·{" "}
-            <time dateTime={v.createdAt} title={Number.isNaN(created.getTime()) ? v.createdAt : created.toLocaleString("en")}>
+            <time
+              dateTime={v.createdAt}
+              title={Number.isNaN(created.getTime()) ? v.createdAt : created.toLocaleString("en")}
+            >
               {relativeTime(v.createdAt, now)}
             </time>
           </div>
@@ -270,7 +298,8 @@ function VersionItem({
           onRestore={onRestore}
           onCancel={onCancelRestore}
         >
-          Make the live rubric equal to <strong>{v.name}</strong>? Everyone editing sees the change at once; Ctrl+Z undoes it.
+          Make the live rubric equal to <strong>{v.name}</strong>? Everyone editing sees the change at once; Ctrl+Z
+          undoes it.
         </RestoreConfirm>
       )}
     </li>

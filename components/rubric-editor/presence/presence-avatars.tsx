@@ -33,7 +33,9 @@ export function PresenceAvatars({
         const at = sessions.find((s) => s.editingKey) ?? sessions.find((s) => s.selectedKey) ?? person;
         const key = at.editingKey ?? at.selectedKey;
         const row = key ? index.byKey.get(key) : undefined;
-        const where = row ? `${at.editingKey ? "editing" : "on"} “${truncate(row.requirements || "(empty)", 60)}”` : "looking around";
+        const where = row
+          ? `${at.editingKey ? "editing" : "on"} “${truncate(row.requirements || "(empty)", 60)}”`
+          : "looking around";
         return (
           <li key={person.userId}>
             <button

@@ -8,7 +8,8 @@ import { candidateFiles, isSkippedPath } from "./file-selection";
 
 describe("token counting", () => {
   it("picks the tokenizer by model family", () => {
-    for (const m of ["o3-mini", "o1", "o4-mini-2025-04-16", "gpt-4o-2024-08-06", "openai/gpt-4.1", "gpt-5"]) expect(tokenizerFamily(m), m).toBe("o200k");
+    for (const m of ["o3-mini", "o1", "o4-mini-2025-04-16", "gpt-4o-2024-08-06", "openai/gpt-4.1", "gpt-5"])
+      expect(tokenizerFamily(m), m).toBe("o200k");
     for (const m of ["gpt-4", "gpt-3.5-turbo", "llama-3-70b", "qwen2.5"]) expect(tokenizerFamily(m), m).toBe("cl100k");
   });
 
@@ -47,7 +48,9 @@ describe("reproduce.log", () => {
   /** Lines drain3 does not cluster (distinct words, varying counts), so reduction keeps them. */
   const varied = (n: number, seed = 1) => {
     const random = mulberry32(seed);
-    return Array.from({ length: n }, () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => `w${Math.floor(random() * 1e6)}`).join(" "));
+    return Array.from({ length: n }, () =>
+      Array.from({ length: 1 + Math.floor(random() * 6) }, () => `w${Math.floor(random() * 1e6)}`).join(" "),
+    );
   };
 
   it("shows PaperBench's head (drain3-reduced, cut to half the window) whole, then the log's end within its bound", () => {
@@ -78,7 +81,9 @@ describe("reproduce.log", () => {
     expect(paperTokens).toBeGreaterThan(2000);
     expect(pb.logTokens).toBe(0);
     // Then the paper alone is still over the window: it loses its overflow and 5k more (Python's negative slice).
-    expect(pb.paperTokens).toBe(paperTokens > 4000 ? Math.max(0, paperTokens + (4000 - paperTokens) - 5000) : paperTokens);
+    expect(pb.paperTokens).toBe(
+      paperTokens > 4000 ? Math.max(0, paperTokens + (4000 - paperTokens) - 5000) : paperTokens,
+    );
   });
 });
 

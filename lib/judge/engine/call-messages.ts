@@ -8,9 +8,24 @@
  * (Paperbench mode's messages are SimpleJudge's, built in lib/judge/paperbench/simple-judge.ts.)
  */
 import type { ChatMessage } from "../engine-contract";
-import { answerReserve, countChatTokens, countMessageTokens, countTextTokens, decodeTokens, encodeText, promptBudget } from "./budget";
+import {
+  answerReserve,
+  countChatTokens,
+  countMessageTokens,
+  countTextTokens,
+  decodeTokens,
+  encodeText,
+  promptBudget,
+} from "./budget";
 import type { FileCategory } from "./file-selection";
-import { filesMessage, criterionMessage, freeFormAnswerMessage, parseSystemPrompt, rankingMessage, structuredAnswerMessage } from "./prompts";
+import {
+  filesMessage,
+  criterionMessage,
+  freeFormAnswerMessage,
+  parseSystemPrompt,
+  rankingMessage,
+  structuredAnswerMessage,
+} from "./prompts";
 import { prefixFor, type FormattedFile, type PreparedSubmission } from "./prepare-submission";
 import type { PlannedLeaf } from "./rubric-plan";
 
@@ -26,12 +41,22 @@ function answerForm(leaf: PlannedLeaf, structured: boolean): ChatMessage {
 }
 
 /** Efficient grading: the files message goes between the category's prefix and the leaf's own part. */
-export function efficientGradeMessages(p: PreparedSubmission, leaf: PlannedLeaf, files: ChatMessage, structured: boolean): ChatMessage[] {
+export function efficientGradeMessages(
+  p: PreparedSubmission,
+  leaf: PlannedLeaf,
+  files: ChatMessage,
+  structured: boolean,
+): ChatMessage[] {
   return [...prefixFor(p, leaf.fileCategory).messages, files, criterion(leaf), answerForm(leaf, structured)];
 }
 
 export function efficientRankMessages(p: PreparedSubmission, leaf: PlannedLeaf): ChatMessage[] {
-  return [...prefixFor(p, leaf.fileCategory).messages, p.categories.get(leaf.fileCategory)!.treeMessage, criterion(leaf), rankingMessage(EFFICIENT_MAX_FILES, null)];
+  return [
+    ...prefixFor(p, leaf.fileCategory).messages,
+    p.categories.get(leaf.fileCategory)!.treeMessage,
+    criterion(leaf),
+    rankingMessage(EFFICIENT_MAX_FILES, null),
+  ];
 }
 
 export function parseMessages(answer: string, continuous: boolean): ChatMessage[] {
@@ -74,7 +99,8 @@ const envelopes = new Map<string, number>();
 function chosenFilesEnvelope(model: string, category: FileCategory): number {
   const key = `${model}\u0000${category}`;
   let n = envelopes.get(key);
-  if (n === undefined) envelopes.set(key, (n = countChatTokens(model, [filesMessage(category, "", true)]) - countChatTokens(model, [])));
+  if (n === undefined)
+    envelopes.set(key, (n = countChatTokens(model, [filesMessage(category, "", true)]) - countChatTokens(model, [])));
   return n;
 }
 
@@ -84,7 +110,10 @@ function chosenFilesEnvelope(model: string, category: FileCategory): number {
  */
 export function paperbenchFilesRoom(p: PreparedSubmission, category: FileCategory): number {
   const log = category === "Code Development" ? 0 : p.paperbenchLogTokens;
-  return Math.max(0, p.contextWindow - p.paperbenchPaperTokens - log - PAPERBENCH_BUFFER_TOKENS - PAPERBENCH_FILES_BUFFER_TOKENS);
+  return Math.max(
+    0,
+    p.contextWindow - p.paperbenchPaperTokens - log - PAPERBENCH_BUFFER_TOKENS - PAPERBENCH_FILES_BUFFER_TOKENS,
+  );
 }
 
 /**
@@ -92,7 +121,11 @@ export function paperbenchFilesRoom(p: PreparedSubmission, category: FileCategor
  * the same leaf (plus the envelope and tags of its files message), taking that from the answer's
  * reserve down to `MIN_ANSWER_TOKENS`, as PaperBench's own prompt does.
  */
-export function filesRoom(p: PreparedSubmission, leaf: PlannedLeaf, messagesWithoutFiles: readonly ChatMessage[]): number {
+export function filesRoom(
+  p: PreparedSubmission,
+  leaf: PlannedLeaf,
+  messagesWithoutFiles: readonly ChatMessage[],
+): number {
   const used = promptTokens(p, messagesWithoutFiles);
   const own = promptBudget(p.contextWindow) - used;
   const envelope = chosenFilesEnvelope(p.model, leaf.fileCategory);

@@ -66,8 +66,14 @@ class PrefixCache {
  * the budget).
  */
 async function estimatePaperbench(input: JudgeRunInput, latencyS: number): Promise<JudgeEstimate> {
-  if (!input.paperbench) throw new Error("Paperbench mode needs PaperBench's prompts (read from its constants.py at run start); none were given");
-  const p = await preparePaperbench(input, { prompts: input.paperbench.prompts, now: input.paperbench.now ?? Date.now() });
+  if (!input.paperbench)
+    throw new Error(
+      "Paperbench mode needs PaperBench's prompts (read from its constants.py at run start); none were given",
+    );
+  const p = await preparePaperbench(input, {
+    prompts: input.paperbench.prompts,
+    now: input.paperbench.now ?? Date.now(),
+  });
   const units = planUnits(p.tree, input.maxDepth);
   const cache = new PrefixCache(input.model);
   const est = { leaves: units.length, calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
@@ -87,7 +93,10 @@ async function estimatePaperbench(input: JudgeRunInput, latencyS: number): Promi
       }
       sizes.push(n);
     }
-    const total = sizes.sort((a, b) => b - a).slice(0, 10).reduce((a, b) => a + b, 0);
+    const total = sizes
+      .sort((a, b) => b - a)
+      .slice(0, 10)
+      .reduce((a, b) => a + b, 0);
     tenLargest.set(category, total);
     return total;
   };
@@ -107,14 +116,21 @@ async function estimatePaperbench(input: JudgeRunInput, latencyS: number): Promi
     est.cachedInputTokens += cache.cached(grade.slice(0, 3));
     est.outputTokens += ASSUMED_OUTPUT_TOKENS.grade;
     est.calls++;
-    est.inputTokens += countChatTokens(input.parseModel ?? input.model, pbParseMessages(p.prompts.simpleJudge, "", unit.task.task_category === "Subtree")) + ASSUMED_OUTPUT_TOKENS.grade;
+    est.inputTokens +=
+      countChatTokens(
+        input.parseModel ?? input.model,
+        pbParseMessages(p.prompts.simpleJudge, "", unit.task.task_category === "Subtree"),
+      ) + ASSUMED_OUTPUT_TOKENS.grade;
     est.outputTokens += ASSUMED_OUTPUT_TOKENS.parse;
   }
   const lanes = Math.max(1, Math.min(input.maxConcurrency, graded));
   return { ...est, durationS: (est.calls / lanes) * latencyS };
 }
 
-export async function estimateRun(input: JudgeRunInput, opts: { latencyS?: number; supportsJsonSchema?: boolean } = {}): Promise<JudgeEstimate> {
+export async function estimateRun(
+  input: JudgeRunInput,
+  opts: { latencyS?: number; supportsJsonSchema?: boolean } = {},
+): Promise<JudgeEstimate> {
   if (input.mode === "paperbench") return estimatePaperbench(input, opts.latencyS ?? DEFAULT_CALL_LATENCY_S);
   const tree = judgedTree(input.rubric, input.codeDev);
   const leaves = planLeaves(tree, input.maxDepth);
@@ -131,7 +147,12 @@ export async function estimateRun(input: JudgeRunInput, opts: { latencyS?: numbe
     est.outputTokens += out;
   };
   /** A prompt whose files are chosen at run time: its known messages plus files up to the room. */
-  const withChosenFiles = (messagesWithoutFiles: ChatMessage[], beforeFiles: ChatMessage[], filesTokens: number, out: number) => {
+  const withChosenFiles = (
+    messagesWithoutFiles: ChatMessage[],
+    beforeFiles: ChatMessage[],
+    filesTokens: number,
+    out: number,
+  ) => {
     est.calls++;
     est.inputTokens += countChatTokens(input.model, messagesWithoutFiles) + filesTokens;
     est.cachedInputTokens += cache.cached(beforeFiles);
@@ -155,8 +176,16 @@ export async function estimateRun(input: JudgeRunInput, opts: { latencyS?: numbe
       if (category.messageTokens <= room) known(full, ASSUMED_OUTPUT_TOKENS.grade);
       else {
         known(efficientRankMessages(p, leaf), ASSUMED_OUTPUT_TOKENS.rank);
-        const allPlain = category.files.reduce((n, f) => n + f.plainTokens + 2, 0) + countMessageTokens(input.model, { role: "user", content: "" }) + 40;
-        withChosenFiles(rest, full.slice(0, full.indexOf(category.message)), Math.min(room, allPlain), ASSUMED_OUTPUT_TOKENS.grade);
+        const allPlain =
+          category.files.reduce((n, f) => n + f.plainTokens + 2, 0) +
+          countMessageTokens(input.model, { role: "user", content: "" }) +
+          40;
+        withChosenFiles(
+          rest,
+          full.slice(0, full.indexOf(category.message)),
+          Math.min(room, allPlain),
+          ASSUMED_OUTPUT_TOKENS.grade,
+        );
       }
       if (!structured) parseCall(leaf.subtree);
     }

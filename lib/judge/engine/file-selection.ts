@@ -19,18 +19,63 @@ export { CREATION_TIME_FILE };
  * efficient mode's candidates are never fewer than PaperBench's: caches such as `.tox` or
  * `.mypy_cache`, which PaperBench walks, stay candidates.
  */
-export const SKIPPED_DIRS: ReadonlySet<string> = new Set(["venv", ".venv", ".env", "wandb", ".git", ".github", "__pycache__", "node_modules"]);
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  "venv",
+  ".venv",
+  ".env",
+  "wandb",
+  ".git",
+  ".github",
+  "__pycache__",
+  "node_modules",
+]);
 
 export const DOC_EXTENSIONS: ReadonlySet<string> = new Set([".md", ".txt", ".rst"]);
 export const CODE_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".py", ".R", ".Rmd", ".m", ".jl", ".ipynb",
-  ".c", ".h", ".cpp", ".hpp", ".cc", ".cxx", ".hxx", ".cu",
-  ".java", ".js", ".ts", ".scala", ".go", ".rs",
+  ".py",
+  ".R",
+  ".Rmd",
+  ".m",
+  ".jl",
+  ".ipynb",
+  ".c",
+  ".h",
+  ".cpp",
+  ".hpp",
+  ".cc",
+  ".cxx",
+  ".hxx",
+  ".cu",
+  ".java",
+  ".js",
+  ".ts",
+  ".scala",
+  ".go",
+  ".rs",
   ".sh",
-  ".config", ".cfg", ".json", ".yaml", ".yml", ".toml", ".ini",
+  ".config",
+  ".cfg",
+  ".json",
+  ".yaml",
+  ".yml",
+  ".toml",
+  ".ini",
 ]);
 export const TABLE_EXTENSIONS: ReadonlySet<string> = new Set([
-  ".csv", ".tsv", ".psv", ".json", ".jsonl", ".html", ".xml", ".yaml", ".yml", ".toml", ".arff", ".tex", ".svm", ".libsvm",
+  ".csv",
+  ".tsv",
+  ".psv",
+  ".json",
+  ".jsonl",
+  ".html",
+  ".xml",
+  ".yaml",
+  ".yml",
+  ".toml",
+  ".arff",
+  ".tex",
+  ".svm",
+  ".libsvm",
 ]);
 
 /** Whether some category's criteria may read a file with this extension. */
@@ -43,7 +88,9 @@ export const FILE_CATEGORIES = ["Code Development", "Code Execution", "Result An
 export type FileCategory = (typeof FILE_CATEGORIES)[number];
 
 export function fileCategoryOf(taskCategory: string | null): FileCategory {
-  return (FILE_CATEGORIES as readonly string[]).includes(taskCategory ?? "") ? (taskCategory as FileCategory) : "Subtree";
+  return (FILE_CATEGORIES as readonly string[]).includes(taskCategory ?? "")
+    ? (taskCategory as FileCategory)
+    : "Subtree";
 }
 
 export function extensionOf(path: string): string {
@@ -77,7 +124,11 @@ export interface SelectionContext {
 }
 
 /** The candidate files of a category, in path order. */
-export function candidateFiles(files: readonly SubmissionFileInfo[], category: FileCategory, ctx: SelectionContext): SubmissionFileInfo[] {
+export function candidateFiles(
+  files: readonly SubmissionFileInfo[],
+  category: FileCategory,
+  ctx: SelectionContext,
+): SubmissionFileInfo[] {
   const out = files.filter((file) => {
     if (ctx.shownApart.has(file.path) || file.path === CREATION_TIME_FILE || isSkippedPath(file.path)) return false;
     const ext = extensionOf(file.path);
@@ -86,7 +137,9 @@ export function candidateFiles(files: readonly SubmissionFileInfo[], category: F
       case "Result Analysis":
         return doc || (TABLE_EXTENSIONS.has(ext) && touchedByReproduction(file, ctx.creationMs));
       case "Subtree":
-        return doc || CODE_EXTENSIONS.has(ext) || (TABLE_EXTENSIONS.has(ext) && touchedByReproduction(file, ctx.creationMs));
+        return (
+          doc || CODE_EXTENSIONS.has(ext) || (TABLE_EXTENSIONS.has(ext) && touchedByReproduction(file, ctx.creationMs))
+        );
       default:
         return doc || CODE_EXTENSIONS.has(ext);
     }

@@ -30,7 +30,8 @@ function judgedTreeOrFail(input: JudgeRunInput): JudgeRubricNode {
 }
 
 /** Why a paperbench-mode run cannot start: its input lacks PaperBench's prompts. */
-export const PAPERBENCH_PROMPTS_MISSING = "Paperbench mode needs PaperBench's prompts (read from its constants.py at run start); none were given";
+export const PAPERBENCH_PROMPTS_MISSING =
+  "Paperbench mode needs PaperBench's prompts (read from its constants.py at run start); none were given";
 
 async function runLeaves(
   leaves: PlannedLeaf[],
@@ -43,31 +44,38 @@ async function runLeaves(
   // After an abort the queued leaves still run, each returning at once (a cleared p-limit queue
   // would leave their promises unsettled).
   await Promise.all(
-      leaves
-        .filter((leaf) => !hooks.done?.has(leaf.key))
-        .map((leaf) =>
-          limit(async () => {
-            if (hooks.signal?.aborted) return;
-            let verdict: LeafVerdict;
-            try {
-              verdict = await grade(leaf);
-            } catch (err) {
-              if (err instanceof RunAborted) return;
-              throw err;
-            }
-            got.set(leaf.key, verdict);
-            await hooks.onVerdict?.(verdict);
-          }),
-        ),
+    leaves
+      .filter((leaf) => !hooks.done?.has(leaf.key))
+      .map((leaf) =>
+        limit(async () => {
+          if (hooks.signal?.aborted) return;
+          let verdict: LeafVerdict;
+          try {
+            verdict = await grade(leaf);
+          } catch (err) {
+            if (err instanceof RunAborted) return;
+            throw err;
+          }
+          got.set(leaf.key, verdict);
+          await hooks.onVerdict?.(verdict);
+        }),
+      ),
   );
   return leaves.map((l) => got.get(l.key)).filter((v): v is LeafVerdict => !!v);
 }
 
-export async function gradeSubmission(input: JudgeRunInput, model: ChatModel, hooks: JudgeRunHooks = {}): Promise<JudgeRunResult> {
+export async function gradeSubmission(
+  input: JudgeRunInput,
+  model: ChatModel,
+  hooks: JudgeRunHooks = {},
+): Promise<JudgeRunResult> {
   const tree = judgedTreeOrFail(input);
   if (input.mode === "paperbench") {
     if (!input.paperbench) throw new Error(PAPERBENCH_PROMPTS_MISSING);
-    const run = await runPaperbenchJudge(input, model, hooks, { prompts: input.paperbench.prompts, now: input.paperbench.now ?? Date.now() });
+    const run = await runPaperbenchJudge(input, model, hooks, {
+      prompts: input.paperbench.prompts,
+      now: input.paperbench.now ?? Date.now(),
+    });
     return {
       verdicts: run.verdicts,
       tree: buildGradedTree(tree, input.maxDepth, new Map(run.verdicts.map((v) => [v.key, v]))),
@@ -101,8 +109,12 @@ export async function gradeWithoutModel(
     const score = kind === "dummy" ? 1 : random() < 0.5 ? 0 : 1;
     const cited = evidence.get(leaf.key) ?? [];
     const explanation =
-      (kind === "dummy" ? "The dummy judge scores every criterion 1, whatever the submission holds." : `The random judge drew ${score}.`) +
-      (cited.length > 0 ? ` Its evidence is a placeholder: the first lines of ${cited[0].path}, the first file a model judge would be shown.` : "");
+      (kind === "dummy"
+        ? "The dummy judge scores every criterion 1, whatever the submission holds."
+        : `The random judge drew ${score}.`) +
+      (cited.length > 0
+        ? ` Its evidence is a placeholder: the first lines of ${cited[0].path}, the first file a model judge would be shown.`
+        : "");
     return { key: leaf.key, score, valid: true, explanation, evidence: cited, calls: [], subtree: leaf.subtree };
   });
   return { verdicts, tree: buildGradedTree(tree, input.maxDepth, new Map(verdicts.map((v) => [v.key, v]))) };

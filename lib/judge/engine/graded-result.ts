@@ -22,7 +22,11 @@ function leafMetadata(v: LeafVerdict): JsonValue {
 }
 
 /** Verdicts by key; leaves without one stay ungraded (invalid, PaperBench's "not yet graded"). */
-export function buildGradedTree(tree: JudgeRubricNode, maxDepth: number | null, verdicts: ReadonlyMap<string, LeafVerdict>): GradedTree {
+export function buildGradedTree(
+  tree: JudgeRubricNode,
+  maxDepth: number | null,
+  verdicts: ReadonlyMap<string, LeafVerdict>,
+): GradedTree {
   const invalidBelow = new Map<GradedNode, { invalid: number; leaves: number }>();
   const build = (node: JudgeRubricNode, depth: number): GradedNode => {
     const base = {
@@ -35,8 +39,22 @@ export function buildGradedTree(tree: JudgeRubricNode, maxDepth: number | null, 
     if (isGradedWhole(node, depth, maxDepth)) {
       const v = verdicts.get(node.key);
       const leaf: GradedNode = v
-        ? { ...base, score: v.valid ? v.score : 0, valid_score: v.valid, explanation: v.explanation, judge_metadata: leafMetadata(v), sub_tasks: [] }
-        : { ...base, score: 0, valid_score: false, explanation: UNGRADED_EXPLANATION, judge_metadata: null, sub_tasks: [] };
+        ? {
+            ...base,
+            score: v.valid ? v.score : 0,
+            valid_score: v.valid,
+            explanation: v.explanation,
+            judge_metadata: leafMetadata(v),
+            sub_tasks: [],
+          }
+        : {
+            ...base,
+            score: 0,
+            valid_score: false,
+            explanation: UNGRADED_EXPLANATION,
+            judge_metadata: null,
+            sub_tasks: [],
+          };
       invalidBelow.set(leaf, { invalid: leaf.valid_score ? 0 : 1, leaves: 1 });
       return leaf;
     }

@@ -61,7 +61,8 @@ export function judgeFileText(head: Uint8Array, size: number): string {
     if (whole !== null) return whole;
   }
   const text = paperbenchFileHead(head);
-  const why = size > WHOLE_TEXT_MAX_BYTES ? `the file is ${size} bytes` : "the file is not UTF-8 (read as PaperBench reads it)";
+  const why =
+    size > WHOLE_TEXT_MAX_BYTES ? `the file is ${size} bytes` : "the file is not UTF-8 (read as PaperBench reads it)";
   const cut = text.length >= PAPERBENCH_MAX_CHARS || head.length < size;
   return cut ? `${text}\n[… only the first ${PAPERBENCH_MAX_CHARS} characters are shown: ${why} …]` : text;
 }
@@ -75,5 +76,7 @@ export function judgeLogText(bytes: Uint8Array): string {
   const whole = strictUtf8(bytes);
   if (whole !== null) return whole;
   const utf8 = lossy.decode(bytes);
-  return firstCodePoints(pythonNewlines(utf8), PAPERBENCH_MAX_CHARS) === paperbenchFileHead(bytes) ? utf8 : latin1.decode(bytes);
+  return firstCodePoints(pythonNewlines(utf8), PAPERBENCH_MAX_CHARS) === paperbenchFileHead(bytes)
+    ? utf8
+    : latin1.decode(bytes);
 }

@@ -40,14 +40,27 @@ interface LeafContext {
 /** The verdict of a Result Analysis leaf when reproduction wrote nothing, or null to grade it. */
 export function shortcutVerdict(p: PreparedSubmission, leaf: PlannedLeaf): LeafVerdict | null {
   if (p.codeDev || leaf.fileCategory !== "Result Analysis" || p.reproductionTouched) return null;
-  return { key: leaf.key, score: 0, valid: true, explanation: NO_RESULTS_EXPLANATION, evidence: [], calls: [], subtree: false };
+  return {
+    key: leaf.key,
+    score: 0,
+    valid: true,
+    explanation: NO_RESULTS_EXPLANATION,
+    evidence: [],
+    calls: [],
+    subtree: false,
+  };
 }
 
 class LeafCalls {
   readonly calls: CallUsage[] = [];
   constructor(private readonly ctx: LeafContext) {}
 
-  async ask(purpose: CallUsage["purpose"], model: string, messages: ChatMessage[], jsonSchema?: { name: string; schema: Record<string, unknown> }): Promise<string> {
+  async ask(
+    purpose: CallUsage["purpose"],
+    model: string,
+    messages: ChatMessage[],
+    jsonSchema?: { name: string; schema: Record<string, unknown> },
+  ): Promise<string> {
     if (this.ctx.signal?.aborted) throw new RunAborted();
     const { input } = this.ctx;
     const answer = await this.ctx.model.complete({
@@ -63,7 +76,13 @@ class LeafCalls {
   }
 
   /** A call whose answer must be a verdict: asked once more when the first answer does not parse. */
-  async askVerdict(purpose: CallUsage["purpose"], model: string, messages: ChatMessage[], continuous: boolean, schema: boolean): Promise<ParsedVerdict> {
+  async askVerdict(
+    purpose: CallUsage["purpose"],
+    model: string,
+    messages: ChatMessage[],
+    continuous: boolean,
+    schema: boolean,
+  ): Promise<ParsedVerdict> {
     let error = "";
     for (let attempt = 0; attempt < 2; attempt++) {
       const text = await this.ask(purpose, model, messages, schema ? verdictJsonSchema(continuous) : undefined);
@@ -83,11 +102,25 @@ export async function gradeLeaf(ctx: LeafContext, leaf: PlannedLeaf): Promise<Le
   try {
     // Paperbench mode does not come here: lib/judge/paperbench/simple-judge.ts is SimpleJudge's port.
     const verdict = await efficientFlow(ctx, calls, leaf);
-    return { ...base, score: verdict.score, valid: verdict.valid_score, explanation: verdict.explanation, evidence: verdict.evidence, calls: calls.calls };
+    return {
+      ...base,
+      score: verdict.score,
+      valid: verdict.valid_score,
+      explanation: verdict.explanation,
+      evidence: verdict.evidence,
+      calls: calls.calls,
+    };
   } catch (err) {
     if (ctx.signal?.aborted) throw new RunAborted();
     const message = err instanceof Error ? err.message : String(err);
-    return { ...base, score: 0, valid: false, explanation: `The judge could not grade this criterion: ${message}`, evidence: [], calls: calls.calls };
+    return {
+      ...base,
+      score: 0,
+      valid: false,
+      explanation: `The judge could not grade this criterion: ${message}`,
+      evidence: [],
+      calls: calls.calls,
+    };
   }
 }
 
@@ -97,7 +130,11 @@ async function efficientFlow(ctx: LeafContext, calls: LeafCalls, leaf: PlannedLe
   const structured = model.supportsJsonSchema;
   const category = p.categories.get(leaf.fileCategory)!;
   const probe = efficientGradeMessages(p, leaf, category.message, structured);
-  const room = filesRoom(p, leaf, probe.filter((m) => m !== category.message));
+  const room = filesRoom(
+    p,
+    leaf,
+    probe.filter((m) => m !== category.message),
+  );
   let files = category.message;
   if (category.messageTokens > room) {
     const answer = await calls.ask("rank", input.model, efficientRankMessages(p, leaf));
@@ -105,10 +142,24 @@ async function efficientFlow(ctx: LeafContext, calls: LeafCalls, leaf: PlannedLe
     const named = rankedPaths(answer, null);
     const others = await p.readOthers(named.filter((path) => !category.files.some((f) => f.path === path)));
     const order = named.filter((path) => others.has(path) || category.files.some((f) => f.path === path));
-    files = fillFiles(p, leaf, order.length > 0 ? order : category.files.map((f) => f.path), room, EFFICIENT_MAX_FILES, true, others);
+    files = fillFiles(
+      p,
+      leaf,
+      order.length > 0 ? order : category.files.map((f) => f.path),
+      room,
+      EFFICIENT_MAX_FILES,
+      true,
+      others,
+    );
   }
   const messages = efficientGradeMessages(p, leaf, files, structured);
   if (structured) return calls.askVerdict("grade", input.model, messages, leaf.subtree, true);
   const assessment = await calls.ask("grade", input.model, messages);
-  return calls.askVerdict("parse", input.parseModel ?? input.model, parseMessages(assessment, leaf.subtree), leaf.subtree, false);
+  return calls.askVerdict(
+    "parse",
+    input.parseModel ?? input.model,
+    parseMessages(assessment, leaf.subtree),
+    leaf.subtree,
+    false,
+  );
 }

@@ -22,15 +22,31 @@ function memory(files: Record<string, string | null>): SubmissionFiles {
 }
 
 function leaf(key: string, category: string): JudgeRubricNode {
-  return { key, id: key, requirements: key, weight: 1, task_category: category, finegrained_task_category: null, sub_tasks: [] };
+  return {
+    key,
+    id: key,
+    requirements: key,
+    weight: 1,
+    task_category: category,
+    finegrained_task_category: null,
+    sub_tasks: [],
+  };
 }
 
-const tree: JudgeRubricNode = { ...leaf("root", ""), task_category: null, sub_tasks: [leaf("dev", "Code Development"), leaf("ra", "Result Analysis")] };
+const tree: JudgeRubricNode = {
+  ...leaf("root", ""),
+  task_category: null,
+  sub_tasks: [leaf("dev", "Code Development"), leaf("ra", "Result Analysis")],
+};
 const leaves = planLeaves(tree, null);
 
 describe("placeholderEvidence", () => {
   it("cites lines 1-3 of the first file shown: reproduce.sh first in the full variant, path order in Code-Dev", async () => {
-    const files = memory({ "b.py": "1\n2\n3\n4\n", "a.md": "one\ntwo\nthree\nfour", "reproduce.sh": "#!/bin/sh\necho\n" });
+    const files = memory({
+      "b.py": "1\n2\n3\n4\n",
+      "a.md": "one\ntwo\nthree\nfour",
+      "reproduce.sh": "#!/bin/sh\necho\n",
+    });
     const full = await placeholderEvidence(files, false, leaves);
     expect(full.get("dev")).toEqual([{ path: "reproduce.sh", start_line: 1, end_line: 2 }]);
     const codeDev = await placeholderEvidence(files, true, leaves);

@@ -21,7 +21,11 @@ function lineCount(text: string): number {
  * The cited lines per leaf key (an empty list when no file a leaf could read has text). The prompt
  * shows reproduce.sh before the files in the full variant, and among them in Code-Dev.
  */
-export async function placeholderEvidence(submission: SubmissionFiles, codeDev: boolean, leaves: readonly PlannedLeaf[]): Promise<Map<string, Evidence[]>> {
+export async function placeholderEvidence(
+  submission: SubmissionFiles,
+  codeDev: boolean,
+  leaves: readonly PlannedLeaf[],
+): Promise<Map<string, Evidence[]>> {
   const { listed, ctx } = await listForSelection(submission, codeDev);
   const lines = new Map<string, number>();
   const linesOf = async (path: string) => {

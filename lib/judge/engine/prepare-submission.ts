@@ -96,12 +96,20 @@ function parseCreationTime(text: string | null): number | null {
 }
 
 /** The files a run may read (skipped folders left out) and how it tells candidates apart. */
-export async function listForSelection(submission: SubmissionFiles, codeDev: boolean): Promise<{ listed: SubmissionFileInfo[]; ctx: SelectionContext }> {
+export async function listForSelection(
+  submission: SubmissionFiles,
+  codeDev: boolean,
+): Promise<{ listed: SubmissionFileInfo[]; ctx: SelectionContext }> {
   const listed = (await submission.list()).filter((f) => !isSkippedPath(f.path));
   // No creation time: PaperBench falls back to reproduce.log's mtime.
-  const written = listed.some((f) => f.path === CREATION_TIME_FILE) ? parseCreationTime(await submission.read(CREATION_TIME_FILE)) : null;
+  const written = listed.some((f) => f.path === CREATION_TIME_FILE)
+    ? parseCreationTime(await submission.read(CREATION_TIME_FILE))
+    : null;
   const creationMs = written ?? listed.find((f) => f.path === REPRODUCE_LOG)?.mtimeMs ?? null;
-  return { listed, ctx: { creationMs, shownApart: new Set(codeDev ? [REPRODUCE_LOG] : [REPRODUCE_SH, REPRODUCE_LOG]) } };
+  return {
+    listed,
+    ctx: { creationMs, shownApart: new Set(codeDev ? [REPRODUCE_LOG] : [REPRODUCE_SH, REPRODUCE_LOG]) },
+  };
 }
 
 /** Which prefix an efficient-mode leaf's prompt starts with. */
@@ -113,7 +121,10 @@ function prefix(model: string, messages: ChatMessage[]): PromptPrefix {
   return { messages, tokens: countChatTokens(model, messages) };
 }
 
-export async function prepareSubmission(input: JudgeRunInput, leaves: readonly PlannedLeaf[]): Promise<PreparedSubmission> {
+export async function prepareSubmission(
+  input: JudgeRunInput,
+  leaves: readonly PlannedLeaf[],
+): Promise<PreparedSubmission> {
   const { model, codeDev, contextWindow, submission } = input;
   const budget = promptBudget(contextWindow);
   const { listed, ctx } = await listForSelection(submission, codeDev);
@@ -144,7 +155,13 @@ export async function prepareSubmission(input: JudgeRunInput, leaves: readonly P
       else {
         const text = formatFile(f.path, content);
         const plain = formatPlainFile(f.path, firstCodePoints(pythonNewlines(content), PAPERBENCH_MAX_CHARS));
-        texts.set(f.path, { path: f.path, text, tokens: countTextTokens(model, text), plain, plainTokens: countTextTokens(model, plain) });
+        texts.set(f.path, {
+          path: f.path,
+          text,
+          tokens: countTextTokens(model, text),
+          plain,
+          plainTokens: countTextTokens(model, plain),
+        });
       }
     }
   }
@@ -165,8 +182,17 @@ export async function prepareSubmission(input: JudgeRunInput, leaves: readonly P
     const tree = drawFileTree(files.map((f) => f.path));
     // The ranking call's tree: what the category's prefix leaves, less room for the criterion and the request.
     const treeMax = Math.max(0, budget - (category === "Code Development" ? basePrefix : logPrefix).tokens - 2_000);
-    const rankTree = countTextTokens(model, tree) > treeMax ? truncateToTokens(model, tree, treeMax).replace(/\n[^\n]*$/, "\n…") : tree;
-    categories.set(category, { files, message, messageTokens: countMessageTokens(model, message), tree, treeMessage: fileTreeMessage(rankTree) });
+    const rankTree =
+      countTextTokens(model, tree) > treeMax
+        ? truncateToTokens(model, tree, treeMax).replace(/\n[^\n]*$/, "\n…")
+        : tree;
+    categories.set(category, {
+      files,
+      message,
+      messageTokens: countMessageTokens(model, message),
+      tree,
+      treeMessage: fileTreeMessage(rankTree),
+    });
   }
 
   return {

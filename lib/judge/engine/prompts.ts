@@ -17,7 +17,8 @@ export function systemPrompt(codeDev: boolean): string {
       "that script in a fresh environment (reproduce.log; shown for criteria about execution and results), and one criterion of a grading rubric.";
   return [
     "You grade one criterion of an attempt to reproduce a research paper. The attempt is a repository written " +
-      "from the paper alone, without the authors' code. You are given " + material,
+      "from the paper alone, without the authors' code. You are given " +
+      material,
     "Judge that one criterion and nothing else, strictly from what the material shows. A README that claims " +
       "something is not evidence that it was done; code that was never run produced no results; results that " +
       "are not in the log or in files written by the run do not exist. When in doubt, the criterion is not met.",
@@ -38,7 +39,10 @@ export function addendumMessage(addendum: string, judgeAddendum: string): ChatMe
 }
 
 export function reproduceShMessage(script: string | null): ChatMessage {
-  return { role: "user", content: `The submission's reproduce.sh:\n<reproduce.sh>\n${script ?? "(the submission has no reproduce.sh)"}\n</reproduce.sh>` };
+  return {
+    role: "user",
+    content: `The submission's reproduce.sh:\n<reproduce.sh>\n${script ?? "(the submission has no reproduce.sh)"}\n</reproduce.sh>`,
+  };
 }
 
 export function reproduceLogMessage(log: string | null): ChatMessage {
@@ -49,7 +53,10 @@ export function reproduceLogMessage(log: string | null): ChatMessage {
 }
 
 export function fileTreeMessage(tree: string): ChatMessage {
-  return { role: "user", content: `The submission's files that criteria may draw on:\n<file-tree>\n${tree || "(none)"}\n</file-tree>` };
+  return {
+    role: "user",
+    content: `The submission's files that criteria may draw on:\n<file-tree>\n${tree || "(none)"}\n</file-tree>`,
+  };
 }
 
 /** One file as the judge reads it: path, then numbered lines (what evidence cites). */
@@ -72,8 +79,13 @@ const FILES_INTRO: Record<FileCategory, string> = {
 };
 
 export function filesMessage(category: FileCategory, formattedFiles: string, chosen: boolean): ChatMessage {
-  const which = chosen ? " (the most relevant ones, as many as fit; lines unnumbered: count from 1 at the line after a file's tag)" : "";
-  return { role: "user", content: `${FILES_INTRO[category]}${which}:\n<files>\n${formattedFiles || "(none)"}\n</files>` };
+  const which = chosen
+    ? " (the most relevant ones, as many as fit; lines unnumbered: count from 1 at the line after a file's tag)"
+    : "";
+  return {
+    role: "user",
+    content: `${FILES_INTRO[category]}${which}:\n<files>\n${formattedFiles || "(none)"}\n</files>`,
+  };
 }
 
 export const CATEGORY_QUESTIONS: Record<string, string> = {
@@ -81,7 +93,8 @@ export const CATEGORY_QUESTIONS: Record<string, string> = {
     "Does the submission contain code that actually implements this? A description, a plan, a comment or a stub " +
     "is not enough: look for working code that does what the criterion asks.",
   "Code Execution": "Did running reproduce.sh actually carry this out, as its log shows?",
-  "Result Analysis": "Do the outputs of running reproduce.sh (its log and the files it wrote) show results that agree with this?",
+  "Result Analysis":
+    "Do the outputs of running reproduce.sh (its log and the files it wrote) show results that agree with this?",
   Subtree: "What weighted share of the criteria of this subtree does the submission meet?",
 };
 export const DEFAULT_CATEGORY_QUESTION = "Does the submission meet this criterion?";
@@ -106,7 +119,8 @@ export function criterionMessage(c: CriterionPrompt): ChatMessage {
 
 const SCORE_RULE = {
   leaf: "score 1 when the criterion is met and 0 when it is not",
-  subtree: "score the weighted share of the subtree's criteria that are met, a number from 0 to 1 (each line gives a criterion and its weight among its siblings)",
+  subtree:
+    "score the weighted share of the subtree's criteria that are met, a number from 0 to 1 (each line gives a criterion and its weight among its siblings)",
 };
 
 /** Efficient mode: the verdict itself, as the JSON object the response format asks for. */

@@ -57,7 +57,12 @@ export interface PaperbenchContext {
 export const PAPERBENCH_NO_LOG = "(Does not exist)";
 
 /** `SimpleJudge`'s log and paper: the reduced head of the log, then `_truncate_input`. */
-export function paperbenchContext(model: string, contextWindow: number, rawLog: string | null, paperText: string): PaperbenchContext {
+export function paperbenchContext(
+  model: string,
+  contextWindow: number,
+  rawLog: string | null,
+  paperText: string,
+): PaperbenchContext {
   const read = rawLog === null ? null : pythonNewlines(rawLog);
   const head = read === null ? null : firstCodePoints(read, PAPERBENCH_MAX_CHARS);
   const reduced = head === null ? null : paperbenchReduceLog(head);
@@ -72,7 +77,8 @@ export function paperbenchContext(model: string, contextWindow: number, rawLog: 
   const log = reduced === null ? null : decodeTokens(model, logTokens);
   let rest = reduced !== null && log !== null && reduced.startsWith(log) ? reduced.slice(log.length) : "";
   // The log past PaperBench's 200,000 characters, reduced the studio's way (its last part is what counts).
-  if (read !== null && head !== null && read.length > head.length) rest += "\n" + reduceLog(rawLog!.slice(Math.max(head.length, rawLog!.length - 4 * PAPERBENCH_MAX_CHARS)));
+  if (read !== null && head !== null && read.length > head.length)
+    rest += "\n" + reduceLog(rawLog!.slice(Math.max(head.length, rawLog!.length - 4 * PAPERBENCH_MAX_CHARS)));
   return {
     paper: decodeTokens(model, paperTokens),
     paperTokens: paperTokens.length,
@@ -95,7 +101,8 @@ export function efficientLog(model: string, pb: PaperbenchContext, maxTailTokens
   if (pb.log === null) return null;
   if (pb.rest === "" || maxTailTokens <= 0) return pb.log;
   const tokens = encodeText(model, pb.rest);
-  if (tokens.length <= maxTailTokens) return `${pb.log}\n[… the rest of the log, past what PaperBench reads: …]\n${pb.rest.replace(/^\n+/, "")}`;
+  if (tokens.length <= maxTailTokens)
+    return `${pb.log}\n[… the rest of the log, past what PaperBench reads: …]\n${pb.rest.replace(/^\n+/, "")}`;
   const cut = decodeTokens(model, tokens.slice(tokens.length - maxTailTokens));
   const tail = cut.slice(cut.indexOf("\n") + 1);
   return `${pb.log}\n[… the log goes on past what PaperBench reads; its last lines: …]\n${tail}`;

@@ -25,7 +25,13 @@ function addInto(total: ModelUsage, u: ModelUsage): void {
 export function usageByModel(calls: Iterable<CallUsage>): Record<string, ModelUsage> {
   const out: Record<string, ModelUsage> = {};
   for (const c of calls) {
-    addInto((out[c.model] ??= noUsage()), { in: c.inputTokens, out: c.outputTokens, cached_in: c.cachedInputTokens, reasoning_out: c.reasoningTokens, calls: 1 });
+    addInto((out[c.model] ??= noUsage()), {
+      in: c.inputTokens,
+      out: c.outputTokens,
+      cached_in: c.cachedInputTokens,
+      reasoning_out: c.reasoningTokens,
+      calls: 1,
+    });
   }
   return out;
 }
@@ -58,5 +64,8 @@ export interface TokenPrices {
 
 /** Cost in US dollars: uncached input, cached input and output (reasoning tokens are output). */
 export function usageCost(u: Pick<ModelUsage, "in" | "cached_in" | "out">, prices: TokenPrices): number {
-  return ((u.in - u.cached_in) * prices.inputPerM + u.cached_in * prices.cachedInputPerM + u.out * prices.outputPerM) / 1_000_000;
+  return (
+    ((u.in - u.cached_in) * prices.inputPerM + u.cached_in * prices.cachedInputPerM + u.out * prices.outputPerM) /
+    1_000_000
+  );
 }

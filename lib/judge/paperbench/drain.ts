@@ -56,7 +56,10 @@ export class Drain {
   }
 
   /** `TemplateMiner.add_log_message` (identity masking) → `Drain.add_log_message`. */
-  addLogMessage(content: string): { cluster: LogCluster; changeType: "cluster_created" | "cluster_template_changed" | "none" } {
+  addLogMessage(content: string): {
+    cluster: LogCluster;
+    changeType: "cluster_created" | "cluster_template_changed" | "none";
+  } {
     const tokens = pythonSplitWhitespace(content); // strip() then split(): split() already drops both ends
     const match = this.treeSearch(tokens);
     if (match === null) {

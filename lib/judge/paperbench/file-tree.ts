@@ -9,18 +9,69 @@ import type { SubmissionDirEntry } from "../engine-contract";
 import { pythonSuffix } from "./path-rules";
 
 export type PbCategory = "Code Development" | "Code Execution" | "Result Analysis" | "Subtree";
-export const PB_CATEGORIES: readonly PbCategory[] = ["Code Development", "Code Execution", "Result Analysis", "Subtree"];
+export const PB_CATEGORIES: readonly PbCategory[] = [
+  "Code Development",
+  "Code Execution",
+  "Result Analysis",
+  "Subtree",
+];
 
-const BLACKLISTED_BASE_DIRS = ["venv", ".venv", ".env", "wandb", ".egg-info", ".git", ".github", "__pycache__", "node_modules"];
+const BLACKLISTED_BASE_DIRS = [
+  "venv",
+  ".venv",
+  ".env",
+  "wandb",
+  ".egg-info",
+  ".git",
+  ".github",
+  "__pycache__",
+  "node_modules",
+];
 const DOCS = new Set([".md", ".txt", ".rst"]);
 const CODE = new Set([
-  ".py", ".R", ".Rmd", ".m", ".jl",
-  ".c", ".h", ".cpp", ".hpp", ".cc", ".cxx", ".hxx",
-  ".java", ".js", ".ts", ".scala", ".go", ".rs",
+  ".py",
+  ".R",
+  ".Rmd",
+  ".m",
+  ".jl",
+  ".c",
+  ".h",
+  ".cpp",
+  ".hpp",
+  ".cc",
+  ".cxx",
+  ".hxx",
+  ".java",
+  ".js",
+  ".ts",
+  ".scala",
+  ".go",
+  ".rs",
   ".sh",
-  ".config", ".cfg", ".json", ".yaml", ".yml", ".toml", ".ini",
+  ".config",
+  ".cfg",
+  ".json",
+  ".yaml",
+  ".yml",
+  ".toml",
+  ".ini",
 ]);
-const TABLES = new Set([".csv", ".tsv", ".psv", ".json", ".jsonl", ".html", ".xml", ".yaml", ".yml", ".toml", ".arff", ".tex", ".svm", ".libsvm"]);
+const TABLES = new Set([
+  ".csv",
+  ".tsv",
+  ".psv",
+  ".json",
+  ".jsonl",
+  ".html",
+  ".xml",
+  ".yaml",
+  ".yml",
+  ".toml",
+  ".arff",
+  ".tex",
+  ".svm",
+  ".libsvm",
+]);
 
 function extensionsOf(category: string): Set<string> {
   if (category === "Result Analysis") return new Set([...DOCS, ...TABLES]);
@@ -45,7 +96,12 @@ export interface WhitelistResult {
  * of the folder's path relative to the submission (PaperBench matches the absolute path's parts:
  * a submission kept under, say, `/data/venvs/` would have every file excluded there).
  */
-export function whitelistedFiles(walk: readonly SubmissionDirEntry[], category: string, creationMicros: number, maxFileDepth: number | null): WhitelistResult {
+export function whitelistedFiles(
+  walk: readonly SubmissionDirEntry[],
+  category: string,
+  creationMicros: number,
+  maxFileDepth: number | null,
+): WhitelistResult {
   const byDir = new Map(walk.map((d) => [d.dir, d]));
   const extensions = extensionsOf(category);
   const files: string[] = [];
@@ -63,7 +119,11 @@ export function whitelistedFiles(walk: readonly SubmissionDirEntry[], category: 
         if (Number.isNaN(f.mtime)) continue;
         const newer = toMicros(f.mtime) >= creationMicros;
         const keep =
-          category === "Result Analysis" ? DOCS.has(suffix) || newer : category === "Subtree" ? DOCS.has(suffix) || CODE.has(suffix) || newer : true;
+          category === "Result Analysis"
+            ? DOCS.has(suffix) || newer
+            : category === "Subtree"
+              ? DOCS.has(suffix) || CODE.has(suffix) || newer
+              : true;
         if (!keep) continue;
         files.push(dir === "" ? f.name : `${dir}/${f.name}`);
         mtimes.push(f.mtime);

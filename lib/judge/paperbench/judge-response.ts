@@ -9,7 +9,9 @@ import { renderTemplate, type SimpleJudgeTexts } from "./prompts";
 
 /** The parse call's system text: simple.py's f-string with its score instruction. */
 export function parseSystemText(texts: SimpleJudgeTexts, continuous: boolean): string {
-  return renderTemplate(texts, "parseSystem", { score_instruction: continuous ? texts.scoreInstruction.continuous : texts.scoreInstruction.binary });
+  return renderTemplate(texts, "parseSystem", {
+    score_instruction: continuous ? texts.scoreInstruction.continuous : texts.scoreInstruction.binary,
+  });
 }
 
 export function parsedResponseModelName(continuous: boolean): string {
@@ -90,7 +92,8 @@ export function validateParsedResponse(content: string, continuous: boolean): Pa
   } catch {
     throw new ParseError(`1 validation error for ${model}: Invalid JSON`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ParseError(`1 validation error for ${model}: Input should be an object`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new ParseError(`1 validation error for ${model}: Input should be an object`);
   const o = value as Record<string, unknown>;
   const problems: string[] = [];
   const valid = laxBool(o.valid_score);
@@ -99,7 +102,11 @@ export function validateParsedResponse(content: string, continuous: boolean): Pa
   if (score === undefined) problems.push("score");
   const explanation = typeof o.explanation === "string" ? o.explanation : undefined;
   if (explanation === undefined) problems.push("explanation");
-  if (problems.length > 0) throw new ParseError(`${problems.length} validation error${problems.length > 1 ? "s" : ""} for ${model}: ${problems.join(", ")}`);
-  if (!(score! >= 0 && score! <= 1)) throw new ParseError(`Score is not between 0 and 1: ${pyScore(score!, continuous)}`);
+  if (problems.length > 0)
+    throw new ParseError(
+      `${problems.length} validation error${problems.length > 1 ? "s" : ""} for ${model}: ${problems.join(", ")}`,
+    );
+  if (!(score! >= 0 && score! <= 1))
+    throw new ParseError(`Score is not between 0 and 1: ${pyScore(score!, continuous)}`);
   return { valid_score: valid!, score: score!, explanation: explanation! };
 }

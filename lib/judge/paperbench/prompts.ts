@@ -55,8 +55,14 @@ export type SimpleJudgeTexts = { [K in TemplateName]: PyTemplate } & {
 };
 
 /** A template filled in: each expression's value from `values`, by its source. */
-export function renderTemplate<K extends TemplateName>(texts: SimpleJudgeTexts, name: K, values: Record<(typeof TEMPLATE_EXPRESSIONS)[K][number], string>): string {
-  return texts[name].map((part) => (typeof part === "string" ? part : (values as Record<string, string>)[part.expr])).join("");
+export function renderTemplate<K extends TemplateName>(
+  texts: SimpleJudgeTexts,
+  name: K,
+  values: Record<(typeof TEMPLATE_EXPRESSIONS)[K][number], string>,
+): string {
+  return texts[name]
+    .map((part) => (typeof part === "string" ? part : (values as Record<string, string>)[part.expr]))
+    .join("");
 }
 
 const template = (name: TemplateName) =>
@@ -64,14 +70,19 @@ const template = (name: TemplateName) =>
     const known: readonly string[] = TEMPLATE_EXPRESSIONS[name];
     for (const part of parts) {
       if (typeof part !== "string" && !known.includes(part.expr)) {
-        ctx.addIssue({ code: "custom", message: `simple.py's ${name} text uses {${part.expr}}, which the studio's port does not fill (it knows ${known.join(", ")})` });
+        ctx.addIssue({
+          code: "custom",
+          message: `simple.py's ${name} text uses {${part.expr}}, which the studio's port does not fill (it knows ${known.join(", ")})`,
+        });
       }
     }
   });
 
 const simpleJudgeTextsSchema = z
   .object({
-    ...(Object.fromEntries((Object.keys(TEMPLATE_EXPRESSIONS) as TemplateName[]).map((name) => [name, template(name)])) as { [K in TemplateName]: ReturnType<typeof template> }),
+    ...(Object.fromEntries(
+      (Object.keys(TEMPLATE_EXPRESSIONS) as TemplateName[]).map((name) => [name, template(name)]),
+    ) as { [K in TemplateName]: ReturnType<typeof template> }),
     scoreInstruction: z.object({ binary: z.string(), continuous: z.string() }).strict(),
     categoryQuestionFallback: z.string(),
     noTouchExplanation: z.string(),

@@ -22,7 +22,8 @@ function inRanges(ranges: readonly number[], cp: number): boolean {
 function classBody(ranges: readonly number[]): string {
   let body = "";
   const hex = (cp: number) => `\\u{${cp.toString(16)}}`;
-  for (let i = 0; i < ranges.length; i += 2) body += ranges[i] === ranges[i + 1] ? hex(ranges[i]) : `${hex(ranges[i])}-${hex(ranges[i + 1])}`;
+  for (let i = 0; i < ranges.length; i += 2)
+    body += ranges[i] === ranges[i + 1] ? hex(ranges[i]) : `${hex(ranges[i])}-${hex(ranges[i + 1])}`;
   return body;
 }
 

@@ -9,16 +9,61 @@ import { formatFile } from "./format-file";
 import { pythonPathParts, pythonPathStr, pythonSuffix } from "./path-rules";
 import { pythonStrip } from "./python-chars";
 import { pythonSplitlines } from "./python-text";
-import { IMPORT_JUDGE_UTILS, requirePaperbenchPython, runPaperbenchPythonJson, skipWithoutPaperbenchPython } from "@/test/paperbench/python";
+import {
+  IMPORT_JUDGE_UTILS,
+  requirePaperbenchPython,
+  runPaperbenchPythonJson,
+  skipWithoutPaperbenchPython,
+} from "@/test/paperbench/python";
 
-const SEPARATORS = ["\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\u2028", "\u2029", "\n\r", "\t", " "];
+const SEPARATORS = [
+  "\n",
+  "\r",
+  "\r\n",
+  "\v",
+  "\f",
+  "\x1c",
+  "\x1d",
+  "\x1e",
+  "\x1f",
+  "\x85",
+  "\u2028",
+  "\u2029",
+  "\n\r",
+  "\t",
+  " ",
+];
 
 describe.skipIf(skipWithoutPaperbenchPython)("python rules, compared with CPython", () => {
   it("splitlines like str.splitlines()", async () => {
     requirePaperbenchPython();
-    const hand = ["", "\n", "\r\n", "\r", "\r\r\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "\n\n", "a\u2028b\u2029", "x\x85y\x1c", "\ud800\n\udc00", "😀\r😀"];
+    const hand = [
+      "",
+      "\n",
+      "\r\n",
+      "\r",
+      "\r\r\n",
+      "a",
+      "a\n",
+      "a\nb",
+      "a\r\nb\r\n",
+      "\n\n",
+      "a\u2028b\u2029",
+      "x\x85y\x1c",
+      "\ud800\n\udc00",
+      "😀\r😀",
+    ];
     const random = fc.sample(
-      fc.array(fc.oneof(fc.constantFrom(...SEPARATORS), fc.constantFrom("a", "é", "😀", "\ud800", ""), fc.string({ maxLength: 3 })), { maxLength: 12 }).map((p) => p.join("")),
+      fc
+        .array(
+          fc.oneof(
+            fc.constantFrom(...SEPARATORS),
+            fc.constantFrom("a", "é", "😀", "\ud800", ""),
+            fc.string({ maxLength: 3 }),
+          ),
+          { maxLength: 12 },
+        )
+        .map((p) => p.join("")),
       { seed: 20, numRuns: 400 },
     );
     const inputs = [...hand, ...random];
@@ -28,8 +73,37 @@ describe.skipIf(skipWithoutPaperbenchPython)("python rules, compared with CPytho
 
   it("suffix and parts like PurePosixPath", async () => {
     requirePaperbenchPython();
-    const hand = ["", ".", "..", "...", ".bashrc", "a.tar.gz", "file.", "a/b.c/d", "a/b.c/", "/", "//", "///", "//a/b.py", "/x.y", "a//b/./c.ipynb", "a/..", "a.b/..", "x.😀", ".😀.", "name .py", " .py", "a\\b.py", "./a.cu"];
-    const random = fc.sample(fc.array(fc.constantFrom("/", ".", "a", "b", "é", "😀", " ", "..", "py"), { maxLength: 8 }).map((p) => p.join("")), { seed: 21, numRuns: 400 });
+    const hand = [
+      "",
+      ".",
+      "..",
+      "...",
+      ".bashrc",
+      "a.tar.gz",
+      "file.",
+      "a/b.c/d",
+      "a/b.c/",
+      "/",
+      "//",
+      "///",
+      "//a/b.py",
+      "/x.y",
+      "a//b/./c.ipynb",
+      "a/..",
+      "a.b/..",
+      "x.😀",
+      ".😀.",
+      "name .py",
+      " .py",
+      "a\\b.py",
+      "./a.cu",
+    ];
+    const random = fc.sample(
+      fc
+        .array(fc.constantFrom("/", ".", "a", "b", "é", "😀", " ", "..", "py"), { maxLength: 8 })
+        .map((p) => p.join("")),
+      { seed: 21, numRuns: 400 },
+    );
     const inputs = [...hand, ...random];
     const expected = await runPaperbenchPythonJson<[string, string[], string][]>(
       "from pathlib import PurePosixPath as P\nout = [[P(s).suffix, list(P(s).parts), str(P(s))] for s in data]",
@@ -41,8 +115,34 @@ describe.skipIf(skipWithoutPaperbenchPython)("python rules, compared with CPytho
   it("formats like str.format(**values), raising where Python raises", async () => {
     requirePaperbenchPython();
     const values = { a: "A{b}", b: "}{", preceding_criteria: "x\ny", "": "empty", " a ": "spaced" };
-    const hand = ["", "{a}", "{{a}}", "{{{a}}}", "{a}{b}", "}}{{", "{", "}", "a}b", "{a", "{c}", "{ a }", "{preceding_criteria}\n{a}", "{a!r}", "{a:>3}", "{0}", "{}", "x{{", "{{}}", "😀{a}😀"];
-    const random = fc.sample(fc.array(fc.constantFrom("{", "}", "{{", "}}", "{a}", "{b}", "a", "😀", "{c}"), { maxLength: 7 }).map((p) => p.join("")), { seed: 22, numRuns: 400 });
+    const hand = [
+      "",
+      "{a}",
+      "{{a}}",
+      "{{{a}}}",
+      "{a}{b}",
+      "}}{{",
+      "{",
+      "}",
+      "a}b",
+      "{a",
+      "{c}",
+      "{ a }",
+      "{preceding_criteria}\n{a}",
+      "{a!r}",
+      "{a:>3}",
+      "{0}",
+      "{}",
+      "x{{",
+      "{{}}",
+      "😀{a}😀",
+    ];
+    const random = fc.sample(
+      fc
+        .array(fc.constantFrom("{", "}", "{{", "}}", "{a}", "{b}", "a", "😀", "{c}"), { maxLength: 7 })
+        .map((p) => p.join("")),
+      { seed: 22, numRuns: 400 },
+    );
     const inputs = [...hand, ...random];
     const expected = await runPaperbenchPythonJson<(string | null)[]>(
       [
@@ -72,9 +172,29 @@ describe.skipIf(skipWithoutPaperbenchPython)("python rules, compared with CPytho
 
   it("strips like str.strip() and str.strip(chars), and formats files like format_file", async () => {
     requirePaperbenchPython();
-    const pieces = ["", " ", "\t", "\n", "\x1c", "\x1f", "\x85", "\xa0", "\u3000", "\ufeff", "\u200b", "/", "a", "é", "😀", "\ud800"];
+    const pieces = [
+      "",
+      " ",
+      "\t",
+      "\n",
+      "\x1c",
+      "\x1f",
+      "\x85",
+      "\xa0",
+      "\u3000",
+      "\ufeff",
+      "\u200b",
+      "/",
+      "a",
+      "é",
+      "😀",
+      "\ud800",
+    ];
     const hand = ["", "   ", " a ", "\ufeffa\ufeff", "\x1c\x1dx\x1e\x1f", "\u3000x\u2028", "/a/b/", " /a.py \n"];
-    const random = fc.sample(fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((p) => p.join("")), { seed: 23, numRuns: 400 });
+    const random = fc.sample(
+      fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((p) => p.join("")),
+      { seed: 23, numRuns: 400 },
+    );
     const inputs = [...hand, ...random];
     const paths = ["a.py", "./a.py", "dir//b.md", "/abs/x.txt", "a/", "."];
     const expected = await runPaperbenchPythonJson<[string, string, string][]>(
@@ -86,6 +206,8 @@ describe.skipIf(skipWithoutPaperbenchPython)("python rules, compared with CPytho
       ].join("\n"),
       inputs,
     );
-    expect(inputs.map((s, i) => [pythonStrip(s), pythonStrip(s, " /"), formatFile(paths[i % paths.length], s)])).toEqual(expected);
+    expect(
+      inputs.map((s, i) => [pythonStrip(s), pythonStrip(s, " /"), formatFile(paths[i % paths.length], s)]),
+    ).toEqual(expected);
   });
 });

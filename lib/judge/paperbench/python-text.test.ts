@@ -9,7 +9,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SIZE_LIMIT_CHARS, bytesNeededFor, readPythonText } from "./python-text";
-import { IMPORT_JUDGE_UTILS, PAPERBENCH_SRC_DIR, requirePaperbenchPython, runPaperbenchPythonJson, skipWithoutPaperbenchPython } from "@/test/paperbench/python";
+import {
+  IMPORT_JUDGE_UTILS,
+  PAPERBENCH_SRC_DIR,
+  requirePaperbenchPython,
+  runPaperbenchPythonJson,
+  skipWithoutPaperbenchPython,
+} from "@/test/paperbench/python";
 import { seededRandom } from "@/test/paperbench/random";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 
@@ -67,7 +73,7 @@ function handCases(): Case[] {
     c("CR held back at first chunk's end", cat(a(N - 1), "\r\n", a(10))),
     c("CR held back, then invalid", cat(a(N - 1), "\r", [0xff])),
     c("CR at chunk end, LF first in next", cat("é", a(199997), "\r", "\n", a(9000), [0xff])),
-    c("huge single line", enc(("progress 45%|████▌ | 4500/10000 [00:12<00:15, 350.2it/s]\r").repeat(20000))),
+    c("huge single line", enc("progress 45%|████▌ | 4500/10000 [00:12<00:15, 350.2it/s]\r".repeat(20000))),
     c("lone surrogate bytes only", Uint8Array.from([0xed, 0xb0, 0x80])),
     c("overlong", Uint8Array.from([0xc0, 0xaf, 0x41])),
     c("read all, valid", enc("é😀\r\nx"), null),
@@ -81,7 +87,18 @@ function handCases(): Case[] {
 function randomCases(count: number, seed: number, limit?: number): Case[] {
   const r = seededRandom(seed);
   const valid = ["a", "bc ", "é", "€", "😀", "\r", "\n", "\r\n", "\0", "\ufeff", "\u2028", "\x85"];
-  const invalid = [[0xff], [0x80], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xed, 0xa0], [0xf4, 0x90, 0x80, 0x80], [0xe0, 0x80], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xc3]];
+  const invalid = [
+    [0xff],
+    [0x80],
+    [0xc0, 0xaf],
+    [0xed, 0xa0, 0x80],
+    [0xed, 0xa0],
+    [0xf4, 0x90, 0x80, 0x80],
+    [0xe0, 0x80],
+    [0xe2, 0x82],
+    [0xf0, 0x9f, 0x98],
+    [0xc3],
+  ];
   const cases: Case[] = [];
   for (let k = 0; k < count; k++) {
     // n between 2 000 and 12 000: the first chunk (max(8192, n) bytes) can leave characters missing.
@@ -149,7 +166,9 @@ async function compare(cases: Case[]): Promise<{ invalidRead: number; invalidUnr
     const ours = readPythonText(c.bytes, n);
     // Compare by value but report by name: a 200 000-character diff says nothing.
     if (ours !== expected[i]) {
-      expect.fail(`${c.name}: ours ${ours.length} units, Python ${expected[i].length}; first difference at ${[...ours].findIndex((ch, j) => ch !== [...expected[i]][j])}`);
+      expect.fail(
+        `${c.name}: ours ${ours.length} units, Python ${expected[i].length}; first difference at ${[...ours].findIndex((ch, j) => ch !== [...expected[i]][j])}`,
+      );
     }
     // The caller fetches only the file's head: that must give the same text.
     const need = bytesNeededFor(n);

@@ -205,7 +205,8 @@ function firstCodePoints(s: string, n: number): string {
   let units = 0;
   for (let count = 0; count < n && units < s.length; count++) {
     const c = s.charCodeAt(units);
-    units += c >= 0xd800 && c <= 0xdbff && units + 1 < s.length && (s.charCodeAt(units + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+    units +=
+      c >= 0xd800 && c <= 0xdbff && units + 1 < s.length && (s.charCodeAt(units + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
   }
   return s.slice(0, units);
 }

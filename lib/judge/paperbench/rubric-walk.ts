@@ -12,7 +12,10 @@ import type { JudgeRubricNode } from "../engine-contract";
  * (what `find_path_to_descendant` would return for it), so a rubric of thousands of leaves is not
  * walked once per leaf.
  */
-export function priorNodesFinder(root: JudgeRubricNode, maxPriorNodes: number | null = null): (nodeId: string) => JudgeRubricNode[] {
+export function priorNodesFinder(
+  root: JudgeRubricNode,
+  maxPriorNodes: number | null = null,
+): (nodeId: string) => JudgeRubricNode[] {
   const firstPath = new Map<string, JudgeRubricNode[]>();
   const path: JudgeRubricNode[] = [];
   const stack: { node: JudgeRubricNode; depth: number }[] = [{ node: root, depth: 0 }];
@@ -26,7 +29,12 @@ export function priorNodesFinder(root: JudgeRubricNode, maxPriorNodes: number | 
   return (nodeId) => priorFromPath(nodeId, root, firstPath.get(nodeId) ?? null, maxPriorNodes);
 }
 
-function priorFromPath(nodeId: string, root: JudgeRubricNode, path: JudgeRubricNode[] | null, maxPriorNodes: number | null): JudgeRubricNode[] {
+function priorFromPath(
+  nodeId: string,
+  root: JudgeRubricNode,
+  path: JudgeRubricNode[] | null,
+  maxPriorNodes: number | null,
+): JudgeRubricNode[] {
   if (nodeId === root.id) return [];
   if (path === null) throw new Error(`Task with id '${nodeId}' not found.`);
   let required: JudgeRubricNode[] = [root];
@@ -55,7 +63,9 @@ export function reduceToCategory(node: JudgeRubricNode, category: string): Judge
  * "Code Development" leaf (`set_task_category(...).set_sub_tasks([])`).
  */
 export function codeOnlyTree(rubric: JudgeRubricNode): JudgeRubricNode {
-  return reduceToCategory(rubric, "Code Development") ?? { ...rubric, task_category: "Code Development", sub_tasks: [] };
+  return (
+    reduceToCategory(rubric, "Code Development") ?? { ...rubric, task_category: "Code Development", sub_tasks: [] }
+  );
 }
 
 /** SimpleJudge.grade_subtree's `build_requirements_string`: one line per node, `| ` per level, weight. */

@@ -7,7 +7,16 @@
  */
 import { AGGREGATED_EXPLANATION, UNGRADED_EXPLANATION } from "@/lib/grading/types";
 import pLimit from "p-limit";
-import type { CallUsage, ChatMessage, ChatModel, JudgeRubricNode, JudgeRunHooks, JudgeRunInput, LeafVerdict, SubmissionDirEntry } from "../engine-contract";
+import type {
+  CallUsage,
+  ChatMessage,
+  ChatModel,
+  JudgeRubricNode,
+  JudgeRunHooks,
+  JudgeRunInput,
+  LeafVerdict,
+  SubmissionDirEntry,
+} from "../engine-contract";
 import { decodeO200k, encodeO200k, pySliceTo } from "./o200k";
 import { formatFile } from "./format-file";
 import { pythonStrip as pyStrip } from "./python-chars";
@@ -34,7 +43,10 @@ export interface PbGradedNode {
   valid_score: boolean;
   task_category: string | null;
   explanation: string;
-  judge_metadata: { full_judge_response: string | null; token_usage: Record<string, { in: number; out: number }> | null } | null;
+  judge_metadata: {
+    full_judge_response: string | null;
+    token_usage: Record<string, { in: number; out: number }> | null;
+  } | null;
   sub_tasks: PbGradedNode[];
 }
 
@@ -70,13 +82,23 @@ export function planUnits(tree: JudgeRubricNode, maxDepth: number | null): PbUni
       out.push({
         key: node.key,
         node,
-        task: { id: node.id, requirements: buildRequirementsString(node), weight: node.weight, task_category: "Subtree" },
+        task: {
+          id: node.id,
+          requirements: buildRequirementsString(node),
+          weight: node.weight,
+          task_category: "Subtree",
+        },
         subtree: true,
       });
       return;
     }
     if (leaf) {
-      out.push({ key: node.key, node, task: { id: node.id, requirements: node.requirements, weight: node.weight, task_category: node.task_category }, subtree: false });
+      out.push({
+        key: node.key,
+        node,
+        task: { id: node.id, requirements: node.requirements, weight: node.weight, task_category: node.task_category },
+        subtree: false,
+      });
       return;
     }
     for (const child of node.sub_tasks) walk(child, depth + 1);
@@ -151,8 +173,11 @@ export async function preparePaperbench(input: JudgeRunInput, deps: PaperbenchDe
   reproduceLogContent = decodeO200k(logTokens);
   const paperMd = decodeO200k(paperTokens);
 
-  const reserved = (c: PbCategory) => (c === "Code Development" ? paperTokens.length : paperTokens.length + logTokens.length);
-  const availContext = Object.fromEntries(PB_CATEGORIES.map((c) => [c, nCtx - (reserved(c) + PB_BUFFER_TOKENS)])) as Record<PbCategory, number>;
+  const reserved = (c: PbCategory) =>
+    c === "Code Development" ? paperTokens.length : paperTokens.length + logTokens.length;
+  const availContext = Object.fromEntries(
+    PB_CATEGORIES.map((c) => [c, nCtx - (reserved(c) + PB_BUFFER_TOKENS)]),
+  ) as Record<PbCategory, number>;
 
   const walk: SubmissionDirEntry[] = await submission.walk();
   let reproduceTouchedFiles = true;
@@ -168,7 +193,9 @@ export async function preparePaperbench(input: JudgeRunInput, deps: PaperbenchDe
     let tried = attempt(category, null);
     if (!tried.within) tried = attempt(category, PB_MAX_FILE_DEPTH);
     treeFiles[category] = tried.files;
-    treeStructures[category] = tried.within ? tried.structure : decodeO200k(pySliceTo(encodeO200k(tried.structure), availContext[category]));
+    treeStructures[category] = tried.within
+      ? tried.structure
+      : decodeO200k(pySliceTo(encodeO200k(tried.structure), availContext[category]));
   }
 
   const addendum = input.paper.addendum ? input.paper.addendum : "";
@@ -199,7 +226,12 @@ function joinInside(rel: string): string | null {
   return parts.join("/");
 }
 
-type Asker = (purpose: CallUsage["purpose"], model: string, messages: ChatMessage[], jsonSchema?: { name: string; schema: Record<string, unknown> }) => Promise<{ content: string; usage: CallUsage }>;
+type Asker = (
+  purpose: CallUsage["purpose"],
+  model: string,
+  messages: ChatMessage[],
+  jsonSchema?: { name: string; schema: Record<string, unknown> },
+) => Promise<{ content: string; usage: CallUsage }>;
 
 function categoryKey(category: string | null): string {
   return category || "Subtree";
@@ -212,7 +244,11 @@ function lookup<T>(table: Record<PbCategory, T>, category: string | null): T {
 }
 
 /** The ranking call's messages (`_prepare_relevant_files`). */
-export function rankMessages(p: PbPrepared, task: PbUnit["task"], maxFiles: number | null = PB_MAX_FILES): ChatMessage[] {
+export function rankMessages(
+  p: PbPrepared,
+  task: PbUnit["task"],
+  maxFiles: number | null = PB_MAX_FILES,
+): ChatMessage[] {
   const treeStructure = lookup(p.treeStructures, task.task_category);
   const t = p.prompts.simpleJudge;
   return [
@@ -222,13 +258,22 @@ export function rankMessages(p: PbPrepared, task: PbUnit["task"], maxFiles: numb
     { role: "user", content: renderTemplate(t, "rankCriterion", { "task.requirements": task.requirements }) },
     {
       role: "user",
-      content: renderTemplate(t, "rankFiles", { tree_structure: treeStructure, "str(max_files) + ' ' if max_files else ''": maxFiles ? `${maxFiles} ` : "" }),
+      content: renderTemplate(t, "rankFiles", {
+        tree_structure: treeStructure,
+        "str(max_files) + ' ' if max_files else ''": maxFiles ? `${maxFiles} ` : "",
+      }),
     },
   ];
 }
 
 /** The files the ranking answer names, read and concatenated up to the budget (`_prepare_relevant_files` after its call). */
-export async function relevantFiles(p: PbPrepared, input: JudgeRunInput, task: PbUnit["task"], selected: string, maxFiles: number | null = PB_MAX_FILES): Promise<string> {
+export async function relevantFiles(
+  p: PbPrepared,
+  input: JudgeRunInput,
+  task: PbUnit["task"],
+  selected: string,
+  maxFiles: number | null = PB_MAX_FILES,
+): Promise<string> {
   const maxTokens = lookup(p.availContext, task.task_category) - 2000;
   const lines = selected.split("\n");
   const readLimit = bytesNeededFor(PB_READ_CHARS);
@@ -270,7 +315,9 @@ export async function relevantFiles(p: PbPrepared, input: JudgeRunInput, task: P
 /** `_construct_grade_leaf_messages`, given the relevant files' text. */
 export function gradeMessages(p: PbPrepared, task: PbUnit["task"], files: string): ChatMessage[] {
   const t = p.prompts.simpleJudge;
-  const filesPrompt = renderTemplate(t, task.task_category !== "Result Analysis" ? "files" : "filesResultAnalysis", { relevant_files: files });
+  const filesPrompt = renderTemplate(t, task.task_category !== "Result Analysis" ? "files" : "filesResultAnalysis", {
+    relevant_files: files,
+  });
   let preceding = "";
   for (const node of p.priorNodes(task.id)) preceding += ` -> ${node.requirements}\n`;
   const shMessage: ChatMessage = {
@@ -281,9 +328,16 @@ export function gradeMessages(p: PbPrepared, task: PbUnit["task"], files: string
     role: "user",
     content: renderTemplate(t, "reproduceLog", { "self.reproduce_log_content": p.reproduceLogContent }),
   };
-  const reproduction = p.codeDev ? [] : task.task_category === "Code Development" ? [shMessage] : [shMessage, logMessage];
+  const reproduction = p.codeDev
+    ? []
+    : task.task_category === "Code Development"
+      ? [shMessage]
+      : [shMessage, logMessage];
   const questions = p.prompts.taskCategoryQuestions;
-  const question = task.task_category !== null && Object.hasOwn(questions, task.task_category) ? questions[task.task_category] : p.prompts.simpleJudge.categoryQuestionFallback;
+  const question =
+    task.task_category !== null && Object.hasOwn(questions, task.task_category)
+      ? questions[task.task_category]
+      : p.prompts.simpleJudge.categoryQuestionFallback;
   return [
     { role: "system", content: p.codeDev ? p.prompts.judgeTaskPrompt.codeOnly : p.prompts.judgeTaskPrompt.full },
     { role: "user", content: renderTemplate(t, "gradePaper", { "self.paper_md": p.paperMd }) },
@@ -299,7 +353,10 @@ export function gradeMessages(p: PbPrepared, task: PbUnit["task"], files: string
         task_category_question: question,
       }),
     },
-    { role: "user", content: task.task_category === "Subtree" ? p.prompts.gradingPrompt.continuous : p.prompts.gradingPrompt.binary },
+    {
+      role: "user",
+      content: task.task_category === "Subtree" ? p.prompts.gradingPrompt.continuous : p.prompts.gradingPrompt.binary,
+    },
   ];
 }
 
@@ -312,7 +369,14 @@ export function parseMessages(texts: SimpleJudgeTexts, response: string, continu
 
 /** One unit's outcome: graded (with its free-form answer), the Result Analysis shortcut, or failed (`str(e)`). */
 export type PbOutcome =
-  | { kind: "graded"; score: number; valid: boolean; explanation: string; fullJudgeResponse: string; tokenUsage: Record<string, { in: number; out: number }> }
+  | {
+      kind: "graded";
+      score: number;
+      valid: boolean;
+      explanation: string;
+      fullJudgeResponse: string;
+      tokenUsage: Record<string, { in: number; out: number }>;
+    }
   | { kind: "shortcut"; explanation: string }
   | { kind: "failed"; message: string };
 
@@ -320,7 +384,8 @@ export type PbOutcome =
 export async function gradeUnit(p: PbPrepared, input: JudgeRunInput, unit: PbUnit, ask: Asker): Promise<PbOutcome> {
   const { task } = unit;
   try {
-    if (task.task_category === "Result Analysis" && !p.reproduceTouchedFiles) return { kind: "shortcut", explanation: p.prompts.simpleJudge.noTouchExplanation };
+    if (task.task_category === "Result Analysis" && !p.reproduceTouchedFiles)
+      return { kind: "shortcut", explanation: p.prompts.simpleJudge.noTouchExplanation };
     const ranking = await ask("rank", input.model, rankMessages(p, task));
     const files = await relevantFiles(p, input, task, ranking.content);
     const grading = await ask("grade", input.model, gradeMessages(p, task, files));
@@ -333,10 +398,22 @@ export async function gradeUnit(p: PbPrepared, input: JudgeRunInput, unit: PbUni
     add(grading.usage);
     const response = grading.content;
     const continuous = task.task_category === "Subtree";
-    const parse = await ask("parse", input.parseModel ?? input.model, parseMessages(p.prompts.simpleJudge, response, continuous), parsedResponseFormat(continuous));
+    const parse = await ask(
+      "parse",
+      input.parseModel ?? input.model,
+      parseMessages(p.prompts.simpleJudge, response, continuous),
+      parsedResponseFormat(continuous),
+    );
     add(parse.usage);
     const parsed = validateParsedResponse(parse.content, continuous);
-    return { kind: "graded", score: parsed.score, valid: parsed.valid_score, explanation: parsed.explanation, fullJudgeResponse: response, tokenUsage };
+    return {
+      kind: "graded",
+      score: parsed.score,
+      valid: parsed.valid_score,
+      explanation: parsed.explanation,
+      fullJudgeResponse: response,
+      tokenUsage,
+    };
   } catch (err) {
     if (err instanceof PbAborted) throw err;
     return { kind: "failed", message: err instanceof Error ? err.message : String(err) };
@@ -352,9 +429,17 @@ export class PbAborted extends Error {
 
 export function verdictOf(unit: PbUnit, outcome: PbOutcome, calls: CallUsage[]): LeafVerdict {
   const base = { key: unit.key, evidence: [], calls, subtree: unit.subtree };
-  if (outcome.kind === "shortcut") return { ...base, score: 0, valid: true, explanation: outcome.explanation, fullJudgeResponse: null };
-  if (outcome.kind === "failed") return { ...base, score: 0, valid: false, explanation: outcome.message, fullJudgeResponse: null };
-  return { ...base, score: outcome.score, valid: outcome.valid, explanation: outcome.explanation, fullJudgeResponse: outcome.fullJudgeResponse };
+  if (outcome.kind === "shortcut")
+    return { ...base, score: 0, valid: true, explanation: outcome.explanation, fullJudgeResponse: null };
+  if (outcome.kind === "failed")
+    return { ...base, score: 0, valid: false, explanation: outcome.message, fullJudgeResponse: null };
+  return {
+    ...base,
+    score: outcome.score,
+    valid: outcome.valid,
+    explanation: outcome.explanation,
+    fullJudgeResponse: outcome.fullJudgeResponse,
+  };
 }
 
 /** A node with `to_dict()`'s keys in its order. */
@@ -381,7 +466,14 @@ function pbNode(
 
 /** `GradedTaskNode.from_task`: the node and every node below it with the same grade. */
 function fromTask(node: JudgeRubricNode, score: number, valid: boolean, explanation: string): PbGradedNode {
-  return pbNode(node, score, valid, explanation, null, node.sub_tasks.map((c) => fromTask(c, score, valid, explanation)));
+  return pbNode(
+    node,
+    score,
+    valid,
+    explanation,
+    null,
+    node.sub_tasks.map((c) => fromTask(c, score, valid, explanation)),
+  );
 }
 
 /** `score_from_children`. */
@@ -392,7 +484,11 @@ export function scoreFromChildren(children: readonly { score: number; weight: nu
 }
 
 /** The graded tree as `Judge.grade` returns it (`to_dict`), from each unit's outcome (absent: "not yet graded"). */
-export function pbGradedTree(tree: JudgeRubricNode, units: readonly PbUnit[], outcomes: ReadonlyMap<string, PbOutcome>): PbGradedNode {
+export function pbGradedTree(
+  tree: JudgeRubricNode,
+  units: readonly PbUnit[],
+  outcomes: ReadonlyMap<string, PbOutcome>,
+): PbGradedNode {
   const unitOf = new Map(units.map((u) => [u.node, u]));
   const build = (node: JudgeRubricNode): PbGradedNode => {
     const unit = unitOf.get(node);
@@ -401,10 +497,24 @@ export function pbGradedTree(tree: JudgeRubricNode, units: readonly PbUnit[], ou
       if (!outcome) return pbNode(unit.task, 0, false, UNGRADED_EXPLANATION, null, []);
       if (outcome.kind === "failed") return fromTask(node, 0, false, outcome.message);
       if (outcome.kind === "shortcut") return pbNode(unit.task, 0, true, outcome.explanation, null, []);
-      return pbNode(unit.task, outcome.score, outcome.valid, outcome.explanation, { full_judge_response: outcome.fullJudgeResponse, token_usage: outcome.tokenUsage }, []);
+      return pbNode(
+        unit.task,
+        outcome.score,
+        outcome.valid,
+        outcome.explanation,
+        { full_judge_response: outcome.fullJudgeResponse, token_usage: outcome.tokenUsage },
+        [],
+      );
     }
     const subTasks = node.sub_tasks.map(build);
-    return pbNode({ ...node, task_category: null }, scoreFromChildren(subTasks), true, AGGREGATED_EXPLANATION, null, subTasks);
+    return pbNode(
+      { ...node, task_category: null },
+      scoreFromChildren(subTasks),
+      true,
+      AGGREGATED_EXPLANATION,
+      null,
+      subTasks,
+    );
   };
   return build(tree);
 }
@@ -420,7 +530,12 @@ export interface PaperbenchRunResult {
  * A paperbench-mode run: before_grading once, then every unit not in `hooks.done`, at most
  * `maxConcurrency` at once (SimpleJudge: a semaphore of 100), each verdict handed to `onVerdict`.
  */
-export async function runPaperbenchJudge(input: JudgeRunInput, model: ChatModel, hooks: JudgeRunHooks, deps: PaperbenchDeps): Promise<PaperbenchRunResult> {
+export async function runPaperbenchJudge(
+  input: JudgeRunInput,
+  model: ChatModel,
+  hooks: JudgeRunHooks,
+  deps: PaperbenchDeps,
+): Promise<PaperbenchRunResult> {
   const p = await preparePaperbench(input, deps);
   const units = planUnits(p.tree, input.maxDepth);
   const limit = pLimit(Math.max(1, input.maxConcurrency));

@@ -16,14 +16,23 @@ import { bulkUploadIntoEvaluation, evaluationToFill, type BulkUploadResult } fro
  * past the submission limit), every entry checked, extracted, and handed to the bulk upload;
  * everything temporary is removed after. With `replace`, runs already uploaded take the new archive.
  */
-export async function bulkUploadRequest(store: Store, req: Request, evaluationId: string, userId: string, options: { replace?: boolean } = {}): Promise<BulkUploadResult> {
+export async function bulkUploadRequest(
+  store: Store,
+  req: Request,
+  evaluationId: string,
+  userId: string,
+  options: { replace?: boolean } = {},
+): Promise<BulkUploadResult> {
   await evaluationToFill(store, evaluationId);
   const limits = submissionLimits();
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "rs-bulk-upload-"));
   try {
     const archive = path.join(dir, "upload-archive");
     const bytes = await writeBodyToFile(req, archive, limits.maxArchiveBytes);
-    if (bytes === 0) throw new AppError("bad_request", "Send the submissions as one .tar.gz, .tar or .zip body", [{ path: "body", message: "is empty" }]);
+    if (bytes === 0)
+      throw new AppError("bad_request", "Send the submissions as one .tar.gz, .tar or .zip body", [
+        { path: "body", message: "is empty" },
+      ]);
     const root = path.join(dir, "upload");
     await fs.promises.mkdir(root);
     await extractCheckedArchive(archive, "the upload", root, limits, "body");

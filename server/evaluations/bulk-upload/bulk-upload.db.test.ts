@@ -46,7 +46,11 @@ async function requestOf(dir: string, evaluationId: string): Promise<Request> {
   await packDirectory(dir, archive);
   const body = fs.readFileSync(archive);
   fs.rmSync(path.dirname(archive), { recursive: true, force: true });
-  return new Request(`http://studio.test/api/evaluations/${evaluationId}/submissions`, { method: "POST", headers: { "content-type": "application/gzip" }, body });
+  return new Request(`http://studio.test/api/evaluations/${evaluationId}/submissions`, {
+    method: "POST",
+    headers: { "content-type": "application/gzip" },
+    body,
+  });
 }
 
 describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind) => {
@@ -69,7 +73,16 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
 
   /** A fresh agent each time, so cells of one test never collide with another's. */
   const newEvaluation = (fields: { runs: number; paperIds?: string[] }) =>
-    createEvaluation(handle, { name: `bulk ${++agents}`, agent: `Bulk agent ${agents}`, paperIds: fields.paperIds ?? [DEMO_PAPER], runs: fields.runs }, staffId);
+    createEvaluation(
+      handle,
+      {
+        name: `bulk ${++agents}`,
+        agent: `Bulk agent ${agents}`,
+        paperIds: fields.paperIds ?? [DEMO_PAPER],
+        runs: fields.runs,
+      },
+      staffId,
+    );
   const folder = (name: string) => {
     const dir = path.join(work, name);
     fs.mkdirSync(dir, { recursive: true });
@@ -82,10 +95,33 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
     const real = await makeTarGz([{ name: "reproduce.sh", data: "echo latest\n" }]);
     // Written in reverse so that only sorting puts group "a" first.
     write(path.join(root, "group-b", `${DEMO_PAPER}_${UUID(2)}`, "submission", "reproduce.sh"), "echo from a folder\n");
-    write(path.join(root, "group-b", `${DEMO_PAPER}_${UUID(2)}`, "agent.log"), "step 3: fetching https://github.com/example-lab/adaptive-clipping/blob/main/train.py\n");
+    write(
+      path.join(root, "group-b", `${DEMO_PAPER}_${UUID(2)}`, "agent.log"),
+      "step 3: fetching https://github.com/example-lab/adaptive-clipping/blob/main/train.py\n",
+    );
     write(path.join(root, "group-b", `${OTHER_PAPER}_${UUID(3)}`, "agent.log"), "gave up\n");
-    write(path.join(root, "group-a", `${DEMO_PAPER}_${UUID(1)}`, "submissions", "2025-04-01T11-00-00-UTC", "submission.tar.gz"), await makeTarGz([{ name: "STALE", data: "old\n" }]));
-    write(path.join(root, "group-a", `${DEMO_PAPER}_${UUID(1)}`, "submissions", "2025-04-01T12-00-00-UTC", "submission.tar.gz"), real);
+    write(
+      path.join(
+        root,
+        "group-a",
+        `${DEMO_PAPER}_${UUID(1)}`,
+        "submissions",
+        "2025-04-01T11-00-00-UTC",
+        "submission.tar.gz",
+      ),
+      await makeTarGz([{ name: "STALE", data: "old\n" }]),
+    );
+    write(
+      path.join(
+        root,
+        "group-a",
+        `${DEMO_PAPER}_${UUID(1)}`,
+        "submissions",
+        "2025-04-01T12-00-00-UTC",
+        "submission.tar.gz",
+      ),
+      real,
+    );
 
     const result = await bulkUploadRequest(handle, await requestOf(root, evaluation.id), evaluation.id, staffId);
     expect(result.layout).toBe("paperbench-runs");
@@ -94,21 +130,34 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
       [DEMO_PAPER, 2, `group-b/${DEMO_PAPER}_${UUID(2)}/submission`],
     ]);
     expect(result.cells[0].sha256).toBe(sha256(real));
-    expect(result.skipped).toEqual([{ where: `group-b/${OTHER_PAPER}_${UUID(3)}`, reason: expect.stringContaining("no submission") }]);
+    expect(result.skipped).toEqual([
+      { where: `group-b/${OTHER_PAPER}_${UUID(3)}`, reason: expect.stringContaining("no submission") },
+    ]);
     const second = await getSubmissionById(handle.db, result.cells[1].submissionId);
     expect(second?.evaluationId).toBe(evaluation.id);
     // The attempt's agent.log went with it: the blacklisted repository is flagged with its line.
     expect(second?.flags?.blacklist).toMatchObject({ totalHits: 1, log: "agent.log" });
     expect((await getSubmissionById(handle.db, result.cells[0].submissionId))?.flags?.blacklist ?? null).toBeNull();
     const summary = await readEvaluationSummary(handle, evaluation.id);
-    expect(summary.cells.map((c) => [c.paperId, c.run, c.submissionId, c.state])).toEqual(result.cells.map((c) => [c.paperId, c.run, c.submissionId, "pending"]));
+    expect(summary.cells.map((c) => [c.paperId, c.run, c.submissionId, c.state])).toEqual(
+      result.cells.map((c) => [c.paperId, c.run, c.submissionId, "pending"]),
+    );
   });
 
   it("<paper>/<run>/submission/ folders, each packed as its run's submission", async () => {
     const evaluation = await newEvaluation({ runs: 3, paperIds: [DEMO_PAPER, OTHER_PAPER] });
     const root = folder("paper-runs");
-    for (const [paper, run] of [[DEMO_PAPER, 1], [DEMO_PAPER, 3], [OTHER_PAPER, 2]] as const) fs.cpSync(DEMO_SUBMISSION, path.join(root, paper, String(run), "submission"), { recursive: true });
-    const result = await bulkUploadIntoEvaluation(handle, { evaluationId: evaluation.id, source: root, userId: staffId });
+    for (const [paper, run] of [
+      [DEMO_PAPER, 1],
+      [DEMO_PAPER, 3],
+      [OTHER_PAPER, 2],
+    ] as const)
+      fs.cpSync(DEMO_SUBMISSION, path.join(root, paper, String(run), "submission"), { recursive: true });
+    const result = await bulkUploadIntoEvaluation(handle, {
+      evaluationId: evaluation.id,
+      source: root,
+      userId: staffId,
+    });
     expect(result.layout).toBe("paper-run-folders");
     expect(result.cells.map((c) => [c.paperId, c.run, c.files])).toEqual([
       [DEMO_PAPER, 1, 3],
@@ -121,10 +170,20 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
   it("a manifest.csv at the root (quoted fields, columns in any order) naming archives and folders; the CLI's manifest may name an absolute path", async () => {
     const evaluation = await newEvaluation({ runs: 2 });
     const root = folder("manifest");
-    write(path.join(root, "archives", "first run.tar.gz"), await makeTarGz([{ name: "reproduce.sh", data: "echo 1\n" }]));
+    write(
+      path.join(root, "archives", "first run.tar.gz"),
+      await makeTarGz([{ name: "reproduce.sh", data: "echo 1\n" }]),
+    );
     fs.cpSync(DEMO_SUBMISSION, path.join(root, "second"), { recursive: true });
-    write(path.join(root, "manifest.csv"), `path,paper_id,run\r\n"archives/first run.tar.gz",${DEMO_PAPER},1\r\nsecond/,${DEMO_PAPER},2\r\n`);
-    const result = await bulkUploadIntoEvaluation(handle, { evaluationId: evaluation.id, source: root, userId: staffId });
+    write(
+      path.join(root, "manifest.csv"),
+      `path,paper_id,run\r\n"archives/first run.tar.gz",${DEMO_PAPER},1\r\nsecond/,${DEMO_PAPER},2\r\n`,
+    );
+    const result = await bulkUploadIntoEvaluation(handle, {
+      evaluationId: evaluation.id,
+      source: root,
+      userId: staffId,
+    });
     expect(result.layout).toBe("manifest");
     expect(result.cells.map((c) => [c.run, c.source, c.files])).toEqual([
       [1, "manifest.csv:2 (archives/first run.tar.gz)", 1],
@@ -134,9 +193,18 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
     const cli = await newEvaluation({ runs: 1 });
     const elsewhere = folder("cli-manifest");
     write(path.join(elsewhere, "cells.csv"), `paper_id,run,path\n${DEMO_PAPER},1,${DEMO_SUBMISSION}\n`);
-    const refused = (await bulkUploadIntoEvaluation(handle, { evaluationId: cli.id, source: path.join(elsewhere, "cells.csv"), userId: staffId }).catch((e: unknown) => e)) as AppError;
+    const refused = (await bulkUploadIntoEvaluation(handle, {
+      evaluationId: cli.id,
+      source: path.join(elsewhere, "cells.csv"),
+      userId: staffId,
+    }).catch((e: unknown) => e)) as AppError;
     expect(refused.details).toEqual([{ path: "cells.csv:2:path", message: expect.stringContaining("relative") }]);
-    const local = await bulkUploadIntoEvaluation(handle, { evaluationId: cli.id, source: path.join(elsewhere, "cells.csv"), userId: staffId, allowAbsolutePaths: true });
+    const local = await bulkUploadIntoEvaluation(handle, {
+      evaluationId: cli.id,
+      source: path.join(elsewhere, "cells.csv"),
+      userId: staffId,
+      allowAbsolutePaths: true,
+    });
     expect(local.cells.map((c) => [c.paperId, c.run])).toEqual([[DEMO_PAPER, 1]]);
   });
 
@@ -147,54 +215,119 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
     const attempt = async (name: string, files: Record<string, string | Buffer>) => {
       const root = folder(`refused-${name}`);
       for (const [rel, data] of Object.entries(files)) write(path.join(root, rel), data);
-      return (await bulkUploadIntoEvaluation(handle, { evaluationId: evaluation.id, source: root, userId: staffId }).catch((e: unknown) => e)) as AppError;
+      return (await bulkUploadIntoEvaluation(handle, {
+        evaluationId: evaluation.id,
+        source: root,
+        userId: staffId,
+      }).catch((e: unknown) => e)) as AppError;
     };
     const script = "echo hi\n";
     const cases: [string, Record<string, string | Buffer>, string, { path: string; message: RegExp }[]][] = [
-      ["unknown-paper", { "no-such-paper/1/submission/reproduce.sh": script }, "bad_request", [{ path: "no-such-paper/1/submission/", message: /no paper with id "no-such-paper"/ }]],
-      ["run-range", { [`${DEMO_PAPER}/3/submission/reproduce.sh`]: script, [`${DEMO_PAPER}/0/submission/reproduce.sh`]: script }, "bad_request", [
-        { path: `${DEMO_PAPER}/0`, message: /run number/ },
-        { path: `${DEMO_PAPER}/3/submission/`, message: /has 2 run/ },
-      ]],
-      ["duplicate", { "a/reproduce.sh": script, "manifest.csv": `paper_id,run,path\n${DEMO_PAPER},1,a\n${DEMO_PAPER},1,a\n` }, "bad_request", [{ path: "manifest.csv:3 (a)", message: /also given by manifest.csv:2/ }]],
-      ["not-in-split", { [`${OTHER_PAPER}/1/submission/reproduce.sh`]: script }, "bad_request", [{ path: `${OTHER_PAPER}/1/submission/`, message: /not in the evaluation's split/ }]],
-      ["bad-row", { "a/reproduce.sh": script, "manifest.csv": `paper_id,run,path\n${DEMO_PAPER},1,a\n${DEMO_PAPER},two,a\n${DEMO_PAPER},2,../outside\n` }, "bad_request", [
-        { path: "manifest.csv:3:run", message: /column run: must be a whole number/ },
-        { path: "manifest.csv:4:path", message: /has a \.\. segment in its path/ },
-      ]],
-      ["unsafe", { [`${DEMO_PAPER}/1/submission.tar.gz`]: await makeTarGz([{ name: "../escape.sh", data: script }]) }, "bad_request", [{ path: `${DEMO_PAPER}/1/submission.tar.gz`, message: /escape\.sh/ }]],
-      ["graded", { [`group/${DEMO_PAPER}_${UUID(1)}/grade.json`]: "{}" }, "bad_request", [{ path: "body", message: /grade\.json/ }]],
+      [
+        "unknown-paper",
+        { "no-such-paper/1/submission/reproduce.sh": script },
+        "bad_request",
+        [{ path: "no-such-paper/1/submission/", message: /no paper with id "no-such-paper"/ }],
+      ],
+      [
+        "run-range",
+        { [`${DEMO_PAPER}/3/submission/reproduce.sh`]: script, [`${DEMO_PAPER}/0/submission/reproduce.sh`]: script },
+        "bad_request",
+        [
+          { path: `${DEMO_PAPER}/0`, message: /run number/ },
+          { path: `${DEMO_PAPER}/3/submission/`, message: /has 2 run/ },
+        ],
+      ],
+      [
+        "duplicate",
+        { "a/reproduce.sh": script, "manifest.csv": `paper_id,run,path\n${DEMO_PAPER},1,a\n${DEMO_PAPER},1,a\n` },
+        "bad_request",
+        [{ path: "manifest.csv:3 (a)", message: /also given by manifest.csv:2/ }],
+      ],
+      [
+        "not-in-split",
+        { [`${OTHER_PAPER}/1/submission/reproduce.sh`]: script },
+        "bad_request",
+        [{ path: `${OTHER_PAPER}/1/submission/`, message: /not in the evaluation's split/ }],
+      ],
+      [
+        "bad-row",
+        {
+          "a/reproduce.sh": script,
+          "manifest.csv": `paper_id,run,path\n${DEMO_PAPER},1,a\n${DEMO_PAPER},two,a\n${DEMO_PAPER},2,../outside\n`,
+        },
+        "bad_request",
+        [
+          { path: "manifest.csv:3:run", message: /column run: must be a whole number/ },
+          { path: "manifest.csv:4:path", message: /has a \.\. segment in its path/ },
+        ],
+      ],
+      [
+        "unsafe",
+        { [`${DEMO_PAPER}/1/submission.tar.gz`]: await makeTarGz([{ name: "../escape.sh", data: script }]) },
+        "bad_request",
+        [{ path: `${DEMO_PAPER}/1/submission.tar.gz`, message: /escape\.sh/ }],
+      ],
+      [
+        "graded",
+        { [`group/${DEMO_PAPER}_${UUID(1)}/grade.json`]: "{}" },
+        "bad_request",
+        [{ path: "body", message: /grade\.json/ }],
+      ],
     ];
     for (const [name, files, code, details] of cases) {
       const err = await attempt(name, files);
       expect(err, name).toBeInstanceOf(AppError);
       expect(err.code, name).toBe(code);
-      expect(err.details, name).toEqual(details.map((d) => ({ path: d.path, message: expect.stringMatching(d.message) })));
+      expect(err.details, name).toEqual(
+        details.map((d) => ({ path: d.path, message: expect.stringMatching(d.message) })),
+      );
       if (name === "graded") expect(err.message).toMatch(/ingest/);
     }
     // Nothing of the unsafe archive, the packed folders or the agent reached a table.
     expect(await Promise.all(tables.map((t) => count(handle, t)))).toEqual(before);
 
     // A run that already has its archive: 409, and the other cell of the same upload is not written either.
-    await bulkUploadIntoEvaluation(handle, { evaluationId: evaluation.id, source: await filled("first", [1]), userId: staffId });
+    await bulkUploadIntoEvaluation(handle, {
+      evaluationId: evaluation.id,
+      source: await filled("first", [1]),
+      userId: staffId,
+    });
     const submissions = await count(handle, "submissions");
-    const conflict = (await bulkUploadIntoEvaluation(handle, { evaluationId: evaluation.id, source: await filled("again", [1, 2]), userId: staffId }).catch((e: unknown) => e)) as AppError;
+    const conflict = (await bulkUploadIntoEvaluation(handle, {
+      evaluationId: evaluation.id,
+      source: await filled("again", [1, 2]),
+      userId: staffId,
+    }).catch((e: unknown) => e)) as AppError;
     expect(conflict.code).toBe("conflict");
-    expect(conflict.details).toEqual([{ path: `${DEMO_PAPER}/1/submission/`, message: expect.stringContaining("already has an archive") }]);
+    expect(conflict.details).toEqual([
+      { path: `${DEMO_PAPER}/1/submission/`, message: expect.stringContaining("already has an archive") },
+    ]);
     expect(await count(handle, "submissions")).toBe(submissions);
 
     // With replace (the evaluation page's re-upload), the run takes the new archive on its own submission.
-    const replaced = await bulkUploadIntoEvaluation(handle, { evaluationId: evaluation.id, source: await filled("replaced", [1]), userId: staffId, replace: true });
+    const replaced = await bulkUploadIntoEvaluation(handle, {
+      evaluationId: evaluation.id,
+      source: await filled("replaced", [1]),
+      userId: staffId,
+      replace: true,
+    });
     expect(replaced.cells.map((c) => c.run)).toEqual([1]);
     expect(await count(handle, "submissions")).toBe(submissions);
 
-    const missing = (await bulkUploadIntoEvaluation(handle, { evaluationId: "00000000-0000-4000-8000-000000000000", source: work, userId: staffId }).catch((e: unknown) => e)) as AppError;
+    const missing = (await bulkUploadIntoEvaluation(handle, {
+      evaluationId: "00000000-0000-4000-8000-000000000000",
+      source: work,
+      userId: staffId,
+    }).catch((e: unknown) => e)) as AppError;
     expect(missing.code).toBe("not_found");
   });
 
   /** No stored file of any submission holds the canary's secret. */
   async function storedWithSecret(secret: string): Promise<number> {
-    const result = await handle.db.execute(sql`SELECT count(*)::int AS n FROM submission_files WHERE content LIKE ${`%${secret}%`}`);
+    const result = await handle.db.execute(
+      sql`SELECT count(*)::int AS n FROM submission_files WHERE content LIKE ${`%${secret}%`}`,
+    );
     return Number((result.rows[0] as { n: number }).n);
   }
 
@@ -205,13 +338,19 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
     const before = await Promise.all(tables.map((t) => count(handle, t)));
     const layouts = [
       { prefix: `${DEMO_PAPER}/1/`, extra: [] },
-      { prefix: "cells/", extra: [{ name: "manifest.csv", data: `paper_id,run,path\n${DEMO_PAPER},1,cells/submission\n` }] },
+      {
+        prefix: "cells/",
+        extra: [{ name: "manifest.csv", data: `paper_id,run,path\n${DEMO_PAPER},1,cells/submission\n` }],
+      },
       { prefix: `group/${DEMO_PAPER}_${UUID(1)}/`, extra: [] },
     ];
     for (const { prefix, extra } of layouts) {
       for (const hostile of hostileCases(prefix, "submission", canary.dir, canary.dir)) {
         const body = await makeTarGz([...extra, ...hostile.entries]);
-        const req = new Request(`http://studio.test/api/evaluations/${evaluation.id}/submissions`, { method: "POST", body: new Uint8Array(body) });
+        const req = new Request(`http://studio.test/api/evaluations/${evaluation.id}/submissions`, {
+          method: "POST",
+          body: new Uint8Array(body),
+        });
         const err = (await bulkUploadRequest(handle, req, evaluation.id, staffId).catch((e: unknown) => e)) as AppError;
         const what = `${prefix}: ${hostile.what}`;
         expect(err, what).toBeInstanceOf(AppError);
@@ -223,8 +362,13 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
       }
     }
     // tar itself fails (a hard link to a file the archive never holds): a 400 naming the upload, never an error of the server.
-    const broken = await makeTarGz([{ name: `${DEMO_PAPER}/1/submission/copy`, type: "link", linkname: `${DEMO_PAPER}/1/submission/missing` }]);
-    const req = new Request(`http://studio.test/api/evaluations/${evaluation.id}/submissions`, { method: "POST", body: new Uint8Array(broken) });
+    const broken = await makeTarGz([
+      { name: `${DEMO_PAPER}/1/submission/copy`, type: "link", linkname: `${DEMO_PAPER}/1/submission/missing` },
+    ]);
+    const req = new Request(`http://studio.test/api/evaluations/${evaluation.id}/submissions`, {
+      method: "POST",
+      body: new Uint8Array(broken),
+    });
     const failed = (await bulkUploadRequest(handle, req, evaluation.id, staffId).catch((e: unknown) => e)) as AppError;
     expect(failed).toBeInstanceOf(AppError);
     expect(failed.status).toBe(400);
@@ -240,7 +384,10 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
     const canary = makeCanary();
     const chain = (dir: string) => makeChainOnDisk(dir, canary.dir);
     const before = await count(handle, "submissions");
-    const attempt = async (root: string) => (await bulkUploadIntoEvaluation(handle, { evaluationId: evaluation.id, source: root, userId: staffId }).catch((e: unknown) => e)) as AppError;
+    const attempt = async (root: string) =>
+      (await bulkUploadIntoEvaluation(handle, { evaluationId: evaluation.id, source: root, userId: staffId }).catch(
+        (e: unknown) => e,
+      )) as AppError;
 
     // <paper>/<run>/submission as the end of a chain, as an absolute link, and a real folder holding the chain.
     const runs = folder("linked-runs");
@@ -259,24 +406,43 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
     const three = path.join(inside, DEMO_PAPER, "3", "submission");
     write(path.join(three, "reproduce.sh"), "echo hi\n");
     fs.symlinkSync(chain(three), path.join(three, "data"));
-    expect((await attempt(inside)).details).toEqual([{ path: `${DEMO_PAPER}/3/submission/`, message: expect.stringMatching(/entry "l0" is a link to "sub\/\.\.", with a \.\. segment/) }]);
+    expect((await attempt(inside)).details).toEqual([
+      {
+        path: `${DEMO_PAPER}/3/submission/`,
+        message: expect.stringMatching(/entry "l0" is a link to "sub\/\.\.", with a \.\. segment/),
+      },
+    ]);
 
     // PaperBench's attempt folder: the latest submission archive is a link to a host file.
     const pb = folder("linked-pb");
     const attemptDir = path.join(pb, "group", `${DEMO_PAPER}_${UUID(1)}`, "submissions", "2025-04-01T12-00-00-UTC");
     fs.mkdirSync(attemptDir, { recursive: true });
     fs.symlinkSync(path.join(canary.dir, "id_rsa"), path.join(attemptDir, "submission.tar.gz"));
-    expect((await attempt(pb)).details).toEqual([{ path: `group/${DEMO_PAPER}_${UUID(1)}/submissions/2025-04-01T12-00-00-UTC/submission.tar.gz`, message: "is a link: links in an upload are not followed" }]);
+    expect((await attempt(pb)).details).toEqual([
+      {
+        path: `group/${DEMO_PAPER}_${UUID(1)}/submissions/2025-04-01T12-00-00-UTC/submission.tar.gz`,
+        message: "is a link: links in an upload are not followed",
+      },
+    ]);
 
     // A manifest.csv that is a link to a host manifest with decoy rows; and a manifest row through the chain.
     const decoy = path.join(canary.dir, "manifest.csv");
     fs.writeFileSync(decoy, `paper_id,run,path\n${DEMO_PAPER},1,${canary.dir}\n`);
     const linkedManifest = folder("linked-manifest");
     fs.symlinkSync(decoy, path.join(linkedManifest, "manifest.csv"));
-    expect((await attempt(linkedManifest)).message).toMatch(/manifest\.csv is a link: links in an upload are not followed/);
+    expect((await attempt(linkedManifest)).message).toMatch(
+      /manifest\.csv is a link: links in an upload are not followed/,
+    );
     const throughChain = folder("manifest-through-chain");
     write(path.join(throughChain, "manifest.csv"), `paper_id,run,path\n${DEMO_PAPER},1,${chain(throughChain)}\n`);
-    expect((await attempt(throughChain)).details).toEqual([{ path: "manifest.csv:2:path", message: expect.stringMatching(new RegExp(`goes through the link "l${CHAIN}": links in an upload are not followed`)) }]);
+    expect((await attempt(throughChain)).details).toEqual([
+      {
+        path: "manifest.csv:2:path",
+        message: expect.stringMatching(
+          new RegExp(`goes through the link "l${CHAIN}": links in an upload are not followed`),
+        ),
+      },
+    ]);
 
     expect(await count(handle, "submissions")).toBe(before);
     expect(await storedWithSecret(canary.secret)).toBe(0);
@@ -285,7 +451,8 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
 
   async function filled(name: string, runs: number[]): Promise<string> {
     const root = folder(`filled-${name}`);
-    for (const run of runs) fs.cpSync(DEMO_SUBMISSION, path.join(root, DEMO_PAPER, String(run), "submission"), { recursive: true });
+    for (const run of runs)
+      fs.cpSync(DEMO_SUBMISSION, path.join(root, DEMO_PAPER, String(run), "submission"), { recursive: true });
     return root;
   }
 
@@ -293,7 +460,11 @@ describe.each(testDatabaseKinds())("bulk upload into an evaluation on %s", (kind
     const evaluation = await newEvaluation({ runs: 1 });
     const root = folder("graded-runs");
     await makePaperBenchRuns(root, [[1]]);
-    const err = (await bulkUploadIntoEvaluation(handle, { evaluationId: evaluation.id, source: root, userId: staffId }).catch((e: unknown) => e)) as AppError;
+    const err = (await bulkUploadIntoEvaluation(handle, {
+      evaluationId: evaluation.id,
+      source: root,
+      userId: staffId,
+    }).catch((e: unknown) => e)) as AppError;
     expect(err.message).toMatch(/ingest them as a new evaluation/);
   });
 });

@@ -49,9 +49,15 @@ export async function evaluationToFill(store: Store, evaluationId: string) {
  */
 function readPlan(input: BulkUploadInput, problems: Problems): BulkPlan {
   const source = fs.realpathSync(input.source);
-  if (fs.statSync(source).isFile()) return readManifest(source, { allowAbsolute: input.allowAbsolutePaths === true }, problems);
+  if (fs.statSync(source).isFile())
+    return readManifest(source, { allowAbsolute: input.allowAbsolutePaths === true }, problems);
   const { root, layout } = findLayout(source);
-  if (layout === "manifest") return readManifest(path.join(root, "manifest.csv"), { allowAbsolute: input.allowAbsolutePaths === true }, problems);
+  if (layout === "manifest")
+    return readManifest(
+      path.join(root, "manifest.csv"),
+      { allowAbsolute: input.allowAbsolutePaths === true },
+      problems,
+    );
   return layout === "paperbench-runs" ? readPaperBenchRuns(root, problems) : readPaperRunFolders(root, problems);
 }
 
@@ -96,7 +102,14 @@ export async function bulkUploadIntoEvaluation(store: Store, input: BulkUploadIn
         agentLog: cell.agentLog ? { path: cell.agentLog } : undefined,
         limits,
       });
-      cells.push({ paperId: cell.paperId, run: cell.run, submissionId: uploaded.submissionId, source: cell.where, files: uploaded.files, sha256: uploaded.sha256 });
+      cells.push({
+        paperId: cell.paperId,
+        run: cell.run,
+        submissionId: uploaded.submissionId,
+        source: cell.where,
+        files: uploaded.files,
+        sha256: uploaded.sha256,
+      });
     }
     return { evaluationId: evaluation.id, layout: plan.layout, cells, skipped: plan.skipped };
   } finally {

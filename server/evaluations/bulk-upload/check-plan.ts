@@ -21,7 +21,14 @@ export interface CheckedCell extends PlannedCell {
  * its N, a run that already has an archive unless `replace`); then each folder is packed and every archive read
  * entry by entry with the upload's checks (unsafe paths, links out of the tree, bombs).
  */
-export async function checkPlan(store: Store, evaluation: Evaluation & { agentName: string }, cells: PlannedCell[], workDir: string, problems: Problems, replace = false): Promise<CheckedCell[]> {
+export async function checkPlan(
+  store: Store,
+  evaluation: Evaluation & { agentName: string },
+  cells: PlannedCell[],
+  workDir: string,
+  problems: Problems,
+  replace = false,
+): Promise<CheckedCell[]> {
   const byCell = new Map<string, string>();
   const fitting: PlannedCell[] = [];
   for (const cell of cells) {
@@ -37,7 +44,15 @@ export async function checkPlan(store: Store, evaluation: Evaluation & { agentNa
       continue;
     }
     try {
-      await precheckSubmissionUpload(store, { agent: evaluation.agentName, run: cell.run, variant: evaluation.variant, reproduce: false, replace, evaluation: evaluation.id, paperId: cell.paperId });
+      await precheckSubmissionUpload(store, {
+        agent: evaluation.agentName,
+        run: cell.run,
+        variant: evaluation.variant,
+        reproduce: false,
+        replace,
+        evaluation: evaluation.id,
+        paperId: cell.paperId,
+      });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       problems.add(cell.where, err.message, err.code === "conflict");

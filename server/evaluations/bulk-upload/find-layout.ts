@@ -23,12 +23,18 @@ export function findLayout(dir: string): { root: string; layout: BulkLayout } {
   let at = dir;
   for (let depth = 0; depth < 4; depth++) {
     if (entryKindAt(path.join(at, MANIFEST_FILE)) === "link") {
-      throw new AppError("bad_request", `${MANIFEST_FILE} ${LINK_NOT_FOLLOWED}`, [{ path: MANIFEST_FILE, message: LINK_NOT_FOLLOWED }]);
+      throw new AppError("bad_request", `${MANIFEST_FILE} ${LINK_NOT_FOLLOWED}`, [
+        { path: MANIFEST_FILE, message: LINK_NOT_FOLLOWED },
+      ]);
     }
     if (isRealFile(path.join(at, MANIFEST_FILE))) return { root: at, layout: "manifest" };
     const children = subdirs(at);
     const grandchildren = (child: string) => subdirs(path.join(at, child));
-    const graded = children.some((child) => isRealFile(path.join(at, child, GRADE_FILE)) || grandchildren(child).some((run) => isRealFile(path.join(at, child, run, GRADE_FILE))));
+    const graded = children.some(
+      (child) =>
+        isRealFile(path.join(at, child, GRADE_FILE)) ||
+        grandchildren(child).some((run) => isRealFile(path.join(at, child, run, GRADE_FILE))),
+    );
     if (graded) {
       throw new AppError(
         "bad_request",
@@ -37,8 +43,17 @@ export function findLayout(dir: string): { root: string; layout: BulkLayout } {
       );
     }
     // Run groups, or one run group's attempts themselves.
-    if (children.some((child) => RUN_ID_PATTERN.test(child) || grandchildren(child).some((run) => RUN_ID_PATTERN.test(run)))) return { root: at, layout: "paperbench-runs" };
-    if (children.some((paper) => grandchildren(paper).some((run) => /^[0-9]+$/.test(run) && isRealDirectory(path.join(at, paper, run))))) {
+    if (
+      children.some(
+        (child) => RUN_ID_PATTERN.test(child) || grandchildren(child).some((run) => RUN_ID_PATTERN.test(run)),
+      )
+    )
+      return { root: at, layout: "paperbench-runs" };
+    if (
+      children.some((paper) =>
+        grandchildren(paper).some((run) => /^[0-9]+$/.test(run) && isRealDirectory(path.join(at, paper, run))),
+      )
+    ) {
       return { root: at, layout: "paper-run-folders" };
     }
     if (children.length !== 1) break;

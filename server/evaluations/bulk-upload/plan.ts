@@ -43,7 +43,11 @@ export class Problems {
     const shown = this.list.slice(0, 5).map((p) => `${p.path}: ${p.message}`);
     const more = this.list.length > 5 ? `; and ${this.list.length - 5} more` : "";
     const code = this.list.every((p) => p.conflict) ? "conflict" : "bad_request";
-    throw new AppError(code, `Nothing was uploaded (${this.list.length} problem${this.list.length === 1 ? "" : "s"}): ${shown.join("; ")}${more}`, this.list.slice(0, 200).map(({ path, message }) => ({ path, message })));
+    throw new AppError(
+      code,
+      `Nothing was uploaded (${this.list.length} problem${this.list.length === 1 ? "" : "s"}): ${shown.join("; ")}${more}`,
+      this.list.slice(0, 200).map(({ path, message }) => ({ path, message })),
+    );
   }
 }
 
@@ -51,4 +55,3 @@ export class Problems {
 export function subdirs(dir: string): string[] {
   return realSubdirs(dir).filter((name) => !name.startsWith(".") && name !== "__MACOSX");
 }
-

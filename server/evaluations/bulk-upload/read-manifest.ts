@@ -26,7 +26,11 @@ export function readManifest(file: string, options: { allowAbsolute: boolean }, 
     return { layout: "manifest", cells: [], skipped: [] };
   }
   const { rows, issues } = parseManifest(text, options);
-  for (const issue of issues) problems.add(`${name}:${issue.line}:${issue.column}`, `line ${issue.line}, column ${issue.column}: ${issue.message}`);
+  for (const issue of issues)
+    problems.add(
+      `${name}:${issue.line}:${issue.column}`,
+      `line ${issue.line}, column ${issue.column}: ${issue.message}`,
+    );
   const cells: PlannedCell[] = [];
   for (const row of rows) {
     const where = `${name}:${row.line}:path`;
@@ -35,7 +39,12 @@ export function readManifest(file: string, options: { allowAbsolute: boolean }, 
       problems.add(where, `"${row.path}" ${found.problem}`);
       continue;
     }
-    cells.push({ paperId: row.paperId, run: row.run, where: `${name}:${row.line} (${row.path})`, source: { kind: found.kind === "directory" ? "directory" : "archive", path: found.path } });
+    cells.push({
+      paperId: row.paperId,
+      run: row.run,
+      where: `${name}:${row.line} (${row.path})`,
+      source: { kind: found.kind === "directory" ? "directory" : "archive", path: found.path },
+    });
   }
   return { layout: "manifest", cells, skipped: [] };
 }

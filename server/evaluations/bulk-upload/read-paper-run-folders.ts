@@ -25,9 +25,21 @@ export function readPaperRunFolders(root: string, problems: Problems): BulkPlan 
         continue;
       }
       if (isRealDirectory(path.join(dir, "submission"))) {
-        cells.push({ paperId, run: Number(runName), where: `${where}/submission/`, source: { kind: "directory", path: path.join(dir, "submission") }, agentLog });
+        cells.push({
+          paperId,
+          run: Number(runName),
+          where: `${where}/submission/`,
+          source: { kind: "directory", path: path.join(dir, "submission") },
+          agentLog,
+        });
       } else if (isRealFile(path.join(dir, "submission.tar.gz"))) {
-        cells.push({ paperId, run: Number(runName), where: `${where}/submission.tar.gz`, source: { kind: "archive", path: path.join(dir, "submission.tar.gz") }, agentLog });
+        cells.push({
+          paperId,
+          run: Number(runName),
+          where: `${where}/submission.tar.gz`,
+          source: { kind: "archive", path: path.join(dir, "submission.tar.gz") },
+          agentLog,
+        });
       } else {
         problems.add(where, "has no submission/ folder (or submission.tar.gz)");
       }

@@ -16,7 +16,9 @@ export function readPaperBenchRuns(root: string, problems: Problems): BulkPlan {
   const children = subdirs(root);
   const groups = children.some((child) => RUN_ID_PATTERN.test(child))
     ? [{ name: path.basename(root), dir: root, label: "" }]
-    : children.filter((group) => subdirs(path.join(root, group)).some((run) => RUN_ID_PATTERN.test(run))).map((name) => ({ name, dir: path.join(root, name), label: `${name}/` }));
+    : children
+        .filter((group) => subdirs(path.join(root, group)).some((run) => RUN_ID_PATTERN.test(run)))
+        .map((name) => ({ name, dir: path.join(root, name), label: `${name}/` }));
   const cells: PlannedCell[] = [];
   const skipped: BulkPlan["skipped"] = [];
   groups.forEach((group, i) => {
@@ -31,7 +33,10 @@ export function readPaperBenchRuns(root: string, problems: Problems): BulkPlan {
       const paperId = match[1];
       const twin = seen.get(paperId);
       if (twin) {
-        problems.add(where, `a second attempt at ${paperId} in the run group ${group.name} (also ${twin}): a run group holds one run per paper`);
+        problems.add(
+          where,
+          `a second attempt at ${paperId} in the run group ${group.name} (also ${twin}): a run group holds one run per paper`,
+        );
         continue;
       }
       seen.set(paperId, attempt);
@@ -42,7 +47,10 @@ export function readPaperBenchRuns(root: string, problems: Problems): BulkPlan {
       }
       const source = submissionOf(path.join(group.dir, attempt));
       if (!source) {
-        skipped.push({ where, reason: "no submission (submissions/<timestamp>/submission.tar.gz, submission.tar.gz or submission/)" });
+        skipped.push({
+          where,
+          reason: "no submission (submissions/<timestamp>/submission.tar.gz, submission.tar.gz or submission/)",
+        });
         continue;
       }
       const agentLog = path.join(group.dir, attempt, "agent.log");
@@ -63,7 +71,8 @@ function submissionOf(attemptDir: string): { rel: string; kind: "archive" | "dir
   if (isRealDirectory(submissions)) {
     const stamps = subdirs(submissions);
     for (const stamp of stamps.reverse()) {
-      if (isRealFile(path.join(submissions, stamp, "submission.tar.gz"))) return { rel: `submissions/${stamp}/submission.tar.gz`, kind: "archive" };
+      if (isRealFile(path.join(submissions, stamp, "submission.tar.gz")))
+        return { rel: `submissions/${stamp}/submission.tar.gz`, kind: "archive" };
     }
   }
   if (isRealFile(path.join(attemptDir, "submission.tar.gz"))) return { rel: "submission.tar.gz", kind: "archive" };
@@ -75,6 +84,7 @@ function submissionOf(attemptDir: string): { rel: string; kind: "archive" | "dir
 function linkIn(attemptDir: string): string | null {
   const names = ["agent.log", "submission.tar.gz", "submission", "submissions"];
   const submissions = path.join(attemptDir, "submissions");
-  if (isRealDirectory(submissions)) for (const stamp of subdirs(submissions)) names.push(`submissions/${stamp}/submission.tar.gz`);
+  if (isRealDirectory(submissions))
+    for (const stamp of subdirs(submissions)) names.push(`submissions/${stamp}/submission.tar.gz`);
   return firstLinkAmong(attemptDir, names);
 }

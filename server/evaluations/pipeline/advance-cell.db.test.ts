@@ -55,7 +55,12 @@ const DUMMY: JudgeConfigInput = {
   parseModel: null,
 };
 
-const ZERO: EvaluationPolicies = { reproduction_failed: "zero", reproduction_timed_out: "zero", judge_invalid_leaves: "zero", blacklisted: "zero" };
+const ZERO: EvaluationPolicies = {
+  reproduction_failed: "zero",
+  reproduction_timed_out: "zero",
+  judge_invalid_leaves: "zero",
+  blacklisted: "zero",
+};
 
 describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
   let handle: DbHandle;
@@ -72,7 +77,13 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     await seedDemoRubric(handle, PAPER);
     await createJudgeConfig(store, { ...DUMMY, isDefault: true }, null);
     archive = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "rs-pipeline-")), "repo.tar.gz");
-    fs.writeFileSync(archive, await makeTarGz([{ name: "reproduce.sh", data: "exit 1\n" }, { name: "main.py", data: "print('hi')\n" }]));
+    fs.writeFileSync(
+      archive,
+      await makeTarGz([
+        { name: "reproduce.sh", data: "exit 1\n" },
+        { name: "main.py", data: "print('hi')\n" },
+      ]),
+    );
   });
   afterEach(async () => {
     await worker?.stop();
@@ -85,11 +96,22 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
   });
 
   /** An evaluation of one paper × `runs` with every run uploaded by the harness. */
-  async function evaluationWith(opts: { policies?: Partial<EvaluationPolicies>; runs?: number; variant?: "full" | "code-dev" }) {
+  async function evaluationWith(opts: {
+    policies?: Partial<EvaluationPolicies>;
+    runs?: number;
+    variant?: "full" | "code-dev";
+  }) {
     const agent = `Pipeline agent ${++evaluationNo}`;
     const evaluation = await createEvaluation(
       store,
-      { name: `pipeline ${evaluationNo}`, agent, paperIds: [PAPER], runs: opts.runs ?? 1, variant: opts.variant ?? "full", policies: { ...ZERO, ...opts.policies } },
+      {
+        name: `pipeline ${evaluationNo}`,
+        agent,
+        paperIds: [PAPER],
+        runs: opts.runs ?? 1,
+        variant: opts.variant ?? "full",
+        policies: { ...ZERO, ...opts.policies },
+      },
       staffId,
     );
     const submissions: string[] = [];
@@ -111,14 +133,23 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
   }
 
   const jobsOf = async (submissionId: string, jobKind: "reproduce" | "judge") =>
-    (await handle.db.execute(sql`SELECT id, status FROM jobs WHERE submission_id = ${submissionId} AND kind = ${jobKind} ORDER BY created_at, id`)).rows as { id: string; status: string }[];
+    (
+      await handle.db.execute(
+        sql`SELECT id, status FROM jobs WHERE submission_id = ${submissionId} AND kind = ${jobKind} ORDER BY created_at, id`,
+      )
+    ).rows as { id: string; status: string }[];
 
   /**
    * The runner ends the cell's current reproduce job this way, and the queue's event follows.
    * Without `outputs` it left nothing to judge (as a runner that failed before reproduce.sh ran);
    * with them (the submission's own archive stands for the executed one) reproduce.sh ran.
    */
-  async function endJob(submissionId: string, status: "failed" | "timed_out" | "succeeded", event = true, outputs = false) {
+  async function endJob(
+    submissionId: string,
+    status: "failed" | "timed_out" | "succeeded",
+    event = true,
+    outputs = false,
+  ) {
     const cell = (await getEvaluationCell(handle.db, submissionId))!;
     await handle.db.execute(
       sql`UPDATE jobs SET status = ${status}, exit_code = ${status === "failed" ? 1 : status === "succeeded" ? 0 : null}, finished_at = now(),
@@ -128,7 +159,8 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     if (event) await afterJobChanged(store, cell.jobId!);
   }
 
-  const cellOf = async (evaluationId: string, run = 1) => (await readEvaluationMatrix(store, evaluationId)).cells.find((c) => c.run === run)!;
+  const cellOf = async (evaluationId: string, run = 1) =>
+    (await readEvaluationMatrix(store, evaluationId)).cells.find((c) => c.run === run)!;
 
   it("a harness upload starts the cell: a full evaluation's reproduction is queued at once, attempt 1", async () => {
     const { evaluation, submissions } = await evaluationWith({});
@@ -136,7 +168,9 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     expect(await jobsOf(submissions[0], "reproduce")).toMatchObject([{ status: "queued" }]);
     const matrix = await readEvaluationMatrix(store, evaluation.id);
     expect(matrix.evaluation.judgeConfig?.name).toBe(DUMMY.name);
-    expect(matrix.cells).toMatchObject([{ paperId: PAPER, run: 1, stage: "reproducing", state: "pending", attempts: 1, failure: null }]);
+    expect(matrix.cells).toMatchObject([
+      { paperId: PAPER, run: 1, stage: "reproducing", state: "pending", attempts: 1, failure: null },
+    ]);
     expect(matrix.progress).toMatchObject({ done: 0, total: 1, etaS: null, gpuHours: 0 });
   });
 
@@ -144,14 +178,21 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     const { evaluation, submissions } = await evaluationWith({});
     await endJob(submissions[0], "failed");
     const cell = await cellOf(evaluation.id);
-    expect(cell).toMatchObject({ stage: "counted", state: "failed", score: 0, attempts: 1, failure: { kind: "reproduction_failed" } });
+    expect(cell).toMatchObject({
+      stage: "counted",
+      state: "failed",
+      score: 0,
+      attempts: 1,
+      failure: { kind: "reproduction_failed" },
+    });
     expect(cell.failure!.reason).toContain("exit code 1");
     expect(cell.failure!.reason).toContain("count as 0");
     expect(await advanceCell(store, submissions[0])).toMatchObject({ step: "wait" });
     await afterJobChanged(store, cell.jobId!);
     expect(await jobsOf(submissions[0], "reproduce")).toHaveLength(1);
     // GPU hours: each attempt's duration × the GPUs it claimed (here 30 minutes on 2 GPUs).
-    await handle.db.execute(sql`INSERT INTO job_attempts (job_id, attempt, lease_id, gpu_indices, started_at, finished_at, status)
+    await handle.db
+      .execute(sql`INSERT INTO job_attempts (job_id, attempt, lease_id, gpu_indices, started_at, finished_at, status)
       VALUES (${cell.jobId}, 1, gen_random_uuid(), '{0,1}', now() - interval '30 minutes', now(), 'failed')`);
     const matrix = await readEvaluationMatrix(store, evaluation.id);
     expect(matrix.result.runScores).toEqual([0]);
@@ -161,9 +202,15 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
 
   it("a reproduction that ran and exited 1, or timed out, is judged whatever the policy, as PaperBench judges it", async () => {
     for (const status of ["failed", "timed_out"] as const) {
-      const { evaluation, submissions } = await evaluationWith({ policies: { reproduction_failed: "exclude", reproduction_timed_out: "exclude" } });
+      const { evaluation, submissions } = await evaluationWith({
+        policies: { reproduction_failed: "exclude", reproduction_timed_out: "exclude" },
+      });
       await endJob(submissions[0], status, true, true);
-      expect(await getEvaluationCell(handle.db, submissions[0])).toMatchObject({ stage: "judging", attempts: 1, failureKind: null });
+      expect(await getEvaluationCell(handle.db, submissions[0])).toMatchObject({
+        stage: "judging",
+        attempts: 1,
+        failureKind: null,
+      });
       expect(await jobsOf(submissions[0], "judge")).toHaveLength(1);
       expect(await cellOf(evaluation.id)).toMatchObject({ stage: "judging", failure: null });
     }
@@ -176,7 +223,11 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     expect(failed).toMatchObject({ stage: "failed", attempts: 1 });
     const [job] = await listJobsBySubmissionId(handle.db, submissions[0]);
     const { jobId } = await retryJob(store, job, staffId);
-    expect(await getEvaluationCell(handle.db, submissions[0])).toMatchObject({ stage: "reproducing", attempts: 2, jobId });
+    expect(await getEvaluationCell(handle.db, submissions[0])).toMatchObject({
+      stage: "reproducing",
+      attempts: 2,
+      jobId,
+    });
     expect(await cellOf(evaluation.id)).toMatchObject({ stage: "reproducing", attempts: 2, jobId });
     // Its new job's end moves the cell on: here it ran and exited 1, so it is judged.
     await endJob(submissions[0], "failed", true, true);
@@ -190,7 +241,12 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     const { evaluation, submissions } = await evaluationWith({ policies: { reproduction_timed_out: "exclude" } });
     await endJob(submissions[0], "timed_out");
     const matrix = await readEvaluationMatrix(store, evaluation.id);
-    expect(matrix.cells[0]).toMatchObject({ stage: "excluded", state: "timed_out", attempts: 1, failure: { kind: "reproduction_timed_out" } });
+    expect(matrix.cells[0]).toMatchObject({
+      stage: "excluded",
+      state: "timed_out",
+      attempts: 1,
+      failure: { kind: "reproduction_timed_out" },
+    });
     expect(matrix.result.excluded).toEqual([{ paperId: PAPER, run: 1, reason: "excluded: reproduction timed out" }]);
     expect(matrix.result.runScores).toEqual([null]);
   });
@@ -201,10 +257,18 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     await endJob(id, "failed", false);
     const jobId = (await getEvaluationCell(handle.db, id))!.jobId!;
     await Promise.all([afterJobChanged(store, jobId), afterJobChanged(store, jobId), advanceCell(store, id)]);
-    expect(await getEvaluationCell(handle.db, id)).toMatchObject({ stage: "reproducing", attempts: 2, failureKind: "reproduction_failed" });
+    expect(await getEvaluationCell(handle.db, id)).toMatchObject({
+      stage: "reproducing",
+      attempts: 2,
+      failureKind: "reproduction_failed",
+    });
     expect(await jobsOf(id, "reproduce")).toMatchObject([{ status: "failed" }, { status: "queued" }]);
     // While it retries, the matrix shows the attempt and the last failure.
-    expect(await cellOf(evaluation.id)).toMatchObject({ stage: "reproducing", attempts: 2, failure: { kind: "reproduction_failed" } });
+    expect(await cellOf(evaluation.id)).toMatchObject({
+      stage: "reproducing",
+      attempts: 2,
+      failure: { kind: "reproduction_failed" },
+    });
 
     await endJob(id, "failed");
     expect(await getEvaluationCell(handle.db, id)).toMatchObject({ stage: "reproducing", attempts: 3 });
@@ -213,7 +277,9 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     expect(await jobsOf(id, "reproduce")).toHaveLength(3);
     const matrix = await readEvaluationMatrix(store, evaluation.id);
     expect(matrix.cells[0]).toMatchObject({ stage: "excluded", attempts: 3 });
-    expect(matrix.result.excluded).toEqual([{ paperId: PAPER, run: 1, reason: "excluded: reproduction failed after 2 retries" }]);
+    expect(matrix.result.excluded).toEqual([
+      { paperId: PAPER, run: 1, reason: "excluded: reproduction failed after 2 retries" },
+    ]);
     // The summary (export, leaderboard) reads the pipeline's attempts the same way.
     expect((await readEvaluationSummary(store, evaluation.id)).result.excluded).toEqual(matrix.result.excluded);
   });
@@ -224,7 +290,9 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     // Within the grace period the event may still come: nothing yet.
     await sweepEvaluationCells(store);
     expect(await getEvaluationCell(handle.db, submissions[0])).toMatchObject({ stage: "reproducing" });
-    await handle.db.execute(sql`UPDATE evaluation_cells SET updated_at = now() - interval '1 minute' WHERE evaluation_id = ${evaluation.id}`);
+    await handle.db.execute(
+      sql`UPDATE evaluation_cells SET updated_at = now() - interval '1 minute' WHERE evaluation_id = ${evaluation.id}`,
+    );
     expect(await sweepEvaluationCells(store)).toBe(1);
     expect(await getEvaluationCell(handle.db, submissions[0])).toMatchObject({ stage: "failed" });
     expect(await getEvaluationCell(handle.db, submissions[1])).toMatchObject({ stage: "reproducing" });
@@ -237,30 +305,49 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     expect(await retryEvaluationCells(store, evaluation.id, { allFailed: true }, staffId)).toEqual({ retried: 1 });
     expect(await getEvaluationCell(handle.db, submissions[0])).toMatchObject({ stage: "reproducing", attempts: 2 });
     expect(await jobsOf(submissions[0], "reproduce")).toHaveLength(2);
-    expect(await retryEvaluationCells(store, evaluation.id, { cells: [{ paperId: PAPER, run: 2 }] }, staffId)).toEqual({ retried: 0 });
-    await expect(retryEvaluationCells(store, evaluation.id, { cells: [{ paperId: "nope", run: 1 }] }, staffId)).rejects.toMatchObject({ code: "bad_request" });
+    expect(await retryEvaluationCells(store, evaluation.id, { cells: [{ paperId: PAPER, run: 2 }] }, staffId)).toEqual({
+      retried: 0,
+    });
+    await expect(
+      retryEvaluationCells(store, evaluation.id, { cells: [{ paperId: "nope", run: 1 }] }, staffId),
+    ).rejects.toMatchObject({ code: "bad_request" });
   });
 
   it("a Code-Dev cell is judged at once; a judge run with invalid leaves under `{retry: 1}` is judged again, then excluded after 1 retry", async () => {
-    const { evaluation, submissions } = await evaluationWith({ variant: "code-dev", policies: { judge_invalid_leaves: { retry: 1 } } });
+    const { evaluation, submissions } = await evaluationWith({
+      variant: "code-dev",
+      policies: { judge_invalid_leaves: { retry: 1 } },
+    });
     const id = submissions[0];
     // Code-Dev skips the reproduction: the judge run is started at upload.
     expect(await getEvaluationCell(handle.db, id)).toMatchObject({ stage: "judging", attempts: 1 });
     expect(await jobsOf(id, "reproduce")).toHaveLength(0);
     const endRun = async () => {
       const cell = (await getEvaluationCell(handle.db, id))!;
-      const [{ job_id: jobId }] = (await handle.db.execute(sql`SELECT job_id FROM judge_runs WHERE id = ${cell.judgeRunId}`)).rows as { job_id: string }[];
+      const [{ job_id: jobId }] = (
+        await handle.db.execute(sql`SELECT job_id FROM judge_runs WHERE id = ${cell.judgeRunId}`)
+      ).rows as { job_id: string }[];
       await handle.db.execute(sql`UPDATE judge_runs SET leaves_invalid = 2 WHERE id = ${cell.judgeRunId}`);
       await handle.db.execute(sql`UPDATE jobs SET status = 'succeeded', finished_at = now() WHERE id = ${jobId}`);
       await afterJobChanged(store, jobId);
     };
     await endRun();
-    expect(await getEvaluationCell(handle.db, id)).toMatchObject({ stage: "judging", attempts: 2, failureKind: "judge_invalid_leaves" });
+    expect(await getEvaluationCell(handle.db, id)).toMatchObject({
+      stage: "judging",
+      attempts: 2,
+      failureKind: "judge_invalid_leaves",
+    });
     expect(await jobsOf(id, "judge")).toHaveLength(2);
     await endRun();
-    expect(await getEvaluationCell(handle.db, id)).toMatchObject({ stage: "done", attempts: 2, failureKind: "judge_invalid_leaves" });
+    expect(await getEvaluationCell(handle.db, id)).toMatchObject({
+      stage: "done",
+      attempts: 2,
+      failureKind: "judge_invalid_leaves",
+    });
     // Judge tokens and cost add up over every attempt's run.
-    await handle.db.execute(sql`UPDATE judge_runs SET input_tokens = 1000, cached_input_tokens = 100, output_tokens = 10, cost_usd = 0.25 WHERE submission_id = ${id}`);
+    await handle.db.execute(
+      sql`UPDATE judge_runs SET input_tokens = 1000, cached_input_tokens = 100, output_tokens = 10, cost_usd = 0.25 WHERE submission_id = ${id}`,
+    );
     const matrix = await readEvaluationMatrix(store, evaluation.id);
     expect(matrix.progress).toMatchObject({ judgeTokens: { input: 2000, cachedInput: 200, output: 20 }, costUsd: 0.5 });
     expect(matrix.cells[0]).toMatchObject({ stage: "excluded", state: "invalid_leaves", attempts: 2 });
@@ -269,10 +356,23 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
 
   it("the judge worker's end of a run grades a Code-Dev cell to done: counted with the dummy judge's 1", async () => {
     const { evaluation, submissions } = await evaluationWith({ variant: "code-dev" });
-    worker = startJudgeWorker(store, { log: () => {}, databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined });
-    await pollUntil("the cell done", () => getEvaluationCell(handle.db, submissions[0]), (cell) => cell?.stage === "done");
+    worker = startJudgeWorker(store, {
+      log: () => {},
+      databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined,
+    });
+    await pollUntil(
+      "the cell done",
+      () => getEvaluationCell(handle.db, submissions[0]),
+      (cell) => cell?.stage === "done",
+    );
     const matrix = await readEvaluationMatrix(store, evaluation.id);
-    expect(matrix.cells[0]).toMatchObject({ stage: "counted", state: "succeeded", score: 1, attempts: 1, failure: null });
+    expect(matrix.cells[0]).toMatchObject({
+      stage: "counted",
+      state: "succeeded",
+      score: 1,
+      attempts: 1,
+      failure: null,
+    });
     expect(matrix.cells[0].href.grading).toBe(`/gradings/${matrix.cells[0].gradingId}`);
     expect(matrix.result).toMatchObject({ runScores: [1], mean: 1 });
     expect(matrix.progress.done).toBe(1);

@@ -31,7 +31,11 @@ export interface AdvanceResult {
  * number of times; null when the submission is not in the pipeline. The queue and the
  * evaluation are announced after the commit.
  */
-export async function advanceCell(store: Store, submissionId: string, userId: string | null = null): Promise<AdvanceResult | null> {
+export async function advanceCell(
+  store: Store,
+  submissionId: string,
+  userId: string | null = null,
+): Promise<AdvanceResult | null> {
   // The step writes through the transaction; the services it calls take a Store, so they get one over it.
   const taken = await store.db.transaction((tx) => stepCell(store, tx as unknown as Database, submissionId, userId));
   if (!taken) return null;
@@ -51,7 +55,12 @@ interface Taken {
   graded: { failure: CellFailure | null } | null;
 }
 
-async function stepCell(store: Store, tx: Database, submissionId: string, userId: string | null): Promise<Taken | null> {
+async function stepCell(
+  store: Store,
+  tx: Database,
+  submissionId: string,
+  userId: string | null,
+): Promise<Taken | null> {
   const cell = await lockEvaluationCell(tx, submissionId);
   if (!cell) return null;
   const evaluation = await getEvaluationById(tx, cell.evaluationId);
@@ -63,8 +72,21 @@ async function stepCell(store: Store, tx: Database, submissionId: string, userId
     stage: cell.stage,
     attempts: cell.attempts,
     policies: evaluation.policies,
-    job: job ? { status: job.status, exitCode: job.exitCode, reason: job.failureReason, judgeable: isJudgeableReproduction(job) } : null,
-    judgeRun: run ? { status: run.job?.status ?? "failed", reason: run.job?.failureReason ?? (run.job ? null : "its job is gone"), leavesInvalid: run.run.leavesInvalid } : null,
+    job: job
+      ? {
+          status: job.status,
+          exitCode: job.exitCode,
+          reason: job.failureReason,
+          judgeable: isJudgeableReproduction(job),
+        }
+      : null,
+    judgeRun: run
+      ? {
+          status: run.job?.status ?? "failed",
+          reason: run.job?.failureReason ?? (run.job ? null : "its job is gone"),
+          leavesInvalid: run.run.leavesInvalid,
+        }
+      : null,
     failure: failureOf(cell),
   });
   const taken: Taken = { evaluationId: cell.evaluationId, step: step.kind, queued: [], graded: null };
@@ -77,15 +99,35 @@ async function stepCell(store: Store, tx: Database, submissionId: string, userId
       await startStep(txStore, cell, step.kind, evaluation.judgeConfigId, userId, taken);
       return taken;
     case "retry":
-      await updateEvaluationCell(tx, submissionId, { attempts: cell.attempts + 1, failureKind: step.failure.kind, failureReason: step.failure.reason });
-      await startStep(txStore, { ...cell, attempts: cell.attempts + 1 }, step.from, evaluation.judgeConfigId, userId, taken);
+      await updateEvaluationCell(tx, submissionId, {
+        attempts: cell.attempts + 1,
+        failureKind: step.failure.kind,
+        failureReason: step.failure.reason,
+      });
+      await startStep(
+        txStore,
+        { ...cell, attempts: cell.attempts + 1 },
+        step.from,
+        evaluation.judgeConfigId,
+        userId,
+        taken,
+      );
       return taken;
     case "graded":
-      await updateEvaluationCell(tx, submissionId, { stage: "graded", failureKind: step.failure?.kind ?? null, failureReason: step.failure?.reason ?? null });
+      await updateEvaluationCell(tx, submissionId, {
+        stage: "graded",
+        failureKind: step.failure?.kind ?? null,
+        failureReason: step.failure?.reason ?? null,
+      });
       taken.graded = { failure: step.failure };
       return taken;
     case "failed":
-      await updateEvaluationCell(tx, submissionId, { stage: "failed", failureKind: step.failure.kind, failureReason: step.failure.reason, finishedAt: new Date() });
+      await updateEvaluationCell(tx, submissionId, {
+        stage: "failed",
+        failureKind: step.failure.kind,
+        failureReason: step.failure.reason,
+        finishedAt: new Date(),
+      });
       return taken;
   }
 }
@@ -102,7 +144,12 @@ async function startStep(
   const submission = await getSubmissionById(txStore.db, cell.submissionId);
   if (!submission) throw new AppError("not_found", "The cell's submission is gone");
   if (what === "reproduce") {
-    const { jobId } = await enqueueReproduceJob(txStore, { submissionId: submission.id, paperId: submission.paperId, userId, announce: false });
+    const { jobId } = await enqueueReproduceJob(txStore, {
+      submissionId: submission.id,
+      paperId: submission.paperId,
+      userId,
+      announce: false,
+    });
     await updateEvaluationCell(txStore.db, cell.submissionId, { stage: "reproducing", jobId, judgeRunId: null });
     taken.queued.push({ kind: "reproduce", id: jobId });
     return;
@@ -111,13 +158,26 @@ async function startStep(
   // an evaluation made before any configuration existed still grades.
   const configId = judgeConfigId ?? (await defaultJudgeConfigId(txStore.db));
   if (!configId) {
-    const failure = { kind: "judge_invalid_leaves" as const, reason: "no judge configuration: the evaluation names none and the studio has none (add one on /judge)" };
-    await updateEvaluationCell(txStore.db, cell.submissionId, { stage: "failed", failureKind: failure.kind, failureReason: failure.reason, finishedAt: new Date() });
+    const failure = {
+      kind: "judge_invalid_leaves" as const,
+      reason: "no judge configuration: the evaluation names none and the studio has none (add one on /judge)",
+    };
+    await updateEvaluationCell(txStore.db, cell.submissionId, {
+      stage: "failed",
+      failureKind: failure.kind,
+      failureReason: failure.reason,
+      finishedAt: new Date(),
+    });
     taken.step = "failed";
     return;
   }
   try {
-    const [run] = await startJudgeRuns(txStore, { submissionIds: [submission.id], configId, variant: submission.variant }, userId, { announce: false });
+    const [run] = await startJudgeRuns(
+      txStore,
+      { submissionIds: [submission.id], configId, variant: submission.variant },
+      userId,
+      { announce: false },
+    );
     await updateEvaluationCell(txStore.db, cell.submissionId, { stage: "judging", judgeRunId: run.id });
     if (run.jobId) taken.queued.push({ kind: "judge", id: run.jobId });
   } catch (err) {
@@ -138,7 +198,8 @@ async function startStep(
 async function finishGraded(store: Store, submissionId: string): Promise<void> {
   await store.db.transaction(async (tx) => {
     const cell = await lockEvaluationCell(tx, submissionId);
-    if (cell?.stage === "graded") await updateEvaluationCell(tx, submissionId, { stage: "done", finishedAt: new Date() });
+    if (cell?.stage === "graded")
+      await updateEvaluationCell(tx, submissionId, { stage: "done", finishedAt: new Date() });
   });
 }
 
@@ -152,12 +213,24 @@ function failureOf(cell: EvaluationCellRecord): CellFailure | null {
  * transaction commits; a second call changes nothing. `restart` (a replaced archive) begins again
  * at attempt 1.
  */
-export async function startEvaluationCell(store: Store, input: { submissionId: string; evaluationId: string; restart?: boolean; userId?: string | null }): Promise<AdvanceResult | null> {
+export async function startEvaluationCell(
+  store: Store,
+  input: { submissionId: string; evaluationId: string; restart?: boolean; userId?: string | null },
+): Promise<AdvanceResult | null> {
   await store.db.transaction(async (tx) => {
     await insertEvaluationCell(tx, { submissionId: input.submissionId, evaluationId: input.evaluationId });
     if (input.restart) {
       await lockEvaluationCell(tx, input.submissionId);
-      await updateEvaluationCell(tx, input.submissionId, { stage: "uploaded", attempts: 1, jobId: null, judgeRunId: null, failureKind: null, failureReason: null, startedAt: new Date(), finishedAt: null });
+      await updateEvaluationCell(tx, input.submissionId, {
+        stage: "uploaded",
+        attempts: 1,
+        jobId: null,
+        judgeRunId: null,
+        failureKind: null,
+        failureReason: null,
+        startedAt: new Date(),
+        finishedAt: null,
+      });
     }
   });
   return advanceCell(store, input.submissionId, input.userId ?? null);

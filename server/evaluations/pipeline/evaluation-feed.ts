@@ -23,6 +23,10 @@ export async function announceEvaluationProgress(store: Store, evaluationId: str
   await announceEvaluationChanged(store, evaluationId);
 }
 
-export function followEvaluation(evaluationId: string, listener: () => void, opts: { databaseUrl?: string } = {}): Promise<() => void> {
+export function followEvaluation(
+  evaluationId: string,
+  listener: () => void,
+  opts: { databaseUrl?: string } = {},
+): Promise<() => void> {
   return followRubric(evaluationTopic(evaluationId), listener, opts);
 }

@@ -18,7 +18,10 @@ export async function afterJobChanged(store: Store, jobId: string): Promise<void
     // A claim or a requeue is no step of the pipeline but changes what the matrix shows.
     if (advanced?.step === "wait") await announceEvaluationChanged(store, cell.evaluationId);
   } catch (err) {
-    console.error(`Rubric Studio: advancing the evaluation cell of job ${jobId} failed:`, err instanceof Error ? err.message : err);
+    console.error(
+      `Rubric Studio: advancing the evaluation cell of job ${jobId} failed:`,
+      err instanceof Error ? err.message : err,
+    );
   }
 }
 

@@ -7,7 +7,13 @@ import { AppError } from "@/lib/errors";
 import { cellStateOf } from "@/lib/evaluations/cell-state";
 import type { EvaluationMatrix, MatrixCell, MatrixStage } from "@/lib/evaluations/matrix";
 import { estimateEtaS, policyStateOf } from "@/lib/evaluations/pipeline";
-import { applyPolicies, describePolicy, type CellState, type EvaluationCell, type PolicyResult } from "@/lib/evaluations/policies";
+import {
+  applyPolicies,
+  describePolicy,
+  type CellState,
+  type EvaluationCell,
+  type PolicyResult,
+} from "@/lib/evaluations/policies";
 import { FAILURE_KINDS, type EvaluationPolicies, type FailureKind } from "@/lib/evaluations/schemas";
 import { describeReproductionEnd } from "@/lib/jobs/judge-source";
 import { isFlagged } from "@/lib/submissions/blacklist-monitor";
@@ -55,25 +61,52 @@ export async function readEvaluationMatrix(store: Store, id: string): Promise<Ev
       }
       const graded = r.stage === null || r.stage === "done" || r.stage === "graded";
       let score = graded ? r.score : null;
-      if (graded && evaluation.resourcesProvided && r.gradingId) score = (await readResourcesProvidedScore(store.db, r.gradingId))?.score ?? score;
+      if (graded && evaluation.resourcesProvided && r.gradingId)
+        score = (await readResourcesProvidedScore(store.db, r.gradingId))?.score ?? score;
       scoreOf.set(key(paperId, run), r.stage === null || r.stage === "done" ? score : r.score);
       const state =
         r.stage === null
-          ? cellStateOf({ imported: r.importedResult, jobStatus: r.latestJobStatus, hasGrading: r.gradingId !== null, invalidLeaves: r.invalidLeaves })
-          : policyStateOf(r.stage, r.failureKind && r.failureReason ? { kind: r.failureKind, reason: r.failureReason } : null);
-      policyCells.push({ paperId, run, state, score, flagged: isFlagged(r.flags), ...(r.attempts !== null ? { attempts: r.attempts } : {}) });
+          ? cellStateOf({
+              imported: r.importedResult,
+              jobStatus: r.latestJobStatus,
+              hasGrading: r.gradingId !== null,
+              invalidLeaves: r.invalidLeaves,
+            })
+          : policyStateOf(
+              r.stage,
+              r.failureKind && r.failureReason ? { kind: r.failureKind, reason: r.failureReason } : null,
+            );
+      policyCells.push({
+        paperId,
+        run,
+        state,
+        score,
+        flagged: isFlagged(r.flags),
+        ...(r.attempts !== null ? { attempts: r.attempts } : {}),
+      });
     }
   }
-  const result = applyPolicies(policyCells, evaluation.policies, { runs: evaluation.runs, aggregation: evaluation.aggregation });
+  const result = applyPolicies(policyCells, evaluation.policies, {
+    runs: evaluation.runs,
+    aggregation: evaluation.aggregation,
+  });
   const outcome = outcomesOf(result);
 
   const cells: MatrixCell[] = policyCells.map((pc) => {
     const r = byCell.get(key(pc.paperId, pc.run)) ?? null;
     const decided = outcome.get(key(pc.paperId, pc.run)) ?? null;
     const stage = stageOf(r, pc.state, decided);
-    const failureKind: FailureKind | null = pc.flagged ? "blacklisted" : (r?.failureKind ?? FAILURE_OF_STATE[pc.state] ?? null);
+    const failureKind: FailureKind | null = pc.flagged
+      ? "blacklisted"
+      : (r?.failureKind ?? FAILURE_OF_STATE[pc.state] ?? null);
     // The last failure seen (kept while a retry runs), and what the policy made of it.
-    const failure = r && failureKind ? { kind: failureKind, reason: [r.failureReason, decided?.text].filter(Boolean).join(" — ") || failureKind.replaceAll("_", " ") } : null;
+    const failure =
+      r && failureKind
+        ? {
+            kind: failureKind,
+            reason: [r.failureReason, decided?.text].filter(Boolean).join(" — ") || failureKind.replaceAll("_", " "),
+          }
+        : null;
     return {
       paperId: pc.paperId,
       run: pc.run,
@@ -88,7 +121,10 @@ export async function readEvaluationMatrix(store: Store, id: string): Promise<Ev
       failure,
       reproduction: r?.reproduction ? describeReproductionEnd(r.reproduction) : null,
       flagged: pc.flagged === true,
-      href: { submission: r ? `/submissions/${r.submissionId}` : null, grading: r?.gradingId ? `/gradings/${r.gradingId}` : null },
+      href: {
+        submission: r ? `/submissions/${r.submissionId}` : null,
+        grading: r?.gradingId ? `/gradings/${r.gradingId}` : null,
+      },
     };
   });
 
@@ -103,7 +139,10 @@ export async function readEvaluationMatrix(store: Store, id: string): Promise<Ev
       runs: evaluation.runs,
       variant: evaluation.variant,
       policies: evaluation.policies,
-      policyText: Object.fromEntries(FAILURE_KINDS.map((k) => [k, describePolicy(evaluation.policies[k])])) as Record<FailureKind, string>,
+      policyText: Object.fromEntries(FAILURE_KINDS.map((k) => [k, describePolicy(evaluation.policies[k])])) as Record<
+        FailureKind,
+        string
+      >,
       aggregation: evaluation.aggregation,
       isHuman: evaluation.isHuman,
       resourcesProvided: evaluation.resourcesProvided,
@@ -118,7 +157,11 @@ export async function readEvaluationMatrix(store: Store, id: string): Promise<Ev
       total,
       etaS: estimateEtaS(progressRow.finishedDurationsS, total - done, progressRow.inFlight),
       gpuHours: progressRow.gpuSeconds / 3600,
-      judgeTokens: { input: progressRow.inputTokens, cachedInput: progressRow.cachedInputTokens, output: progressRow.outputTokens },
+      judgeTokens: {
+        input: progressRow.inputTokens,
+        cachedInput: progressRow.cachedInputTokens,
+        output: progressRow.outputTokens,
+      },
       costUsd: progressRow.costUsd,
     },
     result,
@@ -127,20 +170,25 @@ export async function readEvaluationMatrix(store: Store, id: string): Promise<Ev
   };
 }
 
-type Outcome = { what: "counted"; score: number; text: string | null } | { what: "excluded"; text: string } | { what: "retrying"; text: string };
+type Outcome =
+  | { what: "counted"; score: number; text: string | null }
+  | { what: "excluded"; text: string }
+  | { what: "retrying"; text: string };
 
 function outcomesOf(result: PolicyResult): Map<string, Outcome> {
   const out = new Map<string, Outcome>();
   for (const c of result.counted) out.set(key(c.paperId, c.run), { what: "counted", score: c.score, text: c.note });
   for (const c of result.excluded) out.set(key(c.paperId, c.run), { what: "excluded", text: c.reason });
-  for (const c of result.retrying) out.set(key(c.paperId, c.run), { what: "retrying", text: `retrying: attempt ${c.attempt} of ${c.of}` });
+  for (const c of result.retrying)
+    out.set(key(c.paperId, c.run), { what: "retrying", text: `retrying: attempt ${c.attempt} of ${c.of}` });
   return out;
 }
 
 /** The stage shown: the pipeline's while it runs, then what the policy made of the cell. */
 function stageOf(r: MatrixCellRow | null, state: CellState, decided: Outcome | null): MatrixStage {
   if (!r) return "empty";
-  if (r.stage === "uploaded" || r.stage === "reproducing" || r.stage === "judging" || r.stage === "graded") return r.stage;
+  if (r.stage === "uploaded" || r.stage === "reproducing" || r.stage === "judging" || r.stage === "graded")
+    return r.stage;
   if (r.stage === null && state === "pending") return r.gradingId ? "judging" : "uploaded";
   if (decided?.what === "counted") return r.inReview ? "in_review" : "counted";
   if (decided?.what === "retrying") return "failed";

@@ -1,6 +1,12 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { getEvaluationCell, listFailedEvaluationCells, listMatrixCellRows, lockEvaluationCell, updateEvaluationCell } from "@/db/queries/evaluation-cells";
+import {
+  getEvaluationCell,
+  listFailedEvaluationCells,
+  listMatrixCellRows,
+  lockEvaluationCell,
+  updateEvaluationCell,
+} from "@/db/queries/evaluation-cells";
 import { getEvaluationById } from "@/db/queries/evaluations";
 import { getJobById } from "@/db/queries/jobs";
 import { AppError } from "@/lib/errors";
@@ -17,7 +23,12 @@ import { announceEvaluationChanged } from "./evaluation-feed";
  * `manualRetryStep`. A cell still running, done without failure, or ingested is left as it is; a
  * cell without a submission is a 400 naming it.
  */
-export async function retryEvaluationCells(store: Store, evaluationId: string, input: RetryCellsInput, userId: string | null): Promise<RetryCellsResult> {
+export async function retryEvaluationCells(
+  store: Store,
+  evaluationId: string,
+  input: RetryCellsInput,
+  userId: string | null,
+): Promise<RetryCellsResult> {
   const evaluation = isUuid(evaluationId) ? await getEvaluationById(store.db, evaluationId) : null;
   if (!evaluation) throw new AppError("not_found", `No evaluation with id "${evaluationId}"`);
   let submissionIds: string[];
@@ -27,7 +38,12 @@ export async function retryEvaluationCells(store: Store, evaluationId: string, i
     const rows = await listMatrixCellRows(store.db, evaluationId);
     submissionIds = input.cells.map((c, i) => {
       const row = rows.find((r) => r.paperId === c.paperId && r.runIndex === c.run);
-      if (!row) throw new AppError("bad_request", `cells.${i}: run ${c.run} of "${c.paperId}" has no submission in this evaluation`, [{ path: `cells.${i}`, message: "no submission" }]);
+      if (!row)
+        throw new AppError(
+          "bad_request",
+          `cells.${i}: run ${c.run} of "${c.paperId}" has no submission in this evaluation`,
+          [{ path: `cells.${i}`, message: "no submission" }],
+        );
       return row.submissionId;
     });
   }
@@ -45,14 +61,25 @@ export async function retryEvaluationCells(store: Store, evaluationId: string, i
  * run). `from: "reproduce"`: the retry of its reproduce job on /jobs, which reproduces again.
  * Answers whether it retried, and the cell's reproduce job after the step.
  */
-export async function retryEvaluationCell(store: Store, submissionId: string, userId: string | null, from?: "reproduce"): Promise<{ retried: boolean; jobId: string | null }> {
+export async function retryEvaluationCell(
+  store: Store,
+  submissionId: string,
+  userId: string | null,
+  from?: "reproduce",
+): Promise<{ retried: boolean; jobId: string | null }> {
   const restarted = await store.db.transaction(async (tx) => {
     const cell = await lockEvaluationCell(tx, submissionId);
     if (!cell) return false;
     const evaluation = await getEvaluationById(tx, cell.evaluationId);
     if (!evaluation) return false;
     const job = cell.jobId ? await getJobById(tx, cell.jobId) : null;
-    const step = manualRetryStep({ variant: evaluation.variant, stage: cell.stage, failureKind: cell.failureKind, job: job ? { judgeable: isJudgeableReproduction(job) } : null, from });
+    const step = manualRetryStep({
+      variant: evaluation.variant,
+      stage: cell.stage,
+      failureKind: cell.failureKind,
+      job: job ? { judgeable: isJudgeableReproduction(job) } : null,
+      from,
+    });
     if (step === null) return false;
     await updateEvaluationCell(tx, submissionId, {
       stage: step === "judge" ? "judging" : "uploaded",

@@ -10,5 +10,8 @@ import { toJudgeConfigView } from "./judge-config-view";
  * configuration existed. Null: no configuration at all.
  */
 export async function defaultJudgeConfigId(db: Executor): Promise<string | null> {
-  return chooseDefaultJudge((await listJudgeConfigs(db, { includeArchived: false })).map((row) => toJudgeConfigView(row)))?.id ?? null;
+  return (
+    chooseDefaultJudge((await listJudgeConfigs(db, { includeArchived: false })).map((row) => toJudgeConfigView(row)))
+      ?.id ?? null
+  );
 }

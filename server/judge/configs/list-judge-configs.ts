@@ -8,8 +8,13 @@ import { isUuid } from "@/lib/uuid";
 import { toJudgeConfigView } from "./judge-config-view";
 
 /** The configurations staff pick from (archived ones only when asked: `/judge` shows them apart). */
-export async function listJudgeConfigs(store: Store, opts: { includeArchived?: boolean } = {}): Promise<JudgeConfigView[]> {
-  return (await listRows(store.db, { includeArchived: opts.includeArchived ?? false })).map((row) => toJudgeConfigView(row));
+export async function listJudgeConfigs(
+  store: Store,
+  opts: { includeArchived?: boolean } = {},
+): Promise<JudgeConfigView[]> {
+  return (await listRows(store.db, { includeArchived: opts.includeArchived ?? false })).map((row) =>
+    toJudgeConfigView(row),
+  );
 }
 
 /** A configuration by id; 404 when there is none. */

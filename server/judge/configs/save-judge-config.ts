@@ -10,7 +10,9 @@ import { requireJudgeConfig } from "./list-judge-configs";
 import { needsPaperbenchPrompts, requirePaperbenchPrompts } from "../paperbench-mode";
 
 function nameTaken(name: string): AppError {
-  return new AppError("conflict", `A judge configuration named "${name}" exists already`, [{ path: "name", message: "is taken" }]);
+  return new AppError("conflict", `A judge configuration named "${name}" exists already`, [
+    { path: "name", message: "is taken" },
+  ]);
 }
 
 /** Creates a configuration (staff); `isDefault` makes it the one the start dialog preselects. */
@@ -38,11 +40,16 @@ export async function createJudgeConfig(
  * Changes some fields of a configuration: the result is checked whole, as a new one would be.
  * Runs already started keep the configuration they snapshotted.
  */
-export async function updateJudgeConfig(store: Store, configId: string, patch: Partial<JudgeConfigInput>): Promise<JudgeConfigView> {
+export async function updateJudgeConfig(
+  store: Store,
+  configId: string,
+  patch: Partial<JudgeConfigInput>,
+): Promise<JudgeConfigView> {
   const current = await requireJudgeConfig(store, configId);
   if (current.archivedAt) throw new AppError("conflict", "This judge configuration is archived");
   const fields = judgeConfigInputSchema.parse({ ...judgeConfigFields(current), ...patch });
-  if (needsPaperbenchPrompts(fields) && (patch.mode !== undefined || patch.kind !== undefined)) await requirePaperbenchPrompts();
+  if (needsPaperbenchPrompts(fields) && (patch.mode !== undefined || patch.kind !== undefined))
+    await requirePaperbenchPrompts();
   try {
     const row = await updateRow(store.db, current.id, fields);
     if (!row) throw new AppError("not_found", "No such judge configuration");

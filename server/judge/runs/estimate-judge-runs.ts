@@ -9,8 +9,17 @@ export async function estimateJudgeRuns(store: Store, request: JudgeRunRequest):
   const plan = await planJudgeRuns(store, request);
   const runs: JudgeEstimateAnswer["runs"] = [];
   for (const run of plan.runs) {
-    runs.push({ submissionId: run.submission.id, agentName: run.agentName, runIndex: run.submission.runIndex, estimate: await estimatePlannedRun(store, plan, run) });
+    runs.push({
+      submissionId: run.submission.id,
+      agentName: run.agentName,
+      runIndex: run.submission.runIndex,
+      estimate: await estimatePlannedRun(store, plan, run),
+    });
   }
-  const papersWithoutText = new Map(plan.runs.filter((r) => r.paper.paperMarkdown.trim() === "").map((r) => [r.paper.id, { id: r.paper.id, title: r.paper.title }]));
+  const papersWithoutText = new Map(
+    plan.runs
+      .filter((r) => r.paper.paperMarkdown.trim() === "")
+      .map((r) => [r.paper.id, { id: r.paper.id, title: r.paper.title }]),
+  );
   return { runs, total: sumEstimates(runs.map((r) => r.estimate)), papersWithoutText: [...papersWithoutText.values()] };
 }

@@ -44,7 +44,10 @@ export interface JudgePlan {
  */
 export async function planJudgeRuns(store: Store, request: JudgeRunRequest): Promise<JudgePlan> {
   const config = await requireJudgeConfig(store, request.configId);
-  if (config.archivedAt) throw new AppError("conflict", `The judge configuration "${config.name}" is archived`, [{ path: "configId", message: "is archived" }]);
+  if (config.archivedAt)
+    throw new AppError("conflict", `The judge configuration "${config.name}" is archived`, [
+      { path: "configId", message: "is archived" },
+    ]);
   // A paperbench-mode configuration cannot grade without PaperBench's prompts: a 409 naming the path.
   if (needsPaperbenchPrompts(judgeConfigFields(config))) await requirePaperbenchPrompts();
   const submissions = await requestedSubmissions(store, request);
@@ -58,10 +61,19 @@ export async function planJudgeRuns(store: Store, request: JudgeRunRequest): Pro
       papers.set(paper.id, paper);
     }
     const agent = await getAgentById(store.db, submission.agentId);
-    runs.push({ submission, agentName: agent?.name ?? "?", paper, source: await judgeSourceOf(store, submission, request.variant) });
+    runs.push({
+      submission,
+      agentName: agent?.name ?? "?",
+      paper,
+      source: await judgeSourceOf(store, submission, request.variant),
+    });
   }
   if (request.rubricVersionId && papers.size > 1) {
-    throw new AppError("bad_request", "rubricVersionId: a chosen version is one paper's: judge one paper's submissions with it", [{ path: "rubricVersionId", message: "names one paper's version" }]);
+    throw new AppError(
+      "bad_request",
+      "rubricVersionId: a chosen version is one paper's: judge one paper's submissions with it",
+      [{ path: "rubricVersionId", message: "names one paper's version" }],
+    );
   }
   return {
     config,
@@ -78,13 +90,21 @@ async function requestedSubmissions(store: Store, request: JudgeRunRequest): Pro
     const out: Submission[] = [];
     for (const id of new Set(request.submissionIds)) {
       const submission = await getSubmissionById(store.db, id);
-      if (!submission) throw new AppError("not_found", `No submission with id ${id}`, [{ path: "submissionIds", message: `${id} does not exist` }]);
+      if (!submission)
+        throw new AppError("not_found", `No submission with id ${id}`, [
+          { path: "submissionIds", message: `${id} does not exist` },
+        ]);
       out.push(submission);
     }
     return out;
   }
-  const listed = (await listSubmissionsByPaperId(store.db, request.paperId!)).filter((s) => s.agentId === request.agentId);
-  if (listed.length === 0) throw new AppError("not_found", "This agent has no submission on this paper", [{ path: "agentId", message: "has no run on the paper" }]);
+  const listed = (await listSubmissionsByPaperId(store.db, request.paperId!)).filter(
+    (s) => s.agentId === request.agentId,
+  );
+  if (listed.length === 0)
+    throw new AppError("not_found", "This agent has no submission on this paper", [
+      { path: "agentId", message: "has no run on the paper" },
+    ]);
   const out: Submission[] = [];
   for (const item of listed) {
     // The variant graded decides which runs count: a Code-Dev run has no reproduction to judge in full.
@@ -92,18 +112,29 @@ async function requestedSubmissions(store: Store, request: JudgeRunRequest): Pro
     const submission = await getSubmissionById(store.db, item.id);
     if (submission) out.push(submission);
   }
-  if (out.length === 0) throw new AppError("conflict", "This agent's runs on this paper are all Code-Dev: judge them Code-Dev", [{ path: "variant", message: "no full run" }]);
+  if (out.length === 0)
+    throw new AppError("conflict", "This agent's runs on this paper are all Code-Dev: judge them Code-Dev", [
+      { path: "variant", message: "no full run" },
+    ]);
   return out;
 }
 
 /** The rows a run grades (the chosen version, else the live rubric), in the variant's view. */
-export async function rubricRowsFor(db: Executor, paperId: string, variant: Variant, rubricVersionId: string | null): Promise<{ rows: NodeRow[]; viewed: readonly NodeRow[] }> {
+export async function rubricRowsFor(
+  db: Executor,
+  paperId: string,
+  variant: Variant,
+  rubricVersionId: string | null,
+): Promise<{ rows: NodeRow[]; viewed: readonly NodeRow[] }> {
   const rubric = await getRubricByPaperId(db, paperId);
   if (!rubric) throw new AppError("conflict", `The paper "${paperId}" has no rubric yet`);
   let rows: NodeRow[];
   if (rubricVersionId) {
     const version = await getRubricVersion(db, rubric.id, rubricVersionId);
-    if (!version) throw new AppError("not_found", "No such version of this paper's rubric", [{ path: "rubricVersionId", message: "is not a version of the paper's rubric" }]);
+    if (!version)
+      throw new AppError("not_found", "No such version of this paper's rubric", [
+        { path: "rubricVersionId", message: "is not a version of the paper's rubric" },
+      ]);
     rows = version.nodes;
   } else {
     rows = await getLiveNodeRows(db, rubric.id);
@@ -124,7 +155,15 @@ export async function estimatePlannedRun(store: Store, plan: JudgePlan, run: Pla
   const { viewed } = await rubricRowsFor(store.db, run.paper.id, plan.variant, plan.rubricVersionId);
   // The dummy and random judges call no model: their leaves cost nothing and take no time.
   if (plan.fields.kind !== "llm") {
-    return { leaves: unitCount(viewed, plan.variant, plan.maxDepth), calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, durationS: 0, costUsd: 0 };
+    return {
+      leaves: unitCount(viewed, plan.variant, plan.maxDepth),
+      calls: 0,
+      inputTokens: 0,
+      cachedInputTokens: 0,
+      outputTokens: 0,
+      durationS: 0,
+      costUsd: 0,
+    };
   }
   const input = judgeRunInput({
     rubric: toJudgeRubric(viewed),
@@ -141,7 +180,15 @@ export async function estimatePlannedRun(store: Store, plan: JudgePlan, run: Pla
 }
 
 export function sumEstimates(estimates: readonly JudgeEstimateView[]): JudgeEstimateView {
-  const total: JudgeEstimateView = { leaves: 0, calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, durationS: 0, costUsd: 0 };
+  const total: JudgeEstimateView = {
+    leaves: 0,
+    calls: 0,
+    inputTokens: 0,
+    cachedInputTokens: 0,
+    outputTokens: 0,
+    durationS: 0,
+    costUsd: 0,
+  };
   for (const e of estimates) {
     total.leaves += e.leaves;
     total.calls += e.calls;

@@ -37,7 +37,18 @@ describe.each(testDatabaseKinds())("judge run history on %s", (kind) => {
   });
 
   /** A run of `configId`, finished with these totals (`startedS`/`finishedS`: seconds after a fixed start; no start: never started). */
-  async function finishedRun(configId: string, t: { startedS: number | null; finishedS: number | null; cost: number; inTok: number; outTok: number; done: number; invalid: number }) {
+  async function finishedRun(
+    configId: string,
+    t: {
+      startedS: number | null;
+      finishedS: number | null;
+      cost: number;
+      inTok: number;
+      outTok: number;
+      done: number;
+      invalid: number;
+    },
+  ) {
     const [run] = await startJudgeRuns(handle, { submissionIds: [submissionId], configId, variant: "code-dev" }, null);
     const at = (s: number | null) => (s === null ? null : new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString());
     await handle.db.execute(sql`
@@ -54,11 +65,43 @@ describe.each(testDatabaseKinds())("judge run history on %s", (kind) => {
   it("charts each finished run of a configuration, oldest first, with its totals; a renamed one under its name now, a deleted one under the name it ran under", async () => {
     const dummy = await createJudgeConfig(handle, DUMMY, null);
     const random = await createJudgeConfig(handle, RANDOM, null);
-    const second = await finishedRun(dummy.id, { startedS: 100, finishedS: 160, cost: 0.5, inTok: 1000, outTok: 200, done: 20, invalid: 2 });
-    const first = await finishedRun(dummy.id, { startedS: 0, finishedS: 30, cost: 0.25, inTok: 500, outTok: 100, done: 10, invalid: 0 });
-    const cancelledQueued = await finishedRun(dummy.id, { startedS: null, finishedS: 200, cost: 0, inTok: 0, outTok: 0, done: 0, invalid: 0 });
+    const second = await finishedRun(dummy.id, {
+      startedS: 100,
+      finishedS: 160,
+      cost: 0.5,
+      inTok: 1000,
+      outTok: 200,
+      done: 20,
+      invalid: 2,
+    });
+    const first = await finishedRun(dummy.id, {
+      startedS: 0,
+      finishedS: 30,
+      cost: 0.25,
+      inTok: 500,
+      outTok: 100,
+      done: 10,
+      invalid: 0,
+    });
+    const cancelledQueued = await finishedRun(dummy.id, {
+      startedS: null,
+      finishedS: 200,
+      cost: 0,
+      inTok: 0,
+      outTok: 0,
+      done: 0,
+      invalid: 0,
+    });
     await finishedRun(dummy.id, { startedS: 300, finishedS: null, cost: 9, inTok: 9, outTok: 9, done: 9, invalid: 9 }); // still running
-    const gone = await finishedRun(random.id, { startedS: 0, finishedS: 500, cost: 0, inTok: 0, outTok: 0, done: 21, invalid: 21 });
+    const gone = await finishedRun(random.id, {
+      startedS: 0,
+      finishedS: 500,
+      cost: 0,
+      inTok: 0,
+      outTok: 0,
+      done: 21,
+      invalid: 21,
+    });
     await updateJudgeConfig(handle, dummy.id, { name: "Dummy, renamed" });
     await handle.db.execute(sql`DELETE FROM judge_configs WHERE id = ${random.id}`);
 
@@ -73,9 +116,30 @@ describe.each(testDatabaseKinds())("judge run history on %s", (kind) => {
     expect(deleted.totals).toEqual({ runs: 1, costUsd: 0, tokens: 0, meanLatencyS: 500, invalidRate: 1 });
     expect(renamed.model).toBe(DUMMY.model);
     expect(renamed.runs).toEqual([
-      { runId: first, finishedAt: "2026-01-01T00:00:30.000Z", costUsd: 0.25, tokens: 600, latencyS: 30, invalidRate: 0 },
-      { runId: second, finishedAt: "2026-01-01T00:02:40.000Z", costUsd: 0.5, tokens: 1200, latencyS: 60, invalidRate: 0.1 },
-      { runId: cancelledQueued, finishedAt: "2026-01-01T00:03:20.000Z", costUsd: 0, tokens: 0, latencyS: null, invalidRate: null },
+      {
+        runId: first,
+        finishedAt: "2026-01-01T00:00:30.000Z",
+        costUsd: 0.25,
+        tokens: 600,
+        latencyS: 30,
+        invalidRate: 0,
+      },
+      {
+        runId: second,
+        finishedAt: "2026-01-01T00:02:40.000Z",
+        costUsd: 0.5,
+        tokens: 1200,
+        latencyS: 60,
+        invalidRate: 0.1,
+      },
+      {
+        runId: cancelledQueued,
+        finishedAt: "2026-01-01T00:03:20.000Z",
+        costUsd: 0,
+        tokens: 0,
+        latencyS: null,
+        invalidRate: null,
+      },
     ]);
     // Latency over the runs that started; the invalid rate over every graded leaf (2 of 30).
     expect(renamed.totals).toEqual({ runs: 3, costUsd: 0.75, tokens: 1800, meanLatencyS: 45, invalidRate: 2 / 30 });

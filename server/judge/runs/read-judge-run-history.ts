@@ -8,5 +8,8 @@ export const JUDGE_HISTORY_RUNS = 1000;
 
 /** `/judge`'s runs over time (staff, as the rest of `/judge`): per configuration, its finished runs' cost, tokens, latency and invalid leaves. */
 export async function readJudgeRunHistory(store: Store): Promise<{ configs: JudgeConfigHistory[]; limit: number }> {
-  return { configs: judgeRunHistory(await listFinishedJudgeRuns(store.db, JUDGE_HISTORY_RUNS)), limit: JUDGE_HISTORY_RUNS };
+  return {
+    configs: judgeRunHistory(await listFinishedJudgeRuns(store.db, JUDGE_HISTORY_RUNS)),
+    limit: JUDGE_HISTORY_RUNS,
+  };
 }

@@ -6,7 +6,13 @@ import type { Job, JudgeRun, User } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import type { EffectiveRole } from "@/lib/auth/access";
-import { judgeEtaS, judgeRunStatus, type JudgeEstimateView, type JudgeRunView, type SubmissionJudgeRunView } from "@/lib/judge/views";
+import {
+  judgeEtaS,
+  judgeRunStatus,
+  type JudgeEstimateView,
+  type JudgeRunView,
+  type SubmissionJudgeRunView,
+} from "@/lib/judge/views";
 import { listAssignedGradings } from "@/server/reviews/review-queue";
 import { isUuid } from "@/lib/uuid";
 import { requirePaperItemRole } from "@/server/access/paper-item-access";
@@ -58,7 +64,12 @@ export async function readJudgeRun(store: Store, runId: string): Promise<JudgeRu
  * A run, once the user may see it: staff, and the members of its submission's paper (they follow
  * its progress); anyone else learns nothing of it. Cancelling is staff's.
  */
-export async function requireJudgeRunAccess(store: Store, user: User, runId: string, access: "view" | "manage"): Promise<JudgeRunView> {
+export async function requireJudgeRunAccess(
+  store: Store,
+  user: User,
+  runId: string,
+  access: "view" | "manage",
+): Promise<JudgeRunView> {
   const run = await readJudgeRun(store, runId);
   if (!run) throw new AppError("not_found", "No such judge run");
   await requirePaperItemRole(store, user, run.paperId, access, { item: "judge run", action: "cancel a judge run" });
@@ -78,8 +89,8 @@ export async function listSubmissionJudgeRuns(
   const assigned = viewer.role === "grader" ? await listAssignedGradings(store, viewer.userId) : null;
   return (await listJudgeRunsBySubmissionId(store.db, submission.id)).map(({ run, job, score }) => {
     const view = toJudgeRunView(run, job, submission.paperId);
-    const shown = view.status === "succeeded" && (assigned === null || assigned.get(run.gradingId)?.scoreHidden === false);
+    const shown =
+      view.status === "succeeded" && (assigned === null || assigned.get(run.gradingId)?.scoreHidden === false);
     return { ...view, score: shown ? score : null };
   });
 }
-

@@ -17,7 +17,14 @@ import type { Evaluation } from "@/db/schema";
 import { isPlaceholderJudge, type GradingProvenance } from "@/lib/evaluations/provenance";
 import { assertJudgeKeyReady } from "../configs/judge-config-view";
 import { judgePromptSource } from "../prompt-source";
-import { estimatePlannedRun, planJudgeRuns, rubricRowsFor, unitCount, type JudgePlan, type PlannedRun } from "./plan-judge-runs";
+import {
+  estimatePlannedRun,
+  planJudgeRuns,
+  rubricRowsFor,
+  unitCount,
+  type JudgePlan,
+  type PlannedRun,
+} from "./plan-judge-runs";
 import { readJudgeRun } from "./read-judge-run";
 
 /** A judge run may take this long (a large paper at a low rate limit) before its job times out. */
@@ -50,7 +57,14 @@ export async function startJudgeRuns(
   return views;
 }
 
-async function startOne(store: Store, plan: JudgePlan, run: PlannedRun, userId: string | null, isLab: boolean, announce: boolean): Promise<string> {
+async function startOne(
+  store: Store,
+  plan: JudgePlan,
+  run: PlannedRun,
+  userId: string | null,
+  isLab: boolean,
+  announce: boolean,
+): Promise<string> {
   const estimate = await estimatePlannedRun(store, plan, run);
   // Read before the transaction: paperbench mode's commit comes from PaperBench's source (python3, cached).
   const promptSource = plan.fields.kind === "llm" ? await judgePromptSource(plan.fields.mode) : null;

@@ -58,14 +58,32 @@ export async function runJudgeJob(
     const submission = await loadJudgeSubmissionOf(store, run.submissionId, run.variant);
     // Paperbench mode reads PaperBench's prompts at run start (a missing checkout fails the job, naming the path).
     const paperbench = await paperbenchInputFor(config);
-    const input = judgeRunInput({ rubric, paper, submission, variant: run.variant, maxDepth: run.maxDepth, config, submissionId: run.submissionId, paperbench });
+    const input = judgeRunInput({
+      rubric,
+      paper,
+      submission,
+      variant: run.variant,
+      maxDepth: run.maxDepth,
+      config,
+      submissionId: run.submissionId,
+      paperbench,
+    });
     // Verdicts arriving while others are being stored are stored together next (one transaction,
     // one announcement): at a run's full concurrency, one write per verdict was the worker's cost.
     const verdicts = groupCommit<UnitVerdict>(async (items) => {
       const recomputeScore = Date.now() - scoredAt >= SCORE_EVERY_MS;
       if (recomputeScore) scoredAt = Date.now();
       try {
-        await storeJudgeVerdicts(store, { runId: run.id, grading, jobId: job.id, leaseId, nodeIds, verdicts: items, config, recomputeScore });
+        await storeJudgeVerdicts(store, {
+          runId: run.id,
+          grading,
+          jobId: job.id,
+          leaseId,
+          nodeIds,
+          verdicts: items,
+          config,
+          recomputeScore,
+        });
       } catch (err) {
         // Nothing more is stored under this lease: start no other call.
         if (err instanceof LostLease) controller.abort(err);

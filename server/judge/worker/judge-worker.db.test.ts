@@ -55,7 +55,6 @@ const LLM: Omit<JudgeConfigInput, "name" | "baseUrl"> = {
   parseModel: null,
 };
 
-
 describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
   let handle: DbHandle;
   let store: Store;
@@ -85,8 +84,18 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
       ]),
     );
     const blob = await storeBlob(store, outputs);
-    const job = await insertJob(handle.db, { kind: "reproduce", paperId: PAPER, submissionId, gpusRequired: 0, timeoutS: 60, maxAttempts: 1, createdBy: null });
-    await handle.db.execute(sql`UPDATE jobs SET status = 'succeeded', outputs_sha256 = ${blob.sha256}, finished_at = now() WHERE id = ${job.id}`);
+    const job = await insertJob(handle.db, {
+      kind: "reproduce",
+      paperId: PAPER,
+      submissionId,
+      gpusRequired: 0,
+      timeoutS: 60,
+      maxAttempts: 1,
+      createdBy: null,
+    });
+    await handle.db.execute(
+      sql`UPDATE jobs SET status = 'succeeded', outputs_sha256 = ${blob.sha256}, finished_at = now() WHERE id = ${job.id}`,
+    );
   });
   afterEach(async () => {
     await worker?.stop();
@@ -102,9 +111,22 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
     await handle?.close();
   });
 
-  const workerOpts = () => ({ log: () => {}, databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined });
+  const workerOpts = () => ({
+    log: () => {},
+    databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined,
+  });
   const config = async (fields: Partial<JudgeConfigInput> & Pick<JudgeConfigInput, "kind">) =>
-    createJudgeConfig(store, { ...LLM, baseUrl: null, name: `config ${++configNo}`, model: fields.kind === "llm" ? LLM.model : fields.kind, ...fields } as JudgeConfigInput, null);
+    createJudgeConfig(
+      store,
+      {
+        ...LLM,
+        baseUrl: null,
+        name: `config ${++configNo}`,
+        model: fields.kind === "llm" ? LLM.model : fields.kind,
+        ...fields,
+      } as JudgeConfigInput,
+      null,
+    );
   const finished = (runId: string) =>
     pollUntil(
       `judge run ${runId} ended`,
@@ -114,13 +136,23 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
 
   it("grades the demo submission with the dummy judge: every leaf 1, the grading's score 1, the job succeeded", async () => {
     const dummy = await config({ kind: "dummy", priceInputPerM: 0, priceCachedInputPerM: 0, priceOutputPerM: 0 });
-    const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev" }, null);
+    const [run] = await startJudgeRuns(
+      store,
+      { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev" },
+      null,
+    );
     expect(run).toMatchObject({ status: "queued", leavesDone: 0, variant: "code-dev" });
     expect(run.leavesTotal).toBeGreaterThan(0);
     expect(run.estimate?.costUsd).toBe(0);
     worker = startJudgeWorker(store, workerOpts());
     const done = await finished(run.id);
-    expect(done).toMatchObject({ status: "succeeded", leavesDone: run.leavesTotal, leavesInvalid: 0, calls: 0, costUsd: 0 });
+    expect(done).toMatchObject({
+      status: "succeeded",
+      leavesDone: run.leavesTotal,
+      leavesInvalid: 0,
+      calls: 0,
+      costUsd: 0,
+    });
     const verdicts = await listVerdicts(handle.db, run.gradingId);
     expect(verdicts.length).toBe(run.leavesTotal);
     expect(verdicts.every((v) => v.score === 1 && v.valid)).toBe(true);
@@ -142,14 +174,25 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
     expect(rows.filter((r) => r.kind === "reproduce").map((r) => r.judge)).toEqual([null]);
     // The paper's Submissions list: the latest judge run beside the latest reproduction (a judge job is not one).
     const listed = (await listPaperSubmissions(store, PAPER)).find((x) => x.id === submissionId)!;
-    expect(listed.latestJudge).toEqual({ runId: run.id, gradingId: run.gradingId, status: "succeeded", leavesDone: run.leavesTotal, leavesTotal: run.leavesTotal, leavesInvalid: 0 });
+    expect(listed.latestJudge).toEqual({
+      runId: run.id,
+      gradingId: run.gradingId,
+      status: "succeeded",
+      leavesDone: run.leavesTotal,
+      leavesTotal: run.leavesTotal,
+      leavesInvalid: 0,
+    });
     expect(listed.latestJobId).not.toBe(run.jobId);
     expect(listed.latestJobStatus).toBe("succeeded");
   });
 
   it("an attempt that finds every leaf stored by an earlier one (which lost its lease before its last recompute) still stores the score", async () => {
     const dummy = await config({ kind: "dummy", priceInputPerM: 0, priceCachedInputPerM: 0, priceOutputPerM: 0 });
-    const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev" }, null);
+    const [run] = await startJudgeRuns(
+      store,
+      { submissionIds: [submissionId], configId: dummy.id, variant: "code-dev" },
+      null,
+    );
     worker = startJudgeWorker(store, workerOpts());
     expect(await finished(run.id)).toMatchObject({ status: "succeeded", leavesDone: run.leavesTotal });
     await worker.stop();
@@ -157,7 +200,9 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
     // What a stalled first attempt leaves: every verdict stored, a score from before the last ones,
     // and the job back in the queue after its lease expired.
     await handle.db.execute(sql`UPDATE gradings SET score = 0.25 WHERE id = ${run.gradingId}`);
-    await handle.db.execute(sql`UPDATE jobs SET status = 'queued', lease_id = NULL, lease_expires_at = NULL, finished_at = NULL WHERE id = ${run.jobId}`);
+    await handle.db.execute(
+      sql`UPDATE jobs SET status = 'queued', lease_id = NULL, lease_expires_at = NULL, finished_at = NULL WHERE id = ${run.jobId}`,
+    );
     worker = startJudgeWorker(store, workerOpts());
     expect(await finished(run.id)).toMatchObject({ status: "succeeded", leavesDone: run.leavesTotal, calls: 0 });
     expect((await listVerdicts(handle.db, run.gradingId)).length).toBe(run.leavesTotal);
@@ -175,7 +220,11 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
     await seedDemoRubric(handle, paper, JSON.stringify(rubric));
     const { submissionId: noCodeDev } = await seedDemoSubmission(store, paper);
     const dummy = await config({ kind: "dummy", priceInputPerM: 0, priceCachedInputPerM: 0, priceOutputPerM: 0 });
-    const [run] = await startJudgeRuns(store, { submissionIds: [noCodeDev], configId: dummy.id, variant: "code-dev" }, null);
+    const [run] = await startJudgeRuns(
+      store,
+      { submissionIds: [noCodeDev], configId: dummy.id, variant: "code-dev" },
+      null,
+    );
     expect(run.leavesTotal).toBe(1);
     worker = startJudgeWorker(store, workerOpts());
     expect(await finished(run.id)).toMatchObject({ status: "succeeded", leavesDone: 1, leavesInvalid: 0 });
@@ -185,33 +234,56 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
   });
 
   it("grades the full variant through the openai client: one call per leaf, its tokens the server's own, evidence kept", async () => {
-    server = await startOpenAiTestServer({ verdict: () => ({ score: 1, explanation: "met", evidence: [{ path: "reproduce.sh", start_line: 1, end_line: 3 }] }) });
+    server = await startOpenAiTestServer({
+      verdict: () => ({
+        score: 1,
+        explanation: "met",
+        evidence: [{ path: "reproduce.sh", start_line: 1, end_line: 3 }],
+      }),
+    });
     const llm = await config({ kind: "llm", baseUrl: server.baseUrl, maxConcurrency: 4 });
-    const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId: llm.id, variant: "full" }, null);
+    const [run] = await startJudgeRuns(
+      store,
+      { submissionIds: [submissionId], configId: llm.id, variant: "full" },
+      null,
+    );
     expect(run.estimate!.calls).toBeGreaterThan(0);
     worker = startJudgeWorker(store, workerOpts());
     const done = await finished(run.id);
     expect(done.status).toBe("succeeded");
     expect(done.leavesDone).toBe(run.leavesTotal);
     const totals = server.totals()[LLM.model];
-    expect({ calls: done.calls, in: done.inputTokens, cached: done.cachedInputTokens, out: done.outputTokens }).toEqual({
-      calls: totals.calls,
-      in: totals.in,
-      cached: totals.cached_in,
-      out: totals.out,
-    });
+    expect({ calls: done.calls, in: done.inputTokens, cached: done.cachedInputTokens, out: done.outputTokens }).toEqual(
+      {
+        calls: totals.calls,
+        in: totals.in,
+        cached: totals.cached_in,
+        out: totals.out,
+      },
+    );
     const stored = await getJudgeRunById(handle.db, run.id);
     expect(stored?.tokenUsage).toEqual({ [LLM.model]: totals });
     const [verdict] = await listVerdicts(handle.db, run.gradingId);
-    expect(verdict.judgeMetadata).toMatchObject({ evidence: [{ path: "reproduce.sh", start_line: 1, end_line: 3 }], judge: "llm" });
+    expect(verdict.judgeMetadata).toMatchObject({
+      evidence: [{ path: "reproduce.sh", start_line: 1, end_line: 3 }],
+      judge: "llm",
+    });
   });
 
   it("resumes a run whose worker stopped mid-way with only the missing leaves", async () => {
     server = await startOpenAiTestServer({ latencyMs: 120 });
     const llm = await config({ kind: "llm", baseUrl: server.baseUrl, maxConcurrency: 1 });
-    const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId: llm.id, variant: "full" }, null);
+    const [run] = await startJudgeRuns(
+      store,
+      { submissionIds: [submissionId], configId: llm.id, variant: "full" },
+      null,
+    );
     worker = startJudgeWorker(store, workerOpts());
-    await pollUntil("two verdicts stored", () => readJudgeRun(store, run.id) as Promise<JudgeRunView>, (r) => r.leavesDone >= 2);
+    await pollUntil(
+      "two verdicts stored",
+      () => readJudgeRun(store, run.id) as Promise<JudgeRunView>,
+      (r) => r.leavesDone >= 2,
+    );
     await worker.stop();
     const storedBefore = (await readJudgeRun(store, run.id))!.leavesDone;
     const askedBefore = server.requests.length;
@@ -230,9 +302,17 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
   it("stops making calls at once when the run is cancelled; the verdicts stored stay", async () => {
     server = await startOpenAiTestServer({ latencyMs: 150 });
     const llm = await config({ kind: "llm", baseUrl: server.baseUrl, maxConcurrency: 1 });
-    const [run] = await startJudgeRuns(store, { submissionIds: [submissionId], configId: llm.id, variant: "full" }, null);
+    const [run] = await startJudgeRuns(
+      store,
+      { submissionIds: [submissionId], configId: llm.id, variant: "full" },
+      null,
+    );
     worker = startJudgeWorker(store, workerOpts());
-    await pollUntil("a verdict stored", () => readJudgeRun(store, run.id) as Promise<JudgeRunView>, (r) => r.leavesDone >= 1);
+    await pollUntil(
+      "a verdict stored",
+      () => readJudgeRun(store, run.id) as Promise<JudgeRunView>,
+      (r) => r.leavesDone >= 1,
+    );
     await cancelJudgeRun(store, (await readJudgeRun(store, run.id))!, null);
     const askedAtCancel = server.requests.length;
     const done = await finished(run.id);

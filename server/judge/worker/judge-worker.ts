@@ -46,7 +46,10 @@ export function startJudgeWorker(store: Store, opts: JudgeWorkerOptions = {}): {
   const name = opts.name ?? `judge-worker ${os.hostname()}:${process.pid}`;
   const env = opts.env ?? process.env;
   const log = opts.log ?? ((line: string) => console.log(line));
-  const active = new Map<string, { controller: AbortController; reason: { value: StopReason | null }; done: Promise<void> }>();
+  const active = new Map<
+    string,
+    { controller: AbortController; reason: { value: StopReason | null }; done: Promise<void> }
+  >();
   let stopping = false;
   let wake: (() => void) | null = null;
 
@@ -60,7 +63,14 @@ export function startJudgeWorker(store: Store, opts: JudgeWorkerOptions = {}): {
             await reapExpiredLeasesThrottled(store);
             const leaseId = randomUUID();
             const job = await store.db.transaction((tx) =>
-              claimQueuedJob(tx, { kind: "judge", runnerId: null, runnerName: name, freeGpus: [], leaseId, leaseS: queueTimings().leaseS }),
+              claimQueuedJob(tx, {
+                kind: "judge",
+                runnerId: null,
+                runnerName: name,
+                freeGpus: [],
+                leaseId,
+                leaseS: queueTimings().leaseS,
+              }),
             );
             if (job) claimed = { job, leaseId };
           } catch (err) {
@@ -113,7 +123,10 @@ export function startJudgeWorker(store: Store, opts: JudgeWorkerOptions = {}): {
       const unfollow = await followJob(
         job.id,
         () => {
-          getJobById(store.db, job.id).then((j) => j?.cancelRequestedAt && stopWith("cancelled"), () => undefined);
+          getJobById(store.db, job.id).then(
+            (j) => j?.cancelRequestedAt && stopWith("cancelled"),
+            () => undefined,
+          );
         },
         { databaseUrl: opts.databaseUrl },
       );
@@ -126,10 +139,12 @@ export function startJudgeWorker(store: Store, opts: JudgeWorkerOptions = {}): {
           ({ unitsLeft } = await untilAborted(runJudgeJob(store, job, leaseId, controller, env), controller.signal));
         } catch (err) {
           if (err instanceof LostLease) reason.value ??= "lost";
-          else if (!controller.signal.aborted) end = { status: "failed", reason: err instanceof Error ? err.message : String(err) };
+          else if (!controller.signal.aborted)
+            end = { status: "failed", reason: err instanceof Error ? err.message : String(err) };
         }
         if (!end) {
-          if (reason.value === "cancelled") end = { status: "cancelled", reason: "Cancelled; the verdicts stored before stay" };
+          if (reason.value === "cancelled")
+            end = { status: "cancelled", reason: "Cancelled; the verdicts stored before stay" };
           else if (reason.value === null && unitsLeft <= 0) end = { status: "succeeded", reason: null };
           else if (reason.value === null) end = { status: "failed", reason: `${unitsLeft} leaves were left ungraded` };
         }
@@ -139,7 +154,15 @@ export function startJudgeWorker(store: Store, opts: JudgeWorkerOptions = {}): {
         // whose grading is not finished yet.
         const final = end;
         const ended = await store.db.transaction(async (tx) => {
-          if (!(await finishJobUnderLease(tx, job.id, leaseId, { status: final.status, exitCode: null, reason: final.reason, result: {} }))) return false;
+          if (
+            !(await finishJobUnderLease(tx, job.id, leaseId, {
+              status: final.status,
+              exitCode: null,
+              reason: final.reason,
+              result: {},
+            }))
+          )
+            return false;
           const run = await judgeRunOfJob({ ...store, db: tx }, job);
           if (run) {
             await markJudgeRunFinished(tx, run.id);

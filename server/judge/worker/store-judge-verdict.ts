@@ -34,7 +34,11 @@ export function verdictMetadata(verdict: LeafVerdict, config: JudgeConfigInput):
     ...(verdict.fullJudgeResponse !== undefined ? { full_judge_response: verdict.fullJudgeResponse } : {}),
     calls: verdict.calls.map((c) => ({ ...c })),
     token_usage: { ...usage },
-    cost_usd: judgeCostUsd(config, { inputTokens: usage.in, cachedInputTokens: usage.cached_in, outputTokens: usage.out }),
+    cost_usd: judgeCostUsd(config, {
+      inputTokens: usage.in,
+      cachedInputTokens: usage.cached_in,
+      outputTokens: usage.out,
+    }),
   } as unknown as JsonValue;
 }
 
@@ -114,7 +118,10 @@ async function recomputeGradingScore(tx: Executor, grading: Grading): Promise<vo
 }
 
 /** The grading's root score from every verdict stored, under the job's lease: a run's last word. */
-export async function storeJudgeRunScore(store: Store, input: { grading: Grading; jobId: string; leaseId: string }): Promise<void> {
+export async function storeJudgeRunScore(
+  store: Store,
+  input: { grading: Grading; jobId: string; leaseId: string },
+): Promise<void> {
   await store.db.transaction(async (tx) => {
     if (!(await getJobUnderLease(tx, input.jobId, input.leaseId))) throw new LostLease();
     await recomputeGradingScore(tx, input.grading);

@@ -13,7 +13,10 @@ for await (const line of rl) {
     process.stdout.write(JSON.stringify({ tokens: o200k.encode(req.text, PLAIN) }) + "\n");
   } else {
     const parts = [];
-    for (const part of o200k.bytePairEncodingCoreProcessor.decodeNativeGenerator(req.tokens)) parts.push(typeof part === "string" ? utf8.encode(part) : part);
-    process.stdout.write(JSON.stringify({ bytes: Buffer.concat(parts.map((p) => Buffer.from(p))).toString("base64") }) + "\n");
+    for (const part of o200k.bytePairEncodingCoreProcessor.decodeNativeGenerator(req.tokens))
+      parts.push(typeof part === "string" ? utf8.encode(part) : part);
+    process.stdout.write(
+      JSON.stringify({ bytes: Buffer.concat(parts.map((p) => Buffer.from(p))).toString("base64") }) + "\n",
+    );
   }
 }

@@ -19,7 +19,9 @@ export async function POST(req: NextRequest): Promise<Response> {
   try {
     if (!isProviderCallback(req)) assertSameOrigin(req);
     const body = await readBodyBytes(req, MAX_AUTH_BODY_BYTES);
-    return await handlers.POST(new NextRequest(req.url, { method: "POST", headers: req.headers, body: new Uint8Array(body) }));
+    return await handlers.POST(
+      new NextRequest(req.url, { method: "POST", headers: req.headers, body: new Uint8Array(body) }),
+    );
   } catch (err) {
     return errorResponse(err);
   }

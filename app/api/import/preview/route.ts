@@ -8,5 +8,9 @@ import { readRubricUpload } from "@/server/papers/upload";
  */
 export const POST = apiRoute({ staff: true }, async ({ req, store }) => {
   const upload = await readRubricUpload(req);
-  return previewPaperFolderImport(store, { files: upload.files, paperId: upload.paperId, folderName: upload.folderName });
+  return previewPaperFolderImport(store, {
+    files: upload.files,
+    paperId: upload.paperId,
+    folderName: upload.folderName,
+  });
 });

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { parseJsonBody } from "@/server/http/body";
-import { judgeEvalCandidatesOf, judgeEvalPapers, judgeEvalSelection, submissionIdsSchema } from "@/server/access/judge-eval-access";
+import {
+  judgeEvalCandidatesOf,
+  judgeEvalPapers,
+  judgeEvalSelection,
+  submissionIdsSchema,
+} from "@/server/access/judge-eval-access";
 import { apiRoute } from "@/server/http/route";
 import { judgeEvalResultsFile } from "@/server/judge-eval/evaluate";
 import { AppError } from "@/lib/errors";
@@ -20,14 +25,22 @@ function download(file: { body: string; fileName: string }): Response {
  */
 export const GET = apiRoute({}, async ({ req, store, user }) => {
   const params = req.nextUrl.searchParams;
-  const submissions = params.getAll("submission").flatMap((s) => s.split(",")).filter(Boolean);
+  const submissions = params
+    .getAll("submission")
+    .flatMap((s) => s.split(","))
+    .filter(Boolean);
   let candidates;
   if (submissions.length > 0) {
-    candidates = await judgeEvalSelection(store, user, z.object({ submission: submissionIdsSchema }).parse({ submission: submissions }).submission);
+    candidates = await judgeEvalSelection(
+      store,
+      user,
+      z.object({ submission: submissionIdsSchema }).parse({ submission: submissions }).submission,
+    );
   } else {
     const papers = await judgeEvalPapers(store, user, params.getAll("paper"));
     candidates = await judgeEvalCandidatesOf(store, papers);
-    if (candidates.length === 0) throw new AppError("not_found", "No submission here has both a human and a judge grading to compare");
+    if (candidates.length === 0)
+      throw new AppError("not_found", "No submission here has both a human and a judge grading to compare");
   }
   return download(await judgeEvalResultsFile(store, candidates));
 });

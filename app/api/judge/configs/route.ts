@@ -14,7 +14,9 @@ export const GET = apiRoute({ staff: true }, async ({ req, store }) => {
   const availability = await paperbenchModeAvailability();
   return {
     configs: await listJudgeConfigs(store, { includeArchived }),
-    paperbenchMode: availability.ok ? { available: true, commit: availability.commit, reason: null } : { available: false, commit: null, reason: availability.reason },
+    paperbenchMode: availability.ok
+      ? { available: true, commit: availability.commit, reason: null }
+      : { available: false, commit: null, reason: availability.reason },
   };
 });
 

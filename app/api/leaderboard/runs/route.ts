@@ -13,8 +13,19 @@ import { parseLeaderboardParams } from "@/lib/leaderboard/query";
 export const GET = apiRoute({}, async ({ req, store, user }) => {
   const params = req.nextUrl.searchParams;
   const agent = z.uuid().safeParse(params.get("agent"));
-  if (!agent.success) throw new AppError("bad_request", "agent: must be an agent id", [{ path: "agent", message: "must be an agent id" }]);
+  if (!agent.success)
+    throw new AppError("bad_request", "agent: must be an agent id", [
+      { path: "agent", message: "must be an agent id" },
+    ]);
   const { split, variant, paper } = parseLeaderboardParams(params);
   const access = await getLeaderboardGradingAccess(store, user);
-  return getLeaderboardAgentGradings(store, { split, variant, paper, agentId: agent.data, access, audience: "members", maxStaleMs: LEADERBOARD_MAX_STALE_MS });
+  return getLeaderboardAgentGradings(store, {
+    split,
+    variant,
+    paper,
+    agentId: agent.data,
+    access,
+    audience: "members",
+    maxStaleMs: LEADERBOARD_MAX_STALE_MS,
+  });
 });

@@ -10,7 +10,8 @@ export const metadata: Metadata = { title: "JudgeEval" };
 export default async function PaperJudgeEvalPage({ params }: { params: Promise<{ paperId: string }> }) {
   const { paperId } = await params;
   const access = await requirePaperPage(paperId, "edit-rubric", `/papers/${paperId}/judge-eval`);
-  if (!access.ok) return <AccessDenied reason={`${access.reason} JudgeEval is for benchmark staff and the paper's authors.`} />;
+  if (!access.ok)
+    return <AccessDenied reason={`${access.reason} JudgeEval is for benchmark staff and the paper's authors.`} />;
   return (
     <section className="space-y-4">
       <header>
@@ -21,8 +22,8 @@ export default async function PaperJudgeEvalPage({ params }: { params: Promise<{
         </p>
         <h1 className="text-2xl font-semibold">JudgeEval</h1>
         <p className="mt-1 max-w-3xl text-sm text-zinc-600">
-          The judge against human graders on this paper&apos;s submissions: PaperBench&apos;s accuracy and macro precision, recall and F1,
-          overall and per task category; invalid leaves left out.
+          The judge against human graders on this paper&apos;s submissions: PaperBench&apos;s accuracy and macro
+          precision, recall and F1, overall and per task category; invalid leaves left out.
         </p>
       </header>
       <JudgeEvalWorkbench paperId={access.paper.id} />

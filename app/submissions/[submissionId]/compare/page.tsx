@@ -24,8 +24,15 @@ export default async function CompareGradingsRoute({
   try {
     await requireSubmissionAccess(await getStore(), user, submissionId, "view");
   } catch (e) {
-    if (e instanceof AppError) return <AccessDenied reason="There is no such submission, or you are not a member of its paper." />;
+    if (e instanceof AppError)
+      return <AccessDenied reason="There is no such submission, or you are not a member of its paper." />;
     throw e;
   }
-  return <CompareGradingsPage submissionId={submissionId} initialA={typeof a === "string" ? a : null} initialB={typeof b === "string" ? b : null} />;
+  return (
+    <CompareGradingsPage
+      submissionId={submissionId}
+      initialA={typeof a === "string" ? a : null}
+      initialB={typeof b === "string" ? b : null}
+    />
+  );
 }

@@ -5,5 +5,7 @@ type Params = { evaluationId: string };
 
 /** The evaluation page's matrix (staff): `EvaluationMatrix` of `lib/evaluations/matrix.ts`. */
 export const GET = apiRoute<Params>({ staff: true }, async ({ store, params }) => {
-  return Response.json(await readEvaluationMatrix(store, params.evaluationId), { headers: { "cache-control": "private, no-store" } });
+  return Response.json(await readEvaluationMatrix(store, params.evaluationId), {
+    headers: { "cache-control": "private, no-store" },
+  });
 });

@@ -15,6 +15,11 @@ type Params = { gradingId: string };
 export const POST = apiRoute<Params>({}, async ({ req, store, user, params }) => {
   const access = await requireGradingAccess(store, user, params.gradingId, "review");
   const body = await parseJsonBody(req, reviewCommitSchema, 64 * 1024);
-  const result = await commitReviewScore(store, { grading: access.grading, userId: user.id, ...body, visibility: await access.visibility() });
+  const result = await commitReviewScore(store, {
+    grading: access.grading,
+    userId: user.id,
+    ...body,
+    visibility: await access.visibility(),
+  });
   return Response.json(result, { status: 201 });
 });

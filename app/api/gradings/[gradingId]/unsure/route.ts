@@ -13,7 +13,12 @@ type Params = { gradingId: string };
 export const POST = apiRoute<Params>({}, async ({ req, store, user, params }) => {
   const access = await requireGradingAccess(store, user, params.gradingId, "review");
   const body = await parseJsonBody(req, unsureFlagSchema, 16 * 1024);
-  const flags = await flagLeafUnsure(store, { gradingId: access.grading.id, userId: user.id, ...body, visibility: await access.visibility() });
+  const flags = await flagLeafUnsure(store, {
+    gradingId: access.grading.id,
+    userId: user.id,
+    ...body,
+    visibility: await access.visibility(),
+  });
   return Response.json({ flags }, { status: 201 });
 });
 

@@ -9,6 +9,14 @@ export const GET = apiRoute<{ jobId: string }>({}, async ({ req, params, store, 
   const job = await requireJobAccess(store, user, params.jobId, "view");
   const after = parseLogCursor(req.headers.get("last-event-id") ?? new URL(req.url).searchParams.get("after"));
   return eventStreamResponse(
-    jobLogEventStream({ store, viewer: { userId: user.id, sessionId: requireSession(sessionId) }, jobId: job.id, paperId: job.paperId, after, signal: req.signal, databaseUrl: readServerEnv().DATABASE_URL }),
+    jobLogEventStream({
+      store,
+      viewer: { userId: user.id, sessionId: requireSession(sessionId) },
+      jobId: job.id,
+      paperId: job.paperId,
+      after,
+      signal: req.signal,
+      databaseUrl: readServerEnv().DATABASE_URL,
+    }),
   );
 });

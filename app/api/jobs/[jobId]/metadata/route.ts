@@ -9,6 +9,9 @@ export const GET = apiRoute<{ jobId: string }>({}, async ({ params, store, user 
   const body = executedMetadataStream(store, job);
   if (!body) throw new AppError("not_found", "This job has no reproduction metadata (yet)");
   return new Response(body, {
-    headers: { "content-type": "application/json", "content-disposition": `attachment; filename="submission_executed_metadata.json"` },
+    headers: {
+      "content-type": "application/json",
+      "content-disposition": `attachment; filename="submission_executed_metadata.json"`,
+    },
   });
 });

@@ -14,7 +14,10 @@ export const GET = apiRoute<{ jobId: string }>({}, async ({ req, params, store, 
   const job = await requireJobAccess(store, user, params.jobId, "view");
   if (!job.outputsSha256) throw new AppError("not_found", "This job has no outputs (yet)");
   const format = new URL(req.url).searchParams.get("format");
-  if (format !== null && format !== "paperbench") throw new AppError("bad_request", `format must be "paperbench" or left out, not "${format.slice(0, 40)}"`, [{ path: "format", message: "must be paperbench" }]);
+  if (format !== null && format !== "paperbench")
+    throw new AppError("bad_request", `format must be "paperbench" or left out, not "${format.slice(0, 40)}"`, [
+      { path: "format", message: "must be paperbench" },
+    ]);
   const blob = await openBlob(job.outputsSha256);
   const stream = format === "paperbench" ? executedSubmissionArchive(blob) : blob;
   const filename = format === "paperbench" ? EXECUTED_SUBMISSION_FILE : `outputs-${job.id}.tar.gz`;

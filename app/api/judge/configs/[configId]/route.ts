@@ -15,4 +15,6 @@ export const PATCH = apiRoute<{ configId: string }>({ staff: true }, async ({ re
 });
 
 /** Archives a configuration (its runs keep their snapshot). */
-export const DELETE = apiRoute<{ configId: string }>({ staff: true }, async ({ params, store }) => ({ config: await archiveJudgeConfig(store, params.configId) }));
+export const DELETE = apiRoute<{ configId: string }>({ staff: true }, async ({ params, store }) => ({
+  config: await archiveJudgeConfig(store, params.configId),
+}));

@@ -13,7 +13,9 @@ import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 
 // The session is the cookie's business (next-auth); here each request says who sends it.
 const session = vi.hoisted(() => ({ userId: null as string | null }));
-vi.mock("@/server/auth/session", () => ({ getRequestSession: async () => (await import("@/test/mock-session")).liveSessionOf(session.userId) }));
+vi.mock("@/server/auth/session", () => ({
+  getRequestSession: async () => (await import("@/test/mock-session")).liveSessionOf(session.userId),
+}));
 
 const tree = await import("./tree/route");
 const treeRestore = await import("./tree/restore/route");
@@ -36,11 +38,16 @@ describe.each(testDatabaseKinds())("history routes on %s", (kind) => {
     await importPaperFolder(handle, { files, paperId, userId: staff.id, source: "t" });
     for (const role of ["author", "grader", "outsider"] as const) {
       users[role] = (await createUser(handle.db, { email: `${role}@example.org`, name: role })).id;
-      if (role !== "outsider") await addPaperMember(handle.db, { paperId, email: `${role}@example.org`, role, addedBy: staff.id });
+      if (role !== "outsider")
+        await addPaperMember(handle.db, { paperId, email: `${role}@example.org`, role, addedBy: staff.id });
     }
     const rubricId = (await getRubricByPaperId(handle.db, paperId))!.id;
     const leaf = (await getLiveNodeRows(handle.db, rubricId)).find((r) => r.parentKey !== null)!;
-    await applyRubricOperation(handle, { paperId, userId: users.author, request: { clientOpId: "del", baseRevision: 1, op: { kind: "delete", keys: [leaf.key] } } });
+    await applyRubricOperation(handle, {
+      paperId,
+      userId: users.author,
+      request: { clientOpId: "del", baseRevision: 1, op: { kind: "delete", keys: [leaf.key] } },
+    });
   });
   afterAll(async () => {
     (globalThis as { __rubricStudioDb?: Promise<DbHandle> }).__rubricStudioDb = undefined;
@@ -49,9 +56,17 @@ describe.each(testDatabaseKinds())("history routes on %s", (kind) => {
 
   async function call(handler: Handler, as: keyof typeof users | null, url: string, body?: unknown) {
     session.userId = as ? users[as] : null;
-    const req = new NextRequest(`http://127.0.0.1${url}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+    const req = new NextRequest(
+      `http://127.0.0.1${url}`,
+      body === undefined
+        ? {}
+        : { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } },
+    );
     const res = await handler(req, { params: Promise.resolve({ paperId }) });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { code: string; message: string } } };
+    return {
+      status: res.status,
+      body: (await res.json()) as Record<string, unknown> & { error?: { code: string; message: string } },
+    };
   }
 
   const base = `/api/papers/${paperId}/rubric`;
@@ -81,7 +96,9 @@ describe.each(testDatabaseKinds())("history routes on %s", (kind) => {
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ revision: 1, currentRevision: 2 });
     expect((ok.body.nodes as unknown[]).length).toBe(33);
-    expect(((await call(tree.GET, "author", `${base}/tree?revision=2`)).body.nodes as unknown[]).length).toBeLessThan(33);
+    expect(((await call(tree.GET, "author", `${base}/tree?revision=2`)).body.nodes as unknown[]).length).toBeLessThan(
+      33,
+    );
     for (const bad of ["", "?revision=", "?revision=abc", "?revision=-1", "?revision=1.5", "?revision=1e3"]) {
       const res = await call(tree.GET, "author", `${base}/tree${bad}`);
       expect([bad, res.status, res.body.error?.code]).toEqual([bad, 400, "bad_request"]);
@@ -97,9 +114,14 @@ describe.each(testDatabaseKinds())("history routes on %s", (kind) => {
   it("lists deleted subtrees and revisions, and restores a revision for an author", async () => {
     const list = await call(deleted.GET, "grader", `${base}/deleted`);
     expect(list.status).toBe(200);
-    expect(list.body.deleted).toMatchObject([{ deletedRevision: 2, deletedBy: { name: "author" }, nodeCount: expect.any(Number) }]);
+    expect(list.body.deleted).toMatchObject([
+      { deletedRevision: 2, deletedBy: { name: "author" }, nodeCount: expect.any(Number) },
+    ]);
     const log = await call(revisions.GET, "grader", `${base}/revisions?limit=1`);
-    expect(log.body).toMatchObject({ currentRevision: 2, revisions: [{ revision: 2, kind: "delete", user: { name: "author" } }] });
+    expect(log.body).toMatchObject({
+      currentRevision: 2,
+      revisions: [{ revision: 2, kind: "delete", user: { name: "author" } }],
+    });
     expect((await call(revisions.GET, "grader", `${base}/revisions?before=x`)).status).toBe(400);
     const restored = await call(treeRestore.POST, "author", `${base}/tree/restore`, { revision: 1 });
     expect(restored.status).toBe(200);

@@ -21,8 +21,12 @@ export const POST = apiRoute<Params>({ paper: "manage" }, async ({ req, store, p
   const limits = submissionLimits();
   const result = await withSubmissionUpload(
     req,
-    { maxArchiveBytes: limits.maxArchiveBytes, beforeBody: (fields) => precheckSubmissionUpload(store, { ...fields, paperId: paper.id }) },
-    ({ fields, archive, agentLog }) => uploadSubmission(store, { ...fields, paperId: paper.id, userId: user.id, archive, agentLog, limits }),
+    {
+      maxArchiveBytes: limits.maxArchiveBytes,
+      beforeBody: (fields) => precheckSubmissionUpload(store, { ...fields, paperId: paper.id }),
+    },
+    ({ fields, archive, agentLog }) =>
+      uploadSubmission(store, { ...fields, paperId: paper.id, userId: user.id, archive, agentLog, limits }),
   );
   return Response.json(result, { status: 201 });
 });

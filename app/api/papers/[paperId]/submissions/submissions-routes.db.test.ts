@@ -55,7 +55,11 @@ describe.each(testDatabaseKinds())("submission upload and API tokens on %s", (ki
     users.author = (await createUser(handle.db, { email: "author@example.org", name: "Author" })).id;
     sessions.staff = await startSession(handle, users.staff);
     sessions.author = await startSession(handle, users.author);
-    await createPaper(handle.db, { id: paperId, title: "Upload paper", paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [] }, users.staff);
+    await createPaper(
+      handle.db,
+      { id: paperId, title: "Upload paper", paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [] },
+      users.staff,
+    );
     await addPaperMember(handle.db, { paperId, email: "author@example.org", role: "author", addedBy: users.staff });
   });
   afterAll(async () => {
@@ -69,18 +73,45 @@ describe.each(testDatabaseKinds())("submission upload and API tokens on %s", (ki
     delete process.env.SUBMISSION_MAX_FILES;
   });
 
-  async function send<P>(handler: Handler<P>, init: { as?: Who; bearer?: string; method: string; url: string; body?: BodyInit; headers?: Record<string, string> }, params: P) {
+  async function send<P>(
+    handler: Handler<P>,
+    init: { as?: Who; bearer?: string; method: string; url: string; body?: BodyInit; headers?: Record<string, string> },
+    params: P,
+  ) {
     session.current = init.as ? { userId: users[init.as], sessionId: sessions[init.as] } : null;
     const headers: Record<string, string> = { ...init.headers };
     if (init.bearer) headers.authorization = `Bearer ${init.bearer}`;
-    const res = await handler(new NextRequest(`http://127.0.0.1${init.url}`, { method: init.method, body: init.body, headers }), { params: Promise.resolve(params) });
+    const res = await handler(
+      new NextRequest(`http://127.0.0.1${init.url}`, { method: init.method, body: init.body, headers }),
+      { params: Promise.resolve(params) },
+    );
     return { status: res.status, body: (await res.json()) as Body };
   }
-  const upload = (query: string, data: Buffer, who: { as?: Who; bearer?: string } = { as: "staff" }, type = "application/gzip") =>
-    send(submissionsRoute.POST, { ...who, method: "POST", url: `/api/papers/${paperId}/submissions?${query}`, body: new Uint8Array(data), headers: { "content-type": type } }, { paperId });
-  const list = (who: Who = "staff") => send(submissionsRoute.GET, { as: who, method: "GET", url: `/api/papers/${paperId}/submissions` }, { paperId });
+  const upload = (
+    query: string,
+    data: Buffer,
+    who: { as?: Who; bearer?: string } = { as: "staff" },
+    type = "application/gzip",
+  ) =>
+    send(
+      submissionsRoute.POST,
+      {
+        ...who,
+        method: "POST",
+        url: `/api/papers/${paperId}/submissions?${query}`,
+        body: new Uint8Array(data),
+        headers: { "content-type": type },
+      },
+      { paperId },
+    );
+  const list = (who: Who = "staff") =>
+    send(submissionsRoute.GET, { as: who, method: "GET", url: `/api/papers/${paperId}/submissions` }, { paperId });
 
-  const blobFiles = () => fs.readdirSync(blobDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  const blobFiles = () =>
+    fs
+      .readdirSync(blobDir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
   const counts = async () => ({
     blobs: (await handle.db.select().from(blobs)).length,
     submissions: (await handle.db.select().from(submissions)).length,
@@ -95,10 +126,28 @@ describe.each(testDatabaseKinds())("submission upload and API tokens on %s", (ki
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ files: 3, expandedBytes: EXPANDED, replaced: false });
     expect(res.body.jobId).toBeUndefined();
-    const [row] = await handle.db.select().from(submissions).where(eq(submissions.id, res.body.submissionId as string));
-    expect(row).toMatchObject({ archiveName: "repo.tar.gz", archiveSha256: res.body.sha256, archiveExpandedBytes: EXPANDED, archiveFileCount: 3, reproduceLog: "an old run\n", variant: "full", runIndex: 1 });
-    expect((await listSubmissionFiles(handle.db, row.id)).map((f) => f.path)).toEqual(["reproduce.sh", "src/model.py", "train.py"]);
-    const [blob] = await handle.db.select().from(blobs).where(eq(blobs.sha256, res.body.sha256 as string));
+    const [row] = await handle.db
+      .select()
+      .from(submissions)
+      .where(eq(submissions.id, res.body.submissionId as string));
+    expect(row).toMatchObject({
+      archiveName: "repo.tar.gz",
+      archiveSha256: res.body.sha256,
+      archiveExpandedBytes: EXPANDED,
+      archiveFileCount: 3,
+      reproduceLog: "an old run\n",
+      variant: "full",
+      runIndex: 1,
+    });
+    expect((await listSubmissionFiles(handle.db, row.id)).map((f) => f.path)).toEqual([
+      "reproduce.sh",
+      "src/model.py",
+      "train.py",
+    ]);
+    const [blob] = await handle.db
+      .select()
+      .from(blobs)
+      .where(eq(blobs.sha256, res.body.sha256 as string));
     expect(blob.bytes).toBe(data.length);
     expect(blobFiles()).toContain(res.body.sha256);
   });
@@ -114,10 +163,25 @@ describe.each(testDatabaseKinds())("submission upload and API tokens on %s", (ki
   });
 
   const malicious: [string, Buffer | Promise<Buffer>, RegExp, number][] = [
-    ["a path with ..", makeTarGz([...REPO, { name: "repo/../../etc/cron.d/x", data: "x" }]), /entry "repo\/..\/..\/etc\/cron.d\/x" has a \.\. segment in its path/, 400],
-    ["a symlink out of the tree", makeTarGz([...REPO, { name: "repo/home", type: "symlink", linkname: "../../../home" }]), /entry "repo\/home" is a link to "..\/..\/..\/home"/, 400],
+    [
+      "a path with ..",
+      makeTarGz([...REPO, { name: "repo/../../etc/cron.d/x", data: "x" }]),
+      /entry "repo\/..\/..\/etc\/cron.d\/x" has a \.\. segment in its path/,
+      400,
+    ],
+    [
+      "a symlink out of the tree",
+      makeTarGz([...REPO, { name: "repo/home", type: "symlink", linkname: "../../../home" }]),
+      /entry "repo\/home" is a link to "..\/..\/..\/home"/,
+      400,
+    ],
     ["a fifo", makeTarGz([...REPO, { name: "repo/pipe", type: "fifo" }]), /entry "repo\/pipe" is a fifo/, 400],
-    ["a zip entry with an absolute path", makeZip([...REPO, { name: "/etc/passwd", data: "x" }]), /entry "\/etc\/passwd" has an absolute path/, 400],
+    [
+      "a zip entry with an absolute path",
+      makeZip([...REPO, { name: "/etc/passwd", data: "x" }]),
+      /entry "\/etc\/passwd" has an absolute path/,
+      400,
+    ],
   ];
   for (const [what, archive, message, status] of malicious) {
     it(`refuses an archive with ${what}, naming the entry, and stores nothing`, async () => {
@@ -162,10 +226,19 @@ describe.each(testDatabaseKinds())("submission upload and API tokens on %s", (ki
     expect(res.body.jobId).toEqual(expect.any(String));
     const listed = await list("author");
     expect(listed.status).toBe(200);
-    const item = (listed.body.submissions as { id: string; latestJobId: string | null; latestJobStatus: string | null; archiveSha256: string | null }[]).find(
-      (s) => s.id === res.body.submissionId,
-    );
-    expect(item).toMatchObject({ latestJobId: res.body.jobId, latestJobStatus: "queued", archiveSha256: res.body.sha256 });
+    const item = (
+      listed.body.submissions as {
+        id: string;
+        latestJobId: string | null;
+        latestJobStatus: string | null;
+        archiveSha256: string | null;
+      }[]
+    ).find((s) => s.id === res.body.submissionId);
+    expect(item).toMatchObject({
+      latestJobId: res.body.jobId,
+      latestJobStatus: "queued",
+      archiveSha256: res.body.sha256,
+    });
   });
 
   it("takes a small multipart form from a browser", async () => {
@@ -174,9 +247,16 @@ describe.each(testDatabaseKinds())("submission upload and API tokens on %s", (ki
     form.set("run", "1");
     form.set("variant", "code-dev");
     form.set("archive", new File([new Uint8Array(makeZip(REPO))], "repo.zip"));
-    const res = await send(submissionsRoute.POST, { as: "staff", method: "POST", url: `/api/papers/${paperId}/submissions`, body: form }, { paperId });
+    const res = await send(
+      submissionsRoute.POST,
+      { as: "staff", method: "POST", url: `/api/papers/${paperId}/submissions`, body: form },
+      { paperId },
+    );
     expect(res.status).toBe(201);
-    const [row] = await handle.db.select().from(submissions).where(eq(submissions.id, res.body.submissionId as string));
+    const [row] = await handle.db
+      .select()
+      .from(submissions)
+      .where(eq(submissions.id, res.body.submissionId as string));
     expect(row).toMatchObject({ archiveName: "repo.zip", variant: "code-dev", archiveFileCount: 3 });
   });
 
@@ -191,7 +271,9 @@ describe.each(testDatabaseKinds())("submission upload and API tokens on %s", (ki
     try {
       const first = await storeBlob(handle, file);
       expect(await storeBlob(handle, file)).toEqual(first);
-      expect(await handle.db.select().from(blobs).where(eq(blobs.sha256, first.sha256))).toEqual([expect.objectContaining({ bytes: 14 })]);
+      expect(await handle.db.select().from(blobs).where(eq(blobs.sha256, first.sha256))).toEqual([
+        expect.objectContaining({ bytes: 14 }),
+      ]);
       const chunks: Buffer[] = [];
       for await (const chunk of await openBlob(first.sha256)) chunks.push(chunk as Buffer);
       expect(Buffer.concat(chunks).toString()).toBe("runner outputs");
@@ -202,11 +284,24 @@ describe.each(testDatabaseKinds())("submission upload and API tokens on %s", (ki
 
   describe("personal API tokens", () => {
     it("are made from a session (shown once), listed without the token, and act as their user over Bearer", async () => {
-      const made = await send(tokensRoute.POST, { as: "staff", method: "POST", url: "/api/users/me/tokens", body: JSON.stringify({ name: "laptop" }), headers: { "content-type": "application/json" } }, {});
+      const made = await send(
+        tokensRoute.POST,
+        {
+          as: "staff",
+          method: "POST",
+          url: "/api/users/me/tokens",
+          body: JSON.stringify({ name: "laptop" }),
+          headers: { "content-type": "application/json" },
+        },
+        {},
+      );
       expect(made.status).toBe(201);
       const token = made.body.token as string;
       expect(token).toMatch(/^rst_user_[A-Za-z0-9_-]{40,}$/);
-      const [stored] = await handle.db.select().from(apiTokens).where(eq(apiTokens.id, (made.body.apiToken as { id: string }).id));
+      const [stored] = await handle.db
+        .select()
+        .from(apiTokens)
+        .where(eq(apiTokens.id, (made.body.apiToken as { id: string }).id));
       expect(stored.tokenHash).not.toContain(token.slice(9));
       expect(stored.lastUsedAt).toBeNull();
 
@@ -217,12 +312,19 @@ describe.each(testDatabaseKinds())("submission upload and API tokens on %s", (ki
       // No cookie, and sent from another site: a token request is not a browser's, so no origin check applies.
       const res = await upload("agent=Token%20Agent&run=1", await makeTarGz(REPO), { bearer: token });
       expect(res.status).toBe(201);
-      const [row] = await handle.db.select().from(submissions).where(eq(submissions.id, res.body.submissionId as string));
+      const [row] = await handle.db
+        .select()
+        .from(submissions)
+        .where(eq(submissions.id, res.body.submissionId as string));
       expect(row.createdBy).toBe(users.staff);
       const [used] = await handle.db.select().from(apiTokens).where(eq(apiTokens.id, stored.id));
       expect(used.lastUsedAt).toBeInstanceOf(Date);
       // A second use within the minute does not write again.
-      await send(submissionsRoute.GET, { bearer: token, method: "GET", url: `/api/papers/${paperId}/submissions` }, { paperId });
+      await send(
+        submissionsRoute.GET,
+        { bearer: token, method: "GET", url: `/api/papers/${paperId}/submissions` },
+        { paperId },
+      );
       const [again] = await handle.db.select().from(apiTokens).where(eq(apiTokens.id, stored.id));
       expect(again.lastUsedAt!.getTime()).toBe(used.lastUsedAt!.getTime());
     });
@@ -230,30 +332,68 @@ describe.each(testDatabaseKinds())("submission upload and API tokens on %s", (ki
     it("carry their user's rights, no more: an author's token cannot upload (403) but lists the paper's submissions", async () => {
       const { token } = await createApiToken(handle, { userId: users.author, name: "author cli" });
       expect((await upload("agent=A&run=9", await makeTarGz(REPO), { bearer: token })).status).toBe(403);
-      expect((await send(submissionsRoute.GET, { bearer: token, method: "GET", url: `/api/papers/${paperId}/submissions` }, { paperId })).status).toBe(200);
+      expect(
+        (
+          await send(
+            submissionsRoute.GET,
+            { bearer: token, method: "GET", url: `/api/papers/${paperId}/submissions` },
+            { paperId },
+          )
+        ).status,
+      ).toBe(200);
     });
 
     it("a cookie request from another site is still refused (403); the same with a token is let through", async () => {
       const { token } = await createApiToken(handle, { userId: users.staff, name: "cross" });
       const crossSite = { "sec-fetch-site": "cross-site", "content-type": "application/gzip" };
       const data = new Uint8Array(await makeTarGz(REPO));
-      const byCookie = await send(submissionsRoute.POST, { as: "staff", method: "POST", url: `/api/papers/${paperId}/submissions?agent=X&run=1`, body: data, headers: crossSite }, { paperId });
+      const byCookie = await send(
+        submissionsRoute.POST,
+        {
+          as: "staff",
+          method: "POST",
+          url: `/api/papers/${paperId}/submissions?agent=X&run=1`,
+          body: data,
+          headers: crossSite,
+        },
+        { paperId },
+      );
       expect(byCookie.status).toBe(403);
       expect(byCookie.body.error!.code).toBe("cross_origin");
-      const byToken = await send(submissionsRoute.POST, { bearer: token, method: "POST", url: `/api/papers/${paperId}/submissions?agent=X&run=1`, body: data, headers: crossSite }, { paperId });
+      const byToken = await send(
+        submissionsRoute.POST,
+        {
+          bearer: token,
+          method: "POST",
+          url: `/api/papers/${paperId}/submissions?agent=X&run=1`,
+          body: data,
+          headers: crossSite,
+        },
+        { paperId },
+      );
       expect(byToken.status).toBe(201);
     });
 
     it("a revoked token, a disabled user's token, a runner or job token and junk are 401; the cookie is not read then", async () => {
       const { token, apiToken } = await createApiToken(handle, { userId: users.staff, name: "to revoke" });
-      const get = (bearer: string, as: Who = null) => send(submissionsRoute.GET, { as, bearer, method: "GET", url: `/api/papers/${paperId}/submissions` }, { paperId });
+      const get = (bearer: string, as: Who = null) =>
+        send(
+          submissionsRoute.GET,
+          { as, bearer, method: "GET", url: `/api/papers/${paperId}/submissions` },
+          { paperId },
+        );
       expect((await get(token)).status).toBe(200);
-      const revoked = await send(tokenRoute.DELETE, { bearer: token, method: "DELETE", url: `/api/users/me/tokens/${apiToken.id}` }, { tokenId: apiToken.id });
+      const revoked = await send(
+        tokenRoute.DELETE,
+        { bearer: token, method: "DELETE", url: `/api/users/me/tokens/${apiToken.id}` },
+        { tokenId: apiToken.id },
+      );
       expect(revoked.status).toBe(200);
       expect((await get(token)).status).toBe(401);
       // A live session beside a dead token does not rescue it.
       expect((await get(token, "staff")).status).toBe(401);
-      for (const other of ["rst_runner_abc", "rst_job_x.y.z", "not-a-token", `rst_user_${"A".repeat(43)}`]) expect((await get(other)).status).toBe(401);
+      for (const other of ["rst_runner_abc", "rst_job_x.y.z", "not-a-token", `rst_user_${"A".repeat(43)}`])
+        expect((await get(other)).status).toBe(401);
 
       const disabledUser = await createUser(handle.db, { email: "leaving@example.org", isStaff: true });
       const leaving = await createApiToken(handle, { userId: disabledUser.id, name: "x" });
@@ -265,12 +405,37 @@ describe.each(testDatabaseKinds())("submission upload and API tokens on %s", (ki
     it("revoking is for one's own tokens (404 otherwise); minting a token needs a session, not a token", async () => {
       const theirs = await createApiToken(handle, { userId: users.staff, name: "staff's" });
       const mine = await createApiToken(handle, { userId: users.author, name: "mine" });
-      const del = (tokenId: string) => send(tokenRoute.DELETE, { as: "author", method: "DELETE", url: `/api/users/me/tokens/${tokenId}` }, { tokenId });
+      const del = (tokenId: string) =>
+        send(
+          tokenRoute.DELETE,
+          { as: "author", method: "DELETE", url: `/api/users/me/tokens/${tokenId}` },
+          { tokenId },
+        );
       expect((await del(theirs.apiToken.id)).status).toBe(404);
       expect((await del("not-a-uuid")).status).toBe(404);
-      const mint = await send(tokensRoute.POST, { bearer: mine.token, method: "POST", url: "/api/users/me/tokens", body: JSON.stringify({ name: "more" }), headers: { "content-type": "application/json" } }, {});
+      const mint = await send(
+        tokensRoute.POST,
+        {
+          bearer: mine.token,
+          method: "POST",
+          url: "/api/users/me/tokens",
+          body: JSON.stringify({ name: "more" }),
+          headers: { "content-type": "application/json" },
+        },
+        {},
+      );
       expect(mint.status).toBe(403);
-      const noName = await send(tokensRoute.POST, { as: "author", method: "POST", url: "/api/users/me/tokens", body: JSON.stringify({ name: " " }), headers: { "content-type": "application/json" } }, {});
+      const noName = await send(
+        tokensRoute.POST,
+        {
+          as: "author",
+          method: "POST",
+          url: "/api/users/me/tokens",
+          body: JSON.stringify({ name: " " }),
+          headers: { "content-type": "application/json" },
+        },
+        {},
+      );
       expect(noName.status).toBe(400);
       expect(noName.body.error!.details).toContainEqual(expect.objectContaining({ path: "name" }));
     });

@@ -10,7 +10,9 @@ type Params = { gradingId: string; assignmentId: string };
 export const DELETE = apiRoute<Params>({}, async ({ store, user, params }) => {
   const { grading, role } = await requireGradingAccess(store, user, params.gradingId, "view");
   if (role !== "staff") throw new AppError("forbidden", "Only staff assign gradings");
-  const removed = z.uuid().safeParse(params.assignmentId).success && (await removeGradingAssignment(store, grading.id, params.assignmentId));
+  const removed =
+    z.uuid().safeParse(params.assignmentId).success &&
+    (await removeGradingAssignment(store, grading.id, params.assignmentId));
   if (!removed) throw new AppError("not_found", "No such assignment on this grading");
   return { removed: true };
 });

@@ -12,6 +12,7 @@ type Params = { gradingId: string; nodeKey: string };
  */
 export const GET = apiRoute<Params>({}, async ({ store, user, params }) => {
   const access = await requireGradingAccess(store, user, params.gradingId, "view");
-  if (!z.uuid().safeParse(params.nodeKey).success) throw new AppError("not_found", "No graded leaf with this key in the grading");
+  if (!z.uuid().safeParse(params.nodeKey).success)
+    throw new AppError("not_found", "No graded leaf with this key in the grading");
   return getReviewLeafDetail(store, access.grading.id, params.nodeKey, await access.visibility());
 });

@@ -9,7 +9,10 @@ const outputFilesQuerySchema = z
     path: text().min(1).max(4096).optional(),
     image: text().min(1).max(4096).optional(),
   })
-  .refine((q) => (q.path === undefined) !== (q.image === undefined), { path: ["path"], message: "name either path or image" });
+  .refine((q) => (q.path === undefined) !== (q.image === undefined), {
+    path: ["path"],
+    message: "name either path or image",
+  });
 
 /**
  * One file of a reproduction's outputs as the files viewer reads it (staff and the paper's

@@ -11,7 +11,9 @@ type Params = { paperId: string };
  * and under the live rubric (or the range while leaves need verdicts). Staff and the paper's
  * authors, who change the rubric; graders see only the gradings assigned to them.
  */
-export const GET = apiRoute<Params>({ paper: "edit-rubric" }, async ({ store, paper }) => listRubricConsequences(store, paper.id));
+export const GET = apiRoute<Params>({ paper: "edit-rubric" }, async ({ store, paper }) =>
+  listRubricConsequences(store, paper.id),
+);
 
 /** Staff: re-pin the named gradings to the live rubric and re-grade only their affected leaves. */
 export const POST = apiRoute<Params>({ paper: "manage" }, async ({ req, store, paper, user }) => {

@@ -13,6 +13,10 @@ type Params = { paperId: string };
 export const POST = apiRoute<Params>({ paper: "view" }, async ({ req, store, paper, user }) => {
   const { session, selectedKey, editingKey } = await parseJsonBody(req, presenceUpdateSchema);
   const known = await updatePresence(store, paper.id, { sessionId: session, userId: user.id, selectedKey, editingKey });
-  if (!known) throw new AppError("conflict", "This editor is not following the rubric (its live connection is closed); it reconnects by itself");
+  if (!known)
+    throw new AppError(
+      "conflict",
+      "This editor is not following the rubric (its live connection is closed); it reconnects by itself",
+    );
   return { ok: true };
 });

@@ -7,7 +7,9 @@ import { getReview } from "@/server/rubrics/read-rubric";
 type Params = { paperId: string };
 
 const reviewActionSchema = z.object({
-  action: z.enum(["request_review", "sign_off", "return_to_draft"], { error: "must be request_review, sign_off or return_to_draft" }),
+  action: z.enum(["request_review", "sign_off", "return_to_draft"], {
+    error: "must be request_review, sign_off or return_to_draft",
+  }),
   // The revision the person reviewed: a sign-off of a rubric that changed since is refused.
   revision: z.number().int().min(0),
 });
@@ -21,5 +23,11 @@ export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper }) 
  */
 export const POST = apiRoute<Params>({ paper: "edit-rubric" }, async ({ req, store, paper, user }) => {
   const { action, revision } = await parseJsonBody(req, reviewActionSchema);
-  return changeRubricStatus(store, { paperId: paper.id, action, revision, userId: user.id, userLabel: user.name ?? user.email });
+  return changeRubricStatus(store, {
+    paperId: paper.id,
+    action,
+    revision,
+    userId: user.id,
+    userLabel: user.name ?? user.email,
+  });
 });

@@ -13,6 +13,9 @@ const querySchema = z.object({
 /** The operation log, newest first, one line per revision (`?before=N` pages back, `?limit=` up to 200). */
 export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, store, paper }) => {
   const params = req.nextUrl.searchParams;
-  const query = querySchema.parse({ before: params.get("before") ?? undefined, limit: params.get("limit") ?? undefined });
+  const query = querySchema.parse({
+    before: params.get("before") ?? undefined,
+    limit: params.get("limit") ?? undefined,
+  });
   return listRevisions(store, paper.id, query);
 });

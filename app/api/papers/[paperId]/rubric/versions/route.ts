@@ -11,7 +11,9 @@ const versionCreateSchema = z.object({
   name: text().trim().min(1, "is required").max(200, "must be at most 200 characters"),
 });
 
-export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper }) => ({ versions: await listVersions(store, paper.id) }));
+export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper }) => ({
+  versions: await listVersions(store, paper.id),
+}));
 
 /** Saves the live tree as a named version. */
 export const POST = apiRoute<Params>({ paper: "edit-rubric" }, async ({ req, store, paper, user }) => {

@@ -27,7 +27,9 @@ async function readSecretBody(req: Request): Promise<{ value: string }> {
     return await parseJsonBody(req, z.object({ value: secretValueSchema }), MAX_BODY_BYTES);
   } catch (err) {
     if (err instanceof AppError && err.code === "bad_request") {
-      throw new AppError("bad_request", 'The request body is not valid JSON: send {"value": "…"}', [{ path: "value", message: "is not valid JSON" }]);
+      throw new AppError("bad_request", 'The request body is not valid JSON: send {"value": "…"}', [
+        { path: "value", message: "is not valid JSON" },
+      ]);
     }
     throw err;
   }

@@ -12,6 +12,10 @@ export const GET = runnerRoute<{ jobId: string }>(async ({ req, params, store })
   if (!archive) throw new AppError("not_found", "This job's submission has no stored archive");
   const body = Readable.toWeb(await openBlob(archive.sha256)) as ReadableStream<Uint8Array>;
   return new Response(body, {
-    headers: { "content-type": "application/octet-stream", "content-length": String(archive.bytes), "x-archive-name": encodeURIComponent(archive.name) },
+    headers: {
+      "content-type": "application/octet-stream",
+      "content-length": String(archive.bytes),
+      "x-archive-name": encodeURIComponent(archive.name),
+    },
   });
 });

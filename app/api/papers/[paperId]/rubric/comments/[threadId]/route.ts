@@ -19,13 +19,23 @@ function parseThreadId(threadId: string): string {
 /** A reply in the thread (reopening it if it was resolved). */
 export const POST = apiRoute<Params>({ paper: "view" }, async ({ req, params, store, paper, user }) => {
   const { body } = await parseJsonBody(req, replySchema);
-  await replyToCommentThread(store, { paperId: paper.id, threadId: parseThreadId(params.threadId), body, userId: user.id });
+  await replyToCommentThread(store, {
+    paperId: paper.id,
+    threadId: parseThreadId(params.threadId),
+    body,
+    userId: user.id,
+  });
   return Response.json({ ok: true }, { status: 201 });
 });
 
 /** Resolve or reopen the thread. */
 export const PATCH = apiRoute<Params>({ paper: "view" }, async ({ req, params, store, paper, user }) => {
   const { resolved } = await parseJsonBody(req, threadStatusSchema);
-  await resolveCommentThread(store, { paperId: paper.id, threadId: parseThreadId(params.threadId), resolved, userId: user.id });
+  await resolveCommentThread(store, {
+    paperId: paper.id,
+    threadId: parseThreadId(params.threadId),
+    resolved,
+    userId: user.id,
+  });
   return { ok: true };
 });
