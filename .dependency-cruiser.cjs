@@ -10,7 +10,8 @@
  * test helpers (`*.testutil.ts`, `test/`) may reach any layer, but production code never imports them.
  *
  * Each of lib/, runner/ and components/ also has its npm packages listed (LIB_PACKAGES, RUNNER_PACKAGES,
- * SERVER_PACKAGES below). Folder-level cycles, which no rule here can express, are refused by
+ * SERVER_PACKAGES below), and server/'s folders have tiers and levels (SERVER_TIERS). Folder-level cycles
+ * elsewhere, which no rule here can express, are refused by
  * `scripts/check-folder-cycles.mjs`; `test/layers/probe.test.ts` proves the rules refuse what they say.
  */
 /** Opening the database (not reading or writing it): the client factory and PGlite's data directory. */
@@ -72,6 +73,89 @@ const SERVER_PACKAGES = [
   "s3rver",
   "tsx",
 ];
+
+/**
+ * server/ in tiers, each tier in levels, lowest first (ARCHITECTURE.md, "server/ tiers"):
+ *
+ *   platform   knows no feature: the route wrapper, sign-in, the live feed, the inbox, blobs, jobs
+ *   domain     the features, one folder each
+ *   workflows  what runs features together: evaluations, the leaderboard, the demo seed, start-up
+ *
+ * A folder imports the lower levels of its own tier and every lower tier; never a folder of its own
+ * level, nor anything above. So server/ has no folder-level cycle, and each folder can be read, moved
+ * and tested over the ones below it. A lower folder that must set off a higher one takes a callback
+ * from its caller (`SubmissionUploadWorkflow`) or publishes an event the higher one subscribes to;
+ * shared pure logic goes down to lib/. Files right in server/ are named (`store.ts`, `startup.ts`).
+ */
+const SERVER_TIERS = [
+  [
+    "platform",
+    [
+      ["access", "blobs", "jobs", "runners", "store.ts"],
+      ["live", "metrics"],
+      ["auth", "notifications"],
+      ["http", "secrets"],
+    ],
+  ],
+  [
+    "domain",
+    [
+      ["users", "rubrics", "submissions"],
+      ["comments", "papers", "gradings"],
+      ["reviews", "judge"],
+    ],
+  ],
+  ["workflows", [["evaluations", "seed", "reproductions"], ["leaderboard", "demo"], ["startup.ts"]]],
+];
+
+/**
+ * Imports that still go up, each removed by issue 22 item 1 (server/jobs, a platform that knows no
+ * feature): until it lands, no rule is made for these folders, and these targets are let through.
+ * Delete an entry when its imports are gone.
+ */
+const PENDING_UPWARD = {
+  /** server/jobs still calls the evaluation pipeline, papers' run settings, submissions' archives. */
+  jobs: "*",
+  /** server/runners reads server/jobs' queue configuration (same level). */
+  runners: "*",
+  /** The judge worker reports job events to the evaluation pipeline directly. */
+  judge: "^server/evaluations/pipeline/job-events\\.ts$",
+};
+
+function serverFolderPath(name) {
+  return name.endsWith(".ts") ? `^server/${name.replace(".", "\\.")}$` : `^server/${name}/`;
+}
+
+/** One error rule per server/ folder: what is at its level (but itself) or above it is refused. */
+function serverTierRules() {
+  const order = SERVER_TIERS.flatMap(([tier, levels], t) =>
+    levels.flatMap((names, level) => names.map((name) => ({ tier, t, level, name }))),
+  );
+  return order
+    .map((folder) => ({
+      ...folder,
+      refused: order.filter(
+        (o) => o.name !== folder.name && (o.t > folder.t || (o.t === folder.t && o.level >= folder.level)),
+      ),
+    }))
+    .filter(({ name, refused }) => PENDING_UPWARD[name] !== "*" && refused.length > 0)
+    .map(({ tier, t, level, name, refused }) => {
+      const below = SERVER_TIERS.slice(0, t).map(([lower]) => lower);
+      return {
+        name: `server-tier-${name.replace(".ts", "")}`,
+        comment:
+          `server/${name} is ${tier}, level ${level + 1}: it imports only the lower levels of ${tier}` +
+          `${below.length ? ` and the ${below.join(" and ")} tier${below.length > 1 ? "s" : ""}` : ""}` +
+          " (see SERVER_TIERS; invert the import with a callback or an event, or move the file or its pure logic down)",
+        severity: "error",
+        from: { path: serverFolderPath(name), pathNot: TEST },
+        to: {
+          path: `(${refused.map((o) => serverFolderPath(o.name)).join("|")})`,
+          ...(PENDING_UPWARD[name] ? { pathNot: PENDING_UPWARD[name] } : {}),
+        },
+      };
+    });
+}
 
 function layer(name, from, allowed, comment, ignoredTypes = []) {
   return {
@@ -180,6 +264,17 @@ module.exports = {
       severity: "error",
       from: { pathNot: `^db/|${TEST}` },
       to: { path: "^node_modules/drizzle-orm/|^db/schema\\.ts$", dependencyTypesNot: ["type-only"] },
+    },
+    ...serverTierRules(),
+    {
+      name: "server-folders-have-a-tier",
+      comment: "every server/ folder (and file right in server/) has its place in SERVER_TIERS: add a new one there",
+      severity: "error",
+      from: {
+        path: "^server/",
+        pathNot: `${SERVER_TIERS.flatMap(([, levels]) => levels.flat().map(serverFolderPath)).join("|")}|${TEST}`,
+      },
+      to: {},
     },
     {
       name: "no-production-import-of-tests",

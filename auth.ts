@@ -8,7 +8,7 @@ import { getStore } from "./server/store";
 import { clientAddress } from "./server/auth/throttle";
 import { signInWithPassword, userForIdentity } from "./server/users/sign-in";
 import { tooManyAttemptsCode } from "./lib/auth/sign-in-throttle";
-import { endSession, isSessionLive, sessionRefOf, startSession } from "./server/users/sessions";
+import { endSession, isSessionLive, sessionRefOf, startSession } from "./server/auth/sessions";
 
 const credentialsSchema = z.object({ email: z.email(), password: z.string().min(1).max(1000) });
 
@@ -64,7 +64,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => ({
           if (!user.email) throw new Error("The identity provider did not share an email address");
           token.uid = (await userForIdentity(await getStore(), user.email, user.name)).id;
         }
-        // Each sign-in is a revocable session row; the cookie names it (server/users/sessions.ts).
+        // Each sign-in is a revocable session row; the cookie names it (server/auth/sessions.ts).
         if (!token.uid) throw new Error("The sign-in named no user");
         token.sid = await startSession(await getStore(), token.uid);
         return token;

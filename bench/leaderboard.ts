@@ -17,7 +17,7 @@ import { sql } from "drizzle-orm";
 import { openDatabase } from "@/db/client";
 import { insertSyntheticGradings, type SyntheticGrading } from "@/db/leaderboard-fixture.testutil";
 import { LEADERBOARD_MAX_STALE_MS } from "@/server/leaderboard/leaderboard";
-import { readSplits } from "@/server/leaderboard/data-splits";
+import { readSplits } from "@/server/papers/data-splits";
 import { mulberry32 } from "@/lib/random";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import { createTestPostgresDatabase } from "@/test/databases";

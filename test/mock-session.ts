@@ -5,7 +5,7 @@
  */
 import type { DbHandle } from "@/db/client";
 import type { SessionRef } from "@/db/queries/papers";
-import { startSession } from "@/server/users/sessions";
+import { startSession } from "@/server/auth/sessions";
 
 const started = new Map<string, string>();
 

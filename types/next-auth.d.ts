@@ -10,7 +10,7 @@ declare module "next-auth" {
 declare module "next-auth/jwt" {
   interface JWT {
     uid?: string;
-    /** The `user_sessions` row of this sign-in (server/users/sessions.ts). */
+    /** The `user_sessions` row of this sign-in (server/auth/sessions.ts). */
     sid?: string;
   }
 }

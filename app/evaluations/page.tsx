@@ -1,7 +1,7 @@
 import { EvaluationsPage } from "@/components/evaluations/evaluations-page";
 import { AccessDenied } from "@/components/layout/access-denied";
 import { requireStaffPage } from "@/server/auth/page-access";
-import { readDataSplits } from "@/server/leaderboard/data-splits";
+import { readDataSplits } from "@/server/papers/data-splits";
 
 export const metadata = { title: "Evaluations" };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { JudgeEvalWorkbench } from "@/components/judge-eval/judge-eval-workbench";
 import { AccessDenied } from "@/components/layout/access-denied";
-import { judgeEvalPaperScope } from "@/server/access/judge-eval-access";
+import { judgeEvalPaperScope } from "@/server/judge/eval/judge-eval-access";
 import { getCurrentUser } from "@/server/auth/session";
 import { getStore } from "@/server/store";
 import { redirect } from "next/navigation";

@@ -8,7 +8,7 @@ import {
   skipWithoutData,
 } from "@/lib/rubric/paperbench-data.testutil";
 import { computeLeaderboard, rankEntries, type LeaderboardRow } from "./leaderboard";
-import { readSplits } from "@/server/leaderboard/data-splits";
+import { readSplits } from "@/server/papers/data-splits";
 import { parseSplitText } from "./splits";
 import { numpyMean, numpyStd, numpySum, standardError } from "./stats";
 

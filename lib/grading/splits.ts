@@ -1,6 +1,6 @@
 /**
  * PaperBench's splits (`splits/<name>.txt` in the data: one paper id a line), read from the data
- * rather than written into the code. Pure: reading the files is `server/leaderboard/data-splits.ts`.
+ * rather than written into the code. Pure: reading the files is `server/papers/data-splits.ts`.
  */
 
 /** Paper ids of a split file: one a line; blank lines and `#` comments ignored; repeats kept once. */

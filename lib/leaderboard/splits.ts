@@ -2,7 +2,7 @@
  * Which splits the leaderboard offers, from data rather than code:
  *
  * - every `splits/<name>.txt` of the PaperBench data (`PAPERBENCH_DATA_DIR`, default
- *   `../shared/paperbench` from the working directory), read by `server/leaderboard/data-splits.ts`;
+ *   `../shared/paperbench` from the working directory), read by `server/papers/data-splits.ts`;
  * - `all`: the data's own `all` when it has one, else every paper graded in the studio;
  * - `studio`: every paper graded in the studio, offered beside the data's `all` when the studio
  *   grades papers outside it (the embedded demo's paper, papers of your own).

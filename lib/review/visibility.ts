@@ -11,6 +11,13 @@ interface KeyedRow {
   parentKey: string | null;
 }
 
+/** The leaves (keys) of a tree's `rows`: the rows no other row names as its parent. */
+export function leafKeysOf(rows: readonly KeyedRow[]): string[] {
+  const parents = new Set<string>();
+  for (const r of rows) if (r.parentKey !== null) parents.add(r.parentKey);
+  return rows.filter((r) => !parents.has(r.key)).map((r) => r.key);
+}
+
 /** The leaves (keys) of the subtrees rooted at `roots`, among pre-order `rows`. */
 export function leavesUnder(rows: readonly KeyedRow[], roots: readonly string[]): Set<string> {
   const hasChildren = new Set<string>();

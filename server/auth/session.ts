@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import { getDb } from "@/db/client";
 import { getUserWithPaperAccess, type SessionRef } from "@/db/queries/papers";
 import type { Paper, PaperRole, User } from "@/db/schema";
-import { sessionRefOf } from "@/server/users/sessions";
+import { sessionRefOf } from "./sessions";
 import { getAuthSecret } from "./secret";
 
 export type { SessionRef };
@@ -16,7 +16,7 @@ const DECODED_TTL_MS = 60_000;
 
 /**
  * The session a request's cookie names: the user and the `user_sessions` row it was issued with
- * (see server/users/sessions.ts). Whether that session is still live is the database's answer,
+ * (see server/auth/sessions.ts). Whether that session is still live is the database's answer,
  * read with the user on every request (`getUserWithPaperAccess`); a cookie from before sessions
  * had rows names none, and is signed out.
  *

@@ -20,7 +20,7 @@ import { importPaperFolder } from "@/server/papers/import";
 import { DEMO_USERS, seedDemo } from "@/server/seed/seed";
 import { DEMO_AGENTS } from "@/server/seed/seed-gradings";
 import { createAccount } from "@/server/users/create-account";
-import { isSessionLive, startSession } from "@/server/users/sessions";
+import { isSessionLive, startSession } from "@/server/auth/sessions";
 import { DEMO_DIR, gradedDemoText } from "@/test/blind-review";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { deleteDemo } from "./delete-demo";

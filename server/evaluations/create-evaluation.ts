@@ -8,7 +8,7 @@ import { AppError } from "@/lib/errors";
 import { createEvaluationSchema, type CreateEvaluationInput } from "@/lib/evaluations/schemas";
 import { badRequestOf } from "@/server/http/zod-details";
 import { defaultJudgeConfigId } from "@/server/judge/configs/default-judge-config";
-import { readDataSplits } from "@/server/leaderboard/data-splits";
+import { readDataSplits } from "@/server/papers/data-splits";
 
 /**
  * Creates an evaluation (the agent by name, created when new): a named split takes its papers

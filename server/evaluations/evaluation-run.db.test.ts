@@ -10,6 +10,7 @@ import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { uploadSubmission } from "@/server/submissions/upload-submission";
+import { evaluationUpload } from "./evaluation-upload";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { createEvaluation } from "./create-evaluation";
 import { DEMO_DIR, DEMO_PAPER } from "./paperbench-runs.testutil";
@@ -35,17 +36,20 @@ describe.each(testDatabaseKinds())("a harness's upload into an evaluation on %s"
   });
 
   const upload = (evaluation: string, fields: { agent: string; run: number; variant?: "full" | "code-dev" }) =>
-    uploadSubmission(handle, {
-      agent: fields.agent,
-      run: fields.run,
-      variant: fields.variant ?? "full",
-      reproduce: false,
-      replace: false,
-      evaluation,
-      paperId: DEMO_PAPER,
-      userId: staffId,
-      archive: { path: archive, name: "repo.tar.gz" },
-    });
+    uploadSubmission(
+      handle,
+      {
+        agent: fields.agent,
+        run: fields.run,
+        variant: fields.variant ?? "full",
+        reproduce: false,
+        replace: false,
+        paperId: DEMO_PAPER,
+        userId: staffId,
+        archive: { path: archive, name: "repo.tar.gz" },
+      },
+      evaluationUpload(evaluation),
+    );
 
   it("one submission at a time with the evaluation's id joins it as a pending cell; a run that does not fit is refused naming the field, and nothing is stored", async () => {
     const evaluation = await createEvaluation(

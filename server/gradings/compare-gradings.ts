@@ -11,7 +11,7 @@ import {
   type SubmissionComparison,
 } from "@/lib/grading/compare-gradings";
 import { fallbackProvenance, provenanceSummary } from "@/lib/evaluations/provenance";
-import { requireFullVisibility, requireGradingAccess } from "@/server/access/grading-access";
+import { requireFullVisibility, requireGradingAccess } from "./grading-access";
 import { requireSubmissionAccess } from "@/server/access/submission-access";
 import { listPaperGradings } from "./read-gradings";
 import { getGradingRows } from "./pinned-grading";

@@ -8,7 +8,7 @@ import {
   listSubmissionFiles,
 } from "@/db/queries/submissions";
 import type { EffectiveRole } from "@/lib/auth/access";
-import { listAssignedGradings } from "@/server/reviews/review-queue";
+import { listAssignedGradings } from "./assigned-gradings";
 
 /**
  * The gradings of a paper's submissions for one member: every one for staff and authors; for a

@@ -7,7 +7,7 @@ import type { Paper, User } from "@/db/schema";
 import { isMetricsScrapeToken } from "@/server/auth/metrics-token";
 import { getRequestSession } from "@/server/auth/session";
 import { bearerToken } from "@/server/runners/runner-tokens";
-import { accessByApiToken, isApiToken } from "@/server/users/api-tokens";
+import { accessByApiToken, isApiToken } from "@/server/auth/api-tokens";
 import { canAccessPaper, effectiveRole, type EffectiveRole, type PaperAccess } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import { unstorableText } from "@/lib/text";

@@ -3,7 +3,7 @@ import type { Store } from "@/db/client";
 import { listPaperRolesForUser } from "@/db/queries/leaderboard";
 import { AppError } from "@/lib/errors";
 import type { LeaderboardAgentGradings } from "@/lib/leaderboard/types";
-import { listAssignedGradings } from "@/server/reviews/review-queue";
+import { listAssignedGradings } from "@/server/gradings/assigned-gradings";
 import { loadBoard, type LeaderboardQuery } from "./leaderboard";
 
 /**

@@ -21,7 +21,7 @@ import {
   type LeaderboardView,
 } from "@/lib/leaderboard/types";
 import { PLACEHOLDER_LABEL, scoringMethodOf } from "@/lib/evaluations/scoring-method";
-import { readDataSplits } from "./data-splits";
+import { readDataSplits } from "@/server/papers/data-splits";
 import {
   evaluationRow,
   evaluationsForBoard,

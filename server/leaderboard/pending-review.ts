@@ -2,9 +2,9 @@ import "server-only";
 import type { Executor } from "@/db/client";
 import { listBlindAssignments } from "@/db/queries/leaderboard";
 import type { Variant } from "@/lib/grading/variant";
-import { assignmentVisibility, blindReviewOpen } from "@/lib/review/visibility";
+import { assignmentVisibility, blindReviewOpen, leafKeysOf } from "@/lib/review/visibility";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
-import { leafKeysOf, reviewTotals } from "@/server/reviews/progress";
+import { reviewTotals } from "@/server/reviews/progress";
 
 /**
  * The gradings of a variant under an open blind review: a blind assignment whose holder has not

@@ -4,7 +4,7 @@ import type { SessionRef } from "@/db/queries/papers";
 import { removePaperMember } from "@/db/queries/papers";
 import { removeMember } from "@/server/papers/remove-member";
 import { applyRubricOperation } from "@/server/rubrics/apply-rubric-operation";
-import { endSession, signOutEverywhere } from "@/server/users/sessions";
+import { endSession, signOutEverywhere } from "@/server/auth/sessions";
 import { setDisabled } from "@/server/users/set-disabled";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";

@@ -3,7 +3,7 @@ import type { SessionRef } from "@/db/queries/papers";
 import type { PaperRole } from "@/db/schema";
 import { addMember } from "@/server/papers/add-member";
 import { createAccount } from "@/server/users/create-account";
-import { startSession } from "@/server/users/sessions";
+import { startSession } from "@/server/auth/sessions";
 
 /**
  * A signed-in session for a stream's viewer: a new user (staff, or a member of `paperId` with

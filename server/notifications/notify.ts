@@ -1,29 +1,22 @@
 import "server-only";
 import type { Executor } from "@/db/client";
-import { getGradingAssignment, listCommittedLeafKeys } from "@/db/queries/grading-reviews";
 import { getGradingItemById } from "@/db/queries/gradings";
-import {
-  hasNotificationSince,
-  insertNotifications,
-  listPaperAuthorIds,
-  type NewNotification,
-} from "@/db/queries/notifications";
-import type { Grading } from "@/db/schema";
+import { insertNotifications, listPaperAuthorIds, type NewNotification } from "@/db/queries/notifications";
 import { snapshotText } from "@/lib/notifications/schemas";
-import { getGradingRows } from "@/server/gradings/pinned-grading";
-import { scopeOf } from "@/server/reviews/progress";
 
 /**
  * The notifications of the four actions, each written by the action's own service inside its
- * transaction (so a refused action notifies nobody). Each answers the recipients, for the service
+ * transaction (so a refused action notifies nobody); a finished review's, which needs the review's
+ * scope, is written by the review feature (server/reviews/notify-review-finished.ts) with `notify`. Each answers the recipients, for the service
  * to hand to `announceNotifications` once the transaction has committed; an open inbox that misses
  * the announcement still finds the notification at its next check (every second, see stream.ts).
  * Nobody is ever notified of their own action.
  */
 
-type Recipients = string[];
+export type Recipients = string[];
 
-async function notify(
+/** Writes one notification per recipient, never to the actor; the recipients, for `announceNotifications`. */
+export async function notify(
   tx: Executor,
   input: Omit<NewNotification, "recipientId"> & { recipients: Iterable<string> },
 ): Promise<Recipients> {
@@ -93,44 +86,6 @@ export async function notifyReturnedToDraft(
     paperId: input.paperId,
     text: snapshotText(input.reason),
     recipients: authors,
-  });
-}
-
-/**
- * A grader's commit that completes their assignment (every leaf of its scope now has their mark)
- * tells whoever assigned it, once per completion: a leaf committed again does not tell them again.
- * Commits outside an assignment (staff reviewing on their own) tell nobody.
- */
-export async function notifyReviewFinished(
-  tx: Executor,
-  input: {
-    actorId: string;
-    grading: Pick<Grading, "id" | "rubricVersionId" | "rubricView">;
-    paperId: string;
-    nodeKey: string;
-  },
-): Promise<Recipients> {
-  const assignment = await getGradingAssignment(tx, input.grading.id, input.actorId);
-  if (!assignment?.assignedBy || assignment.assignedBy === input.actorId) return [];
-  const scope = scopeOf(await getGradingRows(tx, input.grading), assignment.nodeKeys);
-  if (!scope.has(input.nodeKey)) return [];
-  const committed = await listCommittedLeafKeys(tx, input.grading.id, input.actorId);
-  for (const key of scope) if (!committed.has(key)) return [];
-  // Told already since it was (re)assigned: this commit went over a leaf of a finished review again.
-  const told = {
-    kind: "review_finished" as const,
-    actorId: input.actorId,
-    gradingId: input.grading.id,
-    recipientId: assignment.assignedBy,
-  };
-  if (await hasNotificationSince(tx, told, assignment.updatedAt)) return [];
-  return notify(tx, {
-    kind: "review_finished",
-    actorId: input.actorId,
-    paperId: input.paperId,
-    gradingId: input.grading.id,
-    text: `${scope.size} ${scope.size === 1 ? "leaf" : "leaves"} reviewed${assignment.blind ? " blind" : ""}`,
-    recipients: [assignment.assignedBy],
   });
 }
 

@@ -8,7 +8,7 @@ import { startCommentThread } from "@/server/comments/start-comment-thread";
 import { stopRubricFeed } from "@/server/live/rubric-feed";
 import { signedInViewer } from "@/server/live/viewer.testutil";
 import { removeMember } from "@/server/papers/remove-member";
-import { endSession } from "@/server/users/sessions";
+import { endSession } from "@/server/auth/sessions";
 import { openTestDatabase, openTestPostgresDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { SseReader } from "@/test/sse-frames";

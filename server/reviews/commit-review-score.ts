@@ -8,11 +8,17 @@ import { getUserById } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import type { ReviewCommitResult, ReviewLeaf, ReviewOverrideItem } from "@/lib/review/types";
-import { hiddenReason, maySeeAggregate, SEE_EVERYTHING, type LeafVisibility } from "@/lib/review/visibility";
+import {
+  hiddenReason,
+  leafKeysOf,
+  maySeeAggregate,
+  SEE_EVERYTHING,
+  type LeafVisibility,
+} from "@/lib/review/visibility";
 import { appendOverride } from "@/server/gradings/override-leaf-score";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
-import { announceNotifications, notifyReviewFinished } from "@/server/notifications/notify";
-import { leafKeysOf } from "./progress";
+import { announceNotifications } from "@/server/notifications/notify";
+import { notifyReviewFinished } from "./notify-review-finished";
 import { leafUnsureFlags } from "./unsure-flags";
 import { toMarkItem, toOverrideItem } from "./review-payload";
 

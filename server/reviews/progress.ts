@@ -1,7 +1,7 @@
 import "server-only";
 import type { Executor } from "@/db/client";
 import { listReviewTotals } from "@/db/queries/grading-reviews";
-import { leavesUnder } from "@/lib/review/visibility";
+import { leafKeysOf, leavesUnder } from "@/lib/review/visibility";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 
 /** How far a grader got on an assignment; shared by the assignment list and the review queue. */
@@ -16,12 +16,6 @@ export interface AssignmentProgress {
 }
 
 export type LeafMarks = Map<string, { ms: number; at: Date }>;
-
-export function leafKeysOf(rows: readonly NodeRow[]): string[] {
-  const parents = new Set<string>();
-  for (const r of rows) if (r.parentKey !== null) parents.add(r.parentKey);
-  return rows.filter((r) => !parents.has(r.key)).map((r) => r.key);
-}
 
 /** The leaves an assignment covers: its subtrees' leaves, or every leaf. */
 export function scopeOf(rows: readonly NodeRow[], nodeKeys: readonly string[] | null): Set<string> {

@@ -24,11 +24,16 @@ import type {
   ReviewPayload,
   ReviewUnsureFlag,
 } from "@/lib/review/types";
-import { hiddenReason, maySeeAggregate, visibleUnsureFlags, type LeafVisibility } from "@/lib/review/visibility";
+import {
+  hiddenReason,
+  leafKeysOf,
+  maySeeAggregate,
+  visibleUnsureFlags,
+  type LeafVisibility,
+} from "@/lib/review/visibility";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
 import { fallbackProvenance } from "@/lib/evaluations/provenance";
-import { getLeafVisibility } from "./leaf-visibility";
-import { leafKeysOf } from "./progress";
+import { getLeafVisibility } from "@/server/gradings/leaf-visibility";
 import { unsureFlagsByLeaf } from "./unsure-flags";
 import { judgeRunStatus } from "@/lib/judge/views";
 

@@ -5,10 +5,9 @@ import { countVerdictsByGradingIds } from "@/db/queries/grading-verdicts";
 import type { UserRef } from "@/db/queries/users";
 import type { GradingKind } from "@/db/schema";
 import type { Variant } from "@/lib/grading/variant";
-import { assignmentVisibility, maySeeAggregate } from "@/lib/review/visibility";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
-import { leafKeysOf, progressOf, reviewTotals, scopeOf, type AssignmentProgress } from "./progress";
+import { progressOf, reviewTotals, scopeOf, type AssignmentProgress } from "./progress";
 
 export interface ReviewQueueItem {
   assignmentId: string;
@@ -62,36 +61,6 @@ export async function listReviewQueue(store: Store, opts: { userId?: string } = 
       assignedAt: r.assignedAt,
       progress,
     });
-  }
-  return out;
-}
-
-/**
- * The gradings assigned to a grader, each with whether its root score is hidden from them: the
- * root (and the imported file's root score) aggregates every leaf, so it shows only when their
- * assignment hides none (`maySeeAggregate`, the review page's own rule). For lists that name
- * gradings with their scores: a paper's gradings, the leaderboard's drill-down.
- */
-export async function listAssignedGradings(
-  store: Store,
-  userId: string,
-): Promise<Map<string, { scoreHidden: boolean }>> {
-  const { db } = store;
-  const rows = await listQueueRows(db, { userId });
-  const totals = await reviewTotals(
-    db,
-    rows.filter((r) => r.blind).map((r) => r.gradingId),
-    [userId],
-  );
-  const out = new Map<string, { scoreHidden: boolean }>();
-  for (const r of rows) {
-    let scoreHidden = false;
-    if (r.blind || r.nodeKeys) {
-      const pinned = await getGradingRows(db, r);
-      const committed = new Set(totals.get(`${r.gradingId}/${userId}`)?.keys() ?? []);
-      scoreHidden = !maySeeAggregate(leafKeysOf(pinned), assignmentVisibility(pinned, r, committed));
-    }
-    out.set(r.gradingId, { scoreHidden });
   }
   return out;
 }

@@ -21,6 +21,9 @@ export const submissionUploadFieldsSchema = z.object({
   evaluation: text().trim().max(100, "must be at most 100 characters").optional(),
 });
 
+/** An upload request's fields: the run, and the evaluation it belongs to when a harness names one. */
+export type SubmissionUploadRequestFields = SubmissionUploadFields & { evaluation?: string };
+
 /** The raw body types of an archive sent as it is (the CLI, a browser's fetch of a File). */
 const ARCHIVE_TYPES = new Set([
   "application/gzip",
@@ -39,7 +42,7 @@ const ARCHIVE_TYPES = new Set([
 export const MAX_MULTIPART_ARCHIVE_BYTES = 64 * 1024 * 1024;
 
 export interface SubmissionUploadRequest {
-  fields: SubmissionUploadFields;
+  fields: SubmissionUploadRequestFields;
   /** `disposable`: a temporary copy the blob store may take by rename. */
   archive: { path: string; name: string; disposable: true };
   /** PaperBench's `agent.log`, when a form sends it beside the archive. */
@@ -58,7 +61,7 @@ export interface SubmissionUploadRequest {
  */
 export async function withSubmissionUpload<T>(
   req: Request,
-  options: { maxArchiveBytes: number; beforeBody: (fields: SubmissionUploadFields) => Promise<void> },
+  options: { maxArchiveBytes: number; beforeBody: (fields: SubmissionUploadRequestFields) => Promise<void> },
   handle: (upload: SubmissionUploadRequest) => Promise<T>,
 ): Promise<T> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();

@@ -1,9 +1,7 @@
 import "server-only";
-import type { Store } from "@/db/client";
+import type { Executor, Store } from "@/db/client";
 import { ensureAgentByName, getAgentByName } from "@/db/queries/agents";
 import { insertBlob } from "@/db/queries/blobs";
-import { getEvaluationCell } from "@/db/queries/evaluation-cells";
-import { setSubmissionEvaluationId } from "@/db/queries/evaluations";
 import { getPaperById } from "@/db/queries/papers";
 import {
   ensureSubmission,
@@ -16,8 +14,6 @@ import type { Submission } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Variant } from "@/lib/grading/variant";
 import { getBlobStore } from "@/server/blobs/get-blob-store";
-import { evaluationForRun } from "@/server/evaluations/evaluation-run";
-import { startEvaluationCell } from "@/server/evaluations/pipeline/advance-cell";
 import { enqueueReproduceJob } from "@/server/jobs/enqueue-reproduce";
 import { checkSubmissionArchive, type ArchiveLimits } from "./archive";
 import { scanAgentLog } from "./scan-agent-log";
@@ -32,8 +28,30 @@ export interface SubmissionUploadFields {
   reproduce: boolean;
   /** Replace the archive the run already has (else 409). */
   replace: boolean;
-  /** The evaluation this run belongs to (a harness uploading one submission at a time). */
-  evaluation?: string;
+}
+
+/** The run an upload stores, as a workflow checks it. */
+export interface UploadedRun {
+  paperId: string;
+  agent: string;
+  runIndex: number;
+  variant: Variant;
+}
+
+/**
+ * A workflow that owns the uploaded run (an evaluation's: `evaluationUpload` in
+ * server/evaluations/evaluation-upload.ts), handed in by its caller so that submissions know no
+ * workflow. It checks the run before the archive is read and again inside the transaction (the
+ * workflow may have changed since), links the stored submission in that transaction, and once it
+ * has committed starts what follows in place of a plain reproduction, answering the job it queued.
+ */
+export interface SubmissionUploadWorkflow {
+  check(db: Executor, run: UploadedRun): Promise<void>;
+  link(tx: Executor, submissionId: string): Promise<void>;
+  start(
+    store: Store,
+    upload: { submissionId: string; replaced: boolean; userId: string | null },
+  ): Promise<{ jobId?: string }>;
 }
 
 export interface SubmissionUploadResult {
@@ -58,6 +76,7 @@ export interface SubmissionUploadResult {
 export async function precheckSubmissionUpload(
   store: Store,
   input: SubmissionUploadFields & { paperId: string },
+  workflow?: SubmissionUploadWorkflow,
 ): Promise<void> {
   if (input.reproduce && input.variant === "code-dev") {
     throw new AppError(
@@ -66,13 +85,12 @@ export async function precheckSubmissionUpload(
       [{ path: "reproduce", message: "must be off for the code-dev variant" }],
     );
   }
-  if (input.evaluation)
-    await evaluationForRun(store.db, input.evaluation, {
-      paperId: input.paperId,
-      agent: input.agent,
-      runIndex: input.run,
-      variant: input.variant,
-    });
+  await workflow?.check(store.db, {
+    paperId: input.paperId,
+    agent: input.agent,
+    runIndex: input.run,
+    variant: input.variant,
+  });
   const agent = await getAgentByName(store.db, input.agent);
   if (!agent) return;
   const existing = await getSubmissionByRun(store.db, {
@@ -89,8 +107,8 @@ export async function precheckSubmissionUpload(
  * and removes) is checked entry by entry (a refusal names the entry, and nothing is stored), put in
  * the blob store, then the agent (created when new), the submission, its file listing and its
  * blob are written in one transaction, with what the blacklist monitor found in the agent's log
- * (`scan-agent-log.ts`). With `reproduce`, a reproduction is queued after it commits; in an
- * evaluation, its pipeline starts instead (`startEvaluationCell`: reproduction, judge, counting).
+ * (`scan-agent-log.ts`). With `reproduce`, a reproduction is queued after it commits; with a
+ * `workflow` (an evaluation's), the workflow starts instead (its pipeline: reproduction, judge, counting).
  */
 export async function uploadSubmission(
   store: Store,
@@ -102,8 +120,9 @@ export async function uploadSubmission(
     agentLog?: { path: string };
     limits?: ArchiveLimits;
   },
+  workflow?: SubmissionUploadWorkflow,
 ): Promise<SubmissionUploadResult> {
-  await precheckSubmissionUpload(store, input);
+  await precheckSubmissionUpload(store, input, workflow);
   const { archive, expandedBytes } = await checkSubmissionArchive(
     input.archive.path,
     input.archive.name,
@@ -134,14 +153,14 @@ export async function uploadSubmission(
     await replaceSubmissionArchive(tx, submission.id, archive);
     await setSubmissionArchiveBlob(tx, submission.id, { sha256: blob.sha256, expandedBytes });
     await setSubmissionFlags(tx, submission.id, flags);
-    if (input.evaluation) {
-      await evaluationForRun(tx, input.evaluation, {
+    if (workflow) {
+      await workflow.check(tx, {
         paperId: input.paperId,
         agent: agent.name,
         runIndex: input.run,
         variant: input.variant,
       });
-      await setSubmissionEvaluationId(tx, submission.id, input.evaluation);
+      await workflow.link(tx, submission.id);
     }
     return { submissionId: submission.id, replaced: hasArchive(submission) };
   });
@@ -153,16 +172,9 @@ export async function uploadSubmission(
     replaced,
   };
   if (flags) result.blacklistHits = flags.blacklist.totalHits;
-  if (input.evaluation) {
-    // The evaluation's pipeline reproduces (full variant) and judges it; a replaced archive starts it again.
-    await startEvaluationCell(store, {
-      submissionId,
-      evaluationId: input.evaluation,
-      restart: replaced,
-      userId: input.userId,
-    });
-    const cell = await getEvaluationCell(store.db, submissionId);
-    if (cell?.jobId) result.jobId = cell.jobId;
+  if (workflow) {
+    const { jobId } = await workflow.start(store, { submissionId, replaced, userId: input.userId });
+    if (jobId) result.jobId = jobId;
   } else if (input.reproduce) {
     const { jobId } = await enqueueReproduceJob(store, { submissionId, paperId: input.paperId, userId: input.userId });
     result.jobId = jobId;

@@ -5,7 +5,7 @@ import { passwordProblem } from "@/lib/auth/password-rules";
 import { AppError } from "@/lib/errors";
 import { hashPassword } from "@/server/auth/password";
 import { findUserByEmail } from "./find-user";
-import { endAllSessions } from "./sessions";
+import { endAllSessions } from "@/server/auth/sessions";
 import { signInWithPassword } from "./sign-in";
 
 /**

@@ -4,10 +4,10 @@ import type { DbHandle } from "@/db/client";
 import { getUserWithPaperAccess, type SessionRef } from "@/db/queries/papers";
 import { AppError } from "@/lib/errors";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
-import { accessByApiToken, createApiToken, listApiTokens } from "./api-tokens";
+import { accessByApiToken, createApiToken, listApiTokens } from "@/server/auth/api-tokens";
 import { changePassword } from "./change-password";
 import { createAccount } from "./create-account";
-import { endSession, signOutEverywhere, startSession } from "./sessions";
+import { endSession, signOutEverywhere, startSession } from "@/server/auth/sessions";
 import { setDisabled } from "./set-disabled";
 import { verifyCredentials } from "./sign-in";
 

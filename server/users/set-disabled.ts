@@ -2,7 +2,7 @@ import "server-only";
 import type { Store } from "@/db/client";
 import { setUserDisabled } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
-import { endAllSessions } from "./sessions";
+import { endAllSessions } from "@/server/auth/sessions";
 
 /**
  * Staff disable a user (every session and API token ends at once, open streams included, and sign-in is refused)

@@ -36,9 +36,19 @@ const probes = {
   "runner/__probe_drizzle__.ts": 'import { sql } from "drizzle-orm";\nexport const probe = sql;\n',
   "runner/__probe_next__.ts": 'import { NextResponse } from "next/server";\nexport const probe = NextResponse;\n',
   "runner/__probe_zod__.ts": 'import { z } from "zod";\nexport const probe = z;\n',
+  // server/ tiers: up a level, a sibling of the same level, up a tier, down a tier, and a file with no tier.
+  "server/gradings/__probe_up__.ts":
+    'import { scopeOf } from "@/server/reviews/progress";\nexport const probe = scopeOf;\n',
+  "server/reviews/__probe_sibling__.ts":
+    'import { judgeSourceOf } from "@/server/judge/judge-submission-files";\nexport const probe = judgeSourceOf;\n',
+  "server/live/__probe_up_tier__.ts":
+    'import { listPaperGradings } from "@/server/gradings/read-gradings";\nexport const probe = listPaperGradings;\n',
+  "server/reviews/__probe_down__.ts":
+    'import { getGradingRows } from "@/server/gradings/pinned-grading";\nexport const probe = getGradingRows;\n',
+  "server/__probe_untiered__.ts": 'import { z } from "zod";\nexport const probe = z;\n',
 };
 
-describe("package rules (.dependency-cruiser.cjs)", () => {
+describe("package and server/ tier rules (.dependency-cruiser.cjs)", () => {
   let rulesBroken: Map<string, Set<string>>;
 
   beforeAll(() => {
@@ -68,16 +78,22 @@ describe("package rules (.dependency-cruiser.cjs)", () => {
     ["components/__probe_pg__.ts", "components-use-no-server-packages"],
     ["runner/__probe_drizzle__.ts", "runner-packages"],
     ["runner/__probe_next__.ts", "runner-packages"],
+    ["server/gradings/__probe_up__.ts", "server-tier-gradings"],
+    ["server/reviews/__probe_sibling__.ts", "server-tier-reviews"],
+    ["server/live/__probe_up_tier__.ts", "server-tier-live"],
+    ["server/__probe_untiered__.ts", "server-folders-have-a-tier"],
   ])("%s is refused by %s", (file, rule) => {
     expect([...rulesBroken.get(file)!]).toContain(rule);
   });
 
-  it.each(["lib/__probe_zod__.ts", "components/__probe_react__.ts", "runner/__probe_zod__.ts"])(
-    "%s, a package its layer uses, passes",
-    (file) => {
-      expect([...rulesBroken.get(file)!]).toEqual([]);
-    },
-  );
+  it.each([
+    "lib/__probe_zod__.ts",
+    "components/__probe_react__.ts",
+    "runner/__probe_zod__.ts",
+    "server/reviews/__probe_down__.ts",
+  ])("%s, a package its layer uses or a folder below it, passes", (file) => {
+    expect([...rulesBroken.get(file)!]).toEqual([]);
+  });
 });
 
 describe("folder cycles (scripts/check-folder-cycles.mjs)", () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getUserByEmail } from "@/db/queries/users";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
-import { createApiToken } from "@/server/users/api-tokens";
+import { createApiToken } from "@/server/auth/api-tokens";
 import { testDatabaseKinds } from "@/test/databases";
 import {
   DEMO_PAPER_ID,

@@ -12,7 +12,7 @@ import { numpyMean, standardError } from "@/lib/grading/stats";
 import { makePaperBenchRuns } from "@/server/evaluations/paperbench-runs.testutil";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
-import { createApiToken } from "@/server/users/api-tokens";
+import { createApiToken } from "@/server/auth/api-tokens";
 import { testDatabaseKinds } from "@/test/databases";
 import {
   DEMO_PAPER_ID,

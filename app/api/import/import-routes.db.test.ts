@@ -9,7 +9,7 @@ import { getRubricByPaperId } from "@/db/queries/rubrics";
 import { createUser } from "@/db/queries/users";
 import { exportRubricJson } from "@/server/papers/export";
 import { changeRubricStatus } from "@/server/rubrics/change-rubric-status";
-import { startSession } from "@/server/users/sessions";
+import { startSession } from "@/server/auth/sessions";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 
 // The session is the cookie's business (next-auth); here each request says which session sends it.

@@ -12,7 +12,7 @@ import { createUser } from "@/db/queries/users";
 import { importGrading } from "@/server/gradings/import-grading";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
-import { createApiToken } from "@/server/users/api-tokens";
+import { createApiToken } from "@/server/auth/api-tokens";
 import { DEMO_DIR, gradedDemoText } from "@/test/blind-review";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { GET as getMetrics } from "./route";

@@ -3,7 +3,7 @@ import { notFound, redirect } from "next/navigation";
 import { preload } from "react-dom";
 import { AccessDenied } from "@/components/layout/access-denied";
 import { ReviewPage } from "@/components/review/review-page";
-import { requireGradingAccess } from "@/server/access/grading-access";
+import { requireGradingAccess } from "@/server/gradings/grading-access";
 import { getCurrentUser } from "@/server/auth/session";
 import { getStore } from "@/server/store";
 import { AppError } from "@/lib/errors";

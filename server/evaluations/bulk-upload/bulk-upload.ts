@@ -7,6 +7,7 @@ import { getEvaluationById } from "@/db/queries/evaluations";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/uuid";
 import { uploadSubmission } from "@/server/submissions/upload-submission";
+import { evaluationUpload } from "../evaluation-upload";
 import { submissionLimits } from "@/server/submissions/submission-limits";
 import { uploadReadError } from "@/server/submissions/upload-tree";
 import { checkPlan } from "./check-plan";
@@ -89,19 +90,22 @@ export async function bulkUploadIntoEvaluation(store: Store, input: BulkUploadIn
     const limits = submissionLimits();
     const cells: BulkUploadResult["cells"] = [];
     for (const cell of checked) {
-      const uploaded = await uploadSubmission(store, {
-        agent: evaluation.agentName,
-        run: cell.run,
-        variant: evaluation.variant,
-        reproduce: false,
-        replace: input.replace === true,
-        evaluation: evaluation.id,
-        paperId: cell.paperId,
-        userId: input.userId,
-        archive: { path: cell.archive.path, name: cell.archive.name, disposable: cell.archive.packed },
-        agentLog: cell.agentLog ? { path: cell.agentLog } : undefined,
-        limits,
-      });
+      const uploaded = await uploadSubmission(
+        store,
+        {
+          agent: evaluation.agentName,
+          run: cell.run,
+          variant: evaluation.variant,
+          reproduce: false,
+          replace: input.replace === true,
+          paperId: cell.paperId,
+          userId: input.userId,
+          archive: { path: cell.archive.path, name: cell.archive.name, disposable: cell.archive.packed },
+          agentLog: cell.agentLog ? { path: cell.agentLog } : undefined,
+          limits,
+        },
+        evaluationUpload(evaluation.id),
+      );
       cells.push({
         paperId: cell.paperId,
         run: cell.run,

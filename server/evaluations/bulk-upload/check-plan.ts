@@ -8,6 +8,7 @@ import { checkSubmissionArchive } from "@/server/submissions/archive";
 import { packDirectory } from "@/server/submissions/pack-directory";
 import { submissionLimits } from "@/server/submissions/submission-limits";
 import { precheckSubmissionUpload } from "@/server/submissions/upload-submission";
+import { evaluationUpload } from "../evaluation-upload";
 import type { PlannedCell, Problems } from "./plan";
 
 /** A cell ready to upload: its archive (a folder packed into `workDir`, which the caller removes). */
@@ -44,15 +45,18 @@ export async function checkPlan(
       continue;
     }
     try {
-      await precheckSubmissionUpload(store, {
-        agent: evaluation.agentName,
-        run: cell.run,
-        variant: evaluation.variant,
-        reproduce: false,
-        replace,
-        evaluation: evaluation.id,
-        paperId: cell.paperId,
-      });
+      await precheckSubmissionUpload(
+        store,
+        {
+          agent: evaluation.agentName,
+          run: cell.run,
+          variant: evaluation.variant,
+          reproduce: false,
+          replace,
+          paperId: cell.paperId,
+        },
+        evaluationUpload(evaluation.id),
+      );
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       problems.add(cell.where, err.message, err.code === "conflict");

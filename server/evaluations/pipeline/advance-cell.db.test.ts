@@ -23,6 +23,7 @@ import { retryJob } from "@/server/jobs/retry-job";
 import { stopRubricFeed } from "@/server/live/rubric-feed";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { uploadSubmission } from "@/server/submissions/upload-submission";
+import { evaluationUpload } from "../evaluation-upload";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { createEvaluation } from "../create-evaluation";
@@ -116,17 +117,20 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     );
     const submissions: string[] = [];
     for (let run = 1; run <= (opts.runs ?? 1); run++) {
-      const uploaded = await uploadSubmission(store, {
-        agent,
-        run,
-        variant: opts.variant ?? "full",
-        reproduce: false,
-        replace: false,
-        evaluation: evaluation.id,
-        paperId: PAPER,
-        userId: staffId,
-        archive: { path: archive, name: "repo.tar.gz" },
-      });
+      const uploaded = await uploadSubmission(
+        store,
+        {
+          agent,
+          run,
+          variant: opts.variant ?? "full",
+          reproduce: false,
+          replace: false,
+          paperId: PAPER,
+          userId: staffId,
+          archive: { path: archive, name: "repo.tar.gz" },
+        },
+        evaluationUpload(evaluation.id),
+      );
       submissions.push(uploaded.submissionId);
     }
     return { evaluation, submissions };

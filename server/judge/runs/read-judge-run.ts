@@ -13,7 +13,7 @@ import {
   type JudgeRunView,
   type SubmissionJudgeRunView,
 } from "@/lib/judge/views";
-import { listAssignedGradings } from "@/server/reviews/review-queue";
+import { listAssignedGradings } from "@/server/gradings/assigned-gradings";
 import { isUuid } from "@/lib/uuid";
 import { requirePaperItemRole } from "@/server/access/paper-item-access";
 

@@ -5,7 +5,7 @@ import {
   judgeEvalPapers,
   judgeEvalSelection,
   submissionIdsSchema,
-} from "@/server/access/judge-eval-access";
+} from "@/server/judge/eval/judge-eval-access";
 import { apiRoute } from "@/server/http/route";
 import { judgeEvalResultsFile } from "@/server/judge/eval/evaluate";
 import { AppError } from "@/lib/errors";

@@ -1,4 +1,4 @@
-import { requireFullVisibility, requireGradingAccess } from "@/server/access/grading-access";
+import { requireFullVisibility, requireGradingAccess } from "@/server/gradings/grading-access";
 import { apiRoute } from "@/server/http/route";
 import { readGradingAgreement } from "@/server/reviews/grading-agreement";
 

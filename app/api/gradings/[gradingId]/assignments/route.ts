@@ -1,5 +1,5 @@
 import { parseJsonBody } from "@/server/http/body";
-import { requireGradingAccess } from "@/server/access/grading-access";
+import { requireGradingAccess } from "@/server/gradings/grading-access";
 import { apiRoute } from "@/server/http/route";
 import { assignGrading, listGradingAssignments } from "@/server/reviews/assignments";
 import { AppError } from "@/lib/errors";

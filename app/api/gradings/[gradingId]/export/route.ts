@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireFullVisibility, requireGradingAccess } from "@/server/access/grading-access";
+import { requireFullVisibility, requireGradingAccess } from "@/server/gradings/grading-access";
 import { exportGrading } from "@/server/gradings/export-grading";
 import { apiRoute } from "@/server/http/route";
 

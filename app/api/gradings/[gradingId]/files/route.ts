@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { text } from "@/lib/text";
-import { requireGradingAccess } from "@/server/access/grading-access";
+import { requireGradingAccess } from "@/server/gradings/grading-access";
 import { readSubmissionFiles } from "@/server/gradings/read-gradings";
 import { apiRoute } from "@/server/http/route";
 

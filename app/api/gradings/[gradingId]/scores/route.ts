@@ -1,5 +1,5 @@
 import { parseJsonBody } from "@/server/http/body";
-import { requireGradingAccess } from "@/server/access/grading-access";
+import { requireGradingAccess } from "@/server/gradings/grading-access";
 import { apiRoute } from "@/server/http/route";
 import { commitReviewScore } from "@/server/reviews/commit-review-score";
 import { reviewCommitSchema } from "@/lib/review/schemas";

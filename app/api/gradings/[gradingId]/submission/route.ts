@@ -1,4 +1,4 @@
-import { requireGradingAccess } from "@/server/access/grading-access";
+import { requireGradingAccess } from "@/server/gradings/grading-access";
 import { apiRoute } from "@/server/http/route";
 import { attachSubmissionArchive } from "@/server/submissions/attach-archive";
 import { readArchiveUpload } from "@/server/submissions/upload";

@@ -1,4 +1,4 @@
-import { requireGradingAccess } from "@/server/access/grading-access";
+import { requireGradingAccess } from "@/server/gradings/grading-access";
 import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";
 import { clearUnsureFlag, flagLeafUnsure } from "@/server/reviews/unsure-flags";

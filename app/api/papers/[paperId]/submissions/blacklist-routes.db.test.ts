@@ -9,7 +9,7 @@ import { LocalBlobStore } from "@/server/blobs/local-blob-store";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
-import { startSession } from "@/server/users/sessions";
+import { startSession } from "@/server/auth/sessions";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 
 const session = vi.hoisted(() => ({ current: null as { userId: string; sessionId: string } | null }));

@@ -1,3 +1,4 @@
+import { evaluationUpload } from "@/server/evaluations/evaluation-upload";
 import { apiRoute } from "@/server/http/route";
 import { listPaperSubmissions } from "@/server/submissions/list-submissions";
 import { submissionLimits } from "@/server/submissions/submission-limits";
@@ -23,10 +24,15 @@ export const POST = apiRoute<Params>({ paper: "manage" }, async ({ req, store, p
     req,
     {
       maxArchiveBytes: limits.maxArchiveBytes,
-      beforeBody: (fields) => precheckSubmissionUpload(store, { ...fields, paperId: paper.id }),
+      beforeBody: ({ evaluation, ...fields }) =>
+        precheckSubmissionUpload(store, { ...fields, paperId: paper.id }, evaluationUpload(evaluation)),
     },
-    ({ fields, archive, agentLog }) =>
-      uploadSubmission(store, { ...fields, paperId: paper.id, userId: user.id, archive, agentLog, limits }),
+    ({ fields: { evaluation, ...fields }, archive, agentLog }) =>
+      uploadSubmission(
+        store,
+        { ...fields, paperId: paper.id, userId: user.id, archive, agentLog, limits },
+        evaluationUpload(evaluation),
+      ),
   );
   return Response.json(result, { status: 201 });
 });

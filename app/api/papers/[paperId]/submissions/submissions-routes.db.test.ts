@@ -12,8 +12,8 @@ import { agents, apiTokens, blobs, submissions } from "@/db/schema";
 import { LocalBlobStore } from "@/server/blobs/local-blob-store";
 import { openBlob, storeBlob } from "@/server/blobs/store-blob";
 import { makeTarGz, makeZip, type TestEntry } from "@/server/submissions/archive.testutil";
-import { createApiToken } from "@/server/users/api-tokens";
-import { startSession } from "@/server/users/sessions";
+import { createApiToken } from "@/server/auth/api-tokens";
+import { startSession } from "@/server/auth/sessions";
 import { setDisabled } from "@/server/users/set-disabled";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 

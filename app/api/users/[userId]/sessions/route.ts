@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiRoute, requireSession } from "@/server/http/route";
-import { signOutEverywhere } from "@/server/users/sessions";
+import { signOutEverywhere } from "@/server/auth/sessions";
 
 type Params = { userId: string };
 

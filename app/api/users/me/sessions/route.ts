@@ -1,5 +1,5 @@
 import { apiRoute, requireSession } from "@/server/http/route";
-import { signOutEverywhere } from "@/server/users/sessions";
+import { signOutEverywhere } from "@/server/auth/sessions";
 
 /**
  * Signs the caller out everywhere, this session included (a lost laptop, a shared computer), and

@@ -1,6 +1,6 @@
 import { parseJsonBody } from "@/server/http/body";
 import { apiRoute, requireSession } from "@/server/http/route";
-import { createApiToken, listApiTokens } from "@/server/users/api-tokens";
+import { createApiToken, listApiTokens } from "@/server/auth/api-tokens";
 import { apiTokenCreateSchema } from "@/lib/users/schemas";
 
 /** The caller's personal API tokens (never the tokens themselves: only their names and use). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireGradingAccess } from "@/server/access/grading-access";
+import { requireGradingAccess } from "@/server/gradings/grading-access";
 import { apiRoute } from "@/server/http/route";
 import { removeGradingAssignment } from "@/server/reviews/assignments";
 import { AppError } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requireGradingAccess } from "@/server/access/grading-access";
+import { requireGradingAccess } from "@/server/gradings/grading-access";
 import { apiRoute } from "@/server/http/route";
 import { getReviewLeafDetail } from "@/server/reviews/review-payload";
 import { AppError } from "@/lib/errors";

@@ -1,5 +1,5 @@
 import { regradeRequestSchema } from "@/lib/grading/rubric-consequences";
-import { regradeAffectedLeaves } from "@/server/gradings/regrade-affected-leaves";
+import { regradeAffectedLeaves } from "@/server/judge/runs/regrade-affected-leaves";
 import { listRubricConsequences } from "@/server/gradings/rubric-consequences";
 import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";

@@ -1,5 +1,5 @@
 import { apiRoute } from "@/server/http/route";
-import { revokeOwnApiToken } from "@/server/users/api-tokens";
+import { revokeOwnApiToken } from "@/server/auth/api-tokens";
 
 /** Revokes one of the caller's own tokens (404 for anyone else's). */
 export const DELETE = apiRoute<{ tokenId: string }>({}, async ({ store, user, params }) => {

@@ -6,7 +6,7 @@ import { listPaperRolesForUser } from "@/db/queries/leaderboard";
 import type { User } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { JudgeEvalCandidate } from "@/lib/judge/eval/types";
-import { getJudgeEvalCandidates, listJudgeEvalCandidates } from "@/server/judge/eval/candidates";
+import { getJudgeEvalCandidates, listJudgeEvalCandidates } from "./candidates";
 
 /**
  * Who may run JudgeEval: staff on any paper, authors on their papers. It shows the judge's

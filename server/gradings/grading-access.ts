@@ -8,8 +8,8 @@ import type { GradingAssignment, User } from "@/db/schema";
 import { canAccessPaper, effectiveRole, type EffectiveRole } from "@/lib/auth/access";
 import { AppError } from "@/lib/errors";
 import type { LeafVisibility } from "@/lib/review/visibility";
-import { getGradingRows } from "@/server/gradings/pinned-grading";
-import { getLeafVisibility } from "@/server/reviews/leaf-visibility";
+import { getGradingRows } from "./pinned-grading";
+import { getLeafVisibility } from "./leaf-visibility";
 
 /** `view`: see the grading (it carries rubric text); `review`: override its verdicts (staff, graders). */
 export type GradingAccess = "view" | "review";

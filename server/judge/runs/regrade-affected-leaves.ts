@@ -23,10 +23,10 @@ import { announceJobQueued } from "@/server/jobs/job-feed";
 import { assertJudgeKeyReady, judgeConfigFields } from "@/server/judge/configs/judge-config-view";
 import { requireJudgeConfig } from "@/server/judge/configs/list-judge-configs";
 import { judgeSourceOf } from "@/server/judge/judge-submission-files";
-import { JUDGE_MAX_ATTEMPTS, JUDGE_TIMEOUT_S } from "@/server/judge/runs/start-judge-run";
-import { getGradingRows, getPinnedGradedTree } from "./pinned-grading";
-import { pinLiveVersion, rubricFingerprint } from "./import-grading";
-import { currentViewOf, ImpactCache } from "./rubric-consequences";
+import { JUDGE_MAX_ATTEMPTS, JUDGE_TIMEOUT_S } from "./start-judge-run";
+import { getGradingRows, getPinnedGradedTree } from "@/server/gradings/pinned-grading";
+import { pinLiveVersion, rubricFingerprint } from "@/server/gradings/import-grading";
+import { currentViewOf, ImpactCache } from "@/server/gradings/rubric-consequences";
 
 /** How a judge grading's missing leaves are graded: the configuration and depth of its last run, or the one asked for. */
 interface JudgeChoice {
