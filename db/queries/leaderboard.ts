@@ -8,7 +8,6 @@ import {
   gradingAssignments,
   gradings,
   paperMembers,
-  papers,
   submissions,
   type Evaluation,
   type GradingKind,
@@ -146,12 +145,13 @@ export async function listLeaderboardAgents(db: Executor): Promise<LeaderboardAg
 export async function listLeaderboardPapers(
   db: Executor,
 ): Promise<{ id: string; title: string; graded: boolean; gradedPublic: boolean }[]> {
-  const gradedBy = (placeholderToo: boolean) =>
-    sql<boolean>`EXISTS (SELECT 1 FROM ${submissions} s JOIN ${gradings} g ON g.submission_id = s.id
-      WHERE s.paper_id = ${papers.id} ${placeholderToo ? sql`` : sql`AND NOT g.judge_placeholder`})`;
-  return db
-    .select({ id: papers.id, title: papers.title, graded: gradedBy(true), gradedPublic: gradedBy(false) })
-    .from(papers);
+  const result = await db.execute<{ id: string; title: string; graded: boolean; graded_public: boolean }>(sql`
+    SELECT p.id, p.title,
+      EXISTS (SELECT 1 FROM submissions s JOIN gradings g ON g.submission_id = s.id WHERE s.paper_id = p.id) AS graded,
+      EXISTS (SELECT 1 FROM submissions s JOIN gradings g ON g.submission_id = s.id WHERE s.paper_id = p.id AND NOT g.judge_placeholder) AS graded_public
+    FROM papers p
+  `);
+  return result.rows.map((r) => ({ id: r.id, title: r.title, graded: r.graded, gradedPublic: r.graded_public }));
 }
 
 /** The papers a user is a member of, with the role on each. */
