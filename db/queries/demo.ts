@@ -17,12 +17,12 @@ export async function setDemoMarks(
 
 /** Whether any demo user, paper or agent is left: each EXISTS stops at the first row it finds. */
 export async function hasDemoRows(db: Executor): Promise<boolean> {
-  const result = await db.execute(sql`
+  const result = await db.execute<{ present: boolean }>(sql`
     SELECT EXISTS (SELECT 1 FROM users WHERE is_demo)
         OR EXISTS (SELECT 1 FROM papers WHERE is_demo)
         OR EXISTS (SELECT 1 FROM agents WHERE is_demo) AS present
   `);
-  return Boolean((result.rows[0] as { present: boolean }).present);
+  return result.rows[0].present;
 }
 
 /** The demo users who can still sign in (not disabled, with a password), with their hashes. */

@@ -1,7 +1,7 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
-import { evaluationCells, judgeConfigs, type EvaluationCellRecord } from "../schema";
+import { evaluationCells, judgeConfigs, judgeRuns, submissions, type EvaluationCellRecord } from "../schema";
 import type { FailureKind } from "@/lib/evaluations/schemas";
 import type { PipelineStage } from "@/lib/evaluations/pipeline";
 import type { ImportedRunResult } from "@/lib/evaluations/schemas";
@@ -56,14 +56,20 @@ export async function findEvaluationCellOfJob(
   db: Executor,
   jobId: string,
 ): Promise<{ submissionId: string; evaluationId: string } | null> {
-  const result = await db.execute(sql`
-    SELECT ec.submission_id, ec.evaluation_id FROM evaluation_cells ec
-    WHERE ec.job_id = ${jobId}
-      OR ec.judge_run_id IN (SELECT id FROM judge_runs WHERE job_id = ${jobId})
-    LIMIT 1
-  `);
-  const r = (result.rows as Record<string, unknown>[])[0];
-  return r ? { submissionId: String(r.submission_id), evaluationId: String(r.evaluation_id) } : null;
+  const [row] = await db
+    .select({ submissionId: evaluationCells.submissionId, evaluationId: evaluationCells.evaluationId })
+    .from(evaluationCells)
+    .where(
+      or(
+        eq(evaluationCells.jobId, jobId),
+        inArray(
+          evaluationCells.judgeRunId,
+          db.select({ id: judgeRuns.id }).from(judgeRuns).where(eq(judgeRuns.jobId, jobId)),
+        ),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
 }
 
 /**
@@ -72,7 +78,7 @@ export async function findEvaluationCellOfJob(
  * none named yet, or graded without its after-grading step.
  */
 export async function listDueEvaluationCells(db: Executor, graceS: number, limit: number): Promise<string[]> {
-  const result = await db.execute(sql`
+  const result = await db.execute<{ submission_id: string }>(sql`
     SELECT ec.submission_id FROM evaluation_cells ec
     LEFT JOIN jobs j ON j.id = ec.job_id
     LEFT JOIN judge_runs r ON r.id = ec.judge_run_id
@@ -84,7 +90,7 @@ export async function listDueEvaluationCells(db: Executor, graceS: number, limit
     ORDER BY ec.updated_at
     LIMIT ${limit}
   `);
-  return (result.rows as Record<string, unknown>[]).map((r) => String(r.submission_id));
+  return result.rows.map((r) => r.submission_id);
 }
 
 /** The cells to retry: those the pipeline ended failed, or done with a failure (invalid leaves). */
@@ -92,17 +98,20 @@ export async function listFailedEvaluationCells(
   db: Executor,
   evaluationId: string,
 ): Promise<{ submissionId: string; paperId: string; run: number }[]> {
-  const result = await db.execute(sql`
-    SELECT ec.submission_id, s.paper_id, s.run_index FROM evaluation_cells ec
-    JOIN submissions s ON s.id = ec.submission_id
-    WHERE ec.evaluation_id = ${evaluationId} AND (ec.stage = 'failed' OR (ec.stage = 'done' AND ec.failure_kind IS NOT NULL))
-    ORDER BY s.paper_id, s.run_index
-  `);
-  return (result.rows as Record<string, unknown>[]).map((r) => ({
-    submissionId: String(r.submission_id),
-    paperId: String(r.paper_id),
-    run: Number(r.run_index),
-  }));
+  return db
+    .select({ submissionId: evaluationCells.submissionId, paperId: submissions.paperId, run: submissions.runIndex })
+    .from(evaluationCells)
+    .innerJoin(submissions, eq(submissions.id, evaluationCells.submissionId))
+    .where(
+      and(
+        eq(evaluationCells.evaluationId, evaluationId),
+        or(
+          eq(evaluationCells.stage, "failed"),
+          and(eq(evaluationCells.stage, "done"), isNotNull(evaluationCells.failureKind)),
+        ),
+      ),
+    )
+    .orderBy(submissions.paperId, submissions.runIndex);
 }
 
 /** The configuration marked default, if any (not archived). */
@@ -115,14 +124,22 @@ export async function getDefaultJudgeConfigId(db: Executor): Promise<string | nu
   return row?.id ?? null;
 }
 
-/** One submission of an evaluation, as the matrix shows it: the pipeline's cell (if any) and the grading that counts. */
-export interface MatrixCellRow {
+/**
+ * One submission of an evaluation: the pipeline's cell (if any), the grading that counts (as the
+ * leaderboard picks it: the latest non-lab judge grading, else the latest human one) and how the
+ * cell's reproduce job ended. The matrix, the evaluation's summary, the leaderboard and review
+ * sampling all read it.
+ */
+export interface EvaluationCellRow {
   submissionId: string;
   paperId: string;
   runIndex: number;
   importedResult: ImportedRunResult | null;
+  /** What the monitors found in the agent's log (`submissions.flags`). */
   flags: SubmissionFlags | null;
-  /** Null for a submission outside the pipeline (an ingested result). */
+  /** The evaluation's resources-provided setting (every cell's score is read under it). */
+  resourcesProvided: boolean;
+  /** The pipeline's stage (`evaluation_cells`); null, and so are the five after it, outside it (an ingested result). */
   stage: PipelineStage | null;
   attempts: number | null;
   failureKind: FailureKind | null;
@@ -130,22 +147,88 @@ export interface MatrixCellRow {
   jobId: string | null;
   judgeRunId: string | null;
   /** The latest reproduce job's status (ingested cells read it as `cellStateOf` does). */
-  latestJobStatus: string | null;
+  latestJobStatus: JobStatus | null;
   gradingId: string | null;
   score: number | null;
   invalidLeaves: number;
+  leaves: number;
   /** Leaves of the grading were sampled for human review and some have no review mark yet. */
   inReview: boolean;
-  /** How the grading was made (migration 0021), and whether a placeholder judge made it. */
+  /** How the grading was made (migration 0021), and whether a placeholder judge (Dummy, Random: members only) made it. */
   provenance: GradingProvenance | null;
   placeholder: boolean;
   /** How the cell's current reproduce job ended (exit code, time, timeout), when it has one. */
   reproduction: ReproductionEnd | null;
 }
 
-export async function listMatrixCellRows(db: Executor, evaluationId: string): Promise<MatrixCellRow[]> {
-  const result = await db.execute(sql`
-    SELECT s.id AS submission_id, s.paper_id, s.run_index, s.imported_result, s.flags,
+/** The row as the query returns it: every column is an int4, float8, text, uuid, bool or jsonb, the same on both drivers. */
+interface EvaluationCellSqlRow extends Record<string, unknown> {
+  submission_id: string;
+  paper_id: string;
+  run_index: number;
+  imported_result: ImportedRunResult | null;
+  flags: SubmissionFlags | null;
+  resources_provided: boolean;
+  stage: PipelineStage | null;
+  attempts: number | null;
+  failure_kind: FailureKind | null;
+  failure_reason: string | null;
+  job_id: string | null;
+  judge_run_id: string | null;
+  cell_job_status: JobStatus | null;
+  cell_job_exit_code: number | null;
+  cell_job_timeout_s: number | null;
+  cell_job_reason: string | null;
+  cell_job_duration_s: number | null;
+  job_status: JobStatus | null;
+  grading_id: string | null;
+  score: number | null;
+  provenance: GradingProvenance | null;
+  judge_placeholder: boolean | null;
+  invalid_leaves: number;
+  leaves: number;
+  in_review: boolean;
+}
+
+function toEvaluationCellRow(r: EvaluationCellSqlRow): EvaluationCellRow {
+  return {
+    submissionId: r.submission_id,
+    paperId: r.paper_id,
+    runIndex: r.run_index,
+    importedResult: r.imported_result,
+    flags: r.flags,
+    resourcesProvided: r.resources_provided,
+    stage: r.stage,
+    attempts: r.attempts,
+    failureKind: r.failure_kind,
+    failureReason: r.failure_reason,
+    jobId: r.job_id,
+    judgeRunId: r.judge_run_id,
+    latestJobStatus: r.job_status,
+    gradingId: r.grading_id,
+    score: r.score,
+    invalidLeaves: r.invalid_leaves,
+    leaves: r.leaves,
+    inReview: r.in_review,
+    provenance: r.provenance,
+    placeholder: r.judge_placeholder === true,
+    reproduction:
+      r.cell_job_status === null
+        ? null
+        : {
+            status: r.cell_job_status,
+            exitCode: r.cell_job_exit_code,
+            durationS: r.cell_job_duration_s,
+            timeoutS: r.cell_job_timeout_s,
+            reason: r.cell_job_reason,
+          },
+  };
+}
+
+/** An evaluation's cells, by paper and run. */
+export async function listEvaluationCellRows(db: Executor, evaluationId: string): Promise<EvaluationCellRow[]> {
+  const result = await db.execute<EvaluationCellSqlRow>(sql`
+    SELECT s.id AS submission_id, s.paper_id, s.run_index, s.imported_result, s.flags, e.resources_provided,
       ec.stage, ec.attempts, ec.failure_kind, ec.failure_reason, ec.job_id, ec.judge_run_id,
       cj.status AS cell_job_status, cj.exit_code AS cell_job_exit_code, cj.timeout_s AS cell_job_timeout_s, cj.failure_reason AS cell_job_reason,
       COALESCE((cj.result->'metadata'->>'repro_execution_time')::float8, (cj.result->>'durationS')::float8,
@@ -154,10 +237,12 @@ export async function listMatrixCellRows(db: Executor, evaluationId: string): Pr
         ORDER BY j.created_at DESC, j.id DESC LIMIT 1) AS job_status,
       g.id AS grading_id, g.score, g.provenance, g.judge_placeholder,
       (SELECT count(*) FROM grading_verdicts v WHERE v.grading_id = g.id AND NOT v.valid)::int AS invalid_leaves,
+      (SELECT count(*) FROM grading_verdicts v WHERE v.grading_id = g.id)::int AS leaves,
       EXISTS (SELECT 1 FROM grading_review_samples rs, jsonb_array_elements_text(rs.node_keys) AS k(node_key)
               WHERE rs.grading_id = g.id
                 AND NOT EXISTS (SELECT 1 FROM grading_reviews r WHERE r.grading_id = g.id AND r.node_key::text = k.node_key)) AS in_review
     FROM submissions s
+    JOIN evaluations e ON e.id = s.evaluation_id
     LEFT JOIN evaluation_cells ec ON ec.submission_id = s.id
     LEFT JOIN jobs cj ON cj.id = ec.job_id
     LEFT JOIN LATERAL (
@@ -167,39 +252,13 @@ export async function listMatrixCellRows(db: Executor, evaluationId: string): Pr
     WHERE s.evaluation_id = ${evaluationId}
     ORDER BY s.paper_id, s.run_index, s.created_at
   `);
-  return (result.rows as Record<string, unknown>[]).map((r) => ({
-    submissionId: String(r.submission_id),
-    paperId: String(r.paper_id),
-    runIndex: Number(r.run_index),
-    importedResult: (r.imported_result as ImportedRunResult | null) ?? null,
-    flags: (r.flags as SubmissionFlags | null) ?? null,
-    stage: (r.stage as PipelineStage | null) ?? null,
-    attempts: r.attempts === null || r.attempts === undefined ? null : Number(r.attempts),
-    failureKind: (r.failure_kind as FailureKind | null) ?? null,
-    failureReason: (r.failure_reason as string | null) ?? null,
-    jobId: r.job_id ? String(r.job_id) : null,
-    judgeRunId: r.judge_run_id ? String(r.judge_run_id) : null,
-    latestJobStatus: (r.job_status as string | null) ?? null,
-    gradingId: r.grading_id ? String(r.grading_id) : null,
-    score: r.score === null || r.score === undefined ? null : Number(r.score),
-    invalidLeaves: Number(r.invalid_leaves ?? 0),
-    inReview: r.in_review === true,
-    provenance: (r.provenance as GradingProvenance | null) ?? null,
-    placeholder: r.judge_placeholder === true,
-    reproduction: r.cell_job_status
-      ? {
-          status: r.cell_job_status as JobStatus,
-          exitCode: r.cell_job_exit_code === null ? null : Number(r.cell_job_exit_code),
-          durationS:
-            r.cell_job_duration_s === null || r.cell_job_duration_s === undefined
-              ? null
-              : Number(r.cell_job_duration_s),
-          timeoutS: r.cell_job_timeout_s === null ? null : Number(r.cell_job_timeout_s),
-          reason: (r.cell_job_reason as string | null) ?? null,
-        }
-      : null,
-  }));
+  return result.rows.map(toEvaluationCellRow);
 }
+
+// The pipeline's names for the same query (`server/evaluations/pipeline/` is being rewritten in
+// issue 22): drop these once its read-matrix.ts and retry-cells.ts import the names above.
+export type MatrixCellRow = EvaluationCellRow;
+export const listMatrixCellRows = listEvaluationCellRows;
 
 /** What the evaluation has cost so far, and how long its finished cells took. */
 export interface EvaluationProgressRow {
@@ -216,35 +275,36 @@ export interface EvaluationProgressRow {
 }
 
 export async function readEvaluationProgressRow(db: Executor, evaluationId: string): Promise<EvaluationProgressRow> {
+  // Every column is cast to float8 or int: a number on both drivers.
   const [gpu, tokens, durations, flight] = await Promise.all([
-    db.execute(sql`
+    db.execute<{ gpu_seconds: number }>(sql`
       SELECT coalesce(sum(extract(epoch FROM (coalesce(a.finished_at, now()) - a.started_at)) * cardinality(a.gpu_indices)), 0)::float8 AS gpu_seconds
       FROM job_attempts a JOIN jobs j ON j.id = a.job_id JOIN submissions s ON s.id = j.submission_id
       WHERE s.evaluation_id = ${evaluationId} AND j.kind = 'reproduce'
     `),
-    db.execute(sql`
+    db.execute<{ input: number; cached: number; output: number; cost: number }>(sql`
       SELECT coalesce(sum(r.input_tokens), 0)::float8 AS input, coalesce(sum(r.cached_input_tokens), 0)::float8 AS cached,
         coalesce(sum(r.output_tokens), 0)::float8 AS output, coalesce(sum(r.cost_usd), 0)::float8 AS cost
       FROM judge_runs r JOIN submissions s ON s.id = r.submission_id JOIN gradings g ON g.id = r.grading_id
       WHERE s.evaluation_id = ${evaluationId} AND NOT g.is_lab
     `),
-    db.execute(sql`
+    db.execute<{ duration_s: number }>(sql`
       SELECT extract(epoch FROM (finished_at - started_at))::float8 AS duration_s FROM evaluation_cells
       WHERE evaluation_id = ${evaluationId} AND finished_at IS NOT NULL
     `),
-    db.execute(sql`
+    db.execute<{ n: number }>(sql`
       SELECT count(*)::int AS n FROM evaluation_cells WHERE evaluation_id = ${evaluationId} AND stage IN ('reproducing', 'judging')
     `),
   ]);
-  const g = (gpu.rows as Record<string, unknown>[])[0] ?? {};
-  const t = (tokens.rows as Record<string, unknown>[])[0] ?? {};
+  // Aggregates without GROUP BY: always one row.
+  const t = tokens.rows[0];
   return {
-    gpuSeconds: Number(g.gpu_seconds ?? 0),
-    inputTokens: Number(t.input ?? 0),
-    cachedInputTokens: Number(t.cached ?? 0),
-    outputTokens: Number(t.output ?? 0),
-    costUsd: Number(t.cost ?? 0),
-    finishedDurationsS: (durations.rows as Record<string, unknown>[]).map((r) => Number(r.duration_s)),
-    inFlight: Number(((flight.rows as Record<string, unknown>[])[0] ?? {}).n ?? 0),
+    gpuSeconds: gpu.rows[0].gpu_seconds,
+    inputTokens: t.input,
+    cachedInputTokens: t.cached,
+    outputTokens: t.output,
+    costUsd: t.cost,
+    finishedDurationsS: durations.rows.map((r) => r.duration_s),
+    inFlight: flight.rows[0].n,
   };
 }

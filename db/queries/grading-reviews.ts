@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import {
   agents,
@@ -188,16 +188,15 @@ export async function listLeafReviewCounts(
   gradingId: string,
   userId: string,
 ): Promise<Map<string, { n: number; mine: number | null }>> {
-  const reviews = await db.execute(sql`
+  // int and float8 columns: numbers on both drivers.
+  const reviews = await db.execute<{ node_key: string; n: number; mine: number | null }>(sql`
     SELECT node_key, count(*)::int AS n,
       (array_agg(score ORDER BY seq DESC) FILTER (WHERE user_id = ${userId}))[1] AS mine
     FROM ${gradingReviews} WHERE grading_id = ${gradingId}
     GROUP BY node_key
   `);
   const out = new Map<string, { n: number; mine: number | null }>();
-  for (const r of reviews.rows as { node_key: string; n: number; mine: number | null }[]) {
-    out.set(String(r.node_key), { n: Number(r.n), mine: r.mine === null ? null : Number(r.mine) });
-  }
+  for (const r of reviews.rows) out.set(r.node_key, { n: r.n, mine: r.mine });
   return out;
 }
 
@@ -285,19 +284,18 @@ export async function listLatestScoresByReviewer(
   db: Executor,
   gradingId: string,
 ): Promise<{ nodeKey: string; userId: string; score: number; userName: string | null; userEmail: string }[]> {
-  const rows = await db.execute(sql`
-    SELECT DISTINCT ON (r.node_key, r.user_id) r.node_key, r.user_id, r.score, u.name, u.email
-    FROM ${gradingReviews} r JOIN ${users} u ON u.id = r.user_id
-    WHERE r.grading_id = ${gradingId}
-    ORDER BY r.node_key, r.user_id, r.seq DESC
-  `);
-  return (rows.rows as { node_key: string; user_id: string; score: number; name: string | null; email: string }[])
-    .map((r) => ({
-      nodeKey: String(r.node_key),
-      userId: String(r.user_id),
-      score: Number(r.score),
-      userName: r.name,
-      userEmail: r.email,
-    }))
-    .sort((a, b) => a.userEmail.localeCompare(b.userEmail));
+  const rows = await db
+    .selectDistinctOn([gradingReviews.nodeKey, gradingReviews.userId], {
+      nodeKey: gradingReviews.nodeKey,
+      // The joined user's id: the same as the review's, and never null (a review whose user is gone has no row here).
+      userId: users.id,
+      score: gradingReviews.score,
+      userName: users.name,
+      userEmail: users.email,
+    })
+    .from(gradingReviews)
+    .innerJoin(users, eq(users.id, gradingReviews.userId))
+    .where(eq(gradingReviews.gradingId, gradingId))
+    .orderBy(gradingReviews.nodeKey, gradingReviews.userId, desc(gradingReviews.seq));
+  return rows.sort((a, b) => a.userEmail.localeCompare(b.userEmail));
 }

@@ -146,7 +146,14 @@ export interface LeafScoreRow {
 
 /** Each verdict with its leaf's latest override, by node key. */
 export async function listLeafScoreRows(db: Executor, gradingId: string): Promise<LeafScoreRow[]> {
-  const rows = await db.execute(sql`
+  const rows = await db.execute<{
+    node_key: string;
+    node_id: string;
+    score: number;
+    valid: boolean;
+    source: VerdictSource;
+    new_score: number | null;
+  }>(sql`
     SELECT v.node_key, v.node_id, v.score, v.valid, v.source, o.new_score
     FROM ${gradingVerdicts} v
     LEFT JOIN LATERAL (
@@ -157,13 +164,13 @@ export async function listLeafScoreRows(db: Executor, gradingId: string): Promis
     WHERE v.grading_id = ${gradingId}
     ORDER BY v.node_key
   `);
-  return (rows.rows as Record<string, unknown>[]).map((r) => ({
-    nodeKey: String(r.node_key),
-    nodeId: String(r.node_id),
-    verdictScore: Number(r.score),
-    valid: Boolean(r.valid),
-    source: r.source as VerdictSource,
-    overrideScore: r.new_score === null ? null : Number(r.new_score),
+  return rows.rows.map((r) => ({
+    nodeKey: r.node_key,
+    nodeId: r.node_id,
+    verdictScore: r.score,
+    valid: r.valid,
+    source: r.source,
+    overrideScore: r.new_score,
   }));
 }
 
@@ -183,15 +190,15 @@ export async function listOverrideScores(
 
 /** The latest override's score per leaf. */
 export async function listLatestOverrideScores(db: Executor, gradingId: string): Promise<Map<string, number>> {
-  const overrides = await db.execute(sql`
-    SELECT DISTINCT ON (node_key) node_key, new_score
-    FROM ${gradingOverrides} WHERE grading_id = ${gradingId}
-    ORDER BY node_key, seq DESC
-  `);
-  const out = new Map<string, number>();
-  for (const r of overrides.rows as { node_key: string; new_score: number }[])
-    out.set(String(r.node_key), Number(r.new_score));
-  return out;
+  const latest = await db
+    .selectDistinctOn([gradingOverrides.nodeKey], {
+      nodeKey: gradingOverrides.nodeKey,
+      newScore: gradingOverrides.newScore,
+    })
+    .from(gradingOverrides)
+    .where(eq(gradingOverrides.gradingId, gradingId))
+    .orderBy(gradingOverrides.nodeKey, desc(gradingOverrides.seq));
+  return new Map(latest.map((r) => [r.nodeKey, r.newScore]));
 }
 
 /** The latest override's score of one leaf, or null. */

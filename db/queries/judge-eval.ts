@@ -1,26 +1,64 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Executor } from "../client";
-import type { SubmissionVariant } from "../schema";
+import { submissions } from "../schema";
+import type { Variant } from "@/lib/grading/variant";
+import type { JudgeEvalCandidate } from "@/lib/judge/eval/types";
 
 /** JudgeEval's reads: per submission, its latest human, latest judge and latest reviewed judge gradings. */
 
-export interface JudgeEvalCandidateRow {
-  submissionId: string;
-  paperId: string;
-  paperTitle: string;
-  agentId: string;
-  agentName: string;
-  runIndex: number;
-  variant: SubmissionVariant;
+interface JudgeEvalCandidateSqlRow extends Record<string, unknown> {
+  id: string;
+  paper_id: string;
+  title: string;
+  agent_id: string;
+  agent_name: string;
+  run_index: number;
+  variant: Variant;
   /** The latest human grading, the latest judge grading and the judge grading reviewed last (by `reviewed_at`). */
-  humanId: string | null;
-  judgeId: string | null;
-  judgeModel: string | null;
-  judgeType: string | null;
-  reviewedId: string | null;
-  reviewedModel: string | null;
-  reviewedType: string | null;
+  human_id: string | null;
+  judge_id: string | null;
+  judge_model: string | null;
+  judge_type: string | null;
+  reviewed_id: string | null;
+  reviewed_model: string | null;
+  reviewed_type: string | null;
+}
+
+/**
+ * A submission's pair (the rule in `server/judge/eval/candidates.ts`): its latest human grading and
+ * latest judge grading when it has both, else the judge grading reviewed last against itself.
+ */
+function toJudgeEvalCandidate(r: JudgeEvalCandidateSqlRow): JudgeEvalCandidate {
+  const base = {
+    submissionId: r.id,
+    paperId: r.paper_id,
+    paperTitle: r.title,
+    agentId: r.agent_id,
+    agentName: r.agent_name,
+    runIndex: r.run_index,
+    variant: r.variant,
+  };
+  if (r.human_id !== null && r.judge_id !== null) {
+    return {
+      ...base,
+      truth: "human_grading",
+      humanGradingId: r.human_id,
+      judgeGradingId: r.judge_id,
+      judgeModel: r.judge_model,
+      judgeType: r.judge_type,
+    };
+  }
+  // The query's WHERE keeps only rows with both, or with a reviewed grading.
+  const reviewedId = r.reviewed_id!;
+  return {
+    ...base,
+    truth: "review",
+    humanGradingId: reviewedId,
+    judgeGradingId: reviewedId,
+    judgeModel: r.reviewed_model,
+    judgeType: r.reviewed_type,
+  };
 }
 
 /**
@@ -30,9 +68,9 @@ export interface JudgeEvalCandidateRow {
 export async function listJudgeEvalCandidateRows(
   db: Executor,
   opts: { paperIds?: readonly string[] | null } = {},
-): Promise<JudgeEvalCandidateRow[]> {
+): Promise<JudgeEvalCandidate[]> {
   if (opts.paperIds && opts.paperIds.length === 0) return [];
-  const result = await db.execute(sql`
+  const result = await db.execute<JudgeEvalCandidateSqlRow>(sql`
     WITH h AS (
       SELECT DISTINCT ON (submission_id) submission_id, id
       FROM gradings WHERE kind = 'human'
@@ -59,29 +97,15 @@ export async function listJudgeEvalCandidateRows(
       ${opts.paperIds ? sql`AND s.paper_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(opts.paperIds)}::jsonb))` : sql``}
     ORDER BY s.paper_id, a.name, s.variant, s.run_index
   `);
-  const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
-  return (result.rows as Record<string, unknown>[]).map((r) => ({
-    submissionId: String(r.id),
-    paperId: String(r.paper_id),
-    paperTitle: String(r.title),
-    agentId: String(r.agent_id),
-    agentName: String(r.agent_name),
-    runIndex: Number(r.run_index),
-    variant: r.variant as SubmissionVariant,
-    humanId: text(r.human_id),
-    judgeId: text(r.judge_id),
-    judgeModel: (r.judge_model as string | null) ?? null,
-    judgeType: (r.judge_type as string | null) ?? null,
-    reviewedId: text(r.reviewed_id),
-    reviewedModel: (r.reviewed_model as string | null) ?? null,
-    reviewedType: (r.reviewed_type as string | null) ?? null,
-  }));
+  return result.rows.map(toJudgeEvalCandidate);
 }
 
 /** The papers of these submissions. */
 export async function listPaperIdsOfSubmissions(db: Executor, submissionIds: readonly string[]): Promise<string[]> {
-  const result = await db.execute(
-    sql`SELECT DISTINCT paper_id FROM submissions WHERE id IN (SELECT jsonb_array_elements_text(${JSON.stringify(submissionIds)}::jsonb)::uuid)`,
-  );
-  return (result.rows as { paper_id: string }[]).map((r) => r.paper_id);
+  if (submissionIds.length === 0) return [];
+  const rows = await db
+    .selectDistinct({ paperId: submissions.paperId })
+    .from(submissions)
+    .where(inArray(submissions.id, [...submissionIds]));
+  return rows.map((r) => r.paperId);
 }

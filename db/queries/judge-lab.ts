@@ -1,29 +1,52 @@
 import "server-only";
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Variant } from "@/lib/grading/variant";
 import type { JobStatus } from "@/lib/jobs/states";
+import type { LabSubmission } from "@/lib/judge/lab/types";
 import type { Executor } from "../client";
 import {
+  agents,
+  gradingOverrides,
+  gradings,
+  gradingVerdicts,
+  jobs,
   judgeLabRuns,
   judgeLabs,
+  judgeRuns,
   paperJudgeAddenda,
   papers,
+  submissions,
+  users,
   type JudgeLab,
   type Paper,
   type PaperJudgeAddendum,
-  type SubmissionVariant,
 } from "../schema";
+import { toDate, type SqlTimestamp } from "./sql-row";
 
 /** The judge lab's reads and writes: labelled submissions, labs and their runs, overrides, addendum versions. */
 
-export interface LabSubmissionRow {
-  submissionId: string;
-  paperId: string;
-  paperTitle: string;
-  agentName: string;
-  runIndex: number;
-  variant: SubmissionVariant;
-  truthGradingId: string;
-  truth: "human_grading" | "review";
+interface LabSubmissionSqlRow extends Record<string, unknown> {
+  id: string;
+  paper_id: string;
+  title: string;
+  agent_name: string;
+  run_index: number;
+  variant: Variant;
+  truth_id: string;
+  is_human: boolean;
+}
+
+function toLabSubmission(r: LabSubmissionSqlRow): LabSubmission {
+  return {
+    submissionId: r.id,
+    paperId: r.paper_id,
+    paperTitle: r.title,
+    agentName: r.agent_name,
+    runIndex: r.run_index,
+    variant: r.variant,
+    truthGradingId: r.truth_id,
+    truth: r.is_human ? "human_grading" : "review",
+  };
 }
 
 /**
@@ -33,9 +56,9 @@ export interface LabSubmissionRow {
 export async function listLabSubmissionRows(
   db: Executor,
   opts: { paperIds?: readonly string[] } = {},
-): Promise<LabSubmissionRow[]> {
+): Promise<LabSubmission[]> {
   if (opts.paperIds && opts.paperIds.length === 0) return [];
-  const result = await db.execute(sql`
+  const result = await db.execute<LabSubmissionSqlRow>(sql`
     WITH h AS (
       SELECT DISTINCT ON (submission_id) submission_id, id
       FROM gradings WHERE kind = 'human' AND NOT is_lab
@@ -56,16 +79,7 @@ export async function listLabSubmissionRows(
       ${opts.paperIds ? sql`AND s.paper_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(opts.paperIds)}::jsonb))` : sql``}
     ORDER BY s.paper_id, a.name, s.variant, s.run_index
   `);
-  return (result.rows as Record<string, unknown>[]).map((r) => ({
-    submissionId: String(r.id),
-    paperId: String(r.paper_id),
-    paperTitle: String(r.title),
-    agentName: String(r.agent_name),
-    runIndex: Number(r.run_index),
-    variant: r.variant as SubmissionVariant,
-    truthGradingId: String(r.truth_id),
-    truth: r.is_human ? "human_grading" : "review",
-  }));
+  return result.rows.map(toLabSubmission);
 }
 
 export async function insertJudgeLab(
@@ -94,9 +108,29 @@ export interface JudgeLabListRow {
   paperIds: string[];
 }
 
+interface JudgeLabListSqlRow extends Record<string, unknown> {
+  id: string;
+  name: string;
+  created_at: SqlTimestamp;
+  runs: number;
+  pending: number;
+  paper_ids: string[];
+}
+
+function toJudgeLabListRow(r: JudgeLabListSqlRow): JudgeLabListRow {
+  return {
+    id: r.id,
+    name: r.name,
+    createdAt: toDate(r.created_at),
+    runs: r.runs,
+    pending: r.pending,
+    paperIds: r.paper_ids,
+  };
+}
+
 /** Every lab, newest first, with its run count, runs not ended yet and papers. */
 export async function listJudgeLabRows(db: Executor): Promise<JudgeLabListRow[]> {
-  const result = await db.execute(sql`
+  const result = await db.execute<JudgeLabListSqlRow>(sql`
     SELECT l.id, l.name, l.created_at,
       count(lr.judge_run_id)::int AS runs,
       count(*) FILTER (WHERE j.status IN ('queued', 'running'))::int AS pending,
@@ -108,14 +142,7 @@ export async function listJudgeLabRows(db: Executor): Promise<JudgeLabListRow[]>
     GROUP BY l.id
     ORDER BY l.created_at DESC, l.id
   `);
-  return (result.rows as Record<string, unknown>[]).map((r) => ({
-    id: String(r.id),
-    name: String(r.name),
-    createdAt: new Date(String(r.created_at)),
-    runs: Number(r.runs),
-    pending: Number(r.pending),
-    paperIds: (typeof r.paper_ids === "string" ? JSON.parse(r.paper_ids) : r.paper_ids) as string[],
-  }));
+  return result.rows.map(toJudgeLabListRow);
 }
 
 export interface LabRunRow {
@@ -133,7 +160,7 @@ export interface LabRunRow {
   /** The judge addendum's text when the run started. */
   judgeAddendum: string;
   /** The variant the run graded. */
-  variant: SubmissionVariant;
+  variant: Variant;
   jobStatus: JobStatus | null;
   leavesDone: number;
   leavesTotal: number;
@@ -147,47 +174,42 @@ export async function listLabRunRows(
   db: Executor,
   where: { labId: string } | { paperId: string },
 ): Promise<LabRunRow[]> {
-  const result = await db.execute(sql`
-    SELECT lr.judge_run_id, lr.lab_id, jr.grading_id, jr.submission_id, lr.paper_id, a.name AS agent_name, s.run_index,
-      lr.config_id, lr.config_name, lr.truth_grading_id, lr.addendum_version, lr.judge_addendum, jr.variant, j.status AS job_status,
-      jr.leaves_done, jr.leaves_total, jr.cost_usd, jr.started_at, jr.finished_at
-    FROM judge_lab_runs lr
-    JOIN judge_runs jr ON jr.id = lr.judge_run_id
-    JOIN submissions s ON s.id = jr.submission_id
-    JOIN agents a ON a.id = s.agent_id
-    LEFT JOIN jobs j ON j.id = jr.job_id
-    WHERE ${"labId" in where ? sql`lr.lab_id = ${where.labId}` : sql`lr.paper_id = ${where.paperId}`}
-    ORDER BY jr.created_at, lr.config_name, s.paper_id, a.name, s.run_index
-  `);
-  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(String(v)));
-  return (result.rows as Record<string, unknown>[]).map((r) => ({
-    judgeRunId: String(r.judge_run_id),
-    labId: String(r.lab_id),
-    gradingId: String(r.grading_id),
-    submissionId: String(r.submission_id),
-    paperId: String(r.paper_id),
-    agentName: String(r.agent_name),
-    runIndex: Number(r.run_index),
-    configId: (r.config_id as string | null) ?? null,
-    configName: String(r.config_name),
-    truthGradingId: String(r.truth_grading_id),
-    addendumVersion: r.addendum_version === null ? null : Number(r.addendum_version),
-    judgeAddendum: String(r.judge_addendum),
-    variant: r.variant as SubmissionVariant,
-    jobStatus: (r.job_status as JobStatus | null) ?? null,
-    leavesDone: Number(r.leaves_done),
-    leavesTotal: Number(r.leaves_total),
-    costUsd: Number(r.cost_usd),
-    startedAt: date(r.started_at),
-    finishedAt: date(r.finished_at),
-  }));
+  return db
+    .select({
+      judgeRunId: judgeLabRuns.judgeRunId,
+      labId: judgeLabRuns.labId,
+      gradingId: judgeRuns.gradingId,
+      submissionId: judgeRuns.submissionId,
+      paperId: judgeLabRuns.paperId,
+      agentName: agents.name,
+      runIndex: submissions.runIndex,
+      configId: judgeLabRuns.configId,
+      configName: judgeLabRuns.configName,
+      truthGradingId: judgeLabRuns.truthGradingId,
+      addendumVersion: judgeLabRuns.addendumVersion,
+      judgeAddendum: judgeLabRuns.judgeAddendum,
+      variant: judgeRuns.variant,
+      jobStatus: jobs.status,
+      leavesDone: judgeRuns.leavesDone,
+      leavesTotal: judgeRuns.leavesTotal,
+      costUsd: judgeRuns.costUsd,
+      startedAt: judgeRuns.startedAt,
+      finishedAt: judgeRuns.finishedAt,
+    })
+    .from(judgeLabRuns)
+    .innerJoin(judgeRuns, eq(judgeRuns.id, judgeLabRuns.judgeRunId))
+    .innerJoin(submissions, eq(submissions.id, judgeRuns.submissionId))
+    .innerJoin(agents, eq(agents.id, submissions.agentId))
+    .leftJoin(jobs, eq(jobs.id, judgeRuns.jobId))
+    .where("labId" in where ? eq(judgeLabRuns.labId, where.labId) : eq(judgeLabRuns.paperId, where.paperId))
+    .orderBy(judgeRuns.createdAt, judgeLabRuns.configName, submissions.paperId, agents.name, submissions.runIndex);
 }
 
 export interface JudgeOverrideRow {
   id: string;
   gradingId: string;
   rubricVersionId: string;
-  rubricView: SubmissionVariant;
+  rubricView: Variant;
   submissionId: string;
   agentName: string;
   runIndex: number;
@@ -202,34 +224,37 @@ export interface JudgeOverrideRow {
 
 /** The overrides of judge verdicts on a paper's judge gradings, oldest first. */
 export async function listPaperJudgeOverrideRows(db: Executor, paperId: string): Promise<JudgeOverrideRow[]> {
-  const result = await db.execute(sql`
-    SELECT o.id, o.grading_id, g.rubric_version_id, g.rubric_view, s.id AS submission_id, a.name AS agent_name, s.run_index,
-      o.node_key, v.node_id, v.score AS judge_score, o.new_score, o.reason, coalesce(u.name, u.email) AS user_name, o.created_at
-    FROM grading_overrides o
-    JOIN gradings g ON g.id = o.grading_id
-    JOIN grading_verdicts v ON v.grading_id = o.grading_id AND v.node_key = o.node_key
-    JOIN submissions s ON s.id = g.submission_id
-    JOIN agents a ON a.id = s.agent_id
-    LEFT JOIN users u ON u.id = o.user_id
-    WHERE s.paper_id = ${paperId} AND g.kind = 'judge'
-    ORDER BY o.seq
-  `);
-  return (result.rows as Record<string, unknown>[]).map((r) => ({
-    id: String(r.id),
-    gradingId: String(r.grading_id),
-    rubricVersionId: String(r.rubric_version_id),
-    rubricView: r.rubric_view as SubmissionVariant,
-    submissionId: String(r.submission_id),
-    agentName: String(r.agent_name),
-    runIndex: Number(r.run_index),
-    nodeKey: String(r.node_key),
-    nodeId: String(r.node_id),
-    judgeScore: Number(r.judge_score),
-    newScore: Number(r.new_score),
-    reason: String(r.reason),
-    userName: (r.user_name as string | null) ?? null,
-    createdAt: new Date(String(r.created_at)),
-  }));
+  return db
+    .select({
+      id: gradingOverrides.id,
+      gradingId: gradingOverrides.gradingId,
+      rubricVersionId: gradings.rubricVersionId,
+      rubricView: gradings.rubricView,
+      submissionId: submissions.id,
+      agentName: agents.name,
+      runIndex: submissions.runIndex,
+      nodeKey: gradingOverrides.nodeKey,
+      nodeId: gradingVerdicts.nodeId,
+      judgeScore: gradingVerdicts.score,
+      newScore: gradingOverrides.newScore,
+      reason: gradingOverrides.reason,
+      userName: sql<string | null>`coalesce(${users.name}, ${users.email})`,
+      createdAt: gradingOverrides.createdAt,
+    })
+    .from(gradingOverrides)
+    .innerJoin(gradings, eq(gradings.id, gradingOverrides.gradingId))
+    .innerJoin(
+      gradingVerdicts,
+      and(
+        eq(gradingVerdicts.gradingId, gradingOverrides.gradingId),
+        eq(gradingVerdicts.nodeKey, gradingOverrides.nodeKey),
+      ),
+    )
+    .innerJoin(submissions, eq(submissions.id, gradings.submissionId))
+    .innerJoin(agents, eq(agents.id, submissions.agentId))
+    .leftJoin(users, eq(users.id, gradingOverrides.userId))
+    .where(and(eq(submissions.paperId, paperId), eq(gradings.kind, "judge")))
+    .orderBy(gradingOverrides.seq);
 }
 
 /** A paper's accepted judge-addendum versions, oldest first. */

@@ -3,6 +3,7 @@ import { desc, eq, isNotNull, sql, type InferInsertModel } from "drizzle-orm";
 import type { Executor } from "../client";
 import type { JudgeRunHistoryRow } from "@/lib/judge/run-history";
 import { gradings, jobs, judgeConfigs, judgeRuns, type Job, type JudgeRun } from "../schema";
+import { toNumber, type SqlNumeric } from "./sql-row";
 
 /** Judge runs: the row a run's progress is read from, and the totals its verdicts add up to. */
 
@@ -142,8 +143,9 @@ export interface JudgeUsageOfModel {
 /** Judge calls and tokens of every stored run, summed per model (from each run's `token_usage`). */
 export async function sumJudgeUsageByModel(db: Executor): Promise<JudgeUsageOfModel[]> {
   const field = (name: string) => sql.raw(`coalesce(sum((u.value ->> '${name}')::numeric), 0)`);
+  // numeric sums: text on both drivers.
   const result = await db.execute<
-    Record<"model" | "calls" | "input" | "cached_input" | "output" | "reasoning", string | number>
+    { model: string } & Record<"calls" | "input" | "cached_input" | "output" | "reasoning", SqlNumeric>
   >(sql`
     SELECT u.key AS model, ${field("calls")} AS calls, ${field("in")} AS input, ${field("cached_in")} AS cached_input,
            ${field("out")} AS output, ${field("reasoning_out")} AS reasoning
@@ -152,11 +154,11 @@ export async function sumJudgeUsageByModel(db: Executor): Promise<JudgeUsageOfMo
     GROUP BY u.key
     ORDER BY u.key`);
   return result.rows.map((r) => ({
-    model: String(r.model),
-    calls: Number(r.calls),
-    inputTokens: Number(r.input),
-    cachedInputTokens: Number(r.cached_input),
-    outputTokens: Number(r.output),
-    reasoningTokens: Number(r.reasoning),
+    model: r.model,
+    calls: toNumber(r.calls),
+    inputTokens: toNumber(r.input),
+    cachedInputTokens: toNumber(r.cached_input),
+    outputTokens: toNumber(r.output),
+    reasoningTokens: toNumber(r.reasoning),
   }));
 }

@@ -1,8 +1,19 @@
 import "server-only";
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { GradingProvenance } from "@/lib/evaluations/provenance";
 import type { Executor } from "../client";
-import { evaluations, type Evaluation, type GradingKind, type PaperRole, type SubmissionVariant } from "../schema";
+import {
+  agents,
+  evaluations,
+  gradingAssignments,
+  gradings,
+  paperMembers,
+  submissions,
+  type Evaluation,
+  type GradingKind,
+  type PaperRole,
+  type SubmissionVariant,
+} from "../schema";
 
 /** The leaderboard's reads: the stamp of the gradings, a variant's counted gradings, agents, papers. */
 
@@ -17,7 +28,7 @@ import { evaluations, type Evaluation, type GradingKind, type PaperRole, type Su
  * (the commits through the blind graders' and the samples' grading index).
  */
 export async function getLeaderboardStamp(db: Executor): Promise<string> {
-  const result = await db.execute(sql`
+  const result = await db.execute<{ stamp: string }>(sql`
     SELECT concat_ws('|',
       g.n, g.latest, g.total, g.reviewed, g.latest_review,
       (SELECT coalesce(max(seq), 0) FROM grading_overrides),
@@ -42,7 +53,7 @@ export async function getLeaderboardStamp(db: Executor): Promise<string> {
       FROM gradings
     ) g
   `);
-  return String((result.rows[0] as { stamp: string }).stamp);
+  return result.rows[0].stamp;
 }
 
 /** One counted grading: an agent's run on one paper. */
@@ -62,6 +73,36 @@ export interface LeaderboardGradingRow {
   provenance: GradingProvenance | null;
 }
 
+interface LeaderboardGradingSqlRow extends Record<string, unknown> {
+  agent_id: string;
+  run_index: number;
+  paper_id: string;
+  grading_id: string;
+  kind: GradingKind;
+  score: number;
+  judge_model: string | null;
+  judge_placeholder: boolean;
+  provenance: GradingProvenance | null;
+  reviewed: boolean;
+  created_ms: number;
+}
+
+function toLeaderboardGradingRow(r: LeaderboardGradingSqlRow): LeaderboardGradingRow {
+  return {
+    agentId: r.agent_id,
+    runIndex: r.run_index,
+    paperId: r.paper_id,
+    gradingId: r.grading_id,
+    kind: r.kind,
+    score: r.score,
+    judgeModel: r.judge_model,
+    reviewed: r.reviewed,
+    createdMs: r.created_ms,
+    placeholder: r.judge_placeholder,
+    provenance: r.provenance,
+  };
+}
+
 /**
  * Per submission of the variant, the grading that counts: its latest judge grading, else its
  * latest human grading (judge-lab gradings never count); `reviewed` when it is a human grading or a review covered every leaf.
@@ -72,7 +113,7 @@ export async function listCountedGradings(
   variant: SubmissionVariant,
   opts: { publicOnly?: boolean } = {},
 ): Promise<LeaderboardGradingRow[]> {
-  const counted = await db.execute(sql`
+  const counted = await db.execute<LeaderboardGradingSqlRow>(sql`
     SELECT DISTINCT ON (g.submission_id)
       s.agent_id, s.run_index, s.paper_id, g.id AS grading_id, g.kind, g.score, g.judge_model, g.judge_placeholder, g.provenance,
       (g.kind = 'human' OR g.reviewed_at IS NOT NULL) AS reviewed,
@@ -82,19 +123,7 @@ export async function listCountedGradings(
     WHERE s.variant = ${variant} AND NOT g.is_lab ${opts.publicOnly ? sql`AND NOT g.judge_placeholder` : sql``}
     ORDER BY g.submission_id, (g.kind = 'judge') DESC, g.created_at DESC, g.id DESC
   `);
-  return (counted.rows as Record<string, unknown>[]).map((r) => ({
-    agentId: String(r.agent_id),
-    runIndex: Number(r.run_index),
-    paperId: String(r.paper_id),
-    gradingId: String(r.grading_id),
-    kind: r.kind as GradingKind,
-    score: Number(r.score),
-    judgeModel: (r.judge_model as string | null) ?? null,
-    reviewed: Boolean(r.reviewed),
-    createdMs: Number(r.created_ms),
-    placeholder: r.judge_placeholder === true,
-    provenance: (r.provenance as GradingProvenance | null) ?? null,
-  }));
+  return counted.rows.map(toLeaderboardGradingRow);
 }
 
 export interface LeaderboardAgentInfo {
@@ -107,40 +136,32 @@ export interface LeaderboardAgentInfo {
 }
 
 export async function listLeaderboardAgents(db: Executor): Promise<LeaderboardAgentInfo[]> {
-  const rows = await db.execute(sql`SELECT id, name, model, scaffold, is_demo FROM agents`);
-  return (rows.rows as Record<string, unknown>[]).map((r) => ({
-    id: String(r.id),
-    name: String(r.name),
-    model: (r.model as string | null) ?? null,
-    scaffold: (r.scaffold as string | null) ?? null,
-    isDemo: Boolean(r.is_demo),
-  }));
+  return db
+    .select({ id: agents.id, name: agents.name, model: agents.model, scaffold: agents.scaffold, isDemo: agents.isDemo })
+    .from(agents);
 }
 
 /** Every paper with its title, and whether it has a grading of any variant (`gradedPublic`: by other than a placeholder judge). */
 export async function listLeaderboardPapers(
   db: Executor,
 ): Promise<{ id: string; title: string; graded: boolean; gradedPublic: boolean }[]> {
-  const rows = await db.execute(sql`
+  const result = await db.execute<{ id: string; title: string; graded: boolean; graded_public: boolean }>(sql`
     SELECT p.id, p.title,
       EXISTS (SELECT 1 FROM submissions s JOIN gradings g ON g.submission_id = s.id WHERE s.paper_id = p.id) AS graded,
       EXISTS (SELECT 1 FROM submissions s JOIN gradings g ON g.submission_id = s.id WHERE s.paper_id = p.id AND NOT g.judge_placeholder) AS graded_public
     FROM papers p
   `);
-  return (rows.rows as Record<string, unknown>[]).map((r) => ({
-    id: String(r.id),
-    title: String(r.title),
-    graded: Boolean(r.graded),
-    gradedPublic: Boolean(r.graded_public),
-  }));
+  return result.rows.map((r) => ({ id: r.id, title: r.title, graded: r.graded, gradedPublic: r.graded_public }));
 }
 
 /** The papers a user is a member of, with the role on each. */
 export async function listPaperRolesForUser(db: Executor, userId: string): Promise<Map<string, PaperRole>> {
-  const result = await db.execute(
-    sql`SELECT paper_id, role FROM paper_members WHERE user_id = ${userId} ORDER BY paper_id`,
-  );
-  return new Map((result.rows as { paper_id: string; role: PaperRole }[]).map((r) => [r.paper_id, r.role]));
+  const rows = await db
+    .select({ paperId: paperMembers.paperId, role: paperMembers.role })
+    .from(paperMembers)
+    .where(eq(paperMembers.userId, userId))
+    .orderBy(paperMembers.paperId);
+  return new Map(rows.map((r) => [r.paperId, r.role]));
 }
 
 /** The blind assignments on gradings of a variant, with the rubric version each grading pinned. */
@@ -156,20 +177,18 @@ export async function listBlindAssignments(
     rubricView: SubmissionVariant;
   }[]
 > {
-  const result = await db.execute(sql`
-    SELECT a.grading_id, a.user_id, a.node_keys, g.rubric_version_id, g.rubric_view
-    FROM grading_assignments a
-    JOIN gradings g ON g.id = a.grading_id
-    JOIN submissions s ON s.id = g.submission_id
-    WHERE a.blind AND s.variant = ${variant}
-  `);
-  return (result.rows as Record<string, unknown>[]).map((r) => ({
-    gradingId: String(r.grading_id),
-    userId: String(r.user_id),
-    nodeKeys: (r.node_keys as string[] | null) ?? null,
-    rubricVersionId: String(r.rubric_version_id),
-    rubricView: r.rubric_view as SubmissionVariant,
-  }));
+  return db
+    .select({
+      gradingId: gradingAssignments.gradingId,
+      userId: gradingAssignments.userId,
+      nodeKeys: gradingAssignments.nodeKeys,
+      rubricVersionId: gradings.rubricVersionId,
+      rubricView: gradings.rubricView,
+    })
+    .from(gradingAssignments)
+    .innerJoin(gradings, eq(gradings.id, gradingAssignments.gradingId))
+    .innerJoin(submissions, eq(submissions.id, gradings.submissionId))
+    .where(and(eq(gradingAssignments.blind, true), eq(submissions.variant, variant)));
 }
 
 /** An evaluation the board may compute a row from (`server/leaderboard/evaluation-rows.ts`). */

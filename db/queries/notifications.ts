@@ -99,9 +99,11 @@ const unreadStateColumns = (recipient: SQL | string) => ({
 /** How many of the user's visible notifications are unread, and the newest one's id. */
 export async function getUnreadNotificationState(db: Executor, userId: string): Promise<UnreadNotificationState> {
   const { unread, latest } = unreadStateColumns(userId);
-  const result = await db.execute(sql`SELECT ${unread} AS unread, ${latest} AS latest`);
-  const row = result.rows[0] as { unread: number | string; latest: string | null };
-  return { unread: Number(row.unread), latest: row.latest ?? null };
+  // count(*)::int and a uuid: a number and a string on both drivers.
+  const result = await db.execute<{ unread: number; latest: string | null }>(
+    sql`SELECT ${unread} AS unread, ${latest} AS latest`,
+  );
+  return result.rows[0];
 }
 
 /**

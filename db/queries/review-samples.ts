@@ -48,10 +48,10 @@ export async function listReviewSamples(db: Executor, evaluationId: string): Pro
 
 /** How many samples the evaluation holds (the next grader in turn is this count modulo the graders). */
 export async function countReviewSamples(db: Executor, evaluationId: string): Promise<number> {
-  const result = await db.execute(
+  const result = await db.execute<{ n: number }>(
     sql`SELECT count(*)::int AS n FROM grading_review_samples WHERE evaluation_id = ${evaluationId}`,
   );
-  return Number((result.rows[0] as { n: number }).n);
+  return result.rows[0].n;
 }
 
 /**
@@ -64,7 +64,14 @@ export async function listSampledLeafPairs(
   evaluationIds: readonly string[],
 ): Promise<{ evaluationId: string; gradingId: string; nodeKey: string; human: number; judge: number }[]> {
   if (evaluationIds.length === 0) return [];
-  const result = await db.execute(sql`
+  // float8 scores, uuids: the same on both drivers.
+  const result = await db.execute<{
+    evaluation_id: string;
+    grading_id: string;
+    node_key: string;
+    judge: number;
+    human: number;
+  }>(sql`
     SELECT s.evaluation_id, s.grading_id, v.node_key, v.score AS judge, r.score AS human
     FROM grading_review_samples s
     CROSS JOIN LATERAL jsonb_array_elements_text(s.node_keys) AS k(node_key)
@@ -78,11 +85,11 @@ export async function listSampledLeafPairs(
     WHERE s.evaluation_id IN (SELECT jsonb_array_elements_text(${JSON.stringify(evaluationIds)}::jsonb)::uuid)
     ORDER BY s.evaluation_id, s.grading_id, v.node_key
   `);
-  return (result.rows as Record<string, unknown>[]).map((r) => ({
-    evaluationId: String(r.evaluation_id),
-    gradingId: String(r.grading_id),
-    nodeKey: String(r.node_key),
-    human: Number(r.human),
-    judge: Number(r.judge),
+  return result.rows.map((r) => ({
+    evaluationId: r.evaluation_id,
+    gradingId: r.grading_id,
+    nodeKey: r.node_key,
+    human: r.human,
+    judge: r.judge,
   }));
 }

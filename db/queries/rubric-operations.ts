@@ -111,19 +111,19 @@ export async function isAncestorNode(tx: Executor, rubricId: string, ancestor: s
 
 /** Levels from the root down to the node (the root is 1; 0 when there is no such node). */
 export async function getNodeDepth(tx: Executor, rubricId: string, key: string): Promise<number> {
-  const result = await tx.execute(sql`
+  const result = await tx.execute<{ depth: number }>(sql`
     WITH RECURSIVE up(key, parent_key) AS (
       SELECT key, parent_key FROM rubric_nodes WHERE rubric_id = ${rubricId}::uuid AND key = ${key}::uuid
       UNION ALL
       SELECT n.key, n.parent_key FROM rubric_nodes n JOIN up ON n.rubric_id = ${rubricId}::uuid AND n.key = up.parent_key
     )
     SELECT count(*)::int AS depth FROM up`);
-  return Number((result.rows[0] as { depth: number }).depth);
+  return result.rows[0].depth;
 }
 
 /** Levels of the node's live subtree (a leaf is 1; 0 when the node is not live). */
 export async function getSubtreeHeight(tx: Executor, rubricId: string, key: string): Promise<number> {
-  const result = await tx.execute(sql`
+  const result = await tx.execute<{ height: number }>(sql`
     WITH RECURSIVE down(key, level) AS (
       SELECT key, 1 FROM rubric_nodes WHERE rubric_id = ${rubricId}::uuid AND key = ${key}::uuid AND deleted_revision IS NULL
       UNION ALL
@@ -131,7 +131,7 @@ export async function getSubtreeHeight(tx: Executor, rubricId: string, key: stri
       WHERE n.deleted_revision IS NULL
     )
     SELECT coalesce(max(level), 0)::int AS height FROM down`);
-  return Number((result.rows[0] as { height: number }).height);
+  return result.rows[0].height;
 }
 
 export async function updateNodeFields(
@@ -184,7 +184,7 @@ export async function restoreSubtree(
   key: string,
   deletedRevision: number,
 ): Promise<string[]> {
-  const back = await tx.execute(sql`
+  const back = await tx.execute<{ key: string }>(sql`
     WITH RECURSIVE down(key) AS (
       SELECT key FROM rubric_nodes WHERE rubric_id = ${rubricId}::uuid AND key = ${key}::uuid
       UNION ALL
@@ -194,7 +194,7 @@ export async function restoreSubtree(
     UPDATE rubric_nodes n SET deleted_revision = NULL
     FROM down WHERE n.rubric_id = ${rubricId}::uuid AND n.key = down.key
     RETURNING n.key`);
-  return (back.rows as { key: string }[]).map((r) => r.key);
+  return back.rows.map((r) => r.key);
 }
 
 /** The operation log after `since`, in revision order (at most `limit`). */

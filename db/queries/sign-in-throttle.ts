@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Executor, Transaction } from "../client";
 import { signInThrottle, type SignInThrottle } from "../schema";
+import { toDate, type SqlTimestamp } from "./sql-row";
 
 /**
  * The throttle rows of `keys` (created empty where missing), locked until the transaction ends,
@@ -28,8 +29,8 @@ export async function lockSignInThrottles(
     throw new Error(`sign-in throttle rows missing after insert: ${sorted.join(", ")}`);
   // The clock read once the locks are held: a sign-in that waited for another counts from when it
   // got the rows, not from when its transaction began (now()), which would add the wait to a block.
-  const clock = await tx.execute(sql`SELECT clock_timestamp() AS now`);
-  return { now: new Date((clock.rows[0] as { now: Date | string }).now), rows };
+  const clock = await tx.execute<{ now: SqlTimestamp }>(sql`SELECT clock_timestamp() AS now`);
+  return { now: toDate(clock.rows[0].now), rows };
 }
 
 export async function setSignInThrottle(tx: Transaction, row: SignInThrottle): Promise<void> {

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Executor, Store } from "@/db/client";
-import { getEvaluationById, listEvaluationCellRows, listEvaluations } from "@/db/queries/evaluations";
+import { listEvaluationCellRows } from "@/db/queries/evaluation-cells";
+import { getEvaluationById, listEvaluations } from "@/db/queries/evaluations";
 import type { Evaluation } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/uuid";
@@ -74,18 +75,15 @@ export async function readEvaluationCells(db: Executor, evaluationId: string): P
       paperId: r.paperId,
       run: r.runIndex,
       // A pipeline cell is graded once its pipeline says so (a running judge run's grading is not), with its attempts.
-      state: r.pipeline
-        ? policyStateOf(
-            r.pipeline.stage,
-            r.pipeline.failureKind && { kind: r.pipeline.failureKind, reason: r.pipeline.failureReason ?? "" },
-          )
+      state: r.stage
+        ? policyStateOf(r.stage, r.failureKind && { kind: r.failureKind, reason: r.failureReason ?? "" })
         : cellStateOf({
             imported: r.importedResult,
             jobStatus: r.latestJobStatus,
             hasGrading: r.gradingId !== null,
             invalidLeaves: r.invalidLeaves,
           }),
-      score: r.pipeline && r.pipeline.stage !== "done" ? null : underSetting ? underSetting.score : r.score,
+      score: r.stage && r.stage !== "done" ? null : underSetting ? underSetting.score : r.score,
       submissionId: r.submissionId,
       gradingId: r.gradingId,
       placeholder: r.placeholder,
@@ -95,7 +93,7 @@ export async function readEvaluationCells(db: Executor, evaluationId: string): P
       imported: r.importedResult,
       flagged: isFlagged(r.flags),
       ...(underSetting ? { zeroedLeaves: underSetting.zeroedLeaves } : {}),
-      ...(r.pipeline ? { attempts: r.pipeline.attempts } : {}),
+      ...(r.stage && r.attempts !== null ? { attempts: r.attempts } : {}),
     });
   }
   return cells;

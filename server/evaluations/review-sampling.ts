@@ -1,6 +1,7 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { getEvaluationById, listEvaluationCellRows } from "@/db/queries/evaluations";
+import { listEvaluationCellRows } from "@/db/queries/evaluation-cells";
+import { getEvaluationById } from "@/db/queries/evaluations";
 import { getGradingAssignment } from "@/db/queries/grading-reviews";
 import { getGradingById } from "@/db/queries/gradings";
 import { getPaperRole } from "@/db/queries/papers";

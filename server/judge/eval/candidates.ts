@@ -1,10 +1,6 @@
 import "server-only";
 import type { Executor } from "@/db/client";
-import {
-  listJudgeEvalCandidateRows,
-  listPaperIdsOfSubmissions,
-  type JudgeEvalCandidateRow,
-} from "@/db/queries/judge-eval";
+import { listJudgeEvalCandidateRows, listPaperIdsOfSubmissions } from "@/db/queries/judge-eval";
 import { AppError } from "@/lib/errors";
 import type { JudgeEvalCandidate } from "@/lib/judge/eval/types";
 
@@ -22,37 +18,6 @@ import type { JudgeEvalCandidate } from "@/lib/judge/eval/types";
  *   verdicts are compared, the latest such review first.
  */
 
-/** The pair of a submission's row (see above): an imported human grading first, else a complete review. */
-function toCandidate(r: JudgeEvalCandidateRow): JudgeEvalCandidate {
-  const base = {
-    submissionId: r.submissionId,
-    paperId: r.paperId,
-    paperTitle: r.paperTitle,
-    agentId: r.agentId,
-    agentName: r.agentName,
-    runIndex: r.runIndex,
-    variant: r.variant,
-  };
-  if (r.humanId && r.judgeId) {
-    return {
-      ...base,
-      truth: "human_grading",
-      humanGradingId: r.humanId,
-      judgeGradingId: r.judgeId,
-      judgeModel: r.judgeModel,
-      judgeType: r.judgeType,
-    };
-  }
-  return {
-    ...base,
-    truth: "review",
-    humanGradingId: String(r.reviewedId),
-    judgeGradingId: String(r.reviewedId),
-    judgeModel: r.reviewedModel,
-    judgeType: r.reviewedType,
-  };
-}
-
 /**
  * The submissions with a human truth and a judge grading, by paper, agent, variant and run. Only
  * papers in `paperIds` when given.
@@ -61,7 +26,7 @@ export async function listJudgeEvalCandidates(
   store: { db: Executor },
   opts: { paperIds?: readonly string[] | null } = {},
 ): Promise<JudgeEvalCandidate[]> {
-  return (await listJudgeEvalCandidateRows(store.db, opts)).map(toCandidate);
+  return listJudgeEvalCandidateRows(store.db, opts);
 }
 
 /** The candidates of these submissions (in the order given); 404 naming a submission that has no pair. */

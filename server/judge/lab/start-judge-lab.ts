@@ -6,12 +6,12 @@ import {
   insertJudgeLab,
   insertJudgeLabRuns,
   listLabSubmissionRows,
-  type LabSubmissionRow,
 } from "@/db/queries/judge-lab";
 import { getPaperById } from "@/db/queries/papers";
 import type { JudgeConfig } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { StartJudgeLabRequest } from "@/lib/judge/lab/schemas";
+import type { LabSubmission } from "@/lib/judge/lab/types";
 import { assertJudgeKeyReady } from "@/server/judge/configs/judge-config-view";
 import { requireJudgeConfig } from "@/server/judge/configs/list-judge-configs";
 import { planJudgeRuns } from "@/server/judge/runs/plan-judge-runs";
@@ -53,7 +53,7 @@ export async function startJudgeLab(
       (s) => [s.submissionId, s],
     ),
   );
-  const chosen: LabSubmissionRow[] = submissionIds.map((id, i) => {
+  const chosen: LabSubmission[] = submissionIds.map((id, i) => {
     const found = labelled.get(id);
     if (!found) {
       throw new AppError(
