@@ -94,7 +94,13 @@ test("every page has one <main>", async ({ asUser, browser }) => {
   const paperId = `e2e-main-${SUFFIX}`;
   await paperWithDemoRubric(page, paperId);
   const created = await page.request.post("/api/evaluations", {
-    data: { name: `E2E one main ${SUFFIX}`, agent: `E2E One Main ${SUFFIX}`, split: "custom", paperIds: [paperId], runs: 1 },
+    data: {
+      name: `E2E one main ${SUFFIX}`,
+      agent: `E2E One Main ${SUFFIX}`,
+      split: "custom",
+      paperIds: [paperId],
+      runs: 1,
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const evaluationId = ((await created.json()) as { evaluation: { id: string } }).evaluation.id;

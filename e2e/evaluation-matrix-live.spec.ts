@@ -120,8 +120,7 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   await expect(policy("judge_invalid_leaves")).toHaveText("Judge left invalid leaves: retry up to 1, then exclude");
   await expect(page.getByTestId("evaluation-empty")).toContainText(`--evaluation ${evaluationId}`);
   await expect(page.getByTestId("evaluation-connection")).toHaveAttribute("data-connection", "live");
-  const cell = (run: number) =>
-    page.locator(`[data-testid="matrix-cell"][data-paper="${PAPER}"][data-run="${run}"]`);
+  const cell = (run: number) => page.locator(`[data-testid="matrix-cell"][data-paper="${PAPER}"][data-run="${run}"]`);
   await expect(cell(1)).toHaveAttribute("data-stage", "empty");
   await expect(cell(2)).toHaveAttribute("data-stage", "empty");
 

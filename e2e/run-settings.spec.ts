@@ -22,7 +22,9 @@ test("staff edit the reproduction settings and secrets from the keyboard; a grad
   const paperId = `e2e-run-settings-${Date.now()}`;
   await paperWithDemoRubric(staff, paperId);
   expect(
-    (await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: GRADER.email, role: "grader" } })).status(),
+    (
+      await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: GRADER.email, role: "grader" } })
+    ).status(),
   ).toBe(201);
   const paper = new PaperPage(staff, paperId);
   await paper.goto();

@@ -176,9 +176,9 @@ test("the dialog asks which judge; paperbench mode is PaperBench method on the p
       await expect(pbRow.getByTestId("method-badge")).toHaveText("PaperBench method");
       await expect(anon.locator(`[data-testid="leaderboard-row"][data-agent="${dummyAgent}"]`)).toHaveCount(0);
       await expect(anon.getByTestId("placeholder-section")).toHaveCount(0);
-      expect(
-        await (await anon.request.get(`/api/leaderboard?paper=${PAPER}&variant=code-dev`)).text(),
-      ).not.toContain(dummyAgent);
+      expect(await (await anon.request.get(`/api/leaderboard?paper=${PAPER}&variant=code-dev`)).text()).not.toContain(
+        dummyAgent,
+      );
       await anon.screenshot({ path: testInfo.outputPath("public-board.png"), fullPage: true });
     } finally {
       await visitor.close();

@@ -15,7 +15,6 @@ import { SseReader } from "@/test/sse-frames";
 import { markRead } from "./inbox";
 import { notificationEventStream } from "./stream";
 
-
 describe.each(testDatabaseKinds())("the live inbox stream on %s", (kind) => {
   let handle: DbHandle;
   let author: SessionRef & { email: string };
