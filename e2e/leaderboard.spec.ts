@@ -84,7 +84,7 @@ test.describe("leaderboard", () => {
     await expect(page.getByText(/rubrics and the judge's explanations are confidential/)).toBeVisible();
 
     // Code-Dev: the demo has no Code-Dev runs.
-    const split = await board.currentSplit.textContent();
+    const split = new URLSearchParams(query).get("split")!;
     await page.getByTestId("variant-code-dev").click();
     await expect(page).toHaveURL(/variant=code-dev/);
     await expect(board.currentVariant).toHaveText("Code-Dev");
@@ -92,7 +92,9 @@ test.describe("leaderboard", () => {
     await page.getByTestId("variant-full").click();
     await expect(board.rows).toHaveCount(DEMO_AGENT_COUNT);
 
-    // Another split, when the data has more than one.
+    // Another split, when the data has more than one: picked on the split's board.
+    await board.goto(`?split=${split}`);
+    await expect(board.currentSplit).toHaveText(split);
     const options = await board.splitSelect
       .locator("option")
       .evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));

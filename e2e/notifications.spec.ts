@@ -30,7 +30,7 @@ async function paperWithAuthorAndGrader(staff: Page, paperId: string): Promise<v
   expect(uploaded.status()).toBe(200);
 }
 
-test("a mention raises the mentioned person's unread count live; the inbox takes them to the node and the count goes down", async ({
+test("a mention raises the mentioned person's unread count live; the inbox takes them to the node and the entry is read", async ({
   asUser,
 }, testInfo) => {
   // Three people signed in, an editor opened twice.
