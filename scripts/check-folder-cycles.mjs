@@ -66,16 +66,16 @@ function folderOf(file, top) {
 /** Folder graph of `top`: folder → folder → the file edges behind it. */
 function folderGraph(modules, top) {
   const graph = new Map();
-  for (const module of modules) {
-    const from = folderOf(module.source, top);
+  for (const mod of modules) {
+    const from = folderOf(mod.source, top);
     if (!from) continue;
     if (!graph.has(from)) graph.set(from, new Map());
-    for (const dependency of module.dependencies) {
+    for (const dependency of mod.dependencies) {
       const to = folderOf(dependency.resolved, top);
       if (!to || to === from) continue;
       const edges = graph.get(from);
       if (!edges.has(to)) edges.set(to, []);
-      edges.get(to).push(`${module.source} → ${dependency.resolved}`);
+      edges.get(to).push(`${mod.source} → ${dependency.resolved}`);
     }
   }
   return graph;

@@ -21,7 +21,7 @@ import { DataDirLockedError } from "@/db/data-dir-lock";
 import { openDatabase, type DbHandle } from "@/db/client";
 import { readServerEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { evaluateGradedFiles, formatJudgeEvalSummary } from "@/lib/grading/judge-eval";
+import { evaluateGradedFiles, formatJudgeEvalSummary } from "@/lib/judge/eval/metrics";
 import { deleteDemo } from "@/server/demo/delete-demo";
 import { exportRubricJson } from "@/server/papers/export";
 import { readPaperFolder } from "@/server/papers/folder-reader";

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: the layer rules (dependency-cruiser), formatting (Prettier), vitest (unit + integration on PGlite, and on PostgreSQL when DATABASE_URL is
+# The whole test suite: the layer rules (dependency-cruiser), formatting (Prettier), lint (ESLint), vitest (unit + integration on PGlite, and on PostgreSQL when DATABASE_URL is
 # set), then a production build (into NEXT_DIST_DIR, default .next), and against that build, side by
 # side, the server suite over HTTP (vitest.server.config.ts: live co-editing, two instances on
 # PostgreSQL, runner processes) and the Playwright suite in Chromium. Ends with one line adding up every suite: "N passed, N failed, N skipped".
@@ -15,6 +15,10 @@ layers_rc=$?
 echo "── format (Prettier) ──"
 npm run --silent format:check && echo "every file is formatted"
 format_rc=$?
+
+echo "── eslint ──"
+npm run --silent lint:eslint && echo "no findings"
+eslint_rc=$?
 
 echo "── vitest (unit and integration${DATABASE_URL:+, PGlite and PostgreSQL}) ──"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
@@ -45,7 +49,7 @@ cat "$results/server.log" 2>/dev/null
 echo "── playwright (Chromium) ──"
 cat "$results/playwright.log" 2>/dev/null
 
-node scripts/sum-test-results.mjs "$results/vitest.json" "$results/playwright.json" "$build_rc" "$results/server.json" "layers=$layers_rc" "format=$format_rc"
+node scripts/sum-test-results.mjs "$results/vitest.json" "$results/playwright.json" "$build_rc" "$results/server.json" "layers=$layers_rc" "format=$format_rc" "eslint=$eslint_rc"
 sum_rc=$?
 rm -rf "$results"
-[ $layers_rc -eq 0 ] && [ $format_rc -eq 0 ] && [ $vitest_rc -eq 0 ] && [ $server_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $build_rc -eq 0 ] && [ $sum_rc -eq 0 ]
+[ $layers_rc -eq 0 ] && [ $format_rc -eq 0 ] && [ $eslint_rc -eq 0 ] && [ $vitest_rc -eq 0 ] && [ $server_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $build_rc -eq 0 ] && [ $sum_rc -eq 0 ]

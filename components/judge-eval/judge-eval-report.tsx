@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import type { ConfusionMatrix, MetricSummary } from "@/lib/grading/judge-eval";
-import type { JudgeEvalStudioReport } from "@/lib/judge-eval/types";
+import type { ConfusionMatrix, MetricSummary } from "@/lib/judge/eval/metrics";
+import type { JudgeEvalStudioReport } from "@/lib/judge/eval/types";
 
 const fmt = (x: number) => x.toFixed(3);
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;

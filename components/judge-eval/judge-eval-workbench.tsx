@@ -6,7 +6,7 @@ import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "@/components/ui/button";
 import { fetchJson, jsonInit } from "@/components/api/client";
-import type { JudgeEvalCandidate, JudgeEvalStudioReport } from "@/lib/judge-eval/types";
+import type { JudgeEvalCandidate, JudgeEvalStudioReport } from "@/lib/judge/eval/types";
 import { JudgeEvalReportView } from "./judge-eval-report";
 
 interface Filters {

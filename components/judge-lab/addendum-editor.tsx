@@ -4,8 +4,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { fetchJson, jsonInit } from "@/components/api/client";
 import { Button } from "@/components/ui/button";
-import type { SuggestionAnswer } from "@/lib/judge-lab/calibration";
-import type { AddendumVersionView, CalibrationView } from "@/lib/judge-lab/types";
+import type { SuggestionAnswer } from "@/lib/judge/lab/calibration";
+import type { AddendumVersionView, CalibrationView } from "@/lib/judge/lab/types";
 import type { JudgeConfigView } from "@/lib/judge/views";
 import { usd } from "./format";
 

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { fetchJson } from "@/components/api/client";
 import { Button } from "@/components/ui/button";
-import type { CalibrationView } from "@/lib/judge-lab/types";
+import type { CalibrationView } from "@/lib/judge/lab/types";
 import { AddendumEditor } from "./addendum-editor";
 import { LabGroupTable } from "./lab-group-table";
 import { useJudgeConfigs, useStartLab } from "./use-judge-lab";

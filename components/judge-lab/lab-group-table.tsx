@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { fetchJson, jsonInit } from "@/components/api/client";
 import { Button } from "@/components/ui/button";
-import type { LabGroupView } from "@/lib/judge-lab/types";
+import type { LabGroupView } from "@/lib/judge/lab/types";
 import { TASK_CATEGORIES } from "@/lib/rubric/types";
 import { f2, seconds, usd, versionLabel } from "./format";
 

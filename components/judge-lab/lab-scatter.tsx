@@ -1,7 +1,7 @@
 "use client";
 
 import { CartesianGrid, Legend, ReferenceLine, Scatter, ScatterChart, Tooltip, XAxis, YAxis, ZAxis } from "recharts";
-import type { LabGroupView } from "@/lib/judge-lab/types";
+import type { LabGroupView } from "@/lib/judge/lab/types";
 import { PAPERBENCH_JUDGE_EVAL_SOURCE, PAPERBENCH_PUBLISHED_JUDGES } from "@/lib/judge/published-results";
 import { f2, usd } from "./format";
 

@@ -3,8 +3,8 @@
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { Variant } from "@/lib/grading/variant";
-import { DEFAULT_LAB_VARIANT } from "@/lib/judge-lab/schemas";
-import type { LabSubmission } from "@/lib/judge-lab/types";
+import { DEFAULT_LAB_VARIANT } from "@/lib/judge/lab/schemas";
+import type { LabSubmission } from "@/lib/judge/lab/types";
 import { useJudgeConfigs, useStartLab } from "./use-judge-lab";
 
 function toggled(set: ReadonlySet<string>, ids: readonly string[], on: boolean): Set<string> {

@@ -2,8 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { fetchJson, jsonInit } from "@/components/api/client";
-import type { StartJudgeLabRequest } from "@/lib/judge-lab/schemas";
-import type { LabSubmission, LabSummary, LabView } from "@/lib/judge-lab/types";
+import type { StartJudgeLabRequest } from "@/lib/judge/lab/schemas";
+import type { LabSubmission, LabSummary, LabView } from "@/lib/judge/lab/types";
 import type { JudgeConfigView } from "@/lib/judge/views";
 
 /** The lab's reads and its start, shared by the lab and calibration panels. */

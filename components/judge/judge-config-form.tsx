@@ -120,7 +120,7 @@ export function JudgeConfigForm({
           onChange={(e) => set("reasoningEffort", (e.target.value || null) as JudgeConfigInput["reasoningEffort"])}
           aria-label="Reasoning effort"
         >
-          <option value="">(the model's default)</option>
+          <option value="">(the model&apos;s default)</option>
           {REASONING_EFFORTS.map((r) => (
             <option key={r} value={r}>
               {r}

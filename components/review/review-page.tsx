@@ -119,14 +119,11 @@ function LoadedReview({
     ? `f:${filters.unreviewed}|${filters.invalid}|${filters.disagreement}|${filters.unsure}|${filters.category}|${version}`
     : "";
   const filterMatch = useCallback((node: NodeApi<ReviewTreeItem>) => model.matches(node.id, filters), [model, filters]);
-  const matchCount = useMemo(() => {
-    if (!filterActive) return 0;
-    let n = 0;
-    for (const i of model.leafOrder) if (model.matches(model.keyAt(i), filters)) n++;
-    return n;
-  }, [model, filters, filterActive, version]);
-
-  const unsureCount = useMemo(() => model.unsureCount(), [model, version]);
+  // Counted on every render, not memoised: the model changes in place (only `version` says so), and a walk over
+  // the leaves is cheap next to rendering the tree.
+  let matchCount = 0;
+  if (filterActive) for (const i of model.leafOrder) if (model.matches(model.keyAt(i), filters)) matchCount++;
+  const unsureCount = model.unsureCount();
   const focusUnsure = useCallback(() => {
     if (unsureRef.current) unsureRef.current.focus();
     else
@@ -151,8 +148,7 @@ function LoadedReview({
     }),
     [model, version, selectedKey, select, grading.kind, settings.wrapRows],
   );
-  // `version` changes with every commit: the model itself is the same object.
-  const progress = useMemo(() => model.progress(), [model, version]);
+  const progress = model.progress();
   const rootScore = model.rootScore;
 
   return (

@@ -178,19 +178,20 @@ function LoadedEditor({
   const comments = useComments(store, paperId);
   useRemoteDeleteNotice(store, primary);
 
+  const { needle, current: currentMatch } = search;
   const rowCtx = useMemo<RowContextValue>(
     () => ({
       index: derived.index,
       shares: derived.shares,
       lintByKey: derived.lintByKey,
       canEdit,
-      needle: search.needle,
-      currentMatch: search.current,
+      needle,
+      currentMatch,
       presence,
       openThreads: comments.openByNode,
       saveRequirements: ops.saveRequirements,
     }),
-    [derived, canEdit, search.needle, search.current, presence, comments.openByNode, ops.saveRequirements],
+    [derived, canEdit, needle, currentMatch, presence, comments.openByNode, ops.saveRequirements],
   );
   const stats = useMemo(() => rubricStats(derived), [derived]);
   const dropNote = useDropNote(treeRef, derived.index, !codeDev && treeHeight > 0);

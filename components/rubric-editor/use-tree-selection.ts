@@ -31,6 +31,10 @@ export function useTreeSelection(treeRef: RefObject<TreeApi<TreeItem> | null>, d
   }, []);
 
   // A layout effect: a node added from the keyboard is in edit mode before the next key arrives.
+  // After every render, with no dependency list, on purpose: a pending selection completes on whichever render
+  // first shows its node in the tree (the tree mounting, new rubric data, parents opened); the extra renders it
+  // asks for itself stop after 3 tries.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- runs after every render by design (see above)
   useLayoutEffect(() => {
     const p = pendingSelect.current;
     const tree = treeRef.current;

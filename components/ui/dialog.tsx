@@ -39,11 +39,13 @@ export function Dialog({
   children: ReactNode;
 }) {
   const closeRef = useRef<HTMLButtonElement>(null);
+  // On mount and unmount only: the focus is taken once and given back once, so `focusClose` counts as it was
+  // at mount.
+  const focusCloseOnMount = useRef(focusClose);
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    if (focusClose) closeRef.current?.focus();
+    if (focusCloseOnMount.current) closeRef.current?.focus();
     return () => previous?.focus?.();
-    // On mount and unmount only: the focus is taken once and given back once.
   }, []);
   const sections = layout === "sections";
   return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeMetrics } from "@/lib/grading/judge-eval";
+import { computeMetrics } from "@/lib/judge/eval/metrics";
 import { formatAgreement, judgeHumanAgreement, type AgreementPair } from "./agreement";
 
 /** `n` pairs, agreeing on about 85% of them (deterministic pattern). */

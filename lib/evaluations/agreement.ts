@@ -1,12 +1,12 @@
 /**
  * Judge–human agreement of an evaluation: on the leaves sampled for human review, the human's
  * score is the truth and the judge's verdict the prediction; F1 is JudgeEval's (macro F1 as
- * PaperBench computes it, `lib/grading/judge-eval.ts`), with a 95% bootstrap confidence interval:
+ * PaperBench computes it, `lib/judge/eval/metrics.ts`), with a 95% bootstrap confidence interval:
  * the leaves resampled with replacement `draws` times (seeded, so the interval is reproducible),
  * the 2.5th and 97.5th percentiles of the F1s. Scores are read as labels at 0.5 (PaperBench's
  * leaves score 0 or 1; a human may commit a fraction). Pure; no Node built-ins.
  */
-import { metricsFromConfusion, type ConfusionMatrix } from "@/lib/grading/judge-eval";
+import { metricsFromConfusion, type ConfusionMatrix } from "@/lib/judge/eval/metrics";
 import { mulberry32 } from "@/lib/random";
 import { seedOf } from "./review-sampling";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
 import { cloneGradedTree, parseGradedJson, preorder, recomputeScores } from "./graded-tree";
 import { gradingFile, readGradingText, referenceMetrics } from "./grading-data.testutil";
-import type { MetricSummary } from "./judge-eval";
+import type { MetricSummary } from "@/lib/judge/eval/metrics";
 import { serializeGradedTree, serializeJudgeOutput } from "./serialize";
 import type { GradedNode } from "./types";
 

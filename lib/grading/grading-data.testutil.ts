@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import { parseGradedJson } from "./graded-tree";
-import type { MetricSummary } from "./judge-eval";
+import type { MetricSummary } from "@/lib/judge/eval/metrics";
 import { AGGREGATED_EXPLANATION, type GradedNode } from "./types";
 
 /** The three human gradings shipped with PaperBench's JudgeEval, and their root scores. */

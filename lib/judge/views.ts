@@ -5,7 +5,6 @@
  */
 import type { JudgeConfigInput, JudgeKind } from "./config";
 import type { JudgeEstimate } from "./engine-contract";
-import { usageCost } from "./engine/usage";
 import type { Variant } from "@/lib/grading/variant";
 import type { JobStatus } from "@/lib/jobs/states";
 
@@ -24,26 +23,9 @@ export function isJudgeConfigReady(kind: JudgeKind, apiKeySet: boolean | null): 
   return kind !== "llm" || apiKeySet !== false;
 }
 
-export interface JudgePrices {
-  priceInputPerM: number;
-  priceCachedInputPerM: number;
-  priceOutputPerM: number;
-}
-
-/** US dollars for these tokens at a configuration's prices (the engine's one cost rule). */
-export function judgeCostUsd(
-  prices: JudgePrices,
-  t: { inputTokens: number; cachedInputTokens: number; outputTokens: number },
-): number {
-  return usageCost(
-    { in: t.inputTokens, cached_in: t.cachedInputTokens, out: t.outputTokens },
-    {
-      inputPerM: prices.priceInputPerM,
-      cachedInputPerM: prices.priceCachedInputPerM,
-      outputPerM: prices.priceOutputPerM,
-    },
-  );
-}
+// The worker (`server/judge/worker/store-judge-verdict.ts`) still imports the cost from here; it
+// moves to `./cost` with the worker's rewrite (issue 22), then this line goes.
+export { judgeCostUsd, type JudgePrices } from "./cost";
 
 /** An estimate as the start dialog shows it: the engine's counts and their cost at the configuration's prices. */
 export interface JudgeEstimateView extends JudgeEstimate {

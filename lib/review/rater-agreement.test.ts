@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cohensKappa } from "@/lib/grading/judge-eval";
+import { cohensKappa } from "@/lib/judge/eval/metrics";
 import { raterPairAgreements, type RaterScore } from "./rater-agreement";
 
 const CD = "Code Development";

@@ -2,12 +2,12 @@
  * Agreement between raters of one grading's leaves, pair by pair: two people who reviewed the same
  * leaves (inter-grader agreement, Label Studio's), and the judge against each person (the
  * judge–human agreement the studio shows elsewhere), side by side. Cohen's κ and F1 (both from
- * `lib/grading/judge-eval.ts`: κ by `cohensKappa`, F1 as JudgeEval's macro F1, symmetric in the
+ * `lib/judge/eval/metrics.ts`: κ by `cohensKappa`, F1 as JudgeEval's macro F1, symmetric in the
  * two raters), overall and per task category, on the leaves both raters scored; scores read as
  * labels at 0.5 (`scoreLabel`). Pure.
  */
 import { scoreLabel } from "@/lib/evaluations/agreement";
-import { cohensKappa, metricsFromConfusion, type ConfusionMatrix } from "@/lib/grading/judge-eval";
+import { cohensKappa, metricsFromConfusion, type ConfusionMatrix } from "@/lib/judge/eval/metrics";
 import { TASK_CATEGORIES } from "@/lib/rubric/types";
 
 /** One rater's score on one leaf. */

@@ -50,7 +50,10 @@ function subtreeKeys(live: readonly NodeRow[], key: string): Set<string> {
   while (grew) {
     grew = false;
     for (const n of live)
-      if (n.parentKey !== null && out.has(n.parentKey) && !out.has(n.key)) (out.add(n.key), (grew = true));
+      if (n.parentKey !== null && out.has(n.parentKey) && !out.has(n.key)) {
+        out.add(n.key);
+        grew = true;
+      }
   }
   return out;
 }

@@ -5,8 +5,8 @@ import type { Store } from "@/db/client";
 import { listPaperRolesForUser } from "@/db/queries/leaderboard";
 import type { User } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import type { JudgeEvalCandidate } from "@/lib/judge-eval/types";
-import { getJudgeEvalCandidates, listJudgeEvalCandidates } from "@/server/judge-eval/candidates";
+import type { JudgeEvalCandidate } from "@/lib/judge/eval/types";
+import { getJudgeEvalCandidates, listJudgeEvalCandidates } from "@/server/judge/eval/candidates";
 
 /**
  * Who may run JudgeEval: staff on any paper, authors on their papers. It shows the judge's

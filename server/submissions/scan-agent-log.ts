@@ -60,11 +60,11 @@ function isEntry(rawPath: string, rel: string): boolean {
   return slash > 0 && p.slice(slash + 1) === rel;
 }
 
-/** Streams the archive entry at `rel` to `use`; false when there is none. Tar (gzipped or not) and zip. */
+/** Streams the archive entry at `rel` to `read`; false when there is none. Tar (gzipped or not) and zip. */
 async function readArchiveEntry(
   filePath: string,
   rel: string,
-  use: (stream: AsyncIterable<Buffer>) => Promise<void>,
+  read: (stream: AsyncIterable<Buffer>) => Promise<void>,
 ): Promise<boolean> {
   const head = Buffer.alloc(4);
   const fd = await fs.promises.open(filePath, "r");
@@ -73,7 +73,7 @@ async function readArchiveEntry(
   } finally {
     await fd.close();
   }
-  if (head[0] === 0x50 && head[1] === 0x4b) return readZipEntry(filePath, rel, use);
+  if (head[0] === 0x50 && head[1] === 0x4b) return readZipEntry(filePath, rel, read);
   const gzip = head[0] === 0x1f && head[1] === 0x8b;
   const extract = tar.extract();
   const source: Readable = fs.createReadStream(filePath);
@@ -84,7 +84,7 @@ async function readArchiveEntry(
     for await (const entry of extract) {
       if (!found && (entry.header.type === "file" || !entry.header.type) && isEntry(entry.header.name, rel)) {
         found = true;
-        await use(entry as AsyncIterable<Buffer>);
+        await read(entry as AsyncIterable<Buffer>);
         // The log is read; the rest of the archive need not be.
         source.destroy();
         return true;
@@ -101,14 +101,14 @@ async function readArchiveEntry(
 async function readZipEntry(
   filePath: string,
   rel: string,
-  use: (stream: AsyncIterable<Buffer>) => Promise<void>,
+  read: (stream: AsyncIterable<Buffer>) => Promise<void>,
 ): Promise<boolean> {
   const zip = await yauzl.openPromise(filePath, { lazyEntries: true, decodeStrings: false });
   try {
     for await (const entry of zip.eachEntry()) {
       const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
       if (name.endsWith("/") || entry.isEncrypted() || !isEntry(name, rel)) continue;
-      await use(await zip.openReadStreamPromise(entry));
+      await read(await zip.openReadStreamPromise(entry));
       return true;
     }
   } finally {

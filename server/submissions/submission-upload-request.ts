@@ -47,7 +47,7 @@ export interface SubmissionUploadRequest {
 }
 
 /**
- * Reads a submission upload into a temporary file and hands it to `use`; the file is removed after,
+ * Reads a submission upload into a temporary file and hands it to `handle`; the file is removed after,
  * whatever happens. Two shapes:
  * - the archive as the raw body (`application/gzip`, `application/x-tar`, `application/zip`,
  *   `application/octet-stream`), the fields in the query string (`?agent=…&run=…&variant=…&reproduce=1&name=repo.tar.gz`),
@@ -59,7 +59,7 @@ export interface SubmissionUploadRequest {
 export async function withSubmissionUpload<T>(
   req: Request,
   options: { maxArchiveBytes: number; beforeBody: (fields: SubmissionUploadFields) => Promise<void> },
-  use: (upload: SubmissionUploadRequest) => Promise<T>,
+  handle: (upload: SubmissionUploadRequest) => Promise<T>,
 ): Promise<T> {
   const type = (req.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "rs-submission-"));
@@ -70,7 +70,7 @@ export async function withSubmissionUpload<T>(
       const { name, ...fields } = submissionUploadFieldsSchema.parse(query);
       await options.beforeBody(fields);
       await writeBodyToFile(req, file, options.maxArchiveBytes);
-      return await use({ fields, archive: { path: file, name: name || "submission", disposable: true } });
+      return await handle({ fields, archive: { path: file, name: name || "submission", disposable: true } });
     }
     if (type === "multipart/form-data") {
       const form = await readMultipartForm(
@@ -105,7 +105,7 @@ export async function withSubmissionUpload<T>(
         agentLog = { path: path.join(dir, "agent.log") };
         await fs.promises.writeFile(agentLog.path, Buffer.from(await log.arrayBuffer()));
       }
-      return await use({
+      return await handle({
         fields,
         archive: { path: file, name: name || replaceNul(archive.name).text || "submission", disposable: true },
         agentLog,

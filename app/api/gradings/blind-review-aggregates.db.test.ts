@@ -18,6 +18,7 @@ import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { DEMO_DIR, forbiddenAggregates, gradedDemoText, leakedAggregates } from "@/test/blind-review";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import type { JsonBody } from "@/test/json-body";
 import { GET as getRuns } from "../leaderboard/runs/route";
 import { GET as getPaperGradings } from "../papers/[paperId]/gradings/route";
 import { GET as getReviewQueue } from "../review-queue/route";
@@ -52,7 +53,7 @@ async function call<P>(handler: Handler<P>, params: P, url: string, body?: unkno
   } catch {
     // not JSON
   }
-  return { status: res.status, text, json: json as Record<string, any> };
+  return { status: res.status, text, json: json as JsonBody };
 }
 
 describe.each(testDatabaseKinds())("aggregates over hidden verdicts on %s", (kind) => {

@@ -20,6 +20,7 @@ import type { SubmissionComparison } from "@/lib/grading/compare-gradings";
 import { VERDICT_RATER, type GradingAgreement } from "@/lib/review/rater-agreement";
 import type { RubricNode } from "@/lib/rubric/types";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import type { JsonBody } from "@/test/json-body";
 import { GET as getReviewQueue } from "../review-queue/route";
 import { GET as getCompare } from "../submissions/[submissionId]/compare/route";
 import { GET as getPaperGradings } from "../papers/[paperId]/gradings/route";
@@ -89,7 +90,7 @@ async function call<P>(
   } catch {
     // CSV and the like
   }
-  return { status: res.status, text, json: json as Record<string, any> };
+  return { status: res.status, text, json: json as JsonBody };
 }
 
 describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {

@@ -16,6 +16,7 @@ import { importPaperFolder } from "@/server/papers/import";
 import type { RubricNode } from "@/lib/rubric/types";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import type { JsonBody } from "@/test/json-body";
 import { GET as getPaperGradings, POST as postPaperGrading } from "../papers/[paperId]/gradings/route";
 import { GET as getExport } from "./[gradingId]/export/route";
 import { GET as getFiles } from "./[gradingId]/files/route";
@@ -69,7 +70,7 @@ async function call<P>(
   } catch {
     // CSV and the like
   }
-  return { status: res.status, text, json: json as Record<string, any>, headers: res.headers };
+  return { status: res.status, text, json: json as JsonBody, headers: res.headers };
 }
 
 describe.each(testDatabaseKinds())("grading routes on %s", (kind) => {

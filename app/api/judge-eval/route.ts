@@ -7,7 +7,7 @@ import {
   submissionIdsSchema,
 } from "@/server/access/judge-eval-access";
 import { apiRoute } from "@/server/http/route";
-import { evaluateCandidates } from "@/server/judge-eval/evaluate";
+import { evaluateCandidates } from "@/server/judge/eval/evaluate";
 
 /**
  * The submissions JudgeEval can compare (`?paper=<id>`, repeatable; default every paper the user

@@ -1,9 +1,9 @@
-import { startJudgeLabSchema } from "@/lib/judge-lab/schemas";
+import { startJudgeLabSchema } from "@/lib/judge/lab/schemas";
 import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";
-import { listLabSubmissions } from "@/server/judge-lab/lab-submissions";
-import { listJudgeLabs } from "@/server/judge-lab/read-judge-lab";
-import { startJudgeLab } from "@/server/judge-lab/start-judge-lab";
+import { listLabSubmissions } from "@/server/judge/lab/lab-submissions";
+import { listJudgeLabs } from "@/server/judge/lab/read-judge-lab";
+import { startJudgeLab } from "@/server/judge/lab/start-judge-lab";
 
 /** The judge lab (staff): its labs, newest first, and the human-labelled submissions it can run on. */
 export const GET = apiRoute({ staff: true }, async ({ store }) => ({

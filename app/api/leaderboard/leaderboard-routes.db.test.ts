@@ -9,6 +9,7 @@ import { DEMO_AGENTS, DEMO_RUNS, seedDemoGradings } from "@/server/seed/seed-gra
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import type { JsonBody } from "@/test/json-body";
 import { GET as getGrading } from "../gradings/[gradingId]/route";
 import { GET as getCandidates, POST as postEvaluate } from "../judge-eval/route";
 import { GET as getResults, POST as postResults } from "../judge-eval/results/route";
@@ -40,7 +41,7 @@ async function call(
     { params: Promise.resolve({}) },
   );
   const text = await res.text();
-  let json: Record<string, any> = {};
+  let json: JsonBody = {};
   try {
     json = JSON.parse(text);
   } catch {

@@ -20,6 +20,7 @@ import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { DEMO_DIR, gradedDemoText, numbersIn } from "@/test/blind-review";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import type { JsonBody } from "@/test/json-body";
 import { DELETE as deleteAssignment } from "../gradings/[gradingId]/assignments/[assignmentId]/route";
 import { POST as postAssignment } from "../gradings/[gradingId]/assignments/route";
 import { GET as getGrading } from "../gradings/[gradingId]/route";
@@ -46,7 +47,7 @@ async function call<P>(handler: Handler<P>, params: P, url: string, method = "GE
       : { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   const res = await handler(new NextRequest(`http://localhost${url}`, init), { params: Promise.resolve(params) });
   const text = await res.text();
-  return { status: res.status, text, json: (text ? JSON.parse(text) : null) as Record<string, any> };
+  return { status: res.status, text, json: (text ? JSON.parse(text) : null) as JsonBody };
 }
 
 describe.each(testDatabaseKinds())("the leaderboard while a blind review is open, on %s", (kind) => {

@@ -14,12 +14,11 @@ export default async function SubmissionRoute({ params }: { params: Promise<{ su
   const { submissionId } = await params;
   const user = await getCurrentUser();
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(`/submissions/${submissionId}`)}`);
-  try {
-    const { role } = await requireSubmissionAccess(await getStore(), user, submissionId, "view");
-    return <SubmissionPage submissionId={submissionId} canManage={role === "staff"} />;
-  } catch (e) {
-    if (e instanceof AppError)
-      return <AccessDenied reason="There is no such submission, or you are not a member of its paper." />;
+  // Only the access check's refusal is caught: the page itself renders outside it (JSX in a try renders later).
+  const access = await requireSubmissionAccess(await getStore(), user, submissionId, "view").catch((e: unknown) => {
+    if (e instanceof AppError) return null;
     throw e;
-  }
+  });
+  if (!access) return <AccessDenied reason="There is no such submission, or you are not a member of its paper." />;
+  return <SubmissionPage submissionId={submissionId} canManage={access.role === "staff"} />;
 }

@@ -1,6 +1,6 @@
 /**
  * Token usage totals: per model, PaperBench's `{in, out}` (every call to it, ranking and parse
- * calls included) plus cached input, reasoning output and the number of calls; and their cost.
+ * calls included) plus cached input, reasoning output and the number of calls (their cost: `lib/judge/cost.ts`).
  */
 import type { CallUsage, LeafVerdict } from "../engine-contract";
 
@@ -53,19 +53,4 @@ export function totalUsage(usage: Record<string, ModelUsage>): ModelUsage {
   const t = noUsage();
   for (const u of Object.values(usage)) addInto(t, u);
   return t;
-}
-
-/** US dollars per million tokens (a judge configuration's prices). */
-export interface TokenPrices {
-  inputPerM: number;
-  cachedInputPerM: number;
-  outputPerM: number;
-}
-
-/** Cost in US dollars: uncached input, cached input and output (reasoning tokens are output). */
-export function usageCost(u: Pick<ModelUsage, "in" | "cached_in" | "out">, prices: TokenPrices): number {
-  return (
-    ((u.in - u.cached_in) * prices.inputPerM + u.cached_in * prices.cachedInputPerM + u.out * prices.outputPerM) /
-    1_000_000
-  );
 }

@@ -138,7 +138,7 @@ export function whitelistedFiles(
 
 /** `_create_tree_structure`: `├── `/`└── ` lines, parts in first-seen order. */
 export function createTreeStructure(paths: readonly string[]): string {
-  interface Tree extends Map<string, Tree> {}
+  type Tree = Map<string, Tree>;
   const root: Tree = new Map();
   for (const p of paths) {
     let current = root;

@@ -7,7 +7,7 @@ import {
   submissionIdsSchema,
 } from "@/server/access/judge-eval-access";
 import { apiRoute } from "@/server/http/route";
-import { judgeEvalResultsFile } from "@/server/judge-eval/evaluate";
+import { judgeEvalResultsFile } from "@/server/judge/eval/evaluate";
 import { AppError } from "@/lib/errors";
 
 function download(file: { body: string; fileName: string }): Response {

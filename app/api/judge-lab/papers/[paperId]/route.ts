@@ -1,5 +1,5 @@
 import { apiRoute } from "@/server/http/route";
-import { readCalibration } from "@/server/judge-lab/calibration";
+import { readCalibration } from "@/server/judge/lab/calibration";
 
 /** A paper's calibration (staff): overrides of the judge with reasons, addendum versions, F1 by addendum version. */
 export const GET = apiRoute<{ paperId: string }>({ staff: true }, async ({ params, store }) =>

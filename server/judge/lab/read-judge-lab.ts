@@ -10,11 +10,11 @@ import {
   type LabRunRow,
 } from "@/db/queries/judge-lab";
 import { AppError } from "@/lib/errors";
-import { collectSamples, computeMetrics } from "@/lib/grading/judge-eval";
+import { collectSamples, computeMetrics } from "@/lib/judge/eval/metrics";
 import { GradingInputError } from "@/lib/grading/recompute";
 import type { GradedNode } from "@/lib/grading/types";
-import { aggregateLab, type LabRunOutcome, type LabSample } from "@/lib/judge-lab/metrics";
-import type { LabGroupView, LabRunView, LabSummary, LabView } from "@/lib/judge-lab/types";
+import { aggregateLab, type LabRunOutcome, type LabSample } from "@/lib/judge/lab/metrics";
+import type { LabGroupView, LabRunView, LabSummary, LabView } from "@/lib/judge/lab/types";
 import { isFinalJobStatus } from "@/lib/jobs/states";
 import { judgeRunStatus } from "@/lib/judge/views";
 import { isUuid } from "@/lib/uuid";
@@ -24,7 +24,7 @@ import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
  * A lab's progress and results: each run against its human truth, leaf by leaf as JudgeEval
  * compares them (the truth's effective scores, the lab grading's own verdicts, matched by leaf
  * id), and per configuration F1 overall and per task category, cost and time per paper
- * (`lib/judge-lab/metrics.ts`).
+ * (`lib/judge/lab/metrics.ts`).
  */
 
 async function gradingTree(db: Executor, gradingId: string, effective: boolean): Promise<GradedNode> {

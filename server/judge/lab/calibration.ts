@@ -4,9 +4,9 @@ import { listLabRunRows, listPaperAddenda, listPaperJudgeOverrideRows } from "@/
 import { getPaperById } from "@/db/queries/papers";
 import type { Paper } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import type { CalibrationOverride } from "@/lib/judge-lab/calibration";
-import { DEFAULT_LAB_VARIANT } from "@/lib/judge-lab/schemas";
-import type { CalibrationView } from "@/lib/judge-lab/types";
+import type { CalibrationOverride } from "@/lib/judge/lab/calibration";
+import { DEFAULT_LAB_VARIANT } from "@/lib/judge/lab/schemas";
+import type { CalibrationView } from "@/lib/judge/lab/types";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
 import { listLabSubmissions } from "./lab-submissions";
 import { labGroupsOfPaper } from "./read-judge-lab";

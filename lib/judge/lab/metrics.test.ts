@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { computeMetrics } from "@/lib/grading/judge-eval";
+import { computeMetrics } from "@/lib/judge/eval/metrics";
 import { aggregateLab, perPaperMean, type LabRunOutcome, type LabSample } from "./metrics";
 
 const sample = (human: 0 | 1, judge: 0 | 1, category: string | null): LabSample => ({ human, judge, category });

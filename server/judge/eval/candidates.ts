@@ -6,11 +6,11 @@ import {
   type JudgeEvalCandidateRow,
 } from "@/db/queries/judge-eval";
 import { AppError } from "@/lib/errors";
-import type { JudgeEvalCandidate } from "@/lib/judge-eval/types";
+import type { JudgeEvalCandidate } from "@/lib/judge/eval/types";
 
 /**
  * JudgeEval over the studio's gradings: for a submission with a human truth and a judge grading,
- * PaperBench's metrics leaf by leaf (`lib/grading/judge-eval.ts`), pooled over any set of
+ * PaperBench's metrics leaf by leaf (`lib/judge/eval/metrics.ts`), pooled over any set of
  * submissions.
  *
  * The pair of a submission:

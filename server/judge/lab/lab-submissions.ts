@@ -1,7 +1,7 @@
 import "server-only";
 import type { Executor } from "@/db/client";
 import { listLabSubmissionRows } from "@/db/queries/judge-lab";
-import type { LabSubmission } from "@/lib/judge-lab/types";
+import type { LabSubmission } from "@/lib/judge/lab/types";
 
 /**
  * The human-labelled submissions the lab can run judges on: those with a human grading (the

@@ -1,5 +1,5 @@
 /**
- * The judge lab and calibration as the API and the page give them (see `server/judge-lab/`).
+ * The judge lab and calibration as the API and the page give them (see `server/judge/lab/`).
  * Shared by the server and the browser.
  */
 import type { Variant } from "@/lib/grading/variant";

@@ -19,7 +19,7 @@ import { listJudgeEvalCandidateRows } from "@/db/queries/judge-eval";
 import { listCountedGradings } from "@/db/queries/leaderboard";
 import { getPaperById } from "@/db/queries/papers";
 import { parseGradedJson, preorder } from "@/lib/grading/graded-tree";
-import { computeMetrics } from "@/lib/grading/judge-eval";
+import { computeMetrics } from "@/lib/judge/eval/metrics";
 import { serializeGradedTree } from "@/lib/grading/serialize";
 import type { GradedNode } from "@/lib/grading/types";
 import type { JudgeConfigInput } from "@/lib/judge/config";

@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle } from "@/db/client";
 import { parseGradedJson, preorder } from "@/lib/grading/graded-tree";
-import { evaluateGradedFiles, evaluateJudge } from "@/lib/grading/judge-eval";
+import { evaluateGradedFiles, evaluateJudge } from "@/lib/judge/eval/metrics";
 import { serializeGradedTree } from "@/lib/grading/serialize";
 import type { GradedNode } from "@/lib/grading/types";
 import { readPaperFolder } from "@/server/papers/folder-reader";

@@ -2,14 +2,14 @@ import "server-only";
 import type { Store } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import type { JudgeConfigInput } from "@/lib/judge/config";
-import { judgeCostUsd } from "@/lib/judge/views";
+import { judgeCostUsd } from "@/lib/judge/cost";
 import {
   dummySuggestions,
   parseSuggestions,
   suggestionMessages,
   withReasons,
   type SuggestionAnswer,
-} from "@/lib/judge-lab/calibration";
+} from "@/lib/judge/lab/calibration";
 import { judgeConfigFields } from "@/server/judge/configs/judge-config-view";
 import { requireJudgeConfig } from "@/server/judge/configs/list-judge-configs";
 import { chatModelFor } from "@/server/judge/judge-engine";

@@ -2,8 +2,8 @@ import "server-only";
 import type { Store } from "@/db/client";
 import { getLatestPaperAddendum, insertPaperAddendum, lockPaper, setPaperJudgeAddendum } from "@/db/queries/judge-lab";
 import { AppError } from "@/lib/errors";
-import type { AcceptAddendumRequest } from "@/lib/judge-lab/schemas";
-import type { AddendumVersionView } from "@/lib/judge-lab/types";
+import type { AcceptAddendumRequest } from "@/lib/judge/lab/schemas";
+import type { AddendumVersionView } from "@/lib/judge/lab/types";
 import { listCalibrationOverrides } from "./calibration";
 
 /**

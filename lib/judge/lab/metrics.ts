@@ -1,7 +1,7 @@
 /**
  * The judge lab's aggregation: per group of runs (a configuration, or a configuration with the
  * judge addendum it ran with), JudgeEval's metrics pooled over the runs' samples (overall and per
- * task category, `lib/grading/judge-eval.ts`), and what grading one paper cost and took.
+ * task category, `lib/judge/eval/metrics.ts`), and what grading one paper cost and took.
  *
  * Per paper: a paper's runs are averaged first, then the papers (each paper counts once however
  * many of its submissions were graded), as PaperBench reports its judges' "cost per paper". Only
@@ -14,7 +14,7 @@ import {
   metricsFromConfusion,
   type JudgeEvalSample,
   type MetricSummary,
-} from "@/lib/grading/judge-eval";
+} from "@/lib/judge/eval/metrics";
 import { TASK_CATEGORIES } from "@/lib/rubric/types";
 
 export type LabSample = Pick<JudgeEvalSample, "human" | "judge" | "category">;

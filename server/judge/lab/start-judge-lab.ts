@@ -11,7 +11,7 @@ import {
 import { getPaperById } from "@/db/queries/papers";
 import type { JudgeConfig } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import type { StartJudgeLabRequest } from "@/lib/judge-lab/schemas";
+import type { StartJudgeLabRequest } from "@/lib/judge/lab/schemas";
 import { assertJudgeKeyReady } from "@/server/judge/configs/judge-config-view";
 import { requireJudgeConfig } from "@/server/judge/configs/list-judge-configs";
 import { planJudgeRuns } from "@/server/judge/runs/plan-judge-runs";

@@ -8,10 +8,10 @@ import {
   judgeEvalResultsJson,
   type ExcludedLeaf,
   type JudgeEvalPair,
-} from "@/lib/grading/judge-eval";
+} from "@/lib/judge/eval/metrics";
 import { GradingInputError } from "@/lib/grading/recompute";
 import type { GradedNode, JsonValue } from "@/lib/grading/types";
-import { DISAGREEMENTS_SHOWN, type JudgeEvalCandidate, type JudgeEvalStudioReport } from "@/lib/judge-eval/types";
+import { DISAGREEMENTS_SHOWN, type JudgeEvalCandidate, type JudgeEvalStudioReport } from "@/lib/judge/eval/types";
 import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
 
 /** JudgeEval of the pairs chosen (see `candidates.ts`): the report, and PaperBench's `results.json`. */

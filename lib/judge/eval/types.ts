@@ -1,8 +1,8 @@
 /**
- * JudgeEval of the studio's gradings as the API and the page give it (see `server/judge-eval/`).
+ * JudgeEval of the studio's gradings as the API and the page give it (see `server/judge/eval/`).
  * Shared by the server and the browser.
  */
-import type { ExcludedLeaf, JudgeEvalGroup } from "@/lib/grading/judge-eval";
+import type { ExcludedLeaf, JudgeEvalGroup } from "./metrics";
 import type { Variant } from "@/lib/grading/variant";
 
 export type JudgeEvalTruth = "human_grading" | "review";

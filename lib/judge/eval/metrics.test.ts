@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { skipWithoutData } from "@/lib/rubric/paperbench-data.testutil";
-import { cloneGradedTree, preorder, recomputeScores } from "./graded-tree";
-import { leaf, node, parseTree, readGradingText, referenceMetrics } from "./grading-data.testutil";
+import { cloneGradedTree, preorder, recomputeScores } from "@/lib/grading/graded-tree";
+import { leaf, node, parseTree, readGradingText, referenceMetrics } from "@/lib/grading/grading-data.testutil";
 import {
   computeMetrics,
   evaluateGradedFiles,
@@ -9,10 +9,10 @@ import {
   formatJudgeEvalSummary,
   judgeEvalResultsJson,
   type MetricSummary,
-} from "./judge-eval";
-import { GradingInputError } from "./recompute";
-import { serializeJudgeOutput } from "./serialize";
-import type { GradedNode } from "./types";
+} from "./metrics";
+import { GradingInputError } from "@/lib/grading/recompute";
+import { serializeJudgeOutput } from "@/lib/grading/serialize";
+import type { GradedNode } from "@/lib/grading/types";
 
 function expectMetrics(actual: MetricSummary, expected: MetricSummary): void {
   expect(actual.num_samples).toBe(expected.num_samples);

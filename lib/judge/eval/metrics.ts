@@ -28,11 +28,11 @@ import {
   parseGradedJson,
   preorder,
   preorderPaths,
-} from "./graded-tree";
-import { GradingInputError } from "./recompute";
+} from "@/lib/grading/graded-tree";
+import { GradingInputError } from "@/lib/grading/recompute";
 import { PyFloat, pythonJsonDumps } from "@/lib/rubric/python-json";
-import { gradedTreeToPython } from "./serialize";
-import type { GradedNode, JsonValue } from "./types";
+import { gradedTreeToPython } from "@/lib/grading/serialize";
+import type { GradedNode, JsonValue } from "@/lib/grading/types";
 
 /** PaperBench's `MetricSummary`. */
 export interface MetricSummary {
