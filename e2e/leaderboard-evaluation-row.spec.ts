@@ -61,6 +61,11 @@ test("an evaluated agent's row says which policy produced its number and shows t
 }, testInfo) => {
   const staff = await asUser(STAFF);
   await paperWithDemoRubric(staff, PAPER_ID);
+  // Review sampling assigns the paper's graders only.
+  const member = await staff.request.post(`/api/papers/${PAPER_ID}/members`, {
+    data: { email: GRADER.email, role: "grader" },
+  });
+  expect(member.status()).toBe(201);
   const archive = runsArchive(testInfo.outputPath("ingest"));
   const ingested = await staff.request.post(
     `/api/evaluations/ingest?${new URLSearchParams({ agent: AGENT, name: "E2E leaderboard evaluation" })}`,
