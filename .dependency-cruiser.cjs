@@ -47,8 +47,8 @@ const LIB_PACKAGES = [
   "@zxcvbn-ts/language-common",
 ];
 
-/** ALLOW-list (small): the runner speaks HTTP with zod contracts and unpacks archives; Node built-ins are its own. */
-const RUNNER_PACKAGES = ["zod", "tar-stream", "yauzl"];
+/** ALLOW-list (small): the runner speaks HTTP with zod contracts, unpacks archives and logs JSON lines; Node built-ins are its own. */
+const RUNNER_PACKAGES = ["zod", "tar-stream", "yauzl", "pino"];
 
 /**
  * DENY-list (components/ use many browser packages: React, charts, markdown, icons, so an allow-list
@@ -72,6 +72,7 @@ const SERVER_PACKAGES = [
   "@kubernetes-models/[^/]+",
   "s3rver",
   "tsx",
+  "pino",
 ];
 
 /**
@@ -91,7 +92,7 @@ const SERVER_TIERS = [
   [
     "platform",
     [
-      ["access", "blobs", "jobs", "runners", "store.ts"],
+      ["observability", "access", "blobs", "jobs", "runners", "store.ts"],
       ["live", "metrics"],
       ["auth", "notifications"],
       ["http", "secrets"],

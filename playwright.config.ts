@@ -49,10 +49,14 @@ const built = fs.existsSync(path.join(ROOT, process.env.NEXT_DIST_DIR || ".next"
 // request fails with ECONNRESET.
 const start = `npx next start -H 127.0.0.1 -p ${PORT} --keepAliveTimeout 600000`;
 
+const DELETES_THE_DEMO = /demo-delete\.spec\.ts$/;
+
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
-  workers: 1,
+  // Two files at a time, each file's tests in order: every spec makes the data it changes (its own
+  // papers, agents, evaluations), so no spec depends on another or on the order files run in.
+  workers: 2,
   fullyParallel: false,
   retries: 0,
   forbidOnly: !!process.env.CI,
@@ -78,6 +82,12 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: "studio", testIgnore: DELETES_THE_DEMO },
+    // Deleting the demo takes away the seeded paper, users and gradings the other specs read, so it
+    // runs once every other spec has finished.
+    { name: "demo deleted", testMatch: DELETES_THE_DEMO, dependencies: ["studio"] },
+  ],
   webServer: {
     command: built ? start : `npx next build && ${start}`,
     url: `${BASE_URL}/signin`,

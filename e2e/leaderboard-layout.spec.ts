@@ -1,10 +1,11 @@
 /**
  * What a newcomer misread on the demo leaderboard (issue 21): two agents at "60.2%" ranked 1 and 2,
  * the split picker and the chart's agent names cut off, each agent's name repeated under itself, and
- * the jargon "as graded". Read-only on the demo board.
+ * the jargon "as graded". Read-only on the demo paper's board.
  */
 import type { Page } from "@playwright/test";
 import { AS_GRADED_BASIS } from "../lib/leaderboard/types";
+import { demoBoardQuery } from "./support/demo-board";
 import { expect, test } from "./support/fixtures";
 import { screenshots } from "./support/screenshots";
 
@@ -37,7 +38,7 @@ async function showsWholeOption(page: Page, testId: string): Promise<boolean> {
 test("the demo board: a different rank reads a different score, names and pickers show whole, plain words", async ({
   page,
 }, testInfo) => {
-  await page.goto("/leaderboard");
+  await page.goto(`/leaderboard${await demoBoardQuery(page)}`);
   await expect(page.getByTestId("leaderboard-table").getByTestId("leaderboard-row").first()).toBeVisible();
 
   // Ranks: the same shown score shares a rank; a different rank never reads the same score.

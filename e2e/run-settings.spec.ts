@@ -1,11 +1,13 @@
+import { paperWithDemoRubric } from "./support/demo-paper";
 import { expect, test } from "./support/fixtures";
 import { PaperPage } from "./support/pages";
-import { DEMO_PAPER, GRADER, STAFF } from "./support/users";
+import { GRADER, STAFF } from "./support/users";
 
 /**
  * The paper page's Reproduction panel: staff set the timeout, GPUs, network and salvage retries
  * from the keyboard, see the studio's refusal beside its field, and set a secret whose value never
- * comes back; a grader reads it all, with the secret's name only.
+ * comes back; a grader reads it all, with the secret's name only. On a paper of its own, so the
+ * demo paper's settings stay the studio's defaults for the specs that reproduce there.
  */
 test.describe.configure({ mode: "serial" });
 
@@ -17,7 +19,14 @@ test("staff edit the reproduction settings and secrets from the keyboard; a grad
   // Two users' sign-ins and a dozen round trips.
   test.setTimeout(60_000);
   const staff = await asUser(STAFF);
-  const paper = new PaperPage(staff, DEMO_PAPER.id);
+  const paperId = `e2e-run-settings-${Date.now()}`;
+  await paperWithDemoRubric(staff, paperId);
+  expect(
+    (
+      await staff.request.post(`/api/papers/${paperId}/members`, { data: { email: GRADER.email, role: "grader" } })
+    ).status(),
+  ).toBe(201);
+  const paper = new PaperPage(staff, paperId);
   await paper.goto();
   const panel = staff.getByTestId("run-settings-panel");
   await expect(panel.getByLabel("Timeout hours")).toHaveValue("24");
@@ -63,7 +72,7 @@ test("staff edit the reproduction settings and secrets from the keyboard; a grad
   expect(await staff.content()).not.toContain(SECRET_VALUE);
 
   const grader = await asUser(GRADER);
-  await new PaperPage(grader, DEMO_PAPER.id).goto();
+  await new PaperPage(grader, paperId).goto();
   const readOnly = grader.getByTestId("run-settings-panel");
   await expect(readOnly.getByTestId("run-setting-timeout")).toHaveText("2 h 30 min");
   await expect(readOnly.getByTestId("run-setting-network")).toHaveText("allowed");
@@ -71,10 +80,7 @@ test("staff edit the reproduction settings and secrets from the keyboard; a grad
   await expect(readOnly.locator("input")).toHaveCount(0);
   await expect(readOnly.getByRole("button")).toHaveCount(0);
 
-  // Staff remove it again; the demo paper is shared with the other specs.
+  // Staff remove it again.
   await panel.getByRole("button", { name: "Remove HF_TOKEN" }).click();
   await expect(panel.getByText("No secrets.")).toBeVisible();
-  await staff.request.put(`/api/papers/${DEMO_PAPER.id}/run-settings`, {
-    data: { timeoutS: 86_400, gpus: 0, network: false, salvageRetryBelowS: 0 },
-  });
 });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { heartbeatHealth } from "@/lib/jobs/heartbeat-health";
+import type { RunnerEvent } from "./log";
 import type { FinalJobStatus } from "@/lib/jobs/states";
 import type { ClaimedJob, Gpu } from "@/lib/runner/protocol";
 import type { JobBackend } from "./backends/job-backend";
@@ -27,8 +28,8 @@ export interface JobExecutionContext {
   maxLogBytes?: number;
   /** Resolves when the runner is shutting down: the job is stopped and left to requeue. */
   shutdown: Promise<void>;
-  /** One line per event on the runner's stdout. */
-  event(line: string): void;
+  /** One line per event on the runner's log, with fields of its own (the job's and lease's ids are bound by the caller). */
+  event: RunnerEvent;
 }
 
 export type JobExecutionResult =
@@ -80,7 +81,15 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
         if (err instanceof StaleLeaseError) abandon(`lease lost: ${err.message}`);
         // Anything else was already retried: the next beat tries again, and the lease tells who is
         // right. It is logged with the time since the last success, which says how near the lease's end is.
-        else ctx.event(health.failed(err));
+        else {
+          const f = health.failure(err);
+          ctx.event(f.message, {
+            failuresInARow: f.failuresInARow,
+            sinceLastSuccessS: f.sinceLastSuccessS,
+            leaseS: f.leaseS,
+            error: f.error,
+          });
+        }
       },
     );
   }, claimed.lease.heartbeatS * 1000);

@@ -1,7 +1,12 @@
 import { parseRunnerOptions, USAGE, UsageError } from "./cli-options";
+import { createRunnerLogger, loggedEvents } from "./log";
 import { startRunner } from "./runner-loop";
 
-/** `RUNNER_TOKEN=<t> npm run runner -- --url <studio> …`: one runner until SIGTERM or SIGINT. */
+/**
+ * `RUNNER_TOKEN=<t> npm run runner -- --url <studio> …`: one runner until SIGTERM or SIGINT. What it
+ * does is logged as JSON lines on stdout (runner/log.ts); a usage error, said before anything runs,
+ * and a fatal error are plain text on stderr for the person who typed the command.
+ */
 async function main(): Promise<void> {
   let options;
   try {
@@ -11,9 +16,10 @@ async function main(): Promise<void> {
     console.error(`${err.message}\n${USAGE}`);
     process.exit(2);
   }
-  const stamp = (line: string) => console.log(`${new Date().toISOString()} ${line}`);
+  const logger = createRunnerLogger({ runnerName: options.name });
+  const stamp = loggedEvents(logger);
   const { warnings, ...runnerOptions } = options;
-  for (const warning of warnings) console.error(warning);
+  for (const warning of warnings) logger.warn(warning);
   // Started by a studio (its embedded runner): the studio holds our stdin open, and a closed stdin
   // means the studio is gone (even killed with SIGKILL), so the runner goes too instead of polling
   // a dead address forever.

@@ -6,6 +6,7 @@ import { releaseJobMounts } from "./job-storage";
 import { detectGpus, machineCapabilities } from "./capabilities";
 import type { RunnerOptions } from "./cli-options";
 import { executeJob } from "./job-execution";
+import { createRunnerLogger, loggedEvents, type RunnerEvent } from "./log";
 import { StudioClient, StudioError } from "./studio-client";
 
 export interface StartRunnerOptions extends Omit<RunnerOptions, "maxLogBytes"> {
@@ -15,8 +16,8 @@ export interface StartRunnerOptions extends Omit<RunnerOptions, "maxLogBytes"> {
   killGraceMs?: number;
   /** How long one claim waits for a job (the protocol's long poll, at most 30 s). */
   claimWaitS?: number;
-  /** One line per event (registered, claimed, finished); never a token or a secret. */
-  event?(line: string): void;
+  /** One line per event (registered, claimed, finished) with the ids it is about; never a token or a secret. Default: JSON log lines. */
+  event?: RunnerEvent;
 }
 
 export interface RunningRunner {
@@ -39,7 +40,7 @@ export function defaultBackend(): RunnerBackend {
  * runs up to `maxJobs` at once, each on the GPUs the claim assigned it.
  */
 export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunner> {
-  const event = opts.event ?? ((line: string) => console.log(line));
+  const event = opts.event ?? loggedEvents(createRunnerLogger({ runnerName: opts.name }));
   const gpus: Gpu[] = await detectGpus();
   const backendName = opts.backend ?? defaultBackend();
   if (opts.backend === null)
@@ -54,7 +55,9 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
   const client = new StudioClient({ url: opts.url, runnerToken: opts.token });
   const capabilities = machineCapabilities(gpus, backendName, maxJobs, process.env.npm_package_version);
   const runnerId = await registerUntilAnswered(client, { name: opts.name, capabilities }, event);
-  event(
+  // From here on every line carries the runner's id.
+  const say: RunnerEvent = (line, fields) => event(line, { runnerId, ...fields });
+  say(
     `registered as ${opts.name} (runner ${runnerId}): ${gpus.length} GPU(s), ${capabilities.cpus} CPU(s), backend ${backendName}, up to ${maxJobs} job(s) at once`,
   );
 
@@ -68,9 +71,11 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
 
   function launch(claimed: ClaimedJob): void {
     const { job } = claimed;
+    const ids = { jobId: job.id, leaseId: claimed.lease.id };
     for (const index of job.gpuIndices) gpusInUse.add(index);
-    event(
+    say(
       `claimed job ${job.id} (attempt ${job.attempt}${job.gpuIndices.length ? `, GPUs ${job.gpuIndices.join(",")}` : ""})`,
+      ids,
     );
     const run = executeJob({
       client,
@@ -82,27 +87,28 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
       killGraceMs: opts.killGraceMs ?? 10_000,
       maxLogBytes: opts.maxLogBytes,
       shutdown,
-      event,
+      event: (line, fields) => say(line, { ...ids, ...fields }),
     })
       .then(
         async (result) => {
           if (result.outcome === "completed") {
-            event(
+            say(
               `finished job ${job.id}: ${result.status}${result.exitCode !== null ? `, exit code ${result.exitCode}` : ""}${result.reason ? ` (${result.reason})` : ""}`,
+              ids,
             );
             return;
           }
-          event(`abandoned job ${job.id}: ${result.reason}`);
+          say(`abandoned job ${job.id}: ${result.reason}`, ids);
           // Stopping (a scale-down, a reboot): hand the job back so it runs elsewhere now, not after its lease.
           if (stopping) {
             await client.release(claimed, `the runner ${opts.name} was stopped`).then(
-              () => event(`released job ${job.id} to the queue`),
+              () => say(`released job ${job.id} to the queue`, ids),
               (err: Error) =>
-                event(`could not release job ${job.id} (${err.message}); it is requeued when its lease expires`),
+                say(`could not release job ${job.id} (${err.message}); it is requeued when its lease expires`, ids),
             );
           }
         },
-        (err: Error) => event(`job ${job.id} ended with a runner error: ${err.message}`),
+        (err: Error) => say(`job ${job.id} ended with a runner error: ${err.message}`, ids),
       )
       .finally(() => {
         for (const index of job.gpuIndices) gpusInUse.delete(index);
@@ -133,11 +139,11 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
       } catch (err) {
         if (stopping) break;
         if (err instanceof StudioError && (err.status === 401 || err.status === 403)) {
-          event(`the studio refused this runner: ${err.message}; stopping`);
+          say(`the studio refused this runner: ${err.message}; stopping`);
           stopping = true;
           break;
         }
-        event(`claim failed: ${(err as Error).message}; trying again`);
+        say(`claim failed: ${(err as Error).message}; trying again`);
         await new Promise((r) => setTimeout(r, 2000));
       }
     }
@@ -163,7 +169,7 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
 async function registerUntilAnswered(
   client: StudioClient,
   body: Parameters<StudioClient["register"]>[0],
-  event: (line: string) => void,
+  event: RunnerEvent,
 ): Promise<string> {
   for (;;) {
     try {

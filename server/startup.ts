@@ -1,5 +1,6 @@
 import "server-only";
 import { getDb } from "@/db/client";
+import { log } from "@/server/observability/log";
 import { DEMO_USERS, seedDemo } from "@/server/seed/seed";
 import { seedDemoSubmissions } from "@/server/seed/seed-demo-submission";
 import { getAuthSecret } from "@/server/auth/secret";
@@ -17,7 +18,7 @@ export async function startStudio(): Promise<void> {
     await openAndSeed();
   } catch (err) {
     // A locked data directory or an unreachable server: say why and stop, rather than serve 500s.
-    console.error(err instanceof Error ? err.message : err);
+    log.fatal({ err }, "the studio cannot start");
     process.exit(1);
   }
 }
@@ -30,13 +31,15 @@ async function openAndSeed(): Promise<void> {
     startInProcessJudgeWorker({ db, kind }, { databaseUrl: readServerEnv().DATABASE_URL });
   if (wantsEmbeddedRunner(kind)) await startEmbeddedRunner({ db, kind }, { port: Number(process.env.PORT ?? 3000) });
   if (kind !== "pglite") {
-    console.log(`Rubric Studio: PostgreSQL at ${location}, migrations applied`);
+    log.info({ database: "postgresql", location }, "migrations applied");
     return;
   }
   const seededPaper = await seedDemo(db);
   // The demo submission and every demo run's files, ready to reproduce on the embedded runner (through the blob store).
   if (seededPaper) await seedDemoSubmissions({ db, kind }, seededPaper);
   const seeded = seededPaper !== null;
+  log.info({ database: "pglite", location, demoSeeded: seeded }, "embedded database ready");
+  // The demo accounts, for the person who started the studio on their machine: their screen, not a log.
   console.log(
     [
       `Rubric Studio: embedded database in ${location}${seeded ? " (demo seeded)" : ""}`,

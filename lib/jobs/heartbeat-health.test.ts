@@ -19,4 +19,18 @@ describe("heartbeatHealth", () => {
       "job job-1: heartbeat failed (1 in a row, 15.0 s since the last success, lease 60 s): 503",
     );
   });
+
+  it("gives the same figures as fields for a structured log", () => {
+    let t = 0;
+    const health = heartbeatHealth("job-2", 30, () => t);
+    t += 12_340;
+    expect(health.failure(new Error("ECONNRESET"))).toEqual({
+      message: "job job-2: heartbeat failed (1 in a row, 12.3 s since the last success, lease 30 s): ECONNRESET",
+      jobId: "job-2",
+      failuresInARow: 1,
+      sinceLastSuccessS: 12.3,
+      leaseS: 30,
+      error: "ECONNRESET",
+    });
+  });
 });

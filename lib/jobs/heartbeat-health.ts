@@ -9,21 +9,41 @@ export interface HeartbeatHealth {
   succeeded(): void;
   /** A heartbeat failed: the line to log. */
   failed(err: unknown): string;
+  /** A heartbeat failed: the line (`message`) and its figures, for a structured log. */
+  failure(err: unknown): HeartbeatFailure;
+}
+
+export interface HeartbeatFailure {
+  message: string;
+  jobId: string;
+  failuresInARow: number;
+  sinceLastSuccessS: number;
+  leaseS: number;
+  error: string;
 }
 
 export function heartbeatHealth(jobId: string, leaseS: number, now: () => number = Date.now): HeartbeatHealth {
   let lastSuccess = now();
   let inARow = 0;
+  const failure = (err: unknown): HeartbeatFailure => {
+    inARow += 1;
+    const since = (now() - lastSuccess) / 1000;
+    const error = err instanceof Error ? err.message : String(err);
+    return {
+      message: `job ${jobId}: heartbeat failed (${inARow} in a row, ${since.toFixed(1)} s since the last success, lease ${leaseS} s): ${error}`,
+      jobId,
+      failuresInARow: inARow,
+      sinceLastSuccessS: Number(since.toFixed(1)),
+      leaseS,
+      error,
+    };
+  };
   return {
     succeeded() {
       lastSuccess = now();
       inARow = 0;
     },
-    failed(err) {
-      inARow += 1;
-      const since = ((now() - lastSuccess) / 1000).toFixed(1);
-      const why = err instanceof Error ? err.message : String(err);
-      return `job ${jobId}: heartbeat failed (${inARow} in a row, ${since} s since the last success, lease ${leaseS} s): ${why}`;
-    },
+    failure,
+    failed: (err) => failure(err).message,
   };
 }

@@ -5,11 +5,11 @@
 
 export const EXPOSITION_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-export type MetricType = "counter" | "gauge" | "summary";
+export type MetricType = "counter" | "gauge" | "summary" | "histogram";
 
 export interface Sample {
-  /** Appended to the family's name (a summary's `_sum`, `_count`); none for the plain sample. */
-  suffix?: "_sum" | "_count";
+  /** Appended to the family's name (a summary's or histogram's `_sum`, `_count`, a histogram's `_bucket`); none for the plain sample. */
+  suffix?: "_sum" | "_count" | "_bucket";
   labels?: Record<string, string>;
   value: number;
 }

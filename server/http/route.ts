@@ -5,6 +5,8 @@ import { getDb, type Store } from "@/db/client";
 import { getUserWithPaperAccess } from "@/db/queries/papers";
 import type { Paper, User } from "@/db/schema";
 import { isMetricsScrapeToken } from "@/server/auth/metrics-token";
+import { recordHttpRequest } from "@/server/observability/http-latency";
+import { log, type Logger } from "@/server/observability/log";
 import { getRequestSession } from "@/server/auth/session";
 import { bearerToken } from "@/server/runners/runner-tokens";
 import { accessByApiToken, isApiToken } from "@/server/auth/api-tokens";
@@ -12,6 +14,7 @@ import { canAccessPaper, effectiveRole, type EffectiveRole, type PaperAccess } f
 import { AppError } from "@/lib/errors";
 import { unstorableText } from "@/lib/text";
 import { OperationError } from "@/lib/rubric/operations";
+import { requestIdOf, routePattern } from "./request-log";
 import { assertSameOrigin } from "./same-origin";
 import { badRequestOf } from "./zod-details";
 
@@ -42,6 +45,8 @@ export interface RouteContext<P> {
    * session is needed).
    */
   sessionId: string | null;
+  /** The studio's logger with this request's id bound (`requestId`). */
+  log: Logger;
 }
 
 /**
@@ -67,7 +72,10 @@ type Handler<C> = (ctx: C) => Promise<Response | object>;
 /**
  * The one wrapper every API route goes through: it resolves the session, the paper and the role
  * before the handler reads or writes anything, and turns errors into `{ error: { code, message,
- * details } }` with a 4xx for anything the caller can fix.
+ * details } }` with a 4xx for anything the caller can fix. Each request gets an id (a sane incoming
+ * `x-request-id`, else a new one; sent back in the same header), one log line (method, route
+ * pattern, status, duration; never a header, a token or a body) and an observation in the
+ * `http_request_duration_seconds` histogram of GET /api/metrics.
  */
 export function apiRoute<P extends Record<string, string>>(
   opts: PublicRouteOptions,
@@ -89,15 +97,10 @@ export function apiRoute<P extends Record<string, string>>(
   opts: RouteOptions | PublicRouteOptions | ScrapeRouteOptions,
   handler: Handler<never>,
 ) {
-  return async (req: NextRequest, { params }: { params: Promise<P> }): Promise<Response> => {
-    const started = performance.now();
-    const response = await handle(req, params);
-    // Server-Timing: the handler's own time, visible in the browser's network panel and benchmarks.
-    response.headers.set("server-timing", `app;dur=${(performance.now() - started).toFixed(1)}`);
-    return response;
-  };
+  return (req: NextRequest, { params }: { params: Promise<P> }): Promise<Response> =>
+    observeRequest(req, params, (requestLog) => handle(req, params, requestLog));
 
-  async function handle(req: NextRequest, params: Promise<P>): Promise<Response> {
+  async function handle(req: NextRequest, params: Promise<P>, requestLog: Logger): Promise<Response> {
     try {
       // A personal API token (Authorization: Bearer rst_user_…) stands for its user; the cookie is then
       // not read. A browser never adds that header to a cross-site request (it would need a CORS
@@ -122,12 +125,18 @@ export function apiRoute<P extends Record<string, string>>(
       };
       if ("public" in opts) {
         const visitor = await resolveAccess(undefined);
-        const ctx: PublicRouteContext<P> = { req, params: resolved, store, user: visitor?.user ?? null };
+        const ctx: PublicRouteContext<P> = {
+          req,
+          params: resolved,
+          store,
+          user: visitor?.user ?? null,
+          log: requestLog,
+        };
         const result = await (handler as Handler<typeof ctx>)(ctx);
         return result instanceof Response ? result : NextResponse.json(result);
       }
       if ("staffOrScrapeToken" in opts && token !== null && isMetricsScrapeToken(token)) {
-        const ctx: PublicRouteContext<P> = { req, params: resolved, store, user: null };
+        const ctx: PublicRouteContext<P> = { req, params: resolved, store, user: null, log: requestLog };
         const result = await (handler as Handler<typeof ctx>)(ctx);
         return result instanceof Response ? result : NextResponse.json(result);
       }
@@ -150,6 +159,7 @@ export function apiRoute<P extends Record<string, string>>(
         store,
         user,
         sessionId: access.sessionId,
+        log: requestLog,
       };
       if (paperAccess) {
         const role = effectiveRole(user.isStaff, access.membership);
@@ -164,9 +174,35 @@ export function apiRoute<P extends Record<string, string>>(
       const result = await (handler as Handler<typeof ctx>)(ctx);
       return result instanceof Response ? result : NextResponse.json(result);
     } catch (err) {
-      return errorResponse(err);
+      return errorResponse(err, requestLog);
     }
   }
+}
+
+/**
+ * What both wrappers (apiRoute, runnerRoute) do around a request: its id and logger, then its
+ * answer timed (Server-Timing), logged and counted in the latency histogram.
+ */
+export async function observeRequest<P>(
+  req: NextRequest,
+  params: Promise<P>,
+  answer: (requestLog: Logger) => Promise<Response>,
+): Promise<Response> {
+  const started = performance.now();
+  const requestId = requestIdOf(req.headers.get("x-request-id"));
+  const requestLog = log.child({ requestId });
+  const response = await answer(requestLog);
+  const ms = performance.now() - started;
+  // Server-Timing: the handler's own time, visible in the browser's network panel and benchmarks.
+  response.headers.set("server-timing", `app;dur=${ms.toFixed(1)}`);
+  response.headers.set("x-request-id", requestId);
+  const route = routePattern(
+    req.nextUrl.pathname,
+    (await Promise.resolve(params).catch(() => undefined)) as Record<string, string | string[]> | undefined,
+  );
+  recordHttpRequest(route, req.method, response.status, ms / 1000);
+  requestLog.info({ method: req.method, route, status: response.status, durationMs: Number(ms.toFixed(1)) }, "request");
+  return response;
 }
 
 /** The request's browser session; a 403 for a request made with an API token (a live stream or a password change needs a session). */
@@ -179,7 +215,8 @@ function describeAccess(access: PaperAccess): string {
   return { view: "see it", "edit-rubric": "edit its rubric", manage: "manage the paper" }[access];
 }
 
-export function errorResponse(err: unknown): Response {
+/** The error's answer; an unexpected one (a 500) is logged, with its stack, on `logger`. */
+export function errorResponse(err: unknown, logger: Logger = log): Response {
   if (err instanceof AppError) {
     return NextResponse.json(
       { error: { code: err.code, message: err.message, details: err.details } },
@@ -204,8 +241,8 @@ export function errorResponse(err: unknown): Response {
       { status: 409 },
     );
   }
-  if (err instanceof ZodError) return errorResponse(badRequestOf(err));
-  console.error("Unhandled error in API route", err);
+  if (err instanceof ZodError) return errorResponse(badRequestOf(err), logger);
+  logger.error({ err }, "unhandled error in API route");
   return NextResponse.json(
     { error: { code: "internal", message: "Something went wrong on the server", details: [] } },
     { status: 500 },

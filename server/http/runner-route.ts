@@ -1,31 +1,36 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { getDb, type Store } from "@/db/client";
-import { errorResponse } from "./route";
+import type { Logger } from "@/server/observability/log";
+import { errorResponse, observeRequest } from "./route";
 
 export interface RunnerRouteContext<P> {
   req: NextRequest;
   params: P;
   store: Store;
+  /** The studio's logger with this request's id bound. */
+  log: Logger;
 }
 
 /**
  * The wrapper of the runner protocol's routes (app/api/runner/**): they answer machines holding a
  * runner or job token, never a browser session, so there is no cookie to resolve and no origin to
  * check; each handler authenticates its token first (server/runners/runner-tokens.ts,
- * server/jobs/job-lease.ts). Errors take the one shape of `apiRoute`.
+ * server/jobs/job-lease.ts). Errors take the one shape of `apiRoute`, and requests are logged and
+ * counted as its are (`observeRequest`).
  */
 export function runnerRoute<P extends Record<string, string>>(
   handler: (ctx: RunnerRouteContext<P>) => Promise<Response | object | null>,
 ) {
-  return async (req: NextRequest, { params }: { params: Promise<P> }): Promise<Response> => {
-    try {
-      const { db, kind } = await getDb();
-      const result = await handler({ req, params: await params, store: { db, kind } });
-      if (result === null) return new Response(null, { status: 204 });
-      return result instanceof Response ? result : NextResponse.json(result);
-    } catch (err) {
-      return errorResponse(err);
-    }
-  };
+  return (req: NextRequest, { params }: { params: Promise<P> }): Promise<Response> =>
+    observeRequest(req, params, async (requestLog) => {
+      try {
+        const { db, kind } = await getDb();
+        const result = await handler({ req, params: await params, store: { db, kind }, log: requestLog });
+        if (result === null) return new Response(null, { status: 204 });
+        return result instanceof Response ? result : NextResponse.json(result);
+      } catch (err) {
+        return errorResponse(err, requestLog);
+      }
+    });
 }

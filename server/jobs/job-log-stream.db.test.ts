@@ -83,7 +83,7 @@ describe.each(testDatabaseKinds())("a job's log stream on %s", (kind) => {
       attempt: 1,
     });
     await appendJobLogs(handle, lease, { leaseId: lease.leaseId, chunks: [{ seq: 1, text: "second\n" }] });
-    expect(JSON.parse((await reader.next((f) => f.event === "log", 1_500)).data).text).toBe("second\n");
+    expect(JSON.parse((await reader.next((f) => f.event === "log")).data).text).toBe("second\n");
     await completeJob(handle, lease, {
       leaseId: lease.leaseId,
       status: "succeeded",
@@ -93,7 +93,7 @@ describe.each(testDatabaseKinds())("a job's log stream on %s", (kind) => {
       outputsUploaded: false,
       durationS: 1,
     });
-    expect(JSON.parse((await reader.next((f) => f.event === "job", 1_500)).data)).toMatchObject({
+    expect(JSON.parse((await reader.next((f) => f.event === "job")).data)).toMatchObject({
       status: "succeeded",
       exitCode: 0,
     });

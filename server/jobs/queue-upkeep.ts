@@ -1,6 +1,7 @@
 import "server-only";
 import type { Store } from "@/db/client";
 import { sweepEvaluationCells } from "@/server/evaluations/pipeline/sweep-cells";
+import { log } from "@/server/observability/log";
 import { reapExpiredLeases } from "./reap-expired-leases";
 
 const REAP_EVERY_MS = 2_000;
@@ -14,13 +15,9 @@ const REAP_EVERY_MS = 2_000;
 export function startQueueUpkeep(store: Store): void {
   const timer = setInterval(() => {
     reapExpiredLeases(store)
-      .catch((err: unknown) =>
-        console.error("Rubric Studio: requeueing expired jobs failed:", err instanceof Error ? err.message : err),
-      )
+      .catch((err: unknown) => log.error({ err }, "requeueing expired jobs failed"))
       .then(() => sweepEvaluationCells(store))
-      .catch((err: unknown) =>
-        console.error("Rubric Studio: advancing evaluation cells failed:", err instanceof Error ? err.message : err),
-      );
+      .catch((err: unknown) => log.error({ err }, "advancing evaluation cells failed"));
   }, REAP_EVERY_MS);
   timer.unref();
 }

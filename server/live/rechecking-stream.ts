@@ -14,7 +14,8 @@ export function recheckingEventStream(input: {
   signal: AbortSignal;
   follow(onChange: () => void): Promise<(() => void)[]>;
   check(write: (text: string) => void): Promise<boolean>;
-  recheckMs?: number;
+  /** Default 1 s; null: only when told (a test proving that an announcement alone delivers). */
+  recheckMs?: number | null;
   heartbeatMs?: number;
 }): ReadableStream<Uint8Array> {
   let close = () => {};
@@ -68,10 +69,8 @@ export function recheckingEventStream(input: {
       stops.push(...followed);
       // Aborted while it started following: close() ran before these existed.
       if (closed) return followed.forEach((stop) => stop());
-      timers.push(
-        setInterval(onChange, input.recheckMs ?? 1_000),
-        setInterval(() => write(": keep-alive\n\n"), input.heartbeatMs ?? 15_000),
-      );
+      if (input.recheckMs !== null) timers.push(setInterval(onChange, input.recheckMs ?? 1_000));
+      timers.push(setInterval(() => write(": keep-alive\n\n"), input.heartbeatMs ?? 15_000));
       await look();
     },
     cancel() {

@@ -5,13 +5,17 @@ import { sumJudgeUsageByModel } from "@/db/queries/judge-runs";
 import { countRunnersSeenWithin } from "@/db/queries/runners";
 import { JOB_KINDS, JOB_STATUSES } from "@/lib/jobs/states";
 import { renderExposition, type MetricFamily, type Sample } from "@/lib/metrics/exposition";
+import { httpLatency } from "@/server/observability/http-latency";
 import { runnerOnlineWithinS } from "@/server/runners/list-runners";
 
 /** Claim wait and duration are summarised over the jobs that finished in this last window. */
 export const TIMING_WINDOW_S = 60 * 60;
 const QUANTILES = [0.5, 0.9, 0.99] as const;
 
-/** The studio's metrics, read from the database now, in Prometheus' text format (GET /api/metrics). */
+/**
+ * The studio's metrics, read from the database now, in Prometheus' text format (GET /api/metrics),
+ * and this process's HTTP latency by route (kept in memory, server/observability/http-latency.ts).
+ */
 export async function renderStudioMetrics(store: Store): Promise<string> {
   const [depth, timings, usage, runnersOnline] = await Promise.all([
     countJobsByKindAndStatus(store.db),
@@ -67,6 +71,7 @@ export async function renderStudioMetrics(store: Store): Promise<string> {
       type: "gauge",
       samples: [{ value: runnersOnline }],
     },
+    httpLatency().family(),
   ]);
 }
 

@@ -27,11 +27,13 @@ export function notificationEventStream(input: {
   viewer: SessionRef;
   signal: AbortSignal;
   databaseUrl?: string;
+  /** RECHECK_MS unless told; null: no re-read without an announcement (tests). */
+  recheckMs?: number | null;
 }): ReadableStream<Uint8Array> {
   let sent: UnreadState | null = null;
   return recheckingEventStream({
     signal: input.signal,
-    recheckMs: RECHECK_MS,
+    recheckMs: input.recheckMs === undefined ? RECHECK_MS : input.recheckMs,
     follow: (onChange) =>
       Promise.all([
         followNotifications(input.viewer.userId, onChange, { databaseUrl: input.databaseUrl }),

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Executor, Store } from "@/db/client";
+import { log } from "@/server/observability/log";
 import { deletePaperSecretByName, listSealedPaperSecrets, upsertPaperSecret } from "@/db/queries/paper-secrets";
 import { AppError } from "@/lib/errors";
 import { secretNameSchema, secretNameShapeSchema, secretValueSchema } from "@/lib/jobs/paper-settings";
@@ -51,8 +52,9 @@ export async function readReproduceSecrets(db: Executor, paperId: string): Promi
       // Stored before such names were refused. Failing the job would hold every reproduction of the
       // paper hostage to a setting that never could work as meant; the job runs without it, the
       // paper page marks it "not passed to jobs", and staff remove it.
-      console.warn(
-        `Rubric Studio: the secret ${name} of paper ${paperId} is not passed to its job: ${name} cannot be a secret because ${reserved}; remove it on the paper's settings`,
+      log.warn(
+        { paperId, secretName: name },
+        `the secret ${name} is not passed to the paper's jobs: ${name} cannot be a secret because ${reserved}; remove it on the paper's settings`,
       );
       continue;
     }

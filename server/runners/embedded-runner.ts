@@ -2,6 +2,7 @@ import "server-only";
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import type { Store } from "@/db/client";
+import { log } from "@/server/observability/log";
 import { revokeEmbeddedRunnerTokens } from "@/db/queries/runners";
 import { createRunnerToken } from "./runner-tokens";
 
@@ -54,12 +55,12 @@ export async function startEmbeddedRunner(store: Store, opts: { port: number }):
   // Its stdin is a pipe this process holds: when the studio dies, however it dies, the pipe closes and the runner stops.
   child = spawn(process.execPath, args, { cwd: root, env, stdio: ["pipe", "inherit", "inherit"] });
   child.once("exit", (code, signal) => {
-    if (child && !stopping) console.error(`Rubric Studio: the embedded runner exited (${code ?? signal})`);
+    if (child && !stopping) log.error({ code, signal }, "the embedded runner exited");
     child = null;
   });
   // Next.js exits on SIGTERM and SIGINT; the runner (same process group when run from a terminal) goes with it.
   process.once("exit", stopEmbeddedRunner);
-  console.log(`Rubric Studio: embedded runner started (pid ${child.pid})`);
+  log.info({ pid: child.pid }, "embedded runner started");
 }
 
 let stopping = false;

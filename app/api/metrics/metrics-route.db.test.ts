@@ -13,8 +13,10 @@ import { importGrading } from "@/server/gradings/import-grading";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { createApiToken } from "@/server/auth/api-tokens";
+import { log } from "@/server/observability/log";
 import { DEMO_DIR, gradedDemoText } from "@/test/blind-review";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import { GET as getPaper } from "../papers/[paperId]/route";
 import { GET as getMetrics } from "./route";
 
 // The session is the only thing mocked: the wrapper, access checks and queries run for real.
@@ -35,6 +37,7 @@ describe.each(testDatabaseKinds())("GET /api/metrics on %s", (kind) => {
   const sessions = { staff: "", grader: "" };
   let staffApiToken = "";
   let previousToken: string | undefined;
+  let previousLevel = "";
   const logged: unknown[][] = [];
 
   const scrape = async (who: keyof typeof users | null, bearer?: string) => {
@@ -65,6 +68,13 @@ describe.each(testDatabaseKinds())("GET /api/metrics on %s", (kind) => {
     for (const method of ["log", "info", "warn", "error", "debug"] as const) {
       vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args));
     }
+    // The studio's JSON log lines (server/observability/log.ts writes them to stdout), every level.
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk: unknown) => {
+      logged.push([String(chunk)]);
+      return true;
+    });
+    previousLevel = log.level;
+    log.level = "trace";
     handle = await openTestDatabase(kind);
     globalForDb.__rubricStudioDb = Promise.resolve(handle);
     for (const who of Object.keys(users) as (keyof typeof users)[]) {
@@ -144,6 +154,7 @@ describe.each(testDatabaseKinds())("GET /api/metrics on %s", (kind) => {
     if (previousToken === undefined) delete process.env.METRICS_TOKEN;
     else process.env.METRICS_TOKEN = previousToken;
     vi.restoreAllMocks();
+    log.level = previousLevel;
     await handle?.close();
   });
 
@@ -209,5 +220,57 @@ describe.each(testDatabaseKinds())("GET /api/metrics on %s", (kind) => {
 
     expect(value(text, "rubric_runners_online")).toBe(1);
     expect(text.endsWith("\n")).toBe(true);
+  });
+
+  it("counts each API call in the latency histogram by route pattern, method and status, and logs it with its request id", async () => {
+    const seriesOf = (status: number) => `route="/api/papers/[paperId]",method="GET",status="${status}"`;
+    // The histogram is this process's (both database kinds add to it): compare before and after.
+    const before = (await scrape(null, SCRAPE_TOKEN)).text;
+    const count = (text: string, status: number) =>
+      value(text, `http_request_duration_seconds_count{${seriesOf(status)}}`) ?? 0;
+
+    const call = async (who: keyof typeof users | null, requestId?: string) => {
+      session.current = who ? { userId: users[who], sessionId: sessions[who] } : null;
+      return getPaper(
+        new NextRequest(`http://localhost/api/papers/${PAPER}`, {
+          headers: requestId ? { "x-request-id": requestId } : {},
+        }),
+        { params: Promise.resolve({ paperId: PAPER }) },
+      );
+    };
+    const answered = await call("grader", "proxy-7f3a9c1e-0001");
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get("x-request-id")).toBe("proxy-7f3a9c1e-0001");
+    expect((await call(null, "not sane: spaces")).status).toBe(401);
+
+    const { text } = await scrape(null, SCRAPE_TOKEN);
+    expect(text).toContain("# TYPE http_request_duration_seconds histogram\n");
+    expect(count(text, 200) - count(before, 200)).toBe(1);
+    expect(count(text, 401) - count(before, 401)).toBe(1);
+    expect(value(text, `http_request_duration_seconds_bucket{${seriesOf(200)},le="+Inf"}`)).toBe(count(text, 200));
+    // The paper's id never becomes a label.
+    expect(text).not.toContain(`route="/api/papers/${PAPER}"`);
+
+    const lines = logged
+      .flat()
+      .filter((x): x is string => typeof x === "string")
+      .flatMap((chunk) => chunk.split("\n"))
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const line = lines.find((l) => l.requestId === "proxy-7f3a9c1e-0001");
+    expect(line).toMatchObject({
+      service: "studio",
+      level: "info",
+      msg: "request",
+      method: "GET",
+      route: "/api/papers/[paperId]",
+      status: 200,
+    });
+    expect(typeof line!.durationMs).toBe("number");
+    // An id that is not sane is replaced, not logged.
+    expect(lines.some((l) => l.requestId === "not sane: spaces")).toBe(false);
+    expect(lines.find((l) => l.route === "/api/papers/[paperId]" && l.status === 401)?.requestId).toMatch(
+      /^[0-9a-f-]{36}$/,
+    );
   });
 });

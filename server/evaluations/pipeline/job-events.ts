@@ -1,5 +1,6 @@
 import "server-only";
 import type { Store } from "@/db/client";
+import { log } from "@/server/observability/log";
 import { findEvaluationCellOfJob } from "@/db/queries/evaluation-cells";
 import { advanceCell } from "./advance-cell";
 import { announceEvaluationChanged, announceEvaluationProgress } from "./evaluation-feed";
@@ -18,10 +19,7 @@ export async function afterJobChanged(store: Store, jobId: string): Promise<void
     // A claim or a requeue is no step of the pipeline but changes what the matrix shows.
     if (advanced?.step === "wait") await announceEvaluationChanged(store, cell.evaluationId);
   } catch (err) {
-    console.error(
-      `Rubric Studio: advancing the evaluation cell of job ${jobId} failed:`,
-      err instanceof Error ? err.message : err,
-    );
+    log.error({ err, jobId }, "advancing the evaluation cell of the job failed");
   }
 }
 

@@ -27,6 +27,7 @@ import type { RubricNode } from "@/lib/rubric/types";
 import { storeBlob } from "@/server/blobs/store-blob";
 import { importGrading } from "@/server/gradings/import-grading";
 import { overrideLeafScore } from "@/server/gradings/override-leaf-score";
+import { testJudgeConfig } from "@/server/judge/configs/judge-config.testutil";
 import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
 import { toJudgeConfigView } from "@/server/judge/configs/judge-config-view";
 import { requireJudgeConfig } from "@/server/judge/configs/list-judge-configs";
@@ -83,22 +84,6 @@ async function refusalOf(promise: Promise<unknown>): Promise<{ status: number; p
 }
 const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "rs-judge-lab-blobs-"));
 process.env.BLOB_DIR = blobDir;
-
-const LLM: Omit<JudgeConfigInput, "name" | "baseUrl"> = {
-  kind: "llm",
-  model: "gpt-4o-mini",
-  apiKeyEnv: null,
-  reasoningEffort: null,
-  contextWindow: 128_000,
-  maxConcurrency: 4,
-  requestsPerMinute: null,
-  tokensPerMinute: null,
-  priceInputPerM: 1,
-  priceCachedInputPerM: 0.5,
-  priceOutputPerM: 4,
-  mode: "efficient",
-  parseModel: null,
-};
 
 /** The demo rubric graded: leaf i (pre-order) scores `score(i)`. */
 function gradedDemo(score: (i: number) => number): GradedNode {
@@ -199,17 +184,7 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
     databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined,
   });
   const config = async (fields: Partial<JudgeConfigInput> & Pick<JudgeConfigInput, "kind">) =>
-    createJudgeConfig(
-      store,
-      {
-        ...LLM,
-        baseUrl: null,
-        name: `lab config ${++configNo}`,
-        model: fields.kind === "llm" ? LLM.model : fields.kind,
-        ...fields,
-      } as JudgeConfigInput,
-      null,
-    );
+    createJudgeConfig(store, testJudgeConfig({ name: `lab config ${++configNo}`, ...fields }), null);
   const labDone = (labId: string) =>
     pollUntil(
       `lab ${labId} finished`,
@@ -363,7 +338,7 @@ describe.each(testDatabaseKinds())("the judge lab on %s", (kind) => {
     expect(server.requests).toHaveLength(1);
     const prompt = server.requests[0].messages.map((m) => m.content).join("\n");
     for (const reason of reasons) expect(prompt).toContain(reason);
-    expect(suggested).toMatchObject({ generatedBy: "model", model: LLM.model });
+    expect(suggested).toMatchObject({ generatedBy: "model", model: testJudgeConfig({ name: "default" }).model });
     expect(suggested.suggestions).toEqual([
       { text: "Read results.csv for the table; require three seeds.", overrideIds: made.slice(0, 2).map((o) => o.id) },
     ]);

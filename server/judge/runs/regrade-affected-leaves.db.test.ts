@@ -21,11 +21,11 @@ import { insertJob } from "@/db/queries/jobs";
 import { getJudgeRunById } from "@/db/queries/judge-runs";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import { gradingAssignments } from "@/db/schema";
-import type { JudgeConfigInput } from "@/lib/judge/config";
 import type { JudgeRunView } from "@/lib/judge/views";
 import type { SimpleOperation } from "@/lib/rubric/operations";
 import { compareSiblings } from "@/lib/rubric/tree-rows";
 import { storeBlob } from "@/server/blobs/store-blob";
+import { testJudgeConfig } from "@/server/judge/configs/judge-config.testutil";
 import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
 import { readJudgeRun } from "./read-judge-run";
 import { startJudgeRuns } from "./start-judge-run";
@@ -103,24 +103,9 @@ describe.each(testDatabaseKinds())("re-grading the leaves a rubric change affect
     server = await startOpenAiTestServer({
       verdict: (req) => ({ score: criterionScore(tagged(req, "criterion") ?? ""), explanation: "scripted" }),
     });
-    const fields: JudgeConfigInput = {
-      name: "deterministic",
-      kind: "llm",
-      model: "gpt-4o-mini",
-      baseUrl: server.baseUrl,
-      apiKeyEnv: null,
-      reasoningEffort: null,
-      contextWindow: 128_000,
-      maxConcurrency: 4,
-      requestsPerMinute: null,
-      tokensPerMinute: null,
-      priceInputPerM: 1,
-      priceCachedInputPerM: 0.5,
-      priceOutputPerM: 4,
-      mode: "efficient",
-      parseModel: null,
-    };
-    configId = (await createJudgeConfig(store, fields, null)).id;
+    configId = (
+      await createJudgeConfig(store, testJudgeConfig({ name: "deterministic", baseUrl: server.baseUrl }), null)
+    ).id;
     worker = startJudgeWorker(store, {
       log: () => {},
       databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined,

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Store } from "@/db/client";
+import { log } from "@/server/observability/log";
 import { startJudgeWorker } from "./judge-worker";
 
 /**
@@ -21,6 +22,6 @@ let started: { stop(): Promise<void> } | null = null;
 export function startInProcessJudgeWorker(store: Store, opts: { databaseUrl?: string } = {}): void {
   started ??= startJudgeWorker(store, {
     databaseUrl: opts.databaseUrl,
-    log: (line) => console.log(`Rubric Studio: ${line}`),
+    log: (line) => log.info({ worker: "judge" }, line),
   });
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Store } from "@/db/client";
+import { log as studioLog } from "@/server/observability/log";
 import { setGradingJudgeFinished } from "@/db/queries/gradings";
 import { claimQueuedJob, finishJobUnderLease, getJobById, renewLease } from "@/db/queries/jobs";
 import { listJudgeRunUsagesByGradingId, markJudgeRunFinished } from "@/db/queries/judge-runs";
@@ -45,7 +46,7 @@ export function startJudgeWorker(store: Store, opts: JudgeWorkerOptions = {}): {
   const maxRuns = Math.max(1, opts.maxRuns ?? 2);
   const name = opts.name ?? `judge-worker ${os.hostname()}:${process.pid}`;
   const env = opts.env ?? process.env;
-  const log = opts.log ?? ((line: string) => console.log(line));
+  const log = opts.log ?? ((line: string) => studioLog.info({ worker: "judge" }, line));
   const active = new Map<
     string,
     { controller: AbortController; reason: { value: StopReason | null }; done: Promise<void> }

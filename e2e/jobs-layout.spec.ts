@@ -1,8 +1,8 @@
 /**
  * /jobs' columns (issue 21): a run's name and a job's reason were cut off, and a judge job's
  * progress sat under the RUNNER header. On a paper of its own: a reproduction that fails and a
- * Dummy judge run of a Code-Dev submission. Named after the leaderboard specs (its grading is a
- * placeholder judge's, on its own paper) and before zy-judge, whose judge job stays the newest.
+ * Dummy judge run of a Code-Dev submission. The table is filtered to that paper, so jobs other
+ * specs run at the same time are not in it.
  */
 import crypto from "node:crypto";
 import { paperWithDemoRubric } from "./support/demo-paper";

@@ -1,24 +1,27 @@
 /**
  * Evaluations on the leaderboard (issue 14): PaperBench's runs folder for a new agent (three runs
- * of the demo paper, run 2's reproduction failed but was judged, so its score counts as PaperBench
+ * of a paper of its own with the demo rubric, run 2's reproduction failed but was judged, so its score counts as PaperBench
  * counts it) is ingested over the API; staff set review
  * sampling and sample the gradings for the demo grader, who scores the sampled leaves blind. The
  * agent's row then says which policy produced its number and carries the judge agreement badge;
- * its breakdown shows the evaluation's setup. Named to run after the leaderboard specs, which
- * count the demo's agents (files run in name order).
+ * its breakdown shows the evaluation's setup. The demo paper's agents, on their board, keep
+ * theirs.
  */
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { serializeJudgeOutput } from "../lib/grading/serialize";
 import { AS_GRADED_BASIS } from "../lib/leaderboard/types";
-import { DEMO_PAPER as PAPER_ID, gradeDemoRubric } from "../server/evaluations/paperbench-runs.testutil";
+import { gradeDemoRubric } from "../server/evaluations/paperbench-runs.testutil";
+import { paperWithDemoRubric } from "./support/demo-paper";
 import { expect, test } from "./support/fixtures";
-import { GRADER, STAFF } from "./support/users";
+import { DEMO_PAPER, GRADER, STAFF } from "./support/users";
 
 test.describe.configure({ timeout: 120_000 });
 
 const AGENT = "E2E Evaluated Agent";
+const PAPER_ID = `e2e-evaluated-${crypto.randomBytes(3).toString("hex")}`;
 
 /** `runs/<group>/<paper>_<n>/grade.json` per run: the demo rubric graded by `patterns`, run 2's reproduction failed. */
 function runsArchive(root: string): string {
@@ -57,6 +60,12 @@ test("an evaluated agent's row says which policy produced its number and shows t
   asUser,
 }, testInfo) => {
   const staff = await asUser(STAFF);
+  await paperWithDemoRubric(staff, PAPER_ID);
+  // Review sampling assigns the paper's graders only.
+  const member = await staff.request.post(`/api/papers/${PAPER_ID}/members`, {
+    data: { email: GRADER.email, role: "grader" },
+  });
+  expect(member.status()).toBe(201);
   const archive = runsArchive(testInfo.outputPath("ingest"));
   const ingested = await staff.request.post(
     `/api/evaluations/ingest?${new URLSearchParams({ agent: AGENT, name: "E2E leaderboard evaluation" })}`,
@@ -98,12 +107,12 @@ test("an evaluated agent's row says which policy produced its number and shows t
   };
   expect(summary.agreement?.leaves).toBe(12);
 
-  // The public board of the demo paper: the evaluation covers that paper only, and specs before this
-  // one add papers of their own to the studio's split, where the row would be "as graded".
+  // The public board of the paper: the evaluation covers that paper only, and other specs add papers
+  // of their own to the studio's split, where the row would be "as graded".
   const { splits } = (await (await staff.request.get("/api/leaderboard")).json()) as { splits: { name: string }[] };
   const split = splits.some((s) => s.name === "studio") ? "studio" : "all";
   const boardQuery = `split=${split}&paper=${PAPER_ID}`;
-  // Over the API: the row's basis and agreement, beside the demo's rows as graded.
+  // Over the API: the row's basis and agreement.
   const board = (await (await staff.request.get(`/api/leaderboard?${boardQuery}`)).json()) as {
     agents: {
       name: string;
@@ -114,8 +123,11 @@ test("an evaluated agent's row says which policy produced its number and shows t
   };
   const apiRow = board.agents.find((a) => a.name === AGENT)!;
   expect(apiRow).toMatchObject({ isHuman: false, basis: { kind: "evaluation" }, agreement: { leaves: 12 } });
-  // The demo's agents have no evaluation (the agents of the earlier evaluation specs do).
-  const demoRows = board.agents.filter((a) => a.name.startsWith("Demo"));
+  // The demo's agents, on the demo paper's board, have no evaluation: their rows are as graded.
+  const demoBoard = (await (
+    await staff.request.get(`/api/leaderboard?split=${split}&paper=${DEMO_PAPER.id}`)
+  ).json()) as typeof board;
+  const demoRows = demoBoard.agents.filter((a) => a.name.startsWith("Demo"));
   expect(demoRows.length).toBeGreaterThan(0);
   expect(demoRows.every((a) => a.basis.kind === "as_graded" && a.agreement === null)).toBe(true);
   await staff.goto(`/leaderboard?${boardQuery}`);
@@ -126,10 +138,7 @@ test("an evaluated agent's row says which policy produced its number and shows t
     "mean of 3 runs · every reproduction that ran is judged, failed or timed out too · a reproduction with nothing to judge counts 0 · invalid leaves count 0",
   );
   await expect(row.getByTestId("agreement-badge")).toHaveText(/^judge agreement \d\.\d\d ± \d\.\d\d on 12 leaves$/);
-  // The demo's agents keep their computation.
-  await expect(
-    staff.locator('[data-testid="leaderboard-row"][data-agent^="Demo"]').first().getByTestId("row-policy"),
-  ).toHaveText(AS_GRADED_BASIS.label);
+  expect(demoRows[0].basis.label).toBe(AS_GRADED_BASIS.label);
 
   await row.getByTestId("toggle-breakdown").click();
   const setup = staff.getByTestId("evaluation-setup");

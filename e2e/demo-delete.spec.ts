@@ -3,8 +3,8 @@
  * sign-in page lists the demo accounts in the embedded mode, and staff delete the demo in one
  * action after confirming; real data stays.
  *
- * It deletes the demo that every other spec uses, so it runs last: specs run one file at a time in
- * file-name order (playwright.config.ts: one worker, not fully parallel), and "zz-" sorts last.
+ * It deletes the demo that every other spec uses, so it runs last: playwright.config.ts puts it in
+ * a project of its own that depends on the project of every other spec.
  */
 import { expect, test, type Page, type Response } from "@playwright/test";
 import fs from "node:fs/promises";

@@ -2,7 +2,7 @@
  * The new-evaluation dialog (issue 21): one Scaffold field (the agent's), its buttons in view at
  * 900 and 768 px high, the list behind it showing the new evaluation at once, and a folder whose
  * runs lack reproduce.sh flagged before the upload. And one <main> per page, on every page.
- * Its own paper and agent; nothing is uploaded. Named to run after the leaderboard specs.
+ * Its own paper, agent and evaluation; nothing is uploaded.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -90,14 +90,25 @@ test("every page has one <main>", async ({ asUser, browser }) => {
   const { gradings } = (await (await page.request.get(`/api/papers/${DEMO_PAPER.id}/gradings`)).json()) as {
     gradings: { id: string }[];
   };
-  const { evaluations } = (await (await page.request.get("/api/evaluations")).json()) as {
-    evaluations: { id: string }[];
-  };
+  // An evaluation of its own (of a paper of its own), for the evaluation page.
+  const paperId = `e2e-main-${SUFFIX}`;
+  await paperWithDemoRubric(page, paperId);
+  const created = await page.request.post("/api/evaluations", {
+    data: {
+      name: `E2E one main ${SUFFIX}`,
+      agent: `E2E One Main ${SUFFIX}`,
+      split: "custom",
+      paperIds: [paperId],
+      runs: 1,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const evaluationId = ((await created.json()) as { evaluation: { id: string } }).evaluation.id;
   const paths = [
     "/",
     "/leaderboard",
     "/evaluations",
-    `/evaluations/${evaluations[0].id}`,
+    `/evaluations/${evaluationId}`,
     "/jobs",
     "/runners",
     "/judge",

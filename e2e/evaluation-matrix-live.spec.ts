@@ -1,5 +1,5 @@
 /**
- * The evaluation page (issue 14): staff create an evaluation of the demo paper × 3 runs over the
+ * The evaluation page (issue 14): staff create an evaluation of a paper × 3 runs over the
  * API (a reproduction with nothing to judge counts as 0), open its page (empty, live), then upload
  * into it over the API the demo submission as run 1, a submission whose reproduce.sh never ends as
  * run 2 and one whose reproduce.sh exits 1 as run 3. Without a reload the matrix fills in: run 1
@@ -10,21 +10,24 @@
  * and its second attempt, cancelled too, ends the same way. Arrow keys move between cells, the exports download, a cell opens its
  * grading, and a grader is refused the page.
  *
- * A new agent, but its graded runs are on the demo paper: named to run after the leaderboard
- * specs, which count the agents on the demo paper's board (files run in name order, one worker).
+ * A paper of its own (the demo rubric) and a new agent: the demo paper's boards stay as other specs
+ * read them.
  */
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
+import { paperWithDemoRubric } from "./support/demo-paper";
 import { expect, test } from "./support/fixtures";
 import { REPO_ROOT } from "./support/files";
-import { DEMO_PAPER, GRADER, STAFF } from "./support/users";
+import { GRADER, STAFF } from "./support/users";
 import { screenshots } from "./support/screenshots";
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 const AGENT = "E2E Matrix Agent";
+const PAPER = `e2e-matrix-${crypto.randomBytes(3).toString("hex")}`;
 
 /** A .tar.gz of a directory's contents. */
 function pack(testInfo: TestInfo, name: string, dir: string): Buffer {
@@ -69,7 +72,7 @@ async function uploadRun(page: Page, evaluationId: string, run: number, archive:
     name: `run-${run}.tar.gz`,
     evaluation: evaluationId,
   });
-  const res = await page.request.post(`/api/papers/${DEMO_PAPER.id}/submissions?${query}`, {
+  const res = await page.request.post(`/api/papers/${PAPER}/submissions?${query}`, {
     headers: { "content-type": "application/octet-stream" },
     data: archive,
   });
@@ -82,12 +85,18 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   asUser,
 }, testInfo) => {
   const page = await asUser(STAFF);
+  await paperWithDemoRubric(page, PAPER);
+  // The Dummy judge by name: another spec may add a model judge (which the default would pick) meanwhile.
+  const { configs } = (await (await page.request.get("/api/judge/configs")).json()) as {
+    configs: { id: string; kind: string }[];
+  };
   const created = await page.request.post("/api/evaluations", {
     data: {
+      judgeConfigId: configs.find((c) => c.kind === "dummy")!.id,
       name: "E2E matrix",
       agent: AGENT,
       split: "custom",
-      paperIds: [DEMO_PAPER.id],
+      paperIds: [PAPER],
       runs: 3,
       policies: {
         reproduction_failed: "zero",
@@ -111,8 +120,7 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   await expect(policy("judge_invalid_leaves")).toHaveText("Judge left invalid leaves: retry up to 1, then exclude");
   await expect(page.getByTestId("evaluation-empty")).toContainText(`--evaluation ${evaluationId}`);
   await expect(page.getByTestId("evaluation-connection")).toHaveAttribute("data-connection", "live");
-  const cell = (run: number) =>
-    page.locator(`[data-testid="matrix-cell"][data-paper="${DEMO_PAPER.id}"][data-run="${run}"]`);
+  const cell = (run: number) => page.locator(`[data-testid="matrix-cell"][data-paper="${PAPER}"][data-run="${run}"]`);
   await expect(cell(1)).toHaveAttribute("data-stage", "empty");
   await expect(cell(2)).toHaveAttribute("data-stage", "empty");
 
@@ -150,7 +158,7 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   await expect(cell(2)).toHaveAttribute("data-stage", "counted", { timeout: 60_000 });
   await expect(cell(2).getByTestId("cell-score")).toHaveText("0.0%");
   await expect(cell(2)).toHaveAttribute("href", /^\/submissions\/[0-9a-f-]{36}$/);
-  const failure = page.locator(`[data-testid="failure"][data-paper="${DEMO_PAPER.id}"][data-run="2"]`);
+  const failure = page.locator(`[data-testid="failure"][data-paper="${PAPER}"][data-run="2"]`);
   await expect(failure.getByTestId("failure-reason")).toContainText("reproduction cancelled, nothing to judge");
   await expect(failure.getByTestId("failure-reason")).toContainText("count as 0");
   // Run 3 exited 1 and is judged all the same; its cell says how reproduce.sh ended.
@@ -185,7 +193,7 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   expect(download.suggestedFilename()).toMatch(/\.csv$/);
   const csv = fs.readFileSync(await download.path(), "utf8");
   expect(csv.split("\r\n")[0]).toMatch(/^paper_id,run,/);
-  expect(csv).toContain(`${DEMO_PAPER.id},2,`);
+  expect(csv).toContain(`${PAPER},2,`);
 
   // A cell opens its grading.
   await cell(1).click();

@@ -6,53 +6,54 @@
  * paper page they select submissions (one by one, or an agent's all), read the combined estimate
  * of two runs and start it: a toast links both, and the list shows each one's judge run.
  *
- * Named to run after the leaderboard specs (files run in name order, one worker): a judge grading
- * of the demo submission adds a fourth run of the first demo agent to the leaderboard they count.
+ * On a paper of its own with the demo rubric: the demo repository uploaded as two runs of an agent
+ * of its own, so the demo paper's submissions and boards stay as the other specs read them.
  */
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
+import { paperWithDemoRubric } from "./support/demo-paper";
 import { expect, test } from "./support/fixtures";
-import { DEMO_PAPER, STAFF } from "./support/users";
+import { REPO_ROOT } from "./support/files";
+import { uploadSubmission } from "./support/judge-run";
+import { STAFF } from "./support/users";
 import { screenshots } from "./support/screenshots";
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
-const DEMO_AGENT = "Demo BasicAgent · o1";
+const PAPER = `e2e-judge-run-${crypto.randomBytes(3).toString("hex")}`;
+const AGENT = "E2E Agent · o1";
 
-/** The demo submission: the first demo agent's run 4, after its three graded runs, never reproduced or graded. */
-async function demoSubmissionId(page: Page): Promise<string> {
-  const res = await page.request.get(`/api/papers/${DEMO_PAPER.id}/submissions`);
-  expect(res.status()).toBe(200);
-  const { submissions } = (await res.json()) as {
-    submissions: { id: string; agentName: string; runIndex: number; archiveSha256: string | null }[];
-  };
-  const found = submissions.filter((s) => s.agentName === DEMO_AGENT && s.runIndex === 4);
-  expect(found, "the demo submission").toHaveLength(1);
-  expect(found[0].archiveSha256, "stored with files").toBeTruthy();
-  return found[0].id;
+/** The demo repository as a submission archive. */
+function demoArchive(testInfo: TestInfo): Buffer {
+  const archive = testInfo.outputPath("demo.tar.gz");
+  fs.mkdirSync(path.dirname(archive), { recursive: true });
+  execFileSync("tar", ["-czf", archive, "-C", path.join(REPO_ROOT, "rubrics", "demo", "submission"), "."]);
+  return fs.readFileSync(archive);
 }
 
-/** A second judgeable submission: the demo repository uploaded as another agent's Code-Dev run (a selection across agents and variants). */
-async function uploadCodeDevCopy(page: Page, testInfo: TestInfo, agent: string): Promise<string> {
-  const archive = testInfo.outputPath("demo-copy.tar.gz");
-  fs.mkdirSync(path.dirname(archive), { recursive: true });
-  execFileSync("tar", ["-czf", archive, "-C", path.resolve("rubrics/demo/submission"), "."]);
-  const query = new URLSearchParams({ agent, run: "1", variant: "code-dev", name: "demo-copy.tar.gz" });
-  const res = await page.request.post(`/api/papers/${DEMO_PAPER.id}/submissions?${query}`, {
-    headers: { "content-type": "application/octet-stream" },
-    data: fs.readFileSync(archive),
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { submissionId: string }).submissionId;
+/** The agent's run 1 (made by the first test): never reproduced or graded before it. */
+async function judgedSubmissionId(page: Page): Promise<string> {
+  const res = await page.request.get(`/api/papers/${PAPER}/submissions`);
+  expect(res.status()).toBe(200);
+  const { submissions } = (await res.json()) as {
+    submissions: { id: string; agentName: string; runIndex: number }[];
+  };
+  const found = submissions.filter((s) => s.agentName === AGENT && s.runIndex === 1);
+  expect(found, "the agent's run 1").toHaveLength(1);
+  return found[0].id;
 }
 
 test("staff judge the reproduced demo submission with the dummy judge and follow a verdict's evidence to the highlighted lines", async ({
   asUser,
 }, testInfo) => {
   const page = await asUser(STAFF);
-  const submissionId = await demoSubmissionId(page);
+  await paperWithDemoRubric(page, PAPER);
+  const archive = demoArchive(testInfo);
+  const submissionId = await uploadSubmission(page, PAPER, { agent: AGENT, run: "1" }, archive);
+  await uploadSubmission(page, PAPER, { agent: AGENT, run: "2" }, archive);
   await page.goto(`/submissions/${submissionId}`);
   await page.getByTestId("reproduce").click();
   await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "succeeded", { timeout: 60_000 });
@@ -88,7 +89,7 @@ test("staff judge the reproduced demo submission with the dummy judge and follow
   await screenshots(page, testInfo, "judge-run-card");
 
   // /jobs: the judge job's row shows its progress and links to the grading.
-  await page.goto("/jobs?kind=judge");
+  await page.goto(`/jobs?kind=judge&paper=${PAPER}`);
   const jobRow = page.getByTestId("job-row").first();
   await expect(jobRow.getByTestId("job-judge-progress")).toContainText("21/21 leaves");
   await screenshots(page, testInfo, "jobs");
@@ -114,16 +115,21 @@ test("staff select submissions on the paper page, an agent's runs at once, and r
   asUser,
 }, testInfo) => {
   const page = await asUser(STAFF);
-  const submissionId = await demoSubmissionId(page);
-  const copyId = await uploadCodeDevCopy(page, testInfo, "E2E Agent · judge");
-  await page.goto(`/papers/${DEMO_PAPER.id}`);
+  const submissionId = await judgedSubmissionId(page);
+  const copyId = await uploadSubmission(
+    page,
+    PAPER,
+    { agent: "E2E Copy · judge", run: "1", variant: "code-dev", name: "demo-copy.tar.gz" },
+    demoArchive(testInfo),
+  );
+  await page.goto(`/papers/${PAPER}`);
   const panel = page.getByTestId("submissions-panel");
   const demoRow = panel.locator(`[data-testid="submission-row"][data-submission="${submissionId}"]`);
-  // The list shows the demo submission's latest judge run (the previous test's).
+  // The list shows the submission's latest judge run (the previous test's).
   await expect(demoRow.getByTestId("submission-judge")).toHaveAttribute("data-status", "succeeded");
   await expect(demoRow.getByTestId("submission-judge")).toContainText("21/21");
 
-  const agent = panel.locator(`[data-testid="agent-runs"][data-agent="${DEMO_AGENT}"]`);
+  const agent = panel.locator(`[data-testid="agent-runs"][data-agent="${AGENT}"]`);
   const runs = await agent.getByTestId("submission-row").count();
   expect(runs).toBeGreaterThanOrEqual(2);
   await agent.getByTestId("select-agent-runs").check();
@@ -152,7 +158,7 @@ test("staff select submissions on the paper page, an agent's runs at once, and r
   await dialog.getByTestId("judge-confirm").click();
   await expect(dialog).toHaveCount(0);
   const links = page.getByTestId("judge-started-links").getByRole("link");
-  await expect(links).toHaveText([`${DEMO_AGENT} run 4`, "E2E Agent · judge run 1"], { useInnerText: true });
+  await expect(links).toHaveText([`${AGENT} run 1`, "E2E Copy · judge run 1"], { useInnerText: true });
   await expect(panel.getByTestId("judge-selection")).toHaveCount(0);
   for (const id of [submissionId, copyId]) {
     const judged = panel

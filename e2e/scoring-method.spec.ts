@@ -6,8 +6,9 @@
  * by the Dummy judge is on the members' board only, marked "placeholder judge — not public".
  *
  * Its own agents, judge configuration and Code-Dev runs (no reproduction needed); the
- * configuration is archived at the end so no later evaluation picks it. Named to run after the
- * leaderboard specs, which count the demo paper's agents, and before the demo is deleted.
+ * configuration is archived at the end so no later evaluation picks it (specs that judge while it
+ * exists name their judge). A paper of its own with the demo rubric, so the demo paper's boards stay
+ * as other specs read them.
  */
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -15,13 +16,15 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
 import { startOpenAiTestServer, type OpenAiTestServer } from "../test/openai-test-server";
+import { paperWithDemoRubric } from "./support/demo-paper";
 import { expect, test } from "./support/fixtures";
 import { REPO_ROOT } from "./support/files";
-import { DEMO_PAPER, STAFF } from "./support/users";
+import { STAFF } from "./support/users";
 
 test.describe.configure({ timeout: 180_000 });
 
 const SUFFIX = crypto.randomBytes(3).toString("hex");
+const PAPER = `e2e-scoring-${SUFFIX}`;
 
 function demoArchive(testInfo: TestInfo): Buffer {
   const archive = testInfo.outputPath("demo.tar.gz");
@@ -38,7 +41,7 @@ async function uploadRun(page: Page, evaluationId: string, agent: string, archiv
     name: "run-1.tar.gz",
     evaluation: evaluationId,
   });
-  const res = await page.request.post(`/api/papers/${DEMO_PAPER.id}/submissions?${query}`, {
+  const res = await page.request.post(`/api/papers/${PAPER}/submissions?${query}`, {
     headers: { "content-type": "application/octet-stream" },
     data: archive,
   });
@@ -71,6 +74,7 @@ test("the dialog asks which judge; paperbench mode is PaperBench method on the p
 }, testInfo) => {
   server = await startOpenAiTestServer();
   const page = await asUser(STAFF);
+  await paperWithDemoRubric(page, PAPER);
   const configName = `E2E PaperBench judge ${SUFFIX}`;
   const made = await page.request.post("/api/judge/configs", {
     data: {
@@ -114,7 +118,7 @@ test("the dialog asks which judge; paperbench mode is PaperBench method on the p
     await dialog.getByTestId("evaluation-agent-scaffold").fill("E2E PB");
     await dialog.getByTestId("evaluation-agent-model").fill(SUFFIX);
     await dialog.getByTestId("evaluation-split").selectOption("custom");
-    await dialog.getByTestId("evaluation-paper-ids").fill(DEMO_PAPER.id);
+    await dialog.getByTestId("evaluation-paper-ids").fill(PAPER);
     await dialog.getByTestId("evaluation-runs").fill("1");
     await dialog.getByTestId("evaluation-variant").selectOption("code-dev");
     const createdAnswer = page.waitForResponse(
@@ -135,7 +139,7 @@ test("the dialog asks which judge; paperbench mode is PaperBench method on the p
         name: `E2E dummy ${SUFFIX}`,
         agent: dummyAgent,
         split: "custom",
-        paperIds: [DEMO_PAPER.id],
+        paperIds: [PAPER],
         runs: 1,
         variant: "code-dev",
         judgeConfigId: dummyId,
@@ -162,8 +166,8 @@ test("the dialog asks which judge; paperbench mode is PaperBench method on the p
     );
     await expect(page.getByTestId("evaluation-placeholder-note")).toBeVisible();
 
-    // The public (signed-out) board of the demo paper, Code-Dev: the paperbench evaluation, marked; no Dummy.
-    const board = `/leaderboard?paper=${DEMO_PAPER.id}&variant=code-dev`;
+    // The public (signed-out) board of the paper, Code-Dev: the paperbench evaluation, marked; no Dummy.
+    const board = `/leaderboard?paper=${PAPER}&variant=code-dev`;
     const visitor = await browser.newContext({ baseURL });
     try {
       const anon = await visitor.newPage();
@@ -172,9 +176,9 @@ test("the dialog asks which judge; paperbench mode is PaperBench method on the p
       await expect(pbRow.getByTestId("method-badge")).toHaveText("PaperBench method");
       await expect(anon.locator(`[data-testid="leaderboard-row"][data-agent="${dummyAgent}"]`)).toHaveCount(0);
       await expect(anon.getByTestId("placeholder-section")).toHaveCount(0);
-      expect(
-        await (await anon.request.get(`/api/leaderboard?paper=${DEMO_PAPER.id}&variant=code-dev`)).text(),
-      ).not.toContain(dummyAgent);
+      expect(await (await anon.request.get(`/api/leaderboard?paper=${PAPER}&variant=code-dev`)).text()).not.toContain(
+        dummyAgent,
+      );
       await anon.screenshot({ path: testInfo.outputPath("public-board.png"), fullPage: true });
     } finally {
       await visitor.close();

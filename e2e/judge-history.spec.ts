@@ -1,9 +1,7 @@
 /**
  * "Judge runs over time" on /judge (issue 21, as Langfuse charts traces): staff run the Dummy judge
  * on a Code-Dev submission of a paper of their own; once it finishes, the Dummy configuration's
- * chart shows its runs with their totals, and the metric switch redraws every chart. Named after
- * the leaderboard specs (a placeholder judge's grading) and before zy-judge, whose judge job stays
- * the newest on /jobs.
+ * chart shows its runs with their totals, and the metric switch redraws every chart.
  */
 import crypto from "node:crypto";
 import { paperWithDemoRubric } from "./support/demo-paper";
@@ -35,26 +33,28 @@ test("/judge charts each configuration's finished runs: cost, tokens, latency an
     )
     .toBe("succeeded");
 
-  // The API: the Dummy configuration's runs, this one the newest, all its leaves graded, none invalid.
+  // The API: the Dummy configuration's runs (other specs' too), this one with all its leaves graded, none invalid.
   const { configs } = (await (await page.request.get("/api/judge/history")).json()) as {
     configs: { name: string; runs: { runId: string; costUsd: number; invalidRate: number | null }[] }[];
   };
   const dummy = configs.find((c) => c.runs.some((r) => r.runId === runId))!;
-  expect(dummy.runs.at(-1)).toMatchObject({ runId, costUsd: 0, invalidRate: 0 });
+  expect(dummy.runs.find((r) => r.runId === runId)).toMatchObject({ runId, costUsd: 0, invalidRate: 0 });
 
   await page.goto("/judge");
   const history = page.getByTestId("judge-history");
   const card = history.locator(`[data-testid="judge-history-config"][data-name="${dummy.name}"]`);
   await expect(card).toBeVisible();
-  await expect(card.getByTestId("judge-history-totals")).toContainText(
-    `${dummy.runs.length} ${dummy.runs.length === 1 ? "run" : "runs"}`,
-  );
-  await expect(card.getByTestId("judge-history-totals")).toContainText("0.0% invalid");
-  // One dot per run, drawn for every metric.
+  // At least the runs the API listed: specs running beside this one may add Dummy runs of their own.
+  const totals = card.getByTestId("judge-history-totals");
+  await expect(totals).toContainText(/\d+ runs?/);
+  const runsShown = async () => Number(/(\d+) runs?/.exec((await totals.textContent()) ?? "")![1]);
+  expect(await runsShown()).toBeGreaterThanOrEqual(dummy.runs.length);
+  await expect(totals).toContainText("0.0% invalid");
+  // One dot per run the card counts, drawn for every metric.
   for (const metric of ["cost", "tokens", "latency", "invalid"]) {
     await history.getByTestId(`judge-history-metric-${metric}`).click();
     await expect(history.getByTestId(`judge-history-metric-${metric}`)).toHaveAttribute("aria-pressed", "true");
-    await expect(card.locator(".recharts-line-dot")).toHaveCount(dummy.runs.length);
+    await expect(card.locator(".recharts-line-dot")).toHaveCount(await runsShown());
   }
   await card.scrollIntoViewIfNeeded();
   await screenshots(page, testInfo, "judge-history");
