@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { DEMO_USERS, seedDemo } from "@/server/seed/seed";
 import { seedDemoSubmissions } from "@/server/seed/seed-demo-submission";
 import { getAuthSecret } from "@/server/auth/secret";
+import { registerJobPlatform } from "@/server/job-platform";
 import { startQueueUpkeep } from "@/server/jobs/queue-upkeep";
 import { startEmbeddedRunner, wantsEmbeddedRunner } from "@/server/runners/embedded-runner";
 import { startInProcessJudgeWorker, wantsInProcessJudgeWorker } from "@/server/judge/worker/in-process";
@@ -24,6 +25,7 @@ export async function startStudio(): Promise<void> {
 
 async function openAndSeed(): Promise<void> {
   getAuthSecret();
+  registerJobPlatform();
   const { db, kind, location } = await getDb();
   startQueueUpkeep({ db, kind });
   if (wantsInProcessJudgeWorker(kind))
