@@ -189,6 +189,14 @@ module.exports = {
       to: { path: TEST },
     },
     {
+      name: "jobs-platform-knows-no-feature",
+      comment:
+        "server/jobs (the queue: kinds, leases, events) imports no other server/ folder, tests included; features register their kinds and subscribe in server/job-platform.ts",
+      severity: "error",
+      from: { path: "^server/jobs/" },
+      to: { path: "^server/[^/]+/", pathNot: "^server/jobs/" },
+    },
+    {
       name: "no-circular",
       comment: "no import cycles between files",
       severity: "error",

@@ -2,7 +2,9 @@ import "server-only";
 import { advanceCellOnJobEvent } from "@/server/evaluations/pipeline/job-events";
 import { registerJobKind } from "@/server/jobs/job-kinds";
 import { subscribeJobEvents } from "@/server/jobs/job-events";
-import { announceJobEvent } from "@/server/jobs/job-feed";
+import { registerQueueUpkeep } from "@/server/jobs/queue-upkeep";
+import { sweepEvaluationCells } from "@/server/evaluations/pipeline/sweep-cells";
+import { announceJobEvent } from "@/server/live/job-feed";
 import { judgeJobHandler } from "@/server/judge/worker/judge-job";
 import { judgeJobKind } from "@/server/judge/worker/judge-job-kind";
 import { reproduceJobKind } from "@/server/reproductions/reproduce-job-kind";
@@ -20,4 +22,6 @@ export function registerJobPlatform(): void {
   subscribeJobEvents("live job feed", announceJobEvent);
   // The evaluation pipeline: a cell moves on with its job (and, once graded, draws its review sample).
   subscribeJobEvents("evaluation pipeline", advanceCellOnJobEvent);
+  // …and its catch-up on the queue's timer: cells whose event was missed take their step.
+  registerQueueUpkeep("advancing evaluation cells", sweepEvaluationCells);
 }

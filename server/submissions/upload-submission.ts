@@ -18,7 +18,7 @@ import type { Variant } from "@/lib/grading/variant";
 import { getBlobStore } from "@/server/blobs/get-blob-store";
 import { evaluationForRun } from "@/server/evaluations/evaluation-run";
 import { startEvaluationCell } from "@/server/evaluations/pipeline/advance-cell";
-import { enqueueReproduceJob } from "@/server/jobs/enqueue-reproduce";
+import { enqueueReproduceJob } from "@/server/reproductions/enqueue-reproduce";
 import { checkSubmissionArchive, type ArchiveLimits } from "./archive";
 import { scanAgentLog } from "./scan-agent-log";
 import { submissionLimits } from "./submission-limits";

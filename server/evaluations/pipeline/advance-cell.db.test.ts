@@ -21,7 +21,7 @@ import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
 import { startJudgeWorker } from "@/server/judge/worker/judge-worker";
 import { cancelJob } from "@/server/jobs/cancel-job";
 import { publishJobEvent } from "@/server/jobs/job-events";
-import { retryJob } from "@/server/jobs/retry-job";
+import { retryJob } from "./retry-job";
 import { stopRubricFeed } from "@/server/live/rubric-feed";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { uploadSubmission } from "@/server/submissions/upload-submission";

@@ -10,7 +10,7 @@ import { AppError } from "@/lib/errors";
 import { isJudgeableReproduction } from "@/lib/jobs/judge-source";
 import { nextPipelineStep, type CellFailure, type PipelineStep } from "@/lib/evaluations/pipeline";
 import { publishJobQueued } from "@/server/jobs/job-events";
-import { enqueueReproduceJob } from "@/server/jobs/enqueue-reproduce";
+import { enqueueReproduceJob } from "@/server/reproductions/enqueue-reproduce";
 import { defaultJudgeConfigId } from "@/server/judge/configs/default-judge-config";
 import { startJudgeRuns } from "@/server/judge/runs/start-judge-run";
 import { announceEvaluationChanged } from "./evaluation-feed";

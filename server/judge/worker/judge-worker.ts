@@ -2,7 +2,7 @@ import "server-only";
 import os from "node:os";
 import type { Store } from "@/db/client";
 import { startJobWorker } from "@/server/jobs/job-worker";
-import { followJob, followQueue } from "@/server/jobs/job-feed";
+import { followJob, followQueue } from "@/server/live/job-feed";
 
 export interface JudgeWorkerOptions {
   /** Runs graded at once (each makes up to its configuration's concurrent calls). */

@@ -8,11 +8,11 @@ import { jobEndOf } from "@/lib/jobs/states";
 import { AppError } from "@/lib/errors";
 import type { CompleteRequest, HeartbeatResponse, LogsRequest, ReleaseRequest } from "@/lib/runner/protocol";
 import { readServerEnv } from "@/lib/env";
-import { bearerToken, runnerTokenIsLive } from "@/server/runners/runner-tokens";
-import { followJobCancel } from "./job-feed";
-import { finishJob, renewJobLease, reportJobProgress, requeueJob, type JobLease } from "./job-lifecycle";
+import { bearerToken, runnerTokenIsLive } from "./runner-tokens";
+import { followJobCancel } from "@/server/live/job-feed";
+import { finishJob, renewJobLease, reportJobProgress, requeueJob, type JobLease } from "@/server/jobs/job-lifecycle";
 import { readJobToken } from "./job-token";
-import { longPollPause } from "./long-poll-pause";
+import { longPollPause } from "@/server/jobs/long-poll-pause";
 
 /**
  * What a runner does under a job's lease: heartbeats, log chunks, the outputs and the completion.

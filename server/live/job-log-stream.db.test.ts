@@ -15,11 +15,11 @@ import { createRunnerToken, hashToken } from "@/server/runners/runner-tokens";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { SseReader } from "@/test/sse-frames";
-import { claimReproduceJob } from "./claim-reproduce-job";
-import { enqueueReproduceJob } from "./enqueue-reproduce";
-import { appendJobLogs, completeJob, type JobLease } from "./job-lease";
+import { claimReproduceJob } from "@/server/reproductions/claim-reproduce-job";
+import { enqueueReproduceJob } from "@/server/reproductions/enqueue-reproduce";
+import { appendJobLogs, completeJob, type JobLease } from "@/server/runners/job-lease";
 import { jobLogEventStream, parseLogCursor } from "./job-log-stream";
-import { readJobToken } from "./job-token";
+import { readJobToken } from "@/server/runners/job-token";
 
 const PAPER = "log-stream";
 

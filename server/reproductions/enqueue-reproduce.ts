@@ -3,7 +3,7 @@ import type { Store } from "@/db/client";
 import { insertJob } from "@/db/queries/jobs";
 import { JOB_TIMINGS } from "@/lib/jobs/states";
 import { readRunSettings } from "@/server/papers/run-settings";
-import { publishJobQueued } from "./job-events";
+import { publishJobQueued } from "@/server/jobs/job-events";
 
 /**
  * Queues a reproduction of a submission with its paper's settings as they are now (timeout, GPUs);

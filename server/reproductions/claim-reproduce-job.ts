@@ -8,11 +8,11 @@ import type { ClaimRequest, ClaimedJob } from "@/lib/runner/protocol";
 import { readServerEnv } from "@/lib/env";
 import { readRunSettings } from "@/server/papers/run-settings";
 import { readReproduceSecrets } from "@/server/papers/paper-secrets";
-import { followQueue } from "./job-feed";
-import { claimJob, requeueJob } from "./job-lifecycle";
-import { issueJobToken } from "./job-token";
-import { queueTimings } from "./queue-config";
-import { longPollPause } from "./long-poll-pause";
+import { followQueue } from "@/server/live/job-feed";
+import { claimJob, requeueJob } from "@/server/jobs/job-lifecycle";
+import { issueJobToken } from "@/server/runners/job-token";
+import { queueTimings } from "@/server/jobs/queue-config";
+import { longPollPause } from "@/server/jobs/long-poll-pause";
 
 /** Between two looks at the queue while nothing was announced (a requeue found by another process's reaper). */
 const IDLE_RECHECK_MS = 1_000;

@@ -3,8 +3,8 @@ import type { Store } from "@/db/client";
 import { listSubmissionFiles } from "@/db/queries/submissions";
 import { storeBlob } from "@/server/blobs/store-blob";
 import { readBodyToTempFile } from "@/server/http/body-file";
-import { requireCurrentLease, recordJobOutputs, type JobLease } from "./job-lease";
-import { reportJobProgress } from "./job-lifecycle";
+import { requireCurrentLease, recordJobOutputs, type JobLease } from "@/server/runners/job-lease";
+import { reportJobProgress } from "@/server/jobs/job-lifecycle";
 import { indexOutputsArchive } from "./outputs-index";
 
 /** The largest outputs archive a runner may upload (OUTPUTS_MAX_BYTES; default 8 GiB). */

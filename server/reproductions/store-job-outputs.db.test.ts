@@ -22,7 +22,7 @@ import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { claimReproduceJob } from "./claim-reproduce-job";
 import { enqueueReproduceJob } from "./enqueue-reproduce";
-import { readJobToken } from "./job-token";
+import { readJobToken } from "@/server/runners/job-token";
 import { storeJobOutputs } from "./store-job-outputs";
 
 process.env.BLOB_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "rs-outputs-blobs-"));
