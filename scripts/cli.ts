@@ -18,7 +18,6 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { DataDirLockedError } from "@/db/data-dir-lock";
-import { registerJobPlatform } from "@/server/job-platform";
 import { openDatabase, type DbHandle } from "@/db/client";
 import { readServerEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -89,7 +88,6 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function withDatabase<T>(fn: (handle: DbHandle) => Promise<T>): Promise<T> {
-  registerJobPlatform();
   const handle = await openDatabase({ databaseUrl: readServerEnv().DATABASE_URL });
   try {
     return await fn(handle);

@@ -12,7 +12,7 @@ import { reproduceJobKind } from "@/server/reproductions/reproduce-job-kind";
 /**
  * The one place the job queue (`server/jobs`, which knows no feature) meets its features: the job
  * kinds it runs and who hears of what happens to jobs. Every process that touches the queue calls
- * it once at start-up (the studio's `startStudio`, `npm run worker`, the test databases); a new kind
+ * it once at start-up (the studio's `startStudio`, `npm run worker`, the evaluation CLIs, the test databases); a new kind
  * is one `registerJobKind` here plus its subscribers. Idempotent.
  */
 export function registerJobPlatform(): void {
