@@ -92,36 +92,17 @@ const SERVER_TIERS = [
   [
     "platform",
     [
-      ["observability", "access", "blobs", "jobs", "runners", "store.ts"],
-      ["live", "metrics"],
+      ["observability", "store.ts"],
+      ["access", "blobs", "jobs"],
+      ["live"],
       ["auth", "notifications"],
-      ["http", "secrets"],
+      ["runners"],
+      ["http", "secrets", "metrics"],
     ],
   ],
-  [
-    "domain",
-    [
-      ["users", "rubrics", "submissions"],
-      ["comments", "papers", "gradings"],
-      ["reviews", "judge"],
-    ],
-  ],
-  ["workflows", [["evaluations", "seed", "reproductions"], ["leaderboard", "demo"], ["startup.ts"]]],
+  ["domain", [["users", "rubrics"], ["comments", "papers"], ["submissions"], ["gradings"], ["reviews", "judge"]]],
+  ["workflows", [["evaluations", "seed", "reproductions"], ["leaderboard", "demo", "job-platform.ts"], ["startup.ts"]]],
 ];
-
-/**
- * Imports that still go up, each removed by issue 22 item 1 (server/jobs, a platform that knows no
- * feature): until it lands, no rule is made for these folders, and these targets are let through.
- * Delete an entry when its imports are gone.
- */
-const PENDING_UPWARD = {
-  /** server/jobs still calls the evaluation pipeline, papers' run settings, submissions' archives. */
-  jobs: "*",
-  /** server/runners reads server/jobs' queue configuration (same level). */
-  runners: "*",
-  /** The judge worker reports job events to the evaluation pipeline directly. */
-  judge: "^server/evaluations/pipeline/job-events\\.ts$",
-};
 
 function serverFolderPath(name) {
   return name.endsWith(".ts") ? `^server/${name.replace(".", "\\.")}$` : `^server/${name}/`;
@@ -139,7 +120,7 @@ function serverTierRules() {
         (o) => o.name !== folder.name && (o.t > folder.t || (o.t === folder.t && o.level >= folder.level)),
       ),
     }))
-    .filter(({ name, refused }) => PENDING_UPWARD[name] !== "*" && refused.length > 0)
+    .filter(({ refused }) => refused.length > 0)
     .map(({ tier, t, level, name, refused }) => {
       const below = SERVER_TIERS.slice(0, t).map(([lower]) => lower);
       return {
@@ -152,7 +133,6 @@ function serverTierRules() {
         from: { path: serverFolderPath(name), pathNot: TEST },
         to: {
           path: `(${refused.map((o) => serverFolderPath(o.name)).join("|")})`,
-          ...(PENDING_UPWARD[name] ? { pathNot: PENDING_UPWARD[name] } : {}),
         },
       };
     });
@@ -283,6 +263,14 @@ module.exports = {
       severity: "error",
       from: { pathNot: TEST },
       to: { path: TEST },
+    },
+    {
+      name: "jobs-platform-knows-no-feature",
+      comment:
+        "server/jobs (the queue: kinds, leases, events) imports no other server/ folder but the logger (server/observability), tests included; features register their kinds and subscribe in server/job-platform.ts",
+      severity: "error",
+      from: { path: "^server/jobs/" },
+      to: { path: "^server/[^/]+/", pathNot: "^server/(jobs|observability)/" },
     },
     {
       name: "no-circular",

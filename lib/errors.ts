@@ -9,7 +9,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   export_blocked: 409,
   operation_refused: 409,
-  /** A runner sent something under a job lease that is no longer current (server/jobs/job-lease.ts). */
+  /** A runner sent something under a job lease that is no longer current (server/runners/job-lease.ts). */
   stale_lease: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -3,7 +3,7 @@ import { openDatabase } from "@/db/client";
 import { getUserWithPaperAccessByApiToken, listApiTokensByUserId } from "@/db/queries/api-tokens";
 import { getUserWithPaperAccess } from "@/db/queries/papers";
 import { getUserByEmail } from "@/db/queries/users";
-import { hashToken } from "@/server/runners/runner-tokens";
+import { hashToken } from "@/server/auth/token-hash";
 import { createAccount } from "@/server/users/create-account";
 import { createApiToken } from "@/server/auth/api-tokens";
 import { startSession } from "@/server/auth/sessions";

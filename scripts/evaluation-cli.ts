@@ -20,6 +20,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { registerJobPlatform } from "@/server/job-platform";
 import { openDatabase } from "@/db/client";
 import { DataDirLockedError } from "@/db/data-dir-lock";
 import { readServerEnv } from "@/lib/env";
@@ -91,6 +92,7 @@ function parseIngestArgs(argv: string[], env: Record<string, string | undefined>
 }
 
 async function ingestOnDatabase(args: IngestArgs): Promise<IngestResult> {
+  registerJobPlatform();
   const handle = await openDatabase({ databaseUrl: readServerEnv().DATABASE_URL });
   try {
     const { result } = await ingestPaperBenchResults(handle, {

@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { registerJobPlatform } from "@/server/job-platform";
 import { openDatabase } from "@/db/client";
 import { readServerEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -56,6 +57,7 @@ export function parseUploadArgs(
 }
 
 export async function uploadOnDatabase(args: UploadArgs): Promise<BulkUploadResult> {
+  registerJobPlatform();
   const handle = await openDatabase({ databaseUrl: readServerEnv().DATABASE_URL });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "evaluation-upload-"));
   try {

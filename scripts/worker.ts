@@ -6,6 +6,7 @@
  */
 import { openDatabase } from "@/db/client";
 import { readServerEnv } from "@/lib/env";
+import { registerJobPlatform } from "@/server/job-platform";
 import { startJudgeWorker } from "@/server/judge/worker/judge-worker";
 
 async function main(): Promise<void> {
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
+  registerJobPlatform();
   const handle = await openDatabase({ databaseUrl: DATABASE_URL });
   const worker = startJudgeWorker(handle, { databaseUrl: DATABASE_URL, log: (line) => console.error(line) });
   console.error("Judge worker: waiting for judge jobs (Ctrl-C stops)");

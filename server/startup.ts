@@ -4,6 +4,7 @@ import { log } from "@/server/observability/log";
 import { DEMO_USERS, seedDemo } from "@/server/seed/seed";
 import { seedDemoSubmissions } from "@/server/seed/seed-demo-submission";
 import { getAuthSecret } from "@/server/auth/secret";
+import { registerJobPlatform } from "@/server/job-platform";
 import { startQueueUpkeep } from "@/server/jobs/queue-upkeep";
 import { startEmbeddedRunner, wantsEmbeddedRunner } from "@/server/runners/embedded-runner";
 import { startInProcessJudgeWorker, wantsInProcessJudgeWorker } from "@/server/judge/worker/in-process";
@@ -25,6 +26,7 @@ export async function startStudio(): Promise<void> {
 
 async function openAndSeed(): Promise<void> {
   getAuthSecret();
+  registerJobPlatform();
   const { db, kind, location } = await getDb();
   startQueueUpkeep({ db, kind });
   if (wantsInProcessJudgeWorker(kind))

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { openDatabase, type DbHandle } from "@/db/client";
+import { registerJobPlatform } from "@/server/job-platform";
 
 export type TestDatabaseKind = "pglite" | "postgres";
 
@@ -16,6 +17,9 @@ export function testDatabaseKinds(): TestDatabaseKind[] {
 
 /** A fresh, migrated database of its own: a new PGlite directory, or a new database on the server. */
 export async function openTestDatabase(kind: TestDatabaseKind): Promise<DbHandle> {
+  // The job kinds and their subscribers, as the studio registers them at start-up: a test's queue
+  // runs with the real pipeline and live feed.
+  registerJobPlatform();
   if (kind === "pglite") {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "rubric-studio-test-"));
     const handle = await openDatabase({ dataDir });
@@ -32,6 +36,7 @@ export async function openTestDatabase(kind: TestDatabaseKind): Promise<DbHandle
 
 /** A fresh, migrated PostgreSQL database of its own, with its URL (for a LISTEN connection of the live feed). */
 export async function openTestPostgresDatabase(): Promise<DbHandle & { url: string }> {
+  registerJobPlatform();
   const server = await createTestPostgresDatabase();
   const handle = await openDatabase({ databaseUrl: server.url });
   return {

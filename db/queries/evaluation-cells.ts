@@ -255,11 +255,6 @@ export async function listEvaluationCellRows(db: Executor, evaluationId: string)
   return result.rows.map(toEvaluationCellRow);
 }
 
-// The pipeline's names for the same query (`server/evaluations/pipeline/` is being rewritten in
-// issue 22): drop these once its read-matrix.ts and retry-cells.ts import the names above.
-export type MatrixCellRow = EvaluationCellRow;
-export const listMatrixCellRows = listEvaluationCellRows;
-
 /** What the evaluation has cost so far, and how long its finished cells took. */
 export interface EvaluationProgressRow {
   /** Σ over every reproduce attempt of (end, or now, − start) × GPUs claimed, in GPU-seconds. */

@@ -23,10 +23,6 @@ export function isJudgeConfigReady(kind: JudgeKind, apiKeySet: boolean | null): 
   return kind !== "llm" || apiKeySet !== false;
 }
 
-// The worker (`server/judge/worker/store-judge-verdict.ts`) still imports the cost from here; it
-// moves to `./cost` with the worker's rewrite (issue 22), then this line goes.
-export { judgeCostUsd, type JudgePrices } from "./cost";
-
 /** An estimate as the start dialog shows it: the engine's counts and their cost at the configuration's prices. */
 export interface JudgeEstimateView extends JudgeEstimate {
   costUsd: number;

@@ -13,7 +13,7 @@ import type { Executor } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { TOKEN_PREFIX } from "@/lib/runner/protocol";
 import { isUuid } from "@/lib/uuid";
-import { hashToken } from "@/server/runners/runner-tokens";
+import { hashToken } from "./token-hash";
 
 export type { ApiTokenListItem };
 

@@ -16,7 +16,7 @@ export interface RunnerRouteContext<P> {
  * The wrapper of the runner protocol's routes (app/api/runner/**): they answer machines holding a
  * runner or job token, never a browser session, so there is no cookie to resolve and no origin to
  * check; each handler authenticates its token first (server/runners/runner-tokens.ts,
- * server/jobs/job-lease.ts). Errors take the one shape of `apiRoute`, and requests are logged and
+ * server/runners/job-lease.ts). Errors take the one shape of `apiRoute`, and requests are logged and
  * counted as its are (`observeRequest`).
  */
 export function runnerRoute<P extends Record<string, string>>(

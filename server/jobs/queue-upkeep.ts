@@ -1,23 +1,48 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { sweepEvaluationCells } from "@/server/evaluations/pipeline/sweep-cells";
 import { log } from "@/server/observability/log";
 import { reapExpiredLeases } from "./reap-expired-leases";
 
 const REAP_EVERY_MS = 2_000;
 
+interface UpkeepTask {
+  /** What it does, in the line logged when it fails ("advancing evaluation cells"). */
+  name: string;
+  run(store: Store): Promise<unknown>;
+}
+
+/** Kept on globalThis, like the job kinds: registered at start-up (`server/job-platform.ts`). */
+const globalForUpkeep = globalThis as unknown as { __rubricQueueUpkeep?: UpkeepTask[] };
+function tasks(): UpkeepTask[] {
+  globalForUpkeep.__rubricQueueUpkeep ??= [];
+  return globalForUpkeep.__rubricQueueUpkeep;
+}
+
+/** A feature's catch-up for events it missed, run after each pass of the reaper (once per name). */
+export function registerQueueUpkeep(name: string, run: UpkeepTask["run"]): void {
+  const list = tasks();
+  const at = list.findIndex((t) => t.name === name);
+  if (at >= 0) list[at] = { name, run };
+  else list.push({ name, run });
+}
+
 /**
- * The studio's own pass over the queue: jobs whose runner died are requeued (or failed) within
- * seconds of their lease's end even when no runner is polling (claims reap too), and evaluation
- * cells whose event was missed take their step. Every instance runs it; SKIP LOCKED keeps two from
- * touching one job, a cell's row lock two from taking one step.
+ * The studio's own pass over the queue: jobs whose holder died are requeued (or failed) within
+ * seconds of their lease's end even when no runner is polling (claims reap too), then each
+ * registered task catches up (the evaluation sweep: cells whose event was missed take their step).
+ * Every instance runs it; SKIP LOCKED keeps two from touching one job.
  */
 export function startQueueUpkeep(store: Store): void {
   const timer = setInterval(() => {
-    reapExpiredLeases(store)
-      .catch((err: unknown) => log.error({ err }, "requeueing expired jobs failed"))
-      .then(() => sweepEvaluationCells(store))
-      .catch((err: unknown) => log.error({ err }, "advancing evaluation cells failed"));
+    void (async () => {
+      for (const task of [{ name: "requeueing expired jobs", run: reapExpiredLeases }, ...tasks()]) {
+        try {
+          await task.run(store);
+        } catch (err) {
+          log.error({ err }, `${task.name} failed`);
+        }
+      }
+    })();
   }, REAP_EVERY_MS);
   timer.unref();
 }

@@ -1,21 +1,18 @@
 import "server-only";
 import type { Store } from "@/db/client";
 import { expireLeases } from "@/db/queries/jobs";
-import { announceJobChanged, announceJobQueued } from "./job-feed";
-import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
+import { publishJobEvent } from "./job-events";
 
 /**
- * Requeues (or fails, after the last attempt) every job whose runner stopped renewing its lease.
- * Run by every claim (at most once a second per process) and by the studio's timer, so a job of a
- * killed runner is back in the queue within a second of its lease's end whenever anyone polls.
+ * Requeues (or fails, after the last attempt) every job whose holder stopped renewing its lease,
+ * each published as `expired`. Run by every claim (at most once a second per process) and by the
+ * studio's timer, so a job of a killed runner is back in the queue within a second of its lease's
+ * end whenever anyone polls.
  */
 export async function reapExpiredLeases(store: Store): Promise<number> {
   const changed = await expireLeases(store.db);
-  for (const job of changed) {
-    if (job.status === "queued") await announceJobQueued(store, job.kind, job.id);
-    else await announceJobChanged(store, job.id);
-    await afterJobChanged(store, job.id);
-  }
+  for (const job of changed)
+    await publishJobEvent(store, { type: "expired", job: { id: job.id, kind: job.kind, status: job.status } });
   return changed.length;
 }
 

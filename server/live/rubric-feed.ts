@@ -28,7 +28,7 @@ export type LiveSignal =
   | { type: "access"; userId: string }
   /** A user's notifications changed (a new one, some read): their inbox streams re-read the unread count. */
   | { type: "notifications" }
-  /** A job changed (queued, claimed, a log chunk, finished): its followers re-read it (server/jobs/job-feed.ts). */
+  /** A job changed (queued, claimed, a log chunk, finished): its followers re-read it (server/live/job-feed.ts). */
   | { type: "job" }
   /** A cell of an evaluation changed: its matrix streams say so (server/evaluations/pipeline/evaluation-feed.ts). */
   | { type: "evaluation" };

@@ -16,7 +16,8 @@ import { stopRubricFeed } from "@/server/live/rubric-feed";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { listRunnersForStaff } from "./list-runners";
 import { RUNNER_REGISTRATION, registerRunner } from "./register-runner";
-import { createRunnerToken, hashToken } from "./runner-tokens";
+import { hashToken } from "@/server/auth/token-hash";
+import { createRunnerToken } from "./runner-tokens";
 
 const registerRoute = await import("@/app/api/runner/register/route");
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Store } from "@/db/client";
 import {
   getLiveRunnerTokenByHash,
@@ -13,11 +13,7 @@ import type { RunnerToken } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { TOKEN_PREFIX } from "@/lib/runner/protocol";
 import { isUuid } from "@/lib/uuid";
-
-/** Tokens are kept as their sha-256 only: the database never holds a usable one. */
-export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
-}
+import { hashToken } from "@/server/auth/token-hash";
 
 /** A new runner token, returned once; only its hash is stored. */
 export async function createRunnerToken(

@@ -4,7 +4,7 @@ import { listJobsBySubmissionId } from "@/db/queries/jobs";
 import type { Submission } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { isFinalJobStatus } from "@/lib/jobs/states";
-import { enqueueReproduceJob } from "@/server/jobs/enqueue-reproduce";
+import { enqueueReproduceJob } from "@/server/submissions/enqueue-reproduce";
 
 /**
  * Queues a reproduction of a stored submission (the submission page's Reproduce): only a full run

@@ -14,7 +14,7 @@ import type { Submission } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Variant } from "@/lib/grading/variant";
 import { getBlobStore } from "@/server/blobs/get-blob-store";
-import { enqueueReproduceJob } from "@/server/jobs/enqueue-reproduce";
+import { enqueueReproduceJob } from "@/server/submissions/enqueue-reproduce";
 import { checkSubmissionArchive, type ArchiveLimits } from "./archive";
 import { scanAgentLog } from "./scan-agent-log";
 import { submissionLimits } from "./submission-limits";

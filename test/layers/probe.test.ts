@@ -117,3 +117,35 @@ describe("folder cycles (scripts/check-folder-cycles.mjs)", () => {
     expect(run.status).toBe(0);
   });
 });
+
+describe("the job platform's rule (.dependency-cruiser.cjs)", () => {
+  it("refuses an import from server/jobs into a feature folder, and lets db/, lib/ and server/store.ts through", () => {
+    const feature = "server/jobs/__probe_feature__.ts";
+    const allowed = "server/jobs/__probe_platform__.ts";
+    const broken = withProbes(
+      {
+        [feature]:
+          'import { advanceCell } from "@/server/evaluations/pipeline/advance-cell";\nexport const probe = advanceCell;\n',
+        [allowed]:
+          'import { getJobById } from "@/db/queries/jobs";\nimport { JOB_KINDS } from "@/lib/jobs/states";\nimport { getStore } from "@/server/store";\nexport const probe = [getJobById, JOB_KINDS, getStore];\n',
+      },
+      (files) => {
+        const run = node("node_modules/.bin/depcruise", [
+          ...files,
+          "--config",
+          ".dependency-cruiser.cjs",
+          "--output-type",
+          "json",
+        ]);
+        const { summary } = JSON.parse(run.stdout) as {
+          summary: { violations: { from: string; rule: { name: string } }[] };
+        };
+        return summary.violations.filter((v) => v.from.startsWith("server/jobs/__probe_"));
+      },
+    );
+    expect(broken.filter((v) => v.from === feature).map((v) => v.rule.name)).toContain(
+      "jobs-platform-knows-no-feature",
+    );
+    expect(broken.filter((v) => v.from === allowed)).toEqual([]);
+  });
+});

@@ -13,13 +13,15 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DbHandle, Store } from "@/db/client";
 import { getEvaluationCell } from "@/db/queries/evaluation-cells";
-import { listJobsBySubmissionId } from "@/db/queries/jobs";
+import { getJobById, listJobsBySubmissionId } from "@/db/queries/jobs";
 import { createUser } from "@/db/queries/users";
 import type { EvaluationPolicies } from "@/lib/evaluations/schemas";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
 import { startJudgeWorker } from "@/server/judge/worker/judge-worker";
-import { retryJob } from "@/server/jobs/retry-job";
+import { cancelJob } from "@/server/jobs/cancel-job";
+import { publishJobEvent } from "@/server/jobs/job-events";
+import { retryJob } from "./retry-job";
 import { stopRubricFeed } from "@/server/live/rubric-feed";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { uploadSubmission } from "@/server/submissions/upload-submission";
@@ -29,7 +31,6 @@ import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { createEvaluation } from "../create-evaluation";
 import { readEvaluationSummary } from "../read-evaluation";
 import { advanceCell } from "./advance-cell";
-import { afterJobChanged } from "./job-events";
 import { readEvaluationMatrix } from "./read-matrix";
 import { retryEvaluationCells } from "./retry-cells";
 import { sweepEvaluationCells } from "./sweep-cells";
@@ -160,7 +161,13 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
         failure_reason = ${status === "timed_out" ? "ran past its 60 s timeout" : null},
         outputs_sha256 = ${outputs ? sql`(SELECT archive_sha256 FROM submissions WHERE id = ${submissionId})` : null} WHERE id = ${cell.jobId}`,
     );
-    if (event) await afterJobChanged(store, cell.jobId!);
+    if (event) await jobEnded(cell.jobId!);
+  }
+
+  /** The queue's `ended` event, as it publishes one after a job ends: the pipeline hears it as a subscriber. */
+  async function jobEnded(jobId: string) {
+    const job = (await getJobById(handle.db, jobId))!;
+    await publishJobEvent(store, { type: "ended", job: { id: job.id, kind: job.kind, status: job.status } });
   }
 
   const cellOf = async (evaluationId: string, run = 1) =>
@@ -192,7 +199,7 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     expect(cell.failure!.reason).toContain("exit code 1");
     expect(cell.failure!.reason).toContain("count as 0");
     expect(await advanceCell(store, submissions[0])).toMatchObject({ step: "wait" });
-    await afterJobChanged(store, cell.jobId!);
+    await jobEnded(cell.jobId!);
     expect(await jobsOf(submissions[0], "reproduce")).toHaveLength(1);
     // GPU hours: each attempt's duration × the GPUs it claimed (here 30 minutes on 2 GPUs).
     await handle.db
@@ -241,6 +248,16 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     expect(await jobsOf(submissions[0], "reproduce")).toHaveLength(2);
   });
 
+  it("a cell's reproduce job cancelled on /jobs moves the cell on (the queue's `cancelled` event), by its policy", async () => {
+    const { evaluation, submissions } = await evaluationWith({ policies: { reproduction_failed: "exclude" } });
+    const [job] = await listJobsBySubmissionId(handle.db, submissions[0]);
+    expect(job.status).toBe("queued");
+    await cancelJob(store, job, staffId);
+    const cell = await cellOf(evaluation.id);
+    expect(cell).toMatchObject({ stage: "excluded", failure: { kind: "reproduction_failed" } });
+    expect(cell.failure!.reason).toContain("reproduction cancelled");
+  });
+
   it("a timed-out reproduction under `exclude` is left out of its run with the reason", async () => {
     const { evaluation, submissions } = await evaluationWith({ policies: { reproduction_timed_out: "exclude" } });
     await endJob(submissions[0], "timed_out");
@@ -260,7 +277,7 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
     const id = submissions[0];
     await endJob(id, "failed", false);
     const jobId = (await getEvaluationCell(handle.db, id))!.jobId!;
-    await Promise.all([afterJobChanged(store, jobId), afterJobChanged(store, jobId), advanceCell(store, id)]);
+    await Promise.all([jobEnded(jobId), jobEnded(jobId), advanceCell(store, id)]);
     expect(await getEvaluationCell(handle.db, id)).toMatchObject({
       stage: "reproducing",
       attempts: 2,
@@ -333,7 +350,7 @@ describe.each(testDatabaseKinds())("the evaluation pipeline on %s", (kind) => {
       ).rows as { job_id: string }[];
       await handle.db.execute(sql`UPDATE judge_runs SET leaves_invalid = 2 WHERE id = ${cell.judgeRunId}`);
       await handle.db.execute(sql`UPDATE jobs SET status = 'succeeded', finished_at = now() WHERE id = ${jobId}`);
-      await afterJobChanged(store, jobId);
+      await jobEnded(jobId);
     };
     await endRun();
     expect(await getEvaluationCell(handle.db, id)).toMatchObject({

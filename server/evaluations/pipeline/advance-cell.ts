@@ -9,8 +9,8 @@ import type { EvaluationCellRecord } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { isJudgeableReproduction } from "@/lib/jobs/judge-source";
 import { nextPipelineStep, type CellFailure, type PipelineStep } from "@/lib/evaluations/pipeline";
-import { announceJobQueued } from "@/server/jobs/job-feed";
-import { enqueueReproduceJob } from "@/server/jobs/enqueue-reproduce";
+import { publishJobQueued } from "@/server/jobs/job-events";
+import { enqueueReproduceJob } from "@/server/submissions/enqueue-reproduce";
 import { defaultJudgeConfigId } from "@/server/judge/configs/default-judge-config";
 import { startJudgeRuns } from "@/server/judge/runs/start-judge-run";
 import { announceEvaluationChanged } from "./evaluation-feed";
@@ -39,7 +39,7 @@ export async function advanceCell(
   // The step writes through the transaction; the services it calls take a Store, so they get one over it.
   const taken = await store.db.transaction((tx) => stepCell(store, tx as unknown as Database, submissionId, userId));
   if (!taken) return null;
-  for (const job of taken.queued) await announceJobQueued(store, job.kind, job.id);
+  for (const job of taken.queued) await publishJobQueued(store, { ...job, status: "queued" });
   if (taken.graded) {
     await onCellGraded(store, { submissionId, evaluationId: taken.evaluationId, failure: taken.graded.failure });
     await finishGraded(store, submissionId);

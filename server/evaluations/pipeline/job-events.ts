@@ -2,16 +2,29 @@ import "server-only";
 import type { Store } from "@/db/client";
 import { log } from "@/server/observability/log";
 import { findEvaluationCellOfJob } from "@/db/queries/evaluation-cells";
+import type { JobEvent } from "@/server/jobs/job-events";
 import { advanceCell } from "./advance-cell";
 import { announceEvaluationChanged, announceEvaluationProgress } from "./evaluation-feed";
 
 /**
+ * The pipeline's subscription to the queue's events: a job's change of state moves its cell on; a
+ * judge run's stored verdicts refresh its evaluation's matrix. A queued job is the pipeline's own step.
+ */
+export async function advanceCellOnJobEvent(store: Store, event: JobEvent): Promise<void> {
+  if (event.type === "queued") return;
+  if (event.type === "progress") {
+    if (event.job.kind === "judge") await afterJudgeProgress(store, event.job.id);
+    return;
+  }
+  await afterJobChanged(store, event.job.id);
+}
+
+/**
  * A job changed state (claimed, completed, failed, requeued, expired, cancelled), after its
  * transaction committed: the cell it belongs to, if any, takes its next step and its evaluation
- * hears of it. The queue and the judge worker call it where they announce the job; a failure here
- * never fails theirs (the sweep takes the step later).
+ * hears of it. A failure here never fails the queue's operation (the sweep takes the step later).
  */
-export async function afterJobChanged(store: Store, jobId: string): Promise<void> {
+async function afterJobChanged(store: Store, jobId: string): Promise<void> {
   try {
     const cell = await findEvaluationCellOfJob(store.db, jobId);
     if (!cell) return;
@@ -24,7 +37,7 @@ export async function afterJobChanged(store: Store, jobId: string): Promise<void
 }
 
 /** A judge run stored a verdict: its evaluation hears of it at most once a second. */
-export async function afterJudgeProgress(store: Store, jobId: string): Promise<void> {
+async function afterJudgeProgress(store: Store, jobId: string): Promise<void> {
   try {
     const cell = await findEvaluationCellOfJob(store.db, jobId);
     if (cell) await announceEvaluationProgress(store, cell.evaluationId);

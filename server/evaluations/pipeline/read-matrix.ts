@@ -1,6 +1,10 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import { listMatrixCellRows, readEvaluationProgressRow, type MatrixCellRow } from "@/db/queries/evaluation-cells";
+import {
+  listEvaluationCellRows,
+  readEvaluationProgressRow,
+  type EvaluationCellRow,
+} from "@/db/queries/evaluation-cells";
 import { getEvaluationById } from "@/db/queries/evaluations";
 import { getJudgeConfigById } from "@/db/queries/judge-configs";
 import { AppError } from "@/lib/errors";
@@ -42,12 +46,12 @@ export async function readEvaluationMatrix(store: Store, id: string): Promise<Ev
   const evaluation = isUuid(id) ? await getEvaluationById(store.db, id) : null;
   if (!evaluation) throw new AppError("not_found", `No evaluation with id "${id}"`);
   const [rows, progressRow, config] = await Promise.all([
-    listMatrixCellRows(store.db, id),
+    listEvaluationCellRows(store.db, id),
     readEvaluationProgressRow(store.db, id),
     evaluation.judgeConfigId ? getJudgeConfigById(store.db, evaluation.judgeConfigId) : null,
   ]);
   const papers = [...new Set([...evaluation.paperIds, ...rows.map((r) => r.paperId)])].sort();
-  const byCell = new Map<string, MatrixCellRow>();
+  const byCell = new Map<string, EvaluationCellRow>();
   for (const r of rows) if (r.runIndex >= 1 && r.runIndex <= evaluation.runs) byCell.set(key(r.paperId, r.runIndex), r);
 
   const policyCells: EvaluationCell[] = [];
@@ -185,7 +189,7 @@ function outcomesOf(result: PolicyResult): Map<string, Outcome> {
 }
 
 /** The stage shown: the pipeline's while it runs, then what the policy made of the cell. */
-function stageOf(r: MatrixCellRow | null, state: CellState, decided: Outcome | null): MatrixStage {
+function stageOf(r: EvaluationCellRow | null, state: CellState, decided: Outcome | null): MatrixStage {
   if (!r) return "empty";
   if (r.stage === "uploaded" || r.stage === "reproducing" || r.stage === "judging" || r.stage === "graded")
     return r.stage;
@@ -196,7 +200,7 @@ function stageOf(r: MatrixCellRow | null, state: CellState, decided: Outcome | n
 }
 
 /** How the graded cells were made: the leaderboard's mark under the evaluation's policies, and each distinct provenance. */
-function scoringOf(rows: readonly MatrixCellRow[], policies: EvaluationPolicies): EvaluationMatrix["scoring"] {
+function scoringOf(rows: readonly EvaluationCellRow[], policies: EvaluationPolicies): EvaluationMatrix["scoring"] {
   const graded = rows.filter((r) => r.gradingId !== null);
   const distinct = new Map<string, GradingProvenance>();
   for (const r of graded) {

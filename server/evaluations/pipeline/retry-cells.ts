@@ -3,7 +3,7 @@ import type { Store } from "@/db/client";
 import {
   getEvaluationCell,
   listFailedEvaluationCells,
-  listMatrixCellRows,
+  listEvaluationCellRows,
   lockEvaluationCell,
   updateEvaluationCell,
 } from "@/db/queries/evaluation-cells";
@@ -35,7 +35,7 @@ export async function retryEvaluationCells(
   if ("allFailed" in input) {
     submissionIds = (await listFailedEvaluationCells(store.db, evaluationId)).map((c) => c.submissionId);
   } else {
-    const rows = await listMatrixCellRows(store.db, evaluationId);
+    const rows = await listEvaluationCellRows(store.db, evaluationId);
     submissionIds = input.cells.map((c, i) => {
       const row = rows.find((r) => r.paperId === c.paperId && r.runIndex === c.run);
       if (!row)

@@ -19,7 +19,8 @@ import { gradedUnits, toJudgeRubric } from "@/lib/judge/rubric-rows";
 import { isFinalJobStatus } from "@/lib/jobs/states";
 import { buildPinnedGradedTree, viewRows } from "@/lib/grading/pinned-tree";
 import { buildTreeIndex } from "@/lib/rubric/tree-index";
-import { announceJobQueued } from "@/server/jobs/job-feed";
+import { publishJobQueued } from "@/server/jobs/job-events";
+import { judgeJobKind } from "@/server/judge/worker/judge-job-kind";
 import { assertJudgeKeyReady, judgeConfigFields } from "@/server/judge/configs/judge-config-view";
 import { requireJudgeConfig } from "@/server/judge/configs/list-judge-configs";
 import { judgeSourceOf } from "@/server/judge/judge-submission-files";
@@ -72,7 +73,7 @@ export async function regradeAffectedLeaves(
     const needsJudge = item.kind === "judge" && ((await cache.impact(store.db, item))?.toGrade.length ?? 0) > 0;
     const judge = needsJudge ? await judgeChoiceFor(store, item, asked) : null;
     const { result, jobId } = await regradeOne(store, item, judge, userId);
-    if (jobId) await announceJobQueued(store, "judge", jobId);
+    if (jobId) await publishJobQueued(store, { id: jobId, kind: "judge", status: "queued" });
     results.push(result);
   }
   return results;
@@ -204,7 +205,7 @@ async function queueJudgeRun(
     kind: "judge",
     paperId: item.paperId,
     submissionId: item.submissionId,
-    payload: { judgeRunId },
+    payload: judgeJobKind.payloadFor({ judgeRunId }),
     gpusRequired: 0,
     timeoutS: JUDGE_TIMEOUT_S,
     maxAttempts: JUDGE_MAX_ATTEMPTS,

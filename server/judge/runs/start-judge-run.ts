@@ -11,7 +11,8 @@ import type { JudgeRunRequest } from "@/lib/judge/schemas";
 import type { JudgeRunView } from "@/lib/judge/views";
 import { buildPinnedGradedTree } from "@/lib/grading/pinned-tree";
 import { pinLiveVersion, rubricFingerprint } from "@/server/gradings/import-grading";
-import { announceJobQueued } from "@/server/jobs/job-feed";
+import { publishJobQueued } from "@/server/jobs/job-events";
+import { judgeJobKind } from "@/server/judge/worker/judge-job-kind";
 import { getEvaluationById } from "@/db/queries/evaluations";
 import type { Evaluation } from "@/db/schema";
 import { isPlaceholderJudge, type GradingProvenance } from "@/lib/evaluations/provenance";
@@ -39,7 +40,7 @@ export const JUDGE_MAX_ATTEMPTS = 5;
  * queue (no GPUs) and the run's row with the configuration as it is now and the estimate.
  * `lab`: the judge lab's runs, whose gradings are never counted (`gradings.is_lab`).
  * `announce: false` inside a caller's transaction (the evaluation pipeline): it announces the jobs
- * (`announceJobQueued`) after it commits.
+ * (`publishJobQueued`) after it commits.
  */
 export async function startJudgeRuns(
   store: Store,
@@ -104,7 +105,7 @@ async function startOne(
       kind: "judge",
       paperId: run.paper.id,
       submissionId: run.submission.id,
-      payload: { judgeRunId: runId },
+      payload: judgeJobKind.payloadFor({ judgeRunId: runId }),
       gpusRequired: 0,
       timeoutS: JUDGE_TIMEOUT_S,
       maxAttempts: JUDGE_MAX_ATTEMPTS,
@@ -125,7 +126,7 @@ async function startOne(
     });
     return job.id;
   });
-  if (announce) await announceJobQueued(store, "judge", jobId);
+  if (announce) await publishJobQueued(store, { id: jobId, kind: "judge", status: "queued" });
   return runId;
 }
 

@@ -8,8 +8,12 @@ import type { Job, JudgeRun } from "@/db/schema";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import { doneUnitKeys, gradedUnits, toJudgeRubric } from "@/lib/judge/rubric-rows";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
-import { announceJobChanged } from "@/server/jobs/job-feed";
-import { afterJudgeProgress } from "@/server/evaluations/pipeline/job-events";
+import type { JobHandler } from "@/server/jobs/job-kinds";
+import { reportJobProgress } from "@/server/jobs/job-lifecycle";
+import { setGradingJudgeFinished } from "@/db/queries/gradings";
+import { listJudgeRunUsagesByGradingId, markJudgeRunFinished } from "@/db/queries/judge-runs";
+import { mergeUsage, type ModelUsage } from "@/lib/judge/engine/usage";
+import { judgeJobKind } from "./judge-job-kind";
 import { gradeWithConfig, judgeRunInput } from "../judge-engine";
 import { loadJudgeSubmissionOf } from "../judge-submission-files";
 import { paperbenchInputFor } from "../paperbench-mode";
@@ -21,9 +25,27 @@ const SCORE_EVERY_MS = 1_000;
 
 /** The run a `judge` job carries (`payload.judgeRunId`), or null when it is gone. */
 export async function judgeRunOfJob(store: Store, job: Job): Promise<JudgeRun | null> {
-  const runId = (job.payload as { judgeRunId?: unknown }).judgeRunId;
-  return typeof runId === "string" ? getJudgeRunById(store.db, runId) : null;
+  return getJudgeRunById(store.db, judgeJobKind.payloadOf(job).judgeRunId);
 }
+
+/** The judge kind's work in the job worker (`startJudgeWorker`). */
+export const judgeJobHandler: JobHandler<{ judgeRunId: string }> = {
+  run: ({ store, job, leaseId, controller, env }) => runJudgeJob(store, job, leaseId, controller, env),
+  describeLeft: (unitsLeft) => `${unitsLeft} leaves were left ungraded`,
+  cancelledReason: "Cancelled; the verdicts stored before stay",
+  // The job, its run and its grading end in one transaction: no reader sees a succeeded run whose
+  // grading is not finished yet.
+  async onEnd(tx, job) {
+    const run = await judgeRunOfJob(tx, job);
+    if (!run) return;
+    await markJudgeRunFinished(tx.db, run.id);
+    // The grading's tokens are every run's on it (a re-grade of the leaves a rubric change touched is a run of its own).
+    if (job.status === "succeeded") {
+      const usages = (await listJudgeRunUsagesByGradingId(tx.db, run.gradingId)) as Record<string, ModelUsage>[];
+      await setGradingJudgeFinished(tx.db, run.gradingId, usages.reduce(mergeUsage, {}));
+    }
+  },
+};
 
 /**
  * Grades what a run has left: the units (leaves, pseudo-leaves) without a stored verdict are
@@ -89,8 +111,7 @@ export async function runJudgeJob(
         if (err instanceof LostLease) controller.abort(err);
         throw err;
       }
-      await announceJobChanged(store, job.id);
-      await afterJudgeProgress(store, job.id);
+      await reportJobProgress(store, job);
     });
     try {
       await gradeWithConfig(

@@ -10,11 +10,12 @@ import type { JudgeConfigInput } from "@/lib/judge/config";
 import type { LeafVerdict } from "@/lib/judge/engine-contract";
 import { mergeUsage, usageByModel, totalUsage, type ModelUsage } from "@/lib/judge/engine/usage";
 import type { GradedUnit } from "@/lib/judge/rubric-rows";
-import { judgeCostUsd } from "@/lib/judge/views";
+import { judgeCostUsd } from "@/lib/judge/cost";
 import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
+import { LeaseLost } from "@/server/jobs/job-lifecycle";
 
 /** The worker lost its job's lease (expired, or the job moved on): it stops and writes nothing more. */
-export class LostLease extends Error {
+export class LostLease extends LeaseLost {
   constructor() {
     super("The judge job's lease is no longer current");
     this.name = "LostLease";

@@ -1,5 +1,5 @@
 import { claimRequestSchema } from "@/lib/runner/protocol";
-import { claimReproduceJob } from "@/server/jobs/claim-reproduce-job";
+import { claimReproduceJob } from "@/server/reproductions/claim-reproduce-job";
 import { parseJsonBody } from "@/server/http/body";
 import { runnerRoute } from "@/server/http/runner-route";
 import { authenticateRunnerToken } from "@/server/runners/runner-tokens";

@@ -2,7 +2,7 @@ import { readServerEnv } from "@/lib/env";
 import { requireJobAccess } from "@/server/access/job-access";
 import { eventStreamResponse } from "@/server/http/event-stream-response";
 import { apiRoute, requireSession } from "@/server/http/route";
-import { jobLogEventStream, parseLogCursor } from "@/server/jobs/job-log-stream";
+import { jobLogEventStream, parseLogCursor } from "@/server/live/job-log-stream";
 
 /** Follow a job's log over Server-Sent Events, resuming after `Last-Event-ID` (or `?after=attempt:seq`). */
 export const GET = apiRoute<{ jobId: string }>({}, async ({ req, params, store, user, sessionId }) => {

@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { requireJobAccess } from "@/server/access/job-access";
 import { apiRoute } from "@/server/http/route";
-import { executedMetadataStream } from "@/server/jobs/export-executed-metadata";
+import { executedMetadataStream } from "@/server/reproductions/export-executed-metadata";
 
 /** PaperBench's `submission_executed_metadata.json` of a finished reproduction, `repro_log` filled from the stored log. */
 export const GET = apiRoute<{ jobId: string }>({}, async ({ params, store, user }) => {

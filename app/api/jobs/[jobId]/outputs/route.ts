@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import { requireJobAccess } from "@/server/access/job-access";
 import { openBlob } from "@/server/blobs/store-blob";
 import { apiRoute } from "@/server/http/route";
-import { EXECUTED_SUBMISSION_FILE, executedSubmissionArchive } from "@/server/jobs/export-executed-submission";
+import { EXECUTED_SUBMISSION_FILE, executedSubmissionArchive } from "@/server/reproductions/export-executed-submission";
 
 /**
  * The executed submission (.tar.gz): as the runner uploaded it, or (`?format=paperbench`) as

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { text } from "@/lib/text";
 import { requireJobAccess } from "@/server/access/job-access";
 import { apiRoute } from "@/server/http/route";
-import { readJobOutputFile, readJobOutputImage } from "@/server/jobs/read-job-outputs";
+import { readJobOutputFile, readJobOutputImage } from "@/server/reproductions/read-job-outputs";
 
 const outputFilesQuerySchema = z
   .object({

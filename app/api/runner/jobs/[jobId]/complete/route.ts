@@ -1,5 +1,5 @@
 import { completeRequestSchema } from "@/lib/runner/protocol";
-import { authenticateJobToken, completeJob } from "@/server/jobs/job-lease";
+import { authenticateJobToken, completeJob } from "@/server/runners/job-lease";
 import { parseJsonBody } from "@/server/http/body";
 import { runnerRoute } from "@/server/http/runner-route";
 

@@ -1,5 +1,5 @@
 import { heartbeatRequestSchema } from "@/lib/runner/protocol";
-import { authenticateJobToken, heartbeatJob } from "@/server/jobs/job-lease";
+import { authenticateJobToken, heartbeatJob } from "@/server/runners/job-lease";
 import { parseJsonBody } from "@/server/http/body";
 import { runnerRoute } from "@/server/http/runner-route";
 

@@ -1,5 +1,5 @@
 import { logsRequestSchema } from "@/lib/runner/protocol";
-import { appendJobLogs, authenticateJobToken } from "@/server/jobs/job-lease";
+import { appendJobLogs, authenticateJobToken } from "@/server/runners/job-lease";
 import { parseJsonBody } from "@/server/http/body";
 import { runnerRoute } from "@/server/http/runner-route";
 

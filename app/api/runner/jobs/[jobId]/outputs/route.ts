@@ -1,5 +1,5 @@
-import { authenticateJobToken } from "@/server/jobs/job-lease";
-import { storeJobOutputs } from "@/server/jobs/store-job-outputs";
+import { authenticateJobToken } from "@/server/runners/job-lease";
+import { storeJobOutputs } from "@/server/reproductions/store-job-outputs";
 import { runnerRoute } from "@/server/http/runner-route";
 
 /** The executed submission as one .tar.gz (files over the paper's limit left out by the runner). */

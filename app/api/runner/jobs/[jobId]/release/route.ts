@@ -1,5 +1,5 @@
 import { releaseRequestSchema } from "@/lib/runner/protocol";
-import { authenticateJobToken, releaseJob } from "@/server/jobs/job-lease";
+import { authenticateJobToken, releaseJob } from "@/server/runners/job-lease";
 import { parseJsonBody } from "@/server/http/body";
 import { runnerRoute } from "@/server/http/runner-route";
 

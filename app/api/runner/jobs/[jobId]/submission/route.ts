@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import { AppError } from "@/lib/errors";
-import { authenticateJobToken, requireCurrentLease } from "@/server/jobs/job-lease";
+import { authenticateJobToken, requireCurrentLease } from "@/server/runners/job-lease";
 import { runnerRoute } from "@/server/http/runner-route";
-import { readSubmissionArchiveRef } from "@/server/jobs/submission-archive";
+import { readSubmissionArchiveRef } from "@/server/reproductions/submission-archive";
 import { openBlob } from "@/server/blobs/store-blob";
 
 /** The submission's archive as uploaded, streamed from the blob store to the job's runner. */

@@ -1,5 +1,5 @@
 import { waitCancelRequestSchema } from "@/lib/runner/protocol";
-import { authenticateJobToken, waitForJobCancel } from "@/server/jobs/job-lease";
+import { authenticateJobToken, waitForJobCancel } from "@/server/runners/job-lease";
 import { parseJsonBody } from "@/server/http/body";
 import { runnerRoute } from "@/server/http/runner-route";
 

@@ -14,12 +14,13 @@ import { stopRubricFeed } from "@/server/live/rubric-feed";
 import { AppError } from "@/lib/errors";
 import { completeRequestSchema, logsRequestSchema, type ClaimedJob } from "@/lib/runner/protocol";
 import { registerRunner } from "@/server/runners/register-runner";
-import { createRunnerToken, hashToken, revokeRunnerTokenById } from "@/server/runners/runner-tokens";
+import { hashToken } from "@/server/auth/token-hash";
+import { createRunnerToken, revokeRunnerTokenById } from "@/server/runners/runner-tokens";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
-import { cancelJob } from "./cancel-job";
+import { cancelJob } from "@/server/jobs/cancel-job";
 import { claimReproduceJob } from "./claim-reproduce-job";
-import { enqueueReproduceJob } from "./enqueue-reproduce";
+import { enqueueReproduceJob } from "@/server/submissions/enqueue-reproduce";
 import {
   appendJobLogs,
   authenticateJobToken,
@@ -28,9 +29,9 @@ import {
   releaseJob,
   waitForJobCancel,
   type JobLease,
-} from "./job-lease";
-import { readJobToken } from "./job-token";
-import { reapExpiredLeases } from "./reap-expired-leases";
+} from "@/server/runners/job-lease";
+import { readJobToken } from "@/server/runners/job-token";
+import { reapExpiredLeases } from "@/server/jobs/reap-expired-leases";
 
 const PAPER = "queue-paper";
 const CAPS = { gpus: [], cpus: 2, memoryBytes: 1 << 30, backend: "local" as const, maxJobs: 4 };

@@ -1,16 +1,6 @@
 import "server-only";
 import type { Store } from "@/db/client";
-import {
-  finishJobUnderLease,
-  getJobAttemptByLease,
-  getJobById,
-  getJobUnderLease,
-  lockJobUnderLease,
-  releaseJobUnderLease,
-  insertLogChunks,
-  renewLease,
-  setJobOutputs,
-} from "@/db/queries/jobs";
+import { getJobAttemptByLease, getJobById, getJobUnderLease, insertLogChunks, setJobOutputs } from "@/db/queries/jobs";
 import { touchRunner } from "@/db/queries/runners";
 import type { Job } from "@/db/schema";
 import type { OutputsIndex } from "@/lib/jobs/outputs-index";
@@ -18,12 +8,11 @@ import { jobEndOf } from "@/lib/jobs/states";
 import { AppError } from "@/lib/errors";
 import type { CompleteRequest, HeartbeatResponse, LogsRequest, ReleaseRequest } from "@/lib/runner/protocol";
 import { readServerEnv } from "@/lib/env";
-import { bearerToken, runnerTokenIsLive } from "@/server/runners/runner-tokens";
-import { announceJobChanged, announceJobQueued, followJobCancel } from "./job-feed";
-import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
+import { bearerToken, runnerTokenIsLive } from "./runner-tokens";
+import { followJobCancel } from "@/server/live/job-feed";
+import { finishJob, renewJobLease, reportJobProgress, requeueJob, type JobLease } from "@/server/jobs/job-lifecycle";
 import { readJobToken } from "./job-token";
-import { queueTimings } from "./queue-config";
-import { longPollPause } from "./long-poll-pause";
+import { longPollPause } from "@/server/jobs/long-poll-pause";
 
 /**
  * What a runner does under a job's lease: heartbeats, log chunks, the outputs and the completion.
@@ -31,10 +20,7 @@ import { longPollPause } from "./long-poll-pause";
  * current one and has not expired, so a runner that lost its job (killed, partitioned, too slow to
  * renew) can never overwrite what the job's next holder does, and a job completes once.
  */
-export interface JobLease {
-  jobId: string;
-  leaseId: string;
-}
+export type { JobLease };
 
 /**
  * The job and lease a request's job token names; 401 unless it is a genuine token for this job
@@ -64,7 +50,7 @@ function sameLease(lease: JobLease, leaseId: string): void {
 
 export async function heartbeatJob(store: Store, lease: JobLease, leaseId: string): Promise<HeartbeatResponse> {
   sameLease(lease, leaseId);
-  const renewed = await renewLease(store.db, lease.jobId, leaseId, queueTimings().leaseS);
+  const renewed = await renewJobLease(store, lease);
   if (!renewed) throw staleLease();
   if (renewed.runnerId) await touchRunner(store.db, renewed.runnerId);
   return { leaseExpiresAt: renewed.leaseExpiresAt.toISOString(), cancel: renewed.cancelRequested };
@@ -105,12 +91,13 @@ export async function waitForJobCancel(
 
 export async function appendJobLogs(store: Store, lease: JobLease, body: LogsRequest): Promise<{ stored: number }> {
   sameLease(lease, body.leaseId);
-  await store.db.transaction(async (tx) => {
+  const job = await store.db.transaction(async (tx) => {
     const job = await getJobUnderLease(tx, lease.jobId, lease.leaseId);
     if (!job) throw staleLease();
     await insertLogChunks(tx, job.id, job.attempts, body.chunks);
+    return job;
   });
-  await announceJobChanged(store, lease.jobId);
+  await reportJobProgress(store, job);
   return { stored: body.chunks.length };
 }
 
@@ -132,11 +119,8 @@ export async function recordJobOutputs(
 /** A stopping runner hands the job back: queued again at once (or cancelled, if that was asked). */
 export async function releaseJob(store: Store, lease: JobLease, body: ReleaseRequest): Promise<Job> {
   sameLease(lease, body.leaseId);
-  const job = await store.db.transaction((tx) => releaseJobUnderLease(tx, lease.jobId, lease.leaseId, body.reason));
+  const job = await requeueJob(store, lease, body.reason);
   if (!job) throw staleLease();
-  if (job.status === "queued") await announceJobQueued(store, job.kind, job.id);
-  else await announceJobChanged(store, job.id);
-  await afterJobChanged(store, job.id);
   return job;
 }
 
@@ -147,40 +131,33 @@ export async function releaseJob(store: Store, lease: JobLease, body: ReleaseReq
  */
 export async function completeJob(store: Store, lease: JobLease, body: CompleteRequest): Promise<Job> {
   sameLease(lease, body.leaseId);
-  const job = await store.db.transaction(async (tx) => {
-    const current = await lockJobUnderLease(tx, lease.jobId, lease.leaseId);
-    if (!current) {
-      // A retried completion whose first answer was lost: the same lease already ended it the same way.
-      const attempt = await getJobAttemptByLease(tx, lease.jobId, lease.leaseId);
-      const job = attempt?.status ? await getJobById(tx, lease.jobId) : null;
-      if (
+  const job = await finishJob(store, lease, {
+    end(current) {
+      if (body.outputsUploaded && !current.outputsSha256) {
+        throw new AppError(
+          "bad_request",
+          "The completion says outputs were uploaded, but none arrived under this lease",
+          [{ path: "outputsUploaded", message: "no outputs stored" }],
+        );
+      }
+      const result = body.metadata
+        ? { metadata: body.metadata, durationS: body.durationS }
+        : { durationS: body.durationS };
+      const reported = { status: body.status, exitCode: body.exitCode, reason: body.reason };
+      return { ...jobEndOf(reported, current.cancelRequestedAt !== null), result };
+    },
+    // A retried completion whose first answer was lost: the same lease already ended it the same way.
+    async replay(tx) {
+      const attempt = await getJobAttemptByLease(tx.db, lease.jobId, lease.leaseId);
+      const job = attempt?.status ? await getJobById(tx.db, lease.jobId) : null;
+      const same =
         job &&
         job.attempts === attempt!.attempt &&
         job.status === jobEndOf(body, job.cancelRequestedAt !== null).status &&
-        attempt!.status === job.status
-      )
-        return job;
-      throw staleLease();
-    }
-    if (body.outputsUploaded && !current.outputsSha256) {
-      throw new AppError(
-        "bad_request",
-        "The completion says outputs were uploaded, but none arrived under this lease",
-        [{ path: "outputsUploaded", message: "no outputs stored" }],
-      );
-    }
-    const result = body.metadata
-      ? { metadata: body.metadata, durationS: body.durationS }
-      : { durationS: body.durationS };
-    const reported = { status: body.status, exitCode: body.exitCode, reason: body.reason };
-    const ended = await finishJobUnderLease(tx, lease.jobId, lease.leaseId, {
-      ...jobEndOf(reported, current.cancelRequestedAt !== null),
-      result,
-    });
-    if (!ended) throw staleLease();
-    return ended;
+        attempt!.status === job.status;
+      return same ? job : null;
+    },
   });
-  await announceJobChanged(store, job.id);
-  await afterJobChanged(store, job.id);
+  if (!job) throw staleLease();
   return job;
 }

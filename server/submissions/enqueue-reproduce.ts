@@ -3,13 +3,13 @@ import type { Store } from "@/db/client";
 import { insertJob } from "@/db/queries/jobs";
 import { JOB_TIMINGS } from "@/lib/jobs/states";
 import { readRunSettings } from "@/server/papers/run-settings";
-import { announceJobQueued } from "./job-feed";
+import { publishJobQueued } from "@/server/jobs/job-events";
 
 /**
  * Queues a reproduction of a submission with its paper's settings as they are now (timeout, GPUs);
  * network and secrets are read when a runner claims it, so a changed secret reaches the next run.
  * Announced after the caller's transaction, when there is one: pass `announce: false` inside one and
- * call `announceJobQueued` after it commits.
+ * call `publishJobQueued` after it commits.
  */
 export async function enqueueReproduceJob(
   store: Store,
@@ -25,6 +25,6 @@ export async function enqueueReproduceJob(
     maxAttempts: JOB_TIMINGS.defaultMaxAttempts,
     createdBy: input.userId,
   });
-  if (input.announce !== false) await announceJobQueued(store, "reproduce", job.id);
+  if (input.announce !== false) await publishJobQueued(store, job);
   return { jobId: job.id };
 }

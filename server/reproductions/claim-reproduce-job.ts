@@ -1,7 +1,5 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import type { Store } from "@/db/client";
-import { claimQueuedJob, releaseJobUnderLease } from "@/db/queries/jobs";
 import { getRunnerOfToken, touchRunner } from "@/db/queries/runners";
 import type { Job, RunnerToken } from "@/db/schema";
 import { MAX_OUTPUT_FILE_BYTES } from "@/lib/jobs/paper-settings";
@@ -10,12 +8,11 @@ import type { ClaimRequest, ClaimedJob } from "@/lib/runner/protocol";
 import { readServerEnv } from "@/lib/env";
 import { readRunSettings } from "@/server/papers/run-settings";
 import { readReproduceSecrets } from "@/server/papers/paper-secrets";
-import { announceJobChanged, announceJobQueued, followQueue } from "./job-feed";
-import { afterJobChanged } from "@/server/evaluations/pipeline/job-events";
-import { issueJobToken } from "./job-token";
-import { queueTimings } from "./queue-config";
-import { reapExpiredLeasesThrottled } from "./reap-expired-leases";
-import { longPollPause } from "./long-poll-pause";
+import { followQueue } from "@/server/live/job-feed";
+import { claimJob, requeueJob } from "@/server/jobs/job-lifecycle";
+import { issueJobToken } from "@/server/runners/job-token";
+import { queueTimings } from "@/server/jobs/queue-config";
+import { longPollPause } from "@/server/jobs/long-poll-pause";
 
 /** Between two looks at the queue while nothing was announced (a requeue found by another process's reaper). */
 const IDLE_RECHECK_MS = 1_000;
@@ -40,32 +37,25 @@ export async function claimReproduceJob(
   const unfollow = await followQueue("reproduce", () => wake?.(), { databaseUrl: readServerEnv().DATABASE_URL });
   try {
     for (;;) {
-      await reapExpiredLeasesThrottled(store);
-      const leaseId = randomUUID();
-      const job = await store.db.transaction((tx) =>
-        claimQueuedJob(tx, {
-          kind: "reproduce",
-          runnerId: runner.id,
-          runnerName: runner.name,
-          freeGpus: claim.freeGpus,
-          leaseId,
-          leaseS: timings.leaseS,
-        }),
-      );
-      if (job) {
+      const claimed = await claimJob(store, {
+        kind: "reproduce",
+        by: "runner",
+        runnerId: runner.id,
+        runnerName: runner.name,
+        freeGpus: claim.freeGpus,
+      });
+      if (claimed) {
         // The runner hung up while its claim was being made (it is stopping): the job goes straight
         // back to the queue rather than waiting out a lease nobody holds.
         if (signal?.aborted) {
-          await store.db.transaction((tx) =>
-            releaseJobUnderLease(tx, job.id, leaseId, "the runner hung up before it received the job"),
+          await requeueJob(
+            store,
+            { jobId: claimed.job.id, leaseId: claimed.leaseId },
+            "the runner hung up before it received the job",
           );
-          await announceJobQueued(store, "reproduce", job.id);
           return null;
         }
-        await announceJobChanged(store, job.id);
-        // The matrix shows the start; not awaited, so the runner gets its job at once.
-        void afterJobChanged(store, job.id);
-        return await claimedJob(store, job, leaseId, token.id, timings);
+        return await claimedJob(store, claimed.job, claimed.leaseId, token.id, timings);
       }
       const left = deadline - Date.now();
       if (left <= 0 || signal?.aborted) return null;

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Store } from "@/db/client";
 import type { JobKind } from "@/lib/jobs/states";
+import type { JobEvent } from "@/server/jobs/job-events";
 import { announceLive, followRubric } from "@/server/live/rubric-feed";
 
 /**
@@ -23,6 +24,17 @@ export async function announceJobCancelRequested(store: Store, jobId: string): P
 
 export async function announceJobQueued(store: Store, kind: JobKind, jobId: string): Promise<void> {
   await Promise.all([announceLive(store, queueTopic(kind), { type: "job" }), announceJobChanged(store, jobId)]);
+}
+
+/**
+ * The live feed's subscription to the queue's events: the job's followers re-read it; a job queued
+ * (or back in the queue) wakes the claims of its kind; a cancel of a running job reaches its holder.
+ */
+export async function announceJobEvent(store: Store, event: JobEvent): Promise<void> {
+  const { id, kind, status } = event.job;
+  if (status === "queued") await announceJobQueued(store, kind, id);
+  else if (event.type === "cancelled" && status === "running") await announceJobCancelRequested(store, id);
+  else await announceJobChanged(store, id);
 }
 
 export function followJob(

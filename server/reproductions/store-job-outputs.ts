@@ -3,8 +3,8 @@ import type { Store } from "@/db/client";
 import { listSubmissionFiles } from "@/db/queries/submissions";
 import { storeBlob } from "@/server/blobs/store-blob";
 import { readBodyToTempFile } from "@/server/http/body-file";
-import { announceJobChanged } from "./job-feed";
-import { requireCurrentLease, recordJobOutputs, type JobLease } from "./job-lease";
+import { requireCurrentLease, recordJobOutputs, type JobLease } from "@/server/runners/job-lease";
+import { reportJobProgress } from "@/server/jobs/job-lifecycle";
 import { indexOutputsArchive } from "./outputs-index";
 
 /** The largest outputs archive a runner may upload (OUTPUTS_MAX_BYTES; default 8 GiB). */
@@ -30,7 +30,7 @@ export async function storeJobOutputs(
     const index = await indexOutputsArchive(body.path, originalSizes(original));
     const { sha256 } = await storeBlob(store, body.path, { move: true });
     await recordJobOutputs(store, lease, { sha256, index });
-    await announceJobChanged(store, job.id);
+    await reportJobProgress(store, job);
     return { sha256, files: index.files.length };
   } finally {
     body.remove();

@@ -11,15 +11,16 @@ import { stopRubricFeed } from "@/server/live/rubric-feed";
 import { signedInViewer } from "@/server/live/viewer.testutil";
 import { removeMember } from "@/server/papers/remove-member";
 import { registerRunner } from "@/server/runners/register-runner";
-import { createRunnerToken, hashToken } from "@/server/runners/runner-tokens";
+import { hashToken } from "@/server/auth/token-hash";
+import { createRunnerToken } from "@/server/runners/runner-tokens";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { SseReader } from "@/test/sse-frames";
-import { claimReproduceJob } from "./claim-reproduce-job";
-import { enqueueReproduceJob } from "./enqueue-reproduce";
-import { appendJobLogs, completeJob, type JobLease } from "./job-lease";
+import { claimReproduceJob } from "@/server/reproductions/claim-reproduce-job";
+import { enqueueReproduceJob } from "@/server/submissions/enqueue-reproduce";
+import { appendJobLogs, completeJob, type JobLease } from "@/server/runners/job-lease";
 import { jobLogEventStream, parseLogCursor } from "./job-log-stream";
-import { readJobToken } from "./job-token";
+import { readJobToken } from "@/server/runners/job-token";
 
 const PAPER = "log-stream";
 

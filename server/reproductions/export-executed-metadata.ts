@@ -4,7 +4,7 @@ import { listLogChunksAfter } from "@/db/queries/jobs";
 import type { Job } from "@/db/schema";
 import { executedMetadataFrame, jsonStringContent } from "@/lib/jobs/executed-metadata";
 import { EXECUTED_SUBMISSION_FILE } from "./export-executed-submission";
-import { storedMetadataOf } from "./read-job";
+import { storedMetadataOf } from "@/server/jobs/read-job";
 
 /** Log chunks per read: at most 16 × 1 MiB in memory at once, whatever the log's length. */
 const CHUNKS_PER_READ = 16;

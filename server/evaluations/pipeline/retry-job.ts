@@ -5,8 +5,8 @@ import { getEvaluationById } from "@/db/queries/evaluations";
 import type { Job } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { isFinalJobStatus } from "@/lib/jobs/states";
-import { retryEvaluationCell } from "@/server/evaluations/pipeline/retry-cells";
-import { enqueueReproduceJob } from "./enqueue-reproduce";
+import { retryEvaluationCell } from "./retry-cells";
+import { enqueueReproduceJob } from "@/server/submissions/enqueue-reproduce";
 
 /**
  * Runs an ended reproduction again, as a new job of the same submission (the old one's log and

@@ -15,14 +15,15 @@ import { agents } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { stopRubricFeed } from "@/server/live/rubric-feed";
 import { registerRunner } from "@/server/runners/register-runner";
-import { createRunnerToken, hashToken } from "@/server/runners/runner-tokens";
+import { hashToken } from "@/server/auth/token-hash";
+import { createRunnerToken } from "@/server/runners/runner-tokens";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { seedDemoRubric } from "@/test/seed-demo-rubric";
 import { claimReproduceJob } from "./claim-reproduce-job";
-import { enqueueReproduceJob } from "./enqueue-reproduce";
-import { readJobToken } from "./job-token";
+import { enqueueReproduceJob } from "@/server/submissions/enqueue-reproduce";
+import { readJobToken } from "@/server/runners/job-token";
 import { storeJobOutputs } from "./store-job-outputs";
 
 process.env.BLOB_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "rs-outputs-blobs-"));

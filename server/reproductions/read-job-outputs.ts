@@ -9,7 +9,7 @@ import { imageTypeOf } from "@/lib/files/file-kind";
 import type { OutputsIndex } from "@/lib/jobs/outputs-index";
 import { openBlob } from "@/server/blobs/store-blob";
 import { ARCHIVE_LIMITS, decodeText } from "@/server/submissions/archive";
-import { storedOutputsOf } from "./read-job";
+import { storedOutputsOf } from "@/server/jobs/read-job";
 
 /** An image is shown up to this size; a text file up to the archive's kept-text limit, as a submission's own files. */
 const MAX_IMAGE_BYTES = 10 * 1024 * 1024;

@@ -1,0 +1,207 @@
+import "server-only";
+import { log as studioLog } from "@/server/observability/log";
+import os from "node:os";
+import type { Store } from "@/db/client";
+import { getJobById } from "@/db/queries/jobs";
+import type { Job } from "@/db/schema";
+import { heartbeatHealth } from "@/lib/jobs/heartbeat-health";
+import type { FinalJobStatus, JobKind } from "@/lib/jobs/states";
+import { claimableJobKind, type JobHandler } from "./job-kinds";
+import { claimJob, finishJob, LeaseLost, renewJobLease, reportLeaseLost } from "./job-lifecycle";
+import { queueTimings } from "./queue-config";
+
+/** Cross-process wake-ups (the live feed's NOTIFY on PostgreSQL), handed in by whoever starts the worker. */
+export interface WorkerWakeups {
+  /** A job of the kind was queued (on any instance). */
+  queue(kind: JobKind, listener: () => void): Promise<() => void>;
+  /** The job changed (a cancel, on any instance). */
+  job(jobId: string, listener: () => void): Promise<() => void>;
+}
+
+export interface JobWorkerOptions {
+  kind: JobKind;
+  /** Jobs run at once. */
+  maxRuns?: number;
+  /** How the worker names itself in a job's attempts. */
+  name?: string;
+  /** Where the handler reads API keys (the process's environment). */
+  env?: Record<string, string | undefined>;
+  /** Without them a queued job is seen within a second, a cancel at the next heartbeat. */
+  wakeups?: WorkerWakeups;
+  log?: (line: string) => void;
+}
+
+/** Between two looks at the queue when nothing was announced (a job requeued by another process's reaper). */
+const IDLE_RECHECK_MS = 1_000;
+
+/** Why a job's run stopped before its end. */
+type StopReason = "cancelled" | "lost" | "stopped";
+
+/**
+ * A worker for a kind claimed by workers: claims its jobs under a lease (renewed by heartbeats,
+ * fenced on every write), runs the kind's handler, and ends the job. A cancel (heard through the
+ * wake-up or the next heartbeat) aborts the handler, which starts nothing new; `stop()` leaves its
+ * jobs to their leases, so another worker resumes them.
+ */
+export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): Promise<void> } {
+  const handler = claimableJobKind(opts.kind, "worker").handler as JobHandler<unknown>;
+  const spec = claimableJobKind(opts.kind, "worker").spec;
+  const maxRuns = Math.max(1, opts.maxRuns ?? 2);
+  const name = opts.name ?? `${opts.kind}-worker ${os.hostname()}:${process.pid}`;
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? ((line: string) => studioLog.info({ worker: opts.kind }, line));
+  const label = `${opts.kind[0].toUpperCase()}${opts.kind.slice(1)} worker`;
+  const active = new Map<
+    string,
+    { controller: AbortController; reason: { value: StopReason | null }; done: Promise<void> }
+  >();
+  let stopping = false;
+  let wake: (() => void) | null = null;
+
+  const loop = (async () => {
+    const unfollow = (await opts.wakeups?.queue(opts.kind, () => wake?.())) ?? (() => undefined);
+    try {
+      while (!stopping) {
+        let claimed: { job: Job; leaseId: string } | null = null;
+        if (active.size < maxRuns) {
+          try {
+            claimed = await claimJob(store, {
+              kind: opts.kind,
+              by: "worker",
+              runnerId: null,
+              runnerName: name,
+              freeGpus: [],
+            });
+          } catch (err) {
+            log(`${label}: claiming failed: ${err instanceof Error ? err.message : err}`);
+          }
+        }
+        if (claimed && !stopping) {
+          startRun(claimed.job, claimed.leaseId);
+          continue;
+        }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, IDLE_RECHECK_MS);
+          wake = done;
+          function done() {
+            clearTimeout(timer);
+            wake = null;
+            resolve();
+          }
+        });
+      }
+    } finally {
+      unfollow();
+    }
+  })();
+
+  function startRun(job: Job, leaseId: string): void {
+    const controller = new AbortController();
+    const reason: { value: StopReason | null } = { value: null };
+    const stopWith = (why: StopReason) => {
+      reason.value ??= why;
+      controller.abort(new Error(why));
+    };
+    const lease = { jobId: job.id, leaseId };
+    const done = (async () => {
+      const { heartbeatS, leaseS } = queueTimings();
+      const health = heartbeatHealth(job.id, leaseS);
+      const heartbeat = setInterval(() => {
+        renewJobLease(store, lease).then(
+          (renewed) => {
+            if (!renewed) return stopWith("lost");
+            health.succeeded();
+            if (renewed.cancelRequested) stopWith("cancelled");
+          },
+          // The next beat tries again; the line says how near the lease's end is.
+          (err) => log(`${label}: ${health.failed(err)}`),
+        );
+      }, heartbeatS * 1000);
+      // A cancel is heard at once through the wake-up, not only at the next heartbeat.
+      const unfollow =
+        (await opts.wakeups?.job(job.id, () => {
+          getJobById(store.db, job.id).then(
+            (j) => j?.cancelRequestedAt && stopWith("cancelled"),
+            () => undefined,
+          );
+        })) ?? (() => undefined);
+      try {
+        const current = await getJobById(store.db, job.id);
+        if (current?.cancelRequestedAt) stopWith("cancelled");
+        let end: { status: FinalJobStatus; reason: string | null } | null = null;
+        let unitsLeft = 0;
+        try {
+          const payload = spec.payloadOf(job);
+          ({ unitsLeft } = await untilAborted(
+            handler.run({ store, job, payload, leaseId, controller, env }),
+            controller.signal,
+          ));
+        } catch (err) {
+          if (err instanceof LeaseLost) {
+            if (reason.value === null) await reportLeaseLost(store, job.id);
+            reason.value ??= "lost";
+          } else if (!controller.signal.aborted)
+            end = { status: "failed", reason: err instanceof Error ? err.message : String(err) };
+        }
+        if (!end) {
+          if (reason.value === "cancelled") end = { status: "cancelled", reason: handler.cancelledReason };
+          else if (reason.value === null && unitsLeft <= 0) end = { status: "succeeded", reason: null };
+          else if (reason.value === null) end = { status: "failed", reason: handler.describeLeft(unitsLeft) };
+        }
+        // Lost or stopped: the job stays to its lease, and its next holder resumes it.
+        if (!end) return;
+        const final = end;
+        const ended = await finishJob(store, lease, {
+          end: () => ({ status: final.status, exitCode: null, reason: final.reason, result: {} }),
+          onEnd: handler.onEnd && ((tx, endedJob) => handler.onEnd!(tx, endedJob, spec.payloadOf(endedJob))),
+        });
+        if (ended) log(`${label}: job ${job.id} ${end.status}${end.reason ? ` (${end.reason})` : ""}`);
+        else await reportLeaseLost(store, job.id);
+      } catch (err) {
+        log(`${label}: job ${job.id} could not be ended: ${err instanceof Error ? err.message : err}`);
+      } finally {
+        clearInterval(heartbeat);
+        unfollow();
+        active.delete(job.id);
+        wake?.();
+      }
+    })();
+    active.set(job.id, { controller, reason, done });
+  }
+
+  return {
+    async stop() {
+      stopping = true;
+      for (const { controller, reason } of active.values()) {
+        reason.value ??= "stopped";
+        controller.abort(new Error("stopped"));
+      }
+      wake?.();
+      await loop;
+      await Promise.all([...active.values()].map((a) => a.done));
+    },
+  };
+}
+
+/**
+ * The run's result, or (once the signal aborts) at once: the handler starts nothing new after an
+ * abort, and a write still in flight may finish on its own (fenced by the lease).
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => undefined);
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}

@@ -1,0 +1,10 @@
+import "server-only";
+import { z } from "zod";
+import { defineJobKind } from "@/server/jobs/job-kinds";
+
+/** A `judge` job grades one judge run (`judge_runs`), claimed by the studio's judge worker. */
+export const judgeJobKind = defineJobKind({
+  kind: "judge",
+  payload: z.object({ judgeRunId: z.guid() }),
+  claim: { by: "worker" },
+});
