@@ -50,6 +50,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
 
 async function openPostgres(databaseUrl: string): Promise<DbHandle> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // An idle client's error (the server restarted, an administrator ended the connection) is an
+  // uncaught exception without this listener; the pool drops that client and opens a new one.
+  pool.on("error", (err) => console.warn(`Database: an idle connection failed (${err.message}); the pool replaces it`));
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);

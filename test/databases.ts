@@ -81,3 +81,34 @@ export async function createTestPostgresDatabase(): Promise<{ url: string; drop:
   };
   return { url: url.toString(), drop };
 }
+
+/**
+ * What a PostgreSQL restart does to one test database, without touching the server's other
+ * databases (other tests run beside): new connections are refused and every open one is ended
+ * ("terminating connection due to administrator command", as in a restart) until `bringBack()`.
+ */
+export async function takeTestDatabaseDown(databaseUrl: string): Promise<{ bringBack: () => Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error("DATABASE_URL is not set");
+  const name = new URL(databaseUrl).pathname.slice(1);
+  if (!/^rs_test_\w+$/.test(name)) throw new Error(`${name} is not a test database`);
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]);
+  } finally {
+    await admin.end();
+  }
+  return {
+    bringBack: async () => {
+      const again = new pg.Client({ connectionString: serverUrl });
+      await again.connect();
+      try {
+        await again.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+      } finally {
+        await again.end();
+      }
+    },
+  };
+}

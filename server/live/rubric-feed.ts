@@ -1,11 +1,11 @@
 import "server-only";
 import { EventEmitter } from "node:events";
-import pg from "pg";
 import type { Executor, Store } from "@/db/client";
 import { notifyChannel } from "@/db/queries/notify";
 import { listLoggedOperationsSince } from "@/db/queries/rubric-operations";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import { userDisplayName } from "@/lib/users/display-name";
+import { openListenConnection, type ListenConnection } from "./listen-connection";
 
 /**
  * Live rubric signals. Every applied operation announces "paper P's rubric is at revision N";
@@ -31,7 +31,12 @@ export type LiveSignal =
   /** A job changed (queued, claimed, a log chunk, finished): its followers re-read it (server/live/job-feed.ts). */
   | { type: "job" }
   /** A cell of an evaluation changed: its matrix streams say so (server/evaluations/pipeline/evaluation-feed.ts). */
-  | { type: "evaluation" };
+  | { type: "evaluation" }
+  /**
+   * Announcements from other processes may have been lost (the LISTEN connection was down and is
+   * back): every follower re-reads whatever it shows, as after a reconnect. Never sent as NOTIFY.
+   */
+  | { type: "resync" };
 
 /** What happened to whom: replicated to every process, which keeps its own copy of who is where. */
 export type PresenceChange =
@@ -63,7 +68,7 @@ export const INSTANCE_ID = crypto.randomUUID();
 
 interface FeedState {
   local: EventEmitter;
-  listener: Promise<pg.Client> | null;
+  listener: ListenConnection | null;
   remoteHooks: Set<(paperId: string, signal: LiveSignal) => void>;
 }
 const globalForFeed = globalThis as unknown as { __rubricFeed?: FeedState };
@@ -145,37 +150,50 @@ export async function followRubric(
   };
 }
 
-function ensureListener(s: FeedState, databaseUrl: string): Promise<pg.Client> {
-  s.listener ??= (async () => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    client.on("notification", (msg) => {
-      if (msg.channel !== CHANNEL || !msg.payload) return;
-      const { paperId, signal, origin } = JSON.parse(msg.payload) as {
-        paperId: string;
-        signal: LiveSignal;
-        origin: string;
-      };
-      if (origin === INSTANCE_ID) return;
-      for (const hook of s.remoteHooks) hook(paperId, signal);
-      s.local.emit(paperId, signal);
+async function ensureListener(s: FeedState, databaseUrl: string): Promise<void> {
+  if (!s.listener) {
+    const listener = openListenConnection({
+      databaseUrl,
+      channel: CHANNEL,
+      onNotification: (payload) => {
+        let parsed: { paperId: string; signal: LiveSignal; origin: string };
+        try {
+          parsed = JSON.parse(payload);
+        } catch {
+          return; // Not ours: anyone with the database's credentials can NOTIFY on the channel.
+        }
+        const { paperId, signal, origin } = parsed;
+        if (origin === INSTANCE_ID || typeof paperId !== "string" || signal?.type === "resync") return;
+        for (const hook of s.remoteHooks) hook(paperId, signal);
+        s.local.emit(paperId, signal);
+      },
+      onOpen: async (client, { reopened }) => {
+        // What other processes announced while LISTEN was down is lost: every follower re-reads.
+        if (reopened) for (const topic of s.local.eventNames()) s.local.emit(topic, { type: "resync" } as LiveSignal);
+        // Whoever is already on a rubric through another process says so again.
+        await client.query(`SELECT pg_notify($1, $2)`, [
+          CHANNEL,
+          JSON.stringify({ paperId: "*", signal: { type: "presence", change: { kind: "sync" } }, origin: INSTANCE_ID }),
+        ]);
+      },
+      onProblem: (message) => console.warn(`Live feed: ${message}`),
     });
-    // A lost connection is reopened by the next follower; followers catch up through the log.
-    client.on("error", () => {
-      s.listener = null;
+    s.listener = listener;
+    // A first connection that fails leaves nothing behind: the next follower tries afresh.
+    listener.ready.catch(() => {
+      if (s.listener === listener) s.listener = null;
+      void listener.close();
     });
-    await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
-    // Whoever is already on a rubric through another process says so again.
-    await client.query(`SELECT pg_notify($1, $2)`, [
-      CHANNEL,
-      JSON.stringify({ paperId: "*", signal: { type: "presence", change: { kind: "sync" } }, origin: INSTANCE_ID }),
-    ]);
-    return client;
-  })().catch((err) => {
-    s.listener = null;
-    throw err;
-  });
-  return s.listener;
+  }
+  // Followers wait for the first connection only; while a lost one comes back they follow at
+  // once (the resync on its return covers what they missed).
+  if (!s.listener.isUp()) await s.listener.ready;
+}
+
+/** Whether this process's LISTEN connection holds (null: none is open, e.g. on PGlite). */
+export function liveFeedIsUp(): boolean | null {
+  const listener = state().listener;
+  return listener ? listener.isUp() : null;
 }
 
 /** Closes this process's LISTEN connection (tests, shutdown). */
@@ -183,7 +201,7 @@ export async function stopRubricFeed(): Promise<void> {
   const s = state();
   const listener = s.listener;
   s.listener = null;
-  if (listener) await (await listener.catch(() => null))?.end();
+  await listener?.close();
 }
 
 export interface FeedOperation {

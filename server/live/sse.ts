@@ -125,7 +125,15 @@ export function rubricEventStream(input: {
           void flush();
         } else if (signal.type === "presence")
           send(`event: presence\ndata: ${JSON.stringify(listPresence(input.paperId))}\n\n`);
-        else if (signal.type !== "access") send(`event: ${signal.type}\ndata: {}\n\n`);
+        else if (signal.type === "resync") {
+          // Other instances' news may have been lost: the operations since this stream's last one,
+          // who is here, and a refetch of the review status and the comments.
+          void flush();
+          void checkAccess();
+          send(`event: presence\ndata: ${JSON.stringify(listPresence(input.paperId))}\n\n`);
+          send(`event: review\ndata: {}\n\n`);
+          send(`event: comments\ndata: {}\n\n`);
+        } else if (signal.type !== "access") send(`event: ${signal.type}\ndata: {}\n\n`);
       };
       const presence = input.presence;
       let joined: { sessionId: string; connectionId: string } | null = null;
