@@ -51,8 +51,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir?: strin
 async function openPostgres(databaseUrl: string): Promise<DbHandle> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   // An idle client's error (the server restarted, an administrator ended the connection) is an
-  // uncaught exception without this listener; the pool drops that client and opens a new one.
-  pool.on("error", (err) => console.warn(`Database: an idle connection failed (${err.message}); the pool replaces it`));
+  // uncaught exception without this listener. The pool drops that client and opens a new one; while
+  // the database is down the next query fails and says so, and /api/health reports it.
+  pool.on("error", () => undefined);
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);

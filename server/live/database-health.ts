@@ -1,6 +1,7 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { log } from "@/server/observability/log";
 import { getDb } from "@/db/client";
+import { pingDatabase } from "@/db/queries/health";
 import { liveFeedIsUp } from "./rubric-feed";
 
 /** A probe that waits longer than this for the database calls it down. */
@@ -20,14 +21,14 @@ export async function readDatabaseHealth(): Promise<DatabaseHealth> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      getDb().then(({ db }) => db.execute(sql`SELECT 1`)),
+      getDb().then(({ db }) => pingDatabase(db)),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer in ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
       }),
     ]);
     return { database: "up", liveFeed };
   } catch (err) {
-    console.warn(`Health: the database is down (${err instanceof Error ? err.message : err})`);
+    log.warn({ err }, "health: the database is down");
     return { database: "down", liveFeed, problem: "The database did not answer" };
   } finally {
     clearTimeout(timer);

@@ -58,7 +58,7 @@ export function openListenConnection(opts: ListenConnectionOptions): ListenConne
     if (closed || client !== next) return;
     up = true;
     retryMs = FIRST_RETRY_MS;
-    if (reopened) opts.onProblem(`its LISTEN connection is back after ${Date.now() - lostAt} ms`);
+    if (reopened) opts.onProblem(`the LISTEN connection is back after ${Date.now() - lostAt} ms`);
     await opts.onOpen(next, { reopened });
   };
 
@@ -69,7 +69,7 @@ export function openListenConnection(opts: ListenConnectionOptions): ListenConne
     if (closed) return;
     if (up) {
       lostAt = Date.now();
-      opts.onProblem(`its LISTEN connection was lost (${why}); reconnecting`);
+      opts.onProblem(`the LISTEN connection was lost (${why}); reconnecting`);
     }
     up = false;
     scheduleReconnect();

@@ -1,4 +1,5 @@
 import "server-only";
+import { log } from "@/server/observability/log";
 import { EventEmitter } from "node:events";
 import type { Executor, Store } from "@/db/client";
 import { notifyChannel } from "@/db/queries/notify";
@@ -176,7 +177,7 @@ async function ensureListener(s: FeedState, databaseUrl: string): Promise<void> 
           JSON.stringify({ paperId: "*", signal: { type: "presence", change: { kind: "sync" } }, origin: INSTANCE_ID }),
         ]);
       },
-      onProblem: (message) => console.warn(`Live feed: ${message}`),
+      onProblem: (message) => log.warn({ component: "live-feed" }, message),
     });
     s.listener = listener;
     // A first connection that fails leaves nothing behind: the next follower tries afresh.
