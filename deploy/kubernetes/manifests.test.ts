@@ -91,15 +91,17 @@ describe("the Kubernetes manifests", () => {
     expect(() => modelOf(badTrigger).validate()).toThrow();
   });
 
-  it("gives the studio its database and AUTH_SECRET from a Secret, and a readiness probe on a path it serves", () => {
+  it("gives the studio its database and AUTH_SECRET from a Secret, and readiness and liveness probes on paths it serves", () => {
     for (const name of ["DATABASE_URL", "AUTH_SECRET"]) {
       expect(envOf(studio, name)?.valueFrom?.secretKeyRef, name).toMatchObject({ name: "rubric-studio", key: name });
       expect(envOf(studio, name)?.value, name).toBeUndefined();
     }
     expect(container(studio).envFrom?.map((e) => e.secretRef?.name)).toContain("rubric-studio-s3");
-    const probe = container(studio).readinessProbe!.httpGet!;
-    expect(probe.path).toBe("/api/auth/csrf");
-    // Auth.js's catch-all route serves /api/auth/csrf.
+    // Ready while the database answers (/api/health); alive while the server answers at all
+    // (Auth.js's catch-all route serves /api/auth/csrf without the database), so an outage restarts nothing.
+    expect(container(studio).readinessProbe!.httpGet!.path).toBe("/api/health");
+    expect(fs.existsSync(path.join(ROOT, "app", "api", "health", "route.ts"))).toBe(true);
+    expect(container(studio).livenessProbe!.httpGet!.path).toBe("/api/auth/csrf");
     expect(fs.existsSync(path.join(ROOT, "app", "api", "auth", "[...nextauth]", "route.ts"))).toBe(true);
     // The server listens beyond loopback, on the port the Service sends to.
     expect(container(studio).command).toEqual(expect.arrayContaining(["-H", "0.0.0.0", "-p", "3000"]));

@@ -7,6 +7,7 @@ import { upsertPaperSecret } from "@/db/queries/paper-secrets";
 import { sealSecret } from "@/server/secrets/seal";
 import { DEFAULT_RUN_SETTINGS } from "@/lib/jobs/paper-settings";
 import { errorResponse } from "@/server/http/route";
+import { log } from "@/server/observability/log";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { deletePaperSecret, readReproduceSecrets, setPaperSecret } from "./paper-secrets";
 import { getRunSettings, updateRunSettings } from "./run-settings";
@@ -218,15 +219,19 @@ describe.each(testDatabaseKinds())("paper run settings and secrets on %s", (kind
         updatedBy: userId,
       });
     await setPaperSecret(handle, { paperId: OTHER_PAPER, name: "HF_TOKEN", value: HF_TOKEN, userId });
-    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const warned = vi.spyOn(log, "warn").mockImplementation(() => undefined);
     try {
       expect(await readReproduceSecrets(handle.db, OTHER_PAPER)).toEqual({ HF_TOKEN });
-      const lines = warned.mock.calls.map((c) => String(c[0]));
-      expect(lines).toEqual([
-        expect.stringContaining("the secret LD_PRELOAD of paper settings-other-paper is not passed to its job"),
-        expect.stringContaining("the secret PATH of paper"),
+      const calls = warned.mock.calls as unknown as [Record<string, unknown>, string][];
+      expect(calls.map(([fields, message]) => ({ ...fields, message }))).toEqual([
+        {
+          paperId: OTHER_PAPER,
+          secretName: "LD_PRELOAD",
+          message: expect.stringContaining("the secret LD_PRELOAD is not passed to the paper's jobs"),
+        },
+        { paperId: OTHER_PAPER, secretName: "PATH", message: expect.stringContaining("the secret PATH is not passed") },
       ]);
-      expect(lines.join("\n")).not.toContain("/tmp/evil.so");
+      expect(JSON.stringify(calls)).not.toContain("/tmp/evil.so");
     } finally {
       warned.mockRestore();
     }
