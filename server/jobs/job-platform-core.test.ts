@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import type { Store } from "@/db/client";
+import { log } from "@/server/observability/log";
 import { claimableJobKind, defineJobKind, registerJobKind, registeredJobKind } from "./job-kinds";
 import { publishJobEvent, subscribeJobEvents, type JobEvent } from "./job-events";
 
@@ -35,7 +36,7 @@ describe("job kinds", () => {
 describe("job events", () => {
   it("runs every subscriber in order; one that throws is logged and the next still runs", async () => {
     const heard: string[] = [];
-    const error = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const error = vi.spyOn(log, "error").mockImplementation(() => undefined);
     subscribeJobEvents("first", async (_store, e) => void heard.push(`first ${e.type}`));
     subscribeJobEvents("broken", async () => {
       throw new Error("boom");
@@ -44,7 +45,12 @@ describe("job events", () => {
     const event: JobEvent = { type: "ended", job: { id: "j1", kind: "judge", status: "succeeded" } };
     await expect(publishJobEvent(store, event)).resolves.toBeUndefined();
     expect(heard).toEqual(["first ended", "last ended"]);
-    expect(error.mock.calls[0].join(" ")).toContain("broken failed on job j1 ended");
+    expect(error.mock.calls).toEqual([
+      [
+        { err: expect.objectContaining({ message: "boom" }), jobId: "j1", event: "ended", subscriber: "broken" },
+        "a job event's subscriber failed",
+      ],
+    ]);
     error.mockRestore();
   });
 });
