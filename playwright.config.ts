@@ -56,7 +56,11 @@ export default defineConfig({
   outputDir: "test-results",
   // Two files at a time, each file's tests in order: every spec makes the data it changes (its own
   // papers, agents, evaluations), so no spec depends on another or on the order files run in.
-  workers: 2,
+  // Specs are independent (each makes its own data; deleting the demo is a project of its own that
+  // runs last), so they may run side by side: E2E_WORKERS=2 on a machine with cores to spare. CI's
+  // 2-core machine runs the server suite beside Playwright, and there 2 workers starved both (editor
+  // specs hit their 30 s timeout with the load near 16), so the default stays 1.
+  workers: Number(process.env.E2E_WORKERS) || 1,
   fullyParallel: false,
   retries: 0,
   forbidOnly: !!process.env.CI,
