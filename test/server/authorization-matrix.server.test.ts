@@ -531,6 +531,8 @@ const MATRIX: Record<string, Row> = {
   // Only staff delete the demo; without its confirmation the request deletes nothing (400).
   "DELETE /api/demo": { request: () => ({ url: "/api/demo", body: {} }), expect: STAFF_ONLY_WRITE },
 
+  // Readiness is public (probes carry no session) and says only whether the database answers.
+  "GET /api/health": { request: () => ({ url: "/api/health" }), expect: [200, 200, 200, 200, 200, 200] },
   // The leaderboard is public; the gradings behind a row are for members, filtered to what each may open.
   "GET /api/leaderboard": { request: () => ({ url: "/api/leaderboard" }), expect: [200, 200, 200, 200, 200, 200] },
   "GET /api/leaderboard/runs": {
