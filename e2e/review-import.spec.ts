@@ -1,3 +1,4 @@
+import { AGGREGATED_EXPLANATION } from "../lib/grading/types";
 import fs from "node:fs/promises";
 import { DEMO_RUBRIC_PATH, firstLeaf, readDemoRubric, type RubricJson } from "./support/files";
 import { expect, test } from "./support/fixtures";
@@ -13,7 +14,7 @@ function gradedAllPassed(node: RubricJson): object {
     score: 1.0,
     valid_score: true,
     task_category: node.task_category,
-    explanation: node.sub_tasks.length ? "Aggregated score from sub-tasks." : "Implemented as asked.",
+    explanation: node.sub_tasks.length ? AGGREGATED_EXPLANATION : "Implemented as asked.",
     judge_metadata: null,
     sub_tasks: node.sub_tasks.map(gradedAllPassed),
   };
@@ -101,7 +102,7 @@ test("staff import a graded tree from the paper page: a new agent by name and mo
   expect(exported.sub_tasks[0]).toMatchObject({
     score: 1,
     valid_score: true,
-    explanation: "Aggregated score from sub-tasks.",
+    explanation: AGGREGATED_EXPLANATION,
   });
   expect(firstLeaf(exported).node).toMatchObject({ score: 1, valid_score: true, explanation: "Implemented as asked." });
 

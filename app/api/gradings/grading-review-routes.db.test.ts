@@ -1,3 +1,4 @@
+import { AGGREGATED_EXPLANATION } from "@/lib/grading/types";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -59,7 +60,7 @@ function gradedDemo(): GradedNode {
       valid_score: i !== 2,
       task_category: node.task_category,
       finegrained_task_category: node.finegrained_task_category,
-      explanation: leaf ? `${SECRET} ${i}` : "Aggregated score from sub-tasks.",
+      explanation: leaf ? `${SECRET} ${i}` : AGGREGATED_EXPLANATION,
       judge_metadata: leaf ? { full_judge_response: `response ${i}` } : null,
       sub_tasks: node.sub_tasks.map(convert),
     };

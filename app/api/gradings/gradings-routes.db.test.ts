@@ -1,3 +1,4 @@
+import { AGGREGATED_EXPLANATION } from "@/lib/grading/types";
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -45,7 +46,7 @@ function gradedDemo(): GradedNode {
     valid_score: true,
     task_category: node.task_category,
     finegrained_task_category: node.finegrained_task_category,
-    explanation: node.sub_tasks.length ? "Aggregated score from sub-tasks." : "judged",
+    explanation: node.sub_tasks.length ? AGGREGATED_EXPLANATION : "judged",
     judge_metadata: null,
     sub_tasks: node.sub_tasks.map(convert),
   });
