@@ -8,6 +8,7 @@ export interface GradingRow {
   runIndex: number;
   kind: "judge" | "human";
   score: number | null;
+  provenance: { origin: string };
 }
 
 export async function listPaperGradings(request: APIRequestContext, paperId: string): Promise<GradingRow[]> {
@@ -16,9 +17,15 @@ export async function listPaperGradings(request: APIRequestContext, paperId: str
   return ((await res.json()) as { gradings: GradingRow[] }).gradings;
 }
 
-/** The judge grading of one demo run (fails unless there is exactly one). */
+/**
+ * The seeded judge grading of one demo run (fails unless there is exactly one). The seed wrote it;
+ * specs running beside this one (the judge lab) grade the same submission with judges of their own,
+ * and those gradings are not it.
+ */
 export function judgeGrading(gradings: readonly GradingRow[], agentName: string, runIndex: number): GradingRow {
-  const found = gradings.filter((g) => g.kind === "judge" && g.agentName === agentName && g.runIndex === runIndex);
+  const found = gradings.filter(
+    (g) => g.kind === "judge" && g.provenance.origin !== "judge_run" && g.agentName === agentName && g.runIndex === runIndex,
+  );
   expect(found, `one judge grading of ${agentName} run ${runIndex}`).toHaveLength(1);
   return found[0];
 }

@@ -71,6 +71,24 @@ export interface JobHandler<P> {
   onEnd?(tx: Store, job: Job, payload: P): Promise<void>;
 }
 
+/**
+ * A handler whose work loads on its kind's first job: a process that never runs the kind (a test
+ * database, a CLI that only enqueues) never pays for importing its engine. Its texts are known up
+ * front, so the worker may end a job before the work ever loaded.
+ */
+export function lazyJobHandler<P>(
+  texts: Pick<JobHandler<P>, "describeLeft" | "cancelledReason">,
+  load: () => Promise<Pick<JobHandler<P>, "run" | "onEnd">>,
+): JobHandler<P> {
+  let loaded: Promise<Pick<JobHandler<P>, "run" | "onEnd">> | null = null;
+  const work = () => (loaded ??= load());
+  return {
+    ...texts,
+    run: async (ctx) => (await work()).run(ctx),
+    onEnd: async (tx, job, payload) => (await work()).onEnd?.(tx, job, payload),
+  };
+}
+
 export interface RegisteredJobKind<P = unknown> {
   spec: JobKindSpec<P>;
   handler: JobHandler<P> | null;

@@ -8,3 +8,9 @@ export const judgeJobKind = defineJobKind({
   payload: z.object({ judgeRunId: z.guid() }),
   claim: { by: "worker" },
 });
+
+/** What a judge job that ends with leaves left, or cancelled, says (known before the engine loads). */
+export const judgeJobTexts = {
+  describeLeft: (unitsLeft: number) => `${unitsLeft} leaves were left ungraded`,
+  cancelledReason: "Cancelled; the verdicts stored before stay",
+};

@@ -13,7 +13,7 @@ import { reportJobProgress } from "@/server/jobs/job-lifecycle";
 import { setGradingJudgeFinished } from "@/db/queries/gradings";
 import { listJudgeRunUsagesByGradingId, markJudgeRunFinished } from "@/db/queries/judge-runs";
 import { mergeUsage, type ModelUsage } from "@/lib/judge/engine/usage";
-import { judgeJobKind } from "./judge-job-kind";
+import { judgeJobKind, judgeJobTexts } from "./judge-job-kind";
 import { gradeWithConfig, judgeRunInput } from "../judge-engine";
 import { loadJudgeSubmissionOf } from "../judge-submission-files";
 import { paperbenchInputFor } from "../paperbench-mode";
@@ -31,8 +31,7 @@ export async function judgeRunOfJob(store: Store, job: Job): Promise<JudgeRun | 
 /** The judge kind's work in the job worker (`startJudgeWorker`). */
 export const judgeJobHandler: JobHandler<{ judgeRunId: string }> = {
   run: ({ store, job, leaseId, controller, env }) => runJudgeJob(store, job, leaseId, controller, env),
-  describeLeft: (unitsLeft) => `${unitsLeft} leaves were left ungraded`,
-  cancelledReason: "Cancelled; the verdicts stored before stay",
+  ...judgeJobTexts,
   // The job, its run and its grading end in one transaction: no reader sees a succeeded run whose
   // grading is not finished yet.
   async onEnd(tx, job) {
