@@ -15,7 +15,7 @@
  * `scripts/check-folder-cycles.mjs`; `test/layers/probe.test.ts` proves the rules refuse what they say.
  */
 /** Opening the database (not reading or writing it): the client factory and PGlite's data directory. */
-const DB_INFRA = "db/(client|pglite-template|data-dir-lock)\\.ts$";
+const DB_INFRA = "db/(client|pglite-template|migrations-folder|data-dir-lock)\\.ts$";
 const SERVER = "^(server/|auth\\.ts$|instrumentation\\.ts$)";
 const TEST = "(\\.test\\.tsx?$|\\.testutil\\.tsx?$|^test/|^e2e/|^bench/)";
 

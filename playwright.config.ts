@@ -77,6 +77,8 @@ export default defineConfig({
     acceptDownloads: true,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
+    // The studio honours it (app/globals.css): no spinner or skeleton repaints every frame of a test.
+    reducedMotion: "reduce",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
       args: [

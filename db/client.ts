@@ -8,6 +8,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock";
+import { MIGRATIONS_FOLDER } from "./migrations-folder";
 import { readPgliteTemplate } from "./pglite-template";
 import { readServerEnv } from "@/lib/env";
 import * as schema from "./schema";
@@ -35,7 +36,6 @@ export interface DbHandle extends Store {
   close(): Promise<void>;
 }
 
-const MIGRATIONS_FOLDER = path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "migrations");
 // Any constant: serialises migrations when several studio instances start against one server.
 const MIGRATION_LOCK_KEY = 724_019_331;
 

@@ -1,11 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrate } from "drizzle-orm/pglite/migrator";
+import { MIGRATIONS_FOLDER, migrationsDigest } from "./migrations-folder";
 
 /**
- * A fresh PGlite data directory costs an initdb of several seconds. The build (and the test setup)
- * runs it once and keeps the resulting empty cluster as a tarball; a new data directory is then
- * loaded from it in about a second. It depends only on the PGlite version, which names the file.
+ * A fresh PGlite data directory costs an initdb and every migration: several seconds, paid by the
+ * studio's first start and by each of the hundred databases the tests open. The build (and the test
+ * setup) pays it once and keeps the resulting migrated cluster as a tarball; a new data directory is
+ * then loaded from it, and the migrator finds nothing left to apply. It depends on the PGlite version
+ * and on the migrations, which both name the file: a new migration makes a new template.
  */
 function templatePath(): string {
   const pkg = path.join(
@@ -21,11 +26,11 @@ function templatePath(): string {
     "node_modules",
     ".cache",
     "rubric-studio",
-    `pglite-${version}-initdb.tar`,
+    `pglite-${version}-migrated-${migrationsDigest()}.tar`,
   );
 }
 
-/** The template as PGlite's `loadDataDir` wants it, or undefined when none was prepared. */
+/** The template as PGlite's `loadDataDir` wants it, or undefined when none was prepared for these migrations. */
 export function readPgliteTemplate(): Blob | undefined {
   try {
     return new Blob([fs.readFileSync(templatePath())]);
@@ -39,6 +44,7 @@ export async function ensurePgliteTemplate(): Promise<string> {
   const file = templatePath();
   if (fs.existsSync(file)) return file;
   const client = await PGlite.create();
+  await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
   const dump = await client.dumpDataDir("none");
   await client.close();
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import fs from "node:fs/promises";
 import { DEMO_RUBRIC_PATH, readDemoRubric, type RubricJson } from "./support/files";
 import { EditorPage, getNodes, pageErrors, rowByText } from "./support/editor";
-import { expect, test } from "./support/fixtures";
+import { expect, newStudioContext, test } from "./support/fixtures";
 import { AUTHOR, STAFF } from "./support/users";
 
 /**
@@ -170,7 +170,7 @@ test("the history API answers 401 signed out, 403 to a non-member and 400 to a b
     `/api/papers/${paperId}/rubric/revisions`,
   ];
 
-  const anonymous = await browser.newContext({ baseURL });
+  const anonymous = await newStudioContext(browser, baseURL);
   try {
     for (const url of urls) expect((await anonymous.request.get(url)).status(), url).toBe(401);
   } finally {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./support/fixtures";
+import { expect, newStudioContext, test } from "./support/fixtures";
 import {
   DEMO_RUBRIC_PATH,
   allRequirements,
@@ -193,7 +193,7 @@ test("a member of another paper sees no access and none of the rubric", async ({
 });
 
 test("a signed-out visitor is sent to sign in and the API answers 401", async ({ browser, baseURL }) => {
-  const context = await browser.newContext({ baseURL });
+  const context = await newStudioContext(browser, baseURL);
   try {
     const page = await context.newPage();
     await page.goto(`/papers/${paperId}`);

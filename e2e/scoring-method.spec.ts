@@ -17,7 +17,7 @@ import path from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
 import { startOpenAiTestServer, type OpenAiTestServer } from "../test/openai-test-server";
 import { paperWithDemoRubric } from "./support/demo-paper";
-import { expect, test } from "./support/fixtures";
+import { expect, newStudioContext, test } from "./support/fixtures";
 import { REPO_ROOT } from "./support/files";
 import { STAFF } from "./support/users";
 
@@ -168,7 +168,7 @@ test("the dialog asks which judge; paperbench mode is PaperBench method on the p
 
     // The public (signed-out) board of the paper, Code-Dev: the paperbench evaluation, marked; no Dummy.
     const board = `/leaderboard?paper=${PAPER}&variant=code-dev`;
-    const visitor = await browser.newContext({ baseURL });
+    const visitor = await newStudioContext(browser, baseURL);
     try {
       const anon = await visitor.newPage();
       await anon.goto(board);

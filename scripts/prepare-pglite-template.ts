@@ -1,4 +1,4 @@
-// Run after `next build`: prepares the initdb template that makes a first start fast (see db/pglite-template.ts).
+// Run after `next build`: prepares the migrated PGlite template that makes a first start fast (see db/pglite-template.ts).
 import { ensurePgliteTemplate } from "@/db/pglite-template";
 
 const started = performance.now();

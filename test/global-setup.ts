@@ -1,6 +1,6 @@
 import { ensurePgliteTemplate } from "@/db/pglite-template";
 
-// Every integration test opens fresh PGlite directories: prepare the initdb template once.
+// Every integration test opens fresh PGlite directories: prepare the migrated template once.
 export default async function setup() {
   await ensurePgliteTemplate();
 }
