@@ -9,7 +9,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock";
 import { MIGRATIONS_FOLDER } from "./migrations-folder";
-import { readPgliteTemplate } from "./pglite-template";
+import { copyPgliteTemplate } from "./pglite-template";
 import { readServerEnv } from "@/lib/env";
 import * as schema from "./schema";
 
@@ -76,9 +76,9 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
   try {
     const pgDir = path.join(dataDir, "pglite");
     fs.mkdirSync(pgDir, { recursive: true });
-    const fresh = !fs.existsSync(path.join(pgDir, "PG_VERSION"));
-    const template = fresh ? readPgliteTemplate() : undefined;
-    const client = await PGlite.create(pgDir, template ? { loadDataDir: template } : {});
+    // A new directory starts as a copy of the migrated template when one was prepared (the build does).
+    if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) copyPgliteTemplate(pgDir);
+    const client = await PGlite.create(pgDir);
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
     return {
