@@ -10,7 +10,10 @@ export function migrationsDigest(): string {
   const hash = crypto.createHash("sha256");
   const journal = path.join(MIGRATIONS_FOLDER, "meta", "_journal.json");
   hash.update(fs.readFileSync(journal));
-  for (const name of fs.readdirSync(MIGRATIONS_FOLDER).filter((n) => n.endsWith(".sql")).sort()) {
+  for (const name of fs
+    .readdirSync(MIGRATIONS_FOLDER)
+    .filter((n) => n.endsWith(".sql"))
+    .sort()) {
     hash.update(name);
     hash.update(fs.readFileSync(path.join(MIGRATIONS_FOLDER, name)));
   }

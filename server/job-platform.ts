@@ -18,7 +18,10 @@ import { reproduceJobKind } from "@/server/reproductions/reproduce-job-kind";
 export function registerJobPlatform(): void {
   registerJobKind(reproduceJobKind);
   registerJobKind(judgeJobKind, {
-    handler: lazyJobHandler(judgeJobTexts, async () => (await import("@/server/judge/worker/judge-job")).judgeJobHandler),
+    handler: lazyJobHandler(
+      judgeJobTexts,
+      async () => (await import("@/server/judge/worker/judge-job")).judgeJobHandler,
+    ),
   });
   // Followers first (pages, a runner's long polls), then what moves on with the job.
   subscribeJobEvents("live job feed", announceJobEvent);

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { openDatabase, type DbHandle } from "@/db/client";
+import { migrationsDigest } from "@/db/migrations-folder";
 import { registerJobPlatform } from "@/server/job-platform";
 
 export type TestDatabaseKind = "pglite" | "postgres";
@@ -49,35 +50,85 @@ export async function openTestPostgresDatabase(): Promise<DbHandle & { url: stri
   };
 }
 
-/** A new, empty database on the DATABASE_URL server, for one test run; `drop` removes it. */
+/** Runs one statement on a server's maintenance connection (the DATABASE_URL a test database was made from). */
+async function onServer(serverUrl: string, statement: string, params: unknown[] = []): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await client.query(statement, params);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Retries a statement that a database's own connections still block (55006: "being accessed by
+ * other users"): a pool's end() resolves before its sockets have closed, and a forced statement at
+ * that moment kills them mid-goodbye (an uncaught 57P01 in the test).
+ */
+async function whenConnectionsClosed(serverUrl: string, statement: string): Promise<boolean> {
+  for (let i = 0; i < 50; i++) {
+    try {
+      await onServer(serverUrl, statement);
+      return true;
+    } catch (err) {
+      if ((err as { code?: string }).code !== "55006") throw err;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return false;
+}
+
+// Any constant: serialises the template's creation across the test processes of one run.
+const TEMPLATE_LOCK_KEY = 724_019_332;
+let template: Promise<string> | undefined;
+
+/**
+ * A migrated database every test database is a copy of (`CREATE DATABASE … TEMPLATE`): a copy
+ * takes a fraction of applying every migration to each of the hundred databases a run opens. Its
+ * name carries the migrations' digest, so a new migration makes a new one; it stays on the server
+ * for the next run.
+ */
+function migratedTemplate(serverUrl: string): Promise<string> {
+  template ??= (async () => {
+    const name = `rs_template_${migrationsDigest()}`;
+    const lock = new pg.Client({ connectionString: serverUrl });
+    await lock.connect();
+    try {
+      await lock.query("SELECT pg_advisory_lock($1)", [TEMPLATE_LOCK_KEY]);
+      const found = await lock.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+      if (found.rowCount) return name;
+      const building = `${name}_building_${process.pid}`;
+      await onServer(serverUrl, `DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+      await onServer(serverUrl, `CREATE DATABASE ${building}`);
+      const url = new URL(serverUrl);
+      url.pathname = `/${building}`;
+      const handle = await openDatabase({ databaseUrl: url.toString() });
+      await handle.close();
+      if (!(await whenConnectionsClosed(serverUrl, `ALTER DATABASE ${building} RENAME TO ${name}`)))
+        throw new Error(`${building} kept its connections: could not make it the template`);
+      return name;
+    } finally {
+      await lock.end();
+    }
+  })().catch((err) => {
+    template = undefined;
+    throw err;
+  });
+  return template;
+}
+
+/** A new database on the DATABASE_URL server, migrated (a copy of the template), for one test run; `drop` removes it. */
 export async function createTestPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error("DATABASE_URL is not set");
   const name = `rs_test_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
+  await onServer(serverUrl, `CREATE DATABASE ${name} TEMPLATE ${await migratedTemplate(serverUrl)}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  // A pool's end() resolves before its sockets have closed: a forced drop at that moment kills
-  // them mid-goodbye (an uncaught 57P01 in the test). Drop politely while they finish, then force.
   const drop = async () => {
-    for (let i = 0; i < 50; i++) {
-      try {
-        return await admin(`DROP DATABASE IF EXISTS ${name}`);
-      } catch (err) {
-        if ((err as { code?: string }).code !== "55006") throw err;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (!(await whenConnectionsClosed(serverUrl, `DROP DATABASE IF EXISTS ${name}`)))
+      await onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   };
   return { url: url.toString(), drop };
 }

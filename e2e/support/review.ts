@@ -24,7 +24,8 @@ export async function listPaperGradings(request: APIRequestContext, paperId: str
  */
 export function judgeGrading(gradings: readonly GradingRow[], agentName: string, runIndex: number): GradingRow {
   const found = gradings.filter(
-    (g) => g.kind === "judge" && g.provenance.origin !== "judge_run" && g.agentName === agentName && g.runIndex === runIndex,
+    (g) =>
+      g.kind === "judge" && g.provenance.origin !== "judge_run" && g.agentName === agentName && g.runIndex === runIndex,
   );
   expect(found, `one judge grading of ${agentName} run ${runIndex}`).toHaveLength(1);
   return found[0];

@@ -89,6 +89,7 @@ describe("studio start-up", () => {
 
   it.runIf(process.env.DATABASE_URL)("creates no demo users on PostgreSQL", async () => {
     const server = await createTestPostgresDatabase();
+    const serverUrl = process.env.DATABASE_URL;
     process.env.DATABASE_URL = server.url;
     process.env.AUTH_SECRET = "test-secret";
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
@@ -101,6 +102,7 @@ describe("studio start-up", () => {
       log.mockRestore();
       await (await globalForDb.__rubricStudioDb)?.close();
       globalForDb.__rubricStudioDb = undefined;
+      process.env.DATABASE_URL = serverUrl;
       await server.drop();
     }
   });
