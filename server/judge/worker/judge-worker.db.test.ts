@@ -23,6 +23,7 @@ import { storeBlob } from "@/server/blobs/store-blob";
 import { listJobsForStaff } from "@/server/jobs/list-jobs";
 import { listPaperSubmissions } from "@/server/submissions/list-submissions";
 import { createJudgeConfig } from "@/server/judge/configs/save-judge-config";
+import { testJudgeConfig } from "@/server/judge/configs/judge-config.testutil";
 import { cancelJudgeRun } from "@/server/judge/runs/cancel-judge-run";
 import { readJudgeRun } from "@/server/judge/runs/read-judge-run";
 import { startJudgeRuns } from "@/server/judge/runs/start-judge-run";
@@ -39,21 +40,8 @@ const PAPER = "judge-worker-paper";
 const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "rs-judge-blobs-"));
 process.env.BLOB_DIR = blobDir;
 
-const LLM: Omit<JudgeConfigInput, "name" | "baseUrl"> = {
-  kind: "llm",
-  model: "gpt-4o-mini",
-  apiKeyEnv: null,
-  reasoningEffort: null,
-  contextWindow: 128_000,
-  maxConcurrency: 1,
-  requestsPerMinute: null,
-  tokensPerMinute: null,
-  priceInputPerM: 1,
-  priceCachedInputPerM: 0.5,
-  priceOutputPerM: 4,
-  mode: "efficient",
-  parseModel: null,
-};
+/** The model of the test judge configurations (testJudgeConfig's), whose token counts the tests read. */
+const MODEL = testJudgeConfig({ name: "model" }).model;
 
 describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
   let handle: DbHandle;
@@ -116,17 +104,7 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
     databaseUrl: kind === "postgres" ? (handle as DbHandle & { url?: string }).url : undefined,
   });
   const config = async (fields: Partial<JudgeConfigInput> & Pick<JudgeConfigInput, "kind">) =>
-    createJudgeConfig(
-      store,
-      {
-        ...LLM,
-        baseUrl: null,
-        name: `config ${++configNo}`,
-        model: fields.kind === "llm" ? LLM.model : fields.kind,
-        ...fields,
-      } as JudgeConfigInput,
-      null,
-    );
+    createJudgeConfig(store, testJudgeConfig({ name: `config ${++configNo}`, maxConcurrency: 1, ...fields }), null);
   const finished = (runId: string) =>
     pollUntil(
       `judge run ${runId} ended`,
@@ -252,7 +230,7 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
     const done = await finished(run.id);
     expect(done.status).toBe("succeeded");
     expect(done.leavesDone).toBe(run.leavesTotal);
-    const totals = server.totals()[LLM.model];
+    const totals = server.totals()[MODEL];
     expect({ calls: done.calls, in: done.inputTokens, cached: done.cachedInputTokens, out: done.outputTokens }).toEqual(
       {
         calls: totals.calls,
@@ -262,7 +240,7 @@ describe.each(testDatabaseKinds())("the judge worker on %s", (kind) => {
       },
     );
     const stored = await getJudgeRunById(handle.db, run.id);
-    expect(stored?.tokenUsage).toEqual({ [LLM.model]: totals });
+    expect(stored?.tokenUsage).toEqual({ [MODEL]: totals });
     const [verdict] = await listVerdicts(handle.db, run.gradingId);
     expect(verdict.judgeMetadata).toMatchObject({
       evidence: [{ path: "reproduce.sh", start_line: 1, end_line: 3 }],
