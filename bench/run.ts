@@ -26,6 +26,7 @@ import { evaluationFigures } from "./evaluation";
 import { judgeFigures } from "./judge";
 import { leaderboardFigures } from "./leaderboard";
 import { leaderboardUpdateFigures } from "./leaderboard-update";
+import { liveResyncFigures } from "./live-resync";
 import { oversizedBodyFigures } from "./oversized-body";
 import { runnerFigures } from "./runner";
 import { median, report } from "./support/figures";
@@ -134,6 +135,7 @@ const groups: Record<string, () => Promise<void>> = {
   runner: runnerFigures,
   judge: judgeFigures,
   evaluation: evaluationFigures,
+  "live-resync": liveResyncFigures,
 };
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !(name in groups));
