@@ -54,6 +54,11 @@ export interface JobRunContext<P> {
   /** Aborted on a cancel, a lost lease or the worker's stop: start nothing new. */
   controller: AbortController;
   env: Record<string, string | undefined>;
+  /**
+   * What the job has left is all in flight (its last wave): the worker may claim its next job now
+   * rather than leave its capacity idle while this one's stragglers finish. Once per job.
+   */
+  lastWave(): void;
 }
 
 /** The work of a worker-claimed kind. */

@@ -20,7 +20,10 @@ export interface WorkerWakeups {
 
 export interface JobWorkerOptions {
   kind: JobKind;
-  /** Jobs run at once. */
+  /**
+   * Jobs run at once. A job in its last wave (`lastWave()`) no longer counts: the next one starts
+   * beside it, up to twice this many in all.
+   */
   maxRuns?: number;
   /** How the worker names itself in a job's attempts. */
   name?: string;
@@ -53,8 +56,10 @@ export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): 
   const label = `${opts.kind[0].toUpperCase()}${opts.kind.slice(1)} worker`;
   const active = new Map<
     string,
-    { controller: AbortController; reason: { value: StopReason | null }; done: Promise<void> }
+    { controller: AbortController; reason: { value: StopReason | null }; done: Promise<void>; lastWave: boolean }
   >();
+  /** Room for another job: fewer than maxRuns still starting work, and the stragglers of others within bounds. */
+  const hasRoom = () => [...active.values()].filter((a) => !a.lastWave).length < maxRuns && active.size < 2 * maxRuns;
   let stopping = false;
   let wake: (() => void) | null = null;
 
@@ -63,7 +68,7 @@ export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): 
     try {
       while (!stopping) {
         let claimed: { job: Job; leaseId: string } | null = null;
-        if (active.size < maxRuns) {
+        if (hasRoom()) {
           try {
             claimed = await claimJob(store, {
               kind: opts.kind,
@@ -103,6 +108,12 @@ export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): 
       controller.abort(new Error(why));
     };
     const lease = { jobId: job.id, leaseId };
+    const lastWave = () => {
+      const entry = active.get(job.id);
+      if (!entry || entry.lastWave) return;
+      entry.lastWave = true;
+      wake?.();
+    };
     const done = (async () => {
       const { heartbeatS, leaseS } = queueTimings();
       const health = heartbeatHealth(job.id, leaseS);
@@ -133,7 +144,7 @@ export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): 
         try {
           const payload = spec.payloadOf(job);
           ({ unitsLeft } = await untilAborted(
-            handler.run({ store, job, payload, leaseId, controller, env }),
+            handler.run({ store, job, payload, leaseId, controller, env, lastWave }),
             controller.signal,
           ));
         } catch (err) {
@@ -166,7 +177,7 @@ export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): 
         wake?.();
       }
     })();
-    active.set(job.id, { controller, reason, done });
+    active.set(job.id, { controller, reason, done, lastWave: false });
   }
 
   return {

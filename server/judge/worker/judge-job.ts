@@ -30,7 +30,8 @@ export async function judgeRunOfJob(store: Store, job: Job): Promise<JudgeRun | 
 
 /** The judge kind's work in the job worker (`startJudgeWorker`). */
 export const judgeJobHandler: JobHandler<{ judgeRunId: string }> = {
-  run: ({ store, job, leaseId, controller, env }) => runJudgeJob(store, job, leaseId, controller, env),
+  run: ({ store, job, leaseId, controller, env, lastWave }) =>
+    runJudgeJob(store, job, leaseId, controller, env, lastWave),
   ...judgeJobTexts,
   // The job, its run and its grading end in one transaction: no reader sees a succeeded run whose
   // grading is not finished yet.
@@ -57,6 +58,7 @@ export async function runJudgeJob(
   leaseId: string,
   controller: AbortController,
   env: Record<string, string | undefined>,
+  lastWave: () => void = () => undefined,
 ): Promise<{ run: JudgeRun; unitsLeft: number }> {
   const run = await judgeRunOfJob(store, job);
   if (!run) throw new Error("The judge run of this job is gone");
@@ -73,6 +75,11 @@ export async function runJudgeJob(
   const done = doneUnitKeys(units, new Set(await listVerdictKeys(store.db, grading.id)));
   await markJudgeRunStarted(store.db, run.id);
   let stored = 0;
+  // Once no more than a wave of calls is left, they are all in flight: the worker may start its next run.
+  const noteProgress = () => {
+    if (units.length - done.size - stored <= Math.max(1, config.maxConcurrency)) lastWave();
+  };
+  noteProgress();
   // The root score is recomputed at most this often while verdicts arrive, and once at the end.
   let scoredAt = 0;
   if (done.size < units.length) {
@@ -124,6 +131,7 @@ export async function runJudgeJob(
             if (!unit) return;
             await verdicts.add({ unit, verdict });
             stored++;
+            noteProgress();
           },
         },
         env,

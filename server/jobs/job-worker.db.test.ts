@@ -1,0 +1,90 @@
+/**
+ * The job worker's capacity (on a real database, with a stand-in handler for the judge kind): it
+ * runs `maxRuns` jobs at once, and a job in its last wave (`lastWave()`, everything it has left in
+ * flight) no longer holds its place, so the next job starts beside its stragglers instead of after.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import type { DbHandle } from "@/db/client";
+import { getJobById, insertJob } from "@/db/queries/jobs";
+import { createPaper } from "@/db/queries/papers";
+import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import { pollUntil } from "@/test/poll";
+import { registerJobKind, type JobRunContext } from "./job-kinds";
+import { startJobWorker } from "./job-worker";
+import { judgeJobKind, judgeJobTexts } from "@/server/judge/worker/judge-job-kind";
+
+const PAPER = "job-worker-paper";
+
+describe.each(testDatabaseKinds())("the job worker's capacity on %s", (kind) => {
+  let handle: DbHandle;
+  /** Runs the stand-in handler has started, in order, each with what ends it. */
+  const started: { jobId: string; ctx: JobRunContext<unknown>; finish: () => void }[] = [];
+
+  beforeAll(async () => {
+    handle = await openTestDatabase(kind);
+    await createPaper(
+      handle.db,
+      { id: PAPER, title: "Job worker", paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [] },
+      null,
+    );
+    registerJobKind(judgeJobKind, {
+      handler: {
+        ...judgeJobTexts,
+        run: (ctx) =>
+          new Promise((resolve) => started.push({ jobId: ctx.job.id, ctx, finish: () => resolve({ unitsLeft: 0 }) })),
+      },
+    });
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  const queueJudgeJob = () =>
+    insertJob(handle.db, {
+      kind: "judge",
+      paperId: PAPER,
+      submissionId: null,
+      payload: judgeJobKind.payloadFor({ judgeRunId: randomUUID() }),
+      gpusRequired: 0,
+      timeoutS: 600,
+      maxAttempts: 1,
+      createdBy: null,
+    });
+
+  it("holds the next job while one runs, starts it once that one is in its last wave, and ends both", async () => {
+    const first = await queueJudgeJob();
+    const second = await queueJudgeJob();
+    const worker = startJobWorker(handle, { kind: "judge", maxRuns: 1, log: () => undefined });
+    try {
+      await pollUntil(
+        "the first job started",
+        () => started.length,
+        (n) => n >= 1,
+      );
+      expect(started.map((s) => s.jobId)).toEqual([first.id]);
+      // The worker is full: having claimed the first, it looked again at once (before the handler
+      // started) and left the second queued.
+      expect((await getJobById(handle.db, second.id))?.status).toBe("queued");
+
+      started[0].ctx.lastWave();
+      await pollUntil(
+        "the second job started beside the first",
+        () => started.length,
+        (n) => n >= 2,
+      );
+      expect(started.map((s) => s.jobId)).toEqual([first.id, second.id]);
+      expect((await getJobById(handle.db, first.id))?.status).toBe("running");
+
+      for (const s of started) s.finish();
+      for (const job of [first, second])
+        await pollUntil(
+          `job ${job.id} succeeded`,
+          () => getJobById(handle.db, job.id).then((j) => j?.status),
+          (status) => status === "succeeded",
+        );
+    } finally {
+      await worker.stop();
+    }
+  });
+});
