@@ -19,5 +19,8 @@ export default defineConfig({
     alias: { "server-only": path.resolve(import.meta.dirname, "test/server-only-stub.ts") },
     // Each file starts its own studio processes and databases: one file at a time.
     fileParallelism: false,
+    // vitest's default, pinned: afterAll hooks run in reverse order of registration, so a file's
+    // own hooks registered after studioSuite (test/server/studio-suite.ts) run before its studio stops.
+    sequence: { hooks: "stack" },
   },
 });

@@ -10,23 +10,13 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addPaperMember, createPaper } from "@/db/queries/papers";
 import { getUserByEmail } from "@/db/queries/users";
 import { createAccount } from "@/server/users/create-account";
-import {
-  DEMO_PAPER_ID,
-  ROOT,
-  STAFF,
-  AUTHOR,
-  api,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, ROOT, STAFF, AUTHOR, api, signIn } from "./harness";
 import { tarGz, uploadSubmission } from "./runner-harness";
+import { studioSuite } from "./studio-suite";
 
 const CALLERS = ["signedOut", "otherPaper", "grader", "assignedGrader", "author", "staff"] as const;
 type Caller = (typeof CALLERS)[number];
@@ -585,13 +575,9 @@ describe("the authorization matrix covers every route", () => {
 
 function matrixSuite(kind: "pglite" | "postgres") {
   describe(`who may call each API route (${kind})`, () => {
-    let db: PreparedDatabase | undefined;
-    let studio: Studio;
-    const cookies = {} as Record<Caller, string>;
-    let ids: Ids;
-
-    beforeAll(async () => {
-      db = await prepareDatabase(kind, 0, "authz", async (handle) => {
+    // Staff signs in below with the other callers, at once.
+    const studio = studioSuite(kind, "authz", {
+      setup: async (handle) => {
         const staff = (await getUserByEmail(handle, STAFF.email))!;
         const other = await createAccount(handle, {
           email: OTHER.email,
@@ -627,19 +613,19 @@ function matrixSuite(kind: "pglite" | "postgres") {
           role: "grader",
           addedBy: staff.id,
         });
-      });
-      studio = await startStudio(db.env);
+      },
+      signInStaff: false,
+    });
+    const cookies = {} as Record<Caller, string>;
+    let ids: Ids;
+
+    beforeAll(async () => {
       const signed = await Promise.all(
         [OTHER, UNASSIGNED, GRADER, AUTHOR, STAFF].map((u) => signIn(studio.url, u.email, u.password)),
       );
       [cookies.otherPaper, cookies.grader, cookies.assignedGrader, cookies.author, cookies.staff] = signed;
       cookies.signedOut = "";
       ids = await findIds(studio.url, cookies);
-    });
-
-    afterAll(async () => {
-      await studio?.stop();
-      await db?.drop();
     });
 
     const rows = Object.entries(MATRIX).sort(([, a], [, b]) => Number(a.last ?? false) - Number(b.last ?? false));

@@ -7,23 +7,14 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { getUserByEmail } from "@/db/queries/users";
 import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
 import { createApiToken } from "@/server/auth/api-tokens";
 import { testDatabaseKinds } from "@/test/databases";
-import {
-  DEMO_PAPER_ID,
-  ROOT,
-  STAFF,
-  api,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, ROOT, STAFF, api, signIn } from "./harness";
+import { studioSuite } from "./studio-suite";
 
 function runEvaluationCli(
   env: NodeJS.ProcessEnv,
@@ -46,27 +37,25 @@ function runEvaluationCli(
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)!);
 
 describe.each(testDatabaseKinds())("bulk upload through a running studio on %s", (kind) => {
-  let db: PreparedDatabase;
-  let studio: Studio | null = null;
   let token = "";
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "rs-bulk-server-"));
-
-  beforeAll(async () => {
-    db = await prepareDatabase(kind, 0, "evaluation-bulk", async (handle) => {
+  // Registered before studioSuite, so it runs last (afterAll hooks run in reverse order): after the
+  // studio, whose BLOB_DIR is in here, has stopped.
+  afterAll(async () => {
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+  const studio = studioSuite(kind, "evaluation-bulk", {
+    setup: async (handle) => {
       const staff = await getUserByEmail(handle, STAFF.email);
       token = (await createApiToken({ db: handle, kind }, { userId: staff!.id, name: "bulk" })).token;
-    });
-    studio = await startStudio({ ...db.env, BLOB_DIR: path.join(work, "blobs") });
-  });
-  afterAll(async () => {
-    await studio?.stop();
-    await db?.drop();
-    fs.rmSync(work, { recursive: true, force: true });
+    },
+    env: { BLOB_DIR: path.join(work, "blobs") },
+    signInStaff: false,
   });
 
   it("a manifest naming an absolute path and a folder beside it fills the evaluation over HTTP; a run group for a filled run is refused; the summary holds the cells", async () => {
-    const cookie = await signIn(studio!.url, STAFF.email, STAFF.password);
-    const created = await api<{ evaluation: { id: string } }>(studio!.url, cookie, "POST", "/api/evaluations", {
+    const cookie = await signIn(studio.url, STAFF.email, STAFF.password);
+    const created = await api<{ evaluation: { id: string } }>(studio.url, cookie, "POST", "/api/evaluations", {
       name: "bulk over http",
       agent: "Bulk · http",
       paperIds: [DEMO_PAPER_ID],
@@ -90,7 +79,7 @@ describe.each(testDatabaseKinds())("bulk upload through a running studio on %s",
       manifest,
       `paper_id,run,path\n${DEMO_PAPER_ID},1,${path.join(elsewhere, "one.tar.gz")}\n${DEMO_PAPER_ID},2,two\n`,
     );
-    const fromManifest = await runEvaluationCli(env, "upload", manifest, "--evaluation", id, "--url", studio!.url);
+    const fromManifest = await runEvaluationCli(env, "upload", manifest, "--evaluation", id, "--url", studio.url);
     expect(fromManifest.status, fromManifest.stderr).toBe(0);
     expect(lastJson(fromManifest.stdout)).toMatchObject({
       evaluationId: id,
@@ -123,13 +112,13 @@ describe.each(testDatabaseKinds())("bulk upload through a running studio on %s",
       "--evaluation",
       id,
       "--url",
-      studio!.url,
+      studio.url,
     );
     expect(again.status).toBe(1);
     expect(again.stderr).toContain("409");
 
     const summary = await api<{ cells: { paperId: string; run: number }[] }>(
-      studio!.url,
+      studio.url,
       cookie,
       "GET",
       `/api/evaluations/${id}`,
@@ -137,8 +126,8 @@ describe.each(testDatabaseKinds())("bulk upload through a running studio on %s",
     expect(summary.body.cells.map((c) => c.run)).toEqual([1, 2]);
   }, 180_000);
   it("a hostile archive body over HTTP (links out, a/../b, absolute and ../ names, a failing tar) is a 400 naming the entry, never a 500; no host file reaches a submission", async () => {
-    const cookie = await signIn(studio!.url, STAFF.email, STAFF.password);
-    const created = await api<{ evaluation: { id: string } }>(studio!.url, cookie, "POST", "/api/evaluations", {
+    const cookie = await signIn(studio.url, STAFF.email, STAFF.password);
+    const created = await api<{ evaluation: { id: string } }>(studio.url, cookie, "POST", "/api/evaluations", {
       name: "hostile bulk",
       agent: "Bulk · hostile",
       paperIds: [DEMO_PAPER_ID],
@@ -147,7 +136,7 @@ describe.each(testDatabaseKinds())("bulk upload through a running studio on %s",
     const id = created.body.evaluation.id;
     const canary = makeCanary();
     const post = (body: Buffer) =>
-      fetch(`${studio!.url}/api/evaluations/${id}/submissions`, {
+      fetch(`${studio.url}/api/evaluations/${id}/submissions`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/gzip" },
         body: new Uint8Array(body),
@@ -171,7 +160,7 @@ describe.each(testDatabaseKinds())("bulk upload through a running studio on %s",
       expect(text).not.toContain(canary.secret);
     }
     const summary = await api<{ cells: { submissionId: string | null }[] }>(
-      studio!.url,
+      studio.url,
       cookie,
       "GET",
       `/api/evaluations/${id}`,

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { getUserByEmail } from "@/db/queries/users";
 import { numpyMean, standardError } from "@/lib/grading/stats";
 import { makePaperBenchRuns } from "@/server/evaluations/paperbench-runs.testutil";
@@ -14,17 +14,8 @@ import { makeTarGz } from "@/server/submissions/archive.testutil";
 import { hostileCases, makeCanary } from "@/server/submissions/hostile-archives.testutil";
 import { createApiToken } from "@/server/auth/api-tokens";
 import { testDatabaseKinds } from "@/test/databases";
-import {
-  DEMO_PAPER_ID,
-  ROOT,
-  STAFF,
-  api,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, ROOT, STAFF, api, signIn } from "./harness";
+import { studioSuite } from "./studio-suite";
 
 /** The CLI as a process (async: the studio answering it runs in this test's event loop's children). */
 function runEvaluationCli(
@@ -46,22 +37,20 @@ function runEvaluationCli(
 }
 
 describe.each(testDatabaseKinds())("evaluation ingest through a running studio on %s", (kind) => {
-  let db: PreparedDatabase;
-  let studio: Studio | null = null;
   let token = "";
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "rs-evaluation-server-"));
-
-  beforeAll(async () => {
-    db = await prepareDatabase(kind, 0, "evaluation-ingest", async (handle) => {
+  // Registered before studioSuite, so it runs last (afterAll hooks run in reverse order): after the
+  // studio, whose BLOB_DIR is in here, has stopped.
+  afterAll(async () => {
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+  const studio = studioSuite(kind, "evaluation-ingest", {
+    setup: async (handle) => {
       const staff = await getUserByEmail(handle, STAFF.email);
       token = (await createApiToken({ db: handle, kind }, { userId: staff!.id, name: "ingest" })).token;
-    });
-    studio = await startStudio({ ...db.env, BLOB_DIR: path.join(work, "blobs") });
-  });
-  afterAll(async () => {
-    await studio?.stop();
-    await db?.drop();
-    fs.rmSync(work, { recursive: true, force: true });
+    },
+    env: { BLOB_DIR: path.join(work, "blobs") },
+    signInStaff: false,
   });
 
   it("prints the scores of each run, and the studio's summary and export say the same", async () => {
@@ -76,7 +65,7 @@ describe.each(testDatabaseKinds())("evaluation ingest through a running studio o
       "--agent",
       "BasicAgent · over http",
       "--url",
-      studio!.url,
+      studio.url,
       "--policies",
       JSON.stringify({ reproduction_failed: "exclude", reproduction_timed_out: "zero", judge_invalid_leaves: "zero" }),
     );
@@ -94,17 +83,17 @@ describe.each(testDatabaseKinds())("evaluation ingest through a running studio o
     // The CLI never opened a database of its own.
     expect(fs.existsSync(path.join(work, "not-used"))).toBe(false);
 
-    const cookie = await signIn(studio!.url, STAFF.email, STAFF.password);
+    const cookie = await signIn(studio.url, STAFF.email, STAFF.password);
     const summary = await api<{
       result: { mean: number; runScores: number[] };
       policy: Record<string, string>;
       cells: { state: string }[];
-    }>(studio!.url, cookie, "GET", `/api/evaluations/${result.evaluationId}`);
+    }>(studio.url, cookie, "GET", `/api/evaluations/${result.evaluationId}`);
     expect(summary.status).toBe(200);
     expect(summary.body.result.mean).toBe(result.mean);
     expect(summary.body.policy.reproduction_failed).toBe("exclude");
     expect(summary.body.cells.map((c) => c.state)).toEqual(["succeeded", "succeeded", "succeeded"]);
-    const csv = await fetch(`${studio!.url}/api/evaluations/${result.evaluationId}/export?format=csv`, {
+    const csv = await fetch(`${studio.url}/api/evaluations/${result.evaluationId}/export?format=csv`, {
       headers: { cookie },
     });
     expect(csv.headers.get("content-type")).toContain("text/csv");
@@ -117,7 +106,7 @@ describe.each(testDatabaseKinds())("evaluation ingest through a running studio o
       "--agent",
       "x",
       "--url",
-      studio!.url,
+      studio.url,
     );
     expect(badToken.status).toBe(1);
     expect(badToken.stderr).toContain("401");
@@ -133,15 +122,15 @@ describe.each(testDatabaseKinds())("evaluation ingest through a running studio o
       fs.readdirSync(path.join(canary.dir, "runs", group))[0],
       "grade.json",
     );
-    const cookie = await signIn(studio!.url, STAFF.email, STAFF.password);
-    const before = await api<{ evaluations: unknown[] }>(studio!.url, cookie, "GET", "/api/evaluations");
+    const cookie = await signIn(studio.url, STAFF.email, STAFF.password);
+    const before = await api<{ evaluations: unknown[] }>(studio.url, cookie, "GET", "/api/evaluations");
     for (const hostile of hostileCases(
       `runs/${group}/${DEMO_PAPER_ID}_00000009-aaaa-bbbb-cccc-dddddddddddd/`,
       "grade.json",
       grade,
       canary.dir,
     )) {
-      const res = await fetch(`${studio!.url}/api/evaluations/ingest?agent=${encodeURIComponent("hostile")}`, {
+      const res = await fetch(`${studio.url}/api/evaluations/ingest?agent=${encodeURIComponent("hostile")}`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/gzip" },
         body: new Uint8Array(await makeTarGz(hostile.entries)),
@@ -152,7 +141,7 @@ describe.each(testDatabaseKinds())("evaluation ingest through a running studio o
       expect(JSON.parse(text).error.message, hostile.what).toMatch(hostile.refusal);
       if (hostile.planted) expect(fs.existsSync(hostile.planted)).toBe(false);
     }
-    const after = await api<{ evaluations: unknown[] }>(studio!.url, cookie, "GET", "/api/evaluations");
+    const after = await api<{ evaluations: unknown[] }>(studio.url, cookie, "GET", "/api/evaluations");
     expect(after.body.evaluations).toHaveLength(before.body.evaluations.length);
     fs.rmSync(canary.dir, { recursive: true, force: true });
   });

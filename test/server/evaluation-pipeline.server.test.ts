@@ -15,50 +15,37 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
 import type { FailurePolicy } from "@/lib/evaluations/schemas";
 import type { LeaderboardView } from "@/lib/leaderboard/types";
-import {
-  DEMO_PAPER_ID,
-  ROOT,
-  STAFF,
-  api,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  waitFor,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, ROOT, api, waitFor } from "./harness";
 import { tarGz } from "./runner-harness";
+import { studioSuite } from "./studio-suite";
 
 describe("an evaluation through the pipeline", () => {
-  let db: PreparedDatabase;
-  let studio: Studio | null = null;
-  let staff = "";
   let dummyId = "";
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "rs-evaluation-pipeline-"));
 
-  beforeAll(async () => {
-    db = await prepareDatabase("pglite", 0, "evaluation-pipeline");
-    studio = await startStudio({
-      ...db.env,
+  // Registered before studioSuite, so it runs last (afterAll hooks run in reverse order): after the
+  // studio, whose BLOB_DIR is in here, has stopped.
+  afterAll(async () => {
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+  const studio = studioSuite("pglite", "evaluation-pipeline", {
+    env: {
       BLOB_DIR: path.join(work, "blobs"),
       EMBEDDED_RUNNER: "1",
       EMBEDDED_RUNNER_BACKEND: "local",
       EMBEDDED_RUNNER_MAX_JOBS: "3",
-    });
-    staff = await signIn(studio.url, STAFF.email, STAFF.password);
+    },
+    timeout: 120_000,
+  });
+  beforeAll(async () => {
     const configs = await api<{ configs: { id: string; name: string }[] }>(
       studio.url,
-      staff,
+      studio.staff,
       "GET",
       "/api/judge/configs",
     );
     dummyId = configs.body.configs.find((c) => c.name === "Dummy judge")!.id;
   }, 120_000);
-  afterAll(async () => {
-    await studio?.stop();
-    await db?.drop();
-    fs.rmSync(work, { recursive: true, force: true });
-  });
 
   async function createEvaluation(
     agent: string,
@@ -66,8 +53,8 @@ describe("an evaluation through the pipeline", () => {
     policies: Record<string, FailurePolicy> = {},
   ): Promise<string> {
     const res = await api<{ evaluation: { id: string; judgeConfigId: string | null } }>(
-      studio!.url,
-      staff,
+      studio.url,
+      studio.staff,
       "POST",
       "/api/evaluations",
       {
@@ -99,9 +86,9 @@ describe("an evaluation through the pipeline", () => {
       variant: "full",
       evaluation: evaluationId,
     });
-    const res = await fetch(`${studio!.url}/api/papers/${DEMO_PAPER_ID}/submissions?${q}`, {
+    const res = await fetch(`${studio.url}/api/papers/${DEMO_PAPER_ID}/submissions?${q}`, {
       method: "POST",
-      headers: { cookie: staff, "content-type": "application/gzip", origin: studio!.url },
+      headers: { cookie: studio.staff, "content-type": "application/gzip", origin: studio.url },
       body: new Uint8Array(archive),
     });
     const body = (await res.json()) as { submissionId?: string; jobId?: string };
@@ -111,7 +98,7 @@ describe("an evaluation through the pipeline", () => {
   }
 
   const matrixOf = async (evaluationId: string) => {
-    const res = await api<EvaluationMatrix>(studio!.url, staff, "GET", `/api/evaluations/${evaluationId}/matrix`);
+    const res = await api<EvaluationMatrix>(studio.url, studio.staff, "GET", `/api/evaluations/${evaluationId}/matrix`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body;
   };
@@ -128,8 +115,8 @@ describe("an evaluation through the pipeline", () => {
   /** Opens the matrix's SSE stream and collects its events' names. */
   async function followStream(evaluationId: string) {
     const controller = new AbortController();
-    const res = await fetch(`${studio!.url}/api/evaluations/${evaluationId}/stream`, {
-      headers: { cookie: staff },
+    const res = await fetch(`${studio.url}/api/evaluations/${evaluationId}/stream`, {
+      headers: { cookie: studio.staff },
       signal: controller.signal,
     });
     expect(res.status).toBe(200);
@@ -188,8 +175,8 @@ describe("an evaluation through the pipeline", () => {
       "the agent on the members' leaderboard",
       async () => {
         const res = await api<LeaderboardView>(
-          studio!.url,
-          staff,
+          studio.url,
+          studio.staff,
           "GET",
           `/api/leaderboard?paper=${DEMO_PAPER_ID}&variant=full`,
         );
@@ -201,14 +188,14 @@ describe("an evaluation through the pipeline", () => {
     expect(board.mean).toBe(1);
     expect(board.rank).toBeNull();
     expect(board.method).toEqual({ kind: "placeholder", label: "placeholder judge — not public" });
-    const publicRes = await fetch(`${studio!.url}/api/leaderboard?paper=${DEMO_PAPER_ID}&variant=full`);
+    const publicRes = await fetch(`${studio.url}/api/leaderboard?paper=${DEMO_PAPER_ID}&variant=full`);
     const publicView = (await publicRes.json()) as LeaderboardView;
     expect(publicView.agents.map((a) => a.name)).not.toContain(agent);
     expect(JSON.stringify(publicView)).not.toContain(agent);
     // The grading says how it was made.
     const grading = await api<{ grading: { provenance: { judgeKind: string; mode: string; policies: unknown } } }>(
-      studio!.url,
-      staff,
+      studio.url,
+      studio.staff,
       "GET",
       `/api/gradings/${done.cells[0].gradingId}`,
     );
@@ -249,7 +236,7 @@ describe("an evaluation through the pipeline", () => {
         },
         100,
       );
-      expect((await api(studio!.url, staff, "POST", `/api/jobs/${cell.jobId}/cancel`)).status).toBe(200);
+      expect((await api(studio.url, studio.staff, "POST", `/api/jobs/${cell.jobId}/cancel`)).status).toBe(200);
       return cell.jobId!;
     };
     const cases: { agent: string; policy: FailurePolicy }[] = [
@@ -288,7 +275,7 @@ describe("an evaluation through the pipeline", () => {
     ]);
 
     // Retry of the cancelled job on /jobs: the cell takes its 2nd attempt with the new job, as the matrix's Retry would.
-    const retried = await api<{ jobId: string }>(studio!.url, staff, "POST", `/api/jobs/${cancelledJob}/retry`);
+    const retried = await api<{ jobId: string }>(studio.url, studio.staff, "POST", `/api/jobs/${cancelledJob}/retry`);
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
     expect(await cancelCurrentJob(ids[0], 2)).toBe(retried.body.jobId);
     const again = await waitFor(

@@ -8,27 +8,13 @@
  * Needs DATABASE_URL (skipped without it; CI sets it).
  */
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { takeTestDatabaseDown } from "@/test/databases";
 import { pollUntil } from "@/test/poll";
-import {
-  AUTHOR,
-  DEMO_PAPER_ID,
-  LiveFeed,
-  ROOT,
-  STAFF,
-  api,
-  postOperation,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  waitFor,
-  type FeedEvent,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, ROOT, api, postOperation, waitFor, type Studio } from "./harness";
+import { twoStudiosSuite } from "./studio-suite";
 
 /** A change made by another process (a second studio, the CLI): applied and announced there. */
 function applyInAnotherProcess(databaseUrl: string, op: RubricOperation): Promise<number> {
@@ -57,41 +43,7 @@ function applyInAnotherProcess(databaseUrl: string, op: RubricOperation): Promis
 }
 
 describe.runIf(process.env.DATABASE_URL)("a database restart under two studio instances with streams open", () => {
-  let db: PreparedDatabase | undefined;
-  let a: Studio;
-  let b: Studio;
-  let cookieA: string;
-  let cookieB: string;
-  const feeds: LiveFeed[] = [];
-
-  beforeAll(async () => {
-    db = await prepareDatabase("postgres", 0, "fault-db-restart");
-    [a, b] = await Promise.all([startStudio(db.env), startStudio(db.env)]);
-    cookieA = await signIn(a.url, STAFF.email, STAFF.password);
-    cookieB = await signIn(b.url, AUTHOR.email, AUTHOR.password);
-  });
-
-  afterAll(async () => {
-    await Promise.all(feeds.map((f) => f.close()));
-    await Promise.all([a?.stop(), b?.stop()]);
-    await db?.drop();
-  });
-
-  const follow = async (studio: Studio, cookie: string, since: number) => {
-    const events: FeedEvent[] = [];
-    const problems: string[] = [];
-    // Reconnects as a browser's EventSource does, should the server end the stream.
-    const feed = new LiveFeed({
-      baseUrl: studio.url,
-      cookie,
-      paperId: DEMO_PAPER_ID,
-      onOp: (e) => events.push(e),
-      onProblem: (m) => problems.push(m),
-    });
-    feeds.push(feed);
-    await feed.connect(since);
-    return { feed, events, problems };
-  };
+  const two = twoStudiosSuite("fault-db-restart");
 
   const health = async (studio: Studio) => {
     const res = await fetch(`${studio.url}/api/health`);
@@ -111,27 +63,27 @@ describe.runIf(process.env.DATABASE_URL)("a database restart under two studio in
 
   it("every change after the restart reaches every stream; readiness says down while it is", async () => {
     const start = await api<{ revision: number; nodes: NodeRow[] }>(
-      a.url,
-      cookieA,
+      two.a.url,
+      two.cookieA,
       "GET",
       `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`,
     );
     expect(start.status).toBe(200);
     const leaves = start.body.nodes.filter((n) => n.parentKey !== null);
     const weight = (i: number): RubricOperation => ({ kind: "update", key: leaves[i].key, fields: { weight: i + 2 } });
-    const onA = await follow(a, cookieA, start.body.revision);
-    const onB = await follow(b, cookieB, start.body.revision);
-    expect((await health(a)).body).toEqual({ database: "up", liveFeed: "up" });
+    const onA = await two.follow(two.a, two.cookieA, start.body.revision);
+    const onB = await two.follow(two.b, two.cookieB, start.body.revision);
+    expect((await health(two.a)).body).toEqual({ database: "up", liveFeed: "up" });
 
-    const down = await takeTestDatabaseDown(db!.env.DATABASE_URL);
+    const down = await takeTestDatabaseDown(two.db.env.DATABASE_URL);
     const downAnswer = await pollUntil(
       "A to report the database down",
-      () => health(a),
+      () => health(two.a),
       (h) => h.status === 503,
     );
     expect(downAnswer.body.database).toBe("down");
     await down.bringBack();
-    for (const studio of [a, b])
+    for (const studio of [two.a, two.b])
       await pollUntil(
         `${studio.url} ready again`,
         () => health(studio),
@@ -139,9 +91,9 @@ describe.runIf(process.env.DATABASE_URL)("a database restart under two studio in
       );
 
     // After the restart: one change through each instance, and one by another process.
-    const throughA = await postUntilApplied(a, cookieA, start.body.revision, weight(0));
-    const byOther = await applyInAnotherProcess(db!.env.DATABASE_URL, weight(1));
-    const throughB = await postUntilApplied(b, cookieB, start.body.revision, weight(2));
+    const throughA = await postUntilApplied(two.a, two.cookieA, start.body.revision, weight(0));
+    const byOther = await applyInAnotherProcess(two.db.env.DATABASE_URL, weight(1));
+    const throughB = await postUntilApplied(two.b, two.cookieB, start.body.revision, weight(2));
     const last = Math.max(throughA.body.revision!, byOther, throughB.body.revision!);
     expect(last).toBe(start.body.revision + 3);
 
@@ -156,7 +108,7 @@ describe.runIf(process.env.DATABASE_URL)("a database restart under two studio in
         `revisions on ${name}`,
       ).toEqual(expected);
     }
-    expect((await health(a)).body).toEqual({ database: "up", liveFeed: "up" });
-    for (const studio of [a, b]) expect(studio.output()).not.toMatch(/uncaughtException|unhandledRejection/);
+    expect((await health(two.a)).body).toEqual({ database: "up", liveFeed: "up" });
+    for (const studio of [two.a, two.b]) expect(studio.output()).not.toMatch(/uncaughtException|unhandledRejection/);
   });
 });

@@ -5,36 +5,16 @@
  * run is needed, the scores are the ones listed, and the list is empty afterwards. A requirement
  * change then lists the leaf to grade.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RegradeResult, RubricConsequences } from "@/lib/grading/rubric-consequences";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
-import {
-  AUTHOR,
-  DEMO_PAPER_ID,
-  STAFF,
-  api,
-  postOperation,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { AUTHOR, DEMO_PAPER_ID, STAFF, api, postOperation, signIn } from "./harness";
+import { studioSuite } from "./studio-suite";
 
 const P = `/api/papers/${DEMO_PAPER_ID}`;
 
 describe("a rubric change's consequences", () => {
-  let db: PreparedDatabase;
-  let studio: Studio;
-
-  beforeAll(async () => {
-    db = await prepareDatabase("pglite", 0, "consequences");
-    studio = await startStudio(db.env);
-  });
-  afterAll(async () => {
-    await studio?.stop();
-    await db?.drop();
-  });
+  const studio = studioSuite("pglite", "consequences", { signInStaff: false });
 
   it("lists the gradings a weight change moves, and staff re-grade them at once", async () => {
     const staff = await signIn(studio.url, STAFF.email, STAFF.password);

@@ -10,16 +10,7 @@ import { gunzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unstorableText } from "@/lib/text";
-import {
-  DEMO_PAPER_ID,
-  STAFF,
-  api,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, api } from "./harness";
 import {
   processWithMarker,
   startRunner,
@@ -28,6 +19,7 @@ import {
   waitForJob,
   type RunnerProcess,
 } from "./runner-harness";
+import { studioSuite } from "./studio-suite";
 
 const kinds = process.env.DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
 const BACKEND = "sandbox";
@@ -35,18 +27,13 @@ const BACKEND = "sandbox";
 const MAX_LOG_BYTES = 1024 * 1024;
 
 describe.each(kinds)("careless output and cancel with runner processes on %s", (kind) => {
-  let db: PreparedDatabase;
-  let studio: Studio;
-  let staff: string;
+  const studio = studioSuite(kind, `runner-output-${kind}`, { env: { JOB_LEASE_S: "900", JOB_HEARTBEAT_S: "300" } });
   let runnerToken: string;
   let runner: RunnerProcess;
   let run = 0;
 
   beforeAll(async () => {
-    db = await prepareDatabase(kind, 0, `runner-output-${kind}`);
-    studio = await startStudio({ ...db.env, JOB_LEASE_S: "900", JOB_HEARTBEAT_S: "300" });
-    staff = await signIn(studio.url, STAFF.email, STAFF.password);
-    const created = await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", {
+    const created = await api<{ token: string }>(studio.url, studio.staff, "POST", "/api/runners/tokens", {
       name: `output tests on ${kind}`,
     });
     expect(created.status).toBe(200);
@@ -57,16 +44,16 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
       env: { RUNNER_MAX_LOG_BYTES: String(MAX_LOG_BYTES) },
     });
   });
+  // Registered after studioSuite, so it runs first (afterAll hooks run in reverse order): the
+  // runner stops while the studio is still up.
   afterAll(async () => {
     await runner?.stop();
-    await studio?.stop();
-    await db?.drop();
   });
 
   const submit = async (files: Record<string, string>) => {
     const up = await uploadSubmission(
       studio.url,
-      { cookie: staff },
+      { cookie: studio.staff },
       DEMO_PAPER_ID,
       { agent: `Output test · ${kind}`, run: ++run, reproduce: true },
       await tarGz(files),
@@ -76,7 +63,7 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
   };
   /** The whole log, as the export's `repro_log` (filled by the studio from the stored chunks). */
   const exportedMetadata = async (jobId: string) => {
-    const res = await fetch(`${studio.url}/api/jobs/${jobId}/metadata`, { headers: { cookie: staff } });
+    const res = await fetch(`${studio.url}/api/jobs/${jobId}/metadata`, { headers: { cookie: studio.staff } });
     expect(res.status).toBe(200);
     return JSON.parse(await res.text()) as Record<string, unknown> & { repro_log: string };
   };
@@ -93,7 +80,7 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
         "exit 3",
       ].join("\n"),
     });
-    const { job, logTail } = await waitForJob(studio.url, staff, jobId);
+    const { job, logTail } = await waitForJob(studio.url, studio.staff, jobId);
     expect(job, logTail).toMatchObject({ status: "failed", exitCode: 3, attempts: 1 });
     expect(job.metadata).not.toHaveProperty("repro_log");
     const { repro_log: log } = await exportedMetadata(jobId);
@@ -109,7 +96,7 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
     const jobId = await submit({
       "reproduce.sh": 'head -c 4000000 /dev/zero | tr "\\0" x | fold -w 100\necho "the end"\nexit 4\n',
     });
-    const { job, logTail } = await waitForJob(studio.url, staff, jobId);
+    const { job, logTail } = await waitForJob(studio.url, studio.staff, jobId);
     expect(job, logTail).toMatchObject({ status: "failed", exitCode: 4, attempts: 1 });
     const { repro_log: log } = await exportedMetadata(jobId);
     expect(log).toMatch(/\nx+\n\[runner\] the log reached its limit of 1\.0 MiB here; the rest was cut\n$/);
@@ -124,7 +111,8 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
   it("masks a secret in output file and directory names, link targets, and values broken across lines", async () => {
     const secret = "hf_SeCrEtVaLuE123";
     expect(
-      (await api(studio.url, staff, "PUT", `/api/papers/${DEMO_PAPER_ID}/secrets/HF_TOKEN`, { value: secret })).status,
+      (await api(studio.url, studio.staff, "PUT", `/api/papers/${DEMO_PAPER_ID}/secrets/HF_TOKEN`, { value: secret }))
+        .status,
     ).toBe(200);
     try {
       const jobId = await submit({
@@ -138,7 +126,7 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
           "echo done",
         ].join("\n"),
       });
-      const { job, logTail } = await waitForJob(studio.url, staff, jobId);
+      const { job, logTail } = await waitForJob(studio.url, studio.staff, jobId);
       expect(job.status, logTail).toBe("succeeded");
       const leaks = (text: string) => ["SeCrE", "VaLuE123", "CrEtVa"].filter((piece) => text.includes(piece));
       expect(leaks(JSON.stringify(job))).toEqual([]);
@@ -147,21 +135,21 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
       expect(leaks(JSON.stringify(metadata))).toEqual([]);
       expect(metadata.repro_log).toContain("***\n***\n***\r\n***\r\ndone\n");
       // The archive graders download: names and link targets masked too.
-      const res = await fetch(`${studio.url}/api/jobs/${jobId}/outputs`, { headers: { cookie: staff } });
+      const res = await fetch(`${studio.url}/api/jobs/${jobId}/outputs`, { headers: { cookie: studio.staff } });
       expect(res.status).toBe(200);
       const entries = await tarEntries(Buffer.from(await res.arrayBuffer()));
       expect(leaks(JSON.stringify(entries))).toEqual([]);
       expect(entries).toContainEqual({ name: "latest", linkname: "out-***/file-***.txt" });
     } finally {
-      await api(studio.url, staff, "DELETE", `/api/papers/${DEMO_PAPER_ID}/secrets/HF_TOKEN`);
+      await api(studio.url, studio.staff, "DELETE", `/api/papers/${DEMO_PAPER_ID}/secrets/HF_TOKEN`);
     }
   });
 
   it("records a short run cancelled while it runs as cancelled, not as the success it would have been", async () => {
     const jobId = await submit({ "reproduce.sh": 'echo running\nsleep 3\necho "ran to the end"\n' });
-    await waitForJob(studio.url, staff, jobId, (a) => a.logTail.includes("running"));
-    expect((await api(studio.url, staff, "POST", `/api/jobs/${jobId}/cancel`)).status).toBe(200);
-    const { job } = await waitForJob(studio.url, staff, jobId);
+    await waitForJob(studio.url, studio.staff, jobId, (a) => a.logTail.includes("running"));
+    expect((await api(studio.url, studio.staff, "POST", `/api/jobs/${jobId}/cancel`)).status).toBe(200);
+    const { job } = await waitForJob(studio.url, studio.staff, jobId);
     expect(job).toMatchObject({ status: "cancelled", attempts: 1 });
     expect(job.attemptHistory.map((a) => a.status)).toEqual(["cancelled"]);
   });
@@ -169,11 +157,11 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
   it("stops a long run the moment it is cancelled (no heartbeat needed): cancelled, its processes gone", async () => {
     const marker = `${900 + Math.floor(Math.random() * 90)}.${Date.now() % 100000}`;
     const jobId = await submit({ "reproduce.sh": `echo running\n(setsid sleep ${marker} &)\nsleep ${marker}\n` });
-    await waitForJob(studio.url, staff, jobId, (a) => a.logTail.includes("running"));
+    await waitForJob(studio.url, studio.staff, jobId, (a) => a.logTail.includes("running"));
     expect(processWithMarker(marker)).not.toBeNull();
-    expect((await api(studio.url, staff, "POST", `/api/jobs/${jobId}/cancel`)).status).toBe(200);
+    expect((await api(studio.url, studio.staff, "POST", `/api/jobs/${jobId}/cancel`)).status).toBe(200);
     // Well inside the 5-minute heartbeat: only the wait-cancel long poll can have told the runner.
-    const { job, logTail } = await waitForJob(studio.url, staff, jobId);
+    const { job, logTail } = await waitForJob(studio.url, studio.staff, jobId);
     expect(job.status).toBe("cancelled");
     expect(logTail).toContain("cancelled: stopping reproduce.sh");
     expect(processWithMarker(marker)).toBeNull();
@@ -192,7 +180,7 @@ describe.each(kinds)("careless output and cancel with runner processes on %s", (
     const { runnerId } = (await res.json()) as { runnerId: string };
     const listed = await api<{ runners: { id: string; name: string; capabilities: { hostname?: string } }[] }>(
       studio.url,
-      staff,
+      studio.staff,
       "GET",
       "/api/runners",
     );

@@ -7,17 +7,7 @@ import { gunzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
-import {
-  DEMO_PAPER_ID,
-  STAFF,
-  api,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  waitFor,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, api, waitFor } from "./harness";
 import {
   processWithMarker,
   startRunner,
@@ -26,6 +16,7 @@ import {
   waitForJob,
   type RunnerProcess,
 } from "./runner-harness";
+import { studioSuite } from "./studio-suite";
 
 const kinds = process.env.DATABASE_URL ? (["pglite", "postgres"] as const) : (["pglite"] as const);
 const LEASE_S = 4;
@@ -33,33 +24,25 @@ const LEASE_S = 4;
 const BACKEND = "sandbox";
 
 describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
-  let db: PreparedDatabase;
-  let studio: Studio;
-  let staff: string;
+  // The judge worker in the studio on PostgreSQL too (the evaluation case judges what the runner reproduced).
+  const studio = studioSuite(kind, `runner-${kind}`, {
+    env: { JOB_LEASE_S: String(LEASE_S), JOB_HEARTBEAT_S: "1", WORKER_IN_PROCESS: "1" },
+  });
   let runnerToken: string;
   const runners: RunnerProcess[] = [];
   let run = 0;
 
   beforeAll(async () => {
-    db = await prepareDatabase(kind, 0, `runner-${kind}`);
-    // The judge worker in the studio on PostgreSQL too (the evaluation case judges what the runner reproduced).
-    studio = await startStudio({
-      ...db.env,
-      JOB_LEASE_S: String(LEASE_S),
-      JOB_HEARTBEAT_S: "1",
-      WORKER_IN_PROCESS: "1",
-    });
-    staff = await signIn(studio.url, STAFF.email, STAFF.password);
-    const created = await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", {
+    const created = await api<{ token: string }>(studio.url, studio.staff, "POST", "/api/runners/tokens", {
       name: `tests on ${kind}`,
     });
     expect(created.status).toBe(200);
     runnerToken = created.body.token;
   });
+  // Registered after studioSuite, so it runs first (afterAll hooks run in reverse order): the
+  // runners stop while the studio is still up.
   afterAll(async () => {
     await Promise.all(runners.map((r) => r.stop()));
-    await studio?.stop();
-    await db?.drop();
   });
 
   const runner = (name: string, env: Record<string, string> = {}) => {
@@ -70,7 +53,7 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
   const submit = async (files: Record<string, string>) => {
     const up = await uploadSubmission(
       studio.url,
-      { cookie: staff },
+      { cookie: studio.staff },
       DEMO_PAPER_ID,
       { agent: `Runner test · ${kind}`, run: ++run, reproduce: true },
       await tarGz(files),
@@ -79,7 +62,7 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     return up.body.jobId!;
   };
   const setRunSettings = (settings: { timeoutS: number; network?: boolean }) =>
-    api(studio.url, staff, "PUT", `/api/papers/${DEMO_PAPER_ID}/run-settings`, {
+    api(studio.url, studio.staff, "PUT", `/api/papers/${DEMO_PAPER_ID}/run-settings`, {
       timeoutS: settings.timeoutS,
       gpus: 0,
       network: settings.network ?? false,
@@ -93,7 +76,7 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
         'set -e\nfor i in 1 2 3 4 5; do echo "step $i of 5"; sleep 0.2; done\nmkdir -p results\necho "method,score" > results/table.csv\necho "wagc,1.509" >> results/table.csv\necho done\n',
       "train.py": "print('hello')\n",
     });
-    const { job, logTail } = await waitForJob(studio.url, staff, jobId);
+    const { job, logTail } = await waitForJob(studio.url, studio.staff, jobId);
     expect(job.status, logTail).toBe("succeeded");
     expect(job.exitCode).toBe(0);
     expect(logTail).toMatch(/step 1 of 5[\s\S]*step 5 of 5[\s\S]*done/);
@@ -110,7 +93,7 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     });
     expect(job.metadata?.files_after_reproduce).toMatch(/table\.csv/);
     // PaperBench's executed metadata: its keys first, in its order.
-    const exported = await fetch(`${studio.url}/api/jobs/${jobId}/metadata`, { headers: { cookie: staff } });
+    const exported = await fetch(`${studio.url}/api/jobs/${jobId}/metadata`, { headers: { cookie: studio.staff } });
     expect(Object.keys(JSON.parse(await exported.text())).slice(0, 3)).toEqual([
       "is_valid_git_repo",
       "git_log",
@@ -120,14 +103,14 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
 
   it("keeps the log and the exit status of a script that exits 3", async () => {
     const jobId = await submit({ "reproduce.sh": 'echo "about to fail"\nexit 3\n' });
-    const { job, logTail } = await waitForJob(studio.url, staff, jobId);
+    const { job, logTail } = await waitForJob(studio.url, studio.staff, jobId);
     expect(job).toMatchObject({ status: "failed", exitCode: 3 });
     expect(logTail).toContain("about to fail");
   });
 
   it("fails clearly when reproduce.sh is missing", async () => {
     const jobId = await submit({ "README.md": "no script here\n" });
-    const { job } = await waitForJob(studio.url, staff, jobId);
+    const { job } = await waitForJob(studio.url, studio.staff, jobId);
     expect(job.status).toBe("failed");
     expect(job.failureReason).toMatch(/reproduce\.sh/);
     expect(job.metadata?.repro_script_exists).toBe(false);
@@ -136,14 +119,14 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
   it("judges a reproduction that wrote results then exited 1, and one that timed out, in an evaluation: their Code Development leaves count", async () => {
     const configs = await api<{ configs: { id: string; name: string }[] }>(
       studio.url,
-      staff,
+      studio.staff,
       "GET",
       "/api/judge/configs",
     );
     const dummyId = configs.body.configs.find((c) => c.name === "Dummy judge")!.id;
     const agent = `Judged-anyway agent · ${kind}`;
     // PaperBench's defaults: they would count 0 a run that left nothing to judge, not these.
-    const created = await api<{ evaluation: { id: string } }>(studio.url, staff, "POST", "/api/evaluations", {
+    const created = await api<{ evaluation: { id: string } }>(studio.url, studio.staff, "POST", "/api/evaluations", {
       name: `judged anyway ${kind}`,
       agent,
       paperIds: [DEMO_PAPER_ID],
@@ -163,7 +146,7 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
       });
       const res = await fetch(`${studio.url}/api/papers/${DEMO_PAPER_ID}/submissions?${q}`, {
         method: "POST",
-        headers: { cookie: staff, "content-type": "application/gzip", origin: studio.url },
+        headers: { cookie: studio.staff, "content-type": "application/gzip", origin: studio.url },
         body: new Uint8Array(await tarGz(files)),
       });
       expect(res.status).toBe(201);
@@ -172,7 +155,12 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
       waitFor(
         `run ${run} counted`,
         async () => {
-          const m = await api<EvaluationMatrix>(studio.url, staff, "GET", `/api/evaluations/${evaluationId}/matrix`);
+          const m = await api<EvaluationMatrix>(
+            studio.url,
+            studio.staff,
+            "GET",
+            `/api/evaluations/${evaluationId}/matrix`,
+          );
           const cell = m.body.cells.find((c) => c.run === run);
           return cell && ["counted", "excluded"].includes(cell.stage) ? { cell, matrix: m.body } : undefined;
         },
@@ -181,7 +169,7 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     /** Every Code Development leaf of the cell's grading, as its PaperBench graded tree says. */
     const codeDevLeaves = async (gradingId: string) => {
       const res = await fetch(`${studio.url}/api/gradings/${gradingId}/export?format=json`, {
-        headers: { cookie: staff },
+        headers: { cookie: studio.staff },
       });
       expect(res.status).toBe(200);
       type Node = { task_category: string | null; score: number; valid_score: boolean; sub_tasks: Node[] };
@@ -200,12 +188,12 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     expect(failed.cell).toMatchObject({ stage: "counted", state: "succeeded", failure: null, score: 1 });
     expect(failed.cell.gradingId).toBeTruthy();
     expect(failed.cell.reproduction).toMatch(/^reproduce\.sh exited 1 after \d/);
-    const job = await waitForJob(studio.url, staff, failed.cell.jobId!);
+    const job = await waitForJob(studio.url, studio.staff, failed.cell.jobId!);
     expect(job.job).toMatchObject({ status: "failed", exitCode: 1 });
     expect(job.job.outputs?.files.find((f) => f.path === "results/table.csv")).toMatchObject({ changed: true });
     // The executed submission as PaperBench stores it: every entry under submission/, the results and the log in it.
     const exported = await fetch(`${studio.url}/api/jobs/${failed.cell.jobId}/outputs?format=paperbench`, {
-      headers: { cookie: staff },
+      headers: { cookie: studio.staff },
     });
     expect(exported.status).toBe(200);
     expect(exported.headers.get("content-disposition")).toContain("submission_executed.tar.gz");
@@ -228,8 +216,11 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
       ]),
     );
     expect(
-      (await fetch(`${studio.url}/api/jobs/${failed.cell.jobId}/outputs?format=zip`, { headers: { cookie: staff } }))
-        .status,
+      (
+        await fetch(`${studio.url}/api/jobs/${failed.cell.jobId}/outputs?format=zip`, {
+          headers: { cookie: studio.staff },
+        })
+      ).status,
     ).toBe(400);
     const leaves = await codeDevLeaves(failed.cell.gradingId!);
     expect(leaves.length).toBeGreaterThan(0);
@@ -247,7 +238,7 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
         score: 1,
         reproduction: "timed out after 2 s",
       });
-      expect((await waitForJob(studio.url, staff, timedOut.cell.jobId!)).job.status).toBe("timed_out");
+      expect((await waitForJob(studio.url, studio.staff, timedOut.cell.jobId!)).job.status).toBe("timed_out");
       expect((await codeDevLeaves(timedOut.cell.gradingId!)).every((l) => l.valid_score && l.score === 1)).toBe(true);
       expect(timedOut.matrix.result).toMatchObject({ runScores: [1, 1], excluded: [] });
     } finally {
@@ -260,7 +251,7 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     try {
       const marker = `${300 + Math.floor(Math.random() * 600)}.${Date.now() % 100000}`;
       const jobId = await submit({ "reproduce.sh": `echo start\n(setsid sleep ${marker} &)\nsleep ${marker}\n` });
-      const { job } = await waitForJob(studio.url, staff, jobId);
+      const { job } = await waitForJob(studio.url, studio.staff, jobId);
       expect(job.status).toBe("timed_out");
       expect(job.metadata?.timedout).toBe(true);
       expect(processWithMarker(marker)).toBeNull();
@@ -272,10 +263,10 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
   it("cancels a running job that ignores SIGTERM: SIGKILL after the grace period, leaving no process behind", async () => {
     const marker = `${900 + Math.floor(Math.random() * 90)}.${Date.now() % 100000}`;
     const jobId = await submit({ "reproduce.sh": `echo running\ntrap '' TERM\nsleep ${marker}\n` });
-    await waitForJob(studio.url, staff, jobId, (a) => a.logTail.includes("running"));
-    expect((await api(studio.url, staff, "POST", `/api/jobs/${jobId}/cancel`)).status).toBe(200);
+    await waitForJob(studio.url, studio.staff, jobId, (a) => a.logTail.includes("running"));
+    expect((await api(studio.url, studio.staff, "POST", `/api/jobs/${jobId}/cancel`)).status).toBe(200);
     // The runner hears the cancel at once (test/server/runner-output-cancel.server.test.ts); the 10 s grace comes on top.
-    const { job } = await waitForJob(studio.url, staff, jobId);
+    const { job } = await waitForJob(studio.url, studio.staff, jobId);
     expect(job.status).toBe("cancelled");
     expect(processWithMarker(marker)).toBeNull();
   });
@@ -285,12 +276,12 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
       "reproduce.sh": [
         'if env | grep -q rst_; then echo "LEAK in env"; fi',
         'if cat /proc/*/environ 2>/dev/null | tr "\\0" "\\n" | grep -q rst_; then echo "LEAK in /proc"; fi',
-        `if (exec 3<>/dev/tcp/127.0.0.1/${studio.port}) 2>/dev/null; then echo "NETWORK reached the studio"; else echo "network refused"; fi`,
+        `if (exec 3<>/dev/tcp/127.0.0.1/${studio.studio.port}) 2>/dev/null; then echo "NETWORK reached the studio"; else echo "network refused"; fi`,
         'if touch /usr/escape 2>/dev/null; then echo "WROTE outside"; else echo "outside is read-only"; fi',
         "echo checked",
       ].join("\n"),
     });
-    const { job, logTail } = await waitForJob(studio.url, staff, jobId);
+    const { job, logTail } = await waitForJob(studio.url, studio.staff, jobId);
     expect(job.status, logTail).toBe("succeeded");
     expect(logTail).toContain("checked");
     expect(logTail).not.toMatch(/LEAK|NETWORK|WROTE/);
@@ -304,7 +295,7 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     const jobId = await submit({ "reproduce.sh": 'echo "attempt starts"\nsleep 3\necho "attempt ends"\n' });
     await waitForJob(
       studio.url,
-      staff,
+      studio.staff,
       jobId,
       (a) => a.job.status === "running" && a.logTail.includes("attempt starts"),
     );
@@ -312,8 +303,8 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     process.kill(-doomed.pid, "SIGKILL");
     runner("rescuer");
     // How long after the kill is bench's runner_requeue_after_kill_s.
-    await waitForJob(studio.url, staff, jobId, (a) => a.job.attempts === 2);
-    const { job } = await waitForJob(studio.url, staff, jobId);
+    await waitForJob(studio.url, studio.staff, jobId, (a) => a.job.attempts === 2);
+    const { job } = await waitForJob(studio.url, studio.staff, jobId);
     expect(job.status).toBe("succeeded");
     expect(job.attemptHistory.map((a) => a.status)).toEqual(["failed", "succeeded"]);
     expect(job.attemptHistory[0].reason).toMatch(/lease expired/);
@@ -325,13 +316,13 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     const jobId = await submit({ "reproduce.sh": 'echo "before the stop"\nsleep 5\necho "done"\n' });
     // Mid-reproduction, as a scale-down finds it. (A job claimed at the very instant of the stop can
     // miss its hand-back and waits out its lease instead.)
-    await waitForJob(studio.url, staff, jobId, (a) => a.logTail.includes("before the stop"));
+    await waitForJob(studio.url, studio.staff, jobId, (a) => a.logTail.includes("before the stop"));
     stopped.kill("SIGTERM");
-    const { job } = await waitForJob(studio.url, staff, jobId, (a) => a.job.status === "queued");
+    const { job } = await waitForJob(studio.url, studio.staff, jobId, (a) => a.job.status === "queued");
     // Released by the runner, not expired with its lease (that reason would be "lease expired").
     expect(job.attemptHistory[0].reason).toMatch(/^Released: the runner stopped-/);
     runner("after-stop");
-    const finished = await waitForJob(studio.url, staff, jobId);
+    const finished = await waitForJob(studio.url, studio.staff, jobId);
     expect(finished.job.status).toBe("succeeded");
     expect(finished.job.attempts).toBe(2);
   });
@@ -340,17 +331,17 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
     await Promise.all(runners.splice(0).map((r) => r.stop()));
     const paused = runner("paused");
     const jobId = await submit({ "reproduce.sh": 'echo "first holder"\nsleep 2\necho "finished"\n' });
-    await waitForJob(studio.url, staff, jobId, (a) => a.job.status === "running");
+    await waitForJob(studio.url, studio.staff, jobId, (a) => a.job.status === "running");
     // Stop the runner process alone (its job keeps running) so that its lease expires.
     paused.kill("SIGSTOP");
     runner("second");
-    const { job } = await waitForJob(studio.url, staff, jobId);
+    const { job } = await waitForJob(studio.url, studio.staff, jobId);
     expect(job.status).toBe("succeeded");
     expect(job.attempts).toBe(2);
     paused.kill("SIGCONT");
     // The first runner wakes, finds its lease stale and abandons the job: nothing changes.
     await waitFor("the paused runner's abandon", () => paused.output().includes(`abandoned job ${jobId}`));
-    const after = await waitForJob(studio.url, staff, jobId);
+    const after = await waitForJob(studio.url, studio.staff, jobId);
     expect(after.job.attemptHistory.map((a) => a.status)).toEqual(["failed", "succeeded"]);
     expect(after.job.status).toBe("succeeded");
   });
@@ -368,8 +359,10 @@ describe.each(kinds)("reproduction with runner processes on %s", (kind) => {
       const res = await fetch(`${studio.url}/api/runner/jobs/${jobId}/submission`, { headers: { authorization } });
       expect(res.status).toBe(401);
     }
-    const withCookie = await fetch(`${studio.url}/api/runner/jobs/${jobId}/submission`, { headers: { cookie: staff } });
+    const withCookie = await fetch(`${studio.url}/api/runner/jobs/${jobId}/submission`, {
+      headers: { cookie: studio.staff },
+    });
     expect(withCookie.status).toBe(401);
-    await waitForJob(studio.url, staff, jobId);
+    await waitForJob(studio.url, studio.staff, jobId);
   });
 });

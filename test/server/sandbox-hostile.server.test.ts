@@ -10,17 +10,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  DEMO_PAPER_ID,
-  STAFF,
-  api,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, api } from "./harness";
 import { startRunner, tarGz, uploadSubmission, waitForJob, type RunnerProcess } from "./runner-harness";
+import { studioSuite } from "./studio-suite";
 
 if (!fs.existsSync("/usr/bin/bwrap") && process.env.CI)
   throw new Error("bwrap (Debian's bubblewrap) is required for the hostile-submission suite in CI");
@@ -32,17 +24,22 @@ const fakeBwrap = `#!/bin/sh\n# ${marker}\n{ id; echo "$@"; cat /proc/$$/environ
 const PLANT_TARGETS = ["/usr/local/bin/bwrap", "/usr/local/sbin/bwrap", "/usr/bin/bwrap"];
 
 describe.runIf(fs.existsSync("/usr/bin/bwrap"))("a hostile submission against a real runner", () => {
-  let db: PreparedDatabase;
-  let studio: Studio;
-  let staff: string;
   let runner: RunnerProcess;
   let pathDir: string;
 
+  // Registered before studioSuite, so it runs last (afterAll hooks run in reverse order): after the
+  // runner and the studio have stopped and the database is dropped.
+  afterAll(async () => {
+    fs.rmSync(pathDir, { recursive: true, force: true });
+    // Were the sandbox broken, the planted file would be on this host: take it away again (only ours).
+    for (const target of PLANT_TARGETS)
+      if (fs.existsSync(target) && fs.readFileSync(target, "utf8").includes(marker)) fs.rmSync(target);
+    fs.rmSync(proof, { force: true });
+  });
+  const studio = studioSuite("pglite", "sandbox-hostile");
+
   beforeAll(async () => {
-    db = await prepareDatabase("pglite", 0, "sandbox-hostile");
-    studio = await startStudio({ ...db.env });
-    staff = await signIn(studio.url, STAFF.email, STAFF.password);
-    const created = await api<{ token: string }>(studio.url, staff, "POST", "/api/runners/tokens", {
+    const created = await api<{ token: string }>(studio.url, studio.staff, "POST", "/api/runners/tokens", {
       name: "hostile tests",
     });
     expect(created.status).toBe(200);
@@ -55,22 +52,17 @@ describe.runIf(fs.existsSync("/usr/bin/bwrap"))("a hostile submission against a 
       env: { PATH: `${pathDir}:${process.env.PATH}` },
     });
   });
+  // Registered after studioSuite, so it runs first (afterAll hooks run in reverse order): the
+  // runner stops while the studio is still up.
   afterAll(async () => {
     await runner?.stop();
-    await studio?.stop();
-    await db?.drop();
-    fs.rmSync(pathDir, { recursive: true, force: true });
-    // Were the sandbox broken, the planted file would be on this host: take it away again (only ours).
-    for (const target of PLANT_TARGETS)
-      if (fs.existsSync(target) && fs.readFileSync(target, "utf8").includes(marker)) fs.rmSync(target);
-    fs.rmSync(proof, { force: true });
   });
 
   let run = 0;
   const submit = async (script: string) => {
     const up = await uploadSubmission(
       studio.url,
-      { cookie: staff },
+      { cookie: studio.staff },
       DEMO_PAPER_ID,
       { agent: "Hostile agent", run: ++run, reproduce: true },
       await tarGz({ "reproduce.sh": script, "fake-bwrap": fakeBwrap }),
@@ -87,13 +79,13 @@ describe.runIf(fs.existsSync("/usr/bin/bwrap"))("a hostile submission against a 
       "unshare -Ur true 2>/dev/null && echo NESTED-USERNS",
       "echo attempt-done",
     ].join("\n");
-    const first = await waitForJob(studio.url, staff, await submit(planting));
+    const first = await waitForJob(studio.url, studio.staff, await submit(planting));
     expect(first.job.status, first.logTail).toBe("succeeded");
     expect(first.logTail).toContain("attempt-done");
     expect(first.logTail).toMatch(/CapEff:\s+0000000000000000/);
     expect(first.logTail).not.toMatch(/REMOUNTED|PLANTED|NESTED-USERNS/);
 
-    const second = await waitForJob(studio.url, staff, await submit("echo second-job-ran\n"));
+    const second = await waitForJob(studio.url, studio.staff, await submit("echo second-job-ran\n"));
     expect(second.job.status, second.logTail).toBe("succeeded");
     expect(second.logTail).toContain("second-job-ran");
     // Neither the planted file nor the one first on the runner's PATH ran on the host.

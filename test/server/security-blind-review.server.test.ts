@@ -5,21 +5,12 @@
  * seed assigns the demo grader the second agent's first run blind, and a subtree of the third
  * agent's second run.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LeaderboardAgentGradings, LeaderboardView } from "@/lib/leaderboard/types";
 import type { ReviewCommitResult, ReviewPayload } from "@/lib/review/types";
 import { forbiddenAggregates, leakedAggregates, numbersIn } from "@/test/blind-review";
-import {
-  DEMO_PAPER_ID,
-  STAFF,
-  api,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  waitFor,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, api, signIn, waitFor } from "./harness";
+import { studioSuite } from "./studio-suite";
 
 const GRADER = { email: "grader@demo.rubric.studio", password: "grader-demo-pass" };
 
@@ -33,29 +24,18 @@ interface QueueItem {
 
 function blindReviewSuite(kind: "pglite" | "postgres") {
   describe(`blind review is blind (${kind})`, () => {
-    let db: PreparedDatabase | undefined;
-    let studio: Studio;
-    let staff: string;
+    const studio = studioSuite(kind, "security-blind-review");
     let grader: string;
     let blind: QueueItem;
     let subtree: QueueItem;
 
     beforeAll(async () => {
-      db = await prepareDatabase(kind, 0, "security-blind-review");
-      studio = await startStudio(db.env);
-      [staff, grader] = await Promise.all([
-        signIn(studio.url, STAFF.email, STAFF.password),
-        signIn(studio.url, GRADER.email, GRADER.password),
-      ]);
+      grader = await signIn(studio.url, GRADER.email, GRADER.password);
       const queue = await api<{ assignments: QueueItem[] }>(studio.url, grader, "GET", "/api/review-queue");
       expect(queue.status).toBe(200);
       blind = queue.body.assignments.find((a) => a.blind && a.nodeKeys === null)!;
       subtree = queue.body.assignments.find((a) => !a.blind && a.nodeKeys !== null)!;
       expect(blind && subtree).toBeTruthy();
-    });
-    afterAll(async () => {
-      await studio?.stop();
-      await db?.drop();
     });
 
     const get = async <T>(cookie: string, url: string) => {
@@ -74,7 +54,7 @@ function blindReviewSuite(kind: "pglite" | "postgres") {
     ];
 
     it("a blind grader's answers carry no score aggregating a verdict hidden from them", async () => {
-      const everything = await review(staff, blind.gradingId);
+      const everything = await review(studio.staff, blind.gradingId);
       const payload = await review(grader, blind.gradingId);
       const hidden = payload.leaves.filter((l) => l.hidden === "blind").map((l) => l.key);
       expect(hidden).toHaveLength(payload.leaves.length);
@@ -96,7 +76,7 @@ function blindReviewSuite(kind: "pglite" | "postgres") {
     });
 
     it("a subtree grader's answers carry no score aggregating a verdict outside their subtree", async () => {
-      const everything = await review(staff, subtree.gradingId);
+      const everything = await review(studio.staff, subtree.gradingId);
       const payload = await review(grader, subtree.gradingId);
       const hidden = payload.leaves.filter((l) => l.hidden === "scope").map((l) => l.key);
       expect(hidden.length).toBeGreaterThan(0);
@@ -118,7 +98,7 @@ function blindReviewSuite(kind: "pglite" | "postgres") {
     });
 
     it("the public leaderboard shows a run under an open blind review as pending, and publishes it once the review is done", async () => {
-      const everything = await review(staff, blind.gradingId);
+      const everything = await review(studio.staff, blind.gradingId);
       const pendingRow = (view: LeaderboardView) => view.agents.find((a) => a.name === blind.agentName)!;
       const before = pendingRow(await board());
       expect(before.excludedRuns).toEqual([

@@ -2,19 +2,10 @@
  * An acknowledged change is never lost and a refused one changes nothing (issue 10, items 2 and 3),
  * against the built studio over HTTP on PGlite and PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
-import {
-  DEMO_PAPER_ID,
-  STAFF,
-  api,
-  postOperation,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, api, postOperation } from "./harness";
+import { studioSuite } from "./studio-suite";
 
 interface PaperAnswer {
   paper: { title: string; paperMarkdown: string; addendum: string; judgeAddendum: string; blacklist: string[] };
@@ -22,25 +13,13 @@ interface PaperAnswer {
 
 function editsSuite(kind: "pglite" | "postgres") {
   describe(`edits keep what they do not name, and refuse what they cannot apply (${kind})`, () => {
-    let db: PreparedDatabase | undefined;
-    let studio: Studio;
-    let cookie: string;
-
-    beforeAll(async () => {
-      db = await prepareDatabase(kind, 0, "security-edits");
-      studio = await startStudio(db.env);
-      cookie = await signIn(studio.url, STAFF.email, STAFF.password);
-    });
-    afterAll(async () => {
-      await studio?.stop();
-      await db?.drop();
-    });
+    const studio = studioSuite(kind, "security-edits");
 
     const nodes = async () =>
       (
         await api<{ revision: number; nodes: NodeRow[] }>(
           studio.url,
-          cookie,
+          studio.staff,
           "GET",
           `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`,
         )
@@ -51,14 +30,14 @@ function editsSuite(kind: "pglite" | "postgres") {
       const texts = { paperMarkdown: "# The paper\n\nBody.", addendum: "An addendum", judgeAddendum: "For the judge" };
       // The blacklist is sent as blacklist.txt's text and kept as its lines.
       expect(
-        (await api(studio.url, cookie, "PATCH", paperUrl, { ...texts, blacklist: "github.com/x/y\n" })).status,
+        (await api(studio.url, studio.staff, "PATCH", paperUrl, { ...texts, blacklist: "github.com/x/y\n" })).status,
       ).toBe(200);
       const full = { ...texts, blacklist: ["github.com/x/y"] };
-      const patched = await api<PaperAnswer>(studio.url, cookie, "PATCH", paperUrl, {
+      const patched = await api<PaperAnswer>(studio.url, studio.staff, "PATCH", paperUrl, {
         title: "Only the title changes",
       });
       expect(patched.status).toBe(200);
-      const read = (await api<PaperAnswer>(studio.url, cookie, "GET", paperUrl)).body.paper;
+      const read = (await api<PaperAnswer>(studio.url, studio.staff, "GET", paperUrl)).body.paper;
       expect(read).toMatchObject({ title: "Only the title changes", ...full });
       expect(patched.body.paper).toMatchObject({ title: "Only the title changes", ...full });
     });
@@ -67,20 +46,20 @@ function editsSuite(kind: "pglite" | "postgres") {
       const before = await nodes();
       const leaf = before.nodes.find((n) => n.parentKey !== null)!;
       const clientOpId = crypto.randomUUID();
-      const first = await postOperation(studio.url, cookie, DEMO_PAPER_ID, {
+      const first = await postOperation(studio.url, studio.staff, DEMO_PAPER_ID, {
         clientOpId,
         baseRevision: before.revision,
         op: { kind: "update", key: leaf.key, fields: { weight: 3 } },
       });
       expect(first.status).toBe(200);
       // The same request again is a retry: answered as the first time, applied once.
-      const retry = await postOperation(studio.url, cookie, DEMO_PAPER_ID, {
+      const retry = await postOperation(studio.url, studio.staff, DEMO_PAPER_ID, {
         clientOpId,
         baseRevision: before.revision,
         op: { kind: "update", key: leaf.key, fields: { weight: 3 } },
       });
       expect(retry).toMatchObject({ status: 200, body: { revision: first.body.revision } });
-      const other = await postOperation(studio.url, cookie, DEMO_PAPER_ID, {
+      const other = await postOperation(studio.url, studio.staff, DEMO_PAPER_ID, {
         clientOpId,
         baseRevision: before.revision,
         op: { kind: "update", key: leaf.key, fields: { weight: 7 } },
@@ -95,7 +74,7 @@ function editsSuite(kind: "pglite" | "postgres") {
     it("a base revision ahead of the rubric's is a 409 that names baseRevision, and applies nothing", async () => {
       const before = await nodes();
       const leaf = before.nodes.find((n) => n.parentKey !== null)!;
-      const ahead = await postOperation(studio.url, cookie, DEMO_PAPER_ID, {
+      const ahead = await postOperation(studio.url, studio.staff, DEMO_PAPER_ID, {
         clientOpId: crypto.randomUUID(),
         baseRevision: before.revision + 5,
         op: { kind: "update", key: leaf.key, fields: { weight: leaf.weight + 1 } },

@@ -8,19 +8,10 @@
  *   so cookies ride along) or JSON sent as `text/plain` is refused and changes nothing;
  * - headers: CSP, framing, referrer and sniffing headers on pages and answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  DEMO_PAPER_ID,
-  STAFF,
-  api,
-  freePort,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DEMO_PAPER_ID, STAFF, api, freePort, signIn } from "./harness";
 import { MiB, streamBody } from "./stream-body";
+import { studioSuite } from "./studio-suite";
 
 const errorCode = (body: string): string | undefined => {
   try {
@@ -32,28 +23,18 @@ const errorCode = (body: string): string | undefined => {
 
 function securityHttpSuite(kind: "pglite" | "postgres") {
   describe(`HTTP security on ${kind}`, () => {
-    let db: PreparedDatabase | undefined;
-    let studio: Studio;
-    let cookie: string;
+    const studio = studioSuite(kind, "security-http");
     /** Another origin on the same host (same-site: the studio's cookies go along with its requests). */
     let elsewhere: string;
 
     beforeAll(async () => {
-      db = await prepareDatabase(kind, 0, "security-http");
-      studio = await startStudio(db.env);
-      cookie = await signIn(studio.url, STAFF.email, STAFF.password);
       elsewhere = `http://127.0.0.1:${await freePort()}`;
-    });
-
-    afterAll(async () => {
-      await studio?.stop();
-      await db?.drop();
     });
 
     const members = async () => {
       const answer = await api<{ members: { email: string }[] }>(
         studio.url,
-        cookie,
+        studio.staff,
         "GET",
         `/api/papers/${DEMO_PAPER_ID}/members`,
       );
@@ -68,7 +49,7 @@ function securityHttpSuite(kind: "pglite" | "postgres") {
     ) =>
       fetch(`${studio.url}/api/papers/${DEMO_PAPER_ID}/members`, {
         method: "POST",
-        headers: { cookie, ...headers },
+        headers: { cookie: studio.staff, ...headers },
         body,
       });
 
@@ -104,7 +85,7 @@ function securityHttpSuite(kind: "pglite" | "postgres") {
       const total = 64 * MiB;
       const answer = await streamBody(`${studio.url}/api/papers`, {
         method: "POST",
-        headers: { cookie, "content-type": "application/json" },
+        headers: { cookie: studio.staff, "content-type": "application/json" },
         total,
         fill: " ",
       });
@@ -115,13 +96,13 @@ function securityHttpSuite(kind: "pglite" | "postgres") {
 
     it("an oversized multipart upload without Content-Length is refused with 413 while it is still being sent", async () => {
       const revision = async () =>
-        (await api<{ revision: number }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`)).body
-          .revision;
+        (await api<{ revision: number }>(studio.url, studio.staff, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`))
+          .body.revision;
       const before = await revision();
       const total = 128 * MiB;
       const answer = await streamBody(`${studio.url}/api/papers/${DEMO_PAPER_ID}/rubric`, {
         method: "PUT",
-        headers: { cookie, "content-type": "multipart/form-data; boundary=----security-http" },
+        headers: { cookie: studio.staff, "content-type": "multipart/form-data; boundary=----security-http" },
         total,
       });
       expect(answer.status, answer.body).toBe(413);
@@ -162,7 +143,7 @@ function securityHttpSuite(kind: "pglite" | "postgres") {
       expect(((await plain.json()) as { error: { code: string } }).error.code).toBe("unsupported_media_type");
       const untyped = await fetch(`${studio.url}/api/papers/${DEMO_PAPER_ID}/members`, {
         method: "POST",
-        headers: { cookie },
+        headers: { cookie: studio.staff },
         body: new Blob([JSON.stringify({ email: "csrf-blob@attacker.test", role: "author" })]),
       });
       expect(untyped.status).toBe(415);
@@ -200,7 +181,7 @@ function securityHttpSuite(kind: "pglite" | "postgres") {
 
     it("pages and API answers carry the CSP, framing, referrer and no-sniff headers", async () => {
       for (const path of ["/signin", "/api/leaderboard"]) {
-        const res = await fetch(`${studio.url}${path}`, { headers: { cookie } });
+        const res = await fetch(`${studio.url}${path}`, { headers: { cookie: studio.staff } });
         await res.arrayBuffer();
         expect(res.status, path).toBe(200);
         const csp = res.headers.get("content-security-policy") ?? "";

@@ -4,20 +4,11 @@
  * text the database cannot store is a 400 naming the field. Against the built studio over HTTP
  * on PGlite and PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { NewNode } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
-import {
-  DEMO_PAPER_ID,
-  STAFF,
-  api,
-  postOperation,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, api, postOperation } from "./harness";
+import { studioSuite } from "./studio-suite";
 
 interface ErrorAnswer {
   error: { code: string; message: string; details: { path: string; message: string; reason?: string }[] };
@@ -46,32 +37,20 @@ function chain(parentKey: string | null, length: number, prefix = "n"): NewNode[
 
 function inputSuite(kind: "pglite" | "postgres") {
   describe(`hostile input is refused in words and harms no one else (${kind})`, () => {
-    let db: PreparedDatabase | undefined;
-    let studio: Studio;
-    let cookie: string;
-
-    beforeAll(async () => {
-      db = await prepareDatabase(kind, 0, "security-input");
-      studio = await startStudio(db.env);
-      cookie = await signIn(studio.url, STAFF.email, STAFF.password);
-    });
-    afterAll(async () => {
-      await studio?.stop();
-      await db?.drop();
-    });
+    const studio = studioSuite(kind, "security-input");
 
     const nodes = async (paperId = DEMO_PAPER_ID) =>
       (
         await api<{ revision: number; nodes: NodeRow[] }>(
           studio.url,
-          cookie,
+          studio.staff,
           "GET",
           `/api/papers/${paperId}/rubric/nodes`,
         )
       ).body;
     const create = async (paperId: string, nodesToCreate: NewNode[]) => {
       const { revision } = await nodes(paperId);
-      return postOperation(studio.url, cookie, paperId, {
+      return postOperation(studio.url, studio.staff, paperId, {
         clientOpId: crypto.randomUUID(),
         baseRevision: revision,
         op: { kind: "create", nodes: nodesToCreate },
@@ -96,7 +75,7 @@ function inputSuite(kind: "pglite" | "postgres") {
       expect(await nodes()).toEqual(before);
       const rubric = await api<{ stats: { depth: number } }>(
         studio.url,
-        cookie,
+        studio.staff,
         "GET",
         `/api/papers/${DEMO_PAPER_ID}/rubric`,
       );
@@ -105,7 +84,7 @@ function inputSuite(kind: "pglite" | "postgres") {
     });
 
     it("a create with a key another paper uses answers exactly as a fresh key does", async () => {
-      const other = await api(studio.url, cookie, "POST", "/api/papers", {
+      const other = await api(studio.url, studio.staff, "POST", "/api/papers", {
         id: "other-paper",
         title: "Someone else's paper",
       });
@@ -127,12 +106,12 @@ function inputSuite(kind: "pglite" | "postgres") {
 
     it("a NUL or lone surrogate in a text field is a 400 naming the field, never a 500", async () => {
       const paperUrl = `/api/papers/${DEMO_PAPER_ID}`;
-      const title = await api<ErrorAnswer>(studio.url, cookie, "PATCH", paperUrl, { title: "Evil\u0000title" });
+      const title = await api<ErrorAnswer>(studio.url, studio.staff, "PATCH", paperUrl, { title: "Evil\u0000title" });
       expect(title.status).toBe(400);
       expect(title.body.error.details).toEqual([
         { path: "title", message: "must not contain NUL characters (U+0000)" },
       ]);
-      const markdown = await api<ErrorAnswer>(studio.url, cookie, "PATCH", paperUrl, {
+      const markdown = await api<ErrorAnswer>(studio.url, studio.staff, "PATCH", paperUrl, {
         paperMarkdown: "half \ud800 a pair",
       });
       expect(markdown.status).toBe(400);
@@ -140,7 +119,7 @@ function inputSuite(kind: "pglite" | "postgres") {
 
       const { revision, nodes: rows } = await nodes();
       const leaf = rows.find((n) => n.parentKey !== null)!;
-      const update = await postOperation(studio.url, cookie, DEMO_PAPER_ID, {
+      const update = await postOperation(studio.url, studio.staff, DEMO_PAPER_ID, {
         clientOpId: crypto.randomUUID(),
         baseRevision: revision,
         op: { kind: "update", key: leaf.key, fields: { requirements: "x\u0000y" } },
@@ -148,14 +127,14 @@ function inputSuite(kind: "pglite" | "postgres") {
       expect(update.status).toBe(400);
       expect(JSON.stringify(update.body)).toContain("op.fields.requirements");
 
-      const comment = await api<ErrorAnswer>(studio.url, cookie, "POST", `${paperUrl}/rubric/comments`, {
+      const comment = await api<ErrorAnswer>(studio.url, studio.staff, "POST", `${paperUrl}/rubric/comments`, {
         nodeKey: leaf.key,
         body: "hi\u0000",
       });
       expect(comment.status).toBe(400);
       expect(comment.body.error.details[0].path).toBe("body");
       expect(
-        (await api<{ paper: { title: string } }>(studio.url, cookie, "GET", paperUrl)).body.paper.title,
+        (await api<{ paper: { title: string } }>(studio.url, studio.staff, "GET", paperUrl)).body.paper.title,
       ).not.toContain("\u0000");
     });
 
@@ -166,7 +145,7 @@ function inputSuite(kind: "pglite" | "postgres") {
         `/api/papers/${DEMO_PAPER_ID}/rubric/nodes/%00/history`,
         "/api/gradings/%00",
       ]) {
-        const answer = await api<ErrorAnswer>(studio.url, cookie, "GET", url);
+        const answer = await api<ErrorAnswer>(studio.url, studio.staff, "GET", url);
         expect({ url, status: answer.status, code: answer.body?.error?.code }).toEqual({
           url,
           status: 404,

@@ -6,42 +6,19 @@
  * lease expires, for a runner with a live token to take. The runner here is this test speaking the
  * runner protocol, so each route is asked exactly once after the revocation.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LEASE_HEADER, type ClaimedJob } from "@/lib/runner/protocol";
-import {
-  DEMO_PAPER_ID,
-  STAFF,
-  api,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, api } from "./harness";
 import { tarGz, uploadSubmission, waitForJob } from "./runner-harness";
+import { studioSuite } from "./studio-suite";
 
 const LEASE_S = 3;
 const CAPS = { gpus: [], cpus: 1, memoryBytes: 1 << 30, backend: "local", maxJobs: 1, hostname: "test-host" };
 
 function runnerTokensSuite(kind: "pglite" | "postgres") {
   describe(`runner tokens on ${kind}`, () => {
-    let db: PreparedDatabase | undefined;
-    let studio: Studio;
-    let staff: string;
-
-    beforeAll(async () => {
-      db = await prepareDatabase(kind, 0, "runner-tokens");
-      studio = await startStudio({
-        ...db.env,
-        JOB_LEASE_S: String(LEASE_S),
-        JOB_HEARTBEAT_S: "1",
-        EMBEDDED_RUNNER: "0",
-      });
-      staff = await signIn(studio.url, STAFF.email, STAFF.password);
-    });
-    afterAll(async () => {
-      await studio?.stop();
-      await db?.drop();
+    const studio = studioSuite(kind, "runner-tokens", {
+      env: { JOB_LEASE_S: String(LEASE_S), JOB_HEARTBEAT_S: "1", EMBEDDED_RUNNER: "0" },
     });
 
     /** A runner protocol request with a bearer token: its status and JSON body. */
@@ -66,7 +43,9 @@ function runnerTokensSuite(kind: "pglite" | "postgres") {
       return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
     }
     async function newRunner(name: string): Promise<{ tokenId: string; token: string; runnerId: string }> {
-      const made = await api<{ token: string; id: string }>(studio.url, staff, "POST", "/api/runners/tokens", { name });
+      const made = await api<{ token: string; id: string }>(studio.url, studio.staff, "POST", "/api/runners/tokens", {
+        name,
+      });
       expect(made.status).toBe(200);
       const registered = await runnerCall<{ runnerId: string }>(made.body.token, "POST", "/api/runner/register", {
         name,
@@ -80,7 +59,7 @@ function runnerTokensSuite(kind: "pglite" | "postgres") {
       const doomed = await newRunner(`doomed-${kind}`);
       const up = await uploadSubmission(
         studio.url,
-        { cookie: staff },
+        { cookie: studio.staff },
         DEMO_PAPER_ID,
         { agent: `Token test · ${kind}`, run: 1, reproduce: true },
         await tarGz({ "reproduce.sh": "echo hi\n" }),
@@ -100,7 +79,7 @@ function runnerTokensSuite(kind: "pglite" | "postgres") {
       const heartbeat = () => runnerCall(jobToken, "POST", `${jobPath}/heartbeat`, { leaseId: lease.id });
       expect((await heartbeat()).status).toBe(200);
 
-      expect(await api(studio.url, staff, "DELETE", `/api/runners/tokens/${doomed.tokenId}`)).toEqual({
+      expect(await api(studio.url, studio.staff, "DELETE", `/api/runners/tokens/${doomed.tokenId}`)).toEqual({
         status: 200,
         body: { revoked: true },
       });
@@ -153,7 +132,7 @@ function runnerTokensSuite(kind: "pglite" | "postgres") {
       });
       expect(again.status).toBe(200);
       expect(again.body.job).toMatchObject({ id: jobId, attempt: 2 });
-      const { job, logTail } = await waitForJob(studio.url, staff, jobId, (a) => a.job.status === "running");
+      const { job, logTail } = await waitForJob(studio.url, studio.staff, jobId, (a) => a.job.status === "running");
       expect(job.attemptHistory.map((a) => a.status)).toEqual(["failed", "running"]);
       expect(logTail).not.toContain("after the revocation");
       expect(

@@ -6,46 +6,27 @@
  * from before sessions were rows (no session id) is refused too.
  */
 import { decode, encode } from "next-auth/jwt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  DEMO_PAPER_ID,
-  STAFF,
-  api,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  type PreparedDatabase,
-  type Studio,
-  type TestUser,
-} from "./harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { DEMO_PAPER_ID, api, signIn, type TestUser } from "./harness";
 import { signOut } from "./sign-out";
+import { studioSuite } from "./studio-suite";
 
 function securitySessionsSuite(kind: "pglite" | "postgres") {
   describe(`sessions on ${kind}`, () => {
-    let db: PreparedDatabase | undefined;
-    let studio: Studio;
-    let staffCookie: string;
+    const studio = studioSuite(kind, "sessions", { extraUsers: 12 });
     /** Authors of the demo paper, one per test (a test ends their sessions). */
     let authors: TestUser[];
     const ids = new Map<string, string>();
 
     beforeAll(async () => {
-      db = await prepareDatabase(kind, 12, "sessions");
-      authors = db.users.filter((u) => !u.staff);
-      studio = await startStudio(db.env);
-      staffCookie = await signIn(studio.url, STAFF.email, STAFF.password);
+      authors = studio.db.users.filter((u) => !u.staff);
       const members = await api<{ members: { userId: string; email: string }[] }>(
         studio.url,
-        staffCookie,
+        studio.staff,
         "GET",
         `/api/papers/${DEMO_PAPER_ID}/members`,
       );
       for (const m of members.body.members) ids.set(m.email, m.userId);
-    });
-
-    afterAll(async () => {
-      await studio?.stop();
-      await db?.drop();
     });
 
     const author = (i: number) => {
@@ -136,7 +117,7 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
       const byAuthor = await api(studio.url, saved, "POST", `/api/users/${user.id}/disable`);
       expect(byAuthor.status).toBe(403);
 
-      expect(await api(studio.url, staffCookie, "POST", `/api/users/${user.id}/disable`)).toEqual({
+      expect(await api(studio.url, studio.staff, "POST", `/api/users/${user.id}/disable`)).toEqual({
         status: 200,
         body: { disabled: true },
       });
@@ -144,7 +125,7 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
       expect(await pageGoesToSignIn(saved)).toBe(true);
       await expect(signIn(studio.url, user.email, user.password)).rejects.toThrow(/sign-in .* failed/);
 
-      expect((await api(studio.url, staffCookie, "POST", `/api/users/${user.id}/enable`)).status).toBe(200);
+      expect((await api(studio.url, studio.staff, "POST", `/api/users/${user.id}/enable`)).status).toBe(200);
       expect(await apiStatus(saved)).toBe(401);
       expect(await apiStatus(await signIn(studio.url, user.email, user.password))).toBe(200);
     });
@@ -156,15 +137,15 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
         await signIn(studio.url, user.email, user.password),
       ];
       const token = await newToken(sessions[0]);
-      expect(await api(studio.url, staffCookie, "DELETE", `/api/users/${user.id}/sessions`)).toEqual({
+      expect(await api(studio.url, studio.staff, "DELETE", `/api/users/${user.id}/sessions`)).toEqual({
         status: 200,
         body: { ended: 2, endedTokens: 1 },
       });
       expect(await tokenStatus(token)).toBe(401);
       for (const cookie of sessions) expect(await apiStatus(cookie)).toBe(401);
-      expect(await apiStatus(staffCookie)).toBe(200);
-      expect((await api(studio.url, staffCookie, "DELETE", `/api/users/not-a-user/sessions`)).status).toBe(400);
-      expect((await api(studio.url, staffCookie, "DELETE", `/api/users/${crypto.randomUUID()}/sessions`)).status).toBe(
+      expect(await apiStatus(studio.staff)).toBe(200);
+      expect((await api(studio.url, studio.staff, "DELETE", `/api/users/not-a-user/sessions`)).status).toBe(400);
+      expect((await api(studio.url, studio.staff, "DELETE", `/api/users/${crypto.randomUUID()}/sessions`)).status).toBe(
         404,
       );
     });
@@ -181,7 +162,7 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
         status: 403,
         body: { error: { code: "forbidden" } },
       });
-      const staffToken = await newToken(staffCookie);
+      const staffToken = await newToken(studio.staff);
       expect((await bearer(staffToken, "DELETE", `/api/users/${user.id}/sessions`)).status).toBe(403);
       for (const cookie of sessions) expect(await apiStatus(cookie)).toBe(200);
       expect(await tokenStatus(token)).toBe(200);
@@ -199,7 +180,7 @@ function securitySessionsSuite(kind: "pglite" | "postgres") {
       const user = author(5);
       const live = await signIn(studio.url, user.email, user.password);
       const [name, value] = live.split("=", 2);
-      const secret = db!.env.AUTH_SECRET;
+      const secret = studio.db.env.AUTH_SECRET;
       const token = await decode({ token: value, secret, salt: name });
       expect(token?.sid).toEqual(expect.any(String));
       // The same token re-signed: accepted with its session id, refused without it.

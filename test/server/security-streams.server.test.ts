@@ -23,6 +23,7 @@ import {
   type TestUser,
 } from "./harness";
 import { signOut } from "./sign-out";
+import { studioSuite } from "./studio-suite";
 
 interface OpenStream {
   /** Each event as it arrived (performance.now()). */
@@ -38,7 +39,7 @@ const eventsPath = `/api/papers/${DEMO_PAPER_ID}/rubric/events`;
  * Opens the rubric's live stream as `cookie` after the rubric's current revision, and records
  * every event as it arrives; resolves once the first events (ready, the presence list) are in.
  */
-async function follow(studio: Studio, cookie: string, streams: OpenStream[]): Promise<OpenStream> {
+async function follow(studio: Pick<Studio, "url">, cookie: string, streams: OpenStream[]): Promise<OpenStream> {
   const { revision } = (
     await api<{ revision: number }>(studio.url, cookie, "GET", `/api/papers/${DEMO_PAPER_ID}/rubric/nodes`)
   ).body;
@@ -80,7 +81,7 @@ async function eventsAfter(stream: OpenStream, since: number): Promise<string[]>
 }
 
 /** Staff change a weight of the demo rubric: what a viewer who lost access must not receive. */
-async function staffEdit(studio: Studio, staffCookie: string): Promise<void> {
+async function staffEdit(studio: Pick<Studio, "url">, staffCookie: string): Promise<void> {
   const rubric = await api<{ revision: number; nodes: NodeRow[] }>(
     studio.url,
     staffCookie,
@@ -96,7 +97,7 @@ async function staffEdit(studio: Studio, staffCookie: string): Promise<void> {
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
 }
 
-async function memberIds(studio: Studio, staffCookie: string): Promise<Map<string, string>> {
+async function memberIds(studio: Pick<Studio, "url">, staffCookie: string): Promise<Map<string, string>> {
   const members = await api<{ members: { userId: string; email: string }[] }>(
     studio.url,
     staffCookie,
@@ -108,31 +109,26 @@ async function memberIds(studio: Studio, staffCookie: string): Promise<Map<strin
 
 function streamsSuite(kind: "pglite" | "postgres") {
   describe(`live streams on ${kind}`, () => {
-    let db: PreparedDatabase | undefined;
-    let studio: Studio;
-    let staffCookie: string;
+    const studio = studioSuite(kind, "streams", { extraUsers: 8 });
     let authors: TestUser[];
     let ids: Map<string, string>;
     const streams: OpenStream[] = [];
 
     beforeAll(async () => {
-      db = await prepareDatabase(kind, 8, "streams");
-      authors = db.users.filter((u) => !u.staff);
-      studio = await startStudio(db.env);
-      staffCookie = await signIn(studio.url, STAFF.email, STAFF.password);
-      ids = await memberIds(studio, staffCookie);
+      authors = studio.db.users.filter((u) => !u.staff);
+      ids = await memberIds(studio, studio.staff);
     });
 
+    // Registered after studioSuite, so it runs first (afterAll hooks run in reverse order): the
+    // streams are aborted while the studio is still up.
     afterAll(async () => {
       for (const s of streams) s.abort.abort();
-      await studio?.stop();
-      await db?.drop();
     });
 
     it("a member's open stream keeps receiving changes while they are a member", async () => {
       const author = authors[0];
       const stream = await follow(studio, await signIn(studio.url, author.email, author.password), streams);
-      await staffEdit(studio, staffCookie);
+      await staffEdit(studio, studio.staff);
       await waitFor("the change on the member's stream", () => stream.frames.some((f) => f.event === "op"));
       stream.abort.abort();
     });
@@ -144,12 +140,12 @@ function streamsSuite(kind: "pglite" | "postgres") {
       const asked = performance.now();
       const removed = await api(
         studio.url,
-        staffCookie,
+        studio.staff,
         "DELETE",
         `/api/papers/${DEMO_PAPER_ID}/members/${ids.get(author.email)}`,
       );
       expect(removed.status).toBe(200);
-      await staffEdit(studio, staffCookie);
+      await staffEdit(studio, studio.staff);
       expect(await eventsAfter(stream, asked)).toEqual(["access-ended"]);
       // Reconnecting (as EventSource does) is refused.
       expect((await fetch(`${studio.url}${eventsPath}`, { headers: { cookie } })).status).toBe(403);
@@ -161,7 +157,7 @@ function streamsSuite(kind: "pglite" | "postgres") {
       const stream = await follow(studio, cookie, streams);
       const asked = performance.now();
       await signOut(studio.url, cookie);
-      await staffEdit(studio, staffCookie);
+      await staffEdit(studio, studio.staff);
       expect(await eventsAfter(stream, asked)).toEqual(["access-ended"]);
       expect((await fetch(`${studio.url}${eventsPath}`, { headers: { cookie } })).status).toBe(401);
     });
@@ -170,10 +166,10 @@ function streamsSuite(kind: "pglite" | "postgres") {
       const author = authors[3];
       const stream = await follow(studio, await signIn(studio.url, author.email, author.password), streams);
       const asked = performance.now();
-      expect((await api(studio.url, staffCookie, "POST", `/api/users/${ids.get(author.email)}/disable`)).status).toBe(
+      expect((await api(studio.url, studio.staff, "POST", `/api/users/${ids.get(author.email)}/disable`)).status).toBe(
         200,
       );
-      await staffEdit(studio, staffCookie);
+      await staffEdit(studio, studio.staff);
       expect(await eventsAfter(stream, asked)).toEqual(["access-ended"]);
     });
   });

@@ -4,46 +4,15 @@
  * and without gaps, and a follower that was away catches up from the log on either instance.
  * Needs DATABASE_URL (skipped without it; a failure when CI=true).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RubricOperation } from "@/lib/rubric/operations";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
-import {
-  AUTHOR,
-  DEMO_PAPER_ID,
-  LiveFeed,
-  STAFF,
-  api,
-  postOperation,
-  prepareDatabase,
-  signIn,
-  startStudio,
-  waitFor,
-  type FeedEvent,
-  type PreparedDatabase,
-  type Studio,
-} from "./harness";
+import { DEMO_PAPER_ID, api, postOperation, waitFor, type Studio } from "./harness";
+import { twoStudiosSuite } from "./studio-suite";
 
 function twoInstancesSuite() {
   describe("two studio instances on one PostgreSQL database", () => {
-    let db: PreparedDatabase | undefined;
-    let a: Studio;
-    let b: Studio;
-    let cookieA: string;
-    let cookieB: string;
-    const feeds: LiveFeed[] = [];
-
-    beforeAll(async () => {
-      db = await prepareDatabase("postgres", 0, "two-instances");
-      [a, b] = await Promise.all([startStudio(db.env), startStudio(db.env)]);
-      cookieA = await signIn(a.url, STAFF.email, STAFF.password);
-      cookieB = await signIn(b.url, AUTHOR.email, AUTHOR.password);
-    });
-
-    afterAll(async () => {
-      await Promise.all(feeds.map((f) => f.close()));
-      await Promise.all([a?.stop(), b?.stop()]);
-      await db?.drop();
-    });
+    const two = twoStudiosSuite("two-instances");
 
     const nodes = async (studio: Studio, cookie: string) => {
       const answer = await api<{ revision: number; nodes: NodeRow[] }>(
@@ -56,31 +25,16 @@ function twoInstancesSuite() {
       return answer.body;
     };
 
-    const follow = async (studio: Studio, cookie: string, since: number) => {
-      const events: FeedEvent[] = [];
-      const problems: string[] = [];
-      const feed = new LiveFeed({
-        baseUrl: studio.url,
-        cookie,
-        paperId: DEMO_PAPER_ID,
-        onOp: (e) => events.push(e),
-        onProblem: (m) => problems.push(m),
-      });
-      feeds.push(feed);
-      await feed.connect(since);
-      return { feed, events, problems };
-    };
-
     const weightOp = (key: string, weight: number): RubricOperation => ({ kind: "update", key, fields: { weight } });
 
     it(`a change posted through A reaches a follower on B (how soon: bench's coedit_cross_instance_p95_ms)`, async () => {
-      const start = await nodes(a, cookieA);
-      const onB = await follow(b, cookieB, start.revision);
+      const start = await nodes(two.a, two.cookieA);
+      const onB = await two.follow(two.b, two.cookieB, start.revision);
       const leaf = start.nodes.find((n) => n.parentKey !== null)!;
       const op = weightOp(leaf.key, 7);
       const clientOpId = `a-${crypto.randomUUID()}`;
       const posted = performance.now();
-      const answer = await postOperation(a.url, cookieA, DEMO_PAPER_ID, {
+      const answer = await postOperation(two.a.url, two.cookieA, DEMO_PAPER_ID, {
         clientOpId,
         baseRevision: start.revision,
         op,
@@ -95,20 +49,20 @@ function twoInstancesSuite() {
       expect(event).toMatchObject({ revision: answer.body.revision, kind: "update", clientOpId, op });
       expect(event.userId).toBeTruthy();
       // B serves the same rubric.
-      const onBNow = await nodes(b, cookieB);
+      const onBNow = await nodes(two.b, two.cookieB);
       expect(onBNow.revision).toBe(answer.body.revision);
       expect(onBNow.nodes.find((n) => n.key === leaf.key)!.weight).toBe(7);
       expect(onB.problems).toEqual([]);
     });
 
     it("changes through both instances at once reach followers on both, in order, without gaps", async () => {
-      const start = await nodes(a, cookieA);
-      const onA = await follow(a, cookieA, start.revision);
-      const onB = await follow(b, cookieB, start.revision);
+      const start = await nodes(two.a, two.cookieA);
+      const onA = await two.follow(two.a, two.cookieA, start.revision);
+      const onB = await two.follow(two.b, two.cookieB, start.revision);
       const leaves = start.nodes.filter((n) => n.parentKey !== null);
       const answers = await Promise.all(
         Array.from({ length: 30 }, (_, i) => {
-          const [studio, cookie] = i % 2 === 0 ? [a, cookieA] : [b, cookieB];
+          const [studio, cookie] = i % 2 === 0 ? [two.a, two.cookieA] : [two.b, two.cookieB];
           return postOperation(studio.url, cookie, DEMO_PAPER_ID, {
             clientOpId: `both-${i}-${crypto.randomUUID()}`,
             baseRevision: start.revision,
@@ -136,10 +90,10 @@ function twoInstancesSuite() {
     });
 
     it("a follower of B that was away catches up from the log with what A applied meanwhile (Last-Event-ID)", async () => {
-      const start = await nodes(a, cookieA);
-      const onB = await follow(b, cookieB, start.revision);
+      const start = await nodes(two.a, two.cookieA);
+      const onB = await two.follow(two.b, two.cookieB, start.revision);
       const leaf = start.nodes.find((n) => n.parentKey !== null)!;
-      const first = await postOperation(a.url, cookieA, DEMO_PAPER_ID, {
+      const first = await postOperation(two.a.url, two.cookieA, DEMO_PAPER_ID, {
         clientOpId: crypto.randomUUID(),
         baseRevision: start.revision,
         op: weightOp(leaf.key, 1),
@@ -148,7 +102,7 @@ function twoInstancesSuite() {
       await onB.feed.close();
       const missed: number[] = [];
       for (let i = 0; i < 3; i++) {
-        const answer = await postOperation(a.url, cookieA, DEMO_PAPER_ID, {
+        const answer = await postOperation(two.a.url, two.cookieA, DEMO_PAPER_ID, {
           clientOpId: crypto.randomUUID(),
           baseRevision: start.revision,
           op: weightOp(leaf.key, 2 + i),
@@ -159,7 +113,7 @@ function twoInstancesSuite() {
       await waitFor("the missed changes on B", () => onB.feed.lastEventId === missed.at(-1));
       expect(onB.events.map((e) => e.revision)).toEqual([first.body.revision, ...missed]);
       // And live again after the catch-up.
-      const after = await postOperation(a.url, cookieA, DEMO_PAPER_ID, {
+      const after = await postOperation(two.a.url, two.cookieA, DEMO_PAPER_ID, {
         clientOpId: crypto.randomUUID(),
         baseRevision: start.revision,
         op: weightOp(leaf.key, 9),
