@@ -12,7 +12,10 @@ interface UpkeepTask {
 }
 
 /** Kept on globalThis, like the job kinds: registered at start-up (`server/job-platform.ts`). */
-const globalForUpkeep = globalThis as unknown as { __rubricQueueUpkeep?: UpkeepTask[] };
+const globalForUpkeep = globalThis as unknown as {
+  __rubricQueueUpkeep?: UpkeepTask[];
+  __rubricQueueUpkeepTimer?: ReturnType<typeof setInterval>;
+};
 function tasks(): UpkeepTask[] {
   globalForUpkeep.__rubricQueueUpkeep ??= [];
   return globalForUpkeep.__rubricQueueUpkeep;
@@ -30,9 +33,11 @@ export function registerQueueUpkeep(name: string, run: UpkeepTask["run"]): void 
  * The studio's own pass over the queue: jobs whose holder died are requeued (or failed) within
  * seconds of their lease's end even when no runner is polling (claims reap too), then each
  * registered task catches up (the evaluation sweep: cells whose event was missed take their step).
- * Every instance runs it; SKIP LOCKED keeps two from touching one job.
+ * Every instance runs it; SKIP LOCKED keeps two from touching one job. One pass per process: a
+ * second start (a test starting the studio again) replaces the first.
  */
 export function startQueueUpkeep(store: Store): void {
+  stopQueueUpkeep();
   const timer = setInterval(() => {
     void (async () => {
       for (const task of [{ name: "requeueing expired jobs", run: reapExpiredLeases }, ...tasks()]) {
@@ -45,4 +50,11 @@ export function startQueueUpkeep(store: Store): void {
     })();
   }, REAP_EVERY_MS);
   timer.unref();
+  globalForUpkeep.__rubricQueueUpkeepTimer = timer;
+}
+
+/** Stops the pass (before its database closes: a pass on a closed database only logs failures). */
+export function stopQueueUpkeep(): void {
+  clearInterval(globalForUpkeep.__rubricQueueUpkeepTimer);
+  globalForUpkeep.__rubricQueueUpkeepTimer = undefined;
 }

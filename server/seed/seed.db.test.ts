@@ -12,6 +12,7 @@ import { exportRubricJson } from "@/server/papers/export";
 import { listSubmissionFiles } from "@/db/queries/submissions";
 import { listPaperSubmissions } from "@/server/submissions/list-submissions";
 import { startStudio } from "@/server/startup";
+import { stopQueueUpkeep } from "@/server/jobs/queue-upkeep";
 import { createTestPostgresDatabase } from "@/test/databases";
 
 const globalForDb = globalThis as unknown as { __rubricStudioDb?: ReturnType<typeof getDb> };
@@ -27,6 +28,8 @@ process.env.EMBEDDED_RUNNER = "0";
 process.env.WORKER_IN_PROCESS = "0";
 
 afterEach(async () => {
+  // The start-up's pass over the queue, stopped before its database closes.
+  stopQueueUpkeep();
   await (await globalForDb.__rubricStudioDb)?.close();
   globalForDb.__rubricStudioDb = undefined;
   Object.assign(process.env, savedEnv);
@@ -81,6 +84,7 @@ describe("studio start-up", () => {
       expect(await countUsers(db)).toBe(DEMO_USERS.length);
     } finally {
       log.mockRestore();
+      stopQueueUpkeep();
       await (await globalForDb.__rubricStudioDb)?.close();
       globalForDb.__rubricStudioDb = undefined;
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -100,6 +104,7 @@ describe("studio start-up", () => {
       expect(await countUsers(db)).toBe(0);
     } finally {
       log.mockRestore();
+      stopQueueUpkeep();
       await (await globalForDb.__rubricStudioDb)?.close();
       globalForDb.__rubricStudioDb = undefined;
       process.env.DATABASE_URL = serverUrl;
