@@ -10,11 +10,13 @@ import { getJobById, insertJob } from "@/db/queries/jobs";
 import { createPaper } from "@/db/queries/papers";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { pollUntil } from "@/test/poll";
-import { registerJobKind, type JobRunContext } from "./job-kinds";
+import { z } from "zod";
+import { defineJobKind, registerJobKind, type JobRunContext } from "./job-kinds";
 import { startJobWorker } from "./job-worker";
-import { judgeJobKind, judgeJobTexts } from "@/server/judge/worker/judge-job-kind";
 
 const PAPER = "job-worker-paper";
+/** A worker-claimed kind of the queue's own (the queue knows no feature): the judge kind's name, a stand-in payload. */
+const standIn = defineJobKind({ kind: "judge", payload: z.object({ runId: z.guid() }), claim: { by: "worker" } });
 
 describe.each(testDatabaseKinds())("the job worker's capacity on %s", (kind) => {
   let handle: DbHandle;
@@ -28,9 +30,10 @@ describe.each(testDatabaseKinds())("the job worker's capacity on %s", (kind) => 
       { id: PAPER, title: "Job worker", paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [] },
       null,
     );
-    registerJobKind(judgeJobKind, {
+    registerJobKind(standIn, {
       handler: {
-        ...judgeJobTexts,
+        describeLeft: (left) => `${left} left`,
+        cancelledReason: "cancelled",
         run: (ctx) =>
           new Promise((resolve) => started.push({ jobId: ctx.job.id, ctx, finish: () => resolve({ unitsLeft: 0 }) })),
       },
@@ -45,7 +48,7 @@ describe.each(testDatabaseKinds())("the job worker's capacity on %s", (kind) => 
       kind: "judge",
       paperId: PAPER,
       submissionId: null,
-      payload: judgeJobKind.payloadFor({ judgeRunId: randomUUID() }),
+      payload: standIn.payloadFor({ runId: randomUUID() }),
       gpusRequired: 0,
       timeoutS: 600,
       maxAttempts: 1,
