@@ -21,7 +21,7 @@ import { ALL_PAPERS, PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.te
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
 import { ROOT, STAFF, api, assertBuilt, prepareDatabase, signIn, sleep, startStudio } from "@/test/server/harness";
-import { startRunner, tarGz, type RunnerProcess } from "@/test/server/runner-harness";
+import { createStandInJudgeConfig, startRunner, tarGz, type RunnerProcess } from "@/test/server/runner-harness";
 import { report } from "./support/figures";
 import { startModelServerProcess } from "./support/model-server-process";
 
@@ -101,25 +101,12 @@ export async function evaluationFigures(): Promise<void> {
     for (let i = 0; i < RUNNERS; i++)
       runners.push(startRunner(studio.url, token, { name: `bench-eval-${i}`, backend: "sandbox" }));
     for (let i = 0; i < WORKERS; i++) workers.push(startWorker(env, i));
-    const config = await api<{ config: { id: string } }>(studio.url, staff, "POST", "/api/judge/configs", {
+    const configId = await createStandInJudgeConfig(studio.url, staff, {
       name: "Bench test-server judge",
-      kind: "llm",
-      model: "gpt-4o-mini",
-      baseUrl: model.baseUrl,
+      model: model.baseUrl,
       apiKeyEnv: "JUDGE_KEY_BENCH",
-      reasoningEffort: null,
-      contextWindow: 128_000,
       maxConcurrency: CONCURRENCY,
-      requestsPerMinute: null,
-      tokensPerMinute: null,
-      priceInputPerM: 0.15,
-      priceCachedInputPerM: 0.075,
-      priceOutputPerM: 0.6,
-      mode: "efficient",
-      parseModel: null,
     });
-    if (config.status !== 200)
-      throw new Error(`the judge configuration answered ${config.status}: ${JSON.stringify(config.body)}`);
     const created = await api<{ evaluation: { id: string } }>(studio.url, staff, "POST", "/api/evaluations", {
       name: "Bench: 20 papers × 3 runs",
       agent: AGENT,
@@ -127,7 +114,7 @@ export async function evaluationFigures(): Promise<void> {
       paperIds,
       runs: RUNS,
       variant: "full",
-      judgeConfigId: config.body.config.id,
+      judgeConfigId: configId,
     });
     if (created.status !== 200 && created.status !== 201)
       throw new Error(`creating the evaluation answered ${created.status}: ${JSON.stringify(created.body)}`);

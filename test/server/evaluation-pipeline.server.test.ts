@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EvaluationMatrix } from "@/lib/evaluations/matrix";
 import type { FailurePolicy } from "@/lib/evaluations/schemas";
 import type { LeaderboardView } from "@/lib/leaderboard/types";
-import { DEMO_PAPER_ID, ROOT, api, waitFor } from "./harness";
-import { tarGz } from "./runner-harness";
+import { DEMO_PAPER_ID, api, waitFor } from "./harness";
+import { demoSubmissionFiles, tarGz } from "./runner-harness";
 import { studioSuite } from "./studio-suite";
 
 describe("an evaluation through the pipeline", () => {
@@ -141,10 +141,7 @@ describe("an evaluation through the pipeline", () => {
     const agent = "Pipeline agent";
     const evaluationId = await createEvaluation(agent, 3);
     const stream = await followStream(evaluationId);
-    const demo = path.join(ROOT, "rubrics", "demo", "submission");
-    const archive = await tarGz(
-      Object.fromEntries(fs.readdirSync(demo).map((name) => [name, fs.readFileSync(path.join(demo, name))])),
-    );
+    const archive = await tarGz(demoSubmissionFiles());
     for (let run = 1; run <= 3; run++) await harnessUpload(evaluationId, agent, run, archive);
 
     const first = await matrixOf(evaluationId);

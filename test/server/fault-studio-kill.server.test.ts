@@ -30,7 +30,15 @@ import {
   type PreparedDatabase,
   type Studio,
 } from "./harness";
-import { startRunner, tarGz, uploadSubmission, waitForJob, type RunnerProcess } from "./runner-harness";
+import {
+  createStandInJudgeConfig,
+  demoSubmissionFiles,
+  startRunner,
+  tarGz,
+  uploadSubmission,
+  waitForJob,
+  type RunnerProcess,
+} from "./runner-harness";
 
 const LINES = 30;
 const CONCURRENCY = 2;
@@ -137,39 +145,23 @@ describe.runIf(process.env.DATABASE_URL)("the studio killed with SIGKILL while o
 
   it("mid-judge-run with an external worker: the run ends once, each leaf asked of the model once", async () => {
     worker = startExternalWorker({ ...env, NODE_ENV: "production" });
-    const demo = path.join(ROOT, "rubrics", "demo", "submission");
-    const files = Object.fromEntries(
-      fs.readdirSync(demo).map((name) => [name, fs.readFileSync(path.join(demo, name), "utf8")]),
-    );
     const up = await uploadSubmission(
       studio!.url,
       { cookie: staff },
       DEMO_PAPER_ID,
       { agent: "Fault judge agent", run: 1, variant: "code-dev" },
-      await tarGz(files),
+      await tarGz(demoSubmissionFiles()),
     );
     expect(up.status, JSON.stringify(up.body)).toBe(201);
-    const config = await api<{ config: { id: string } }>(studio!.url, staff, "POST", "/api/judge/configs", {
+    const configId = await createStandInJudgeConfig(studio!.url, staff, {
       name: "Fault test judge",
-      kind: "llm",
-      model: "gpt-4o-mini",
-      baseUrl: model!.baseUrl,
+      model: model!.baseUrl,
       apiKeyEnv: "JUDGE_KEY_TEST",
-      reasoningEffort: null,
-      contextWindow: 128_000,
       maxConcurrency: CONCURRENCY,
-      requestsPerMinute: null,
-      tokensPerMinute: null,
-      priceInputPerM: 0.15,
-      priceCachedInputPerM: 0.075,
-      priceOutputPerM: 0.6,
-      mode: "efficient",
-      parseModel: null,
     });
-    expect(config.status, JSON.stringify(config.body)).toBe(200);
     const started = await api<{ runs: JudgeRunView[] }>(studio!.url, staff, "POST", "/api/judge/runs", {
       submissionIds: [up.body.submissionId],
-      configId: config.body.config.id,
+      configId,
       variant: "code-dev",
     });
     expect(started.status, JSON.stringify(started.body)).toBe(200);

@@ -4,14 +4,11 @@
  * local test server; the studio is killed with SIGKILL mid-run and started again on the same data;
  * the run resumes and finishes, asking the model again only for the leaves that were in flight.
  */
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JudgeRunView } from "@/lib/judge/views";
 import { startOpenAiTestServer, type OpenAiTestServer } from "@/test/openai-test-server";
 import {
   DEMO_PAPER_ID,
-  ROOT,
   STAFF,
   api,
   prepareDatabase,
@@ -21,7 +18,7 @@ import {
   type PreparedDatabase,
   type Studio,
 } from "./harness";
-import { tarGz, uploadSubmission } from "./runner-harness";
+import { createStandInJudgeConfig, demoSubmissionFiles, tarGz, uploadSubmission } from "./runner-harness";
 
 const CONCURRENCY = 2;
 const LEASE_S = 3;
@@ -47,39 +44,23 @@ describe("a judge run whose studio is killed mid-run", () => {
 
   it("resumes after a restart with only the missing leaves, and finishes once", async () => {
     const staff = await signIn(studio!.url, STAFF.email, STAFF.password);
-    const demo = path.join(ROOT, "rubrics", "demo", "submission");
-    const files = Object.fromEntries(
-      fs.readdirSync(demo).map((name) => [name, fs.readFileSync(path.join(demo, name), "utf8")]),
-    );
     const up = await uploadSubmission(
       studio!.url,
       { cookie: staff },
       DEMO_PAPER_ID,
       { agent: "Resume agent", run: 1, variant: "code-dev" },
-      await tarGz(files),
+      await tarGz(demoSubmissionFiles()),
     );
     expect(up.status, JSON.stringify(up.body)).toBe(201);
-    const config = await api<{ config: { id: string } }>(studio!.url, staff, "POST", "/api/judge/configs", {
+    const configId = await createStandInJudgeConfig(studio!.url, staff, {
       name: "Test server judge",
-      kind: "llm",
-      model: "gpt-4o-mini",
-      baseUrl: model.baseUrl,
+      model: model.baseUrl,
       apiKeyEnv: "JUDGE_KEY_TEST",
-      reasoningEffort: null,
-      contextWindow: 128_000,
       maxConcurrency: CONCURRENCY,
-      requestsPerMinute: null,
-      tokensPerMinute: null,
-      priceInputPerM: 0.15,
-      priceCachedInputPerM: 0.075,
-      priceOutputPerM: 0.6,
-      mode: "efficient",
-      parseModel: null,
     });
-    expect(config.status, JSON.stringify(config.body)).toBe(200);
     const started = await api<{ runs: JudgeRunView[] }>(studio!.url, staff, "POST", "/api/judge/runs", {
       submissionIds: [up.body.submissionId],
-      configId: config.body.config.id,
+      configId,
       variant: "code-dev",
     });
     expect(started.status, JSON.stringify(started.body)).toBe(200);

@@ -15,6 +15,44 @@ import { ROOT, api, sleep } from "./harness";
 
 export type ArchiveFiles = Record<string, string | Buffer | { content: string; mode: number }>;
 
+/** The demo submission's files (`rubrics/demo/submission`), as an archive's entries. */
+export function demoSubmissionFiles(): ArchiveFiles {
+  const demo = path.join(ROOT, "rubrics", "demo", "submission");
+  return Object.fromEntries(fs.readdirSync(demo).map((name) => [name, fs.readFileSync(path.join(demo, name))]));
+}
+
+/**
+ * A model judge configuration against a stand-in OpenAI server (`model`: its base URL), made through
+ * `POST /api/judge/configs` as staff make one; the key is read from `apiKeyEnv` by whoever grades.
+ * Returns its id.
+ */
+export async function createStandInJudgeConfig(
+  baseUrl: string,
+  cookie: string,
+  fields: { name: string; model: string; apiKeyEnv: string; maxConcurrency: number },
+): Promise<string> {
+  const created = await api<{ config: { id: string } }>(baseUrl, cookie, "POST", "/api/judge/configs", {
+    name: fields.name,
+    kind: "llm",
+    model: "gpt-4o-mini",
+    baseUrl: fields.model,
+    apiKeyEnv: fields.apiKeyEnv,
+    reasoningEffort: null,
+    contextWindow: 128_000,
+    maxConcurrency: fields.maxConcurrency,
+    requestsPerMinute: null,
+    tokensPerMinute: null,
+    priceInputPerM: 0.15,
+    priceCachedInputPerM: 0.075,
+    priceOutputPerM: 0.6,
+    mode: "efficient",
+    parseModel: null,
+  });
+  if (created.status !== 200)
+    throw new Error(`the judge configuration answered ${created.status}: ${JSON.stringify(created.body)}`);
+  return created.body.config.id;
+}
+
 /** A .tar.gz of the given files (reproduce.sh is made executable), dated a minute ago. */
 export async function tarGz(files: ArchiveFiles, opts: { level?: number } = {}): Promise<Buffer> {
   const pack = tar.pack();
