@@ -15,13 +15,19 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { spawn, type ChildProcess } from "node:child_process";
 import pg from "pg";
 import { ALL_PAPERS, PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importPaperFolder } from "@/server/papers/import";
-import { ROOT, STAFF, api, assertBuilt, prepareDatabase, signIn, sleep, startStudio } from "@/test/server/harness";
-import { createStandInJudgeConfig, startRunner, tarGz, type RunnerProcess } from "@/test/server/runner-harness";
+import { STAFF, api, assertBuilt, prepareDatabase, signIn, sleep, startStudio } from "@/test/server/harness";
+import {
+  createStandInJudgeConfig,
+  startRunner,
+  startWorkerProcess,
+  tarGz,
+  type RunnerProcess,
+  type WorkerProcess,
+} from "@/test/server/runner-harness";
 import { report } from "./support/figures";
 import { startModelServerProcess } from "./support/model-server-process";
 
@@ -56,24 +62,15 @@ function postgresCpuSeconds(): number {
   return total;
 }
 
-function startWorker(env: Record<string, string>, i: number): ChildProcess {
+function startWorker(env: Record<string, string>, i: number): WorkerProcess {
   // BENCH_CPU_PROF=<dir>: each worker writes a V8 CPU profile there when it stops.
-  const profile = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(
-    process.execPath,
-    [...profile, "--conditions=react-server", "--import", "tsx", path.join(ROOT, "scripts", "worker.ts")],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env, NODE_ENV: "production" },
-      stdio: ["ignore", "ignore", "pipe"],
-      detached: true,
+  const nodeArgs = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  return startWorkerProcess(env, {
+    nodeArgs,
+    onStderr: (text) => {
+      if (!/waiting for judge jobs/.test(text)) process.stderr.write(`[worker ${i}] ${text}`);
     },
-  );
-  child.stderr!.on("data", (c: Buffer) => {
-    const text = c.toString();
-    if (!/waiting for judge jobs/.test(text)) process.stderr.write(`[worker ${i}] ${text}`);
   });
-  return child;
 }
 
 export async function evaluationFigures(): Promise<void> {
@@ -91,7 +88,7 @@ export async function evaluationFigures(): Promise<void> {
   const env = { ...db.env, JUDGE_KEY_BENCH: "bench-key" };
   const studio = await startStudio(env);
   const runners: RunnerProcess[] = [];
-  const workers: ChildProcess[] = [];
+  const workers: WorkerProcess[] = [];
   const client = new pg.Client({ connectionString: db.env.DATABASE_URL });
   await client.connect();
   try {
@@ -189,13 +186,7 @@ export async function evaluationFigures(): Promise<void> {
     report("evaluation_overhead_ratio", wallS / ideal, "×", 2);
   } finally {
     await client.end();
-    for (const w of workers) {
-      try {
-        process.kill(-w.pid!, "SIGTERM");
-      } catch {
-        // Gone.
-      }
-    }
+    for (const w of workers) w.kill("SIGTERM");
     await Promise.all(runners.map((r) => r.stop()));
     await studio.stop();
     model.close();

@@ -31,12 +31,10 @@ function templateDir(): string {
   );
 }
 
-/** Fills the empty `pgDir` from the template; false when none was prepared for these migrations. */
-export function copyPgliteTemplate(pgDir: string): boolean {
+/** Fills the empty `pgDir` from the template; leaves it empty (PGlite runs initdb) when none was prepared for these migrations. */
+export function copyPgliteTemplate(pgDir: string): void {
   const template = templateDir();
-  if (!fs.existsSync(path.join(template, "PG_VERSION"))) return false;
-  fs.cpSync(template, pgDir, { recursive: true });
-  return true;
+  if (fs.existsSync(path.join(template, "PG_VERSION"))) fs.cpSync(template, pgDir, { recursive: true });
 }
 
 /** Creates the template if it is missing. Safe to run from several processes at once. */

@@ -143,23 +143,11 @@ export async function takeTestDatabaseDown(databaseUrl: string): Promise<{ bring
   if (!serverUrl) throw new Error("DATABASE_URL is not set");
   const name = new URL(databaseUrl).pathname.slice(1);
   if (!/^rs_test_\w+$/.test(name)) throw new Error(`${name} is not a test database`);
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
-    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]);
-  } finally {
-    await admin.end();
-  }
+  await onServer(serverUrl, `ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+  await onServer(serverUrl, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [name]);
   return {
     bringBack: async () => {
-      const again = new pg.Client({ connectionString: serverUrl });
-      await again.connect();
-      try {
-        await again.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
-      } finally {
-        await again.end();
-      }
+      await onServer(serverUrl, `ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
     },
   };
 }

@@ -11,7 +11,6 @@
  *
  * Needs DATABASE_URL (skipped without it; CI sets it).
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,9 +19,9 @@ import type { JudgeRunView } from "@/lib/judge/views";
 import { startOpenAiTestServer, type OpenAiTestServer } from "@/test/openai-test-server";
 import {
   DEMO_PAPER_ID,
-  ROOT,
   STAFF,
   api,
+  killStudio,
   prepareDatabase,
   signIn,
   startStudio,
@@ -31,38 +30,25 @@ import {
   type Studio,
 } from "./harness";
 import {
-  createStandInJudgeConfig,
-  demoSubmissionFiles,
+  startDemoJudgeRun,
   startRunner,
+  startWorkerProcess,
   tarGz,
   uploadSubmission,
   waitForJob,
   type RunnerProcess,
+  type WorkerProcess,
 } from "./runner-harness";
 
 const LINES = 30;
 const CONCURRENCY = 2;
-
-/** `npm run worker`'s program, in a process group of its own. */
-function startExternalWorker(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(
-    process.execPath,
-    ["--conditions=react-server", "--import", "tsx", path.join(ROOT, "scripts", "worker.ts")],
-    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true },
-  );
-  let log = "";
-  const keep = (c: Buffer) => (log = (log + c.toString("utf8")).slice(-20_000));
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
-  return { child, output: () => log };
-}
 
 describe.runIf(process.env.DATABASE_URL)("the studio killed with SIGKILL while others work (PostgreSQL)", () => {
   let db: PreparedDatabase | undefined;
   let studio: Studio | undefined;
   let model: OpenAiTestServer | undefined;
   let runner: RunnerProcess | undefined;
-  let worker: ReturnType<typeof startExternalWorker> | undefined;
+  let worker: WorkerProcess | undefined;
   let env: Record<string, string>;
   let staff: string;
   const blobDir = fs.mkdtempSync(path.join(os.tmpdir(), "rs-fault-kill-blobs-"));
@@ -84,13 +70,7 @@ describe.runIf(process.env.DATABASE_URL)("the studio killed with SIGKILL while o
   });
   afterAll(async () => {
     await runner?.stop();
-    if (worker?.child.pid) {
-      try {
-        process.kill(-worker.child.pid, "SIGKILL");
-      } catch {
-        // Gone.
-      }
-    }
+    worker?.kill();
     await studio?.stop();
     await model?.close();
     await db?.drop();
@@ -100,15 +80,7 @@ describe.runIf(process.env.DATABASE_URL)("the studio killed with SIGKILL while o
   /** SIGKILL to the studio's process group, then the same studio started again on its port. */
   async function killAndRestart(whileDown: () => Promise<unknown>): Promise<void> {
     const gone = studio!;
-    process.kill(-gone.pid, "SIGKILL");
-    await waitFor("the studio gone", () => {
-      try {
-        process.kill(gone.pid, 0);
-        return undefined;
-      } catch {
-        return true;
-      }
-    });
+    await killStudio(gone);
     await whileDown();
     studio = await startStudio(env, { port: gone.port });
     staff = await signIn(studio.url, STAFF.email, STAFF.password);
@@ -144,28 +116,14 @@ describe.runIf(process.env.DATABASE_URL)("the studio killed with SIGKILL while o
   });
 
   it("mid-judge-run with an external worker: the run ends once, each leaf asked of the model once", async () => {
-    worker = startExternalWorker({ ...env, NODE_ENV: "production" });
-    const up = await uploadSubmission(
-      studio!.url,
-      { cookie: staff },
-      DEMO_PAPER_ID,
-      { agent: "Fault judge agent", run: 1, variant: "code-dev" },
-      await tarGz(demoSubmissionFiles()),
-    );
-    expect(up.status, JSON.stringify(up.body)).toBe(201);
-    const configId = await createStandInJudgeConfig(studio!.url, staff, {
-      name: "Fault test judge",
+    worker = startWorkerProcess(env);
+    const runId = await startDemoJudgeRun(studio!.url, staff, {
+      agent: "Fault judge agent",
+      configName: "Fault test judge",
       model: model!.baseUrl,
       apiKeyEnv: "JUDGE_KEY_TEST",
       maxConcurrency: CONCURRENCY,
     });
-    const started = await api<{ runs: JudgeRunView[] }>(studio!.url, staff, "POST", "/api/judge/runs", {
-      submissionIds: [up.body.submissionId],
-      configId,
-      variant: "code-dev",
-    });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const runId = started.body.runs[0].id;
     const readRun = async () =>
       (await api<{ run: JudgeRunView }>(studio!.url, staff, "GET", `/api/judge/runs/${runId}`)).body.run;
 

@@ -181,6 +181,19 @@ process.once("exit", () => {
   }
 });
 
+/** SIGKILL to the studio's process group (no shutdown of any kind), resolving once the process is gone. */
+export async function killStudio(studio: Studio): Promise<void> {
+  process.kill(-studio.pid, "SIGKILL");
+  await waitFor("the studio gone", () => {
+    try {
+      process.kill(studio.pid, 0);
+      return undefined;
+    } catch {
+      return true;
+    }
+  });
+}
+
 /** Starts the built studio (`next start`) on a free port and waits until it answers. */
 export async function startStudio(
   env: Record<string, string>,

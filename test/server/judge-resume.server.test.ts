@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JudgeRunView } from "@/lib/judge/views";
 import { startOpenAiTestServer, type OpenAiTestServer } from "@/test/openai-test-server";
 import {
-  DEMO_PAPER_ID,
   STAFF,
   api,
+  killStudio,
   prepareDatabase,
   signIn,
   startStudio,
@@ -18,7 +18,7 @@ import {
   type PreparedDatabase,
   type Studio,
 } from "./harness";
-import { createStandInJudgeConfig, demoSubmissionFiles, tarGz, uploadSubmission } from "./runner-harness";
+import { startDemoJudgeRun } from "./runner-harness";
 
 const CONCURRENCY = 2;
 const LEASE_S = 3;
@@ -44,27 +44,13 @@ describe("a judge run whose studio is killed mid-run", () => {
 
   it("resumes after a restart with only the missing leaves, and finishes once", async () => {
     const staff = await signIn(studio!.url, STAFF.email, STAFF.password);
-    const up = await uploadSubmission(
-      studio!.url,
-      { cookie: staff },
-      DEMO_PAPER_ID,
-      { agent: "Resume agent", run: 1, variant: "code-dev" },
-      await tarGz(demoSubmissionFiles()),
-    );
-    expect(up.status, JSON.stringify(up.body)).toBe(201);
-    const configId = await createStandInJudgeConfig(studio!.url, staff, {
-      name: "Test server judge",
+    const runId = await startDemoJudgeRun(studio!.url, staff, {
+      agent: "Resume agent",
+      configName: "Test server judge",
       model: model.baseUrl,
       apiKeyEnv: "JUDGE_KEY_TEST",
       maxConcurrency: CONCURRENCY,
     });
-    const started = await api<{ runs: JudgeRunView[] }>(studio!.url, staff, "POST", "/api/judge/runs", {
-      submissionIds: [up.body.submissionId],
-      configId,
-      variant: "code-dev",
-    });
-    expect(started.status, JSON.stringify(started.body)).toBe(200);
-    const runId = started.body.runs[0].id;
     const readRun = async (cookie: string) =>
       (await api<{ run: JudgeRunView }>(studio!.url, cookie, "GET", `/api/judge/runs/${runId}`)).body.run;
 
@@ -73,15 +59,7 @@ describe("a judge run whose studio is killed mid-run", () => {
       const run = await readRun(staff);
       return run.leavesDone >= 3 && run.leavesDone < run.leavesTotal - CONCURRENCY ? run : undefined;
     });
-    process.kill(-studio!.pid, "SIGKILL");
-    await waitFor("the studio gone", () => {
-      try {
-        process.kill(studio!.pid, 0);
-        return undefined;
-      } catch {
-        return true;
-      }
-    });
+    await killStudio(studio!);
     const askedBeforeKill = model.requests.length;
     // What the dead worker had stored, it never asks again; at most the calls in flight are asked twice.
     studio = await startStudio(env, { port: studio!.port });

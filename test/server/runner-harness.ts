@@ -11,7 +11,7 @@ import * as tar from "tar-stream";
 import type { JobView } from "@/lib/jobs/job-view";
 import { releaseJobMounts } from "@/runner/job-storage";
 import { pollUntil } from "@/test/poll";
-import { ROOT, api, sleep } from "./harness";
+import { DEMO_PAPER_ID, ROOT, api, sleep } from "./harness";
 
 export type ArchiveFiles = Record<string, string | Buffer | { content: string; mode: number }>;
 
@@ -51,6 +51,88 @@ export async function createStandInJudgeConfig(
   if (created.status !== 200)
     throw new Error(`the judge configuration answered ${created.status}: ${JSON.stringify(created.body)}`);
   return created.body.config.id;
+}
+
+/**
+ * The demo submission uploaded (code-dev, not reproduced) and one judge run of it started with a
+ * stand-in model judge (`model`: the stand-in server's base URL, its key in `apiKeyEnv`): the run's id.
+ */
+export async function startDemoJudgeRun(
+  baseUrl: string,
+  cookie: string,
+  opts: { agent: string; configName: string; model: string; apiKeyEnv: string; maxConcurrency: number },
+): Promise<string> {
+  const up = await uploadSubmission(
+    baseUrl,
+    { cookie },
+    DEMO_PAPER_ID,
+    { agent: opts.agent, run: 1, variant: "code-dev" },
+    await tarGz(demoSubmissionFiles()),
+  );
+  if (up.status !== 201)
+    throw new Error(`uploading the demo submission answered ${up.status}: ${JSON.stringify(up.body)}`);
+  const configId = await createStandInJudgeConfig(baseUrl, cookie, {
+    name: opts.configName,
+    model: opts.model,
+    apiKeyEnv: opts.apiKeyEnv,
+    maxConcurrency: opts.maxConcurrency,
+  });
+  const started = await api<{ runs: { id: string }[] }>(baseUrl, cookie, "POST", "/api/judge/runs", {
+    submissionIds: [up.body.submissionId],
+    configId,
+    variant: "code-dev",
+  });
+  if (started.status !== 200)
+    throw new Error(`starting the judge run answered ${started.status}: ${JSON.stringify(started.body)}`);
+  return started.body.runs[0].id;
+}
+
+export interface WorkerProcess {
+  pid: number;
+  /** The last of what it printed (for failure messages). */
+  output(): string;
+  /** A signal to its process group (default SIGKILL; SIGTERM lets it stop as `npm run worker` does on Ctrl-C). */
+  kill(signal?: NodeJS.Signals): void;
+}
+
+/**
+ * `npm run worker`'s program (scripts/worker.ts), as a process group of its own on `env`'s
+ * database; `nodeArgs` go before it (a CPU profile), `onStderr` hears each chunk it logs.
+ */
+export function startWorkerProcess(
+  env: Record<string, string>,
+  opts: { nodeArgs?: string[]; onStderr?: (text: string) => void } = {},
+): WorkerProcess {
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), "--conditions=react-server", "--import", "tsx", path.join(ROOT, "scripts", "worker.ts")],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env, NODE_ENV: "production" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
+  let log = "";
+  const keep = (c: Buffer) => {
+    log = (log + c.toString("utf8")).slice(-20_000);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", (c: Buffer) => {
+    keep(c);
+    opts.onStderr?.(c.toString("utf8"));
+  });
+  return {
+    pid: child.pid!,
+    output: () => log,
+    kill: (signal = "SIGKILL") => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // Gone.
+      }
+    },
+  };
 }
 
 /** A .tar.gz of the given files (reproduce.sh is made executable), dated a minute ago. */

@@ -26,6 +26,12 @@ import {
   type Studio,
 } from "./harness";
 
+/** What a suite's `beforeAll` made; a clear error when a test reads it before, or after that hook failed. */
+function madeBy<T>(suite: string, value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${suite}: ${what} read before its beforeAll made it (or after it failed)`);
+  return value;
+}
+
 export interface StudioSuiteOptions {
   /** Users beyond the demo seed's (see prepareDatabase); default 0. */
   extraUsers?: number;
@@ -74,13 +80,7 @@ export function studioSuite(kind: "pglite" | "postgres", label: string, opts: St
     }
   });
 
-  const made = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined)
-      throw new Error(
-        `studioSuite(${kind}, "${label}"): ${what} read before its beforeAll made it (or after it failed)`,
-      );
-    return value;
-  };
+  const made = <T>(value: T | undefined, what: string) => madeBy(`studioSuite(${kind}, "${label}")`, value, what);
   return {
     get db() {
       return made(db, "the database");
@@ -152,11 +152,7 @@ export function twoStudiosSuite(label: string): TwoStudiosSuite {
     }
   });
 
-  const made = <T>(value: T | undefined, what: string): T => {
-    if (value === undefined)
-      throw new Error(`twoStudiosSuite("${label}"): ${what} read before its beforeAll made it (or after it failed)`);
-    return value;
-  };
+  const made = <T>(value: T | undefined, what: string) => madeBy(`twoStudiosSuite("${label}")`, value, what);
   return {
     get db() {
       return made(db, "the database");
