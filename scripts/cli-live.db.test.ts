@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DbHandle } from "@/db/client";
 import { followRubric, stopRubricFeed, type LiveSignal } from "@/server/live/rubric-feed";
+import { cliArgs } from "@/test/cli-process";
 import { createTestPostgresDatabase } from "@/test/databases";
 import { DEMO_DIR, seedDemoRubric } from "@/test/seed-demo-rubric";
 
@@ -15,7 +16,7 @@ function runCli(
   ...args: string[]
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npx", ["tsx", "--conditions=react-server", "scripts/cli.ts", ...args], {
+    const child = spawn(process.execPath, cliArgs("cli", ...args), {
       env: { ...process.env, DATABASE_URL: databaseUrl },
     });
     let stdout = "";

@@ -1,16 +1,17 @@
 /**
  * What the CLI tests share: the CLI run as a child process (the same entry point as `npm run rubric`
- * and `npm run user`, without npm's start-up cost), and a fresh database for it per suite.
+ * and `npm run user`, bundled once: test/cli-process.ts), and a fresh database for it per suite.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
+import { cliArgs } from "@/test/cli-process";
 import { createTestPostgresDatabase } from "@/test/databases";
 
 export const runCli = (env: NodeJS.ProcessEnv, ...args: string[]) =>
-  spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
+  spawnSync(process.execPath, cliArgs("cli", ...args), {
     env,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,

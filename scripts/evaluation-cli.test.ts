@@ -7,9 +7,10 @@ import { openDatabase } from "@/db/client";
 import { getEvaluationById } from "@/db/queries/evaluations";
 import { DEMO_PAPER, makePaperBenchRuns } from "@/server/evaluations/paperbench-runs.testutil";
 import { cliEnvironment, runCli } from "./cli.testutil";
+import { cliArgs } from "@/test/cli-process";
 
 const runEvaluationCli = (env: NodeJS.ProcessEnv, ...args: string[]) =>
-  spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/evaluation-cli.ts", ...args], {
+  spawnSync(process.execPath, cliArgs("evaluation-cli", ...args), {
     env,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,

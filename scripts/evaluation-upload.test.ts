@@ -8,9 +8,10 @@ import { createEvaluation } from "@/server/evaluations/create-evaluation";
 import { DEMO_PAPER } from "@/server/evaluations/paperbench-runs.testutil";
 import { packDirectory } from "@/server/submissions/pack-directory";
 import { cliEnvironment, runCli } from "./cli.testutil";
+import { cliArgs } from "@/test/cli-process";
 
 const runEvaluationCli = (env: NodeJS.ProcessEnv, ...args: string[]) =>
-  spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/evaluation-cli.ts", ...args], {
+  spawnSync(process.execPath, cliArgs("evaluation-cli", ...args), {
     env,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,

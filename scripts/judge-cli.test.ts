@@ -12,18 +12,15 @@ import {
   runPaperbenchPythonJson,
   skipWithoutPaperbenchPython,
 } from "@/test/paperbench/python";
+import { cliArgs } from "@/test/cli-process";
 
 /** The CLI as a real process (the server answers in this one, so it must not block on a sync spawn). */
 function runCli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "scripts/judge-cli.ts", ...args],
-      {
-        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } as unknown as NodeJS.ProcessEnv,
-        stdio: ["ignore", "ignore", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, cliArgs("judge-cli", ...args), {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env } as unknown as NodeJS.ProcessEnv,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     child.on("close", (status) => resolve({ status, stderr }));

@@ -9,10 +9,11 @@ import { gradingFile, readGradingText, referenceMetrics } from "./grading-data.t
 import type { MetricSummary } from "@/lib/judge/eval/metrics";
 import { serializeGradedTree, serializeJudgeOutput } from "./serialize";
 import type { GradedNode } from "./types";
+import { cliArgs } from "@/test/cli-process";
 
-// The same entry point as `npm run grading`, without npm's start-up cost.
+// The same entry point as `npm run grading`, bundled once (test/cli-process.ts); one test goes through npm run.
 const runCli = (...args: string[]) =>
-  spawnSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "grading", ...args], {
+  spawnSync(process.execPath, cliArgs("cli", "grading", ...args), {
     encoding: "utf8",
     maxBuffer: 16 * 1024 * 1024,
   });

@@ -16,6 +16,7 @@ import { createApiToken } from "@/server/auth/api-tokens";
 import { testDatabaseKinds } from "@/test/databases";
 import { DEMO_PAPER_ID, ROOT, STAFF, api, signIn } from "./harness";
 import { studioSuite } from "./studio-suite";
+import { cliArgs } from "@/test/cli-process";
 
 /** The CLI as a process (async: the studio answering it runs in this test's event loop's children). */
 function runEvaluationCli(
@@ -23,11 +24,7 @@ function runEvaluationCli(
   ...args: string[]
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=react-server", "--import", "tsx", "scripts/evaluation-cli.ts", ...args],
-      { cwd: ROOT, env },
-    );
+    const child = spawn(process.execPath, cliArgs("evaluation-cli", ...args), { cwd: ROOT, env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
