@@ -29,7 +29,7 @@ import { evaluationPoliciesSchema, type EvaluationPolicies } from "@/lib/evaluat
 import { ingestPaperBenchResults, type IngestResult } from "@/server/evaluations/ingest-paperbench-results";
 import { packDirectory } from "@/server/submissions/pack-directory";
 import { parseUploadArgs, uploadOnDatabase, uploadThroughStudio } from "./evaluation-upload";
-import { answerOf, studioFetch, StudioError } from "./submission-cli";
+import { answerOf, studioFetch, StudioError } from "./studio-http";
 
 class UsageError extends Error {}
 

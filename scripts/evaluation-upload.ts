@@ -19,7 +19,7 @@ import { bulkUploadIntoEvaluation, type BulkUploadResult } from "@/server/evalua
 import { extractCheckedArchive } from "@/server/submissions/extract-checked-archive";
 import { packDirectory } from "@/server/submissions/pack-directory";
 import { submissionLimits } from "@/server/submissions/submission-limits";
-import { answerOf, studioFetch } from "./submission-cli";
+import { answerOf, studioFetch } from "./studio-http";
 
 export interface UploadArgs {
   source: string;
