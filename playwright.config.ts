@@ -6,7 +6,7 @@ import { defineConfig } from "@playwright/test";
 import { isProcessAlive } from "./db/data-dir-lock";
 
 /**
- * End-to-end suite: Debian's Chromium (never a downloaded browser) against `next start` on
+ * End-to-end suite: Debian's Chromium headless shell (never a downloaded browser) against `next start` on
  * loopback, always on a fresh embedded PGlite database seeded with the demo paper and users.
  */
 
@@ -49,6 +49,13 @@ const built = fs.existsSync(path.join(ROOT, process.env.NEXT_DIST_DIR || ".next"
 // request fails with ECONNRESET.
 const start = `npx next start -H 127.0.0.1 -p ${PORT} --keepAliveTimeout 600000`;
 
+// Debian's old headless shell (what Playwright itself runs headless), not the full browser: on the
+// 2-core CI machine the full one in headless mode took twice its CPU for the same specs.
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium-headless-shell";
+const traceMode = (process.env.E2E_TRACE ? process.env.E2E_TRACE === "1" : !process.env.CI)
+  ? "retain-on-failure"
+  : "off";
+
 const DELETES_THE_DEMO = /demo-delete\.spec\.ts$/;
 
 export default defineConfig({
@@ -75,12 +82,15 @@ export default defineConfig({
     browserName: "chromium",
     headless: true,
     acceptDownloads: true,
-    trace: "retain-on-failure",
+    // A trace records a screencast and DOM snapshots of every test, kept only when it fails: on the
+    // CI machine nobody opens it, and it took more than half of the browser's CPU, so CI records none
+    // unless E2E_TRACE=1 asks.
+    trace: traceMode,
     screenshot: "only-on-failure",
     // The studio honours it (app/globals.css): no spinner or skeleton repaints every frame of a test.
     reducedMotion: "reduce",
     launchOptions: {
-      executablePath: "/usr/bin/chromium",
+      executablePath: CHROMIUM,
       args: [
         "--no-sandbox",
         "--disable-gpu",

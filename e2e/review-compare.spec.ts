@@ -62,6 +62,9 @@ test.describe("compare gradings", () => {
     await page.getByTestId("compare-pick-b").selectOption(judge);
     await expect(page.getByTestId("compare-root-a")).toHaveText("77.78%");
     await expect(staff).toHaveURL(new RegExp(`a=${human}&b=${judge}`));
+    // The swapped list has settled (differences first, the person's 0 on side A) before its first link is followed.
+    await expect(leaves.nth(0)).toHaveAttribute("data-node-id", "warmup");
+    await expect(leaves.nth(0).getByTestId("compare-score-a")).toHaveAttribute("data-score", "0");
     // A leaf's Review link opens that grading on the leaf.
     await leaves.nth(0).getByTestId("compare-a").getByRole("link", { name: "Review" }).click();
     await expect(staff).toHaveURL(new RegExp(`/gradings/${human}\\?leaf=`));

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# What the tests need from Debian's packages, installed when missing: Chromium (Playwright drives it;
-# a browser download does not work here), bubblewrap and slirp4netns (the runner's sandbox backend).
+# What the tests need from Debian's packages, installed when missing: Chromium's headless shell
+# (Playwright drives it; a browser download does not work here), bubblewrap and slirp4netns (the runner's sandbox backend).
 set -euo pipefail
 missing=()
-[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=(chromium)
+[ -x "${CHROMIUM_PATH:-/usr/bin/chromium-headless-shell}" ] || missing+=(chromium-headless-shell)
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 # The sandbox's own network namespace (a paper that allows network) and its per-job disk.
 [ -x /usr/bin/slirp4netns ] || missing+=(slirp4netns)
