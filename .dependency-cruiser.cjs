@@ -199,9 +199,9 @@ module.exports = {
     ),
     layer(
       "submission-cli-is-http-only",
-      "^scripts/submission-cli\\.ts$",
-      ["lib/", "server/submissions/pack-directory\\.ts$"],
-      "the submission CLI talks HTTP to a running studio with a token: no database, no server code but the directory packer (plain Node, shared with the demo seed)",
+      "^scripts/(submission-cli|studio-http)\\.ts$",
+      ["lib/", "server/submissions/pack-directory\\.ts$", "scripts/studio-http\\.ts$"],
+      "the submission CLI and its HTTP client talk to a running studio with a token: no database, no server code but the directory packer (plain Node, shared with the demo seed)",
     ),
     layer(
       "runner-uses-lib",
