@@ -114,7 +114,7 @@ function* call<K extends keyof RuleRows>(method: K, ...args: Parameters<RuleRows
 }
 
 function* operationSteps(op: RubricOperation, revision: number, limits: OperationLimits): Steps<AppliedOperation> {
-  const ctx: Context = { revision, limits, mergedTexts: new Map() };
+  const ctx: Context = { revision, limits, mergedTexts: new Map(), restored: new Set() };
   let inverse: RubricOperation;
   if (op.kind === "batch") {
     const inverses: SimpleOperation[] = [];
@@ -138,6 +138,12 @@ interface Context {
   limits: OperationLimits;
   /** Requirement texts merged three-way, by node key: the operation as applied differs from the one sent. */
   mergedTexts: Map<string, string>;
+  /**
+   * Nodes this operation has restored so far, across the steps of a batch: a node deleted in one
+   * step of a batch and then again with an ancestor in a later step comes back with that ancestor
+   * when the batch is undone, and the undo's own step for it finds it back already.
+   */
+  restored: Set<string>;
 }
 
 /** The operation with merged texts in place of the ones sent (and without the merge bases). */
@@ -292,11 +298,12 @@ function* deleteSteps(ctx: Context, keys: string[]): Steps<RubricOperation> {
 }
 
 function* restoreSteps(ctx: Context, keys: string[]): Steps<RubricOperation> {
-  const restored = new Set<string>();
+  const { restored } = ctx;
   for (const key of keys) {
     const row = yield* call("row", key);
     if (!row) throw new OperationError("node_not_found", "The node is not in this rubric");
-    // Already back with an ancestor listed before it (the undo of a delete that listed both).
+    // Already back with an ancestor restored before it in this operation (the undo of a delete, or
+    // of a batch of deletes, that named both).
     if (row.deletedRevision === null && restored.has(key)) continue;
     if (row.deletedRevision === null) throw new OperationError("invalid", "The node is not deleted");
     if (row.parentKey !== null) yield* liveRow(row.parentKey, "Its parent");

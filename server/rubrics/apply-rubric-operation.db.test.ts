@@ -268,6 +268,25 @@ describe.each(testDatabaseKinds())("rubric operations on %s", (kind) => {
     expect(await exported()).toBe(before);
   });
 
+  it("undoes and redoes a batch that deletes a node, then its ancestor", async () => {
+    const [a] = childrenOf(root().key);
+    const [inner] = childrenOf(a.key);
+    const before = await exported();
+    const { inverse } = await apply({
+      kind: "batch",
+      ops: [
+        { kind: "delete", keys: [inner.key] },
+        { kind: "delete", keys: [a.key] },
+      ],
+    });
+    const afterDelete = await exported();
+    // Restoring the ancestor brings back what the batch removed beneath it, the inner node too.
+    const undone = await apply(inverse);
+    expect(await exported()).toBe(before);
+    await apply(undone.inverse);
+    expect(await exported()).toBe(afterDelete);
+  });
+
   it("moves a subtree by touching one row", async () => {
     const [a, b] = childrenOf(root().key);
     const versions = async () =>
