@@ -17,8 +17,10 @@ export default defineConfig({
     hookTimeout: 180_000,
     // server-only throws outside a react-server bundle; the tests prepare databases directly.
     alias: { "server-only": path.resolve(import.meta.dirname, "test/server-only-stub.ts") },
-    // Each file starts its own studio processes and databases: one file at a time.
-    fileParallelism: false,
+    // Each file starts its own studio processes, databases and ports (test/server/harness.ts: a hundred
+    // per worker): two files at a time, since most of a file's time is waiting on leases, grace
+    // periods and restarts rather than CPU.
+    maxWorkers: 2,
     // vitest's default, pinned: afterAll hooks run in reverse order of registration, so a file's
     // own hooks registered after studioSuite (test/server/studio-suite.ts) run before its studio stops.
     sequence: { hooks: "stack" },

@@ -7,28 +7,38 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 results=$(mktemp -d)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+# Each phase says how long it took, so a slower CI shows where.
+took() { echo "   ($1: $((SECONDS - phase_start)) s)"; phase_start=$SECONDS; }
 
+# The three static checks are single-threaded: they run side by side, and each one's output is
+# printed whole, in this order, once all three are done.
+phase_start=$SECONDS
+( npm run --silent lint:layers >"$results/layers.log" 2>&1; echo $? >"$results/layers.rc" ) &
+( npm run --silent format:check >"$results/format.log" 2>&1 && echo "every file is formatted" >>"$results/format.log"; echo $? >"$results/format.rc" ) &
+( npm run --silent lint:eslint >"$results/eslint.log" 2>&1 && echo "no findings" >>"$results/eslint.log"; echo $? >"$results/eslint.rc" ) &
+wait
 echo "── layers (dependency-cruiser: imports follow ARCHITECTURE.md, no cycles) ──"
-npm run --silent lint:layers
-layers_rc=$?
-
+cat "$results/layers.log"
+layers_rc=$(cat "$results/layers.rc")
 echo "── format (Prettier) ──"
-npm run --silent format:check && echo "every file is formatted"
-format_rc=$?
-
+cat "$results/format.log"
+format_rc=$(cat "$results/format.rc")
 echo "── eslint ──"
-npm run --silent lint:eslint && echo "no findings"
-eslint_rc=$?
+cat "$results/eslint.log"
+eslint_rc=$(cat "$results/eslint.rc")
+took "static checks"
 
 echo "── vitest (unit and integration${DATABASE_URL:+, PGlite and PostgreSQL}) ──"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
 vitest_rc=$?
+took "vitest"
 
 echo "── next build ──"
 build_rc=0
 bash scripts/ensure-system-packages.sh || build_rc=$?
 [ $build_rc -eq 0 ] && { npm run build >"$results/build.log" 2>&1 || { build_rc=$?; tail -40 "$results/build.log"; }; }
 [ $build_rc -eq 0 ] && echo "build ok"
+took "build"
 
 # The server suite and Playwright share the build and run side by side (each starts its own studios
 # on its own ports and data): together they take the time of the longer one. Each one's output is
@@ -44,6 +54,7 @@ if [ $build_rc -eq 0 ]; then
   server_rc=$(cat "$results/server.rc" 2>/dev/null || echo 1)
   e2e_rc=$(cat "$results/playwright.rc" 2>/dev/null || echo 1)
 fi
+took "server suite and Playwright, side by side"
 echo "── server tests (the built studio over HTTP${DATABASE_URL:+, PGlite and PostgreSQL}) ──"
 cat "$results/server.log" 2>/dev/null
 echo "── playwright (Chromium) ──"

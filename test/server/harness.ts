@@ -1,7 +1,7 @@
 /**
  * What the server tests (`test/server/*.server.test.ts`) and the co-editing benchmark
  * (`bench/coedit.ts`) share: a database prepared with users and the demo paper, the built studio
- * started with `next start` on loopback (ports 3400–3499), sign-in through the real credentials
+ * started with `next start` on loopback (ports from 3400, a hundred per vitest worker), sign-in through the real credentials
  * provider, and a Server-Sent Events client of the rubric's live feed (Node has no EventSource).
  *
  * Servers run from the build in NEXT_DIST_DIR (default `.next`); every one runs in its own process
@@ -50,8 +50,11 @@ export async function waitFor<T>(
 
 // ── Ports ────────────────────────────────────────────────────────────────────
 
-const PORT_MIN = 3400;
-const PORT_MAX = 3499;
+// Each vitest worker of the server suite takes ports from its own hundred (3400–3499, 3500–3599, …):
+// a port is only checked free, so two workers picking from one range could both take it before either listens.
+const POOL = Math.max(0, Number(process.env.VITEST_POOL_ID ?? 1) - 1);
+const PORT_MIN = 3400 + 100 * POOL;
+const PORT_MAX = PORT_MIN + 99;
 const handedOut = new Set<number>();
 
 function portIsFree(port: number): Promise<boolean> {
@@ -62,7 +65,7 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** A port of 3400–3499 (or of `min`–`max`) that nothing listens on (and that this process has not handed out yet). */
+/** A port of this worker's hundred (or of `min`–`max`) that nothing listens on (and that this process has not handed out yet). */
 export async function freePort(min = PORT_MIN, max = PORT_MAX): Promise<number> {
   const span = max - min + 1;
   const start = Math.floor(Math.random() * span);
