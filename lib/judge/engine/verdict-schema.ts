@@ -55,6 +55,11 @@ function verdictSchema(continuous: boolean) {
   });
 }
 
+// Built once: zod compiles a schema's parser on its first use, and a judge run parses a verdict per
+// leaf (building the schema per answer was a tenth of a judge worker's CPU).
+const LEAF_VERDICT = verdictSchema(false);
+const SUBTREE_VERDICT = verdictSchema(true);
+
 /** The JSON text inside a possible Markdown fence. */
 function unfence(text: string): string {
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
@@ -70,7 +75,7 @@ export function parseVerdict(text: string, continuous: boolean): VerdictParse {
   } catch {
     return { ok: false, error: `the answer is not JSON: ${JSON.stringify(text.slice(0, 200))}` };
   }
-  const result = verdictSchema(continuous).safeParse(value);
+  const result = (continuous ? SUBTREE_VERDICT : LEAF_VERDICT).safeParse(value);
   if (!result.success) {
     const issue = result.error.issues[0];
     return { ok: false, error: `the answer's ${issue.path.join(".") || "value"} ${issue.message}` };
