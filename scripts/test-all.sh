@@ -11,20 +11,25 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 took() { echo "   ($1: $((SECONDS - phase_start)) s)"; phase_start=$SECONDS; }
 
 # The three static checks are single-threaded: they run side by side, and each one's output is
-# printed whole, in this order, once all three are done.
+# printed whole, in this order, once all three are done. `static_check <name> <said when clean> <cmd…>`.
+static_check() {
+  local name=$1 clean=$2
+  shift 2
+  ( "$@" >"$results/$name.log" 2>&1 && { [ -z "$clean" ] || echo "$clean" >>"$results/$name.log"; }; echo $? >"$results/$name.rc" ) &
+}
 phase_start=$SECONDS
-( npm run --silent lint:layers >"$results/layers.log" 2>&1; echo $? >"$results/layers.rc" ) &
-( npm run --silent format:check >"$results/format.log" 2>&1 && echo "every file is formatted" >>"$results/format.log"; echo $? >"$results/format.rc" ) &
-( npm run --silent lint:eslint >"$results/eslint.log" 2>&1 && echo "no findings" >>"$results/eslint.log"; echo $? >"$results/eslint.rc" ) &
+static_check layers "" npm run --silent lint:layers
+static_check format "every file is formatted" npm run --silent format:check
+static_check eslint "no findings" npm run --silent lint:eslint
 wait
 echo "── layers (dependency-cruiser: imports follow ARCHITECTURE.md, no cycles) ──"
 cat "$results/layers.log"
-layers_rc=$(cat "$results/layers.rc")
 echo "── format (Prettier) ──"
 cat "$results/format.log"
-format_rc=$(cat "$results/format.rc")
 echo "── eslint ──"
 cat "$results/eslint.log"
+layers_rc=$(cat "$results/layers.rc")
+format_rc=$(cat "$results/format.rc")
 eslint_rc=$(cat "$results/eslint.rc")
 took "static checks"
 

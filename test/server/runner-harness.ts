@@ -87,6 +87,20 @@ export async function startDemoJudgeRun(
   return started.body.runs[0].id;
 }
 
+/** The last 20,000 characters a child printed on stdout and stderr (for failure messages); `onStderr` hears each stderr chunk. */
+function outputTail(child: ChildProcess, onStderr?: (text: string) => void): () => string {
+  let log = "";
+  const keep = (c: Buffer) => {
+    log = (log + c.toString("utf8")).slice(-20_000);
+  };
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", (c: Buffer) => {
+    keep(c);
+    onStderr?.(c.toString("utf8"));
+  });
+  return () => log;
+}
+
 export interface WorkerProcess {
   pid: number;
   /** The last of what it printed (for failure messages). */
@@ -113,18 +127,10 @@ export function startWorkerProcess(
       detached: true,
     },
   );
-  let log = "";
-  const keep = (c: Buffer) => {
-    log = (log + c.toString("utf8")).slice(-20_000);
-  };
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", (c: Buffer) => {
-    keep(c);
-    opts.onStderr?.(c.toString("utf8"));
-  });
+  const output = outputTail(child, opts.onStderr);
   return {
     pid: child.pid!,
-    output: () => log,
+    output,
     kill: (signal = "SIGKILL") => {
       try {
         process.kill(-child.pid!, signal);
@@ -254,12 +260,7 @@ export function startRunner(
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
-  let log = "";
-  const keep = (c: Buffer) => {
-    log = (log + c.toString("utf8")).slice(-20_000);
-  };
-  child.stdout!.on("data", keep);
-  child.stderr!.on("data", keep);
+  const output = outputTail(child);
   runnerPids.add(child.pid!);
   let done = false;
   const exited = new Promise<number | string>((resolve) =>
@@ -282,7 +283,7 @@ export function startRunner(
   return {
     name: opts.name,
     pid: child.pid!,
-    output: () => log,
+    output,
     exited,
     kill,
     stop: async () => {
