@@ -183,6 +183,17 @@ export async function evaluationFigures(): Promise<void> {
       `# CPU seconds: studio ${cpu(studio.pid).toFixed(0)}, workers ${workers.map((w) => cpu(w.pid).toFixed(0)).join(" + ")}, ` +
         `model server ${cpu(model.pid).toFixed(0)}, runners ${runners.map((r) => cpu(r.pid).toFixed(0)).join(" + ")}, PostgreSQL ${postgresCpuSeconds().toFixed(0)} (all its backends since boot)`,
     );
+    // How full the judge's slots were, 5 s at a time from the first call: where the run waited.
+    const { arrivals } = await model.stats();
+    const slots = WORKERS * RUNS_PER_WORKER * CONCURRENCY;
+    const first = Math.min(...arrivals);
+    const buckets: number[] = [];
+    for (const at of arrivals)
+      buckets[Math.floor((at - first) / 5_000)] = (buckets[Math.floor((at - first) / 5_000)] ?? 0) + 1;
+    console.log(
+      `# judge slots busy per 5 s (of ${slots}): ` +
+        Array.from(buckets, (n) => `${Math.round((((n ?? 0) * LATENCY_MS) / 5_000 / slots) * 100)}%`).join(" "),
+    );
     report("evaluation_overhead_ratio", wallS / ideal, "×", 2);
   } finally {
     await client.end();

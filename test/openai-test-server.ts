@@ -17,6 +17,8 @@ import { RANKING_REQUEST } from "@/lib/judge/engine/prompts";
 export interface RecordedRequest {
   /** The request's order of arrival, from 0. */
   n: number;
+  /** When it arrived (performance.now() of the server's process, ms). */
+  arrivedAt: number;
   model: string;
   messages: { role: string; content: string }[];
   jsonSchemaName: string | null;
@@ -165,7 +167,7 @@ export async function startOpenAiTestServer(script: TestServerScript = {}): Prom
       // For a server run in its own process (bench): its totals and request count.
       res
         .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ totals, requests: requests.length }));
+        .end(JSON.stringify({ totals, requests: requests.length, arrivals: requests.map((r) => r.arrivedAt) }));
       return;
     }
     if (req.method !== "POST" || !req.url?.endsWith("/chat/completions")) {
@@ -193,6 +195,7 @@ export async function startOpenAiTestServer(script: TestServerScript = {}): Prom
       jsonSchemaName === null ? (/Directory structure:\n([\s\S]*?)\n\n/.exec(last)?.[1] ?? null) : null;
     const rec: RecordedRequest = {
       n: requests.length,
+      arrivedAt: performance.now(),
       model: String(body.model),
       messages,
       jsonSchemaName,

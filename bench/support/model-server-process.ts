@@ -20,6 +20,8 @@ export async function startModelServerProcess(latencyMs: number) {
       (await (await fetch(baseUrl.replace(/\/v1$/, "/_stats"))).json()) as {
         totals: Record<string, ModelUsage>;
         requests: number;
+        /** Each request's arrival, in ms on the server's clock. */
+        arrivals: number[];
       },
     close: () => void child.kill(),
   };

@@ -144,7 +144,11 @@ export interface JudgeRunInput {
 export interface JudgeRunHooks {
   /** Leaves already graded (a resumed run): not asked again. */
   done?: ReadonlySet<string>;
-  /** Called as each verdict arrives; the worker stores it before the next one counts as done. */
+  /**
+   * Called as each verdict arrives, outside its call slot (the next leaf's call starts while this
+   * one is stored); the run returns once every call has settled, and stops starting leaves after
+   * one rejects, then rejects with it.
+   */
   onVerdict?(verdict: LeafVerdict): Promise<void> | void;
   signal?: AbortSignal;
 }

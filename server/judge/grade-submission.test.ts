@@ -241,6 +241,47 @@ describe("resume and cancel", () => {
   });
 });
 
+describe("storing verdicts", () => {
+  it("a verdict being stored does not hold its call slot: the next leaf's call starts meanwhile", async () => {
+    const { model } = await setup();
+    let secondCallStarted!: () => void;
+    const secondCall = new Promise<void>((resolve) => (secondCallStarted = resolve));
+    let calls = 0;
+    const counting: typeof model = {
+      supportsJsonSchema: true,
+      complete: (req) => {
+        if (++calls === 2) secondCallStarted();
+        return model.complete(req);
+      },
+    };
+    const stored: string[] = [];
+    const { verdicts } = await gradeSubmission(demoJudgeInput(submission(), { maxConcurrency: 1 }), counting, {
+      // The first store finishes only once the second call is under way (with the slot held until
+      // the store ends, it never would).
+      onVerdict: async (v) => {
+        if (stored.length === 0) await secondCall;
+        stored.push(v.key);
+      },
+    });
+    expect(calls).toBeGreaterThan(2);
+    expect(stored.sort()).toEqual(verdicts.map((v) => v.key).sort());
+  });
+
+  it("a store that fails stops the run: no other leaf is asked, and the run fails with it", async () => {
+    const { model } = await setup();
+    let calls = 0;
+    const counting: typeof model = { supportsJsonSchema: true, complete: (req) => (calls++, model.complete(req)) };
+    const run = gradeSubmission(demoJudgeInput(submission(), { maxConcurrency: 1 }), counting, {
+      onVerdict: async () => {
+        throw new Error("the database is down");
+      },
+    });
+    await expect(run).rejects.toThrow("the database is down");
+    expect(demoLeaves.length).toBeGreaterThan(10);
+    expect(calls).toBe(1);
+  });
+});
+
 describe("what the judge reads", () => {
   it("when reproduction touched no file every Result Analysis leaf scores 0 without a call", async () => {
     const { server, model } = await setup();

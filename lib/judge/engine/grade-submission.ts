@@ -7,6 +7,7 @@ import pLimit from "p-limit";
 import type { ChatModel, JudgeRubricNode, JudgeRunHooks, JudgeRunInput, LeafVerdict } from "../engine-contract";
 import { buildGradedTree, type GradedTree } from "./graded-result";
 import { gradeLeaf, RunAborted } from "./leaf-grader";
+import { verdictHandoff } from "./verdict-handoff";
 import { prepareSubmission } from "./prepare-submission";
 import { placeholderEvidence } from "./placeholder-evidence";
 import { judgedTree, planLeaves, type PlannedLeaf } from "./rubric-plan";
@@ -41,6 +42,7 @@ async function runLeaves(
 ): Promise<LeafVerdict[]> {
   const limit = pLimit(Math.max(1, concurrency));
   const got = new Map<string, LeafVerdict>();
+  const handoff = verdictHandoff(hooks);
   // After an abort the queued leaves still run, each returning at once (a cleared p-limit queue
   // would leave their promises unsettled).
   await Promise.all(
@@ -48,7 +50,7 @@ async function runLeaves(
       .filter((leaf) => !hooks.done?.has(leaf.key))
       .map((leaf) =>
         limit(async () => {
-          if (hooks.signal?.aborted) return;
+          if (hooks.signal?.aborted || handoff.failed) return;
           let verdict: LeafVerdict;
           try {
             verdict = await grade(leaf);
@@ -57,10 +59,11 @@ async function runLeaves(
             throw err;
           }
           got.set(leaf.key, verdict);
-          await hooks.onVerdict?.(verdict);
+          handoff.hand(verdict);
         }),
       ),
   );
+  await handoff.settle();
   return leaves.map((l) => got.get(l.key)).filter((v): v is LeafVerdict => !!v);
 }
 

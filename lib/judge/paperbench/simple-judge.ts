@@ -27,6 +27,7 @@ import { formatPython } from "./python-format";
 import { bytesNeededFor, readPythonText } from "./python-text";
 import { reduceLog } from "./reduce-log";
 import { buildRequirementsString, codeOnlyTree, priorNodesFinder } from "./rubric-walk";
+import { verdictHandoff } from "../engine/verdict-handoff";
 
 /** SimpleJudge's defaults. */
 export const PB_BUFFER_TOKENS = 10_000;
@@ -541,12 +542,13 @@ export async function runPaperbenchJudge(
   const limit = pLimit(Math.max(1, input.maxConcurrency));
   const outcomes = new Map<string, PbOutcome>();
   const verdicts = new Map<string, LeafVerdict>();
+  const handoff = verdictHandoff(hooks);
   await Promise.all(
     units
       .filter((u) => !hooks.done?.has(u.key))
       .map((unit) =>
         limit(async () => {
-          if (hooks.signal?.aborted) return;
+          if (hooks.signal?.aborted || handoff.failed) return;
           const calls: CallUsage[] = [];
           const ask: Asker = async (purpose, name, messages, jsonSchema) => {
             if (hooks.signal?.aborted) throw new PbAborted();
@@ -572,10 +574,11 @@ export async function runPaperbenchJudge(
           outcomes.set(unit.key, outcome);
           const verdict = verdictOf(unit, outcome, calls);
           verdicts.set(unit.key, verdict);
-          await hooks.onVerdict?.(verdict);
+          handoff.hand(verdict);
         }),
       ),
   );
+  await handoff.settle();
   return {
     verdicts: units.map((u) => verdicts.get(u.key)).filter((v): v is LeafVerdict => !!v),
     units,
