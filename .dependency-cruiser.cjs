@@ -48,7 +48,14 @@ const LIB_PACKAGES = [
 ];
 
 /** ALLOW-list (small): the runner speaks HTTP with zod contracts, unpacks archives and logs JSON lines; Node built-ins are its own. */
-const RUNNER_PACKAGES = ["zod", "tar-stream", "yauzl", "pino"];
+const RUNNER_PACKAGES = [
+  "zod",
+  "tar-stream",
+  "yauzl",
+  "pino",
+  // The kubernetes backend (runner/backends/kubernetes.ts) creates, watches, execs into and deletes each job's pod.
+  "@kubernetes/client-node",
+];
 
 /**
  * DENY-list (components/ use many browser packages: React, charts, markdown, icons, so an allow-list

@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { RUNNER_BACKENDS, type RunnerBackend } from "@/lib/runner/protocol";
 import { DEFAULT_DOCKER_IMAGE } from "./backends/docker";
+import { defaultNamespace } from "./backends/kubernetes";
 import { DEFAULT_MAX_LOG_BYTES } from "./log-cap";
 
 export interface RunnerOptions {
@@ -17,14 +18,28 @@ export interface RunnerOptions {
   dockerImage: string;
   /** A job's whole log, and each run's reproduce.log, are cut here with a marker line (default 1 GiB). */
   maxLogBytes: number;
+  kubernetes: KubernetesRunnerOptions;
+}
+
+/** `--backend kubernetes`: where and how each job's pod runs (runner/backends/kubernetes.ts). */
+export interface KubernetesRunnerOptions {
+  namespace: string;
+  image: string;
+  /** e.g. gvisor (a RuntimeClass whose handler is runsc); null: the cluster's default runtime. */
+  runtimeClassName: string | null;
+  /** How many GPUs this controller offers the studio (the most its jobs ask the cluster for at once). */
+  gpus: number;
 }
 
 /** The options, and what the runner says before it starts (a token on the command line). */
 export type ParsedRunnerOptions = RunnerOptions & { warnings: string[] };
 
 export const USAGE = `usage: RUNNER_TOKEN=<runner token> npm run runner -- --url <studio> [--name <name>] [--backend sandbox|local|docker] [--work-dir <dir>] [--max-jobs <n>] [--docker-image <image>] [--max-log-bytes <n>]
+  [--k8s-namespace <ns>] [--k8s-image <image>] [--k8s-runtime-class <name>] [--k8s-gpus <n>]
   --token <runner token> is still read, but ps and npm show it to every user of the machine;
-  RUNNER_DOCKER_IMAGE may stand for --docker-image, RUNNER_MAX_LOG_BYTES for --max-log-bytes (default 1 GiB).`;
+  RUNNER_DOCKER_IMAGE may stand for --docker-image, RUNNER_MAX_LOG_BYTES for --max-log-bytes (default 1 GiB);
+  --backend kubernetes runs each job as a Kubernetes Job (kubeconfig: in-cluster or KUBECONFIG); RUNNER_K8S_NAMESPACE,
+  RUNNER_K8S_IMAGE, RUNNER_K8S_RUNTIME_CLASS and RUNNER_K8S_GPUS may stand for its options.`;
 
 /** Said when the token came on the command line: any local user can read a process's arguments. */
 export const TOKEN_ON_COMMAND_LINE_WARNING =
@@ -50,6 +65,10 @@ export function parseRunnerOptions(
         "max-jobs": { type: "string" },
         "docker-image": { type: "string" },
         "max-log-bytes": { type: "string" },
+        "k8s-namespace": { type: "string" },
+        "k8s-image": { type: "string" },
+        "k8s-runtime-class": { type: "string" },
+        "k8s-gpus": { type: "string" },
       },
       strict: true,
     }));
@@ -84,6 +103,10 @@ export function parseRunnerOptions(
   if (!Number.isSafeInteger(maxLogBytes) || maxLogBytes < 1024)
     throw new UsageError("--max-log-bytes (RUNNER_MAX_LOG_BYTES) must be a whole number of bytes, at least 1024");
   const name = values.name?.trim() || os.hostname();
+  const dockerImage = values["docker-image"] ?? env.RUNNER_DOCKER_IMAGE ?? DEFAULT_DOCKER_IMAGE;
+  const k8sGpus = Number(values["k8s-gpus"] ?? env.RUNNER_K8S_GPUS ?? "0");
+  if (!Number.isInteger(k8sGpus) || k8sGpus < 0 || k8sGpus > 64)
+    throw new UsageError("--k8s-gpus (RUNNER_K8S_GPUS) must be a whole number from 0 to 64");
   return {
     url,
     token,
@@ -93,8 +116,14 @@ export function parseRunnerOptions(
       values["work-dir"] ?? path.join(os.tmpdir(), `rubric-runner-${name.replace(/[^a-zA-Z0-9_.-]/g, "-")}`),
     ),
     maxJobs,
-    dockerImage: values["docker-image"] ?? env.RUNNER_DOCKER_IMAGE ?? DEFAULT_DOCKER_IMAGE,
+    dockerImage,
     maxLogBytes,
+    kubernetes: {
+      namespace: values["k8s-namespace"] ?? env.RUNNER_K8S_NAMESPACE ?? defaultNamespace(),
+      image: values["k8s-image"] ?? env.RUNNER_K8S_IMAGE ?? dockerImage,
+      runtimeClassName: values["k8s-runtime-class"] || env.RUNNER_K8S_RUNTIME_CLASS || null,
+      gpus: k8sGpus,
+    },
     warnings,
   };
 }

@@ -5,6 +5,7 @@ import type { RunnerEvent } from "./log";
 import type { FinalJobStatus } from "@/lib/jobs/states";
 import type { ClaimedJob, Gpu } from "@/lib/runner/protocol";
 import type { JobBackend } from "./backends/job-backend";
+import { runsWholeJobs } from "./backends/whole-job-backend";
 import { watchForCancel } from "./cancel-watch";
 import { gpuLabel } from "./capabilities";
 import { jobLimits, spawnLimits } from "./job-limits";
@@ -135,10 +136,8 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
     if (disk.unenforced) note(`the disk limit (${diskMiB} MiB) is not enforced: ${disk.unenforced}`);
     for (const line of ctx.backend.notices({ network: job.settings.network, limits: spawnLimits(job.settings) }))
       note(line);
-    const result = await reproduce({
-      backend: ctx.backend,
+    const runOptions = {
       jobDir: disk.root,
-      diskLimitMiB: disk.unenforced ? undefined : diskMiB,
       sourceRoot,
       settings: job.settings,
       gpuIndices: job.gpuIndices,
@@ -146,12 +145,22 @@ export async function executeJob(ctx: JobExecutionContext): Promise<JobExecution
       runnerName: ctx.runnerName,
       attempt: job.attempt,
       spawnName: `${job.id}-${job.attempt}`,
-      output: (text) => logs.write(text),
+      output: (text: string) => logs.write(text),
       cancelled: stopped,
       killGraceMs: ctx.killGraceMs,
       maxLogBytes: ctx.maxLogBytes,
-    });
-    if (abandonReason) return { outcome: "abandoned", reason: abandonReason };
+    };
+    // A backend that runs the whole job elsewhere (kubernetes: its own pod) does PaperBench's steps there.
+    const result = runsWholeJobs(ctx.backend)
+      ? await ctx.backend.reproduceJob({
+          ...runOptions,
+          claimed,
+          shutdown: ctx.shutdown,
+          limits: spawnLimits(job.settings),
+          diskMiB,
+        })
+      : await reproduce({ ...runOptions, backend: ctx.backend, diskLimitMiB: disk.unenforced ? undefined : diskMiB });
+    if (abandonReason || !result) return { outcome: "abandoned", reason: abandonReason ?? "the job was left running" };
 
     if (!result.ran) {
       // Nothing of reproduce.sh ran (the backend could not set it up): no executed submission to judge.

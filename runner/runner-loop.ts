@@ -4,12 +4,17 @@ import { bwrapAvailable } from "./backends/sandbox";
 import { selectBackend } from "./backends/select-backend";
 import { releaseJobMounts } from "./job-storage";
 import { detectGpus, machineCapabilities } from "./capabilities";
-import type { RunnerOptions } from "./cli-options";
+import type { KubernetesRunnerOptions, RunnerOptions } from "./cli-options";
 import { executeJob } from "./job-execution";
 import { createRunnerLogger, loggedEvents, type RunnerEvent } from "./log";
-import { StudioClient, StudioError } from "./studio-client";
+import { StaleLeaseError, StudioClient, StudioError } from "./studio-client";
+import type { JobBackend } from "./backends/job-backend";
+import { runsWholeJobs } from "./backends/whole-job-backend";
+import { kubernetesGpus } from "./backends/kubernetes";
 
-export interface StartRunnerOptions extends Omit<RunnerOptions, "maxLogBytes"> {
+export interface StartRunnerOptions extends Omit<RunnerOptions, "maxLogBytes" | "kubernetes"> {
+  /** The kubernetes backend's settings (`--k8s-*`). */
+  kubernetes?: KubernetesRunnerOptions;
   /** A job's whole log is cut here (default 1 GiB). */
   maxLogBytes?: number;
   /** SIGTERM → this grace → SIGKILL when a job is cancelled, times out or the runner stops (10 s). */
@@ -41,13 +46,17 @@ export function defaultBackend(): RunnerBackend {
  */
 export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunner> {
   const event = opts.event ?? loggedEvents(createRunnerLogger({ runnerName: opts.name }));
-  const gpus: Gpu[] = await detectGpus();
   const backendName = opts.backend ?? defaultBackend();
+  // A Kubernetes controller has no GPUs of its own: it offers the studio the GPUs it may ask the cluster for.
+  const gpus: Gpu[] = backendName === "kubernetes" ? kubernetesGpus(opts.kubernetes?.gpus ?? 0) : await detectGpus();
   if (opts.backend === null)
     event(
       `backend: ${backendName} (${backendName === "sandbox" ? "bwrap found" : "bwrap not installed: jobs run as plain processes"})`,
     );
-  const backend = selectBackend(backendName, { dockerImage: opts.dockerImage });
+  const backend = selectBackend(backendName, {
+    dockerImage: opts.dockerImage,
+    kubernetes: opts.kubernetes && { ...opts.kubernetes, runnerName: opts.name },
+  });
   const maxJobs = opts.maxJobs ?? Math.max(1, gpus.length);
   fs.mkdirSync(opts.workDir, { recursive: true });
   // Job disks a killed runner left mounted here: their jobs went back to the queue with the lease.
@@ -100,7 +109,8 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
           }
           say(`abandoned job ${job.id}: ${result.reason}`, ids);
           // Stopping (a scale-down, a reboot): hand the job back so it runs elsewhere now, not after its lease.
-          if (stopping) {
+          // A backend whose jobs run elsewhere (kubernetes) leaves them running, leases held: the next runner re-adopts them.
+          if (stopping && !runsWholeJobs(backend)) {
             await client.release(claimed, `the runner ${opts.name} was stopped`).then(
               () => say(`released job ${job.id} to the queue`, ids),
               (err: Error) =>
@@ -151,6 +161,7 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
     await Promise.all(running.values());
   }
 
+  await adoptLeftJobs(backend, client, say, launch);
   const done = loop();
   return {
     runnerId,
@@ -164,6 +175,46 @@ export async function startRunner(opts: StartRunnerOptions): Promise<RunningRunn
     },
     done,
   };
+}
+
+/**
+ * A restarted runner's jobs that still run (kubernetes: their pods): each one whose lease the studio
+ * still renews is followed again as if just claimed; the others are removed.
+ */
+async function adoptLeftJobs(
+  backend: JobBackend,
+  client: StudioClient,
+  say: RunnerEvent,
+  launch: (claimed: ClaimedJob) => void,
+): Promise<void> {
+  if (!runsWholeJobs(backend)) return;
+  let left: ClaimedJob[];
+  try {
+    left = await backend.adoptable();
+  } catch (err) {
+    say(`could not list the jobs a previous run of this runner left: ${(err as Error).message}`);
+    return;
+  }
+  for (const claimed of left) {
+    const ids = { jobId: claimed.job.id, leaseId: claimed.lease.id };
+    try {
+      await client.heartbeat(claimed);
+    } catch (err) {
+      if (
+        err instanceof StaleLeaseError ||
+        (err instanceof StudioError && (err.status === 401 || err.status === 403))
+      ) {
+        say(
+          `job ${claimed.job.id} left by a previous run is no longer ours (${(err as Error).message}): removing it`,
+          ids,
+        );
+        await backend.discard(claimed).catch(() => undefined);
+        continue;
+      }
+    }
+    say(`re-adopting job ${claimed.job.id} left running by a previous run of this runner`, ids);
+    launch(claimed);
+  }
 }
 
 async function registerUntilAnswered(

@@ -37,7 +37,7 @@ export const RUNNER_PATHS = {
 /** Token prefixes: a token says what it is, so a leaked one is recognisable (and maskable). */
 export const TOKEN_PREFIX = { runner: "rst_runner_", job: "rst_job_", user: "rst_user_" } as const;
 
-export const RUNNER_BACKENDS = ["sandbox", "local", "docker"] as const;
+export const RUNNER_BACKENDS = ["sandbox", "local", "docker", "kubernetes"] as const;
 export type RunnerBackend = (typeof RUNNER_BACKENDS)[number];
 
 export const gpuSchema = z.object({
