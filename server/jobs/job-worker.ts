@@ -14,8 +14,11 @@ import { queueTimings } from "./queue-config";
 export interface WorkerWakeups {
   /** A job of the kind was queued (on any instance). */
   queue(kind: JobKind, listener: () => void): Promise<() => void>;
-  /** The job changed (a cancel, on any instance). */
-  job(jobId: string, listener: () => void): Promise<() => void>;
+  /**
+   * A cancel of the job was asked for (on any instance). Only cancels: the job's own topic hears
+   * every progress report of its run, and re-reading the job on each cost a query per verdict batch.
+   */
+  cancel(jobId: string, listener: () => void): Promise<() => void>;
 }
 
 export interface JobWorkerOptions {
@@ -130,7 +133,7 @@ export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): 
       }, heartbeatS * 1000);
       // A cancel is heard at once through the wake-up, not only at the next heartbeat.
       const unfollow =
-        (await opts.wakeups?.job(job.id, () => {
+        (await opts.wakeups?.cancel(job.id, () => {
           getJobById(store.db, job.id).then(
             (j) => j?.cancelRequestedAt && stopWith("cancelled"),
             () => undefined,

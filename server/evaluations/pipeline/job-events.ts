@@ -36,11 +36,23 @@ async function afterJobChanged(store: Store, jobId: string): Promise<void> {
   }
 }
 
+/**
+ * A judge job's evaluation (null: none), remembered: a run reports progress on every batch of
+ * verdicts it stores, and a job never moves to another cell. (A run whose submission joins an
+ * evaluation only while it grades misses just these refreshes: its end still advances the cell.)
+ */
+const evaluationOfJudgeJob = new Map<string, string | null>();
+
 /** A judge run stored a verdict: its evaluation hears of it at most once a second. */
 async function afterJudgeProgress(store: Store, jobId: string): Promise<void> {
   try {
-    const cell = await findEvaluationCellOfJob(store.db, jobId);
-    if (cell) await announceEvaluationProgress(store, cell.evaluationId);
+    let evaluationId = evaluationOfJudgeJob.get(jobId);
+    if (evaluationId === undefined) {
+      evaluationId = (await findEvaluationCellOfJob(store.db, jobId))?.evaluationId ?? null;
+      if (evaluationOfJudgeJob.size >= 1_000) evaluationOfJudgeJob.clear();
+      evaluationOfJudgeJob.set(jobId, evaluationId);
+    }
+    if (evaluationId) await announceEvaluationProgress(store, evaluationId);
   } catch {
     // Only the matrix's refresh is lost; the next change or its once-a-second look catches up.
   }

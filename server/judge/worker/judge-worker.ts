@@ -2,7 +2,7 @@ import "server-only";
 import os from "node:os";
 import type { Store } from "@/db/client";
 import { startJobWorker } from "@/server/jobs/job-worker";
-import { followJob, followQueue } from "@/server/live/job-feed";
+import { followJobCancel, followQueue } from "@/server/live/job-feed";
 
 export interface JudgeWorkerOptions {
   /** Runs graded at once (each makes up to its configuration's concurrent calls). */
@@ -33,7 +33,7 @@ export function startJudgeWorker(store: Store, opts: JudgeWorkerOptions = {}): {
     log: opts.log,
     wakeups: {
       queue: (kind, listener) => followQueue(kind, listener, live),
-      job: (jobId, listener) => followJob(jobId, listener, live),
+      cancel: (jobId, listener) => followJobCancel(jobId, listener, live),
     },
   });
 }
