@@ -121,7 +121,8 @@ async function databaseFigures() {
   }
 }
 
-// `npm run bench` runs every group; `npm run bench -- editor-ui cold-start` only those named.
+// `npm run bench` runs every group; `npm run bench -- editor-ui cold-start` only those named;
+// `npm run bench -- budget …` compares figures with an earlier commit's (bench/budget.ts).
 const groups: Record<string, () => Promise<void>> = {
   domain: domainFigures,
   database: databaseFigures,
@@ -138,6 +139,11 @@ const groups: Record<string, () => Promise<void>> = {
   "live-resync": liveResyncFigures,
 };
 const chosen = process.argv.slice(2);
+if (chosen[0] === "budget") {
+  const { budgetFigures } = await import("./budget");
+  await budgetFigures(chosen.slice(1));
+  process.exit(0);
+}
 const unknown = chosen.filter((name) => !(name in groups));
 if (unknown.length > 0) {
   console.error(`Unknown benchmark group ${unknown.join(", ")}: choose from ${Object.keys(groups).join(", ")}`);
