@@ -1,21 +1,17 @@
 /**
  * The Kubernetes manifests: every file kustomization.yaml lists parses and validates against the
- * Kubernetes and KEDA schemas (kubernetes-models), the pieces fit together (Service → studio pods,
- * runner → Service, ScaledObject → runner Deployment and its TriggerAuthentication), secrets come
- * from Secrets, and KEDA's query runs on a real, migrated database and counts what it should.
+ * Kubernetes schemas (kubernetes-models), and the pieces fit together: Service → studio pods, the
+ * runner controller → the studio's Service and the namespace its Role is in, its Role no wider than
+ * what runner/backends/kubernetes.ts does, secrets from Secrets.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
-import { Deployment } from "kubernetes-models/apps/v1";
-import { Service } from "kubernetes-models/v1";
-import { ScaledObject, TriggerAuthentication } from "@kubernetes-models/keda/keda.sh/v1alpha1";
-import type { DbHandle } from "@/db/client";
-import { createPaper } from "@/db/queries/papers";
-import { jobs } from "@/db/schema";
-import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
+import { Deployment, StatefulSet } from "kubernetes-models/apps/v1";
+import { Namespace, Service, ServiceAccount } from "kubernetes-models/v1";
+import { Role, RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1";
+import { RuntimeClass } from "kubernetes-models/node.k8s.io/v1";
 
 const DIR = import.meta.dirname;
 const ROOT = path.resolve(DIR, "..", "..");
@@ -23,9 +19,13 @@ const ROOT = path.resolve(DIR, "..", "..");
 // What each apiVersion/kind is checked against; a manifest of any other kind fails the test.
 const MODELS = {
   "apps/v1/Deployment": Deployment,
+  "apps/v1/StatefulSet": StatefulSet,
   "v1/Service": Service,
-  "keda.sh/v1alpha1/ScaledObject": ScaledObject,
-  "keda.sh/v1alpha1/TriggerAuthentication": TriggerAuthentication,
+  "v1/ServiceAccount": ServiceAccount,
+  "v1/Namespace": Namespace,
+  "rbac.authorization.k8s.io/v1/Role": Role,
+  "rbac.authorization.k8s.io/v1/RoleBinding": RoleBinding,
+  "node.k8s.io/v1/RuntimeClass": RuntimeClass,
 } as const;
 
 type Manifest = { file: string; apiVersion: string; kind: string; metadata: { name: string }; [key: string]: unknown };
@@ -58,11 +58,15 @@ const find = <T>(kind: string, name: string): T => {
 };
 const studio = find<Deployment>("Deployment", "rubric-studio");
 const studioService = find<Service>("Service", "rubric-studio");
-const runner = find<Deployment>("Deployment", "rubric-runner");
-const scaledObject = find<ScaledObject>("ScaledObject", "rubric-runner");
-const trigger = scaledObject.spec!.triggers[0];
-const container = (d: Deployment) => d.spec!.template.spec!.containers[0];
-const envOf = (d: Deployment, name: string) => container(d).env?.find((e) => e.name === name);
+const runner = find<StatefulSet>("StatefulSet", "rubric-runner");
+const role = find<Role>("Role", "rubric-runner");
+const binding = find<RoleBinding>("RoleBinding", "rubric-runner");
+const container = (d: Deployment | StatefulSet) => d.spec!.template.spec!.containers[0];
+const envOf = (d: Deployment | StatefulSet, name: string) => container(d).env?.find((e) => e.name === name);
+const argOf = (d: Deployment | StatefulSet, flag: string) => {
+  const args = container(d).args!;
+  return args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined;
+};
 
 describe("the Kubernetes manifests", () => {
   it("lists every manifest of the folder in kustomization.yaml", () => {
@@ -84,11 +88,9 @@ describe("the Kubernetes manifests", () => {
     };
     broken.spec.replicas = "two";
     expect(() => modelOf(broken).validate()).toThrow();
-    const badTrigger = structuredClone(manifests.find((m) => m.kind === "ScaledObject")!) as Manifest & {
-      spec: { triggers: unknown };
-    };
-    badTrigger.spec.triggers = [{ metadata: {} }];
-    expect(() => modelOf(badTrigger).validate()).toThrow();
+    const badRole = structuredClone(manifests.find((m) => m.kind === "Role")!) as Manifest & { rules: unknown };
+    badRole.rules = [{ resources: ["pods"] }];
+    expect(() => modelOf(badRole).validate()).toThrow();
   });
 
   it("gives the studio its database and AUTH_SECRET from a Secret, and readiness and liveness probes on paths it serves", () => {
@@ -114,9 +116,8 @@ describe("the Kubernetes manifests", () => {
     expect(studioService.spec!.ports?.[0]).toMatchObject({ port: 3000, targetPort: "http" });
   });
 
-  it("runs a runner on one GPU with its token from a Secret, and no database or studio secrets", () => {
+  it("runs the runner as a controller with its token from a Secret, and no database or studio secrets", () => {
     const c = container(runner);
-    expect(c.resources?.limits?.["nvidia.com/gpu"]).toBe(1);
     expect(envOf(runner, "RUNNER_TOKEN")?.valueFrom?.secretKeyRef).toMatchObject({
       name: "rubric-runner",
       key: "token",
@@ -129,77 +130,53 @@ describe("the Kubernetes manifests", () => {
     // The token is never on the command line, where every process of the pod could read it.
     expect([...(c.command ?? []), ...(c.args ?? [])].join(" ")).not.toMatch(/--token/);
     expect(c.command).toEqual(["npm", "run", "runner", "--"]);
-    expect(c.args).toEqual(expect.arrayContaining(["--backend", "local"]));
-    const pod = runner.spec!.template.spec!;
-    expect(pod.tolerations).toContainEqual(expect.objectContaining({ key: "nvidia.com/gpu", operator: "Exists" }));
-    expect(pod.automountServiceAccountToken).toBe(false);
-    // The job's stop (SIGTERM, 10 s grace, SIGKILL) and the last log lines fit in the pod's grace.
-    expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(30);
+    expect(argOf(runner, "--backend")).toBe("kubernetes");
+    // Its name is the pod's: a StatefulSet's, the same after a restart, so it finds its job pods again.
+    expect(argOf(runner, "--name")).toBe("$(POD_NAME)");
+    expect(envOf(runner, "POD_NAME")?.valueFrom?.fieldRef?.fieldPath).toBe("metadata.name");
+    expect(runner.spec!.replicas).toBeGreaterThanOrEqual(1);
+    expect(runner.spec!.replicas).toBeLessThanOrEqual(2);
+    // It runs no job itself: no GPU.
+    expect(c.resources?.limits ?? {}).not.toHaveProperty("nvidia.com/gpu");
+    expect(runner.spec!.template.spec!.serviceAccountName).toBe("rubric-runner");
   });
 
   it("points the runner at the studio's Service", () => {
-    const args = container(runner).args!;
-    const url = new URL(args[args.indexOf("--url") + 1]);
+    const url = new URL(argOf(runner, "--url")!);
     expect(url.hostname).toBe(studioService.metadata!.name);
     expect(Number(url.port)).toBe(studioService.spec!.ports![0].port);
   });
 
-  it("scales the runner Deployment with KEDA's PostgreSQL scaler on reproduce jobs, from zero", () => {
-    expect(scaledObject.spec!.scaleTargetRef.name).toBe(runner.metadata!.name);
-    expect(scaledObject.spec!.minReplicaCount).toBe(0);
-    expect(scaledObject.spec!.maxReplicaCount).toBeGreaterThan(0);
-    expect(trigger.type).toBe("postgresql");
-    const query = trigger.metadata.query;
-    expect(query).toMatch(/\bFROM jobs\b/);
-    expect(query).toMatch(/kind = 'reproduce'/);
-    expect(query).toMatch(/'queued'/);
-    expect(trigger.metadata.targetQueryValue).toBe("1");
-    const auth = find<TriggerAuthentication>("TriggerAuthentication", trigger.authenticationRef!.name);
-    expect(auth.spec!.secretTargetRef).toContainEqual(
-      expect.objectContaining({ parameter: "connection", name: "rubric-keda-postgres" }),
-    );
-  });
-});
-
-describe.each(testDatabaseKinds())("KEDA's query on a migrated database (%s)", (kind) => {
-  let handle: DbHandle;
-  beforeAll(async () => {
-    handle = await openTestDatabase(kind);
-    await createPaper(
-      handle.db,
-      { id: "keda-paper", title: "KEDA", paperMarkdown: "", addendum: "", judgeAddendum: "", blacklist: [] },
-      null,
-    );
-  });
-  afterAll(async () => {
-    await handle?.close();
-  });
-
-  const count = async () => {
-    const { rows } = await handle.db.execute<{ count: unknown }>(sql.raw(trigger.metadata.query));
-    expect(rows).toHaveLength(1);
-    return Number(Object.values(rows[0])[0]);
-  };
-
-  it("counts the reproduce jobs a one-GPU runner pod can take or is running, and nothing else", async () => {
-    expect(await count()).toBe(0);
-    const job = (over: Partial<typeof jobs.$inferInsert>) => ({
-      kind: "reproduce" as const,
-      paperId: "keda-paper",
-      timeoutS: 60,
-      maxAttempts: 3,
-      ...over,
+  it("lets the controller act only on Jobs, pods, their logs and exec, NetworkPolicies and Secrets, in the jobs' namespace", () => {
+    const namespace = argOf(runner, "--k8s-namespace");
+    expect(namespace).toBe("rubric-jobs");
+    expect(role.metadata!.namespace).toBe(namespace);
+    expect(binding.metadata!.namespace).toBe(namespace);
+    expect(find<Namespace>("Namespace", namespace!).metadata!.labels).toMatchObject({
+      "pod-security.kubernetes.io/enforce": "restricted",
     });
-    await handle.db.insert(jobs).values([
-      job({ status: "queued", gpusRequired: 1 }),
-      job({ status: "queued", gpusRequired: 0 }),
-      job({ status: "running", gpusRequired: 1 }),
-      // Not for these pods: another kind, finished, or more GPUs than a pod has.
-      job({ kind: "judge", status: "queued" }),
-      job({ status: "succeeded", gpusRequired: 1 }),
-      job({ status: "failed", gpusRequired: 1 }),
-      job({ status: "queued", gpusRequired: 2 }),
-    ]);
-    expect(await count()).toBe(3);
+    expect(binding.roleRef).toEqual({ apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "rubric-runner" });
+    expect(binding.subjects).toEqual([expect.objectContaining({ kind: "ServiceAccount", name: "rubric-runner" })]);
+    find<ServiceAccount>("ServiceAccount", "rubric-runner");
+    const granted = role.rules.flatMap((r) =>
+      (r.apiGroups ?? []).flatMap((g) =>
+        (r.resources ?? []).map((res) => `${g}/${res}: ${[...(r.verbs ?? [])].sort().join(",")}`),
+      ),
+    );
+    expect(granted.sort()).toEqual(
+      [
+        "batch/jobs: create,delete,get,list,watch",
+        "/pods: get,list,watch",
+        "/pods/log: get",
+        "/pods/exec: create,get",
+        "networking.k8s.io/networkpolicies: create,delete",
+        "/secrets: create,delete,get",
+      ].sort(),
+    );
+    expect(JSON.stringify(role.rules)).not.toContain("*");
+  });
+
+  it("offers gVisor as a RuntimeClass the controller can name", () => {
+    expect(find<RuntimeClass>("RuntimeClass", "gvisor").handler).toBe("runsc");
   });
 });

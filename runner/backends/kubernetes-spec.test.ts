@@ -72,6 +72,8 @@ describe("the Job of one reproduction", () => {
     expect(pod.volumes!.find((v) => v.name === "submission")!.emptyDir!.sizeLimit).toBe("20480Mi");
     const cpuOnly = kubernetesJob({ claimed: claim({}, []), settings, limits: { memoryMiB: 1024, diskMiB: 1024 } });
     expect(cpuOnly.spec!.template.spec!.containers[0].resources!.limits).not.toHaveProperty("nvidia.com/gpu");
+    expect(pod.tolerations).toEqual([{ key: "nvidia.com/gpu", operator: "Exists", effect: "NoSchedule" }]);
+    expect(cpuOnly.spec!.template.spec).not.toHaveProperty("tolerations");
   });
 
   it("is locked down: no service-account token, non-root, no privilege, read-only root, the runtime class asked for", () => {

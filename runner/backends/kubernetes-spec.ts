@@ -183,6 +183,8 @@ export function kubernetesJob({ claimed, settings, limits }: JobSpecInput): V1Jo
           automountServiceAccountToken: false,
           enableServiceLinks: false,
           ...(settings.runtimeClassName ? { runtimeClassName: settings.runtimeClassName } : {}),
+          // GPU nodes are usually tainted so that only pods asking for GPUs land there.
+          ...(gpus > 0 ? { tolerations: [{ key: "nvidia.com/gpu", operator: "Exists", effect: "NoSchedule" }] } : {}),
           securityContext: {
             runAsNonRoot: true,
             runAsUser: settings.runAsUser,
