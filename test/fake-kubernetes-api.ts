@@ -16,6 +16,7 @@
  * container's output is its log and its exit its `terminated` state. `failPod` ends a pod as the
  * kubelet does past activeDeadlineSeconds. Exec runs the command the same way in the named container's
  * mounts. Every change is an event the test can wait on (`until`): no test here waits on time.
+ * DEBUG_FAKE_K8S=1 prints each request, exec, log line and container end on stderr.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -440,7 +441,6 @@ export async function startFakeKubernetes(): Promise<FakeKubernetes> {
     const child = spawnIn(p, container, command);
     const frame = (channel: number, data: Buffer) => Buffer.concat([Buffer.from([channel]), data]);
     ws.on("message", (data: Buffer) => {
-      if (process.env.DEBUG_FAKE_K8S) console.error(`fake k8s ws message ${ws.protocol} ${data[0]} ${data.length}`);
       if (data[0] === 0) child.stdin!.write(data.subarray(1));
       else if (data[0] === 255 && data[1] === 0) child.stdin!.end();
     });

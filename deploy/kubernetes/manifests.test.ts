@@ -158,7 +158,7 @@ describe("the Kubernetes manifests", () => {
     expect(binding.roleRef).toEqual({ apiGroup: "rbac.authorization.k8s.io", kind: "Role", name: "rubric-runner" });
     expect(binding.subjects).toEqual([expect.objectContaining({ kind: "ServiceAccount", name: "rubric-runner" })]);
     find<ServiceAccount>("ServiceAccount", "rubric-runner");
-    const granted = role.rules.flatMap((r) =>
+    const granted = (role.rules ?? []).flatMap((r) =>
       (r.apiGroups ?? []).flatMap((g) =>
         (r.resources ?? []).map((res) => `${g}/${res}: ${[...(r.verbs ?? [])].sort().join(",")}`),
       ),
