@@ -1,6 +1,6 @@
 import { encodeChat } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { countChatTokens, countTextTokens, tokenizerFamily, truncateToTokens } from "./budget";
+import { countChatTokens, countMessageTokens, countTextTokens, tokenizerFamily, truncateToTokens } from "./budget";
 import { mulberry32 } from "@/lib/random";
 import { reduceLog as paperbenchReduceLog } from "@/lib/judge/paperbench/reduce-log";
 import { efficientLog, paperbenchContext, reduceLog } from "./reproduce-log";
@@ -31,6 +31,19 @@ describe("token counting", () => {
       { role: "user" as const, content: "The paper:\n<paper>\n∑ x_i² — 結果\n</paper>" },
     ];
     expect(countChatTokens("o3-mini", messages)).toBe(encodeChat(messages, "gpt-4o").length);
+  });
+
+  it("a message counted again is the same count, also after its text changed in place or for another model", () => {
+    const message: { role: "user"; content: string } = { role: "user", content: "再現実験の結果を評価する".repeat(50) };
+    const fresh = (m: typeof message) => ({ ...m });
+    const first = countMessageTokens("o3-mini", message);
+    expect(countMessageTokens("o3-mini", message)).toBe(first);
+    expect(first).toBe(countMessageTokens("o3-mini", fresh(message)));
+    expect(countMessageTokens("gpt-4", message)).toBe(countMessageTokens("gpt-4", fresh(message)));
+    expect(countMessageTokens("gpt-4", message)).not.toBe(first);
+    message.content = "short";
+    expect(countMessageTokens("o3-mini", message)).toBe(countMessageTokens("o3-mini", fresh(message)));
+    expect(countMessageTokens("o3-mini", message)).toBeLessThan(first);
   });
 
   it("cuts to a token budget", () => {
