@@ -65,8 +65,12 @@ export interface FakeKubernetes {
   podOf(jobName: string): Promise<FakePod>;
   /** Pending → Running; runs the `reproduce` container's command unless `run` is false. */
   startPod(name: string, opts?: { run?: boolean }): void;
+  /** The pod's containers wait with this reason (ImagePullBackOff…), as the kubelet reports one it cannot start. */
+  podWaiting(name: string, reason: string, message: string): void;
   /** The pod ends Failed with this reason (DeadlineExceeded: past activeDeadlineSeconds), its processes killed. */
   failPod(name: string, reason: string): void;
+  /** The pod is deleted (its processes killed), as `kubectl delete pod` would. */
+  deletePod(name: string): void;
   /** A line in a container's log, as if it wrote it. */
   appendLog(name: string, container: string, text: string): void;
   /** A path of the pod's volume on this machine. */
@@ -136,6 +140,21 @@ export async function startFakeKubernetes(): Promise<FakeKubernetes> {
       podChanged(p);
       if (opts.run !== false) runContainer(p, containers(p)[0]);
     },
+    podWaiting(name, reason, message) {
+      const p = mustPod(name);
+      p.pod.status = {
+        phase: "Pending",
+        containerStatuses: containers(p).map((c) => ({
+          name: c.name,
+          image: c.image ?? "",
+          imageID: "",
+          ready: false,
+          restartCount: 0,
+          state: { waiting: { reason, message } },
+        })),
+      };
+      podChanged(p);
+    },
     failPod(name, reason) {
       const p = mustPod(name);
       for (const proc of p.processes) killGroup(proc);
@@ -150,6 +169,7 @@ export async function startFakeKubernetes(): Promise<FakeKubernetes> {
       };
       podChanged(p);
     },
+    deletePod: (name) => deletePod(name),
     appendLog(name, container, text) {
       const p = mustPod(name);
       if (process.env.DEBUG_FAKE_K8S) console.error(`fake k8s log ${container}: ${text}`);

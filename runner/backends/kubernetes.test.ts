@@ -323,6 +323,32 @@ describe("the kubernetes backend against a fake API server", () => {
     await fake.until(noObjectsLeft);
   });
 
+  it("fails the job, and deletes it, when its pod cannot start (an image that cannot be pulled)", async () => {
+    const claimed = claim();
+    const started = start(backend(), claimed, "echo never\n");
+    const pod = await started.pod();
+    fake.podWaiting(pod.pod.metadata!.name!, "ImagePullBackOff", "Back-off pulling image pb-reproducer:test");
+    const result = (await started.result)!;
+    expect(result).toMatchObject({
+      status: "failed",
+      ran: false,
+      reason: "the job's pod cannot start: reproduce: ImagePullBackOff (Back-off pulling image pb-reproducer:test)",
+    });
+    await fake.until(noObjectsLeft);
+  });
+
+  it("fails the job when its pod is deleted under it", async () => {
+    const claimed = claim();
+    const started = start(backend(), claimed, "echo started; exec sleep 600\n");
+    const pod = await started.pod();
+    fake.startPod(pod.pod.metadata!.name!);
+    await started.logged("started");
+    fake.deletePod(pod.pod.metadata!.name!);
+    const result = (await started.result)!;
+    expect(result).toMatchObject({ status: "failed", reason: "the job's pod ended unexpectedly (Deleted)" });
+    await fake.until(noObjectsLeft);
+  });
+
   it("creates no pod for a submission without reproduce.sh", async () => {
     const claimed = claim();
     const result = (await start(backend(), claimed, null).result)!;

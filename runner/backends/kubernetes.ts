@@ -24,6 +24,7 @@ import { SecretMasker } from "../secret-masker";
 import type { WholeJobBackend, WholeJobRun } from "./whole-job-backend";
 import {
   CLAIM_KEY,
+  DEADLINE_ALLOWANCE_S,
   FILES_CONTAINER,
   jobSecret,
   kubernetesJob,
@@ -77,6 +78,19 @@ fi
 touch /rubric/go`;
 
 type Stop = "cancel" | "leave";
+
+/** A container waiting for one of these will not start by waiting longer (a wrong image, a missing Secret key). */
+const CANNOT_START = ["ImagePullBackOff", "ErrImageNeverPull", "InvalidImageName", "CreateContainerConfigError"];
+
+/** Why the pod's containers will never start, in words, or null. */
+export function cannotStart(pod: V1Pod): string | null {
+  for (const c of pod.status?.containerStatuses ?? []) {
+    const waiting = c.state?.waiting;
+    if (waiting?.reason && CANNOT_START.includes(waiting.reason))
+      return `${c.name}: ${waiting.reason}${waiting.message ? ` (${waiting.message})` : ""}`;
+  }
+  return null;
+}
 
 /**
  * Each job as its own Kubernetes Job (kubernetes-spec.ts): the runner is a controller that claims
@@ -162,7 +176,13 @@ export function kubernetesBackend(opts: KubernetesBackendOptions): WholeJobBacke
             `/api/v1/namespaces/${namespace}/pods`,
             { labelSelector: podSelector(claimed) },
             (type, pod: V1Pod) => {
-              if (type !== "DELETED" && done(pod)) resolve(pod);
+              // A pod deleted under us (by hand, by the Job's TTL) has ended as surely as a failed one.
+              if (type === "DELETED")
+                resolve({
+                  ...pod,
+                  status: { ...pod.status, phase: "Failed", reason: pod.status?.reason ?? "Deleted" },
+                });
+              else if (done(pod)) resolve(pod);
             },
             () => resolve(null),
           )
@@ -320,7 +340,7 @@ export function kubernetesBackend(opts: KubernetesBackendOptions): WholeJobBacke
     const stopWith = async (why: Stop, log?: { stop(): void }) => {
       log?.stop();
       if (why === "leave") return null;
-      note("cancelled: deleting the Kubernetes Job");
+      note("stopping: deleting the Kubernetes Job");
       await deleteObjects(claimed);
       return notRun("cancelled", "cancelled by staff");
     };
@@ -332,7 +352,7 @@ export function kubernetesBackend(opts: KubernetesBackendOptions): WholeJobBacke
     const ready = await Promise.race([
       waitForPod(
         claimed,
-        (pod) => terminal(pod) || containerState(pod, FILES_CONTAINER)?.running !== undefined,
+        (pod) => terminal(pod) || !!cannotStart(pod) || containerState(pod, FILES_CONTAINER)?.running !== undefined,
         stopped,
       ),
       stopped,
@@ -341,6 +361,12 @@ export function kubernetesBackend(opts: KubernetesBackendOptions): WholeJobBacke
     if (ready === null) return stopWith(await stopped);
     const podName = ready.metadata!.name!;
     if (deadlineExceeded(ready)) return timedOutPod();
+    const stuck = cannotStart(ready);
+    if (stuck) {
+      note(`the job's pod cannot start: ${stuck}`);
+      await deleteObjects(claimed);
+      return notRun("failed", `the job's pod cannot start: ${stuck}`);
+    }
     if (terminal(ready)) {
       await deleteObjects(claimed);
       return notRun("failed", `the job's pod ended before it ran (${ready.status?.reason ?? ready.status?.phase})`);
@@ -438,7 +464,7 @@ export function kubernetesBackend(opts: KubernetesBackendOptions): WholeJobBacke
 
     async function timedOutPod(): Promise<ReproduceResult> {
       note(
-        `the pod ran past its deadline (the timeout of ${job.settings.timeoutS} s and ${"time to copy files"}): its outputs are lost`,
+        `the pod ran past its activeDeadlineSeconds (the timeout of ${job.settings.timeoutS} s and ${DEADLINE_ALLOWANCE_S} s to move files): its outputs are lost`,
       );
       await deleteObjects(claimed);
       return {
@@ -453,7 +479,6 @@ export function kubernetesBackend(opts: KubernetesBackendOptions): WholeJobBacke
     name: "kubernetes",
     notices: (s) => [
       `the kubernetes backend does not enforce the process limit (${s.limits.processes}): set the kubelet's podPidsLimit`,
-      ...(s.network ? [] : []),
     ],
     spawnJob() {
       throw new Error("the kubernetes backend runs whole jobs (reproduceJob), not single commands");
