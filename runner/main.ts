@@ -36,7 +36,11 @@ async function main(): Promise<void> {
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals) => {
     if (++signals > 1) return;
-    stamp(`${signal}: stopping (running jobs are stopped and will be requeued)`);
+    stamp(
+      runner.backend === "kubernetes"
+        ? `${signal}: stopping (the job pods run on; this runner started again under its name re-adopts them)`
+        : `${signal}: stopping (running jobs are stopped and will be requeued)`,
+    );
     void runner.stop();
   };
   process.on("SIGTERM", onSignal);
