@@ -151,6 +151,11 @@ export interface JudgeRunHooks {
    */
   onVerdict?(verdict: LeafVerdict): Promise<void> | void;
   signal?: AbortSignal;
+  /**
+   * Awaited once the run is prepared (submission read, prompts built) and before its first call:
+   * a worker that took the run ahead of its capacity holds it there until a slot frees.
+   */
+  ready?(): Promise<void>;
 }
 
 /** What an estimate says before any call is made (counted from the real prompts with a real tokenizer). */

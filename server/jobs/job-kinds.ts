@@ -59,6 +59,17 @@ export interface JobRunContext<P> {
    * rather than leave its capacity idle while this one's stragglers finish. Once per job.
    */
   lastWave(): void;
+  /**
+   * The job will reach its last wave in about the time a job takes to prepare: the worker may claim
+   * its next job now, which prepares and waits at `mayStart()`. Once per job.
+   */
+  nearEnd(): void;
+  /**
+   * Resolves when the job may start its work on the worker's capacity: at once, unless it was
+   * claimed ahead of a job nearing its end (then when that one reaches its last wave), or aborted.
+   * A handler that calls `nearEnd` prepares first and awaits this before its work.
+   */
+  mayStart(): Promise<void>;
 }
 
 /** The work of a worker-claimed kind. */

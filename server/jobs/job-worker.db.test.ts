@@ -1,7 +1,8 @@
 /**
  * The job worker's capacity (on a real database, with a stand-in handler for the judge kind): it
  * runs `maxRuns` jobs at once, and a job in its last wave (`lastWave()`, everything it has left in
- * flight) no longer holds its place, so the next job starts beside its stragglers instead of after.
+ * flight) no longer holds its place, so the next job starts beside its stragglers instead of after;
+ * a job near its end (`nearEnd()`) lets one more be claimed ahead, which waits at `mayStart()`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
@@ -86,6 +87,85 @@ describe.each(testDatabaseKinds())("the job worker's capacity on %s", (kind) => 
           () => getJobById(handle.db, job.id).then((j) => j?.status),
           (status) => status === "succeeded",
         );
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("claims one job ahead of a job near its end: it prepares, and starts its work only at that job's last wave", async () => {
+    started.length = 0;
+    const [first, second, third] = [await queueJudgeJob(), await queueJudgeJob(), await queueJudgeJob()];
+    const worker = startJobWorker(handle, { kind: "judge", maxRuns: 1, log: () => undefined });
+    try {
+      await pollUntil(
+        "the first job started",
+        () => started.length,
+        (n) => n >= 1,
+      );
+      let firstMayStart = false;
+      void started[0].ctx.mayStart().then(() => (firstMayStart = true));
+      started[0].ctx.nearEnd();
+      await pollUntil(
+        "the second job claimed ahead",
+        () => started.length,
+        (n) => n >= 2,
+      );
+      expect(started.map((s) => s.jobId)).toEqual([first.id, second.id]);
+      let secondMayStart = false;
+      void started[1].ctx.mayStart().then(() => (secondMayStart = true));
+      // Let every settled promise run its reactions: the first may work, the second waits.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(firstMayStart).toBe(true);
+      expect(secondMayStart).toBe(false);
+      // One waits already: no other is claimed ahead.
+      expect((await getJobById(handle.db, third.id))?.status).toBe("queued");
+
+      started[0].ctx.lastWave();
+      await started[1].ctx.mayStart();
+      expect(secondMayStart).toBe(true);
+
+      for (const s of started.splice(0)) s.finish();
+      await pollUntil(
+        "the third job started once the others ended",
+        () => started.length,
+        (n) => n >= 1,
+      );
+      expect(started[0].jobId).toBe(third.id);
+      started[0].finish();
+      for (const job of [first, second, third])
+        await pollUntil(
+          `job ${job.id} succeeded`,
+          () => getJobById(handle.db, job.id).then((j) => j?.status),
+          (status) => status === "succeeded",
+        );
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("a job claimed ahead and stopped while it waits is let go at once, to see its signal", async () => {
+    started.length = 0;
+    await queueJudgeJob();
+    await queueJudgeJob();
+    const worker = startJobWorker(handle, { kind: "judge", maxRuns: 1, log: () => undefined });
+    try {
+      await pollUntil(
+        "the first job started",
+        () => started.length,
+        (n) => n >= 1,
+      );
+      started[0].ctx.nearEnd();
+      await pollUntil(
+        "the second job claimed ahead",
+        () => started.length,
+        (n) => n >= 2,
+      );
+      const waiting = started[1].ctx;
+      const stopped = worker.stop();
+      await waiting.mayStart();
+      expect(waiting.controller.signal.aborted).toBe(true);
+      for (const s of started.splice(0)) s.finish();
+      await stopped;
     } finally {
       await worker.stop();
     }

@@ -25,7 +25,8 @@ export interface JobWorkerOptions {
   kind: JobKind;
   /**
    * Jobs run at once. A job in its last wave (`lastWave()`) no longer counts: the next one starts
-   * beside it, up to twice this many in all.
+   * beside it, up to twice this many in all. One more may be claimed ahead while a job nears its end
+   * (`nearEnd()`): it prepares, and waits at `mayStart()` until a job reaches its last wave.
    */
   maxRuns?: number;
   /** How the worker names itself in a job's attempts. */
@@ -43,6 +44,20 @@ const IDLE_RECHECK_MS = 1_000;
 /** Why a job's run stopped before its end. */
 type StopReason = "cancelled" | "lost" | "stopped";
 
+/** Claimed ahead and preparing; doing its work; or with all its work in flight (its last wave). */
+type RunPhase = "waiting" | "working" | "lastWave";
+
+interface ActiveRun {
+  controller: AbortController;
+  reason: { value: StopReason | null };
+  done: Promise<void>;
+  phase: RunPhase;
+  /** The job said it nears its end: one job may be claimed ahead of it. */
+  nearEnd: boolean;
+  /** Lets a job claimed ahead start its work. */
+  admit: () => void;
+}
+
 /**
  * A worker for a kind claimed by workers: claims its jobs under a lease (renewed by heartbeats,
  * fenced on every write), runs the kind's handler, and ends the job. A cancel (heard through the
@@ -57,12 +72,27 @@ export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): 
   const env = opts.env ?? process.env;
   const log = opts.log ?? ((line: string) => studioLog.info({ worker: opts.kind }, line));
   const label = `${opts.kind[0].toUpperCase()}${opts.kind.slice(1)} worker`;
-  const active = new Map<
-    string,
-    { controller: AbortController; reason: { value: StopReason | null }; done: Promise<void>; lastWave: boolean }
-  >();
-  /** Room for another job: fewer than maxRuns still starting work, and the stragglers of others within bounds. */
-  const hasRoom = () => [...active.values()].filter((a) => !a.lastWave).length < maxRuns && active.size < 2 * maxRuns;
+  const active = new Map<string, ActiveRun>();
+  const inPhase = (phase: RunPhase) => [...active.values()].filter((a) => a.phase === phase).length;
+  /**
+   * Room for another job: fewer than maxRuns working (or admitted and waiting) and the stragglers of
+   * others within bounds; or, once a working job nears its end and none waits yet, room for one
+   * claimed ahead, to prepare while that one finishes.
+   */
+  const hasRoom = () =>
+    (inPhase("working") + inPhase("waiting") < maxRuns && active.size < 2 * maxRuns) ||
+    (inPhase("waiting") === 0 &&
+      [...active.values()].some((a) => a.phase === "working" && a.nearEnd) &&
+      active.size < 2 * maxRuns + 1);
+  /** Jobs claimed ahead start their work, oldest first, while fewer than maxRuns work. */
+  const admitWaiting = () => {
+    for (const entry of active.values()) {
+      if (inPhase("working") >= maxRuns) return;
+      if (entry.phase !== "waiting") continue;
+      entry.phase = "working";
+      entry.admit();
+    }
+  };
   let stopping = false;
   let wake: (() => void) | null = null;
 
@@ -111,10 +141,24 @@ export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): 
       controller.abort(new Error(why));
     };
     const lease = { jobId: job.id, leaseId };
+    // Claimed with room to work at once, or ahead of a job nearing its end (then it waits to be admitted).
+    const phase: RunPhase = inPhase("working") + inPhase("waiting") < maxRuns ? "working" : "waiting";
+    let admit!: () => void;
+    const admitted = new Promise<void>((resolve) => (admit = resolve));
+    if (phase === "working") admit();
+    // A job stopped while it waits goes on at once, to see its signal and start nothing.
+    controller.signal.addEventListener("abort", () => admit(), { once: true });
     const lastWave = () => {
       const entry = active.get(job.id);
-      if (!entry || entry.lastWave) return;
-      entry.lastWave = true;
+      if (!entry || entry.phase !== "working") return;
+      entry.phase = "lastWave";
+      admitWaiting();
+      wake?.();
+    };
+    const nearEnd = () => {
+      const entry = active.get(job.id);
+      if (!entry || entry.nearEnd) return;
+      entry.nearEnd = true;
       wake?.();
     };
     const done = (async () => {
@@ -147,7 +191,7 @@ export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): 
         try {
           const payload = spec.payloadOf(job);
           ({ unitsLeft } = await untilAborted(
-            handler.run({ store, job, payload, leaseId, controller, env, lastWave }),
+            handler.run({ store, job, payload, leaseId, controller, env, lastWave, nearEnd, mayStart: () => admitted }),
             controller.signal,
           ));
         } catch (err) {
@@ -177,10 +221,11 @@ export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): 
         clearInterval(heartbeat);
         unfollow();
         active.delete(job.id);
+        admitWaiting();
         wake?.();
       }
     })();
-    active.set(job.id, { controller, reason, done, lastWave: false });
+    active.set(job.id, { controller, reason, done, phase, nearEnd: false, admit });
   }
 
   return {

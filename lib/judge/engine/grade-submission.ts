@@ -87,6 +87,7 @@ export async function gradeSubmission(
   }
   const leaves = planLeaves(tree, input.maxDepth);
   const prepared = await prepareSubmission(input, leaves);
+  await hooks.ready?.();
   const verdicts = await runLeaves(leaves, input.maxConcurrency, hooks, (leaf) =>
     gradeLeaf({ input, model, prepared, signal: hooks.signal }, leaf),
   );
@@ -108,6 +109,7 @@ export async function gradeWithoutModel(
   const leaves = planLeaves(tree, input.maxDepth);
   const random = mulberry32(seed);
   const evidence = await placeholderEvidence(input.submission, input.codeDev, leaves);
+  await hooks.ready?.();
   const verdicts = await runLeaves(leaves, input.maxConcurrency, hooks, async (leaf) => {
     const score = kind === "dummy" ? 1 : random() < 0.5 ? 0 : 1;
     const cited = evidence.get(leaf.key) ?? [];

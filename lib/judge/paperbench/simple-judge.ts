@@ -539,6 +539,7 @@ export async function runPaperbenchJudge(
 ): Promise<PaperbenchRunResult> {
   const p = await preparePaperbench(input, deps);
   const units = planUnits(p.tree, input.maxDepth);
+  await hooks.ready?.();
   const limit = pLimit(Math.max(1, input.maxConcurrency));
   const outcomes = new Map<string, PbOutcome>();
   const verdicts = new Map<string, LeafVerdict>();

@@ -8,7 +8,7 @@ import type { Job, JudgeRun } from "@/db/schema";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import { doneUnitKeys, gradedUnits, toJudgeRubric } from "@/lib/judge/rubric-rows";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
-import type { JobHandler } from "@/server/jobs/job-kinds";
+import type { JobHandler, JobRunContext } from "@/server/jobs/job-kinds";
 import { reportJobProgress } from "@/server/jobs/job-lifecycle";
 import { setGradingJudgeFinished } from "@/db/queries/gradings";
 import { listJudgeRunUsagesByGradingId, markJudgeRunFinished } from "@/db/queries/judge-runs";
@@ -20,6 +20,12 @@ import { paperbenchInputFor } from "../paperbench-mode";
 import { groupCommit } from "@/lib/group-commit";
 import { LostLease, storeJudgeRunScore, storeJudgeVerdicts, type UnitVerdict } from "./store-judge-verdict";
 
+/**
+ * About how long preparing a run takes (its rubric, submission and prompts; a few hundred ms on a
+ * loaded 2-core machine): a run this near its last wave lets its worker claim the next one.
+ */
+const PREPARE_AHEAD_MS = 1_500;
+
 /** How often a run in progress recomputes its grading's root score (readers see progress, not every verdict). */
 const SCORE_EVERY_MS = 1_000;
 
@@ -30,8 +36,8 @@ export async function judgeRunOfJob(store: Store, job: Job): Promise<JudgeRun | 
 
 /** The judge kind's work in the job worker (`startJudgeWorker`). */
 export const judgeJobHandler: JobHandler<{ judgeRunId: string }> = {
-  run: ({ store, job, leaseId, controller, env, lastWave }) =>
-    runJudgeJob(store, job, leaseId, controller, env, lastWave),
+  run: ({ store, job, leaseId, controller, env, lastWave, nearEnd, mayStart }) =>
+    runJudgeJob(store, job, leaseId, controller, env, { lastWave, nearEnd, mayStart }),
   ...judgeJobTexts,
   // The job, its run and its grading end in one transaction: no reader sees a succeeded run whose
   // grading is not finished yet.
@@ -58,7 +64,7 @@ export async function runJudgeJob(
   leaseId: string,
   controller: AbortController,
   env: Record<string, string | undefined>,
-  lastWave: () => void = () => undefined,
+  worker: Partial<Pick<JobRunContext<unknown>, "lastWave" | "nearEnd" | "mayStart">> = {},
 ): Promise<{ run: JudgeRun; unitsLeft: number }> {
   const run = await judgeRunOfJob(store, job);
   if (!run) throw new Error("The judge run of this job is gone");
@@ -75,9 +81,16 @@ export async function runJudgeJob(
   const done = doneUnitKeys(units, new Set(await listVerdictKeys(store.db, grading.id)));
   await markJudgeRunStarted(store.db, run.id);
   let stored = 0;
-  // Once no more than a wave of calls is left, they are all in flight: the worker may start its next run.
+  let callsStartedAt = 0;
+  const wave = Math.max(1, config.maxConcurrency);
   const noteProgress = () => {
-    if (units.length - done.size - stored <= Math.max(1, config.maxConcurrency)) lastWave();
+    const left = units.length - done.size - stored;
+    // Once no more than a wave of calls is left, they are all in flight: the worker may start its next run.
+    if (left <= wave) worker.lastWave?.();
+    // Once the last wave is about PREPARE_AHEAD_MS away at this run's pace, the worker may claim
+    // its next run, which prepares meanwhile and starts calling when this one's last wave goes out.
+    else if (stored > 0 && ((left - wave) * (Date.now() - callsStartedAt)) / stored <= PREPARE_AHEAD_MS)
+      worker.nearEnd?.();
   };
   noteProgress();
   // The root score is recomputed at most this often while verdicts arrive, and once at the end.
@@ -126,6 +139,11 @@ export async function runJudgeJob(
         {
           done,
           signal: controller.signal,
+          // Prepared: a run claimed ahead waits here for the worker's slot, then its calls begin.
+          ready: async () => {
+            await worker.mayStart?.();
+            callsStartedAt = Date.now();
+          },
           onVerdict: async (verdict) => {
             const unit = unitOf.get(verdict.key);
             if (!unit) return;
