@@ -146,13 +146,17 @@ export async function budgetFigures(args: string[]): Promise<void> {
     { label: "earlier", dir: earlier },
   ];
   const values = new Map<string, { unit: string; this: number[]; earlier: number[] }>();
+  /** Groups that printed no figure (no browser, no build, a failure): said below the table, not left out silently. */
+  const silent = new Set<string>();
   for (let round = 0; round < opts.rounds; round++) {
     for (const group of opts.groups) {
       // This, earlier; then earlier, this: a slow drift of the machine weighs on both alike.
       const order = round % 2 === 0 ? trees : [...trees].reverse();
       for (const tree of order) {
         console.log(`# round ${round + 1} of ${opts.rounds}: ${group} on ${tree.label}`);
-        for (const [name, figure] of await runGroup(tree.dir, group, tree.label)) {
+        const figures = await runGroup(tree.dir, group, tree.label);
+        if (figures.size === 0) silent.add(`${group} on ${tree.label}`);
+        for (const [name, figure] of figures) {
           const entry = values.get(name) ?? { unit: figure.unit, this: [], earlier: [] };
           entry[tree.label as "this" | "earlier"].push(figure.value);
           values.set(name, entry);
@@ -170,4 +174,5 @@ export async function budgetFigures(args: string[]): Promise<void> {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   console.log(`\n# speed budget, ${opts.rounds} round(s) each, alternating (middle values)`);
   for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join("  "));
+  for (const what of silent) console.log(`# no figure from ${what}: its lines above say why`);
 }
