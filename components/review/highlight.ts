@@ -97,6 +97,8 @@ async function getHighlighter(): Promise<HighlighterCore> {
     ]);
     return createHighlighterCore({ themes: [theme.default], langs: [], engine: createJavaScriptRegexEngine() });
   })();
+  // A chunk that failed to load (a network blip) is tried again with the next file, not never.
+  highlighter.catch(() => (highlighter = null));
   return highlighter;
 }
 
@@ -105,11 +107,11 @@ export async function highlightCode(code: string, path: string): Promise<string 
   const lang = languageOf(path);
   if (!lang || code.length > MAX_HIGHLIGHT_CHARS) return null;
   const hl = await getHighlighter();
-  if (!loaded.has(lang))
-    loaded.set(
-      lang,
-      LANGS[lang]().then((m) => hl.loadLanguage(...m.default)),
-    );
+  if (!loaded.has(lang)) {
+    const loading = LANGS[lang]().then((m) => hl.loadLanguage(...m.default));
+    loading.catch(() => loaded.delete(lang));
+    loaded.set(lang, loading);
+  }
   await loaded.get(lang);
   return hl.codeToHtml(code, { lang, theme: "github-light" });
 }

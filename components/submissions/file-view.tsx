@@ -50,7 +50,7 @@ export function FileView({ filesUrl, path, lines }: { filesUrl: string; path: st
   const source = kind === "json" && content !== null ? prettyJson(content) : content;
   const highlighted = useHighlighted(kind === "csv" || kind === "log" ? null : source, path);
   const viewRef = useRef<HTMLDivElement>(null);
-  useEvidenceLines(viewRef, lines, highlighted);
+  useEvidenceLines(viewRef, lines, highlighted ?? source);
   if (file.isPending) return <div className="m-3 h-24 animate-pulse rounded bg-zinc-100" />;
   if (file.isError) return <p className="p-3 text-sm text-red-700">{file.error.message}</p>;
   let body: React.ReactNode;
@@ -71,7 +71,13 @@ export function FileView({ filesUrl, path, lines }: { filesUrl: string; path: st
   } else if (kind === "csv") {
     body = <CsvTable text={source} />;
   } else if (kind === "log") {
-    body = <LogText text={source} testId="file-log" />;
+    body = (
+      <PlainLines
+        text={source.replace(ANSI, "")}
+        className="code-view whitespace-pre-wrap break-all p-3 font-mono text-[11px] leading-relaxed text-zinc-800"
+        testId="file-log"
+      />
+    );
   } else if (highlighted) {
     // Shiki's output: the code is escaped token by token.
     body = (
@@ -82,7 +88,9 @@ export function FileView({ filesUrl, path, lines }: { filesUrl: string; path: st
       />
     );
   } else {
-    body = <pre className="code-view p-3 font-mono text-[12px] leading-relaxed text-zinc-800">{source}</pre>;
+    // Plain text: a language Shiki is not given, a file too big to highlight, or while (or when)
+    // highlighting fails. Its lines are marked as the highlighted ones are.
+    body = <PlainLines text={source} className="code-view p-3 font-mono text-[12px] leading-relaxed text-zinc-800" />;
   }
   return (
     <div data-testid="file-view" data-path={path} data-kind={file.data.image ? "image" : kind} ref={viewRef}>
@@ -91,6 +99,26 @@ export function FileView({ filesUrl, path, lines }: { filesUrl: string; path: st
       </div>
       {body}
     </div>
+  );
+}
+
+/** Beyond this many lines a plain file is one text node (evidence is not marked in it). */
+const MAX_LINE_SPANS = 50_000;
+
+/** Text with one `.line` per line, as Shiki renders code: evidence lines are found the same way in both. */
+function PlainLines({ text, className, testId }: { text: string; className: string; testId?: string }) {
+  const lines = text.split("\n");
+  return (
+    <pre className={className} data-testid={testId}>
+      {lines.length > MAX_LINE_SPANS
+        ? text
+        : lines.map((line, i) => (
+            // A file's lines never reorder: the index is the line's identity.
+            <span key={i} className="line">
+              {i < lines.length - 1 ? `${line}\n` : line}
+            </span>
+          ))}
+    </pre>
   );
 }
 
@@ -161,15 +189,18 @@ function CsvTable({ text }: { text: string }) {
   );
 }
 
-/** Marks the cited lines of the highlighted file (Shiki renders one `.line` per line) and scrolls to the first. */
+/**
+ * Marks the cited lines of the file shown (one `.line` per line, highlighted or plain) and scrolls
+ * to the first; again whenever what is shown changes (`shown`: the highlighted HTML, else the text).
+ */
 function useEvidenceLines(
   viewRef: RefObject<HTMLDivElement | null>,
   lines: FileTarget | null,
-  html: string | null,
+  shown: string | null,
 ): void {
   useEffect(() => {
     const view = viewRef.current;
-    if (!view || !lines || html === null) return;
+    if (!view || !lines || shown === null) return;
     const all = view.querySelectorAll<HTMLElement>(".line");
     const marked: HTMLElement[] = [];
     for (let i = lines.startLine - 1; i < Math.min(lines.endLine, all.length); i++) {
@@ -184,5 +215,5 @@ function useEvidenceLines(
         el.classList.remove("bg-amber-100");
       }
     };
-  }, [viewRef, lines, html]);
+  }, [viewRef, lines, shown]);
 }
