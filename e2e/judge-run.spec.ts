@@ -2,7 +2,8 @@
  * The judge from the studio (issue 13): staff reproduce the demo submission (the embedded runner
  * makes it succeed in seconds), open Run judge, read the estimate (calls, tokens, cost) of o3-mini
  * and start the Dummy judge on the full variant, watch its progress card reach done, open the
- * grading, select a leaf and follow its evidence link to the cited lines, highlighted. On the
+ * grading, select a leaf and follow its evidence link to the cited lines, highlighted (and marked in
+ * plain text when highlighting cannot load). On the
  * paper page they select submissions (one by one, or an agent's all), read the combined estimate
  * of two runs and start it: a toast links both, and the list shows each one's judge run.
  *
@@ -109,6 +110,19 @@ test("staff judge the reproduced demo submission with the dummy judge and follow
   await expect(view.locator('.line[data-evidence="true"]').first()).toContainText("#!/usr/bin/env bash");
   await expect(view.locator('.line[data-evidence="true"]').first()).toBeInViewport();
   await screenshots(page, testInfo, "evidence");
+
+  // Highlighting that cannot load (its chunks refused): the file shows as plain text, and the cited
+  // lines are marked in it all the same.
+  await page.reload();
+  await expect(page.getByTestId("review-page")).toBeVisible();
+  await page.locator('[data-testid="review-row"][data-leaf]').nth(2).click();
+  await expect(panel.getByTestId("leaf-explanation")).toContainText("dummy judge");
+  await page.route(/\/_next\/static\/chunks\//, (route) => route.abort());
+  await panel.getByTestId("evidence-link").first().click();
+  await expect(view.locator('.line[data-evidence="true"]')).toHaveCount(3);
+  await expect(view.locator('.line[data-evidence="true"]').first()).toContainText("#!/usr/bin/env bash");
+  await expect(view.getByTestId("highlighted")).toHaveCount(0);
+  await page.unroute(/\/_next\/static\/chunks\//);
 });
 
 test("staff select submissions on the paper page, an agent's runs at once, and read the combined estimate of two", async ({

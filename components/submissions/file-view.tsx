@@ -22,18 +22,6 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 /** Rows of a CSV shown as a table; the rest is left to the download. */
 const MAX_TABLE_ROWS = 1_000;
 
-/** A log as text: escape sequences stripped, wrapped. */
-export function LogText({ text, testId }: { text: string; testId?: string }) {
-  return (
-    <pre
-      className="code-view whitespace-pre-wrap break-all p-3 font-mono text-[11px] leading-relaxed text-zinc-800"
-      data-testid={testId}
-    >
-      {text.replace(ANSI, "")}
-    </pre>
-  );
-}
-
 /**
  * One file of a files route, shown by its kind (`lib/files/file-kind.ts`): an image from its bytes
  * (raster types only, served as such), a CSV as a table, JSON pretty-printed, a log as text,
@@ -98,6 +86,22 @@ export function FileView({ filesUrl, path, lines }: { filesUrl: string; path: st
         {path}
       </div>
       {body}
+    </div>
+  );
+}
+
+/** A log, escape sequences stripped, with the lines an evidence link cites marked (the reproduce.log view). */
+export function LogLines({ text, lines, testId }: { text: string; lines: FileTarget | null; testId?: string }) {
+  const viewRef = useRef<HTMLDivElement>(null);
+  const clean = text.replace(ANSI, "");
+  useEvidenceLines(viewRef, lines, clean);
+  return (
+    <div ref={viewRef}>
+      <PlainLines
+        text={clean}
+        className="code-view whitespace-pre-wrap break-all p-3 font-mono text-[11px] leading-relaxed text-zinc-800"
+        testId={testId}
+      />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { fetchJson } from "@/components/api/client";
 import { formatBytes } from "@/lib/bytes";
 import { plural } from "@/lib/leaderboard/format";
 import type { FileTarget } from "@/lib/judge/evidence";
-import { FileView, LogText } from "./file-view";
+import { FileView, LogLines } from "./file-view";
 
 interface FileItem {
   path: string;
@@ -149,7 +149,7 @@ export function SubmissionFiles({
       </div>
       <div className="min-h-0 flex-1 overflow-auto">
         {shown === LOG ? (
-          <LogView filesUrl={filesUrl} />
+          <LogView filesUrl={filesUrl} lines={lines?.path === "reproduce.log" ? lines : null} />
         ) : shown ? (
           <FileView filesUrl={filesUrl} path={shown} lines={lines?.path === shown ? lines : null} />
         ) : null}
@@ -158,7 +158,7 @@ export function SubmissionFiles({
   );
 }
 
-function LogView({ filesUrl }: { filesUrl: string }) {
+function LogView({ filesUrl, lines }: { filesUrl: string; lines: FileTarget | null }) {
   const log = useQuery({
     queryKey: ["submission-log", filesUrl],
     queryFn: () => fetchJson<{ reproduceLog: string | null }>(`${filesUrl}?log=1`),
@@ -166,5 +166,5 @@ function LogView({ filesUrl }: { filesUrl: string }) {
   });
   if (log.isPending) return <div className="m-3 h-24 animate-pulse rounded bg-zinc-100" />;
   if (log.isError) return <p className="p-3 text-sm text-red-700">{log.error.message}</p>;
-  return <LogText text={log.data.reproduceLog ?? "(empty)"} testId="reproduce-log" />;
+  return <LogLines text={log.data.reproduceLog ?? "(empty)"} lines={lines} testId="reproduce-log" />;
 }
