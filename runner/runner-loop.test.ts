@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -15,6 +13,7 @@ import {
   type ClaimedJob,
 } from "@/lib/runner/protocol";
 import { startRunner, type RunningRunner } from "./runner-loop";
+import { claimedJobFixture, listenStandIn } from "./claimed-job.testutil";
 import { tarBuffer } from "./tar.testutil";
 import { pollUntil } from "@/test/poll";
 
@@ -41,9 +40,13 @@ interface FakeStudio {
 
 async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["settings"]> = {}): Promise<FakeStudio> {
   const archive = gzipSync(await tarBuffer([{ name: "reproduce.sh", mode: 0o755, content: script }]));
-  const jobId = randomUUID();
-  const leaseId = randomUUID();
-  const jobToken = `rst_job_${jobId}.${leaseId}.sig`;
+  const job = claimedJobFixture({
+    settings: { timeoutS: 60, ...settings },
+    lease: { expiresAt: new Date(Date.now() + 60_000).toISOString(), leaseS: 60, heartbeatS: 1 },
+  });
+  const jobId = job.job.id;
+  const leaseId = job.lease.id;
+  const jobToken = job.jobToken;
   let claimed = false;
   const studio: FakeStudio = {
     url: "",
@@ -57,7 +60,7 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
     heartbeatsRefused: false,
     close: async () => undefined,
   };
-  const server = http.createServer(async (req, res) => {
+  const server = await listenStandIn(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
@@ -75,27 +78,6 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
       expect(auth).toBe("Bearer rst_runner_test");
       if (claimed) return void setTimeout(() => res.writeHead(204).end(), 200);
       claimed = true;
-      const job: ClaimedJob = {
-        job: {
-          id: jobId,
-          kind: "reproduce",
-          attempt: 1,
-          submissionId: randomUUID(),
-          paperId: "paper",
-          gpuIndices: [],
-          settings: {
-            timeoutS: 60,
-            gpus: 0,
-            network: false,
-            secrets: { HF_TOKEN: "hf_topsecret" },
-            salvageRetryBelowS: 0,
-            maxOutputFileBytes: 1024 * 1024,
-            ...settings,
-          },
-        },
-        lease: { id: leaseId, expiresAt: new Date(Date.now() + 60_000).toISOString(), leaseS: 60, heartbeatS: 1 },
-        jobToken,
-      };
       return json(200, job);
     }
     expect(auth).toBe(`Bearer ${jobToken}`);
@@ -138,13 +120,8 @@ async function fakeStudio(script: string, settings: Partial<ClaimedJob["job"]["s
     }
     json(404, { error: { code: "not_found", message: url } });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  studio.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  studio.close = () =>
-    new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    });
+  studio.url = server.url;
+  studio.close = server.close;
   return studio;
 }
 

@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -10,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { completeRequestSchema, logsRequestSchema, type ClaimedJob, type CompleteRequest } from "@/lib/runner/protocol";
 import { startFakeKubernetes, type FakeKubernetes } from "@/test/fake-kubernetes-api";
 import { startRunner, type RunningRunner } from "../runner-loop";
+import { claimedJobFixture, listenStandIn } from "../claimed-job.testutil";
 import { tarBuffer } from "../tar.testutil";
 import { objectNames } from "./kubernetes-spec";
 
@@ -35,33 +34,14 @@ interface FakeStudio {
 
 async function fakeStudio(script: string): Promise<FakeStudio> {
   const archive = gzipSync(await tarBuffer([{ name: "reproduce.sh", mode: 0o755, content: script }]));
-  const jobId = randomUUID();
-  const leaseId = randomUUID();
+  const claimed = claimedJobFixture({ settings: { network: true } });
+  const jobId = claimed.job.id;
   const waiters = new Set<() => void>();
   const changed = () => [...waiters].forEach((w) => w());
   let claims = 0;
   const studio: FakeStudio = {
     url: "",
-    claimed: {
-      job: {
-        id: jobId,
-        kind: "reproduce",
-        attempt: 1,
-        submissionId: randomUUID(),
-        paperId: "paper",
-        gpuIndices: [],
-        settings: {
-          timeoutS: 3600,
-          gpus: 0,
-          network: true,
-          secrets: { HF_TOKEN: "hf_topsecret" },
-          salvageRetryBelowS: 0,
-          maxOutputFileBytes: 1024 * 1024,
-        },
-      },
-      lease: { id: leaseId, expiresAt: new Date().toISOString(), leaseS: 60, heartbeatS: 15 },
-      jobToken: `rst_job_${jobId}.${leaseId}.sig`,
-    },
+    claimed,
     logs: new Map(),
     outputs: null,
     completions: [],
@@ -82,7 +62,7 @@ async function fakeStudio(script: string): Promise<FakeStudio> {
     },
     close: async () => undefined,
   };
-  const server = http.createServer(async (req, res) => {
+  const server = await listenStandIn(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
@@ -121,13 +101,8 @@ async function fakeStudio(script: string): Promise<FakeStudio> {
     }
     json(404, { error: { code: "not_found", message: url } });
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  studio.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  studio.close = () =>
-    new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    });
+  studio.url = server.url;
+  studio.close = server.close;
   return studio;
 }
 

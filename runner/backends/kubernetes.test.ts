@@ -7,6 +7,7 @@ import { KubeConfig } from "@kubernetes/client-node";
 import * as tar from "tar-stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ClaimedJob } from "@/lib/runner/protocol";
+import { claimedJobFixture } from "../claimed-job.testutil";
 import { startFakeKubernetes, type FakeKubernetes, type FakePod } from "@/test/fake-kubernetes-api";
 import { buildOutputsArchive } from "../outputs-archive";
 import type { ReproduceResult } from "../reproduce";
@@ -46,29 +47,10 @@ function backend(runnerName = "controller-0"): WholeJobBackend {
 }
 
 function claim(settings: Partial<ClaimedJob["job"]["settings"]> = {}): ClaimedJob {
-  const jobId = randomUUID();
-  const leaseId = randomUUID();
-  return {
-    job: {
-      id: jobId,
-      kind: "reproduce",
-      attempt: 1,
-      submissionId: randomUUID(),
-      paperId: "paper",
-      gpuIndices: [],
-      settings: {
-        timeoutS: 3600,
-        gpus: 0,
-        network: false,
-        secrets: { PAPER_KEY: "sk-very-secret-value" },
-        salvageRetryBelowS: 0,
-        maxOutputFileBytes: 10 * 1024 * 1024,
-        ...settings,
-      },
-    },
-    lease: { id: leaseId, expiresAt: new Date().toISOString(), leaseS: 120, heartbeatS: 30 },
-    jobToken: `rst_job_${jobId}.${leaseId}.sig`,
-  };
+  return claimedJobFixture({
+    settings: { secrets: { PAPER_KEY: "sk-very-secret-value" }, maxOutputFileBytes: 10 * 1024 * 1024, ...settings },
+    lease: { leaseS: 120, heartbeatS: 30 },
+  });
 }
 
 interface Started {

@@ -44,6 +44,14 @@ describe.each(testDatabaseKinds())("the job worker's capacity on %s", (kind) => 
     await handle?.close();
   });
 
+  /** Waits until the stand-in handler has started `n` runs. */
+  const untilStarted = (what: string, n: number) =>
+    pollUntil(
+      what,
+      () => started.length,
+      (count) => count >= n,
+    );
+
   const queueJudgeJob = () =>
     insertJob(handle.db, {
       kind: "judge",
@@ -61,22 +69,14 @@ describe.each(testDatabaseKinds())("the job worker's capacity on %s", (kind) => 
     const second = await queueJudgeJob();
     const worker = startJobWorker(handle, { kind: "judge", maxRuns: 1, log: () => undefined });
     try {
-      await pollUntil(
-        "the first job started",
-        () => started.length,
-        (n) => n >= 1,
-      );
+      await untilStarted("the first job started", 1);
       expect(started.map((s) => s.jobId)).toEqual([first.id]);
       // The worker is full: having claimed the first, it looked again at once (before the handler
       // started) and left the second queued.
       expect((await getJobById(handle.db, second.id))?.status).toBe("queued");
 
       started[0].ctx.lastWave();
-      await pollUntil(
-        "the second job started beside the first",
-        () => started.length,
-        (n) => n >= 2,
-      );
+      await untilStarted("the second job started beside the first", 2);
       expect(started.map((s) => s.jobId)).toEqual([first.id, second.id]);
       expect((await getJobById(handle.db, first.id))?.status).toBe("running");
 
@@ -97,19 +97,11 @@ describe.each(testDatabaseKinds())("the job worker's capacity on %s", (kind) => 
     const [first, second, third] = [await queueJudgeJob(), await queueJudgeJob(), await queueJudgeJob()];
     const worker = startJobWorker(handle, { kind: "judge", maxRuns: 1, log: () => undefined });
     try {
-      await pollUntil(
-        "the first job started",
-        () => started.length,
-        (n) => n >= 1,
-      );
+      await untilStarted("the first job started", 1);
       let firstMayStart = false;
       void started[0].ctx.mayStart().then(() => (firstMayStart = true));
       started[0].ctx.nearEnd();
-      await pollUntil(
-        "the second job claimed ahead",
-        () => started.length,
-        (n) => n >= 2,
-      );
+      await untilStarted("the second job claimed ahead", 2);
       expect(started.map((s) => s.jobId)).toEqual([first.id, second.id]);
       let secondMayStart = false;
       void started[1].ctx.mayStart().then(() => (secondMayStart = true));
@@ -125,11 +117,7 @@ describe.each(testDatabaseKinds())("the job worker's capacity on %s", (kind) => 
       expect(secondMayStart).toBe(true);
 
       for (const s of started.splice(0)) s.finish();
-      await pollUntil(
-        "the third job started once the others ended",
-        () => started.length,
-        (n) => n >= 1,
-      );
+      await untilStarted("the third job started once the others ended", 1);
       expect(started[0].jobId).toBe(third.id);
       started[0].finish();
       for (const job of [first, second, third])
@@ -149,17 +137,9 @@ describe.each(testDatabaseKinds())("the job worker's capacity on %s", (kind) => 
     await queueJudgeJob();
     const worker = startJobWorker(handle, { kind: "judge", maxRuns: 1, log: () => undefined });
     try {
-      await pollUntil(
-        "the first job started",
-        () => started.length,
-        (n) => n >= 1,
-      );
+      await untilStarted("the first job started", 1);
       started[0].ctx.nearEnd();
-      await pollUntil(
-        "the second job claimed ahead",
-        () => started.length,
-        (n) => n >= 2,
-      );
+      await untilStarted("the second job claimed ahead", 2);
       const waiting = started[1].ctx;
       const stopped = worker.stop();
       await waiting.mayStart();
