@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import type { V1Job, V1NetworkPolicy, V1Secret } from "@kubernetes/client-node";
+import { CREATION_TIME_FILE } from "@/lib/jobs/outputs-index";
 import type { ClaimedJob } from "@/lib/runner/protocol";
+import { REPRODUCE_COMMAND, REPRODUCE_LOG } from "../reproduce";
 
 /**
  * The Kubernetes objects of one reproduction (pure: kubernetes-spec.test.ts reads them). Each job is
@@ -107,7 +109,8 @@ export function jobSecret(claimed: ClaimedJob, settings: PodSettings): V1Secret 
 /**
  * The `reproduce` container's script: PaperBench's `run_reproduce_script` (rm -rf venv .venv, bash
  * reproduce.sh, stderr into stdout, teed to reproduce.log) with the runner's fixes: the exit status is
- * kept (PIPESTATUS, not tee's), a failed run shorter than the salvage threshold is retried on a fresh
+ * kept (PIPESTATUS, not tee's), the command every backend runs (REPRODUCE_COMMAND: none of its words
+ * holds a single quote), a failed run shorter than the salvage threshold is retried on a fresh
  * copy, and the timeout is `timeout`'s (TERM, then KILL 10 s later). Its settings come from the env.
  */
 export const REPRODUCE_WRAPPER = String.raw`set -u
@@ -117,8 +120,8 @@ retried=""
 run() {
   cd /submission || exit 1
   start=$(date +%s)
-  date +%s > reproduce.log.creation_time
-  timeout -k 10 "$RUBRIC_TIMEOUT_S" bash -c 'exec 2>&1; rm -rf venv .venv && exec bash reproduce.sh' 2>&1 | tee reproduce.log
+  date +%s > ${CREATION_TIME_FILE}
+  timeout -k 10 "$RUBRIC_TIMEOUT_S" ${REPRODUCE_COMMAND.map((word) => `'${word}'`).join(" ")} 2>&1 | tee ${REPRODUCE_LOG}
   status=${"$"}{PIPESTATUS[0]}
   seconds=$(( $(date +%s) - start ))
   timedout=false
