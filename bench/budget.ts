@@ -138,7 +138,7 @@ export async function budgetFigures(args: string[]): Promise<void> {
     git(["rev-parse", "HEAD"]).slice(0, 10) +
     (git(["status", "--porcelain", "--untracked-files=no"]) ? "+changes" : "");
   console.log(
-    `# budget: this checkout (${head.slice(0, 10)}) against ${sha.slice(0, 10)} ${git(["log", "-1", "--format=%s", sha])}`,
+    `# budget: this checkout (${head}) against ${sha.slice(0, 10)} ${git(["log", "-1", "--format=%s", sha])}`,
   );
   const earlier = preparedWorktree(sha);
   const trees = [

@@ -79,8 +79,10 @@ export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): 
    * others within bounds; or, once a working job nears its end and none waits yet, room for one
    * claimed ahead, to prepare while that one finishes.
    */
+  /** A job claimed now may start its work at once (else it was claimed ahead, and waits). */
+  const roomToWork = () => inPhase("working") + inPhase("waiting") < maxRuns;
   const hasRoom = () =>
-    (inPhase("working") + inPhase("waiting") < maxRuns && active.size < 2 * maxRuns) ||
+    (roomToWork() && active.size < 2 * maxRuns) ||
     (inPhase("waiting") === 0 &&
       [...active.values()].some((a) => a.phase === "working" && a.nearEnd) &&
       active.size < 2 * maxRuns + 1);
@@ -142,7 +144,7 @@ export function startJobWorker(store: Store, opts: JobWorkerOptions): { stop(): 
     };
     const lease = { jobId: job.id, leaseId };
     // Claimed with room to work at once, or ahead of a job nearing its end (then it waits to be admitted).
-    const phase: RunPhase = inPhase("working") + inPhase("waiting") < maxRuns ? "working" : "waiting";
+    const phase: RunPhase = roomToWork() ? "working" : "waiting";
     let admit!: () => void;
     const admitted = new Promise<void>((resolve) => (admit = resolve));
     if (phase === "working") admit();
