@@ -59,13 +59,7 @@ export function FileView({ filesUrl, path, lines }: { filesUrl: string; path: st
   } else if (kind === "csv") {
     body = <CsvTable text={source} />;
   } else if (kind === "log") {
-    body = (
-      <PlainLines
-        text={source.replace(ANSI, "")}
-        className="code-view whitespace-pre-wrap break-all p-3 font-mono text-[11px] leading-relaxed text-zinc-800"
-        testId="file-log"
-      />
-    );
+    body = <PlainLines text={source} log testId="file-log" />;
   } else if (highlighted) {
     // Shiki's output: the code is escaped token by token.
     body = (
@@ -78,7 +72,7 @@ export function FileView({ filesUrl, path, lines }: { filesUrl: string; path: st
   } else {
     // Plain text: a language Shiki is not given, a file too big to highlight, or while (or when)
     // highlighting fails. Its lines are marked as the highlighted ones are.
-    body = <PlainLines text={source} className="code-view p-3 font-mono text-[12px] leading-relaxed text-zinc-800" />;
+    body = <PlainLines text={source} />;
   }
   return (
     <div data-testid="file-view" data-path={path} data-kind={file.data.image ? "image" : kind} ref={viewRef}>
@@ -93,15 +87,10 @@ export function FileView({ filesUrl, path, lines }: { filesUrl: string; path: st
 /** A log, escape sequences stripped, with the lines an evidence link cites marked (the reproduce.log view). */
 export function LogLines({ text, lines, testId }: { text: string; lines: FileTarget | null; testId?: string }) {
   const viewRef = useRef<HTMLDivElement>(null);
-  const clean = text.replace(ANSI, "");
-  useEvidenceLines(viewRef, lines, clean);
+  useEvidenceLines(viewRef, lines, text);
   return (
     <div ref={viewRef}>
-      <PlainLines
-        text={clean}
-        className="code-view whitespace-pre-wrap break-all p-3 font-mono text-[11px] leading-relaxed text-zinc-800"
-        testId={testId}
-      />
+      <PlainLines text={text} log testId={testId} />
     </div>
   );
 }
@@ -109,11 +98,22 @@ export function LogLines({ text, lines, testId }: { text: string; lines: FileTar
 /** Beyond this many lines a plain file is one text node (evidence is not marked in it). */
 const MAX_LINE_SPANS = 50_000;
 
-/** Text with one `.line` per line, as Shiki renders code: evidence lines are found the same way in both. */
-function PlainLines({ text, className, testId }: { text: string; className: string; testId?: string }) {
+/**
+ * Text with one `.line` per line, as Shiki renders code: evidence lines are found the same way in
+ * both. A log (`log`) has its escape sequences stripped (which keeps its lines) and wraps.
+ */
+function PlainLines({ text: raw, log = false, testId }: { text: string; log?: boolean; testId?: string }) {
+  const text = log ? raw.replace(ANSI, "") : raw;
   const lines = text.split("\n");
   return (
-    <pre className={className} data-testid={testId}>
+    <pre
+      className={
+        log
+          ? "code-view whitespace-pre-wrap break-all p-3 font-mono text-[11px] leading-relaxed text-zinc-800"
+          : "code-view p-3 font-mono text-[12px] leading-relaxed text-zinc-800"
+      }
+      data-testid={testId}
+    >
       {lines.length > MAX_LINE_SPANS
         ? text
         : lines.map((line, i) => (
