@@ -247,8 +247,12 @@ test.describe("leaderboard with an incomplete run", () => {
     await expect(page).toHaveURL(new RegExp(`open=${agentId}`));
     const breakdown = page.getByTestId("agent-breakdown");
     await expect(breakdown.getByTestId("coverage-note")).toContainText(/cover 1 of \d+ papers?/);
+    // Opened after the page loaded: its per-paper table comes from the board's API.
+    await expect(breakdown.locator(`[data-testid="per-paper-row"][data-paper="${PINN}"]`)).toBeVisible();
+    await expect(breakdown.getByTestId("breakdown-loading")).toHaveCount(0);
     await page.reload();
-    await expect(page.getByTestId("agent-breakdown")).toBeVisible();
+    // Open in the URL: the page sends its breakdown with it.
+    await expect(page.getByTestId("agent-breakdown").locator(`[data-testid="per-paper-row"][data-paper="${PINN}"]`)).toBeVisible();
     await expect(board.currentSplit).toHaveText(split);
 
     // The per-paper board, from the breakdown: pinn alone, the agent ranked on it.

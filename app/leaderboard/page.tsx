@@ -5,7 +5,8 @@ import { getCurrentUser } from "@/server/auth/session";
 import { getLeaderboard, LEADERBOARD_MAX_STALE_MS } from "@/server/leaderboard/leaderboard";
 import { getStore } from "@/server/store";
 import { AppError } from "@/lib/errors";
-import { parseLeaderboardParams, type LeaderboardQueryParams } from "@/lib/leaderboard/query";
+import { pageViewOf } from "@/lib/leaderboard/page-view";
+import { parseLeaderboardParams, parseOpenAgents, type LeaderboardQueryParams } from "@/lib/leaderboard/query";
 
 export const metadata: Metadata = { title: "Leaderboard" };
 
@@ -48,5 +49,7 @@ export default async function LeaderboardPage({
       maxStaleMs: LEADERBOARD_MAX_STALE_MS,
     });
   }
-  return <LeaderboardBoard view={view} signedIn={user !== null} problem={problem} />;
+  // The breakdowns of the rows open in the URL only: the others load when opened (see pageViewOf).
+  const open = new Set(parseOpenAgents(raw));
+  return <LeaderboardBoard view={pageViewOf(view, open)} signedIn={user !== null} problem={problem} />;
 }

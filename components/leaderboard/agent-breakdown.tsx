@@ -4,9 +4,42 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { fetchJson } from "@/components/api/client";
 import { formatMeanSe, formatPercent, plural } from "@/lib/leaderboard/format";
-import type { LeaderboardAgentGradings, LeaderboardAgentRow, LeaderboardView } from "@/lib/leaderboard/types";
+import {
+  sameRow,
+  type LeaderboardPageView,
+  type LeaderboardRowDetail,
+  type LeaderboardRowSummary,
+} from "@/lib/leaderboard/page-view";
+import type { LeaderboardAgentGradings, LeaderboardView } from "@/lib/leaderboard/types";
 import { EvaluationSetup } from "./evaluation-setup";
 import { PendingReviewNote } from "./pending-review-note";
+
+/**
+ * The row's breakdown: sent with the page when the row was open in its URL, else read from the
+ * board's API (one request for every row of the board: the answer is cached on both sides).
+ */
+function useRowDetail(agent: LeaderboardRowSummary, view: LeaderboardPageView) {
+  const query = new URLSearchParams({
+    split: view.split,
+    variant: view.variant,
+    ...(view.paper ? { paper: view.paper.id } : {}),
+  });
+  const board = useQuery({
+    queryKey: ["leaderboard-board", view.split, view.variant, view.paper?.id ?? null],
+    queryFn: () => fetchJson<LeaderboardView>(`/api/leaderboard?${query}`),
+    enabled: agent.detail === null,
+    staleTime: Infinity,
+  });
+  if (agent.detail) return { detail: agent.detail, error: null };
+  const row = board.data?.agents.find((a) => sameRow(a, agent));
+  const detail: LeaderboardRowDetail | null = row ? { runs: row.runs, perPaper: row.perPaper } : null;
+  const error = board.isError
+    ? board.error.message
+    : board.data && !row
+      ? "This agent is no longer on the board: reload the page"
+      : null;
+  return { detail, error };
+}
 
 /**
  * One agent's row opened: per paper of the board the mean ± standard error over the runs that
@@ -19,8 +52,8 @@ export function AgentBreakdown({
   signedIn,
   paperHref,
 }: {
-  agent: LeaderboardAgentRow;
-  view: LeaderboardView;
+  agent: LeaderboardRowSummary;
+  view: LeaderboardPageView;
   signedIn: boolean;
   /** The per-paper board of a paper; null on a per-paper board. */
   paperHref: ((paperId: string) => string) | null;
@@ -34,6 +67,7 @@ export function AgentBreakdown({
       ),
     enabled: signedIn,
   });
+  const { detail, error } = useRowDetail(agent, view);
   const byPaper = new Map(gradings.data?.papers.map((p) => [p.paperId, p.runs]));
   // Only papers someone graded in this variant have a board worth opening.
   const graded = new Set(view.gradedPapers.map((p) => p.id));
@@ -48,10 +82,19 @@ export function AgentBreakdown({
           {formatPercent(agent.coverage.mean)}.
         </p>
       )}
-      {agent.runs.length > 0 && (
+      {detail === null && (
+        <p
+          className={`text-sm ${error ? "text-red-700" : "text-zinc-500"}`}
+          data-testid="breakdown-loading"
+          role={error ? "alert" : "status"}
+        >
+          {error ? `Could not load the breakdown: ${error}` : "Loading the breakdown…"}
+        </p>
+      )}
+      {detail && detail.runs.length > 0 && (
         <p className="text-sm text-zinc-700">
           <span className="font-medium">Complete runs:</span>{" "}
-          {agent.runs.map((r) => (
+          {detail.runs.map((r) => (
             <span key={r.run} className="mr-3 tabular-nums">
               run {r.run}: {formatPercent(r.score)}
             </span>
@@ -73,84 +116,86 @@ export function AgentBreakdown({
           </ul>
         </div>
       )}
-      {agent.perPaper.some((p) => p.pendingRuns > 0) && <PendingReviewNote />}
-      <table className="w-full text-sm" data-testid="per-paper-table">
-        <thead className="text-left text-xs uppercase tracking-wide text-zinc-500">
-          <tr>
-            <th className="py-1 pr-3">Paper</th>
-            <th className="py-1 pr-3 text-right">Mean ± SE</th>
-            <th className="py-1 pr-3 text-right">Runs</th>
-            {signedIn && <th className="py-1">Gradings</th>}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-zinc-200">
-          {agent.perPaper.map((p) => {
-            const title = titles.get(p.paperId);
-            const runs = byPaper.get(p.paperId);
-            return (
-              <tr key={p.paperId} data-testid="per-paper-row" data-paper={p.paperId}>
-                <td className="py-1.5 pr-3">
-                  {paperHref && graded.has(p.paperId) ? (
-                    <Link
-                      href={paperHref(p.paperId)}
-                      className="font-mono text-xs text-indigo-700 hover:underline"
-                      data-testid="paper-board-link"
-                      title="Every agent's runs on this paper"
-                    >
-                      {p.paperId}
-                    </Link>
-                  ) : (
-                    <div className="font-mono text-xs text-zinc-800">{p.paperId}</div>
-                  )}
-                  <div className="text-xs text-zinc-500">{title ?? "not in this studio"}</div>
-                </td>
-                <td className="py-1.5 pr-3 text-right tabular-nums" data-testid="per-paper-score">
-                  {p.nRuns === 0 && p.pendingRuns > 0 ? "pending review" : formatMeanSe(p.mean, p.stdErr)}
-                </td>
-                <td className="py-1.5 pr-3 text-right tabular-nums">
-                  {p.nRuns}
-                  {p.pendingRuns > 0 && (
-                    <span className="ml-1 text-xs text-amber-700" data-testid="per-paper-pending">
-                      +{p.pendingRuns} pending review
-                    </span>
-                  )}
-                </td>
-                {signedIn && (
-                  <td className="py-1.5">
-                    {gradings.isPending ? (
-                      <span className="text-xs text-zinc-400">…</span>
-                    ) : runs === undefined || runs.length === 0 ? (
-                      <span className="text-xs text-zinc-400">
-                        {gradings.isError
-                          ? "could not load"
-                          : runs === undefined
-                            ? "not a member"
-                            : "none you can open"}
-                      </span>
+      {agent.hasPendingPapers && <PendingReviewNote />}
+      {detail && (
+        <table className="w-full text-sm" data-testid="per-paper-table">
+          <thead className="text-left text-xs uppercase tracking-wide text-zinc-500">
+            <tr>
+              <th className="py-1 pr-3">Paper</th>
+              <th className="py-1 pr-3 text-right">Mean ± SE</th>
+              <th className="py-1 pr-3 text-right">Runs</th>
+              {signedIn && <th className="py-1">Gradings</th>}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-zinc-200">
+            {detail.perPaper.map((p) => {
+              const title = titles.get(p.paperId);
+              const runs = byPaper.get(p.paperId);
+              return (
+                <tr key={p.paperId} data-testid="per-paper-row" data-paper={p.paperId}>
+                  <td className="py-1.5 pr-3">
+                    {paperHref && graded.has(p.paperId) ? (
+                      <Link
+                        href={paperHref(p.paperId)}
+                        className="font-mono text-xs text-indigo-700 hover:underline"
+                        data-testid="paper-board-link"
+                        title="Every agent's runs on this paper"
+                      >
+                        {p.paperId}
+                      </Link>
                     ) : (
-                      <span className="flex flex-wrap gap-1.5">
-                        {runs.map((r) => (
-                          <Link
-                            key={r.gradingId}
-                            href={`/gradings/${r.gradingId}`}
-                            className="rounded border border-zinc-200 bg-white px-1.5 py-0.5 text-xs tabular-nums text-indigo-700 hover:border-indigo-300"
-                            data-testid="grading-link"
-                            title={`${r.kind} grading${r.reviewed ? ", reviewed" : ""}${r.pendingReview ? ", pending review" : ""}`}
-                          >
-                            run {r.run} · {r.score === null ? "score hidden" : formatPercent(r.score)}
-                            {r.pendingReview ? " · pending review" : ""}
-                            {r.reviewed ? " ✓" : ""}
-                          </Link>
-                        ))}
+                      <div className="font-mono text-xs text-zinc-800">{p.paperId}</div>
+                    )}
+                    <div className="text-xs text-zinc-500">{title ?? "not in this studio"}</div>
+                  </td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums" data-testid="per-paper-score">
+                    {p.nRuns === 0 && p.pendingRuns > 0 ? "pending review" : formatMeanSe(p.mean, p.stdErr)}
+                  </td>
+                  <td className="py-1.5 pr-3 text-right tabular-nums">
+                    {p.nRuns}
+                    {p.pendingRuns > 0 && (
+                      <span className="ml-1 text-xs text-amber-700" data-testid="per-paper-pending">
+                        +{p.pendingRuns} pending review
                       </span>
                     )}
                   </td>
-                )}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                  {signedIn && (
+                    <td className="py-1.5">
+                      {gradings.isPending ? (
+                        <span className="text-xs text-zinc-400">…</span>
+                      ) : runs === undefined || runs.length === 0 ? (
+                        <span className="text-xs text-zinc-400">
+                          {gradings.isError
+                            ? "could not load"
+                            : runs === undefined
+                              ? "not a member"
+                              : "none you can open"}
+                        </span>
+                      ) : (
+                        <span className="flex flex-wrap gap-1.5">
+                          {runs.map((r) => (
+                            <Link
+                              key={r.gradingId}
+                              href={`/gradings/${r.gradingId}`}
+                              className="rounded border border-zinc-200 bg-white px-1.5 py-0.5 text-xs tabular-nums text-indigo-700 hover:border-indigo-300"
+                              data-testid="grading-link"
+                              title={`${r.kind} grading${r.reviewed ? ", reviewed" : ""}${r.pendingReview ? ", pending review" : ""}`}
+                            >
+                              run {r.run} · {r.score === null ? "score hidden" : formatPercent(r.score)}
+                              {r.pendingReview ? " · pending review" : ""}
+                              {r.reviewed ? " ✓" : ""}
+                            </Link>
+                          ))}
+                        </span>
+                      )}
+                    </td>
+                  )}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
       {signedIn && gradings.data && gradings.data.hiddenPapers > 0 && (
         <p className="text-xs text-zinc-500">
           Gradings of {plural(gradings.data.hiddenPapers, "paper")} you are not a member of are not listed.

@@ -6,7 +6,7 @@ import { usePathname, useSearchParams } from "next/navigation";
 import { Fragment, useCallback, useMemo, type ReactNode } from "react";
 import { formatMeanSe, formatPercent, plural, rankedScoreDigits } from "@/lib/leaderboard/format";
 import { leaderboardHref, parseOpenAgents } from "@/lib/leaderboard/query";
-import type { LeaderboardAgentRow, LeaderboardView } from "@/lib/leaderboard/types";
+import type { LeaderboardPageView, LeaderboardRowSummary } from "@/lib/leaderboard/page-view";
 import { AgentBreakdown } from "./agent-breakdown";
 import { LeaderboardChart } from "./leaderboard-chart";
 import { LeaderboardControls } from "./leaderboard-controls";
@@ -26,7 +26,7 @@ export function LeaderboardBoard({
   signedIn,
   problem,
 }: {
-  view: LeaderboardView;
+  view: LeaderboardPageView;
   signedIn: boolean;
   problem: string | null;
 }) {
@@ -62,7 +62,7 @@ export function LeaderboardBoard({
   const paperHref = (paperId: string) =>
     leaderboardHref(pathname, { split: view.split, variant: view.variant, paper: paperId, open: [] });
 
-  const rows = (agents: LeaderboardAgentRow[]) =>
+  const rows = (agents: LeaderboardRowSummary[]) =>
     agents.map((agent) => (
       // An agent may have a row among the public's and one apart (a placeholder judge's runs).
       <Fragment key={`${agent.agentId}:${agent.method.kind === "placeholder"}`}>
@@ -172,7 +172,7 @@ export function LeaderboardBoard({
           . Open an agent&apos;s breakdown to see which runs and papers.
         </p>
       )}
-      {view.agents.some((a) => a.perPaper.some((p) => p.pendingRuns > 0)) && <PendingReviewNote />}
+      {view.agents.some((a) => a.hasPendingPapers) && <PendingReviewNote />}
       {view.agents.some((a) => a.isDemo) && (
         <p
           className="rounded-md border border-violet-200 bg-violet-50 px-3 py-2 text-sm text-violet-900"
@@ -295,10 +295,10 @@ function DemoBadge() {
   );
 }
 
-const isPlaceholder = (a: LeaderboardAgentRow) => a.method.kind === "placeholder";
+const isPlaceholder = (a: LeaderboardRowSummary) => a.method.kind === "placeholder";
 
 /** Shown with a score among the ranked: a ranked agent, or a human baseline with a score. */
-const isScored = (a: LeaderboardAgentRow) => a.rank !== null || (a.isHuman && a.mean !== null);
+const isScored = (a: LeaderboardRowSummary) => a.rank !== null || (a.isHuman && a.mean !== null);
 
 function AgentRow({
   agent,
@@ -306,7 +306,7 @@ function AgentRow({
   open,
   onToggle,
 }: {
-  agent: LeaderboardAgentRow;
+  agent: LeaderboardRowSummary;
   digits: number;
   open: boolean;
   onToggle: () => void;

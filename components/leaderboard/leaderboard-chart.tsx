@@ -49,7 +49,13 @@ function AgentTick({ x, y, payload }: { x?: number | string; y?: number | string
  * Mean score per ranked agent, with ± one standard error as error bars (none for a single run).
  * `digits`: the table's decimals, so the tooltip reads as the row does.
  */
-export function LeaderboardChart({ agents, digits }: { agents: LeaderboardAgentRow[]; digits: number }) {
+export function LeaderboardChart({
+  agents,
+  digits,
+}: {
+  agents: Pick<LeaderboardAgentRow, "name" | "mean" | "stdErr" | "nRuns">[];
+  digits: number;
+}) {
   const data = agents.map((a) => ({
     name: a.name,
     mean: a.mean ?? 0,

@@ -13,7 +13,11 @@ const VARIANT_LABEL: Record<Variant, string> = { full: "Full", "code-dev": "Code
  * The paper picker opens a per-paper board (every agent's runs on it); its first option is the
  * split's board.
  */
-export function LeaderboardControls({ view }: { view: LeaderboardView }) {
+export function LeaderboardControls({
+  view,
+}: {
+  view: Pick<LeaderboardView, "paper" | "gradedPapers" | "split" | "splits" | "variant" | "variants">;
+}) {
   const router = useRouter();
   const pathname = usePathname();
   const [pending, startTransition] = useTransition();

@@ -30,7 +30,7 @@ export function AgreementBadge({ agreement }: { agreement: NonNullable<Leaderboa
 }
 
 /** Which rule produced the row's number: each run's grading as it stands (`AS_GRADED_BASIS`), or the evaluation's aggregation and policies. */
-export function BasisLine({ agent }: { agent: LeaderboardAgentRow }) {
+export function BasisLine({ agent }: { agent: Pick<LeaderboardAgentRow, "basis"> }) {
   return (
     <div className="text-xs text-zinc-500" data-testid="row-policy" data-basis={agent.basis.kind}>
       {agent.basis.label}
