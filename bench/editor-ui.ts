@@ -18,7 +18,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import { median, percentile, report, withTimeout } from "./support/figures";
-import { canMeasureUi, newSignedInPage, runCli, withStudioAndChromium } from "./support/ui";
+import { canMeasureUi, newSignedInPage, runCli, withPageProfile, withStudioAndChromium } from "./support/ui";
 
 const PORT = 3295;
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -29,8 +29,16 @@ const WARM_UP_EDITS = 3;
 
 declare global {
   interface Window {
-    __benchOpen?: { ms: number | null; key: string | null; error: string | null };
-    __benchEdit?: { ms: number | null; shownMs: number | null; serverMs: number | null; error: string | null };
+    __benchOpen?: { ms: number | null; rowsMs: number | null; key: string | null; error: string | null };
+    __benchEdit?: {
+      ms: number | null;
+      shownMs: number | null;
+      serverMs: number | null;
+      handlerMs: number | null;
+      sentMs: number | null;
+      answeredMs: number | null;
+      error: string | null;
+    };
   }
 }
 
@@ -41,7 +49,7 @@ declare global {
  */
 function openProbe(): void {
   if (!/\/papers\/[^/]+\/rubric$/.test(location.pathname)) return;
-  const state: NonNullable<Window["__benchOpen"]> = { ms: null, key: null, error: null };
+  const state: NonNullable<Window["__benchOpen"]> = { ms: null, rowsMs: null, key: null, error: null };
   window.__benchOpen = state;
   let clicked = false;
   const check = () => {
@@ -54,6 +62,7 @@ function openProbe(): void {
       if (!key) return false;
       clicked = true;
       state.key = key;
+      state.rowsMs = performance.now();
       setTimeout(() => (row.querySelector<HTMLElement>('[data-testid="row-text"]') ?? row).click(), 0);
       return false;
     }
@@ -80,9 +89,43 @@ function openProbe(): void {
   }, 30_000);
 }
 
+/** Where an open's time went, in ms from the start of the navigation (read in the page). */
+interface OpenPhases {
+  html: number;
+  dataStart: number;
+  dataEnd: number;
+  server: number;
+  bytes: number;
+  parsed: number;
+  model: number;
+  rows: number;
+  click: number;
+}
+
+function readOpenPhases(): OpenPhases {
+  const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+  const data = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find((e) =>
+    /\/rubric\/nodes$/.test(e.name),
+  );
+  const mark = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+  const o = window.__benchOpen!;
+  return {
+    html: nav.responseEnd,
+    dataStart: data?.startTime ?? NaN,
+    dataEnd: data?.responseEnd ?? NaN,
+    server: data?.serverTiming.find((t) => t.name === "app")?.duration ?? NaN,
+    bytes: data?.encodedBodySize ?? NaN,
+    parsed: mark("editor:data"),
+    model: mark("editor:model"),
+    rows: o.rowsMs ?? NaN,
+    click: o.ms ?? NaN,
+  };
+}
+
 async function openFigures(page: Page): Promise<{ inPage: number[]; outside: number[] }> {
   const inPage: number[] = [];
   const outside: number[] = [];
+  const phases: OpenPhases[] = [];
   for (let run = 0; run <= OPEN_RUNS; run++) {
     await page.goto("about:blank");
     const started = performance.now();
@@ -104,7 +147,14 @@ async function openFigures(page: Page): Promise<{ inPage: number[]; outside: num
     }
     inPage.push(state.ms);
     outside.push(wall);
+    phases.push(await page.evaluate(readOpenPhases));
   }
+  const mid = (f: (p: OpenPhases) => number) => median(phases.map(f)).toFixed(0);
+  console.log(
+    `# editor_open_pinn phases (medians, ms from navigation start): HTML received ${mid((p) => p.html)}, rows requested ${mid((p) => p.dataStart)}, ` +
+      `received ${mid((p) => p.dataEnd)} (its handler ${mid((p) => p.server)} ms, ${mid((p) => p.bytes / 1024)} KiB), parsed ${mid((p) => p.parsed)}, ` +
+      `model built ${mid((p) => p.model)}, rows shown ${mid((p) => p.rows)}, clicked ${mid((p) => p.click)}`,
+  );
   return { inPage, outside };
 }
 
@@ -144,7 +194,15 @@ async function selectFirstLeaf(page: Page): Promise<string> {
 async function armEdit(page: Page, key: string, value: string): Promise<void> {
   await page.evaluate(
     ({ key, value }) => {
-      const state: NonNullable<Window["__benchEdit"]> = { ms: null, shownMs: null, serverMs: null, error: null };
+      const state: NonNullable<Window["__benchEdit"]> = {
+        ms: null,
+        shownMs: null,
+        serverMs: null,
+        handlerMs: null,
+        sentMs: null,
+        answeredMs: null,
+        error: null,
+      };
       window.__benchEdit = state;
       let t0: number | null = null;
       let sawPending = false;
@@ -169,7 +227,12 @@ async function armEdit(page: Page, key: string, value: string): Promise<void> {
               (e) => e.name.endsWith("/rubric/operations") && e.startTime >= start,
             ) as PerformanceResourceTiming[];
           const last = posts.at(-1);
-          if (last) state.serverMs = last.responseEnd - last.startTime;
+          if (last) {
+            state.serverMs = last.responseEnd - last.startTime;
+            state.handlerMs = last.serverTiming.find((t) => t.name === "app")?.duration ?? null;
+            state.sentMs = last.startTime - start;
+            state.answeredMs = last.responseEnd - start;
+          }
         }
       };
       const frame = () => {
@@ -206,6 +269,9 @@ interface EditTimes {
   total: number[];
   shown: number[];
   request: number[];
+  handler: number[];
+  sent: number[];
+  answered: number[];
 }
 
 async function editFigures(page: Page): Promise<EditTimes> {
@@ -214,7 +280,7 @@ async function editFigures(page: Page): Promise<EditTimes> {
   const key = await selectFirstLeaf(page);
   const weight = page.getByTestId("inspector-weight");
   const original = await weight.inputValue();
-  const times: EditTimes = { total: [], shown: [], request: [] };
+  const times: EditTimes = { total: [], shown: [], request: [], handler: [], sent: [], answered: [] };
   let skipped = 0;
   for (let i = 0; i < WARM_UP_EDITS + EDITS; i++) {
     // Alternate between two weights that differ from the original one.
@@ -242,6 +308,9 @@ async function editFigures(page: Page): Promise<EditTimes> {
       times.total.push(state.ms);
       if (state.shownMs !== null) times.shown.push(state.shownMs);
       if (state.serverMs !== null) times.request.push(state.serverMs);
+      if (state.handlerMs !== null) times.handler.push(state.handlerMs);
+      if (state.sentMs !== null) times.sent.push(state.sentMs);
+      if (state.answeredMs !== null) times.answered.push(state.answeredMs);
     }
   }
   if (skipped)
@@ -279,12 +348,17 @@ export async function editorUiFigures(): Promise<void> {
         `from page.goto() as Playwright sees it: median ${median(open.outside).toFixed(1)} ms`,
     );
 
-    const edits = await withTimeout("editor_edit_roundtrip", 300_000, editFigures(page));
+    const edits = await withTimeout(
+      "editor_edit_roundtrip",
+      300_000,
+      withPageProfile(page, "editor-edits", () => editFigures(page)),
+    );
     report("editor_edit_roundtrip_p95_ms", percentile(edits.total, 95), "ms");
     const ms = (xs: number[]) => (xs.length ? `${median(xs).toFixed(1)} ms` : "n/a");
     console.log(
       `# editor_edit_roundtrip: median ${ms(edits.total)}, min ${Math.min(...edits.total).toFixed(1)} ms, max ${Math.max(...edits.total).toFixed(1)} ms over ${edits.total.length} edits; ` +
-        `of which: row shows the new weight (optimistic) median ${ms(edits.shown)}, POST …/operations as timed by the browser median ${ms(edits.request)}`,
+        `of which: row shows the new weight (optimistic) median ${ms(edits.shown)}, POST …/operations as timed by the browser median ${ms(edits.request)} (its handler ${ms(edits.handler)}); ` +
+        `from Enter: request sent ${ms(edits.sent)}, answered ${ms(edits.answered)}, saved shown ${ms(edits.total)}`,
     );
   });
 }

@@ -131,3 +131,38 @@ export async function withStudioAndChromium<T>(
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Runs `work` with the page's main thread profiled when BENCH_CPU_PROF names a folder: the V8 CPU
+ * profile is written there as `<name>.cpuprofile` (open it in Chrome's DevTools, Performance tab).
+ */
+export async function withPageProfile<T>(page: Page, name: string, work: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return work();
+  if (process.env.BENCH_TRACE) {
+    const browser = page.context().browser()!;
+    fs.mkdirSync(dir, { recursive: true });
+    await browser.startTracing(page, {
+      path: path.join(dir, `${name}.trace.json`),
+      categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing", "v8.execute", "toplevel"],
+    });
+    try {
+      return await work();
+    } finally {
+      await browser.stopTracing();
+    }
+  }
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+  await cdp.send("Profiler.start");
+  try {
+    return await work();
+  } finally {
+    const { profile } = await cdp.send("Profiler.stop");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    console.log(`# ${name}: the page's CPU profile is in ${path.join(dir, `${name}.cpuprofile`)}`);
+    await cdp.detach().catch(() => undefined);
+  }
+}
