@@ -146,6 +146,8 @@ export async function leaderboardFigures(): Promise<void> {
     );
     report("leaderboard_p95_ms", percentile(api, 95), "ms");
 
+    const pageCheck = await get(new http.Agent(), new URL("/leaderboard?split=all", studio.url));
+    console.log(`# leaderboard: the page is ${(pageCheck.bytes / 1024).toFixed(0)} KiB of HTML`);
     await load(studio, "/leaderboard?split=all", CONNECTIONS, 1);
     const page = await load(studio, "/leaderboard?split=all", CONNECTIONS, SECONDS);
     console.log(`# leaderboard: ${page.length} page requests, median ${percentile(page, 50).toFixed(1)} ms`);
