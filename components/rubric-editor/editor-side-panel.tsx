@@ -11,6 +11,7 @@ import {
   TriangleAlert,
   type LucideIcon,
 } from "lucide-react";
+import dynamic from "next/dynamic";
 import { useMemo } from "react";
 import { IconButton } from "@/components/ui/icon-button";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
@@ -22,10 +23,15 @@ import { Inspector } from "./inspector";
 import { NodeHistory } from "./node-history";
 import { DeletedPanel } from "./panels/deleted-panel";
 import { LintPanel } from "./panels/lint-panel";
-import { SummaryPanel } from "./panels/summary-panel";
 import { VersionsPanel } from "./panels/versions-panel";
 import { MultiSelection, NothingSelected } from "./selection-summary";
 import type { EditorOperations } from "./use-editor-operations";
+
+/** The summary's chart library (recharts, 360 KB of script) loads when the tab is first opened. */
+const SummaryPanel = dynamic(() => import("./panels/summary-panel").then((m) => m.SummaryPanel), {
+  ssr: false,
+  loading: () => <p className="p-4 text-sm text-zinc-500">Loading the summary…</p>,
+});
 
 export type Tab = "inspector" | "comments" | "lint" | "summary" | "versions" | "deleted";
 

@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { Markdown } from "./markdown";
-import { MathText } from "./math-text";
+import { loadKatex, MathText } from "./math-text";
 
 const markdown = (source: string) => renderToStaticMarkup(createElement(Markdown, null, source));
 const mathText = (text: string) => renderToStaticMarkup(createElement(MathText, { text }));
@@ -30,13 +30,21 @@ describe("Markdown math", () => {
 });
 
 describe("MathText", () => {
-  it("renders math and escapes the text around it", () => {
+  it("shows a formula as its source until KaTeX has loaded, then rendered", async () => {
+    expect(mathText("area $\\pi r^2$")).toBe("<span>area $\\pi r^2$</span>");
+    await loadKatex();
+    expect(mathText("area $\\pi r^2$")).toContain('class="katex"');
+  });
+
+  it("renders math and escapes the text around it", async () => {
+    await loadKatex();
     const html = mathText("<b>bold</b> $\\alpha$");
     expect(html).toContain("&lt;b&gt;bold&lt;/b&gt;");
     expect(html).toContain('class="katex"');
   });
 
-  it("shows a formula KaTeX cannot parse instead of throwing, with its markup escaped", () => {
+  it("shows a formula KaTeX cannot parse instead of throwing, with its markup escaped", async () => {
+    await loadKatex();
     const html = mathText("bad $\\frac{<script>$");
     expect(html).not.toContain("<script>");
     expect(html).toContain("katex-error");

@@ -1,6 +1,42 @@
-import katex from "katex";
 import "katex/dist/katex.min.css";
+import { useSyncExternalStore } from "react";
 import { mayHoldMath, splitMath } from "@/lib/math";
+
+type Katex = typeof import("katex").default;
+
+/**
+ * KaTeX (about 270 KB of script) loads when the first formula is on screen, not with the page: most
+ * rows hold none, and an open waited for it. Until it is there a formula shows as its source.
+ */
+let katex: Katex | null = null;
+let loading: Promise<Katex> | null = null;
+const waiting = new Set<() => void>();
+
+/** Loads KaTeX once; formulas on screen render when it is there. A failed load is tried again by the next formula. */
+export function loadKatex(): Promise<Katex> {
+  loading ??= import("katex").then(
+    (m) => {
+      katex = m.default;
+      for (const listener of waiting) listener();
+      return katex;
+    },
+    (err: unknown) => {
+      loading = null;
+      throw err;
+    },
+  );
+  return loading;
+}
+
+function subscribeToKatex(listener: () => void): () => void {
+  waiting.add(listener);
+  loadKatex().catch(() => undefined);
+  return () => {
+    waiting.delete(listener);
+  };
+}
+
+const currentKatex = () => katex;
 
 /**
  * KaTeX's rendering of one formula. `trust: false` refuses \href, \url, \htmlClass and the like, and
@@ -10,11 +46,11 @@ import { mayHoldMath, splitMath } from "@/lib/math";
 const rendered = new Map<string, string>();
 const CACHE_SIZE = 2000;
 
-export function renderTex(tex: string, display: boolean): string {
+function renderTex(lib: Katex, tex: string, display: boolean): string {
   const key = (display ? "D" : "I") + tex;
   let html = rendered.get(key);
   if (html === undefined) {
-    html = katex.renderToString(tex, {
+    html = lib.renderToString(tex, {
       displayMode: display,
       throwOnError: false,
       trust: false,
@@ -33,6 +69,13 @@ export function renderTex(tex: string, display: boolean): string {
  */
 export function MathText({ text, className, inline = false }: { text: string; className?: string; inline?: boolean }) {
   if (!mayHoldMath(text)) return className ? <span className={className}>{text}</span> : <>{text}</>;
+  return <Formulas text={text} className={className} inline={inline} />;
+}
+
+/** MathText of a text that may hold math: its source until KaTeX is loaded (see loadKatex). */
+function Formulas({ text, className, inline }: { text: string; className?: string; inline: boolean }) {
+  const lib = useSyncExternalStore(subscribeToKatex, currentKatex, currentKatex);
+  if (!lib) return <span className={className}>{text}</span>;
   const parts = splitMath(text).map((segment, i) =>
     segment.kind === "text" ? (
       segment.text
@@ -41,7 +84,7 @@ export function MathText({ text, className, inline = false }: { text: string; cl
         key={i}
         className={segment.display && !inline ? "block overflow-x-auto py-1 text-center" : undefined}
         // Safe: KaTeX output with trust off (see renderTex); the text never reaches innerHTML unescaped.
-        dangerouslySetInnerHTML={{ __html: renderTex(segment.tex, segment.display && !inline) }}
+        dangerouslySetInnerHTML={{ __html: renderTex(lib, segment.tex, segment.display && !inline) }}
       />
     ),
   );
