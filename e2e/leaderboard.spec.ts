@@ -252,7 +252,9 @@ test.describe("leaderboard with an incomplete run", () => {
     await expect(breakdown.getByTestId("breakdown-loading")).toHaveCount(0);
     await page.reload();
     // Open in the URL: the page sends its breakdown with it.
-    await expect(page.getByTestId("agent-breakdown").locator(`[data-testid="per-paper-row"][data-paper="${PINN}"]`)).toBeVisible();
+    await expect(
+      page.getByTestId("agent-breakdown").locator(`[data-testid="per-paper-row"][data-paper="${PINN}"]`),
+    ).toBeVisible();
     await expect(board.currentSplit).toHaveText(split);
 
     // The per-paper board, from the breakdown: pinn alone, the agent ranked on it.

@@ -144,7 +144,13 @@ export async function withPageProfile<T>(page: Page, name: string, work: () => P
     fs.mkdirSync(dir, { recursive: true });
     await browser.startTracing(page, {
       path: path.join(dir, `${name}.trace.json`),
-      categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing", "v8.execute", "toplevel"],
+      categories: [
+        "devtools.timeline",
+        "disabled-by-default-devtools.timeline",
+        "blink.user_timing",
+        "v8.execute",
+        "toplevel",
+      ],
     });
     try {
       return await work();

@@ -24,7 +24,8 @@ export function useDerivedRubric(
     try {
       const core = deriveCore(rows, previous.current);
       // The first tree model built: a phase of the open (the editor bench reads it).
-      if (rows.length > 0 && performance.getEntriesByName("editor:model").length === 0) performance.mark("editor:model");
+      if (rows.length > 0 && performance.getEntriesByName("editor:model").length === 0)
+        performance.mark("editor:model");
       previous.current = core;
       cores.current.set(rows, core);
       return { core, error: null };

@@ -30,7 +30,9 @@ function row(agentId: string, placeholder = false, pending = 0): LeaderboardAgen
     humanReviewed: false,
     coverage: { papers: 20, of: 20, mean: 0.5 },
     basis: AS_GRADED_BASIS,
-    method: placeholder ? { kind: "placeholder", label: "Dummy judge" } : { kind: "paperbench", label: "PaperBench method" },
+    method: placeholder
+      ? { kind: "placeholder", label: "Dummy judge" }
+      : { kind: "paperbench", label: "PaperBench method" },
     isHuman: false,
     agreement: null,
   } as LeaderboardAgentRow;
