@@ -1,7 +1,7 @@
 import "server-only";
 import type { Store } from "@/db/client";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
-import { getLiveRubricRows } from "./read-rubric";
+import { getRubricRows } from "./read-rubric";
 
 /**
  * The editor's rows (GET …/rubric/nodes) as a finished answer body, kept per rubric until its
@@ -13,7 +13,7 @@ import { getLiveRubricRows } from "./read-rubric";
  */
 interface CachedAnswer {
   revision: number;
-  json: Buffer;
+  json: Uint8Array<ArrayBuffer>;
 }
 
 /** Rubrics open in editors now; a few, each a couple of MB: the oldest goes first. */
@@ -26,25 +26,26 @@ function remember(key: string, answer: CachedAnswer): void {
   while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
 }
 
-async function buildAnswer(store: Store, paperId: string, canEdit: boolean) {
-  const { rubricId, revision, nodes, dismissals } = await getLiveRubricRows(store, paperId);
-  const json = Buffer.from(JSON.stringify({ rubricId, revision, canEdit, nodes, dismissals }));
-  return { rubricId, revision, json };
-}
+const encoder = new TextEncoder();
+const jsonAnswer = (json: Uint8Array<ArrayBuffer>) =>
+  new Response(json, { headers: { "content-type": "application/json" } });
 
 /** The answer to GET …/rubric/nodes for a caller who may (or may not) edit. */
 export async function liveRowsAnswer(store: Store, paperId: string, opts: { canEdit: boolean }): Promise<Response> {
+  const { canEdit } = opts;
   const rubric = await getRubricByPaperId(store.db, paperId);
-  const key = rubric ? `${rubric.id}:${opts.canEdit}` : null;
-  let answer = key ? cache.get(key) : undefined;
-  if (!answer || answer.revision !== rubric?.revision) {
-    const built = await buildAnswer(store, paperId, opts.canEdit);
-    answer = { revision: built.revision, json: built.json };
-    // Kept only when no change landed while the rows were read: the rows then match the revision
-    // they are labelled with (a change in between labels newer rows with the older revision).
-    const after = built.rubricId ? await getRubricByPaperId(store.db, paperId) : null;
-    if (after && after.id === built.rubricId && after.revision === built.revision)
-      remember(`${built.rubricId}:${opts.canEdit}`, answer);
-  }
-  return new Response(new Uint8Array(answer.json), { headers: { "content-type": "application/json" } });
+  if (!rubric)
+    return jsonAnswer(
+      encoder.encode(JSON.stringify({ rubricId: null, revision: 0, canEdit, nodes: [], dismissals: [] })),
+    );
+  const key = `${rubric.id}:${canEdit}`;
+  const kept = cache.get(key);
+  if (kept?.revision === rubric.revision) return jsonAnswer(kept.json);
+  const { rubricId, revision, nodes, dismissals } = await getRubricRows(store, rubric);
+  const json = encoder.encode(JSON.stringify({ rubricId, revision, canEdit, nodes, dismissals }));
+  // Kept only when no change landed while the rows were read: the rows then match the revision
+  // they are labelled with (a change in between labels newer rows with the older revision).
+  const after = await getRubricByPaperId(store.db, paperId);
+  if (after?.id === rubric.id && after.revision === rubric.revision) remember(key, { revision, json });
+  return jsonAnswer(json);
 }

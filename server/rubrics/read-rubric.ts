@@ -33,6 +33,14 @@ export async function getLiveRubricRows(
 ): Promise<{ rubricId: string | null; revision: number; nodes: NodeRow[]; dismissals: LintDismissal[] }> {
   const rubric = await getRubricByPaperId(store.db, paperId);
   if (!rubric) return { rubricId: null, revision: 0, nodes: [], dismissals: [] };
+  return getRubricRows(store, rubric);
+}
+
+/** A rubric's live rows and lint dismissals, labelled with its revision as the caller read it. */
+export async function getRubricRows(
+  store: Store,
+  rubric: Pick<Rubric, "id" | "revision">,
+): Promise<{ rubricId: string; revision: number; nodes: NodeRow[]; dismissals: LintDismissal[] }> {
   return {
     rubricId: rubric.id,
     revision: rubric.revision,
