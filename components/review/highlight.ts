@@ -6,6 +6,7 @@
  * paint never waits for it. Shiki escapes the code it renders.
  */
 import type { HighlighterCore, LanguageRegistration } from "shiki/core";
+import { loadOnce } from "@/lib/load-once";
 
 type LangModule = { default: LanguageRegistration[] };
 
@@ -85,33 +86,27 @@ export function languageOf(path: string): string | null {
 /** Files above this size are shown as plain text (highlighting a huge file would block the page). */
 export const MAX_HIGHLIGHT_CHARS = 300_000;
 
-let highlighter: Promise<HighlighterCore> | null = null;
-const loaded = new Map<string, Promise<void>>();
-
-async function getHighlighter(): Promise<HighlighterCore> {
-  highlighter ??= (async () => {
-    const [{ createHighlighterCore }, { createJavaScriptRegexEngine }, theme] = await Promise.all([
-      import("shiki/core"),
-      import("shiki/engine/javascript"),
-      import("shiki/themes/github-light.mjs"),
-    ]);
-    return createHighlighterCore({ themes: [theme.default], langs: [], engine: createJavaScriptRegexEngine() });
-  })();
-  // A chunk that failed to load (a network blip) is tried again with the next file, not never.
-  highlighter.catch(() => (highlighter = null));
-  return highlighter;
-}
+// Each loaded once; a chunk that failed to load (a network blip) is tried again with the next file.
+const getHighlighter = loadOnce(async (): Promise<HighlighterCore> => {
+  const [{ createHighlighterCore }, { createJavaScriptRegexEngine }, theme] = await Promise.all([
+    import("shiki/core"),
+    import("shiki/engine/javascript"),
+    import("shiki/themes/github-light.mjs"),
+  ]);
+  return createHighlighterCore({ themes: [theme.default], langs: [], engine: createJavaScriptRegexEngine() });
+});
+const languageLoads = new Map<string, () => Promise<void>>();
 
 /** The code as highlighted HTML (`<pre class="shiki">…`), or null when its language is unknown or it is too big. */
 export async function highlightCode(code: string, path: string): Promise<string | null> {
   const lang = languageOf(path);
   if (!lang || code.length > MAX_HIGHLIGHT_CHARS) return null;
   const hl = await getHighlighter();
-  if (!loaded.has(lang)) {
-    const loading = LANGS[lang]().then((m) => hl.loadLanguage(...m.default));
-    loading.catch(() => loaded.delete(lang));
-    loaded.set(lang, loading);
+  let loadLanguage = languageLoads.get(lang);
+  if (!loadLanguage) {
+    loadLanguage = loadOnce(() => LANGS[lang]().then((m) => hl.loadLanguage(...m.default)));
+    languageLoads.set(lang, loadLanguage);
   }
-  await loaded.get(lang);
+  await loadLanguage();
   return hl.codeToHtml(code, { lang, theme: "github-light" });
 }

@@ -1,5 +1,6 @@
 import "katex/dist/katex.min.css";
 import { useSyncExternalStore } from "react";
+import { loadOnce } from "@/lib/load-once";
 import { mayHoldMath, splitMath } from "@/lib/math";
 
 type Katex = typeof import("katex").default;
@@ -9,24 +10,14 @@ type Katex = typeof import("katex").default;
  * rows hold none, and an open waited for it. Until it is there a formula shows as its source.
  */
 let katex: Katex | null = null;
-let loading: Promise<Katex> | null = null;
 const waiting = new Set<() => void>();
 
 /** Loads KaTeX once; formulas on screen render when it is there. A failed load is tried again by the next formula. */
-export function loadKatex(): Promise<Katex> {
-  loading ??= import("katex").then(
-    (m) => {
-      katex = m.default;
-      for (const listener of waiting) listener();
-      return katex;
-    },
-    (err: unknown) => {
-      loading = null;
-      throw err;
-    },
-  );
-  return loading;
-}
+export const loadKatex = loadOnce(async (): Promise<Katex> => {
+  katex = (await import("katex")).default;
+  for (const listener of waiting) listener();
+  return katex;
+});
 
 function subscribeToKatex(listener: () => void): () => void {
   waiting.add(listener);
