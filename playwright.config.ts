@@ -76,6 +76,9 @@ export default defineConfig({
   // before the scenario run near 30 s on CI's loaded 2-core machine (co-editing's mention test
   // timed out at 32 s with every step passing).
   timeout: 60_000,
+  // A wait on a job (a reproduction on the embedded runner, a judge run) takes `timeout: 0`: the
+  // test's timeout is its only bound. Jobs queue behind other specs' jobs and share CI's two cores
+  // with the server suite, and a reproduction of a few seconds once took over a minute there.
   expect: { timeout: 10_000 },
   use: {
     baseURL: BASE_URL,

@@ -58,7 +58,7 @@ async function cancelReproduction(page: Page, run: number, attempt: number): Pro
         if (!cell || cell.attempts !== attempt || cell.stage !== "reproducing" || !cell.jobId) return false;
         return (await page.request.post(`/api/jobs/${cell.jobId}/cancel`)).status();
       },
-      { timeout: 60_000 },
+      { timeout: 0 },
     )
     .toBe(200);
 }
@@ -148,21 +148,21 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
   );
 
   await expect(page.getByTestId("evaluation-empty")).toHaveCount(0);
-  await expect(cell(2)).toHaveAttribute("data-stage", "reproducing", { timeout: 60_000 });
+  await expect(cell(2)).toHaveAttribute("data-stage", "reproducing", { timeout: 0 });
   await cancelReproduction(page, 2, 1);
   await expect(page.getByTestId("evaluation-progress")).toBeVisible();
-  await expect(cell(1)).toHaveAttribute("data-stage", "counted", { timeout: 90_000 });
+  await expect(cell(1)).toHaveAttribute("data-stage", "counted", { timeout: 0 });
   await expect(cell(1).getByTestId("cell-score")).toHaveText("100.0%");
   await expect(cell(1)).toHaveAttribute("href", /^\/gradings\/[0-9a-f-]{36}$/);
 
-  await expect(cell(2)).toHaveAttribute("data-stage", "counted", { timeout: 60_000 });
+  await expect(cell(2)).toHaveAttribute("data-stage", "counted", { timeout: 0 });
   await expect(cell(2).getByTestId("cell-score")).toHaveText("0.0%");
   await expect(cell(2)).toHaveAttribute("href", /^\/submissions\/[0-9a-f-]{36}$/);
   const failure = page.locator(`[data-testid="failure"][data-paper="${PAPER}"][data-run="2"]`);
   await expect(failure.getByTestId("failure-reason")).toContainText("reproduction cancelled, nothing to judge");
   await expect(failure.getByTestId("failure-reason")).toContainText("count as 0");
   // Run 3 exited 1 and is judged all the same; its cell says how reproduce.sh ended.
-  await expect(cell(3)).toHaveAttribute("data-stage", "counted", { timeout: 90_000 });
+  await expect(cell(3)).toHaveAttribute("data-stage", "counted", { timeout: 0 });
   await expect(cell(3).getByTestId("cell-score")).toHaveText("100.0%");
   await expect(cell(3)).toHaveAttribute("data-reproduction", /^reproduce\.sh exited 1 after /);
   await expect(cell(3)).toHaveAttribute("href", /^\/gradings\/[0-9a-f-]{36}$/);
@@ -177,10 +177,10 @@ test("staff watch an evaluation's matrix fill in live, see a failed reproduction
 
   // Retry the failed cell: back to reproducing (its second attempt), cancelled again, then counted as 0 again.
   await failure.getByTestId("retry-cell").click();
-  await expect(cell(2)).toHaveAttribute("data-stage", "reproducing", { timeout: 15_000 });
+  await expect(cell(2)).toHaveAttribute("data-stage", "reproducing", { timeout: 0 });
   await expect(cell(2)).toHaveAttribute("aria-label", /attempt 2/);
   await cancelReproduction(page, 2, 2);
-  await expect(cell(2)).toHaveAttribute("data-stage", "counted", { timeout: 60_000 });
+  await expect(cell(2)).toHaveAttribute("data-stage", "counted", { timeout: 0 });
   await expect(failure.getByTestId("failure-reason")).toContainText("nothing to judge");
   expect(await page.evaluate(() => (window as unknown as { e2eMarker?: string }).e2eMarker)).toBe("same page");
 

@@ -37,9 +37,9 @@ test("/jobs shows a run's name and a reason whole, and a judge job's progress un
 
   await page.goto(`/jobs?paper=${PAPER}`);
   const failed = page.locator('[data-testid="job-row"][data-status="failed"]');
-  await expect(failed.getByTestId("job-reason")).toHaveText("reproduce.sh exited with status 3", { timeout: 60_000 });
+  await expect(failed.getByTestId("job-reason")).toHaveText("reproduce.sh exited with status 3", { timeout: 0 });
   const judged = page.locator('[data-testid="job-row"][data-status="succeeded"]');
-  await expect(judged.getByTestId("job-judge-progress")).toContainText(/^\d+\/\d+ leaves/, { timeout: 60_000 });
+  await expect(judged.getByTestId("job-judge-progress")).toContainText(/^\d+\/\d+ leaves/, { timeout: 0 });
 
   const headers = await page.getByTestId("jobs-table").locator("thead th").allTextContents();
   for (const size of [

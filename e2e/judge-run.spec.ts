@@ -19,6 +19,7 @@ import { paperWithDemoRubric } from "./support/demo-paper";
 import { expect, test } from "./support/fixtures";
 import { REPO_ROOT } from "./support/files";
 import { uploadSubmission } from "./support/judge-run";
+import { expectReproductionSucceeded } from "./support/reproduction";
 import { STAFF } from "./support/users";
 import { screenshots } from "./support/screenshots";
 
@@ -57,7 +58,7 @@ test("staff judge the reproduced demo submission with the dummy judge and follow
   await uploadSubmission(page, PAPER, { agent: AGENT, run: "2" }, archive);
   await page.goto(`/submissions/${submissionId}`);
   await page.getByTestId("reproduce").click();
-  await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "succeeded", { timeout: 60_000 });
+  await expectReproductionSucceeded(page, submissionId);
 
   const judge = page.getByTestId("judge-runs");
   await judge.getByTestId("run-judge").click();
@@ -83,7 +84,7 @@ test("staff judge the reproduced demo submission with the dummy judge and follow
   await expect(dialog).toHaveCount(0);
 
   const card = judge.getByTestId("judge-run").first();
-  await expect(card).toHaveAttribute("data-status", "succeeded", { timeout: 30_000 });
+  await expect(card).toHaveAttribute("data-status", "succeeded", { timeout: 0 });
   await expect(card.getByTestId("judge-run-leaves")).toHaveText("21 / 21");
   await expect(card.getByTestId("judge-run-vs-estimate")).toContainText("took 0 calls");
   await card.scrollIntoViewIfNeeded();
@@ -178,7 +179,7 @@ test("staff select submissions on the paper page, an agent's runs at once, and r
     const judged = panel
       .locator(`[data-testid="submission-row"][data-submission="${id}"]`)
       .getByTestId("submission-judge");
-    await expect(judged).toHaveAttribute("data-status", "succeeded", { timeout: 30_000 });
+    await expect(judged).toHaveAttribute("data-status", "succeeded", { timeout: 0 });
     await expect(judged).toContainText("13/13");
   }
   await links.last().click();

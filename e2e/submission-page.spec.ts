@@ -15,6 +15,7 @@ import type { Page, TestInfo } from "@playwright/test";
 import { DEMO_RUBRIC_PATH } from "./support/files";
 import { expect, test } from "./support/fixtures";
 import { screenshots } from "./support/screenshots";
+import { expectReproductionSucceeded, submissionIdOf } from "./support/reproduction";
 import { DEMO_PAPER, STAFF } from "./support/users";
 
 test.describe.configure({ mode: "serial", timeout: 120_000 });
@@ -105,7 +106,7 @@ test("staff upload a folder (flagged without reproduce.sh), open its outputs in 
   await expect(panel.getByTestId("submission-reproduce")).toBeChecked();
   await panel.getByTestId("upload-submission").click();
   await page.waitForURL(/\/submissions\/[0-9a-f-]{36}$/, { timeout: 30_000 });
-  await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "succeeded", { timeout: 60_000 });
+  await expectReproductionSucceeded(page, submissionIdOf(page));
   // One attempt that succeeded: nothing to say about attempts.
   await expect(page.getByTestId("job-attempt")).toHaveCount(0);
   await expect(page.getByTestId("submission-archive")).toContainText("viewer-repo.tar · 4 files");
@@ -153,7 +154,7 @@ test("staff upload a folder (flagged without reproduce.sh), open its outputs in 
   await expect(dialog.getByTestId("judge-estimate")).toContainText(/Runs · leaves/);
   await dialog.getByTestId("judge-confirm").click();
   const card = judge.getByTestId("judge-run").first();
-  await expect(card).toHaveAttribute("data-status", "succeeded", { timeout: 30_000 });
+  await expect(card).toHaveAttribute("data-status", "succeeded", { timeout: 0 });
   await expect(card.getByTestId("judge-run-score")).toHaveText("Score 100.0%");
   await screenshots(page, testInfo, "judge-score");
 });
