@@ -18,7 +18,14 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import { median, percentile, report, withTimeout } from "./support/figures";
-import { canMeasureUi, newSignedInPage, runCli, withPageProfile, withStudioAndChromium } from "./support/ui";
+import {
+  canMeasureUi,
+  newSignedInPage,
+  requestsBefore,
+  runCli,
+  withPageProfile,
+  withStudioAndChromium,
+} from "./support/ui";
 
 const PORT = 3295;
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -147,6 +154,8 @@ async function openFigures(page: Page): Promise<{ inPage: number[]; outside: num
     }
     inPage.push(state.ms);
     outside.push(wall);
+    if (run === OPEN_RUNS)
+      console.log(`# editor_open_pinn requests (last run): ${await page.evaluate(requestsBefore, state.ms)}`);
     phases.push(await page.evaluate(readOpenPhases));
   }
   const mid = (f: (p: OpenPhases) => number) => median(phases.map(f)).toFixed(0);
@@ -341,7 +350,11 @@ export async function editorUiFigures(): Promise<void> {
   await withStudioAndChromium({ port: PORT, dataDirPrefix: "rubric-studio-bench-ui-", prepare }, async (browser) => {
     const page = await newSignedInPage(browser, BASE_URL, { viewport: { width: 1440, height: 900 }, probe: openProbe });
 
-    const open = await withTimeout("editor_open_pinn", 300_000, openFigures(page));
+    const open = await withTimeout(
+      "editor_open_pinn",
+      300_000,
+      withPageProfile(page, "editor-open", () => openFigures(page)),
+    );
     report("editor_open_pinn_ms", median(open.inPage), "ms");
     console.log(
       `# editor_open_pinn runs (navigation start → rows shown and a click answered, in page): ${open.inPage.map((x) => x.toFixed(0)).join(", ")} ms; ` +

@@ -25,7 +25,14 @@ import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
 import type { ReviewPayload } from "@/lib/review/types";
 import { REVIEW_SETTINGS_KEY } from "@/lib/review/settings";
 import { median, report, withTimeout } from "./support/figures";
-import { canMeasureUi, newSignedInPage, runCli, withStudioAndChromium } from "./support/ui";
+import {
+  canMeasureUi,
+  newSignedInPage,
+  requestsBefore,
+  runCli,
+  withPageProfile,
+  withStudioAndChromium,
+} from "./support/ui";
 
 const PORT = 3690;
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -157,6 +164,8 @@ async function openFigures(page: Page, gradingId: string): Promise<{ inPage: num
     }
     inPage.push(state.ms);
     outside.push(wall);
+    if (run === OPEN_RUNS)
+      console.log(`# review_open_pinn requests (last run): ${await page.evaluate(requestsBefore, state.ms)}`);
     phases.push(
       await page.evaluate(() => {
         const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
@@ -332,7 +341,11 @@ export async function reviewUiFigures(): Promise<void> {
       if (!grading) throw new Error("the pinn grading was not imported");
       console.log(`# review bench: pinn human grading ${grading.id}, ${grading.leafCount} leaves`);
 
-      const open = await withTimeout("review_open_pinn", 300_000, openFigures(page, grading.id));
+      const open = await withTimeout(
+        "review_open_pinn",
+        300_000,
+        withPageProfile(page, "review-open", () => openFigures(page, grading.id)),
+      );
       report("review_open_pinn_ms", median(open.inPage), "ms");
       console.log(
         `# review_open_pinn runs (navigation start → rows shown and a click answered, in page): ${open.inPage.map((x) => x.toFixed(0)).join(", ")} ms; ` +

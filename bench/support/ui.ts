@@ -172,3 +172,19 @@ export async function withPageProfile<T>(page: Page, name: string, work: () => P
     await cdp.detach().catch(() => undefined);
   }
 }
+
+/**
+ * One line naming every request the page made before `untilMs` (ms from navigation start), with
+ * when it started and ended and its handler's time (`Server-Timing: app`): what the page's own
+ * request shared the server with while it opened. Runs in the page (`page.evaluate`).
+ */
+export function requestsBefore(untilMs: number): string {
+  return (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+    .filter((e) => e.startTime < untilMs && !/\/_next\/static\//.test(e.name))
+    .map((e) => {
+      const app = e.serverTiming.find((t) => t.name === "app")?.duration;
+      const url = new URL(e.name);
+      return `${url.pathname}${url.search} ${e.startTime.toFixed(0)}→${e.responseEnd.toFixed(0)}${app === undefined ? "" : ` (app ${app.toFixed(0)})`}`;
+    })
+    .join(", ");
+}

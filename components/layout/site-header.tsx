@@ -1,5 +1,5 @@
 import { KeyRound } from "lucide-react";
-import Link from "next/link";
+import { IntentLink } from "./intent-link";
 import { NotificationInbox } from "@/components/notifications/notification-inbox";
 import { buttonClass } from "@/components/ui/button";
 import { StaffMenu, type NavLink } from "./staff-menu";
@@ -29,22 +29,22 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
   return (
     <header className="border-b border-zinc-200 bg-white">
       <div className="mx-auto flex max-w-6xl items-center gap-5 whitespace-nowrap px-4 py-3">
-        <Link href="/" className="font-semibold tracking-tight text-zinc-900">
+        <IntentLink href="/" className="font-semibold tracking-tight text-zinc-900">
           Rubric Studio
-        </Link>
+        </IntentLink>
         <nav className="flex items-center gap-3.5 text-sm text-zinc-600">
-          {user && <Link href="/">Papers</Link>}
-          {user && <Link href="/reviews">My reviews</Link>}
-          {user?.isStaff && <Link href="/papers/new">New paper</Link>}
-          <Link href="/leaderboard">Leaderboard</Link>
+          {user && <IntentLink href="/">Papers</IntentLink>}
+          {user && <IntentLink href="/reviews">My reviews</IntentLink>}
+          {user?.isStaff && <IntentLink href="/papers/new">New paper</IntentLink>}
+          <IntentLink href="/leaderboard">Leaderboard</IntentLink>
           {user?.isStaff && (
             <>
               {/* Every staff page inline where the window is wide enough, else in one menu. */}
               <span className="hidden gap-3.5 xl:flex">
                 {STAFF_PAGES.map((link) => (
-                  <Link key={link.href} href={link.href}>
+                  <IntentLink key={link.href} href={link.href}>
                     {link.label}
-                  </Link>
+                  </IntentLink>
                 ))}
               </span>
               <StaffMenu links={STAFF_PAGES} />
@@ -55,7 +55,7 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
           {user ? (
             <>
               <NotificationInbox />
-              <Link
+              <IntentLink
                 href="/settings/tokens"
                 className="rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
                 title="API tokens: personal tokens for the CLI and scripts"
@@ -63,7 +63,7 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
                 data-testid="api-tokens-link"
               >
                 <KeyRound size={16} aria-hidden />
-              </Link>
+              </IntentLink>
               <span data-testid="current-user" className="text-zinc-600">
                 {user.name ?? user.email}
                 {user.isStaff && (
@@ -77,9 +77,9 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
               </form>
             </>
           ) : (
-            <Link href="/signin" className={buttonClass("secondary")}>
+            <IntentLink href="/signin" className={buttonClass("secondary")}>
               Sign in
-            </Link>
+            </IntentLink>
           )}
         </div>
       </div>

@@ -122,28 +122,33 @@ export class ReviewModel {
 
   /* ---------- row text ---------- */
 
-  private rowTexts: Map<string, string> | null = null;
+  /** Each parent's children (null: the roots), made at the first row text asked for. */
+  private siblingsOf: Map<string | null, ReviewNode[]> | null = null;
+  private readonly rowTexts = new Map<string, string>();
 
   /**
    * What the node's tree row shows: its requirement on one line, from its distinguishing tail when
-   * it opens like a sibling's (row-text.ts). Computed for every node at the first call.
+   * it opens like a sibling's (row-text.ts). Computed for the node's siblings together, when the
+   * first of them is shown: a page shows a few dozen rows of a tree of thousands.
    */
   rowTextOf(key: string): string {
-    if (!this.rowTexts) {
-      const siblings = new Map<string | null, ReviewNode[]>();
+    const known = this.rowTexts.get(key);
+    if (known !== undefined) return known;
+    const i = this.indexOf.get(key);
+    if (i === undefined) return "";
+    if (!this.siblingsOf) {
+      this.siblingsOf = new Map();
       for (const n of this.nodes) {
-        const group = siblings.get(n.parentKey);
+        const group = this.siblingsOf.get(n.parentKey);
         if (group) group.push(n);
-        else siblings.set(n.parentKey, [n]);
-      }
-      this.rowTexts = new Map();
-      for (const group of siblings.values()) {
-        const texts = group.map((n) => oneLine(n.requirements));
-        const starts = distinguishingStarts(texts);
-        group.forEach((n, i) => this.rowTexts!.set(n.key, rowText(texts[i], starts[i])));
+        else this.siblingsOf.set(n.parentKey, [n]);
       }
     }
-    return this.rowTexts.get(key) ?? "";
+    const group = this.siblingsOf.get(this.nodes[i].parentKey)!;
+    const texts = group.map((n) => oneLine(n.requirements));
+    const starts = distinguishingStarts(texts);
+    group.forEach((n, at) => this.rowTexts.set(n.key, rowText(texts[at], starts[at])));
+    return this.rowTexts.get(key)!;
   }
 
   /* ---------- change notification (useSyncExternalStore) ---------- */
