@@ -45,3 +45,37 @@ test("staff see their name, Sign out and every staff page in the header at 1024 
   await page.keyboard.press("Escape");
   await expect(menu.getByRole("link", { name: "Runners", exact: true })).toBeHidden();
 });
+
+test("the header's links fetch their page when the pointer reaches one, not while the page loads", async ({
+  asUser,
+}) => {
+  const page = await asUser(STAFF);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const fetched: string[] = [];
+  page.on("request", (req) => {
+    const url = new URL(req.url());
+    if (url.searchParams.has("_rsc")) fetched.push(url.pathname);
+  });
+  // Every request the page makes as it loads has been made once the network is quiet.
+  await page.goto("/reviews", { waitUntil: "networkidle" });
+  const header = page.getByRole("banner");
+  await expect(header.getByRole("link", { name: "Jobs", exact: true })).toBeInViewport();
+  // The header's pages (links in the page's own content, its gradings here, prefetch as they please).
+  const headerPages = await header
+    .locator("a")
+    .evaluateAll((links) => links.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+  expect(headerPages).toContain("/jobs");
+  expect(
+    fetched.filter((p) => headerPages.includes(p)),
+    "header pages fetched while this one loaded",
+  ).toEqual([]);
+
+  const jobs = page.waitForRequest((req) => {
+    const url = new URL(req.url());
+    return url.pathname === "/jobs" && url.searchParams.has("_rsc");
+  });
+  await header.getByRole("link", { name: "Jobs", exact: true }).hover();
+  await jobs;
+  await header.getByRole("link", { name: "Jobs", exact: true }).click();
+  await expect(page).toHaveURL(/\/jobs$/);
+});
