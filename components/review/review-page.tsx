@@ -23,6 +23,7 @@ import { ReviewShortcutsDialog } from "./review-shortcuts";
 import { ReviewLoadError, ReviewSkeleton } from "./review-states";
 import {
   ReviewRowContext,
+  ReviewSelectedKey,
   ReviewTree,
   reviewRowHeight,
   treeItems,
@@ -141,12 +142,10 @@ function LoadedReview({
     (): ReviewRowContextValue => ({
       model,
       version,
-      selectedKey,
       onSelect: select,
-      judgeLabel: grading.kind === "human" ? "Human" : "Judge",
       wrap: settings.wrapRows,
     }),
-    [model, version, selectedKey, select, grading.kind, settings.wrapRows],
+    [model, version, select, settings.wrapRows],
   );
   const progress = model.progress();
   const rootScore = model.rootScore;
@@ -188,18 +187,20 @@ function LoadedReview({
             filteredOut={filterActive && matchCount === 0 ? "No leaf matches these filters." : null}
           >
             <ReviewRowContext.Provider value={rowCtx}>
-              {treeHeight > 0 && (
-                <ReviewTree
-                  treeRef={treeRef}
-                  data={data}
-                  height={treeHeight}
-                  initialOpenState={initialOpenState}
-                  filterToken={filterToken}
-                  filterMatch={filterMatch}
-                  onFocusKey={onFocusKey}
-                  rowHeight={reviewRowHeight(settings.wrapRows)}
-                />
-              )}
+              <ReviewSelectedKey.Provider value={selectedKey}>
+                {treeHeight > 0 && (
+                  <ReviewTree
+                    treeRef={treeRef}
+                    data={data}
+                    height={treeHeight}
+                    initialOpenState={initialOpenState}
+                    filterToken={filterToken}
+                    filterMatch={filterMatch}
+                    onFocusKey={onFocusKey}
+                    rowHeight={reviewRowHeight(settings.wrapRows)}
+                  />
+                )}
+              </ReviewSelectedKey.Provider>
             </ReviewRowContext.Provider>
           </TreeBox>
           <footer className="flex shrink-0 items-center gap-3 border-t border-zinc-200 bg-zinc-50/80 px-3 py-1 text-[11px] text-zinc-500">

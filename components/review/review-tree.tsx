@@ -35,19 +35,23 @@ export function treeItems(model: ReviewModel): ReviewTreeItem[] {
   return model.viewRoots.map((key) => items[model.indexOf.get(key)!]);
 }
 
-/** What every row reads besides its own node; a new value re-renders the visible rows only. */
+/**
+ * What every row reads besides its own node; a new value re-renders the visible rows only. The
+ * selection is not in it: a click re-renders the row elements (ReviewSelectedKey), not the nodes'
+ * contents (chips, badges, formulas).
+ */
 export interface ReviewRowContextValue {
   model: ReviewModel;
   /** The model's version: bumped by every commit. */
   version: number;
-  selectedKey: string | null;
   onSelect(key: string): void;
-  judgeLabel: "Judge" | "Human";
   /** Rows take two lines. */
   wrap: boolean;
 }
 
 export const ReviewRowContext = createContext<ReviewRowContextValue | null>(null);
+/** The selected node's key, read by each row's outer element only. */
+export const ReviewSelectedKey = createContext<string | null>(null);
 
 function useRowContext(): ReviewRowContextValue {
   const ctx = useContext(ReviewRowContext);
@@ -223,8 +227,8 @@ export function LeafBadges({
 }
 
 const RowView = memo(function RowView({ node, attrs, innerRef, children }: RowRendererProps<ReviewTreeItem>) {
-  const { selectedKey, onSelect } = useRowContext();
-  const selected = selectedKey === node.id;
+  const { onSelect } = useRowContext();
+  const selected = useContext(ReviewSelectedKey) === node.id;
   return (
     <div
       {...attrs}

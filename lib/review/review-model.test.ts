@@ -178,6 +178,11 @@ describe("the review page's model", () => {
         { category: "Result Analysis", reviewed: 0, total: 1 },
       ],
     });
+    // Counted again after every change (the page asks on every render and keeps nothing itself).
+    const commit = m.commitLocal(key("a2"), 1);
+    expect(m.progress().reviewed).toBe(2);
+    commit.undo();
+    expect(m.progress().reviewed).toBe(1);
     const ids = (keys: (string | null)[]) => keys.map((k) => rows.find((r) => r.key === k)?.nodeId ?? null);
     expect(
       ids([m.stepLeaf(null, 1), m.stepLeaf(key("a1"), 1), m.stepLeaf(key("c1"), 1), m.stepLeaf(key("a1"), -1)]),

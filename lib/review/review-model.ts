@@ -160,6 +160,17 @@ export class ReviewModel {
 
   getVersion = (): number => this.versionNo;
 
+  /** Walks over every leaf, kept until the next change: the page asks for them on every render. */
+  private readonly kept = new Map<string, { version: number; value: unknown }>();
+
+  private perVersion<T>(name: string, compute: () => T): T {
+    const hit = this.kept.get(name);
+    if (hit?.version === this.versionNo) return hit.value as T;
+    const value = compute();
+    this.kept.set(name, { version: this.versionNo, value });
+    return value;
+  }
+
   private changed(): void {
     this.versionNo++;
     for (const l of this.listeners) l();
@@ -267,9 +278,11 @@ export class ReviewModel {
 
   /** How many leaves of the page's tree are flagged "unsure". */
   unsureCount(): number {
-    let n = 0;
-    for (const i of this.leafOrder) if (this.isUnsure(this.nodes[i].key)) n++;
-    return n;
+    return this.perVersion("unsure", () => {
+      let n = 0;
+      for (const i of this.leafOrder) if (this.isUnsure(this.nodes[i].key)) n++;
+      return n;
+    });
   }
 
   /** The leaf's flags as the server now has them (after flagging or clearing). */
@@ -293,6 +306,10 @@ export class ReviewModel {
 
   /** Leaves reviewed / leaves in this viewer's scope, overall and per task category. */
   progress(): ReviewProgress {
+    return this.perVersion("progress", () => this.countProgress());
+  }
+
+  private countProgress(): ReviewProgress {
     const by = new Map<string, CategoryProgress>();
     let reviewed = 0;
     let total = 0;
