@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CallUsage, LeafVerdict } from "@/lib/judge/engine-contract";
@@ -434,4 +435,18 @@ describe("estimateRun", () => {
       expect(Math.abs(estimate.inputTokens - actual) / actual).toBeLessThan(0.25);
     },
   );
+});
+
+describe("a run's signal", () => {
+  it("holds no listener of a call once the call has ended", async () => {
+    const controller = new AbortController();
+    const { model } = await setup();
+    const { verdicts } = await gradeSubmission(demoJudgeInput(submission(), { maxConcurrency: 4 }), model, {
+      signal: controller.signal,
+    });
+    expect(verdicts.length).toBeGreaterThan(10);
+    // The openai client never removes the listener it adds to a call's signal: on the run's own
+    // signal they piled up, one per call.
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+  });
 });

@@ -1,4 +1,5 @@
-import { encodeChat } from "gpt-tokenizer/encoding/o200k_base";
+import { encode as encodeCl100k } from "gpt-tokenizer/encoding/cl100k_base";
+import { encodeChat, encode as encodeO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import { countChatTokens, countMessageTokens, countTextTokens, tokenizerFamily, truncateToTokens } from "./budget";
 import { mulberry32 } from "@/lib/random";
@@ -19,8 +20,12 @@ describe("token counting", () => {
     expect(countTextTokens("o3-mini", "hello world")).toBe(2);
     expect(countTextTokens("o3-mini", spaces)).toBeLessThan(4000 / 4 / 5);
     expect(countTextTokens("o3-mini", cjk)).toBeGreaterThan((cjk.length / 4) * 1.5);
-    // The two families differ on the same text.
+    // The two families differ on the same text, also when it is counted again (short texts' counts are kept).
     expect(countTextTokens("gpt-4", cjk)).not.toBe(countTextTokens("o3-mini", cjk));
+    for (let i = 0; i < 2; i++) {
+      expect(countTextTokens("gpt-4", cjk)).toBe(encodeCl100k(cjk).length);
+      expect(countTextTokens("o3-mini", cjk)).toBe(encodeO200k(cjk).length);
+    }
     // Special-token text in a paper is plain text.
     expect(countTextTokens("o3-mini", "<|endoftext|>")).toBeGreaterThan(1);
   });

@@ -30,8 +30,28 @@ export function decodeTokens(model: string, tokens: number[]): string {
   return encoder(model).decode(tokens);
 }
 
+/**
+ * Counts of short texts by family and text (least recently used dropped first). A leaf's own
+ * messages (its criterion with the requirements before it, its answer form) are new objects on
+ * every call but the same text for every submission of the paper: an evaluation grades many, and
+ * counting them again was the judge worker's largest piece of work of its own.
+ */
+const SHORT_TEXT = 8_000;
+const KEPT_COUNTS = 10_000;
+const shortCounts = new Map<string, number>();
+
 export function countTextTokens(model: string, text: string): number {
-  return encoder(model).encode(text, PLAIN).length;
+  if (text.length > SHORT_TEXT) return encoder(model).encode(text, PLAIN).length;
+  const key = `${tokenizerFamily(model)}\u0000${text}`;
+  let n = shortCounts.get(key);
+  if (n !== undefined) {
+    shortCounts.delete(key);
+  } else {
+    n = encoder(model).encode(text, PLAIN).length;
+    if (shortCounts.size >= KEPT_COUNTS) shortCounts.delete(shortCounts.keys().next().value!);
+  }
+  shortCounts.set(key, n);
+  return n;
 }
 
 /**

@@ -1,4 +1,5 @@
 import "server-only";
+import { setMaxListeners } from "node:events";
 import type { Store } from "@/db/client";
 import { getGradingById } from "@/db/queries/gradings";
 import { listVerdictKeys } from "@/db/queries/grading-verdicts";
@@ -66,6 +67,9 @@ export async function runJudgeJob(
   env: Record<string, string | undefined>,
   worker: Partial<Pick<JobRunContext<unknown>, "lastWave" | "nearEnd" | "mayStart">> = {},
 ): Promise<{ run: JudgeRun; unitsLeft: number }> {
+  // Every call in flight links its own signal to the run's (withCallSignal): as many listeners as
+  // the run's concurrency, removed as calls end. Not the leak Node's warning past 10 suspects.
+  setMaxListeners(Infinity, controller.signal);
   const run = await judgeRunOfJob(store, job);
   if (!run) throw new Error("The judge run of this job is gone");
   const grading = await getGradingById(store.db, run.gradingId);
