@@ -13,7 +13,6 @@
  *     - Σ judge calls × 200 ms ÷ (2 workers × runs per worker × concurrency).
  *   Goal < 1.3.
  */
-import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { ALL_PAPERS, PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
@@ -28,6 +27,7 @@ import {
   type RunnerProcess,
   type WorkerProcess,
 } from "@/test/server/runner-harness";
+import { cpuSeconds, postgresCpuSeconds } from "./support/cpu";
 import { report } from "./support/figures";
 import { startModelServerProcess } from "./support/model-server-process";
 
@@ -39,28 +39,6 @@ const WORKERS = 2;
 const RUNS_PER_WORKER = 2;
 const CONCURRENCY = 25;
 const AGENT = "Bench evaluation agent";
-
-/** A live process's CPU time (user + system) from /proc, in seconds; 0 where there is none. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-  } catch {
-    return 0;
-  }
-}
-
-function postgresCpuSeconds(): number {
-  let total = 0;
-  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("postgres")) total += cpuSeconds(Number(pid));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return total;
-}
 
 function startWorker(env: Record<string, string>, i: number): WorkerProcess {
   // BENCH_CPU_PROF=<dir>: each worker writes a V8 CPU profile there when it stops.

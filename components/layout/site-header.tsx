@@ -1,5 +1,6 @@
 import { KeyRound } from "lucide-react";
-import { IntentLink } from "./intent-link";
+import Link from "next/link";
+import { IntentPrefetch } from "./intent-prefetch";
 import { NotificationInbox } from "@/components/notifications/notification-inbox";
 import { buttonClass } from "@/components/ui/button";
 import { StaffMenu, type NavLink } from "./staff-menu";
@@ -28,23 +29,38 @@ const STAFF_PAGES: NavLink[] = [
 export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; signOutAction: () => Promise<void> }) {
   return (
     <header className="border-b border-zinc-200 bg-white">
-      <div className="mx-auto flex max-w-6xl items-center gap-5 whitespace-nowrap px-4 py-3">
-        <IntentLink href="/" className="font-semibold tracking-tight text-zinc-900">
+      {/* Its links prefetch on hover or focus only. */}
+      <IntentPrefetch className="mx-auto flex max-w-6xl items-center gap-5 whitespace-nowrap px-4 py-3">
+        <Link prefetch={false} href="/" className="font-semibold tracking-tight text-zinc-900">
           Rubric Studio
-        </IntentLink>
+        </Link>
         <nav className="flex items-center gap-3.5 text-sm text-zinc-600">
-          {user && <IntentLink href="/">Papers</IntentLink>}
-          {user && <IntentLink href="/reviews">My reviews</IntentLink>}
-          {user?.isStaff && <IntentLink href="/papers/new">New paper</IntentLink>}
-          <IntentLink href="/leaderboard">Leaderboard</IntentLink>
+          {user && (
+            <Link prefetch={false} href="/">
+              Papers
+            </Link>
+          )}
+          {user && (
+            <Link prefetch={false} href="/reviews">
+              My reviews
+            </Link>
+          )}
+          {user?.isStaff && (
+            <Link prefetch={false} href="/papers/new">
+              New paper
+            </Link>
+          )}
+          <Link prefetch={false} href="/leaderboard">
+            Leaderboard
+          </Link>
           {user?.isStaff && (
             <>
               {/* Every staff page inline where the window is wide enough, else in one menu. */}
               <span className="hidden gap-3.5 xl:flex">
                 {STAFF_PAGES.map((link) => (
-                  <IntentLink key={link.href} href={link.href}>
+                  <Link prefetch={false} key={link.href} href={link.href}>
                     {link.label}
-                  </IntentLink>
+                  </Link>
                 ))}
               </span>
               <StaffMenu links={STAFF_PAGES} />
@@ -55,7 +71,8 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
           {user ? (
             <>
               <NotificationInbox />
-              <IntentLink
+              <Link
+                prefetch={false}
                 href="/settings/tokens"
                 className="rounded-md p-1.5 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
                 title="API tokens: personal tokens for the CLI and scripts"
@@ -63,7 +80,7 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
                 data-testid="api-tokens-link"
               >
                 <KeyRound size={16} aria-hidden />
-              </IntentLink>
+              </Link>
               <span data-testid="current-user" className="text-zinc-600">
                 {user.name ?? user.email}
                 {user.isStaff && (
@@ -77,12 +94,12 @@ export function SiteHeader({ user, signOutAction }: { user: HeaderUser | null; s
               </form>
             </>
           ) : (
-            <IntentLink href="/signin" className={buttonClass("secondary")}>
+            <Link prefetch={false} href="/signin" className={buttonClass("secondary")}>
               Sign in
-            </IntentLink>
+            </Link>
           )}
         </div>
-      </div>
+      </IntentPrefetch>
     </header>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { ChevronDown } from "lucide-react";
-import { IntentLink } from "./intent-link";
+import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
 
@@ -44,9 +44,9 @@ export function StaffMenu({ links }: { links: NavLink[] }) {
       <ul className="absolute left-0 top-full z-40 mt-2 min-w-44 rounded-md border border-zinc-200 bg-white py-1 shadow-lg">
         {links.map((link) => (
           <li key={link.href}>
-            <IntentLink href={link.href} className="block px-3 py-1.5 hover:bg-zinc-50 hover:text-zinc-900">
+            <Link prefetch={false} href={link.href} className="block px-3 py-1.5 hover:bg-zinc-50 hover:text-zinc-900">
               {link.label}
-            </IntentLink>
+            </Link>
           </li>
         ))}
       </ul>
