@@ -21,10 +21,13 @@ import { median, percentile, report, withTimeout } from "./support/figures";
 import {
   canMeasureUi,
   newSignedInPage,
+  openPhasesLine,
+  readOpenPhases,
   requestsBefore,
   runCli,
   withPageProfile,
   withStudioAndChromium,
+  type OpenPhases,
 } from "./support/ui";
 
 const PORT = 3295;
@@ -96,39 +99,6 @@ function openProbe(): void {
   }, 30_000);
 }
 
-/** Where an open's time went, in ms from the start of the navigation (read in the page). */
-interface OpenPhases {
-  html: number;
-  dataStart: number;
-  dataEnd: number;
-  server: number;
-  bytes: number;
-  parsed: number;
-  model: number;
-  rows: number;
-  click: number;
-}
-
-function readOpenPhases(): OpenPhases {
-  const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-  const data = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find((e) =>
-    /\/rubric\/nodes$/.test(e.name),
-  );
-  const mark = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
-  const o = window.__benchOpen!;
-  return {
-    html: nav.responseEnd,
-    dataStart: data?.startTime ?? NaN,
-    dataEnd: data?.responseEnd ?? NaN,
-    server: data?.serverTiming.find((t) => t.name === "app")?.duration ?? NaN,
-    bytes: data?.encodedBodySize ?? NaN,
-    parsed: mark("editor:data"),
-    model: mark("editor:model"),
-    rows: o.rowsMs ?? NaN,
-    click: o.ms ?? NaN,
-  };
-}
-
 async function openFigures(page: Page): Promise<{ inPage: number[]; outside: number[] }> {
   const inPage: number[] = [];
   const outside: number[] = [];
@@ -156,14 +126,17 @@ async function openFigures(page: Page): Promise<{ inPage: number[]; outside: num
     outside.push(wall);
     if (run === OPEN_RUNS)
       console.log(`# editor_open_pinn requests (last run): ${await page.evaluate(requestsBefore, state.ms)}`);
-    phases.push(await page.evaluate(readOpenPhases));
+    phases.push(
+      await page.evaluate(readOpenPhases, {
+        data: "/rubric/nodes$",
+        parsedMark: "editor:data",
+        modelMark: "editor:model",
+        rowsMs: state.rowsMs,
+        clickMs: state.ms,
+      }),
+    );
   }
-  const mid = (f: (p: OpenPhases) => number) => median(phases.map(f)).toFixed(0);
-  console.log(
-    `# editor_open_pinn phases (medians, ms from navigation start): HTML received ${mid((p) => p.html)}, rows requested ${mid((p) => p.dataStart)}, ` +
-      `received ${mid((p) => p.dataEnd)} (its handler ${mid((p) => p.server)} ms, ${mid((p) => p.bytes / 1024)} KiB), parsed ${mid((p) => p.parsed)}, ` +
-      `model built ${mid((p) => p.model)}, rows shown ${mid((p) => p.rows)}, clicked ${mid((p) => p.click)}`,
-  );
+  console.log(openPhasesLine("editor_open_pinn", "rows", phases));
   return { inPage, outside };
 }
 

@@ -28,10 +28,13 @@ import { median, report, withTimeout } from "./support/figures";
 import {
   canMeasureUi,
   newSignedInPage,
+  openPhasesLine,
+  readOpenPhases,
   requestsBefore,
   runCli,
   withPageProfile,
   withStudioAndChromium,
+  type OpenPhases,
 } from "./support/ui";
 
 const PORT = 3690;
@@ -134,17 +137,7 @@ function openProbe(): void {
 async function openFigures(page: Page, gradingId: string): Promise<{ inPage: number[]; outside: number[] }> {
   const inPage: number[] = [];
   const outside: number[] = [];
-  const phases: {
-    parsed: number;
-    model: number;
-    rows: number;
-    click: number;
-    html: number;
-    dataStart: number;
-    dataEnd: number;
-    server: number;
-    bytes: number;
-  }[] = [];
+  const phases: OpenPhases[] = [];
   for (let run = 0; run <= OPEN_RUNS; run++) {
     await page.goto("about:blank");
     const started = performance.now();
@@ -167,25 +160,12 @@ async function openFigures(page: Page, gradingId: string): Promise<{ inPage: num
     if (run === OPEN_RUNS)
       console.log(`# review_open_pinn requests (last run): ${await page.evaluate(requestsBefore, state.ms)}`);
     phases.push(
-      await page.evaluate(() => {
-        const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
-        const data = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find((e) =>
-          /\/api\/gradings\/[^/]+$/.test(e.name),
-        );
-        const server = data?.serverTiming.find((t) => t.name === "app")?.duration ?? NaN;
-        const o = window.__benchReviewOpen!;
-        const mark = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
-        return {
-          parsed: mark("review:data"),
-          model: mark("review:model"),
-          rows: o.rowsMs ?? NaN,
-          click: o.clickMs ?? NaN,
-          html: nav.responseEnd,
-          dataStart: data?.startTime ?? NaN,
-          dataEnd: data?.responseEnd ?? NaN,
-          server,
-          bytes: data?.encodedBodySize ?? NaN,
-        };
+      await page.evaluate(readOpenPhases, {
+        data: "/api/gradings/[^/]+$",
+        parsedMark: "review:data",
+        modelMark: "review:model",
+        rowsMs: state.rowsMs,
+        clickMs: state.clickMs,
       }),
     );
   }
@@ -197,11 +177,7 @@ async function openFigures(page: Page, gradingId: string): Promise<{ inPage: num
   console.log(
     `# review_open_pinn with rows ${rows.height} px high (two lines), ${rows.math} formulas rendered on screen`,
   );
-  const mid = (f: (p: (typeof phases)[number]) => number) => median(phases.map(f)).toFixed(0);
-  console.log(
-    `# review_open_pinn phases (medians, ms from navigation start): HTML received ${mid((p) => p.html)}, review data requested ${mid((p) => p.dataStart)}, ` +
-      `received ${mid((p) => p.dataEnd)} (its handler ${mid((p) => p.server)} ms, ${mid((p) => p.bytes / 1024)} KiB), parsed ${mid((p) => p.parsed)}, model built ${mid((p) => p.model)}, rows shown ${mid((p) => p.rows)}, clicked ${mid((p) => p.click)}`,
-  );
+  console.log(openPhasesLine("review_open_pinn", "review data", phases));
   return { inPage, outside };
 }
 

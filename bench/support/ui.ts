@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { STAFF, distDir, startStudio, type Studio } from "@/test/server/harness";
-import { withTimeout } from "./figures";
+import { median, withTimeout } from "./figures";
 
 const CHROMIUM = "/usr/bin/chromium";
 
@@ -187,4 +187,59 @@ export function requestsBefore(untilMs: number): string {
       return `${url.pathname}${url.search} ${e.startTime.toFixed(0)}→${e.responseEnd.toFixed(0)}${app === undefined ? "" : ` (app ${app.toFixed(0)})`}`;
     })
     .join(", ");
+}
+
+/** Where a page's open went, in ms from the start of the navigation (read in the page). */
+export interface OpenPhases {
+  html: number;
+  dataStart: number;
+  dataEnd: number;
+  /** The data request's handler (`Server-Timing: app`). */
+  server: number;
+  bytes: number;
+  parsed: number;
+  model: number;
+  rows: number;
+  click: number;
+}
+
+/**
+ * Runs in the page (`page.evaluate(readOpenPhases, …)`): the document's arrival, the first request
+ * whose URL matches `data` (a regular expression's source), the performance marks the page sets
+ * when its data is parsed and its model built, and the probe's times for the rows and the click.
+ */
+export function readOpenPhases(args: {
+  data: string;
+  parsedMark: string;
+  modelMark: string;
+  rowsMs: number | null;
+  clickMs: number | null;
+}): OpenPhases {
+  const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
+  const pattern = new RegExp(args.data);
+  const data = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).find((e) =>
+    pattern.test(e.name),
+  );
+  const mark = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+  return {
+    html: nav.responseEnd,
+    dataStart: data?.startTime ?? NaN,
+    dataEnd: data?.responseEnd ?? NaN,
+    server: data?.serverTiming.find((t) => t.name === "app")?.duration ?? NaN,
+    bytes: data?.encodedBodySize ?? NaN,
+    parsed: mark(args.parsedMark),
+    model: mark(args.modelMark),
+    rows: args.rowsMs ?? NaN,
+    click: args.clickMs ?? NaN,
+  };
+}
+
+/** The `#` line of an open's phases: the median of each over the runs. `data`: what the page loads ("rows"). */
+export function openPhasesLine(figure: string, data: string, phases: OpenPhases[]): string {
+  const mid = (f: (p: OpenPhases) => number) => median(phases.map(f)).toFixed(0);
+  return (
+    `# ${figure} phases (medians, ms from navigation start): HTML received ${mid((p) => p.html)}, ${data} requested ${mid((p) => p.dataStart)}, ` +
+    `received ${mid((p) => p.dataEnd)} (its handler ${mid((p) => p.server)} ms, ${mid((p) => p.bytes / 1024)} KiB), parsed ${mid((p) => p.parsed)}, ` +
+    `model built ${mid((p) => p.model)}, rows shown ${mid((p) => p.rows)}, clicked ${mid((p) => p.click)}`
+  );
 }
