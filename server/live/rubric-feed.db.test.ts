@@ -84,6 +84,23 @@ describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
     expect(ops[2]).toMatchObject({ clientOpId: "live-move", op: move });
   });
 
+  it("once it follows, has the page read the review status and the comments again: a change just before would go unheard", async () => {
+    const abort = new AbortController();
+    const reader = new SseReader(
+      rubricEventStream({ store: handle, paperId: "live", since: 3, signal: abort.signal, viewer }),
+    );
+    const events: string[] = [];
+    for (let frame = await reader.next(); ; frame = await reader.next()) {
+      events.push(frame.event);
+      if (frame.event === "presence") break;
+    }
+    reader.release();
+    abort.abort();
+    expect(events[0]).toBe("ready");
+    expect(events).toContain("review");
+    expect(events).toContain("comments");
+  });
+
   it("resumes after a given revision", async () => {
     const abort = new AbortController();
     const ops = await readOps(

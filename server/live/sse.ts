@@ -158,8 +158,12 @@ export function rubricEventStream(input: {
         followAccess(input.viewer.userId, () => void checkAccess(), { databaseUrl: input.databaseUrl }),
       ]);
       if (input.signal.aborted) return close();
-      // A change announced before this stream was following would go unheard: check once now.
+      // A change announced before this stream was following would go unheard: check once now, and
+      // have the page read its review status and comments again (a sign-off made while the stream
+      // connected left another editor saying "Draft"). The operations catch up from `since` below.
       if (!(await checkAccess())) return;
+      send(`event: review\ndata: {}\n\n`);
+      send(`event: comments\ndata: {}\n\n`);
       recheck = setInterval(() => void checkAccess(), ACCESS_RECHECK_MS);
       heartbeat = setInterval(() => {
         write(": keep-alive\n\n");
