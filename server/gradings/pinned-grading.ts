@@ -4,6 +4,7 @@ import { getRubricVersionRows } from "@/db/queries/gradings";
 import { listLeafScoreRows, listOverrideScores, listVerdicts, type LeafScoreRow } from "@/db/queries/grading-verdicts";
 import type { Grading } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { LruMap } from "@/lib/lru";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import { buildPinnedGradedTree, viewRows, type PinnedGradedTree } from "@/lib/grading/pinned-tree";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
@@ -27,8 +28,7 @@ async function readVersionRows(
  * read for one request serve the next (reading and parsing pinn's snapshot is most of a review
  * page's server time). Never handed out for changing.
  */
-const pinnedRowsCache = new Map<string, readonly NodeRow[]>();
-const PINNED_ROWS_CACHE_SIZE = 16;
+const pinnedRowsCache = new LruMap<string, readonly NodeRow[]>(16);
 
 /** The rows of the pinned version in the view that was graded, in pre-order. */
 export async function getGradingRows(
@@ -37,15 +37,9 @@ export async function getGradingRows(
 ): Promise<readonly NodeRow[]> {
   const cacheKey = `${grading.rubricVersionId}/${grading.rubricView}`;
   const hit = pinnedRowsCache.get(cacheKey);
-  if (hit) {
-    // Most recently used last.
-    pinnedRowsCache.delete(cacheKey);
-    pinnedRowsCache.set(cacheKey, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const rows = Object.freeze(await readVersionRows(db, grading));
   pinnedRowsCache.set(cacheKey, rows);
-  if (pinnedRowsCache.size > PINNED_ROWS_CACHE_SIZE) pinnedRowsCache.delete(pinnedRowsCache.keys().next().value!);
   return rows;
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Store } from "@/db/client";
 import { getRubricByPaperId } from "@/db/queries/rubrics";
+import { LruMap } from "@/lib/lru";
 import { getRubricRows } from "./read-rubric";
 
 /**
@@ -16,15 +17,8 @@ interface CachedAnswer {
   json: Uint8Array<ArrayBuffer>;
 }
 
-/** Rubrics open in editors now; a few, each a couple of MB: the oldest goes first. */
-const MAX_ENTRIES = 8;
-const cache = new Map<string, CachedAnswer>();
-
-function remember(key: string, answer: CachedAnswer): void {
-  cache.delete(key);
-  cache.set(key, answer);
-  while (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-}
+/** Rubrics open in editors now; a few, each a couple of MB: the least recently asked for goes first. */
+const cache = new LruMap<string, CachedAnswer>(8);
 
 const encoder = new TextEncoder();
 const jsonAnswer = (json: Uint8Array<ArrayBuffer>) =>
@@ -46,6 +40,6 @@ export async function liveRowsAnswer(store: Store, paperId: string, opts: { canE
   // Kept only when no change landed while the rows were read: the rows then match the revision
   // they are labelled with (a change in between labels newer rows with the older revision).
   const after = await getRubricByPaperId(store.db, paperId);
-  if (after?.id === rubric.id && after.revision === rubric.revision) remember(key, { revision, json });
+  if (after?.id === rubric.id && after.revision === rubric.revision) cache.set(key, { revision, json });
   return jsonAnswer(json);
 }

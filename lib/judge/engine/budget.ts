@@ -5,6 +5,7 @@
  */
 import * as cl100k from "gpt-tokenizer/encoding/cl100k_base";
 import * as o200k from "gpt-tokenizer/encoding/o200k_base";
+import { LruMap } from "@/lib/lru";
 import type { ChatMessage } from "../engine-contract";
 
 export type TokenizerFamily = "o200k" | "cl100k";
@@ -37,20 +38,13 @@ export function decodeTokens(model: string, tokens: number[]): string {
  * counting them again was the judge worker's largest piece of work of its own.
  */
 const SHORT_TEXT = 8_000;
-const KEPT_COUNTS = 10_000;
-const shortCounts = new Map<string, number>();
+const shortCounts = new LruMap<string, number>(10_000);
 
 export function countTextTokens(model: string, text: string): number {
   if (text.length > SHORT_TEXT) return encoder(model).encode(text, PLAIN).length;
   const key = `${tokenizerFamily(model)}\u0000${text}`;
   let n = shortCounts.get(key);
-  if (n !== undefined) {
-    shortCounts.delete(key);
-  } else {
-    n = encoder(model).encode(text, PLAIN).length;
-    if (shortCounts.size >= KEPT_COUNTS) shortCounts.delete(shortCounts.keys().next().value!);
-  }
-  shortCounts.set(key, n);
+  if (n === undefined) shortCounts.set(key, (n = encoder(model).encode(text, PLAIN).length));
   return n;
 }
 
