@@ -83,8 +83,24 @@ export function deriveCore(rows: readonly NodeRow[], previous?: DerivedCore | nu
   return { rows, index, shares, data, maxDepth };
 }
 
-export function deriveLint(core: DerivedCore, dismissals: readonly LintDismissal[] = []): DerivedLint {
+/**
+ * The lint of `core`. When it finds what `previous` found (most edits change no finding), it answers
+ * `previous` itself: the editor then re-renders nothing for the lint, and an edit's answer from the
+ * server is not kept waiting behind a re-render of every row.
+ */
+export function deriveLint(
+  core: DerivedCore,
+  dismissals: readonly LintDismissal[] = [],
+  previous?: DerivedLint | null,
+): DerivedLint {
   const { active: findings, dismissed } = splitDismissed(lintRubric(core.index, core.shares), dismissals);
+  if (
+    previous &&
+    previous.dismissals === dismissals &&
+    sameFindings(previous.findings, findings) &&
+    sameFindings(previous.dismissed, dismissed)
+  )
+    return previous;
   const lintByKey = new Map<string, LintSummary>();
   for (const f of findings) {
     const s = lintByKey.get(f.key);
@@ -104,6 +120,16 @@ export function deriveLint(core: DerivedCore, dismissals: readonly LintDismissal
     }
   }
   return { findings, dismissed, dismissals, lintByKey };
+}
+
+function sameFindings(a: readonly LintFinding[], b: readonly LintFinding[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x.key !== y.key || x.code !== y.code || x.severity !== y.severity || x.message !== y.message) return false;
+  }
+  return true;
 }
 
 export function derive(rows: readonly NodeRow[]): Derived {

@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { TreeApi } from "react-arborist";
 import { useElementHeight } from "@/components/hooks/use-element-height";
 import { useFillHeight } from "@/components/hooks/use-fill-height";
@@ -105,7 +105,9 @@ interface LoadedEditorProps {
   editRootOnMount: boolean;
 }
 
-function LoadedEditor({
+// Memoized: the lint's deferred pass re-renders RubricEditor, and when the lint did not change
+// (see `deriveLint`) nothing below needs to render again.
+const LoadedEditor = memo(function LoadedEditor({
   paperId,
   title,
   canEdit,
@@ -301,4 +303,4 @@ function LoadedEditor({
       <ShortcutsDialog open={helpOpen} onClose={() => setHelpOpen(false)} canEdit={canEdit} />
     </Workspace>
   );
-}
+});

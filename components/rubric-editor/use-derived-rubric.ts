@@ -37,9 +37,13 @@ export function useDerivedRubric(
     }
   }, [rows]);
   const lintRows = useDeferredValue(rows);
+  // The lint last shown: an unchanged lint is handed back as it was (see `deriveLint`).
+  const previousLint = useRef<DerivedLint | null>(null);
   const lint = useMemo((): DerivedLint => {
     try {
-      return deriveLint(cores.current.get(lintRows) ?? deriveCore(lintRows), dismissals);
+      const next = deriveLint(cores.current.get(lintRows) ?? deriveCore(lintRows), dismissals, previousLint.current);
+      previousLint.current = next;
+      return next;
     } catch {
       return EMPTY_DERIVED;
     }

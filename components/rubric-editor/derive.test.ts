@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { applyOperation } from "@/lib/rubric/apply-operation";
+import type { LintDismissal } from "@/lib/rubric/lint-dismissals";
+import type { NodeRow } from "@/lib/rubric/tree-rows";
+import { deriveCore, deriveLint } from "./derive";
+
+const K = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+
+function row(n: number, parent: number | null, position: string, weight = 1): NodeRow {
+  return {
+    key: K(n),
+    parentKey: parent === null ? null : K(parent),
+    position,
+    nodeId: K(100 + n),
+    requirements: `Node ${n}`,
+    weight,
+    taskCategory: parent === null ? null : "Code Development",
+    finegrainedTaskCategory: null,
+  };
+}
+
+const ROWS: NodeRow[] = [row(1, null, "a0"), row(2, 1, "a0"), row(3, 1, "a1")];
+const none: LintDismissal[] = [];
+const setWeight = (rows: readonly NodeRow[], n: number, weight: number) =>
+  applyOperation(rows, { kind: "update", key: K(n), fields: { weight } });
+
+describe("deriveLint", () => {
+  it("hands back the previous lint when an edit changes no finding, so the editor renders nothing again", () => {
+    const before = deriveLint(deriveCore(ROWS), none);
+    const after = deriveLint(deriveCore(setWeight(ROWS, 2, 3)), none, before);
+    expect(after).toBe(before);
+  });
+
+  it("answers a new lint when a finding appears or goes", () => {
+    const before = deriveLint(deriveCore(ROWS), none);
+    expect(before.findings).toEqual([]);
+    const negative = deriveLint(deriveCore(setWeight(ROWS, 2, -1)), none, before);
+    expect(negative).not.toBe(before);
+    expect(negative.findings.map((f) => [f.key, f.code])).toContainEqual([K(2), "negative_weight"]);
+    expect(negative.lintByKey.get(K(2))?.worst).toBe("error");
+    const fixed = deriveLint(deriveCore(ROWS), none, negative);
+    expect(fixed).not.toBe(negative);
+    expect(fixed.findings).toEqual([]);
+  });
+
+  it("answers a new lint when the dismissals change, even to an equal list", () => {
+    const rows = setWeight(ROWS, 2, -1);
+    const before = deriveLint(deriveCore(rows), none);
+    expect(deriveLint(deriveCore(rows), none, before)).toBe(before);
+    const changed = deriveLint(deriveCore(rows), [], before);
+    expect(changed).not.toBe(before);
+    expect(changed.findings).toEqual(before.findings);
+  });
+});
