@@ -5,8 +5,8 @@
  *   components    →  lib
  *   runner        →  lib
  *
- * Root files: `auth.ts` and `instrumentation.ts` belong to the server layer (they open sessions and
- * start the studio); `auth.config.ts` is edge-safe configuration. Tests, e2e specs, benchmarks and
+ * Root files: `auth.ts`, `instrumentation.ts` and `proxy.ts` belong to the server layer (they open
+ * sessions, start the studio, answer signed-out visitors from a copy); `auth.config.ts` is edge-safe configuration. Tests, e2e specs, benchmarks and
  * test helpers (`*.testutil.ts`, `test/`) may reach any layer, but production code never imports them.
  *
  * Each of lib/, runner/ and components/ also has its npm packages listed (LIB_PACKAGES, RUNNER_PACKAGES,
@@ -16,7 +16,7 @@
  */
 /** Opening the database (not reading or writing it): the client factory and PGlite's data directory. */
 const DB_INFRA = "db/(client|pglite-template|migrations-folder|data-dir-lock)\\.ts$";
-const SERVER = "^(server/|auth\\.ts$|instrumentation\\.ts$)";
+const SERVER = "^(server/|auth\\.ts$|instrumentation\\.ts$|proxy\\.ts$)";
 const TEST = "(\\.test\\.tsx?$|\\.testutil\\.tsx?$|^test/|^e2e/|^bench/)";
 
 /** Node built-ins that do I/O: the domain in lib/ runs in the browser too. */
@@ -291,7 +291,7 @@ module.exports = {
     // Every layer, present or future (runner/ arrives with the runner issue); tests beside the code too.
     // npm packages (not followed) and Node's built-ins stay in view for the per-layer package rules.
     includeOnly:
-      "^(app|components|lib|db|server|scripts|runner|test|e2e|bench)/|^(auth|auth\\.config|instrumentation)\\.ts$|^node_modules/|^(node:)?[a-z_/]+$",
+      "^(app|components|lib|db|server|scripts|runner|test|e2e|bench)/|^(auth|auth\\.config|instrumentation|proxy)\\.ts$|^node_modules/|^(node:)?[a-z_/]+$",
     doNotFollow: { path: "node_modules" },
     exclude: { path: "^(\\.next|\\.data)/" },
     tsPreCompilationDeps: true,

@@ -21,7 +21,8 @@ import { insertSyntheticGradings, type SyntheticGrading } from "@/db/leaderboard
 import { mulberry32 } from "@/lib/random";
 import type { LeaderboardView } from "@/lib/leaderboard/types";
 import { createEvaluation } from "@/server/evaluations/create-evaluation";
-import { getLeaderboardJson, LEADERBOARD_MAX_STALE_MS } from "@/server/leaderboard/leaderboard";
+import { getLeaderboardJson } from "@/server/leaderboard/leaderboard";
+import { LEADERBOARD_MAX_STALE_MS } from "@/lib/leaderboard/freshness";
 import { openTestDatabase, type TestDatabaseKind } from "@/test/databases";
 import { median, report } from "./support/figures";
 

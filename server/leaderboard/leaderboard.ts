@@ -68,7 +68,7 @@ import { listPendingReviewGradings } from "./pending-review";
  * Cache: the rows of a variant and each computed board stay in memory until a "stamp" of the
  * gradings changes (one cheap read: counts, latest times, the sum of scores, the last override); a
  * check in flight is shared by the requests that arrive meanwhile, and the public page and API
- * reuse a check for `LEADERBOARD_MAX_STALE_MS`.
+ * reuse a check for `LEADERBOARD_MAX_STALE_MS` (lib/leaderboard/freshness.ts).
  */
 
 /** Who a board is for: anyone (placeholder judges' gradings left out), or signed-in members (shown, marked). */
@@ -305,9 +305,6 @@ export interface LeaderboardQuery {
    */
   audience?: LeaderboardAudience;
 }
-
-/** How old a check for changes the public page and API reuse. */
-export const LEADERBOARD_MAX_STALE_MS = 250;
 
 /**
  * The leaderboard of a split and variant, for anyone: per agent the mean over complete runs ±

@@ -6,10 +6,14 @@
  *   sending, with or without a Content-Length (the auth routes, a JSON route, a multipart upload);
  * - cross-origin changes: a POST from another origin (another port of the same host: same-site,
  *   so cookies ride along) or JSON sent as `text/plain` is refused and changes nothing;
- * - headers: CSP, framing, referrer and sniffing headers on pages and answers.
+ * - headers: CSP, framing, referrer and sniffing headers on pages and answers;
+ * - the public leaderboard's page kept for signed-out visitors (`proxy.ts`): a member never gets the
+ *   copy, nor a visitor a member's page, the router never gets HTML for its RSC payload, a copy
+ *   carries the headers and no cookie, and a change reaches it.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { DEMO_PAPER_ID, STAFF, api, freePort, signIn } from "./harness";
+import { gradedDemoText } from "@/test/blind-review";
+import { DEMO_PAPER_ID, STAFF, api, freePort, signIn, sleep } from "./harness";
 import { MiB, streamBody } from "./stream-body";
 import { studioSuite } from "./studio-suite";
 
@@ -191,6 +195,67 @@ function securityHttpSuite(kind: "pglite" | "postgres") {
         expect(res.headers.get("referrer-policy"), path).toBe("same-origin");
         expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
       }
+    });
+
+    // ── The public leaderboard's page, kept for signed-out visitors ─────────
+
+    /** A document request as a browser makes it, signed in with `cookie` or signed out. */
+    const openPage = async (path: string, cookie?: string) => {
+      const res = await fetch(`${studio.url}${path}`, {
+        headers: { accept: "text/html,application/xhtml+xml", ...(cookie ? { cookie } : {}) },
+      });
+      return { res, html: await res.text() };
+    };
+    const SIGNED_IN = 'data-testid="current-user"';
+
+    it("a signed-out visitor's leaderboard comes from a kept copy; a member's never does, before or after", async () => {
+      const member = await openPage("/leaderboard", studio.staff);
+      expect(member.res.headers.get("x-page-cache")).toBeNull();
+      expect(member.html).toContain(SIGNED_IN);
+
+      for (let i = 0; i < 2; i++) {
+        const visitor = await openPage("/leaderboard");
+        expect(visitor.res.status).toBe(200);
+        expect(["hit", "miss"]).toContain(visitor.res.headers.get("x-page-cache"));
+        expect(visitor.html).not.toContain(SIGNED_IN);
+        expect(visitor.html).toContain('data-testid="leaderboard"');
+        // The copy is sent with the studio's headers, and with no cookie of anyone's.
+        expect(visitor.res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+        expect(visitor.res.headers.get("x-frame-options")).toBe("DENY");
+        expect(visitor.res.headers.get("content-type")).toContain("text/html");
+        expect(visitor.res.headers.get("set-cookie")).toBeNull();
+      }
+
+      const memberAgain = await openPage("/leaderboard", studio.staff);
+      expect(memberAgain.res.headers.get("x-page-cache")).toBeNull();
+      expect(memberAgain.html).toContain(SIGNED_IN);
+    });
+
+    it("a client-side navigation to the leaderboard gets its RSC payload, never the kept HTML", async () => {
+      await openPage("/leaderboard");
+      const res = await fetch(`${studio.url}/leaderboard?_rsc=abc`, { headers: { rsc: "1", accept: "*/*" } });
+      await res.arrayBuffer();
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("text/x-component");
+      expect(res.headers.get("x-page-cache")).toBeNull();
+    });
+
+    it("a new agent's grading reaches the signed-out page", async () => {
+      const agent = `Page copy agent (${kind})`;
+      const { splits } = (await (await fetch(`${studio.url}/api/leaderboard`)).json()) as {
+        splits: { name: string }[];
+      };
+      const split = splits.some((s) => s.name === "studio") ? "studio" : "all";
+      const path = `/leaderboard?split=${split}`;
+      expect((await openPage(path)).html).not.toContain(agent);
+      const imported = await api(studio.url, studio.staff, "POST", `/api/papers/${DEMO_PAPER_ID}/gradings`, {
+        file: gradedDemoText(3),
+        agent,
+        run: 1,
+      });
+      expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+      // Kept at most LEADERBOARD_MAX_STALE_MS, over a board as old: wait for it (the test's timeout bounds it).
+      while (!(await openPage(path)).html.includes(agent)) await sleep(50);
     });
   });
 }

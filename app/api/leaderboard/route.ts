@@ -1,5 +1,6 @@
 import { apiRoute } from "@/server/http/route";
-import { getLeaderboardJson, LEADERBOARD_MAX_STALE_MS } from "@/server/leaderboard/leaderboard";
+import { getLeaderboardJson } from "@/server/leaderboard/leaderboard";
+import { LEADERBOARD_MAX_STALE_MS } from "@/lib/leaderboard/freshness";
 import { parseLeaderboardParams } from "@/lib/leaderboard/query";
 
 /**

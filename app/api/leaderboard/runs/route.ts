@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { apiRoute } from "@/server/http/route";
 import { getLeaderboardAgentGradings, getLeaderboardGradingAccess } from "@/server/leaderboard/drill-down";
-import { LEADERBOARD_MAX_STALE_MS } from "@/server/leaderboard/leaderboard";
+import { LEADERBOARD_MAX_STALE_MS } from "@/lib/leaderboard/freshness";
 import { AppError } from "@/lib/errors";
 import { parseLeaderboardParams } from "@/lib/leaderboard/query";
 
