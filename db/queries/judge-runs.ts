@@ -42,6 +42,21 @@ export async function listJudgeRunsBySubmissionId(
     .orderBy(desc(judgeRuns.createdAt));
 }
 
+/** The latest judge run of a grading: its id and its job's status (what the review page shows of it). */
+export async function getJudgeRunStateByGradingId(
+  db: Executor,
+  gradingId: string,
+): Promise<{ id: string; jobStatus: Job["status"] | null } | null> {
+  const [row] = await db
+    .select({ id: judgeRuns.id, jobStatus: jobs.status })
+    .from(judgeRuns)
+    .leftJoin(jobs, eq(jobs.id, judgeRuns.jobId))
+    .where(eq(judgeRuns.gradingId, gradingId))
+    .orderBy(desc(judgeRuns.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
 /** The run a grading was made by, if any, with its job. */
 export async function getJudgeRunByGradingId(
   db: Executor,

@@ -15,7 +15,7 @@ import { paperFile, skipWithoutData } from "@/lib/rubric/paperbench-data.testuti
 import type { RubricNode } from "@/lib/rubric/types";
 import { openTestDatabase, testDatabaseKinds } from "@/test/databases";
 import { getAgentByName } from "@/db/queries/agents";
-import { listGradingOverrides } from "@/db/queries/grading-verdicts";
+import { listGradingOverrides, listVerdictStates } from "@/db/queries/grading-verdicts";
 import { getGradingById, listGradingsByPaperId } from "@/db/queries/gradings";
 import { createUser } from "@/db/queries/users";
 import { readSubmissionArchive } from "@/server/submissions/archive";
@@ -384,6 +384,41 @@ describe.each(testDatabaseKinds())("gradings on %s", (kind) => {
       sql`SELECT reproduce_log FROM submissions WHERE id = ${result.submissionId}::uuid`,
     );
     expect((stored.rows[0] as { reproduce_log: string }).reproduce_log).toBe("step 1\n\uFFFDcrashed\n");
+  });
+
+  it("verdict states read back as stored: every leaf, fractional scores to the last bit, validity and source", async () => {
+    const rubric = JSON.parse(fs.readFileSync(path.join(DEMO_DIR, "rubric.json"), "utf8")) as RubricNode;
+    const graded = gradeRubric(rubric);
+    const fractions = [1 / 3, 0.1 + 0.2, 2 / 7, 1e-9, 0.5];
+    let n = 0;
+    for (const node of preorder(graded)) {
+      if (node.sub_tasks.length > 0) continue;
+      node.score = fractions[n % fractions.length];
+      node.valid_score = n % 4 !== 0;
+      n++;
+    }
+    const result = await importGrading(handle, {
+      paperId: DEMO_PAPER,
+      agentName: "verdict state agent",
+      runIndex: 1,
+      variant: "full",
+      human: false,
+      fileText: serializeGradedTree(graded),
+      userId: null,
+    });
+    const stored = await handle.db.execute(
+      sql`SELECT node_key, score, valid, source FROM grading_verdicts WHERE grading_id = ${result.gradingId}::uuid`,
+    );
+    const expected = (stored.rows as { node_key: string; score: number | string; valid: boolean; source: string }[])
+      .map((r) => ({ nodeKey: r.node_key, score: Number(r.score), valid: r.valid, source: r.source }))
+      .sort((a, b) => a.nodeKey.localeCompare(b.nodeKey));
+    expect(expected).toHaveLength(n);
+    const states = [...(await listVerdictStates(handle.db, result.gradingId))].sort((a, b) =>
+      a.nodeKey.localeCompare(b.nodeKey),
+    );
+    expect(states).toEqual(expected);
+    expect(states.map((s) => s.score)).toEqual(expect.arrayContaining([1 / 3, 0.1 + 0.2, 2 / 7, 1e-9]));
+    expect(await listVerdictStates(handle.db, "00000000-0000-4000-8000-000000000000")).toEqual([]);
   });
 
   it("overrides are appended, the latest wins, and the grading's score follows", async () => {

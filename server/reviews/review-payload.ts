@@ -1,5 +1,5 @@
 import "server-only";
-import { getJudgeRunByGradingId } from "@/db/queries/judge-runs";
+import { getJudgeRunStateByGradingId } from "@/db/queries/judge-runs";
 import type { Store } from "@/db/client";
 import { listLeafReviewCounts, listLeafReviews, type LeafReviewRow } from "@/db/queries/grading-reviews";
 import {
@@ -122,7 +122,7 @@ export async function getReviewPayload(
     finegrainedTaskCategory: r.finegrainedTaskCategory,
   }));
   const a = viewer.assignment;
-  const judgeRun = await getJudgeRunByGradingId(db, grading.id);
+  const judgeRun = await getJudgeRunStateByGradingId(db, grading.id);
   return {
     grading: {
       id: grading.id,
@@ -139,7 +139,7 @@ export async function getReviewPayload(
       rubricVersionName: grading.rubricVersionName,
       submissionId: grading.submissionId,
       reviewedAt: meta?.reviewedAt?.toISOString() ?? null,
-      judgeRun: judgeRun ? { id: judgeRun.run.id, status: judgeRunStatus(judgeRun.job?.status) } : null,
+      judgeRun: judgeRun ? { id: judgeRun.id, status: judgeRunStatus(judgeRun.jobStatus) } : null,
     },
     viewer: {
       userId: viewer.userId,
