@@ -3,7 +3,7 @@ import { leaf, node } from "@/lib/grading/grading-data.testutil";
 import { recomputeScores, toRubricTree } from "@/lib/grading/graded-tree";
 import { treeToRows } from "@/lib/rubric/tree-rows";
 import { UNGRADED_EXPLANATION } from "@/lib/grading/types";
-import { buildPinnedGradedTree, isSameRubric, viewRows } from "./pinned-tree";
+import { buildPinnedGradedTree, isSameRubric, pinnedGradingScores, viewRows } from "./pinned-tree";
 
 const graded = recomputeScores(
   node("root", 1, [
@@ -74,5 +74,34 @@ describe("a stored grading as a graded tree", () => {
     const b = partial.tree.sub_tasks[1];
     expect(b).toMatchObject({ valid_score: false, explanation: UNGRADED_EXPLANATION });
     expect(partial.scores.rootScore).toBe((2 * (1 / 4)) / 3);
+  });
+
+  it("computes the same scores from verdict scores alone as from the graded tree (an invalid verdict, an ungraded leaf, overrides)", () => {
+    const rows = viewRows(rowsOf(), "full");
+    const key = (id: string) => rows.find((r) => r.nodeId === id)!.key;
+    const overrides = [
+      { nodeKey: key("a1"), newScore: 0 },
+      { nodeKey: key("a1"), newScore: 0.25 },
+      { nodeKey: key("a"), newScore: 1 }, // not a leaf: ignored by both
+    ];
+    const cases = [
+      [
+        { nodeKey: key("a1"), score: 1, valid: true },
+        { nodeKey: key("a2"), score: 1, valid: false },
+      ],
+      [{ nodeKey: key("b"), score: 0.5, valid: true }],
+    ];
+    for (const verdicts of cases) {
+      for (const o of [[], overrides]) {
+        const full = buildPinnedGradedTree(
+          rows,
+          verdicts.map((v) => ({ ...v, explanation: "why", judgeMetadata: null })),
+          o,
+        );
+        const scores = pinnedGradingScores(rows, verdicts, o);
+        expect(rows.map((_, i) => scores.scoreOf(i))).toEqual(rows.map((_, i) => full.scores.scoreOf(i)));
+        expect(Object.is(scores.rootScore, full.scores.rootScore)).toBe(true);
+      }
+    }
   });
 });

@@ -91,7 +91,37 @@ export function buildPinnedGradedTree(
   verdicts: Iterable<StoredVerdict>,
   overrides: Iterable<StoredOverride> = [],
 ): PinnedGradedTree {
-  const byKey = new Map<string, StoredVerdict>();
+  const { root, keys } = gradedNodes(rows, verdicts);
+  const scores = GradingScores.fromTree(root);
+  // The tree's internal scores as the verdicts give them.
+  const tree = scores.toTree();
+  const indexOfKey = applyOverrides(scores, keys, overrides);
+  return { tree, keys, scores, indexOfKey };
+}
+
+/** A verdict as far as scores go. */
+export type VerdictScore = Pick<StoredVerdict, "nodeKey" | "score" | "valid">;
+
+/**
+ * The scores `buildPinnedGradedTree` gives (overrides applied), without the verdicts' texts or a
+ * copy of the tree: what a score recompute needs (a judge run's, every second; an override's).
+ */
+export function pinnedGradingScores(
+  rows: readonly NodeRow[],
+  verdicts: Iterable<VerdictScore>,
+  overrides: Iterable<StoredOverride> = [],
+): GradingScores {
+  const { root, keys } = gradedNodes(rows, verdicts);
+  const scores = GradingScores.fromTree(root);
+  applyOverrides(scores, keys, overrides);
+  return scores;
+}
+
+function gradedNodes(
+  rows: readonly NodeRow[],
+  verdicts: Iterable<VerdictScore & Partial<StoredVerdict>>,
+): { root: GradedNode; keys: string[] } {
+  const byKey = new Map<string, VerdictScore & Partial<StoredVerdict>>();
   for (const v of verdicts) byKey.set(v.nodeKey, v);
   const nodeOf = new Map<string, GradedNode>();
   let root: GradedNode | null = null;
@@ -126,19 +156,25 @@ export function buildPinnedGradedTree(
     }
     node.score = verdict.score;
     node.valid_score = verdict.valid;
-    node.explanation = verdict.explanation;
+    node.explanation = verdict.explanation ?? "";
     node.judge_metadata = verdict.judgeMetadata ?? null;
     if (verdict.fileDetail?.validScoreNumber !== undefined)
       node.file = { validScoreNumber: verdict.fileDetail.validScoreNumber };
   }
-  const scores = GradingScores.fromTree(root);
-  // The tree's internal scores as the verdicts give them.
-  const tree = scores.toTree();
+  return { root, keys };
+}
+
+/** The latest override of each leaf applied to `scores` (it counts as valid); answers each key's pre-order index. */
+function applyOverrides(
+  scores: GradingScores,
+  keys: string[],
+  overrides: Iterable<StoredOverride>,
+): Map<string, number> {
   const indexOfKey = new Map<string, number>();
   keys.forEach((k, i) => indexOfKey.set(k, i));
   for (const o of overrides) {
     const index = indexOfKey.get(o.nodeKey);
     if (index !== undefined && scores.isLeaf(index)) scores.setLeaf(index, { score: o.newScore, valid: true });
   }
-  return { tree, keys, scores, indexOfKey };
+  return indexOfKey;
 }

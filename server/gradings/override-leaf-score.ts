@@ -6,7 +6,7 @@ import type { Grading, GradingOverride } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
 import { badField } from "@/server/http/zod-details";
-import { getPinnedGradedTree } from "./pinned-grading";
+import { getPinnedGradingScores } from "./pinned-grading";
 
 export interface OverrideLeafScoreInput {
   gradingId: string;
@@ -54,7 +54,7 @@ export async function appendOverride(
     newScore: input.score,
     reason: input.reason,
   });
-  const { scores } = await getPinnedGradedTree(tx, grading);
+  const scores = await getPinnedGradingScores(tx, grading);
   await setGradingScore(tx, grading.id, scores.rootScore);
   return { override, score: scores.rootScore };
 }

@@ -1,12 +1,19 @@
 import "server-only";
 import type { Executor } from "@/db/client";
 import { getRubricVersionRows } from "@/db/queries/gradings";
-import { listLeafScoreRows, listOverrideScores, listVerdicts, type LeafScoreRow } from "@/db/queries/grading-verdicts";
+import {
+  listLeafScoreRows,
+  listOverrideScores,
+  listVerdictStates,
+  listVerdicts,
+  type LeafScoreRow,
+} from "@/db/queries/grading-verdicts";
 import type { Grading } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { LruMap } from "@/lib/lru";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
-import { buildPinnedGradedTree, viewRows, type PinnedGradedTree } from "@/lib/grading/pinned-tree";
+import { buildPinnedGradedTree, pinnedGradingScores, viewRows, type PinnedGradedTree } from "@/lib/grading/pinned-tree";
+import type { GradingScores } from "@/lib/grading/recompute";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 
 /**
@@ -48,10 +55,25 @@ export async function getPinnedGradedTree(
   db: Executor,
   grading: Pick<Grading, "id" | "rubricVersionId" | "rubricView">,
 ): Promise<PinnedGradedTree> {
-  const rows = await readVersionRows(db, grading);
+  const rows = await getGradingRows(db, grading);
   const verdicts = await listVerdicts(db, grading.id);
   const overrides = await listOverrideScores(db, grading.id);
   return buildPinnedGradedTree(rows, verdicts, overrides);
+}
+
+/**
+ * The grading's scores as `getPinnedGradedTree` gives them, read and computed without the verdicts'
+ * texts: a judge run recomputes its root score every second and an override on every commit, and
+ * reading every explanation and judge response for that was most of a judge worker's reads.
+ */
+export async function getPinnedGradingScores(
+  db: Executor,
+  grading: Pick<Grading, "id" | "rubricVersionId" | "rubricView">,
+): Promise<GradingScores> {
+  const rows = await getGradingRows(db, grading);
+  const verdicts = await listVerdictStates(db, grading.id);
+  const overrides = await listOverrideScores(db, grading.id);
+  return pinnedGradingScores(rows, verdicts, overrides);
 }
 
 export interface EffectiveLeafScore extends LeafScoreRow {

@@ -20,11 +20,16 @@ describe("token counting", () => {
     expect(countTextTokens("o3-mini", "hello world")).toBe(2);
     expect(countTextTokens("o3-mini", spaces)).toBeLessThan(4000 / 4 / 5);
     expect(countTextTokens("o3-mini", cjk)).toBeGreaterThan((cjk.length / 4) * 1.5);
-    // The two families differ on the same text, also when it is counted again (short texts' counts are kept).
-    expect(countTextTokens("gpt-4", cjk)).not.toBe(countTextTokens("o3-mini", cjk));
-    for (let i = 0; i < 2; i++) {
-      expect(countTextTokens("gpt-4", cjk)).toBe(encodeCl100k(cjk).length);
-      expect(countTextTokens("o3-mini", cjk)).toBe(encodeO200k(cjk).length);
+    // The two families differ on the same text, also when it is counted again (counts are kept),
+    // for short texts and long ones (over 8,000 characters, kept apart).
+    const long = `${cjk}\n${"The paper's method, reproduced. ".repeat(400)}`;
+    expect(long.length).toBeGreaterThan(8_000);
+    for (const text of [cjk, long]) {
+      expect(countTextTokens("gpt-4", text)).not.toBe(countTextTokens("o3-mini", text));
+      for (let i = 0; i < 2; i++) {
+        expect(countTextTokens("gpt-4", text)).toBe(encodeCl100k(text).length);
+        expect(countTextTokens("o3-mini", text)).toBe(encodeO200k(text).length);
+      }
     }
     // Special-token text in a paper is plain text.
     expect(countTextTokens("o3-mini", "<|endoftext|>")).toBeGreaterThan(1);

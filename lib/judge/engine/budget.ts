@@ -32,19 +32,24 @@ export function decodeTokens(model: string, tokens: number[]): string {
 }
 
 /**
- * Counts of short texts by family and text (least recently used dropped first). A leaf's own
- * messages (its criterion with the requirements before it, its answer form) are new objects on
- * every call but the same text for every submission of the paper: an evaluation grades many, and
- * counting them again was the judge worker's largest piece of work of its own.
+ * Counts by family and text (least recently used dropped first). A leaf's own messages (its
+ * criterion with the requirements before it, its answer form) are new objects on every call but the
+ * same text for every submission of the paper, and its chosen files are often the same text for
+ * many leaves of a submission: counting them again was the judge worker's largest piece of work of
+ * its own. The text itself is the key (a string keeps its hash once computed, so a text met again is
+ * found without reading it); long texts get a map of their own with fewer places, to bound memory.
  */
 const SHORT_TEXT = 8_000;
-const shortCounts = new LruMap<string, number>(10_000);
+const counts: Record<TokenizerFamily, { short: LruMap<string, number>; long: LruMap<string, number> }> = {
+  o200k: { short: new LruMap(10_000), long: new LruMap(64) },
+  cl100k: { short: new LruMap(10_000), long: new LruMap(64) },
+};
 
 export function countTextTokens(model: string, text: string): number {
-  if (text.length > SHORT_TEXT) return encoder(model).encode(text, PLAIN).length;
-  const key = `${tokenizerFamily(model)}\u0000${text}`;
-  let n = shortCounts.get(key);
-  if (n === undefined) shortCounts.set(key, (n = encoder(model).encode(text, PLAIN).length));
+  const family = tokenizerFamily(model);
+  const cache = text.length > SHORT_TEXT ? counts[family].long : counts[family].short;
+  let n = cache.get(text);
+  if (n === undefined) cache.set(text, (n = encoder(model).encode(text, PLAIN).length));
   return n;
 }
 

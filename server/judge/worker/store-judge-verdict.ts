@@ -11,7 +11,7 @@ import type { LeafVerdict } from "@/lib/judge/engine-contract";
 import { mergeUsage, usageByModel, totalUsage, type ModelUsage } from "@/lib/judge/engine/usage";
 import type { GradedUnit } from "@/lib/judge/rubric-rows";
 import { judgeCostUsd } from "@/lib/judge/cost";
-import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
+import { getPinnedGradingScores } from "@/server/gradings/pinned-grading";
 import { LeaseLost } from "@/server/jobs/job-lifecycle";
 
 /** The worker lost its job's lease (expired, or the job moved on): it stops and writes nothing more. */
@@ -114,7 +114,7 @@ export async function storeJudgeVerdicts(
 }
 
 async function recomputeGradingScore(tx: Executor, grading: Grading): Promise<void> {
-  const { scores } = await getPinnedGradedTree(tx, grading);
+  const scores = await getPinnedGradingScores(tx, grading);
   await setGradingScore(tx, grading.id, scores.rootScore);
 }
 
