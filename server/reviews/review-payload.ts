@@ -32,6 +32,7 @@ import {
   type LeafVisibility,
 } from "@/lib/review/visibility";
 import { getGradingRows } from "@/server/gradings/pinned-grading";
+import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { fallbackProvenance } from "@/lib/evaluations/provenance";
 import { getLeafVisibility } from "@/server/gradings/leaf-visibility";
 import { unsureFlagsByLeaf } from "./unsure-flags";
@@ -73,12 +74,46 @@ export interface ReviewViewer {
  * `maySeeAggregate`). No other aggregate is sent (the page computes a node's score from the leaves
  * it shows), and nothing of the imported file's own root score.
  * Explanations and judge responses are left out: the leaf panel asks for one leaf at a time.
+ *
+ * Answered as JSON text: the nodes are the pinned version's, the same for every viewer and every
+ * grading of that version, so their JSON (most of the answer: 1.3 MB for pinn) is made once per
+ * version (`nodesJson`) and only the rest is serialized per request.
  */
-export async function getReviewPayload(
+export async function getReviewPayloadJson(
   store: Store,
   grading: GradingListItem,
   viewer: ReviewViewer,
-): Promise<ReviewPayload> {
+): Promise<string> {
+  const { rows, payload } = await reviewPayloadWithoutNodes(store, grading, viewer);
+  const rest = JSON.stringify(payload);
+  return `${rest.slice(0, -1)},"nodes":${nodesJson(rows)}}`;
+}
+
+/** The nodes' JSON by the pinned rows it was made from (the same array while `getGradingRows` keeps it). */
+const nodesJsonOf = new WeakMap<readonly NodeRow[], string>();
+
+function nodesJson(rows: readonly NodeRow[]): string {
+  let json = nodesJsonOf.get(rows);
+  if (json === undefined) {
+    const nodes: ReviewNode[] = rows.map((r) => ({
+      key: r.key,
+      parentKey: r.parentKey,
+      nodeId: r.nodeId,
+      requirements: r.requirements,
+      weight: r.weight,
+      taskCategory: r.taskCategory,
+      finegrainedTaskCategory: r.finegrainedTaskCategory,
+    }));
+    nodesJsonOf.set(rows, (json = JSON.stringify(nodes)));
+  }
+  return json;
+}
+
+async function reviewPayloadWithoutNodes(
+  store: Store,
+  grading: GradingListItem,
+  viewer: ReviewViewer,
+): Promise<{ rows: readonly NodeRow[]; payload: Omit<ReviewPayload, "nodes"> }> {
   const { db } = store;
   const rows = await getGradingRows(db, grading);
   const paper = await getPaperById(db, grading.paperId);
@@ -112,18 +147,9 @@ export async function getReviewPayload(
     if (!v && leaf.verdict) leaf.verdict = null;
     leaves.push(leaf);
   }
-  const nodes: ReviewNode[] = rows.map((r) => ({
-    key: r.key,
-    parentKey: r.parentKey,
-    nodeId: r.nodeId,
-    requirements: r.requirements,
-    weight: r.weight,
-    taskCategory: r.taskCategory,
-    finegrainedTaskCategory: r.finegrainedTaskCategory,
-  }));
   const a = viewer.assignment;
   const judgeRun = await getJudgeRunStateByGradingId(db, grading.id);
-  return {
+  const payload: Omit<ReviewPayload, "nodes"> = {
     grading: {
       id: grading.id,
       paperId: grading.paperId,
@@ -148,10 +174,10 @@ export async function getReviewPayload(
       canAssign: viewer.role === "staff",
       assignment: a ? { id: a.id, nodeKeys: a.nodeKeys, blind: a.blind } : null,
     },
-    nodes,
     leaves,
     rootScore: maySeeAggregate(leafKeys, visibility) ? (meta?.score ?? grading.score) : null,
   };
+  return { rows, payload };
 }
 
 export function toOverrideItem(

@@ -13,7 +13,7 @@ import { serializeGradedTree } from "@/lib/grading/serialize";
 import type { GradedNode } from "@/lib/grading/types";
 import { readPaperFolder } from "@/server/papers/folder-reader";
 import { importGrading } from "@/server/gradings/import-grading";
-import { getPinnedGradedTree } from "@/server/gradings/pinned-grading";
+import { getGradingRows, getPinnedGradedTree } from "@/server/gradings/pinned-grading";
 import { importPaperFolder } from "@/server/papers/import";
 import { BLIND_REVIEW_REASON, INVALID_VERDICT_REASON } from "@/server/reviews/commit-review-score";
 import type { ReviewCommitResult, ReviewLeafDetail, ReviewPayload, ReviewUnsureFlag } from "@/lib/review/types";
@@ -190,6 +190,30 @@ describe.each(testDatabaseKinds())("grading review routes on %s", (kind) => {
       expect(r.text).not.toContain("have been");
       expect(r.text).not.toContain(SECRET);
     }
+  });
+
+  it("the nodes are the pinned version's rows, the same in every answer (their JSON is kept per version)", async () => {
+    as("staff");
+    const grading = (await getGradingById(handle.db, gradings[0]))!;
+    const rows = await getGradingRows(handle.db, grading);
+    const expected = rows.map((r) => ({
+      key: r.key,
+      parentKey: r.parentKey,
+      nodeId: r.nodeId,
+      requirements: r.requirements,
+      weight: r.weight,
+      taskCategory: r.taskCategory,
+      finegrainedTaskCategory: r.finegrainedTaskCategory,
+    }));
+    const first = await review(gradings[0]);
+    const again = await review(gradings[0]);
+    const sibling = await review(gradings[1]);
+    expect(first.nodes).toEqual(expected);
+    expect(again).toEqual(first);
+    // Another grading of the same version: the same nodes, its own grading and leaves.
+    expect(sibling.nodes).toEqual(expected);
+    expect(sibling.grading.id).toBe(gradings[1]);
+    expect(Object.keys(first).sort()).toEqual(["grading", "leaves", "nodes", "rootScore", "viewer"]);
   });
 
   it("staff assign gradings and subtrees to graders of the paper; graders see only what is assigned to them", async () => {

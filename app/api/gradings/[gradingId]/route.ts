@@ -1,6 +1,6 @@
 import { requireGradingAccess } from "@/server/gradings/grading-access";
 import { apiRoute } from "@/server/http/route";
-import { getReviewPayload } from "@/server/reviews/review-payload";
+import { getReviewPayloadJson } from "@/server/reviews/review-payload";
 
 type Params = { gradingId: string };
 
@@ -12,6 +12,8 @@ type Params = { gradingId: string };
  */
 export const GET = apiRoute<Params>({}, async ({ store, user, params }) => {
   const { grading, role, assignment } = await requireGradingAccess(store, user, params.gradingId, "view");
-  const payload = await getReviewPayload(store, grading, { userId: user.id, role, assignment });
-  return Response.json(payload, { headers: { "cache-control": "private, no-store" } });
+  const json = await getReviewPayloadJson(store, grading, { userId: user.id, role, assignment });
+  return new Response(json, {
+    headers: { "content-type": "application/json", "cache-control": "private, no-store" },
+  });
 });
