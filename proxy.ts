@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { LEADERBOARD_MAX_STALE_MS } from "@/lib/leaderboard/freshness";
 import { PublicPageCache, type PageCopy } from "@/server/http/public-page-cache";
+import { log } from "@/server/observability/log";
 
 /**
  * The public leaderboard's page, for signed-out visitors, from a copy at most
@@ -35,7 +36,16 @@ export async function proxy(req: NextRequest): Promise<NextResponse> {
   const origin = process.env.__NEXT_PRIVATE_ORIGIN;
   if (!origin || !isSignedOutDocumentRequest(req)) return NextResponse.next();
   const path = req.nextUrl.pathname + req.nextUrl.search;
-  const { page, fresh } = await cache.get(path, () => render(new URL(path, origin)));
+  let copy;
+  try {
+    copy = await cache.get(path, () => render(new URL(path, origin)));
+  } catch (err) {
+    // This server could not be asked for its own page (the address it listens on is not one it can
+    // reach itself): the visitor's request is rendered as it came, as a member's is.
+    log.warn({ err, origin }, "the public page's copy could not be made; rendering it per request");
+    return NextResponse.next();
+  }
+  const { page, fresh } = copy;
   const headers = new Headers(page.headers);
   headers.set("x-page-cache", fresh ? "hit" : "miss");
   return new NextResponse(page.body, { status: page.status, headers });
