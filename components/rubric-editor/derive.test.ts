@@ -3,23 +3,8 @@ import { applyOperation } from "@/lib/rubric/apply-operation";
 import type { LintDismissal } from "@/lib/rubric/lint-dismissals";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { deriveCore, deriveLint } from "./derive";
+import { K, ROWS } from "./rows.testutil";
 
-const K = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
-
-function row(n: number, parent: number | null, position: string, weight = 1): NodeRow {
-  return {
-    key: K(n),
-    parentKey: parent === null ? null : K(parent),
-    position,
-    nodeId: K(100 + n),
-    requirements: `Node ${n}`,
-    weight,
-    taskCategory: parent === null ? null : "Code Development",
-    finegrainedTaskCategory: null,
-  };
-}
-
-const ROWS: NodeRow[] = [row(1, null, "a0"), row(2, 1, "a0"), row(3, 1, "a1")];
 const none: LintDismissal[] = [];
 const setWeight = (rows: readonly NodeRow[], n: number, weight: number) =>
   applyOperation(rows, { kind: "update", key: K(n), fields: { weight } });

@@ -1,29 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiClientError } from "@/components/api/client";
 import type { RubricOperation } from "@/lib/rubric/operations";
-import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { RubricStore } from "./rubric-store";
 import { restoreStrandedEdit } from "./restore-stranded-edit";
 import type { StrandedEdit } from "./rubric-live-events";
 import type { NodesResponse } from "./rubric-store-types";
-
-const K = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
-
-function row(n: number, parent: number | null, position: string, extra: Partial<NodeRow> = {}): NodeRow {
-  return {
-    key: K(n),
-    parentKey: parent === null ? null : K(parent),
-    position,
-    nodeId: K(100 + n),
-    requirements: `Node ${n}`,
-    weight: 1,
-    taskCategory: parent === null ? null : "Code Development",
-    finegrainedTaskCategory: null,
-    ...extra,
-  };
-}
-
-const ROWS: NodeRow[] = [row(1, null, "a0"), row(2, 1, "a0"), row(3, 1, "a1")];
+import { K, ROWS, row } from "./rows.testutil";
 
 interface Call {
   url: string;
