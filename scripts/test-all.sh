@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: the layer rules (dependency-cruiser), formatting (Prettier), lint (ESLint), vitest (unit + integration on PGlite, and on PostgreSQL when DATABASE_URL is
-# set), then a production build (into NEXT_DIST_DIR, default .next), and against that build, side by
+# set) beside a production build (into NEXT_DIST_DIR, default .next), and against that build, side by
 # side, the server suite over HTTP (vitest.server.config.ts: live co-editing, two instances on
 # PostgreSQL, runner processes) and the Playwright suite in Chromium. Ends with one line adding up every suite: "N passed, N failed, N skipped".
 set -uo pipefail
@@ -33,17 +33,26 @@ format_rc=$(cat "$results/format.rc")
 eslint_rc=$(cat "$results/eslint.rc")
 took "static checks"
 
-echo "── vitest (unit and integration${DATABASE_URL:+, PGlite and PostgreSQL}) ──"
+# The production build needs nothing vitest does: it runs beside it (vitest leaves part of the two
+# cores idle while it waits on PostgreSQL and child processes), and the suites after it wait for it.
+(
+  build_start=$SECONDS
+  { bash scripts/ensure-system-packages.sh && npm run build; } >"$results/build.log" 2>&1
+  echo $? >"$results/build.rc"
+  echo $((SECONDS - build_start)) >"$results/build.s"
+) &
+build_pid=$!
+
+echo "── vitest (unit and integration${DATABASE_URL:+, PGlite and PostgreSQL}), beside the build ──"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
 vitest_rc=$?
 took "vitest"
 
 echo "── next build ──"
-build_rc=0
-bash scripts/ensure-system-packages.sh || build_rc=$?
-[ $build_rc -eq 0 ] && { npm run build >"$results/build.log" 2>&1 || { build_rc=$?; tail -40 "$results/build.log"; }; }
-[ $build_rc -eq 0 ] && echo "build ok"
-took "build"
+wait $build_pid
+build_rc=$(cat "$results/build.rc" 2>/dev/null || echo 1)
+[ "$build_rc" -eq 0 ] && echo "build ok ($(cat "$results/build.s") s beside vitest)" || tail -40 "$results/build.log"
+took "build, after vitest"
 
 # The server suite and Playwright share the build and run side by side (each starts its own studios
 # on its own ports and data): together they take the time of the longer one. Each one's output is
