@@ -31,6 +31,8 @@ type StrandedListener = (edit: StrandedEdit) => void;
 export class RubricLiveEvents {
   private source: EventSource | null = null;
   private listeners = new Map<LiveEvent, Set<(data: unknown) => void>>();
+  /** The latest data of each event since the stream opened: told to a listener that comes later. */
+  private latest = new Map<LiveEvent, unknown>();
   private deleteListeners = new Set<DeleteListener>();
   private strandedListeners = new Set<StrandedListener>();
   /** Each key someone else deleted since this editor opened, with that deletion. */
@@ -47,6 +49,7 @@ export class RubricLiveEvents {
     for (const name of LIVE_EVENTS) {
       source.addEventListener(name, (e) => {
         const data: unknown = JSON.parse((e as MessageEvent<string>).data);
+        this.latest.set(name, data);
         for (const listener of this.listeners.get(name) ?? []) listener(data);
       });
     }
@@ -56,12 +59,20 @@ export class RubricLiveEvents {
   close(): void {
     this.source?.close();
     this.source = null;
+    this.latest.clear();
   }
 
+  /**
+   * Calls `listener` with each `event` from now on and, when one already came since the stream
+   * opened, at once with the latest. The panels subscribe once they are on screen, which can be after
+   * the stream's first events: a `review` sent then (a sign-off heard while this editor connected)
+   * was lost, and the editor kept saying "Draft".
+   */
   on(event: LiveEvent, listener: (data: unknown) => void): () => void {
     let set = this.listeners.get(event);
     if (!set) this.listeners.set(event, (set = new Set()));
     set.add(listener);
+    if (this.latest.has(event)) listener(this.latest.get(event));
     return () => {
       set.delete(listener);
     };
