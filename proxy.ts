@@ -66,7 +66,6 @@ async function render(url: URL): Promise<Omit<PageCopy, "at">> {
   const res = await fetch(url, {
     headers: { [RENDER_HEADER]: renderToken, "accept-encoding": "identity" },
     redirect: "manual",
-    cache: "no-store",
   });
   const headers: [string, string][] = [];
   res.headers.forEach((value, name) => {

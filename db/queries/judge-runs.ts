@@ -42,7 +42,7 @@ export async function listJudgeRunsBySubmissionId(
     .orderBy(desc(judgeRuns.createdAt));
 }
 
-/** The latest judge run of a grading: its id and its job's status (what the review page shows of it). */
+/** The latest judge run of a grading: its id and its job's status (whether it is still going, and what the review page shows). */
 export async function getJudgeRunStateByGradingId(
   db: Executor,
   gradingId: string,

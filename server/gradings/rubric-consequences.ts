@@ -2,7 +2,7 @@ import "server-only";
 import type { Executor, Store } from "@/db/client";
 import { listGradingsByPaperId, type GradingListItem } from "@/db/queries/gradings";
 import { listOverrideScores, listVerdicts } from "@/db/queries/grading-verdicts";
-import { getJudgeRunByGradingId } from "@/db/queries/judge-runs";
+import { getJudgeRunStateByGradingId } from "@/db/queries/judge-runs";
 import { getLiveNodeRows, getRubricByPaperId } from "@/db/queries/rubrics";
 import { classifyLeaves, projectScore, type RubricImpact } from "@/lib/grading/affected-leaves";
 import type { GradingConsequence, RubricConsequences } from "@/lib/grading/rubric-consequences";
@@ -88,7 +88,7 @@ export async function consequenceOf(
     await listOverrideScores(db, grading.id),
   );
   if (projected.score !== null && Object.is(projected.score, grading.score)) return null;
-  const run = await getJudgeRunByGradingId(db, grading.id);
+  const run = await getJudgeRunStateByGradingId(db, grading.id);
   return {
     gradingId: grading.id,
     submissionId: grading.submissionId,
@@ -104,6 +104,6 @@ export async function consequenceOf(
     maxScore: projected.max,
     counts: impact.counts,
     leavesToGrade: impact.toGrade.length,
-    busy: run?.job ? !isFinalJobStatus(run.job.status) : false,
+    busy: run?.jobStatus ? !isFinalJobStatus(run.jobStatus) : false,
   };
 }

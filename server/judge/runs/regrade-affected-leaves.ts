@@ -6,7 +6,7 @@ import { getGradingItemById, lockGradingById, setGradingScore, type GradingListI
 import { insertVerdicts, listVerdictKeys } from "@/db/queries/grading-verdicts";
 import { insertJob } from "@/db/queries/jobs";
 import { listJudgeConfigs } from "@/db/queries/judge-configs";
-import { getJudgeRunByGradingId, insertJudgeRun } from "@/db/queries/judge-runs";
+import { getJudgeRunByGradingId, getJudgeRunStateByGradingId, insertJudgeRun } from "@/db/queries/judge-runs";
 import { getLiveNodeRows, getRubricByPaperId, lockRubricById } from "@/db/queries/rubrics";
 import { getSubmissionById } from "@/db/queries/submissions";
 import type { JudgeConfig } from "@/db/schema";
@@ -100,8 +100,8 @@ async function regradeOne(
       );
     const grading = await lockGradingById(tx, item.id);
     if (!grading) throw new AppError("not_found", "No such grading");
-    const running = await getJudgeRunByGradingId(tx, grading.id);
-    if (running?.job && !isFinalJobStatus(running.job.status)) {
+    const running = await getJudgeRunStateByGradingId(tx, grading.id);
+    if (running?.jobStatus && !isFinalJobStatus(running.jobStatus)) {
       throw new AppError(
         "conflict",
         `A judge run of ${item.agentName} run ${item.runIndex} is still going: re-grade once it ends`,
