@@ -40,8 +40,23 @@ test("each person sees who else is on the rubric and which node they are on, unt
 test("a comment with an @mention shows up for the other person, who resolves it", async ({ asUser }) => {
   const demo = readDemoRubric();
   const { author, staff } = await coEditorsOnFreshPaper(asUser, "e2e-comments");
+  // Staff's first read of the comments is answered before the comment is made but reaches the page
+  // only after the live feed has told of it: the page must read them again (CI saw no count).
+  let firstReadAnswered!: () => void;
+  const answered = new Promise<void>((resolve) => (firstReadAnswered = resolve));
+  let deliver!: () => void;
+  const delivered = new Promise<void>((resolve) => (deliver = resolve));
+  let reads = 0;
+  await staff.page.route(`**/api/papers/${staff.paperId}/rubric/comments`, async (route) => {
+    if (route.request().method() !== "GET" || ++reads > 1) return route.continue();
+    const response = await route.fetch();
+    firstReadAnswered();
+    await delivered;
+    await route.fulfill({ response });
+  });
   await author.open();
   await staff.open();
+  await answered;
 
   const target = demo.tree.sub_tasks[0].requirements;
   await author.select(target);
@@ -57,6 +72,14 @@ test("a comment with an @mention shows up for the other person, who resolves it"
   await expect(box).toHaveValue("");
   await expect(author.page.getByTestId("node-comments").getByTestId("comment")).toHaveCount(1);
   await expect(author.page.getByTestId("node-comments").getByTestId("mention")).toHaveText(`@${STAFF.name}`);
+  // The author then starts editing the node: once staff's tree shows it, their feed has told them
+  // of the comment before (one stream, in order), and the held answer (no comments) may arrive.
+  await author.inspectorRequirements.focus();
+  await expect(staff.row(target).getByTestId("presence-marker").locator("[data-editing]")).toHaveAttribute(
+    "data-editing",
+    "true",
+  );
+  deliver();
 
   // Staff see it live: a count on the row, the thread under "Mentions me", the mention marked.
   await expect(staff.row(target).getByTestId("row-comments")).toHaveText("1");

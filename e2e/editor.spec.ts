@@ -511,8 +511,24 @@ test("an author signs off a revision; a change by someone else returns the rubri
   await paperWithDemoRubric(staff, paperId);
   const author = new EditorPage(await asUser(AUTHOR), paperId);
   const other = new EditorPage(staff, paperId);
+  // The other editor's first read of the status is answered before the sign-off but reaches the page
+  // only after the live feed has told of it (a loaded machine, a slow network): the page must read it
+  // again, not keep that answer (it kept saying "Draft" on CI).
+  let firstReadAnswered!: () => void;
+  const answered = new Promise<void>((resolve) => (firstReadAnswered = resolve));
+  let deliver!: () => void;
+  const delivered = new Promise<void>((resolve) => (deliver = resolve));
+  let reads = 0;
+  await other.page.route(`**/api/papers/${paperId}/rubric/review`, async (route) => {
+    if (route.request().method() !== "GET" || ++reads > 1) return route.continue();
+    const response = await route.fetch();
+    firstReadAnswered();
+    await delivered;
+    await route.fulfill({ response });
+  });
   await author.open();
   await other.open();
+  await answered;
 
   const status = author.page.getByTestId("review-status");
   await expect(status.getByTestId("review-status-label")).toHaveText("Draft");
@@ -520,7 +536,13 @@ test("an author signs off a revision; a change by someone else returns the rubri
   await status.getByRole("button", { name: /Sign off revision/ }).click();
   await expect(status.getByTestId("review-status-label")).toHaveText("Signed off");
   await expect(status.getByTestId("review-history")).toContainText(`Signed off at revision 1 by ${AUTHOR.name}`);
-  // The other editor hears of the sign-off at once, with who did it.
+  // The author then selects a node: once the other editor shows where, the feed has told it of the
+  // sign-off before (one stream, in order), and the held answer ("Draft") may arrive.
+  const selected = demo.tree.sub_tasks[1].requirements;
+  await author.select(selected);
+  await expect(other.row(selected).getByTestId("presence-marker")).toBeVisible();
+  deliver();
+  // The other editor hears of the sign-off, with who did it.
   await expect(other.page.getByTestId("review-status-label")).toHaveText("Signed off");
   await expect(other.toast(`${AUTHOR.name}: signed off at revision 1`)).toBeVisible();
 

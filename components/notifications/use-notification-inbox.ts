@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import type { MarkReadRequest, NotificationList, UnreadState } from "@/lib/notifications/schemas";
 
 const LIST_KEY = ["notifications"] as const;
@@ -21,7 +22,7 @@ export function useNotificationInbox(open: boolean) {
     const source = new EventSource("/api/notifications/stream");
     source.addEventListener("unread", (e) => {
       setState(JSON.parse((e as MessageEvent<string>).data) as UnreadState);
-      void queryClient.invalidateQueries({ queryKey: LIST_KEY });
+      void refetchAfterChange(queryClient, LIST_KEY);
     });
     // The session ended (signed out elsewhere, disabled): reconnecting would only be refused.
     source.addEventListener("access-ended", () => source.close());
@@ -39,7 +40,7 @@ export function useNotificationInbox(open: boolean) {
     mutationFn: (which: MarkReadRequest) => fetchJson<UnreadState>("/api/notifications/read", jsonInit("POST", which)),
     onSuccess: (next) => {
       setState(next);
-      void queryClient.invalidateQueries({ queryKey: LIST_KEY });
+      void refetchAfterChange(queryClient, LIST_KEY);
     },
   });
 

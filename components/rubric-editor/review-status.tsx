@@ -2,9 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { BadgeCheck } from "lucide-react";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { toast } from "sonner";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import type { RubricStore } from "./rubric-store";
 
 type Status = "draft" | "in_review" | "signed_off";
@@ -88,16 +89,18 @@ export function ReviewStatus({
   const queryClient = useQueryClient();
   const previous = useRef<Status | null>(null);
   const ownChange = useRef(false);
-  const queryKey = reviewQueryKey(paperId);
+  const queryKey = useMemo(() => reviewQueryKey(paperId), [paperId]);
   const review = useReview(paperId, revision);
   // Only a change to a signed-off rubric moves its status (back to draft): reload at a new revision
   // then, rather than on every edit of every open editor.
-  const { refetch } = review;
   useEffect(() => {
-    if (previous.current === "signed_off") void refetch();
-  }, [revision, refetch]);
+    if (previous.current === "signed_off") void refetchAfterChange(queryClient, queryKey);
+  }, [revision, queryClient, queryKey]);
   // Someone changed the status (requested review, signed off): the live feed says so.
-  useEffect(() => store.onLive("review", () => void refetch()), [store, refetch]);
+  useEffect(
+    () => store.onLive("review", () => void refetchAfterChange(queryClient, queryKey)),
+    [store, queryClient, queryKey],
+  );
   const change = useMutation({
     mutationFn: (action: "request_review" | "sign_off" | "return_to_draft") =>
       fetchJson<Review>(

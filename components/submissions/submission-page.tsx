@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { GitCompareArrows } from "lucide-react";
 import Link from "next/link";
 import { useCallback, useState } from "react";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { SubmissionJudgeRuns } from "@/components/judge/submission-judge-runs";
 import type { JobView } from "@/lib/jobs/job-view";
 import { AttemptsPanel, MetadataPanel, OutputsPanel } from "./job-details";
@@ -29,7 +30,7 @@ export function SubmissionPage({ submissionId, canManage }: { submissionId: stri
   const activeTab: Tab = !job ? "Files" : (tab ?? "Log");
 
   const onState = useCallback(
-    () => void queryClient.invalidateQueries({ queryKey: submissionKey(submissionId) }),
+    () => void refetchAfterChange(queryClient, submissionKey(submissionId)),
     [queryClient, submissionId],
   );
   const log = useJobLog(job?.id ?? null, onState);

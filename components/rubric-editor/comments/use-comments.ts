@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { countOpenThreadsByNode } from "@/lib/comments/threads";
 import type { RubricStore } from "../rubric-store";
 
@@ -60,11 +61,11 @@ export function useComments(store: RubricStore, paperId: string): CommentsApi {
   const query = useQuery({ queryKey, queryFn: () => fetchJson<CommentsResponse>(base) });
 
   useEffect(
-    () => store.onLive("comments", () => void queryClient.invalidateQueries({ queryKey })),
+    () => store.onLive("comments", () => void refetchAfterChange(queryClient, queryKey)),
     [store, queryClient, queryKey],
   );
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey });
+  const refresh = () => refetchAfterChange(queryClient, queryKey);
   const start = useMutation({
     mutationFn: ({ nodeKey, body }: { nodeKey: string; body: string }) =>
       fetchJson(base, jsonInit("POST", { nodeKey, body })),
