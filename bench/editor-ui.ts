@@ -39,7 +39,13 @@ const WARM_UP_EDITS = 3;
 
 declare global {
   interface Window {
-    __benchOpen?: { ms: number | null; rowsMs: number | null; key: string | null; error: string | null };
+    __benchOpen?: {
+      ms: number | null;
+      rowsMs: number | null;
+      clickMs: number | null;
+      key: string | null;
+      error: string | null;
+    };
     __benchEdit?: {
       ms: number | null;
       shownMs: number | null;
@@ -59,7 +65,7 @@ declare global {
  */
 function openProbe(): void {
   if (!/\/papers\/[^/]+\/rubric$/.test(location.pathname)) return;
-  const state: NonNullable<Window["__benchOpen"]> = { ms: null, rowsMs: null, key: null, error: null };
+  const state: NonNullable<Window["__benchOpen"]> = { ms: null, rowsMs: null, clickMs: null, key: null, error: null };
   window.__benchOpen = state;
   let clicked = false;
   const check = () => {
@@ -73,7 +79,10 @@ function openProbe(): void {
       clicked = true;
       state.key = key;
       state.rowsMs = performance.now();
-      setTimeout(() => (row.querySelector<HTMLElement>('[data-testid="row-text"]') ?? row).click(), 0);
+      setTimeout(() => {
+        state.clickMs = performance.now();
+        (row.querySelector<HTMLElement>('[data-testid="row-text"]') ?? row).click();
+      }, 0);
       return false;
     }
     if (document.querySelector(`[data-testid="inspector"][data-key="${state.key}"]`)) {
@@ -132,7 +141,8 @@ async function openFigures(page: Page): Promise<{ inPage: number[]; outside: num
         parsedMark: "editor:data",
         modelMark: "editor:model",
         rowsMs: state.rowsMs,
-        clickMs: state.ms,
+        clickMs: state.clickMs,
+        answeredMs: state.ms,
       }),
     );
   }

@@ -166,6 +166,7 @@ async function openFigures(page: Page, gradingId: string): Promise<{ inPage: num
         modelMark: "review:model",
         rowsMs: state.rowsMs,
         clickMs: state.clickMs,
+        answeredMs: state.ms,
       }),
     );
   }

@@ -200,7 +200,10 @@ export interface OpenPhases {
   parsed: number;
   model: number;
   rows: number;
+  /** When the probe's click was dispatched (a late one waited behind the page's other work). */
   click: number;
+  /** When the page showed the clicked node. */
+  answered: number;
 }
 
 /**
@@ -214,6 +217,7 @@ export function readOpenPhases(args: {
   modelMark: string;
   rowsMs: number | null;
   clickMs: number | null;
+  answeredMs: number | null;
 }): OpenPhases {
   const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
   const pattern = new RegExp(args.data);
@@ -231,6 +235,7 @@ export function readOpenPhases(args: {
     model: mark(args.modelMark),
     rows: args.rowsMs ?? NaN,
     click: args.clickMs ?? NaN,
+    answered: args.answeredMs ?? NaN,
   };
 }
 
@@ -240,6 +245,6 @@ export function openPhasesLine(figure: string, data: string, phases: OpenPhases[
   return (
     `# ${figure} phases (medians, ms from navigation start): HTML received ${mid((p) => p.html)}, ${data} requested ${mid((p) => p.dataStart)}, ` +
     `received ${mid((p) => p.dataEnd)} (its handler ${mid((p) => p.server)} ms, ${mid((p) => p.bytes / 1024)} KiB), parsed ${mid((p) => p.parsed)}, ` +
-    `model built ${mid((p) => p.model)}, rows shown ${mid((p) => p.rows)}, clicked ${mid((p) => p.click)}`
+    `model built ${mid((p) => p.model)}, rows shown ${mid((p) => p.rows)}, click sent ${mid((p) => p.click)}, answered ${mid((p) => p.answered)}`
   );
 }
