@@ -1,5 +1,6 @@
 import { coEditorsOnFreshPaper, paperWithDemoRubric } from "./support/demo-paper";
 import { readDemoRubric } from "./support/files";
+import { holdFirstRead } from "./support/held-read";
 import { expect, test } from "./support/fixtures";
 import { AUTHOR, GRADER, STAFF } from "./support/users";
 
@@ -42,21 +43,10 @@ test("a comment with an @mention shows up for the other person, who resolves it"
   const { author, staff } = await coEditorsOnFreshPaper(asUser, "e2e-comments");
   // Staff's first read of the comments is answered before the comment is made but reaches the page
   // only after the live feed has told of it: the page must read them again (CI saw no count).
-  let firstReadAnswered!: () => void;
-  const answered = new Promise<void>((resolve) => (firstReadAnswered = resolve));
-  let deliver!: () => void;
-  const delivered = new Promise<void>((resolve) => (deliver = resolve));
-  let reads = 0;
-  await staff.page.route(`**/api/papers/${staff.paperId}/rubric/comments`, async (route) => {
-    if (route.request().method() !== "GET" || ++reads > 1) return route.continue();
-    const response = await route.fetch();
-    firstReadAnswered();
-    await delivered;
-    await route.fulfill({ response });
-  });
+  const firstRead = await holdFirstRead(staff.page, `**/api/papers/${staff.paperId}/rubric/comments`);
   await author.open();
   await staff.open();
-  await answered;
+  await firstRead.answered;
 
   const target = demo.tree.sub_tasks[0].requirements;
   await author.select(target);
@@ -79,7 +69,7 @@ test("a comment with an @mention shows up for the other person, who resolves it"
     "data-editing",
     "true",
   );
-  deliver();
+  firstRead.deliver();
 
   // Staff see it live: a count on the row, the thread under "Mentions me", the mention marked.
   await expect(staff.row(target).getByTestId("row-comments")).toHaveText("1");

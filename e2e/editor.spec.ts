@@ -5,6 +5,7 @@ import { parseRubricJson } from "../lib/rubric/paperbench";
 import { DEMO_RUBRIC_PATH, readDemoRubric, type RubricJson } from "./support/files";
 import { EditorPage, getNodes, pageErrors, parentTextOf, rowByText } from "./support/editor";
 import { expect, test } from "./support/fixtures";
+import { holdFirstRead } from "./support/held-read";
 import { AUTHOR, DEMO_PAPER, GRADER, STAFF } from "./support/users";
 
 /**
@@ -514,21 +515,10 @@ test("an author signs off a revision; a change by someone else returns the rubri
   // The other editor's first read of the status is answered before the sign-off but reaches the page
   // only after the live feed has told of it (a loaded machine, a slow network): the page must read it
   // again, not keep that answer (it kept saying "Draft" on CI).
-  let firstReadAnswered!: () => void;
-  const answered = new Promise<void>((resolve) => (firstReadAnswered = resolve));
-  let deliver!: () => void;
-  const delivered = new Promise<void>((resolve) => (deliver = resolve));
-  let reads = 0;
-  await other.page.route(`**/api/papers/${paperId}/rubric/review`, async (route) => {
-    if (route.request().method() !== "GET" || ++reads > 1) return route.continue();
-    const response = await route.fetch();
-    firstReadAnswered();
-    await delivered;
-    await route.fulfill({ response });
-  });
+  const firstRead = await holdFirstRead(other.page, `**/api/papers/${paperId}/rubric/review`);
   await author.open();
   await other.open();
-  await answered;
+  await firstRead.answered;
 
   const status = author.page.getByTestId("review-status");
   await expect(status.getByTestId("review-status-label")).toHaveText("Draft");
@@ -541,7 +531,7 @@ test("an author signs off a revision; a change by someone else returns the rubri
   const selected = demo.tree.sub_tasks[1].requirements;
   await author.select(selected);
   await expect(other.row(selected).getByTestId("presence-marker")).toBeVisible();
-  deliver();
+  firstRead.deliver();
   // The other editor hears of the sign-off, with who did it.
   await expect(other.page.getByTestId("review-status-label")).toHaveText("Signed off");
   await expect(other.toast(`${AUTHOR.name}: signed off at revision 1`)).toBeVisible();
