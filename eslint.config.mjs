@@ -46,6 +46,21 @@ export default defineConfig([
     },
   },
   {
+    // A page that hears of a change, or made one, reads again through refetchAfterChange: React Query's own
+    // invalidation hands a query whose first read is still in flight that same read, answered before the change.
+    files: ["components/**", "app/**", "lib/**"],
+    ignores: ["components/api/refetch-after-change.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^(invalidateQueries|refetchQueries)$/]",
+          message: "Read again with refetchAfterChange (components/api/refetch-after-change.ts).",
+        },
+      ],
+    },
+  },
+  {
     // Playwright hands each fixture a callback named `use`; no React runs in e2e.
     files: ["e2e/**"],
     rules: { "react-hooks/rules-of-hooks": "off" },

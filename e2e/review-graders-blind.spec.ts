@@ -3,6 +3,7 @@ import type { ReviewLeafDetail } from "../lib/review/types";
 import type { RubricJson } from "./support/files";
 import { expect, test } from "./support/fixtures";
 import { freshPaper, importSmallGrading, keysOf, withdrawAssignments } from "./support/fresh-grading";
+import { holdFirstRead } from "./support/held-read";
 import { getReviewPayload, ReviewPage } from "./support/review";
 import { GRADER, STAFF } from "./support/users";
 
@@ -138,11 +139,15 @@ test.describe("graders and blind review", () => {
     const rootBefore = (await getReviewPayload(staff.request, gradingId)).rootScore;
 
     const grader = await asUser(GRADER);
+    // The leaf's first read (its history, before the score) is answered at once but reaches the page
+    // only after the score is committed, as on a loaded machine when the grader is quick.
+    const firstRead = await holdFirstRead(grader, `**/api/gradings/${gradingId}/leaves/${keys.clip}`);
     await grader.goto(`/gradings/${gradingId}?leaf=${keys.clip}`);
     const review = new ReviewPage(grader, gradingId);
     await expect(review.leafPanel).toHaveAttribute("data-key", keys.clip);
     await expect(review.verdictHidden).toBeVisible();
     await review.autoAdvance.uncheck();
+    await firstRead.answered;
 
     // The judge said 0; the grader, blind, says 1.
     const committed = grader.waitForResponse(
@@ -150,6 +155,9 @@ test.describe("graders and blind review", () => {
     );
     await grader.keyboard.press("1");
     expect((await committed).status()).toBe(201);
+    // The page has taken the answer (it says so in the same step that asks for the leaf again).
+    await expect(grader.getByText(/overrides it, marked "Blind review"/)).toBeVisible();
+    firstRead.deliver();
     await review.expectSaved();
     await expect(review.verdictHidden).toHaveCount(0);
     await expect(review.judgeScore.locator("[data-score]")).toHaveAttribute("data-score", "0");

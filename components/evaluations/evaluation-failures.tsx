@@ -5,6 +5,7 @@ import { RotateCcw } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import type { RetryCellsInput, RetryCellsResult } from "@/lib/evaluations/matrix";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -34,7 +35,7 @@ export function EvaluationFailures({ evaluationId, failures }: { evaluationId: s
       fetchJson<RetryCellsResult>(`/api/evaluations/${encodeURIComponent(evaluationId)}/retry`, jsonInit("POST", body)),
     onSuccess: () => {
       setConfirming(false);
-      return queryClient.invalidateQueries({ queryKey: evaluationMatrixKey(evaluationId) });
+      return refetchAfterChange(queryClient, evaluationMatrixKey(evaluationId));
     },
   });
   const asked = retry.variables;

@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Upload } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { BulkUploadStep, type BulkUploadAnswer, type UploadCell } from "./bulk-upload-step";
@@ -38,7 +39,7 @@ export function EvaluationUpload({
       `${what}: ${answer.cells.length} submission(s) uploaded${answer.skipped.length ? `, ${answer.skipped.length} skipped` : ""}`,
     );
     setOpen(null);
-    void queryClient.invalidateQueries({ queryKey: evaluationMatrixKey(evaluationId) });
+    void refetchAfterChange(queryClient, evaluationMatrixKey(evaluationId));
   };
 
   return (

@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { toast } from "sonner";
 import { fetchJson } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { BulkUploadStep } from "./bulk-upload-step";
@@ -59,7 +60,7 @@ export function EvaluationsPage({ splits }: { splits: Record<string, string[]> }
             splits={splits}
             onCreated={(evaluation) => {
               // The list behind the next step shows the new evaluation at once.
-              void queryClient.invalidateQueries({ queryKey: ["evaluations"] });
+              void refetchAfterChange(queryClient, ["evaluations"]);
               setOpen({ kind: "upload", evaluation });
             }}
             onCancel={() => setOpen(null)}

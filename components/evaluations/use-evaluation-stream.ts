@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { evaluationMatrixKey } from "./evaluation-query";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 
 export type StreamConnection = "connecting" | "live" | "reconnecting" | "access-ended";
 
@@ -25,7 +26,7 @@ export function useEvaluationStream(evaluationId: string): StreamConnection {
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => {
         timer = null;
-        void queryClient.invalidateQueries({ queryKey: evaluationMatrixKey(evaluationId) });
+        void refetchAfterChange(queryClient, evaluationMatrixKey(evaluationId));
       }, DEBOUNCE_MS);
     };
     source.addEventListener("open", () => {

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import type { SuggestionAnswer } from "@/lib/judge/lab/calibration";
 import type { AddendumVersionView, CalibrationView } from "@/lib/judge/lab/types";
@@ -45,7 +46,7 @@ export function AddendumEditor({
     onSuccess: (result) => {
       setAccepted(result);
       setTaken([]);
-      void queryClient.invalidateQueries({ queryKey: ["calibration", calibration.paper.id] });
+      void refetchAfterChange(queryClient, ["calibration", calibration.paper.id]);
     },
   });
   // The text it replaces becomes a version first when it is not one (the first acceptance, an edit on the paper's page).

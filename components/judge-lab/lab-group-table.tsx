@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import type { LabGroupView } from "@/lib/judge/lab/types";
 import { TASK_CATEGORIES } from "@/lib/rubric/types";
@@ -18,9 +19,9 @@ export function LabGroupTable({ groups, showVersion = false }: { groups: LabGrou
     mutationFn: (configId: string) =>
       fetchJson(`/api/judge/configs/${configId}`, jsonInit("PATCH", { isDefault: true })),
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: ["judge-lab"] });
-      void queryClient.invalidateQueries({ queryKey: ["judge-configs"] });
-      void queryClient.invalidateQueries({ queryKey: ["calibration"] });
+      void refetchAfterChange(queryClient, ["judge-lab"]);
+      void refetchAfterChange(queryClient, ["judge-configs"]);
+      void refetchAfterChange(queryClient, ["calibration"]);
     },
   });
   const categories = [

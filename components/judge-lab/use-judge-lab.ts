@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import type { StartJudgeLabRequest } from "@/lib/judge/lab/schemas";
 import type { LabSubmission, LabSummary, LabView } from "@/lib/judge/lab/types";
 import type { JudgeConfigView } from "@/lib/judge/views";
@@ -38,7 +39,7 @@ export function useStartLab(onStarted: (labId: string) => void) {
     mutationFn: (body: StartJudgeLabRequest) =>
       fetchJson<{ labId: string; runs: number }>("/api/judge-lab", jsonInit("POST", body)),
     onSuccess: async ({ labId }) => {
-      await queryClient.invalidateQueries({ queryKey: ["judge-lab"] });
+      await refetchAfterChange(queryClient, ["judge-lab"]);
       onStarted(labId);
     },
   });

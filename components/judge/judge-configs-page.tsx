@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Star } from "lucide-react";
 import { useState } from "react";
 import { ApiClientError, fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import type { JudgeConfigInput } from "@/lib/judge/config";
 import type { JudgeConfigView } from "@/lib/judge/views";
@@ -38,7 +39,7 @@ export function JudgeConfigsPage() {
   const paperbenchUnavailable =
     listing.data?.paperbenchMode && !listing.data.paperbenchMode.available ? listing.data.paperbenchMode.reason : null;
   const [editing, setEditing] = useState<JudgeConfigView | "new" | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ["judge-configs"] });
+  const refresh = () => void refetchAfterChange(queryClient, ["judge-configs"]);
   const save = useMutation({
     mutationFn: (config: JudgeConfigInput) =>
       editing === "new" || editing === null

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { JobStatusBadge } from "@/components/jobs/job-status-badge";
 import { Button } from "@/components/ui/button";
 import { ProgressBar } from "@/components/ui/progress-bar";
@@ -23,7 +24,7 @@ export function JudgeRunCard({
   const queryClient = useQueryClient();
   const cancel = useMutation({
     mutationFn: () => fetchJson(`/api/judge/runs/${run.id}/cancel`, jsonInit("POST", {})),
-    onSettled: () => queryClient.invalidateQueries({ queryKey }),
+    onSettled: () => refetchAfterChange(queryClient, queryKey),
   });
   const live = run.status === "queued" || run.status === "running";
   const e = run.estimate;

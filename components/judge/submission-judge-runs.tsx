@@ -2,6 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { fetchJson } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import type { Variant } from "@/lib/grading/variant";
 import type { SubmissionJudgeRunView } from "@/lib/judge/views";
 import { JudgeRunCard } from "./judge-run-card";
@@ -36,7 +37,7 @@ export function SubmissionJudgeRuns({
             <RunJudgeButton
               target={{ submissionIds: [submissionId] }}
               defaultVariant={variant}
-              onStarted={() => void queryClient.invalidateQueries({ queryKey })}
+              onStarted={() => void refetchAfterChange(queryClient, queryKey)}
             />
           </span>
         )}

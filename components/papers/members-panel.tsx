@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { toast } from "sonner";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/field";
 import { fetchJson, jsonInit } from "@/components/api/client";
@@ -24,7 +25,7 @@ export function MembersPanel({ paperId, canManage }: { paperId: string; canManag
     queryKey,
     queryFn: () => fetchJson<{ members: Member[] }>(`/api/papers/${paperId}/members`).then((r) => r.members),
   });
-  const invalidate = () => queryClient.invalidateQueries({ queryKey });
+  const invalidate = () => refetchAfterChange(queryClient, queryKey);
   const add = useMutation({
     mutationFn: () => fetchJson(`/api/papers/${paperId}/members`, jsonInit("POST", { email, role })),
     onSuccess: () => {

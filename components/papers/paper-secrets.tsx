@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { ApiClientError, fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import { Field, Input } from "@/components/ui/field";
 import { reservedEnvNameReason } from "@/lib/jobs/reserved-env-names";
@@ -18,7 +19,7 @@ export function PaperSecrets({ paperId, names, canManage }: { paperId: string; n
   const [name, setName] = useState("");
   const [value, setValue] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: runSettingsKey(paperId) });
+  const invalidate = () => refetchAfterChange(queryClient, runSettingsKey(paperId));
   const url = (secret: string) => `/api/papers/${paperId}/secrets/${encodeURIComponent(secret)}`;
 
   const add = useMutation({

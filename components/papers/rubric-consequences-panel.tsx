@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { toast } from "sonner";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import type { GradingConsequence, RegradeResult, RubricConsequences } from "@/lib/grading/rubric-consequences";
 
@@ -35,9 +36,9 @@ export function RubricConsequencesPanel({ paperId, canRegrade }: { paperId: stri
       toast.success(
         `${results.length} grading${results.length === 1 ? "" : "s"} re-pinned: ${judging} judging their affected leaves, ${review} waiting for review`,
       );
-      void queryClient.invalidateQueries({ queryKey: ["paper-gradings", paperId] });
-      void queryClient.invalidateQueries({ queryKey: ["paper-submissions", paperId] });
-      return queryClient.invalidateQueries({ queryKey });
+      void refetchAfterChange(queryClient, ["paper-gradings", paperId]);
+      void refetchAfterChange(queryClient, ["paper-submissions", paperId]);
+      return refetchAfterChange(queryClient, queryKey);
     },
     onError: (err) => toast.error(err.message),
   });

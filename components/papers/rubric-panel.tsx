@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRef, useState } from "react";
 import { toast } from "sonner";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button, buttonClass } from "@/components/ui/button";
 import { fetchJson } from "@/components/api/client";
 import { downloadRubricExport } from "@/components/api/export-download";
@@ -51,7 +52,7 @@ export function RubricPanel({ paperId, canEdit }: { paperId: string; canEdit: bo
         `Rubric imported: ${result.stats.nodes} nodes, revision ${result.revision}` +
           (result.warnings.length ? ` (${result.warnings.length} warnings)` : ""),
       );
-      return queryClient.invalidateQueries({ queryKey: rubricQueryKey(paperId) });
+      return refetchAfterChange(queryClient, rubricQueryKey(paperId));
     },
   });
 

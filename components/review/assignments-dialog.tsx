@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { toast } from "sonner";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
@@ -79,7 +80,7 @@ export function AssignmentsDialog({
   const subtreeNode = subtreeKey ? model.node(subtreeKey) : undefined;
   const effectiveEmail = email || graders[0]?.email || "";
 
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: assignmentsQueryKey(gradingId) });
+  const invalidate = () => refetchAfterChange(queryClient, assignmentsQueryKey(gradingId));
   const assign = useMutation({
     mutationFn: () =>
       fetchJson(

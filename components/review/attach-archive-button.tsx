@@ -5,6 +5,7 @@ import { Archive } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { ApiClientError, fetchJson } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FilePicker } from "@/components/ui/file-picker";
@@ -35,7 +36,7 @@ export function AttachArchiveButton({ gradingId }: { gradingId: string }) {
           (result.archive.hasReproduceLog ? " and reproduce.log" : ""),
       );
       close();
-      return queryClient.invalidateQueries({ queryKey: ["review-files", gradingId] });
+      return refetchAfterChange(queryClient, ["review-files", gradingId]);
     },
   });
   function close() {

@@ -5,6 +5,7 @@ import { Upload } from "lucide-react";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { ApiClientError, fetchJson } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { buttonClass } from "@/components/ui/button";
 import { FilePicker } from "@/components/ui/file-picker";
 import { formatPercent } from "@/lib/leaderboard/format";
@@ -60,8 +61,8 @@ export function GradingImportForm({ paperId }: { paperId: string }) {
     onSuccess: (result) => {
       setFile(null);
       setArchive(null);
-      void queryClient.invalidateQueries({ queryKey: ["paper-gradings", paperId] });
-      if (result.createdAgent) void queryClient.invalidateQueries({ queryKey: ["agents"] });
+      void refetchAfterChange(queryClient, ["paper-gradings", paperId]);
+      if (result.createdAgent) void refetchAfterChange(queryClient, ["agents"]);
     },
   });
 

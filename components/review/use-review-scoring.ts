@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from "react";
 import { toast } from "sonner";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import type { ReviewModel } from "@/lib/review/review-model";
 import type { ReviewCommitResult, ReviewPayload } from "@/lib/review/types";
 import { assignmentsQueryKey } from "./assignments-dialog";
@@ -85,7 +86,7 @@ export function useReviewScoring({
         const agrees = m.confirm(result.leaf, result.rootScore);
         if (!agrees && inFlight.current === 0) {
           toast.info("Someone else changed this grading meanwhile: reloaded it");
-          void queryClient.invalidateQueries({ queryKey: reviewQueryKey(gradingId) });
+          void refetchAfterChange(queryClient, reviewQueryKey(gradingId));
         }
         if (local.blind) {
           // The verdict is revealed; a differing score has already overridden it (marked "Blind
@@ -101,8 +102,8 @@ export function useReviewScoring({
           m.payload.grading.reviewedAt = result.reviewedAt;
           toast.success("Every leaf of this grading has now been reviewed");
         }
-        void queryClient.invalidateQueries({ queryKey: leafQueryKey(gradingId, key) });
-        void queryClient.invalidateQueries({ queryKey: assignmentsQueryKey(gradingId) });
+        void refetchAfterChange(queryClient, leafQueryKey(gradingId, key));
+        void refetchAfterChange(queryClient, assignmentsQueryKey(gradingId));
       } catch (err) {
         inFlight.current--;
         local.undo();

@@ -5,6 +5,7 @@ import { Play, RotateCcw, Square } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { fetchJson } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import type { JobView } from "@/lib/jobs/job-view";
@@ -25,7 +26,7 @@ export function JobActions({
 }) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: submissionKey(submissionId) });
+  const refresh = () => refetchAfterChange(queryClient, submissionKey(submissionId));
   const onError = (e: Error) => toast.error(e.message);
 
   const reproduce = useMutation({

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Upload } from "lucide-react";
 import { useMemo, useState } from "react";
 import { fetchJson } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import { isFinalJobStatus } from "@/lib/jobs/states";
 import { JudgeSelectionBar } from "./judge-selection-bar";
@@ -83,7 +84,7 @@ export function SubmissionsPanel({ paperId, canManage }: { paperId: string; canM
             <JudgeSelectionBar
               selected={selected}
               onClear={selection.clear}
-              onStarted={() => void queryClient.invalidateQueries({ queryKey })}
+              onStarted={() => void refetchAfterChange(queryClient, queryKey)}
             />
           )}
           <SubmissionsTable items={list.data} selection={canManage ? selection : null} />

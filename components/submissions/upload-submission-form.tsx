@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import { toast } from "sonner";
 import { ApiClientError, fetchJson } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, Input } from "@/components/ui/field";
 import { FilePicker } from "@/components/ui/file-picker";
@@ -55,7 +56,7 @@ export function UploadSubmissionForm({ paperId, onDone }: { paperId: string; onD
     },
     onSuccess: async (answer) => {
       toast.success(answer.jobId ? "Uploaded; the reproduction is queued" : `Uploaded ${plural(answer.files, "file")}`);
-      await queryClient.invalidateQueries({ queryKey: ["paper-submissions", paperId] });
+      await refetchAfterChange(queryClient, ["paper-submissions", paperId]);
       onDone();
       if (answer.jobId) router.push(`/submissions/${answer.submissionId}`);
     },

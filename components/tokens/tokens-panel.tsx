@@ -5,6 +5,7 @@ import { KeyRound } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { fetchJson, jsonInit } from "@/components/api/client";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { useNow } from "@/components/hooks/use-now";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -49,7 +50,7 @@ export function TokensPanel({
     queryKey: ["tokens", url],
     queryFn: () => fetchJson<{ tokens: TokenItem[] }>(url).then((r) => r.tokens),
   });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["tokens", url] });
+  const refresh = () => refetchAfterChange(queryClient, ["tokens", url]);
 
   const create = useMutation({
     mutationFn: (tokenName: string) => fetchJson<{ token: string }>(url, jsonInit("POST", { name: tokenName })),

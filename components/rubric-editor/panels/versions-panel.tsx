@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { GitCompareArrows, History, RotateCcw, Save } from "lucide-react";
 import { useId, useMemo, useState, type FormEvent } from "react";
 import { toast } from "sonner";
+import { refetchAfterChange } from "@/components/api/refetch-after-change";
 import { Button } from "@/components/ui/button";
 import { FormError, Input } from "@/components/ui/field";
 import { IconButton } from "@/components/ui/icon-button";
@@ -70,7 +71,7 @@ export function VersionsPanel({ paperId, canEdit, liveRows, revision, onRestored
       {canEdit && (
         <SaveVersionForm
           paperId={paperId}
-          onSaved={() => queryClient.invalidateQueries({ queryKey: rubricVersionsQueryKey(paperId) })}
+          onSaved={() => refetchAfterChange(queryClient, rubricVersionsQueryKey(paperId))}
         />
       )}
 
