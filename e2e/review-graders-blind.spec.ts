@@ -155,11 +155,11 @@ test.describe("graders and blind review", () => {
     );
     await grader.keyboard.press("1");
     expect((await committed).status()).toBe(201);
-    // The page has taken the answer (it says so in the same step that asks for the leaf again).
-    await expect(grader.getByText(/overrides it, marked "Blind review"/)).toBeVisible();
+    // The verdict shows once the page has taken the answer, in the same step that asks for the
+    // leaf again: only then may the held first read arrive.
+    await expect(review.verdictHidden).toHaveCount(0);
     firstRead.deliver();
     await review.expectSaved();
-    await expect(review.verdictHidden).toHaveCount(0);
     await expect(review.judgeScore.locator("[data-score]")).toHaveAttribute("data-score", "0");
     await expect(review.effectiveScore.locator("[data-score]")).toHaveAttribute("data-score", "1");
     await expect(review.leafPanel.getByTestId("leaf-mine")).toHaveText("You committed 1");
