@@ -1,7 +1,9 @@
 "use client";
 
-import { ArrowLeft, GitCompareArrows, Keyboard, Users } from "lucide-react";
+import { GitCompareArrows, Keyboard, Users } from "lucide-react";
 import Link from "next/link";
+import { BackToPaperLink } from "@/components/layout/back-to-paper-link";
+import { IntentPrefetch } from "@/components/layout/intent-prefetch";
 import { IconButton } from "@/components/ui/icon-button";
 import { Button } from "@/components/ui/button";
 import { HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
@@ -34,13 +36,7 @@ export function ReviewHeader({
   const assignment = viewer.assignment;
   return (
     <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
-      <Link
-        href={`/papers/${grading.paperId}`}
-        className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200"
-        aria-label="Back to the paper"
-      >
-        <ArrowLeft size={16} />
-      </Link>
+      <BackToPaperLink paperId={grading.paperId} />
       <div className="min-w-0">
         <h1 className="truncate text-base font-semibold leading-tight text-zinc-900" data-testid="review-title">
           {grading.agentName} · run {grading.runIndex}
@@ -114,17 +110,20 @@ export function ReviewHeader({
         )}
         {viewer.role === "staff" && <AttachArchiveButton gradingId={grading.id} />}
         {model.payload.rootScore !== null && (
-          <Link
-            href={`/submissions/${grading.submissionId}/compare?a=${grading.id}`}
-            className="inline-flex items-center gap-1 rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50"
-            data-testid="compare-link"
-            aria-label="Compare"
-            title="Compare this grading with another of the same submission, leaf by leaf"
-          >
-            <GitCompareArrows size={15} aria-hidden />
-            {/* Icon only on narrower screens: the header keeps one line at 1024 px. */}
-            <span className="hidden xl:inline">Compare</span>
-          </Link>
+          <IntentPrefetch className="contents">
+            <Link
+              prefetch={false}
+              href={`/submissions/${grading.submissionId}/compare?a=${grading.id}`}
+              className="inline-flex items-center gap-1 rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50"
+              data-testid="compare-link"
+              aria-label="Compare"
+              title="Compare this grading with another of the same submission, leaf by leaf"
+            >
+              <GitCompareArrows size={15} aria-hidden />
+              {/* Icon only on narrower screens: the header keeps one line at 1024 px. */}
+              <span className="hidden xl:inline">Compare</span>
+            </Link>
+          </IntentPrefetch>
         )}
         {model.payload.rootScore !== null && <AgreementButton gradingId={grading.id} />}
         {model.payload.rootScore !== null && <GradingExportMenu gradingId={grading.id} />}

@@ -7,6 +7,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { fetchJson } from "@/components/api/client";
 import { JobStatusBadge } from "@/components/jobs/job-status-badge";
+import { IntentPrefetch } from "@/components/layout/intent-prefetch";
 import { SubmissionFiles } from "@/components/submissions/submission-files";
 import { useSubmission } from "@/components/submissions/submission-query";
 import { formatDurationS } from "@/lib/jobs/duration";
@@ -85,13 +86,16 @@ function LatestReproduction({ submissionId }: { submissionId: string }) {
         ) : (
           job.durationS !== null && <span className="text-zinc-500">{formatDurationS(job.durationS)}</span>
         )}
-        <Link
-          href={`/submissions/${submissionId}`}
-          className="ml-auto inline-flex items-center gap-1 text-indigo-700 hover:underline"
-          data-testid="review-submission-link"
-        >
-          Open <ExternalLink size={11} aria-hidden />
-        </Link>
+        <IntentPrefetch className="contents">
+          <Link
+            prefetch={false}
+            href={`/submissions/${submissionId}`}
+            className="ml-auto inline-flex items-center gap-1 text-indigo-700 hover:underline"
+            data-testid="review-submission-link"
+          >
+            Open <ExternalLink size={11} aria-hidden />
+          </Link>
+        </IntentPrefetch>
       </div>
       <div className="flex flex-wrap items-center gap-3 text-zinc-600">
         <button

@@ -1,7 +1,7 @@
 "use client";
 
-import { ArrowLeft, Code2, Keyboard, Redo2, Undo2 } from "lucide-react";
-import Link from "next/link";
+import { Code2, Keyboard, Redo2, Undo2 } from "lucide-react";
+import { BackToPaperLink } from "@/components/layout/back-to-paper-link";
 import type { TreeIndex } from "@/lib/rubric/tree-index";
 import type { PresencePerson } from "@/lib/live/presence-schemas";
 import { ExportButton } from "./export-button";
@@ -43,13 +43,7 @@ export function EditorHeader({
       {/* One line at any width: the title gives way (it truncates) rather than the toolbar wrapping. */}
       <header className="flex items-center gap-x-4">
         <div className="flex min-w-0 flex-1 items-center gap-2">
-          <Link
-            href={`/papers/${paperId}`}
-            className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900"
-            aria-label="Back to the paper"
-          >
-            <ArrowLeft size={16} />
-          </Link>
+          <BackToPaperLink paperId={paperId} />
           <div className="min-w-0">
             <h1 className="truncate text-base font-semibold leading-tight text-zinc-900" data-testid="editor-title">
               {title}

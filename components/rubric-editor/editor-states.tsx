@@ -1,7 +1,8 @@
 "use client";
 
-import { ArrowLeft, Plus } from "lucide-react";
+import { Plus } from "lucide-react";
 import Link from "next/link";
+import { BackToPaperLink } from "@/components/layout/back-to-paper-link";
 import { Button, buttonClass } from "@/components/ui/button";
 import { Workspace } from "@/components/ui/workspace";
 import type { RubricStore } from "./rubric-store";
@@ -23,13 +24,7 @@ export function EditorSkeleton({
   return (
     <Workspace rootRef={rootRef} height={height} testId="editor-loading" busy>
       <header className="flex items-center gap-2">
-        <Link
-          href={`/papers/${paperId}`}
-          className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200"
-          aria-label="Back to the paper"
-        >
-          <ArrowLeft size={16} />
-        </Link>
+        <BackToPaperLink paperId={paperId} />
         <div>
           <h1 className="text-base font-semibold leading-tight text-zinc-900">{title}</h1>
           <p className="text-xs text-zinc-500">Loading the rubric…</p>
@@ -79,13 +74,7 @@ export function EmptyRubric({
   return (
     <div className="mx-auto mt-8 max-w-xl space-y-6" data-testid="editor-empty">
       <div className="flex items-center gap-2">
-        <Link
-          href={`/papers/${paperId}`}
-          className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200"
-          aria-label="Back to the paper"
-        >
-          <ArrowLeft size={16} />
-        </Link>
+        <BackToPaperLink paperId={paperId} />
         <h1 className="text-lg font-semibold text-zinc-900">{title}</h1>
       </div>
       <div className="rounded-xl border border-dashed border-zinc-300 bg-white px-8 py-10 text-center">
