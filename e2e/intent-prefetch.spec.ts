@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/fixtures";
+import { fetchedFrom, nextPageFetch } from "./support/page-fetches";
 import { judgeGrading, listPaperGradings } from "./support/review";
 import { DEMO_PAPER, STAFF } from "./support/users";
 
@@ -7,23 +8,9 @@ import { DEMO_PAPER, STAFF } from "./support/users";
 // their page when the pointer reaches one, as the header's do: a prefetch on sight rendered those
 // pages on the studio's server while the editor or the review page was still loading its data.
 
-/** The pages (`?_rsc` fetches) requested from `from` as the page loads, collected as they go. */
-function fetchedFrom(page: Page, from: string): string[] {
-  const fetched: string[] = [];
-  page.on("request", (req) => {
-    const url = new URL(req.url());
-    const referer = req.headers()["referer"];
-    if (url.searchParams.has("_rsc") && referer && new URL(referer).pathname === from) fetched.push(url.pathname);
-  });
-  return fetched;
-}
-
 /** Hovers `link` and waits for the fetch of its page. */
 async function hoverFetches(page: Page, linkName: string, pathname: string): Promise<void> {
-  const fetch = page.waitForRequest((req) => {
-    const url = new URL(req.url());
-    return url.pathname === pathname && url.searchParams.has("_rsc");
-  });
+  const fetch = nextPageFetch(page, pathname);
   await page.getByRole("link", { name: linkName, exact: true }).hover();
   await fetch;
 }

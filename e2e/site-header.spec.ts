@@ -4,6 +4,7 @@
  * "Staff" menu, which opens, leads to a page and closes; at 1440 they are inline.
  */
 import { expect, test } from "./support/fixtures";
+import { fetchedFrom, nextPageFetch } from "./support/page-fetches";
 import { screenshots } from "./support/screenshots";
 import { STAFF } from "./support/users";
 
@@ -51,13 +52,8 @@ test("the header's links fetch their page when the pointer reaches one, not whil
 }) => {
   const page = await asUser(STAFF);
   await page.setViewportSize({ width: 1440, height: 900 });
-  const fetched: string[] = [];
   // Fetches made from /reviews (the home page the fixture opened may still be prefetching its own links).
-  page.on("request", (req) => {
-    const url = new URL(req.url());
-    const from = req.headers()["referer"];
-    if (url.searchParams.has("_rsc") && from && new URL(from).pathname === "/reviews") fetched.push(url.pathname);
-  });
+  const fetched = fetchedFrom(page, "/reviews");
   // Every request the page makes as it loads has been made once the network is quiet.
   await page.goto("/reviews", { waitUntil: "networkidle" });
   const header = page.getByRole("banner");
@@ -72,10 +68,7 @@ test("the header's links fetch their page when the pointer reaches one, not whil
     "header pages fetched while this one loaded",
   ).toEqual([]);
 
-  const jobs = page.waitForRequest((req) => {
-    const url = new URL(req.url());
-    return url.pathname === "/jobs" && url.searchParams.has("_rsc");
-  });
+  const jobs = nextPageFetch(page, "/jobs");
   await header.getByRole("link", { name: "Jobs", exact: true }).hover();
   await jobs;
   // Fetches from this page are seen (so the empty list above means none, not a filter that misses them).

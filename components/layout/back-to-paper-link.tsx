@@ -1,8 +1,7 @@
 "use client";
 
 import { ArrowLeft } from "lucide-react";
-import Link from "next/link";
-import { IntentPrefetch } from "./intent-prefetch";
+import { IntentLink } from "./intent-prefetch";
 
 /**
  * The arrow back to a paper's page, at the top of the editor and the review page (and their
@@ -11,15 +10,12 @@ import { IntentPrefetch } from "./intent-prefetch";
  */
 export function BackToPaperLink({ paperId }: { paperId: string }) {
   return (
-    <IntentPrefetch className="contents">
-      <Link
-        prefetch={false}
-        href={`/papers/${paperId}`}
-        className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900"
-        aria-label="Back to the paper"
-      >
-        <ArrowLeft size={16} />
-      </Link>
-    </IntentPrefetch>
+    <IntentLink
+      href={`/papers/${paperId}`}
+      className="rounded-md p-1 text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900"
+      aria-label="Back to the paper"
+    >
+      <ArrowLeft size={16} />
+    </IntentLink>
   );
 }

@@ -1,7 +1,8 @@
 "use client";
 
+import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useRef, type ReactNode } from "react";
+import { useRef, type ComponentProps, type ReactNode } from "react";
 
 /**
  * Prefetches the page of a link inside it when the pointer or the keyboard reaches the link (its
@@ -24,5 +25,18 @@ export function IntentPrefetch({ className, children }: { className?: string; ch
     <div className={className} onPointerOver={(e) => prefetch(e.target)} onFocus={(e) => prefetch(e.target)}>
       {children}
     </div>
+  );
+}
+
+/**
+ * One link that fetches its page on intent, for a client component's link in view while its page
+ * loads (the editor's and the review page's): `prefetch={false}` inside an `IntentPrefetch` that
+ * takes no box of its own.
+ */
+export function IntentLink(props: Omit<ComponentProps<typeof Link>, "prefetch">) {
+  return (
+    <IntentPrefetch className="contents">
+      <Link {...props} prefetch={false} />
+    </IntentPrefetch>
   );
 }

@@ -1,9 +1,8 @@
 "use client";
 
 import { GitCompareArrows, Keyboard, Users } from "lucide-react";
-import Link from "next/link";
 import { BackToPaperLink } from "@/components/layout/back-to-paper-link";
-import { IntentPrefetch } from "@/components/layout/intent-prefetch";
+import { IntentLink } from "@/components/layout/intent-prefetch";
 import { IconButton } from "@/components/ui/icon-button";
 import { Button } from "@/components/ui/button";
 import { HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
@@ -110,20 +109,17 @@ export function ReviewHeader({
         )}
         {viewer.role === "staff" && <AttachArchiveButton gradingId={grading.id} />}
         {model.payload.rootScore !== null && (
-          <IntentPrefetch className="contents">
-            <Link
-              prefetch={false}
-              href={`/submissions/${grading.submissionId}/compare?a=${grading.id}`}
-              className="inline-flex items-center gap-1 rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50"
-              data-testid="compare-link"
-              aria-label="Compare"
-              title="Compare this grading with another of the same submission, leaf by leaf"
-            >
-              <GitCompareArrows size={15} aria-hidden />
-              {/* Icon only on narrower screens: the header keeps one line at 1024 px. */}
-              <span className="hidden xl:inline">Compare</span>
-            </Link>
-          </IntentPrefetch>
+          <IntentLink
+            href={`/submissions/${grading.submissionId}/compare?a=${grading.id}`}
+            className="inline-flex items-center gap-1 rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm font-medium text-zinc-800 hover:bg-zinc-50"
+            data-testid="compare-link"
+            aria-label="Compare"
+            title="Compare this grading with another of the same submission, leaf by leaf"
+          >
+            <GitCompareArrows size={15} aria-hidden />
+            {/* Icon only on narrower screens: the header keeps one line at 1024 px. */}
+            <span className="hidden xl:inline">Compare</span>
+          </IntentLink>
         )}
         {model.payload.rootScore !== null && <AgreementButton gradingId={grading.id} />}
         {model.payload.rootScore !== null && <GradingExportMenu gradingId={grading.id} />}

@@ -3,11 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import Anser from "anser";
 import { Download, ExternalLink, ScrollText } from "lucide-react";
-import Link from "next/link";
 import { useState } from "react";
 import { fetchJson } from "@/components/api/client";
 import { JobStatusBadge } from "@/components/jobs/job-status-badge";
-import { IntentPrefetch } from "@/components/layout/intent-prefetch";
+import { IntentLink } from "@/components/layout/intent-prefetch";
 import { SubmissionFiles } from "@/components/submissions/submission-files";
 import { useSubmission } from "@/components/submissions/submission-query";
 import { formatDurationS } from "@/lib/jobs/duration";
@@ -86,16 +85,13 @@ function LatestReproduction({ submissionId }: { submissionId: string }) {
         ) : (
           job.durationS !== null && <span className="text-zinc-500">{formatDurationS(job.durationS)}</span>
         )}
-        <IntentPrefetch className="contents">
-          <Link
-            prefetch={false}
-            href={`/submissions/${submissionId}`}
-            className="ml-auto inline-flex items-center gap-1 text-indigo-700 hover:underline"
-            data-testid="review-submission-link"
-          >
-            Open <ExternalLink size={11} aria-hidden />
-          </Link>
-        </IntentPrefetch>
+        <IntentLink
+          href={`/submissions/${submissionId}`}
+          className="ml-auto inline-flex items-center gap-1 text-indigo-700 hover:underline"
+          data-testid="review-submission-link"
+        >
+          Open <ExternalLink size={11} aria-hidden />
+        </IntentLink>
       </div>
       <div className="flex flex-wrap items-center gap-3 text-zinc-600">
         <button

@@ -3,8 +3,8 @@ import type { Page } from "@playwright/test";
 /**
  * Holds the page's first GET of `url` (a glob) after the server has answered it: `answered`
  * resolves then, and the answer reaches the page only at `deliver()`. Plays a read that was
- * answered before a change but arrives after the live feed told of it (a loaded machine, a slow
- * network); later reads pass straight through.
+ * answered before a change but arrives after the page heard of it (from the live feed, or from its
+ * own change's answer: a loaded machine, a slow network); later reads pass straight through.
  */
 export async function holdFirstRead(
   page: Page,
