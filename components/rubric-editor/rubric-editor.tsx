@@ -44,7 +44,7 @@ export function RubricEditor({
 }) {
   const { snap, store } = useRubricStore(paperId, canEditProp);
   const canEdit = snap.canEdit;
-  const { derived, error } = useDerivedRubric(snap.rows, snap.dismissals);
+  const { derived, error } = useDerivedRubric(snap.rows, snap.dismissals, snap.pendingCount);
 
   useLeaveWarning(snap.pendingCount);
 

@@ -305,7 +305,11 @@ export class RubricStore {
       this.offline = null;
       head.attempts = 0;
       this.pending.shift();
-      if (isOptimistic(op)) {
+      // The last change in the queue, at the next revision: the shown rows are the confirmed
+      // rows with it applied already (nobody else's change came in between), so no second pass.
+      if (isOptimistic(op) && this.pending.length === 0 && result.revision === this.revision + 1 && !result.merged)
+        this.confirmed = this.shown;
+      else if (isOptimistic(op)) {
         try {
           this.confirmed = applyOperation(this.confirmed, op);
         } catch {
