@@ -22,7 +22,7 @@ async function signOutAction() {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const [user, demo] = await Promise.all([getCurrentUser(), getStore().then(holdsDemoData)]);
   return (
-    <html lang="en">
+    <html lang="en" dir="ltr">
       <body className="min-h-screen bg-zinc-50 font-sans text-zinc-900 antialiased">
         <Providers>
           <SiteHeader

@@ -26,6 +26,7 @@ import { MathText } from "@/components/ui/math-text";
 import { mayHoldMath } from "@/lib/math";
 import { formatShare } from "@/lib/rubric/shares";
 import type { TreeIndex } from "@/lib/rubric/tree-index";
+import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { CategoryChip } from "./categories";
 import type { LintSummary, TreeItem } from "./derive";
 import { PresenceMarkers } from "./presence/presence-avatars";
@@ -112,27 +113,86 @@ export function LintDot({ lint, className = "" }: { lint: LintSummary | undefine
   );
 }
 
-/** A row's content: toggle, lint marker, text, fine-grained category, category, weight, share. */
+/**
+ * A row's content, from what the row context says of this node. The context changes with every
+ * edit (a new index); the content renders again only when its own node's values do (RowContent is
+ * memoized on them), so an edit re-renders the rows it changed, not every visible one.
+ */
 const NodeView = memo(function NodeView({ node, style, dragHandle, preview }: NodeRendererProps<TreeItem>) {
   const ctx = useRowContext();
   const row = ctx.index.byKey.get(node.id);
   if (!row) return null;
-  const hasKids = node.data.children.length > 0;
-  const share = ctx.shares.get(row.key) ?? 0;
-  const lint = ctx.lintByKey.get(row.key);
-  const isCurrent = ctx.currentMatch === row.key;
+  return (
+    <RowContent
+      node={node}
+      style={style}
+      dragHandle={dragHandle}
+      row={row}
+      childCount={node.data.children.length}
+      isOpen={node.isOpen}
+      isEditing={node.isEditing && !preview}
+      share={ctx.shares.get(row.key) ?? 0}
+      lint={ctx.lintByKey.get(row.key)}
+      isCurrent={ctx.currentMatch === row.key}
+      needle={ctx.needle}
+      canEdit={ctx.canEdit}
+      people={ctx.presence.get(row.key)}
+      openThreads={ctx.openThreads.get(row.key)}
+      save={ctx.saveRequirements}
+    />
+  );
+});
+
+interface RowContentProps {
+  node: NodeApi<TreeItem>;
+  style: NodeRendererProps<TreeItem>["style"];
+  dragHandle: NodeRendererProps<TreeItem>["dragHandle"];
+  /** The node's row: a changed node is a new object, an unchanged one keeps its identity. */
+  row: NodeRow;
+  childCount: number;
+  isOpen: boolean;
+  isEditing: boolean;
+  share: number;
+  lint: LintSummary | undefined;
+  isCurrent: boolean;
+  needle: string;
+  canEdit: boolean;
+  people: PresencePerson[] | undefined;
+  openThreads: number | undefined;
+  save: RowContextValue["saveRequirements"];
+}
+
+/** Toggle, lint marker, text, fine-grained category, category, weight, share. */
+const RowContent = memo(function RowContent({
+  node,
+  style,
+  dragHandle,
+  row,
+  childCount,
+  isOpen,
+  isEditing,
+  share,
+  lint,
+  isCurrent,
+  needle,
+  canEdit,
+  people,
+  openThreads,
+  save,
+}: RowContentProps) {
+  const hasKids = childCount > 0;
   return (
     <div ref={dragHandle} style={style} className="flex h-full min-w-0 items-center gap-1.5 pr-3">
       {hasKids ? (
-        <TreeToggle open={node.isOpen} onToggle={() => node.toggle()} />
+        <TreeToggle open={isOpen} onToggle={() => node.toggle()} />
       ) : (
         <span className="flex size-5 shrink-0 items-center justify-center" aria-hidden>
           <span className="size-1 rounded-full bg-zinc-300" />
         </span>
       )}
       <LintDot lint={lint} />
-      {node.isEditing && !preview ? (
-        <InlineEditor node={node} saved={row.requirements} save={ctx.saveRequirements} />
+      {isEditing ? (
+        <InlineEditor node={node} saved={row.requirements} save={save} />
       ) : (
         <span
           data-testid="row-text"
@@ -141,24 +201,24 @@ const NodeView = memo(function NodeView({ node, style, dragHandle, preview }: No
         >
           {row.requirements.trim() === "" ? (
             <span className="italic text-zinc-400">
-              {ctx.canEdit ? "Empty: press Enter to write the requirement" : "(no requirement text)"}
+              {canEdit ? "Empty: press Enter to write the requirement" : "(no requirement text)"}
             </span>
-          ) : ctx.needle === "" && mayHoldMath(row.requirements) ? (
+          ) : needle === "" && mayHoldMath(row.requirements) ? (
             // Search marks and KaTeX's markup do not mix: while searching, the row shows the TeX.
             <MathText text={row.requirements.replace(/\s+/g, " ")} />
           ) : (
-            <Highlight text={row.requirements} needle={ctx.needle} />
+            <Highlight text={row.requirements} needle={needle} />
           )}
         </span>
       )}
-      <PresenceMarkers people={ctx.presence.get(row.key)} />
-      <OpenThreads count={ctx.openThreads.get(row.key)} />
+      <PresenceMarkers people={people} />
+      <OpenThreads count={openThreads} />
       {hasKids && (
         <span
           className="shrink-0 rounded-full bg-zinc-100 px-1.5 text-[10px] tabular-nums text-zinc-500"
-          title={`${node.data.children.length} sub-tasks`}
+          title={`${childCount} sub-tasks`}
         >
-          {node.data.children.length}
+          {childCount}
         </span>
       )}
       <span
