@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { RefObject } from "react";
 import { CategoryChip } from "@/components/rubric-editor/categories";
-import { formatWeight } from "@/components/rubric-editor/editor-tree";
+import { formatWeight } from "@/components/rubric-editor/tree-row-content";
 import { Button } from "@/components/ui/button";
 import { BLIND_REVIEW_HINT, HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
 import { Markdown } from "@/components/ui/markdown";

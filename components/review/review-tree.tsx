@@ -7,7 +7,7 @@ import { TreeToggle } from "@/components/ui/tree-toggle";
 import { createContext, memo, useContext, type RefObject } from "react";
 import { Tree, type NodeApi, type NodeRendererProps, type RowRendererProps, type TreeApi } from "react-arborist";
 import { CategoryChip } from "@/components/rubric-editor/categories";
-import { formatWeight } from "@/components/rubric-editor/editor-tree";
+import { formatWeight } from "@/components/rubric-editor/tree-row-content";
 import type { ReviewModel } from "@/lib/review/review-model";
 import { chipText, scoreChipStyle } from "./score-style";
 
