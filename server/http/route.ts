@@ -1,10 +1,11 @@
 import "server-only";
-import { NextResponse, type NextRequest } from "next/server";
+import { after, NextResponse, type NextRequest } from "next/server";
 import { ZodError } from "zod";
 import { getDb, type Store } from "@/db/client";
 import { getUserWithPaperAccess } from "@/db/queries/papers";
 import type { Paper, User } from "@/db/schema";
 import { isMetricsScrapeToken } from "@/server/auth/metrics-token";
+import { answeringWith, type DeferToAnswer } from "@/server/live/after-answer";
 import { recordHttpRequest } from "@/server/observability/http-latency";
 import { log, type Logger } from "@/server/observability/log";
 import { getRequestSession } from "@/server/auth/session";
@@ -97,8 +98,9 @@ export function apiRoute<P extends Record<string, string>>(
   opts: RouteOptions | PublicRouteOptions | ScrapeRouteOptions,
   handler: Handler<never>,
 ) {
+  // Inside the handler, `afterAnswer` (live announcements) waits for the answer to be sent.
   return (req: NextRequest, { params }: { params: Promise<P> }): Promise<Response> =>
-    observeRequest(req, params, (requestLog) => handle(req, params, requestLog));
+    observeRequest(req, params, (requestLog) => answeringWith(deferToAnswer, () => handle(req, params, requestLog)));
 
   async function handle(req: NextRequest, params: Promise<P>, requestLog: Logger): Promise<Response> {
     try {
@@ -178,6 +180,15 @@ export function apiRoute<P extends Record<string, string>>(
     }
   }
 }
+
+/** Next.js's `after`; outside its request scope (a test calling a handler directly) the task runs now. */
+const deferToAnswer: DeferToAnswer = (task) => {
+  try {
+    after(task);
+  } catch {
+    void task().catch((err) => log.warn({ err }, "a task after the answer failed"));
+  }
+};
 
 /**
  * What both wrappers (apiRoute, runnerRoute) do around a request: its id and logger, then its

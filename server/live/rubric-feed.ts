@@ -1,7 +1,7 @@
 import "server-only";
 import { log } from "@/server/observability/log";
 import { EventEmitter } from "node:events";
-import { after } from "next/server";
+import { afterAnswer } from "./after-answer";
 import type { Executor, Store } from "@/db/client";
 import { notifyChannel } from "@/db/queries/notify";
 import { listLoggedOperationsSince } from "@/db/queries/rubric-operations";
@@ -99,29 +99,21 @@ export async function announceLive(
   }
 }
 
-/** "The rubric is at `revision`": announced by every service that changes it, after the answer (see `afterAnswer`). */
-export function announceRubricRevision(store: Store, paperId: string, revision: number): Promise<void> {
-  return afterAnswer(() => announceLive(store, paperId, { type: "revision", revision }), { paperId, revision });
-}
-
 /**
- * Runs `announce` once the current request's answer has been sent (Next.js's `after`), or now
- * outside a request (the CLI, a test). Why: this process's followers read the new operation from
- * the database as soon as they hear of it, and on the embedded database that read runs on the same
- * thread as the request, so announcing first kept the editor's "Saved" waiting behind every open
+ * "The rubric is at `revision`": announced by every service that changes it, once the change's own
+ * answer has been sent (`afterAnswer`). Why: this process's followers read the new operation from
+ * the database as soon as they hear of it, and on the embedded database that read runs on the
+ * request's thread, so announcing first kept the editor's "Saved" waiting behind every open
  * stream's read (and, on PostgreSQL, behind the NOTIFY). Followers lose nothing: they read every
- * operation after their own revision, whenever they hear.
+ * operation after their own revision, whenever they hear. An announcement that fails is logged; the
+ * change is committed either way.
  */
-function afterAnswer(announce: () => Promise<void>, what: Record<string, unknown>): Promise<void> {
-  const announceLogged = () =>
-    announce().catch((err) => log.warn({ err, ...what }, "a rubric change could not be announced"));
-  try {
-    after(announceLogged);
-    return Promise.resolve();
-  } catch {
-    // Not in a request: `after` refuses; the caller (the CLI, a test) is the answer, announce now.
-    return announceLogged();
-  }
+export function announceRubricRevision(store: Store, paperId: string, revision: number): Promise<void> {
+  return afterAnswer(() =>
+    announceLive(store, paperId, { type: "revision", revision }).catch((err) =>
+      log.warn({ err, paperId, revision }, "a rubric change could not be announced"),
+    ),
+  );
 }
 
 /**
