@@ -305,19 +305,21 @@ export class RubricStore {
       this.offline = null;
       head.attempts = 0;
       this.pending.shift();
-      // The last change in the queue, at the next revision: the shown rows are the confirmed
-      // rows with it applied already (nobody else's change came in between), so no second pass.
-      if (isOptimistic(op) && this.pending.length === 0 && result.revision === this.revision + 1 && !result.merged)
-        this.confirmed = this.shown;
-      else if (isOptimistic(op)) {
+      // Applied as sent: nobody else's change came in between and the server merged no text of
+      // theirs into ours. Otherwise the server's rows are taken.
+      const appliedAsSent = result.revision === this.revision + 1 && !result.merged;
+      if (!appliedAsSent) this.needsRefetch = true;
+      if (!isOptimistic(op)) this.needsRefetch = true;
+      // The last change in the queue, applied as sent: the shown rows are the confirmed rows with
+      // it applied already, so no second pass over every row.
+      else if (appliedAsSent && this.pending.length === 0) this.confirmed = this.shown;
+      else {
         try {
           this.confirmed = applyOperation(this.confirmed, op);
         } catch {
           this.needsRefetch = true;
         }
-      } else this.needsRefetch = true;
-      // Another client changed the rubric in between, or the server merged our text with theirs: take the server's rows.
-      if (result.revision !== this.revision + 1 || result.merged) this.needsRefetch = true;
+      }
       this.revision = result.revision;
       this.history.record(head.origin, { id: head.id, op: result.inverse, label: head.label });
       if (this.needsRefetch) {
