@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { SHORT_LIVED_NODE_FLAGS } from "./test/node-flags";
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -26,5 +27,6 @@ export default defineConfig({
     alias: { "server-only": path.resolve(import.meta.dirname, "test/server-only-stub.ts") },
     // Two files at a time (the machine's two cores): every file opens its own databases and temp dirs.
     maxWorkers: 2,
+    execArgv: SHORT_LIVED_NODE_FLAGS,
   },
 });

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { SHORT_LIVED_NODE_FLAGS } from "./test/node-flags";
 
 /**
  * The server suite: tests against the built studio (`next start`) over HTTP, on PGlite and, when
@@ -21,6 +22,7 @@ export default defineConfig({
     // per worker): two files at a time, since most of a file's time is waiting on leases, grace
     // periods and restarts rather than CPU.
     maxWorkers: 2,
+    execArgv: SHORT_LIVED_NODE_FLAGS,
     // vitest's default, pinned: afterAll hooks run in reverse order of registration, so a file's
     // own hooks registered after studioSuite (test/server/studio-suite.ts) run before its studio stops.
     sequence: { hooks: "stack" },

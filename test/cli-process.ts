@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { inject } from "vitest";
+import { SHORT_LIVED_NODE_FLAGS } from "./node-flags";
 
 export const CLI_ENTRIES = {
   cli: "scripts/cli.ts",
@@ -45,5 +46,10 @@ export async function bundleClis(): Promise<{ dir: string; remove: () => void }>
 
 /** node's arguments that run one command line with `args`. */
 export function cliArgs(entry: CliEntry, ...args: string[]): string[] {
-  return ["--conditions=react-server", path.join(inject("cliBundleDir"), `${entry}.mjs`), ...args];
+  return [
+    ...SHORT_LIVED_NODE_FLAGS,
+    "--conditions=react-server",
+    path.join(inject("cliBundleDir"), `${entry}.mjs`),
+    ...args,
+  ];
 }
