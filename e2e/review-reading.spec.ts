@@ -224,6 +224,11 @@ test.describe("reading and scoring in the review page", () => {
     await grader.goto(`/gradings/${blind.gradingId}?leaf=${target.key}`);
     const review = new ReviewPage(grader, blind.gradingId);
     await expect(review.leafPanel).toHaveAttribute("data-key", target.key);
+    // The tree opens along the path to the linked leaf, its row shown as selected.
+    await expect(grader.locator(`[data-testid="review-row"][data-key="${target.key}"]`)).toHaveAttribute(
+      "data-selected",
+      "true",
+    );
     await expect(review.verdictHidden).toBeVisible();
     await grader.keyboard.press(String(differing));
 

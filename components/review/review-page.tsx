@@ -35,7 +35,7 @@ import { chipText } from "./score-style";
 import { useReviewKeys } from "./use-review-keys";
 import { useReviewModel } from "./use-review-model";
 import { useReviewScoring, useScoreDraft } from "./use-review-scoring";
-import { useReviewSelection } from "./use-review-selection";
+import { initialSelection, useReviewSelection } from "./use-review-selection";
 import { useReviewSettings } from "./use-review-settings";
 
 /** The review page of one grading: the graded tree, the selected leaf, and the submission, side by side. */
@@ -49,11 +49,16 @@ export function ReviewPage({ gradingId, initialKey = null }: { gradingId: string
   return <LoadedReview gradingId={gradingId} model={model} rootRef={rootRef} height={height} initialKey={initialKey} />;
 }
 
-/** Small trees open whole; large ones (pinn: 2,551 nodes) down to the roots' children. */
-function initialOpen(model: ReviewModel): Record<string, boolean> {
+/**
+ * Small trees open whole; large ones (pinn: 2,551 nodes) down to the roots' children and along the
+ * path to the node the page opens on. Opened after mounting instead, that path would make
+ * react-arborist build every node again and render the tree a second time before the first click.
+ */
+function initialOpen(model: ReviewModel, openOn: string | null): Record<string, boolean> {
   const open: Record<string, boolean> = {};
   for (const key of model.viewRoots) open[key] = true;
   if (model.viewSize <= 300) for (const n of model.nodes) open[n.key] = true;
+  for (let key = openOn && model.node(openOn)?.parentKey; key; key = model.node(key)?.parentKey) open[key] = true;
   return open;
 }
 
@@ -68,7 +73,7 @@ function LoadedReview({
   model: ReviewModel;
   rootRef: React.RefObject<HTMLDivElement | null>;
   height: number;
-  /** The node to open the page on; else the first leaf to review. */
+  /** The node the page's link names; else it opens on the first leaf to review. */
   initialKey: string | null;
 }) {
   const version = useSyncExternalStore(model.subscribe, model.getVersion, model.getVersion);
@@ -79,7 +84,8 @@ function LoadedReview({
   const unsureRef = useRef<HTMLInputElement>(null);
   const treeHeight = useElementHeight(treeBoxRef);
   const data = useMemo(() => treeItems(model), [model]);
-  const [initialOpenState] = useState(() => initialOpen(model));
+  const [openOn] = useState(() => initialSelection(model, initialKey));
+  const [initialOpenState] = useState(() => initialOpen(model, openOn));
   const [filters, setFilters] = useState<ReviewFilters>(NO_REVIEW_FILTERS);
   const [helpOpen, setHelpOpen] = useState(false);
   const [assignOpen, setAssignOpen] = useState<{ subtree: string | null; scope: "all" | "subtree" } | null>(null);
@@ -96,7 +102,7 @@ function LoadedReview({
   const { selectedKey, selectedAt, select, onFocusKey, step, nextUnreviewed } = useReviewSelection({
     model,
     gradingId,
-    initialKey,
+    initialKey: openOn,
     treeRef,
     treeHeight,
     filters,

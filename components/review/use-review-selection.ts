@@ -9,6 +9,12 @@ import { fetchLeafDetail, leafQueryKey } from "./leaf-panel";
 import type { ReviewTreeItem } from "./review-tree";
 import type { ScoreDraftState } from "./use-review-scoring";
 
+/** The node the page opens on: the one its link names when it is in view, else the first leaf to review (else the first leaf). */
+export function initialSelection(model: ReviewModel, linked: string | null): string | null {
+  if (linked && model.inView(linked)) return linked;
+  return model.stepLeaf(null, 1, (key) => model.isToReview(key)) ?? model.stepLeaf(null, 1);
+}
+
 /**
  * The selected node of the review page, and moving between leaves (j / k, next unreviewed, a click
  * in the tree). A selection elsewhere drops the score being chosen for another leaf.
@@ -24,7 +30,7 @@ export function useReviewSelection({
 }: {
   model: ReviewModel;
   gradingId: string;
-  /** The node to open the page on; else the first leaf to review. */
+  /** The node the page opens on (`initialSelection`). */
   initialKey: string | null;
   treeRef: RefObject<TreeApi<ReviewTreeItem> | null>;
   treeHeight: number;
@@ -33,11 +39,7 @@ export function useReviewSelection({
 }) {
   const queryClient = useQueryClient();
   const { setDraft, setReason } = drafts;
-  const [selectedKey, setSelectedKey] = useState<string | null>(() =>
-    initialKey && model.inView(initialKey)
-      ? initialKey
-      : (model.stepLeaf(null, 1, (key) => model.isToReview(key)) ?? model.stepLeaf(null, 1)),
-  );
+  const [selectedKey, setSelectedKey] = useState<string | null>(initialKey);
   /** When the selection last changed: a commit reports the time spent on its leaf. */
   const selectedAt = useRef(0);
   useEffect(() => {
