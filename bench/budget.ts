@@ -6,10 +6,10 @@
  *
  * The earlier commit is checked out in a git worktree under the system's temp folder and built
  * there once (kept for the next run: `git worktree list` shows it, `git worktree remove` drops
- * it). Its node_modules are hard links to this checkout's when the lock files match, else its own
- * `npm ci`. This checkout is measured from its own build (`npm run build` first). Each group runs
- * in a process of its own, in its own tree, with that tree's bench code, so a figure the earlier
- * commit did not have yet is reported as such.
+ * it). Its node_modules are hard links to this checkout's when the lock files and the patches to
+ * packages (`patches/`) match, else its own `npm install`. This checkout is measured from its own
+ * build (`npm run build` first). Each group runs in a process of its own, in its own tree, with
+ * that tree's bench code, so a figure the earlier commit did not have yet is reported as such.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -58,6 +58,24 @@ function runVisible(command: string, args: string[], cwd: string): void {
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} in ${cwd} failed (${result.status})`);
 }
 
+/**
+ * What a tree's node_modules hold: its lock file and its patches to packages (applied on install).
+ * Hard links would share patched files, so a tree with other patches installs its own.
+ */
+function packagesOf(tree: string): string {
+  const patches = path.join(tree, "patches");
+  const patchFiles = fs.existsSync(patches)
+    ? fs
+        .readdirSync(patches)
+        .filter((f) => f.endsWith(".patch"))
+        .sort()
+    : [];
+  return [
+    fs.readFileSync(path.join(tree, "package-lock.json"), "utf8"),
+    ...patchFiles.map((f) => `${f}\n${fs.readFileSync(path.join(patches, f), "utf8")}`),
+  ].join("\n");
+}
+
 /** The earlier commit's worktree, with its packages and its build (made once, then reused). */
 function preparedWorktree(sha: string): string {
   const root = process.cwd();
@@ -68,8 +86,7 @@ function preparedWorktree(sha: string): string {
     git(["worktree", "add", "--detach", dir, sha]);
   }
   if (!fs.existsSync(path.join(dir, "node_modules"))) {
-    const lock = (tree: string) => fs.readFileSync(path.join(tree, "package-lock.json"), "utf8");
-    if (lock(root) === lock(dir)) {
+    if (packagesOf(root) === packagesOf(dir)) {
       // Hard links: seconds instead of an install. The packages are the same files; only the build
       // caches (.cache: the PGlite template, ESLint's) are the worktree's own.
       fs.mkdirSync(path.join(dir, "node_modules"));
@@ -79,8 +96,9 @@ function preparedWorktree(sha: string): string {
         .map((entry) => path.join(root, "node_modules", entry));
       runVisible("cp", ["-al", ...entries, path.join(dir, "node_modules")], root);
     } else {
-      console.log(`# ${sha.slice(0, 10)} has other packages: npm ci in its worktree`);
-      runVisible("npm", ["ci", "--no-audit", "--no-fund"], dir);
+      // npm install, not npm ci (as in .ci/run): the lock file lacks other platforms' binaries.
+      console.log(`# ${sha.slice(0, 10)} has other packages: npm install in its worktree`);
+      runVisible("npm", ["install", "--no-audit", "--no-fund"], dir);
     }
   }
   if (!fs.existsSync(path.join(dir, ".next", "BUILD_ID"))) {
