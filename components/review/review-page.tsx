@@ -102,7 +102,7 @@ function LoadedReview({
   const { selectedKey, selectedAt, select, onFocusKey, step, nextUnreviewed } = useReviewSelection({
     model,
     gradingId,
-    initialKey: openOn,
+    openOn,
     treeRef,
     treeHeight,
     filters,

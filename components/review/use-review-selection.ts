@@ -22,7 +22,7 @@ export function initialSelection(model: ReviewModel, linked: string | null): str
 export function useReviewSelection({
   model,
   gradingId,
-  initialKey,
+  openOn,
   treeRef,
   treeHeight,
   filters,
@@ -31,7 +31,7 @@ export function useReviewSelection({
   model: ReviewModel;
   gradingId: string;
   /** The node the page opens on (`initialSelection`). */
-  initialKey: string | null;
+  openOn: string | null;
   treeRef: RefObject<TreeApi<ReviewTreeItem> | null>;
   treeHeight: number;
   filters: ReviewFilters;
@@ -39,7 +39,7 @@ export function useReviewSelection({
 }) {
   const queryClient = useQueryClient();
   const { setDraft, setReason } = drafts;
-  const [selectedKey, setSelectedKey] = useState<string | null>(initialKey);
+  const [selectedKey, setSelectedKey] = useState<string | null>(openOn);
   /** When the selection last changed: a commit reports the time spent on its leaf. */
   const selectedAt = useRef(0);
   useEffect(() => {

@@ -306,18 +306,20 @@ export class RubricStore {
       head.attempts = 0;
       this.pending.shift();
       // Applied as sent: nobody else's change came in between and the server merged no text of
-      // theirs into ours. Otherwise the server's rows are taken.
+      // theirs into ours. Otherwise (or for a change the client does not apply itself) the
+      // server's rows are taken.
       const appliedAsSent = result.revision === this.revision + 1 && !result.merged;
-      if (!appliedAsSent) this.needsRefetch = true;
-      if (!isOptimistic(op)) this.needsRefetch = true;
-      // The last change in the queue, applied as sent: the shown rows are the confirmed rows with
-      // it applied already, so no second pass over every row.
-      else if (appliedAsSent && this.pending.length === 0) this.confirmed = this.shown;
-      else {
-        try {
-          this.confirmed = applyOperation(this.confirmed, op);
-        } catch {
-          this.needsRefetch = true;
+      if (!appliedAsSent || !isOptimistic(op)) this.needsRefetch = true;
+      if (isOptimistic(op)) {
+        // The last change in the queue, applied as sent: the shown rows are the confirmed rows
+        // with it applied already, so no second pass over every row.
+        if (appliedAsSent && this.pending.length === 0) this.confirmed = this.shown;
+        else {
+          try {
+            this.confirmed = applyOperation(this.confirmed, op);
+          } catch {
+            this.needsRefetch = true;
+          }
         }
       }
       this.revision = result.revision;
