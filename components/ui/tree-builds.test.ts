@@ -1,6 +1,6 @@
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
-import { Tree, type NodeRendererProps } from "react-arborist";
+import { Tree, type NodeApi, type NodeRendererProps } from "react-arborist";
 import { describe, expect, it } from "vitest";
 
 interface Item {
@@ -27,7 +27,7 @@ function countedTree(branches: number, leaves: number) {
 }
 
 describe("react-arborist's mount (patches/react-arborist+*.patch)", () => {
-  // Every build of react-arborist's nodes walks the whole data (pinn: 2,551 nodes, 14 closures
+  // Every build of react-arborist's nodes walks the whole data (pinn: 2,551 nodes, a NodeApi
   // each). Unpatched, a mount built them three times: in TreeApi's constructor and again in both
   // of the provider's update memos. The editor and the review page mount a tree on every open.
   it("builds the nodes once when a tree mounts", () => {
@@ -46,5 +46,37 @@ describe("react-arborist's mount (patches/react-arborist+*.patch)", () => {
     );
     expect(html).toContain("b0");
     expect(tree.asked()).toBe(20 * 51);
+  });
+
+  // The second part of the patch: a node's bound callbacks are made when first read (a rendered
+  // row), not for every node at every build; a detached callback still acts on its own node.
+  it("binds a node's callbacks when first read, and they stay bound to it", () => {
+    const tree = countedTree(3, 2);
+    const rendered: NodeApi<Item>[] = [];
+    renderToString(
+      // eslint-disable-next-line react/no-children-prop -- as above
+      createElement(Tree<Item>, {
+        data: tree.data,
+        childrenAccessor: tree.childrenAccessor,
+        width: 300,
+        height: 200,
+        rowHeight: 20,
+        openByDefault: false,
+        children: (props: NodeRendererProps<Item>) => {
+          rendered.push(props.node);
+          return Row(props);
+        },
+      }),
+    );
+    const branch = rendered.find((n) => n.id === "b1")!;
+    const hidden = branch.children![0];
+    expect(hidden.id).toBe("b1-l0");
+    for (const name of ["select", "toggle", "open", "edit", "handleClick"])
+      expect(Object.hasOwn(hidden, name), `${name} made before use`).toBe(false);
+    const { toggle } = branch; // detached, as `<Toggle onClick={node.toggle} />` passes it
+    expect(branch.isOpen).toBe(false);
+    toggle();
+    expect(branch.tree.isOpen("b1")).toBe(true);
+    expect(branch.toggle).toBe(toggle);
   });
 });
