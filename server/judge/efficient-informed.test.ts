@@ -16,7 +16,12 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ChatModel, ChatRequest, JudgeRubricNode } from "@/lib/judge/engine-contract";
 import { decodeTokens, encodeText } from "@/lib/judge/engine/budget";
-import { efficientGradeMessages, filesRoom, paperbenchFilesRoom } from "@/lib/judge/engine/call-messages";
+import {
+  efficientGradeMessages,
+  filesRoom,
+  filesSurelyFit,
+  paperbenchFilesRoom,
+} from "@/lib/judge/engine/call-messages";
 import { gradeSubmission } from "@/lib/judge/engine/grade-submission";
 import { reduceLog as paperbenchReduceLog } from "@/lib/judge/paperbench/reduce-log";
 import { readPythonText } from "@/lib/judge/paperbench/python-text";
@@ -432,4 +437,37 @@ describe("a Code Development leaf's room for files on a large submission", () =>
     }
     expect(p.categories.get("Code Development")!.messageTokens).toBeGreaterThan(c.ctx);
   });
+});
+
+describe("deciding that a leaf's files fit without counting its own messages", () => {
+  // The grader skips the exact count when filesSurelyFit says yes: it must never say yes where the
+  // exact room is smaller (the files would be shown whole where PaperBench's room cuts them).
+  for (const c of [cases[0], cases[2]]) {
+    it(`never says they fit where the counted room does not hold them: ${c.name}`, async () => {
+      const input = demoJudgeInput(c.dir, {
+        rubric: RUBRIC,
+        contextWindow: c.ctx,
+        model: MODEL,
+        submission: directorySubmissionFiles(c.dir),
+      });
+      const leaves: PlannedLeaf[] = planLeaves(RUBRIC, null);
+      const p = await prepareSubmission(input, leaves);
+      let sure = 0;
+      for (const leaf of leaves) {
+        const category = p.categories.get(leaf.fileCategory)!;
+        const rest = efficientGradeMessages(p, leaf, category.message, true).filter((m) => m !== category.message);
+        const room = filesRoom(p, leaf, rest);
+        for (const tokens of [0, category.messageTokens, room, room + 1]) {
+          if (filesSurelyFit(p, leaf, rest, tokens)) {
+            expect(tokens, leaf.requirements).toBeLessThanOrEqual(room);
+            if (tokens === category.messageTokens) sure++;
+          }
+        }
+        expect(filesSurelyFit(p, leaf, rest, room + 1)).toBe(false);
+      }
+      // On the small submission every leaf's files fit, and the shortcut sees it for each one.
+      if (c.dir === small) expect(sure).toBe(leaves.length);
+      else expect(sure).toBeLessThan(leaves.length);
+    });
+  }
 });

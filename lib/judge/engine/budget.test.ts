@@ -1,7 +1,15 @@
 import { encode as encodeCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { encodeChat, encode as encodeO200k } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { countChatTokens, countMessageTokens, countTextTokens, tokenizerFamily, truncateToTokens } from "./budget";
+import {
+  countChatTokens,
+  countMessageTokens,
+  countTextTokens,
+  messageTokensAtMost,
+  textTokensAtMost,
+  tokenizerFamily,
+  truncateToTokens,
+} from "./budget";
 import { mulberry32 } from "@/lib/random";
 import { reduceLog as paperbenchReduceLog } from "@/lib/judge/paperbench/reduce-log";
 import { efficientLog, paperbenchContext, reduceLog } from "./reproduce-log";
@@ -54,6 +62,37 @@ describe("token counting", () => {
     message.content = "short";
     expect(countMessageTokens("o3-mini", message)).toBe(countMessageTokens("o3-mini", fresh(message)));
     expect(countMessageTokens("o3-mini", message)).toBeLessThan(first);
+  });
+
+  it("bounds a count from above without the tokenizer (the UTF-8 length), for every kind of text", () => {
+    const random = mulberry32(7);
+    const pick = (s: string) => s[Math.floor(random() * s.length)];
+    const alphabet = "ab Z09_\n\t{}$\\é∑²—結果再現😀\uD800\uDC00";
+    const texts = [
+      "",
+      "hello world",
+      " ".repeat(4000),
+      "再現実験の結果を評価する".repeat(100),
+      "emoji 😀🎉 and a lone surrogate \uD800 here",
+      "<|endoftext|> <|im_start|>user text that looks special",
+      "$\\mathcal{L}(\\theta) = \\sum_i \\|f(x_i) - y_i\\|^2$",
+      ...Array.from({ length: 50 }, () =>
+        Array.from({ length: 1 + Math.floor(random() * 300) }, () => pick(alphabet)).join(""),
+      ),
+    ];
+    for (const text of texts) {
+      for (const model of ["o3-mini", "gpt-4"]) {
+        expect(textTokensAtMost(text), JSON.stringify(text.slice(0, 40))).toBeGreaterThanOrEqual(
+          countTextTokens(model, text),
+        );
+        const message = { role: "user" as const, content: text };
+        expect(messageTokensAtMost(model, message)).toBeGreaterThanOrEqual(countMessageTokens(model, message));
+      }
+    }
+    // It is the UTF-8 length (a surrogate at its longest), not a multiple of the characters.
+    expect(textTokensAtMost("abc")).toBe(3);
+    expect(textTokensAtMost("é∑")).toBe(5);
+    expect(textTokensAtMost("😀")).toBe(6);
   });
 
   it("cuts to a token budget", () => {

@@ -54,6 +54,21 @@ export function countTextTokens(model: string, text: string): number {
 }
 
 /**
+ * At least as many tokens as `text` has, counted without the tokenizer: a token of these
+ * byte-level BPE encodings stands for at least one byte of the UTF-8 text (special-token text
+ * included, which is plain text here), so the UTF-8 length bounds the count. Each UTF-16 unit is
+ * counted at its longest: a surrogate as 3 bytes (a pair is 4, a lone one is encoded as U+FFFD).
+ */
+export function textTokensAtMost(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
+  return bytes;
+}
+
+/**
  * Tokens of a chat prompt as the endpoint bills them: each message is framed by three tokens
  * (start, separator, end) around its role and content, and the answer is primed by three more.
  */
@@ -75,6 +90,11 @@ export function countMessageTokens(model: string, message: ChatMessage): number 
   const tokens = MESSAGE_FRAME_TOKENS + countTextTokens(model, message.role) + countTextTokens(model, message.content);
   countedMessages.set(message, { model, role: message.role, content: message.content, tokens });
   return tokens;
+}
+
+/** At least `countMessageTokens(model, message)`: its content bounded by `textTokensAtMost`, not counted. */
+export function messageTokensAtMost(model: string, message: ChatMessage): number {
+  return MESSAGE_FRAME_TOKENS + countTextTokens(model, message.role) + textTokensAtMost(message.content);
 }
 
 export function countChatTokens(model: string, messages: readonly ChatMessage[]): number {

@@ -15,6 +15,7 @@ import {
   countTextTokens,
   decodeTokens,
   encodeText,
+  messageTokensAtMost,
   promptBudget,
 } from "./budget";
 import type { FileCategory } from "./file-selection";
@@ -74,11 +75,20 @@ export function roomForFiles(p: PreparedSubmission, messagesWithoutFiles: readon
   return promptBudget(p.contextWindow) - promptTokens(p, messagesWithoutFiles);
 }
 
-function promptTokens(p: PreparedSubmission, messages: readonly ChatMessage[]): number {
+/**
+ * Tokens of a prompt that starts with one of the submission's prefixes (counted once, when it was
+ * prepared): the prefix's count plus `countOwn` of each message after it. `countOwn` may bound the
+ * count from above instead (`messageTokensAtMost`); a prompt with no known prefix is counted whole.
+ */
+function promptTokens(
+  p: PreparedSubmission,
+  messages: readonly ChatMessage[],
+  countOwn: (model: string, message: ChatMessage) => number = countMessageTokens,
+): number {
   for (const prefix of [p.logPrefix, p.basePrefix]) {
     const n = prefix.messages.length;
     if (messages.length >= n && prefix.messages.every((m, i) => messages[i] === m)) {
-      return prefix.tokens + messages.slice(n).reduce((sum, m) => sum + countMessageTokens(p.model, m), 0);
+      return prefix.tokens + messages.slice(n).reduce((sum, m) => sum + countOwn(p.model, m), 0);
     }
   }
   return countChatTokens(p.model, messages);
@@ -126,7 +136,27 @@ export function filesRoom(
   leaf: PlannedLeaf,
   messagesWithoutFiles: readonly ChatMessage[],
 ): number {
-  const used = promptTokens(p, messagesWithoutFiles);
+  return roomGiven(p, leaf, promptTokens(p, messagesWithoutFiles));
+}
+
+/**
+ * Whether `filesTokens` surely fit in `filesRoom(p, leaf, messagesWithoutFiles)`, decided without
+ * counting the leaf's own messages: counted at their `messageTokensAtMost`, the prompt is never
+ * smaller and the room never larger than `filesRoom`'s, so files that fit that room fit the exact
+ * one. False says only "count exactly". The leaf's own messages are new text for every leaf, and
+ * counting them was most of the judge worker's own work on submissions whose files fit anyway.
+ */
+export function filesSurelyFit(
+  p: PreparedSubmission,
+  leaf: PlannedLeaf,
+  messagesWithoutFiles: readonly ChatMessage[],
+  filesTokens: number,
+): boolean {
+  return filesTokens <= roomGiven(p, leaf, promptTokens(p, messagesWithoutFiles, messageTokensAtMost));
+}
+
+/** `filesRoom` for a prompt of `used` tokens without the files; never larger for a larger `used`. */
+function roomGiven(p: PreparedSubmission, leaf: PlannedLeaf, used: number): number {
   const own = promptBudget(p.contextWindow) - used;
   const envelope = chosenFilesEnvelope(p.model, leaf.fileCategory);
   const paperbench = paperbenchFilesRoom(p, leaf.fileCategory) + envelope + PAPERBENCH_MAX_FILES * TAG_SLACK_TOKENS;

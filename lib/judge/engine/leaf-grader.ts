@@ -13,6 +13,7 @@ import {
   efficientRankMessages,
   fillFiles,
   filesRoom,
+  filesSurelyFit,
   parseMessages,
   rankedPaths,
 } from "./call-messages";
@@ -130,13 +131,10 @@ async function efficientFlow(ctx: LeafContext, calls: LeafCalls, leaf: PlannedLe
   const structured = model.supportsJsonSchema;
   const category = p.categories.get(leaf.fileCategory)!;
   const probe = efficientGradeMessages(p, leaf, category.message, structured);
-  const room = filesRoom(
-    p,
-    leaf,
-    probe.filter((m) => m !== category.message),
-  );
+  const withoutFiles = probe.filter((m) => m !== category.message);
+  const room = filesSurelyFit(p, leaf, withoutFiles, category.messageTokens) ? null : filesRoom(p, leaf, withoutFiles);
   let files = category.message;
-  if (category.messageTokens > room) {
+  if (room !== null && category.messageTokens > room) {
     const answer = await calls.ask("rank", input.model, efficientRankMessages(p, leaf));
     // A named file outside the category is read too, as PaperBench reads whatever path the ranking names.
     const named = rankedPaths(answer, null);
