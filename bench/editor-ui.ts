@@ -6,6 +6,9 @@
  * - `editor_open_pinn_ms`: from the start of the navigation to `/papers/pinn/rubric` until the
  *   tree is interactive: rows are shown and a click on a row has selected it (the inspector shows
  *   that node). Median of 5 runs after one warm-up.
+ * - `editor_open_main_thread_ms`: the CPU time the page's main thread spent in that document by then
+ *   (`mainThreadMs`), median of the same runs. No goal: the figure to compare between two builds,
+ *   since waiting for a core on a busy machine does not inflate it as it does the wall-clock one.
  * - `editor_edit_roundtrip_p95_ms`: one edit from the keystroke that commits it (Enter in the
  *   inspector's weight field) until the row shows the new weight and the save state says "Saved"
  *   (the server acknowledged the operation). p95 of 40 edits after 3 warm-ups.
@@ -25,6 +28,7 @@ import {
   readOpenPhases,
   requestsBefore,
   runCli,
+  mainThreadMs,
   withPageProfile,
   withStudioAndChromium,
   type OpenPhases,
@@ -108,9 +112,10 @@ function openProbe(): void {
   }, 30_000);
 }
 
-async function openFigures(page: Page): Promise<{ inPage: number[]; outside: number[] }> {
+async function openFigures(page: Page): Promise<{ inPage: number[]; outside: number[]; mainThread: number[] }> {
   const inPage: number[] = [];
   const outside: number[] = [];
+  const mainThread: number[] = [];
   const phases: OpenPhases[] = [];
   for (let run = 0; run <= OPEN_RUNS; run++) {
     await page.goto("about:blank");
@@ -133,6 +138,7 @@ async function openFigures(page: Page): Promise<{ inPage: number[]; outside: num
     }
     inPage.push(state.ms);
     outside.push(wall);
+    mainThread.push(await mainThreadMs(page));
     if (run === OPEN_RUNS)
       console.log(`# editor_open_pinn requests (last run): ${await page.evaluate(requestsBefore, state.ms)}`);
     phases.push(
@@ -147,7 +153,7 @@ async function openFigures(page: Page): Promise<{ inPage: number[]; outside: num
     );
   }
   console.log(openPhasesLine("editor_open_pinn", "rows", phases));
-  return { inPage, outside };
+  return { inPage, outside, mainThread };
 }
 
 /** Selects the first leaf of the rubric (opening its ancestors) and returns its key. */
@@ -339,6 +345,7 @@ export async function editorUiFigures(): Promise<void> {
       withPageProfile(page, "editor-open", () => openFigures(page)),
     );
     report("editor_open_pinn_ms", median(open.inPage), "ms");
+    report("editor_open_main_thread_ms", median(open.mainThread), "ms");
     console.log(
       `# editor_open_pinn runs (navigation start → rows shown and a click answered, in page): ${open.inPage.map((x) => x.toFixed(0)).join(", ")} ms; ` +
         `from page.goto() as Playwright sees it: median ${median(open.outside).toFixed(1)} ms`,

@@ -8,6 +8,8 @@
  *   interactive: the graded tree's rows are shown and a click on a row has been answered (the leaf
  *   panel shows that node). Median of 5 runs after one warm-up. The page's default settings: rows
  *   wrap to two lines and show their distinguishing tail, math is rendered by KaTeX.
+ * - `review_open_main_thread_ms`: the CPU time the page's main thread spent in that document by
+ *   then (`mainThreadMs`), median of the same runs; no goal, the figure to compare between builds.
  * - `review_override_recompute_ms`: one override from the keystroke that commits it (Enter in the
  *   reason field) until the root score on screen changes (the ancestors and the root are
  *   recomputed in the browser, path only; the server confirms afterwards). Median of 20 overrides
@@ -32,6 +34,7 @@ import {
   readOpenPhases,
   requestsBefore,
   runCli,
+  mainThreadMs,
   withPageProfile,
   withStudioAndChromium,
   type OpenPhases,
@@ -134,9 +137,13 @@ function openProbe(): void {
   }, 30_000);
 }
 
-async function openFigures(page: Page, gradingId: string): Promise<{ inPage: number[]; outside: number[] }> {
+async function openFigures(
+  page: Page,
+  gradingId: string,
+): Promise<{ inPage: number[]; outside: number[]; mainThread: number[] }> {
   const inPage: number[] = [];
   const outside: number[] = [];
+  const mainThread: number[] = [];
   const phases: OpenPhases[] = [];
   for (let run = 0; run <= OPEN_RUNS; run++) {
     await page.goto("about:blank");
@@ -157,6 +164,7 @@ async function openFigures(page: Page, gradingId: string): Promise<{ inPage: num
     }
     inPage.push(state.ms);
     outside.push(wall);
+    mainThread.push(await mainThreadMs(page));
     if (run === OPEN_RUNS)
       console.log(`# review_open_pinn requests (last run): ${await page.evaluate(requestsBefore, state.ms)}`);
     phases.push(
@@ -179,7 +187,7 @@ async function openFigures(page: Page, gradingId: string): Promise<{ inPage: num
     `# review_open_pinn with rows ${rows.height} px high (two lines), ${rows.math} formulas rendered on screen`,
   );
   console.log(openPhasesLine("review_open_pinn", "review data", phases));
-  return { inPage, outside };
+  return { inPage, outside, mainThread };
 }
 
 /** The leaf with the largest share of the root score (weights only), so every override shows in the root's text. */
@@ -324,6 +332,7 @@ export async function reviewUiFigures(): Promise<void> {
         withPageProfile(page, "review-open", () => openFigures(page, grading.id)),
       );
       report("review_open_pinn_ms", median(open.inPage), "ms");
+      report("review_open_main_thread_ms", median(open.mainThread), "ms");
       console.log(
         `# review_open_pinn runs (navigation start → rows shown and a click answered, in page): ${open.inPage.map((x) => x.toFixed(0)).join(", ")} ms; ` +
           `from page.goto() as Playwright sees it: median ${median(open.outside).toFixed(1)} ms`,

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "@playwright/test";
+import { chromium, type Browser, type CDPSession, type Page } from "@playwright/test";
 import { STAFF, distDir, startStudio, type Studio } from "@/test/server/harness";
 import { median, withTimeout } from "./figures";
 
@@ -171,6 +171,25 @@ export async function withPageProfile<T>(page: Page, name: string, work: () => P
     console.log(`# ${name}: the page's CPU profile is in ${path.join(dir, `${name}.cpuprofile`)}`);
     await cdp.detach().catch(() => undefined);
   }
+}
+
+const meters = new WeakMap<Page, CDPSession>();
+
+/**
+ * The CPU time the page's main thread has spent on tasks in its current document, in ms
+ * (Chromium's `TaskDuration` in thread time; it starts again with each document). Unlike the
+ * wall-clock phases it leaves out the time the thread waited for a core, so a busy two-core machine
+ * inflates it far less: the figure to compare when two builds differ by a few per cent.
+ */
+export async function mainThreadMs(page: Page): Promise<number> {
+  let cdp = meters.get(page);
+  if (!cdp) {
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send("Performance.enable", { timeDomain: "threadTicks" });
+    meters.set(page, cdp);
+  }
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  return (metrics.find((m) => m.name === "TaskDuration")?.value ?? NaN) * 1000;
 }
 
 /**
