@@ -39,7 +39,8 @@ export function usePresence(
       });
     };
     const offPresence = store.onLive("presence", (data) => {
-      setOthers((data as PresencePerson[]).filter((p) => p.sessionId !== store.sessionId));
+      const next = (data as PresencePerson[]).filter((p) => p.sessionId !== store.sessionId);
+      setOthers((shown) => unchangedOr(shown, next));
       // The first presence list after (re)joining: this session is known again, so say where it is.
       if (sent.current === null) report();
     });
@@ -65,6 +66,25 @@ export function usePresence(
   }, [mine.selectedKey, mine.editingKey]);
 
   return others;
+}
+
+/**
+ * `shown` when `next` says the same of the same people, else `next`. The whole list arrives each
+ * time anyone on the rubric moves, this editor included (its own report comes back to it): a new
+ * array every time re-rendered the editor and every row after each click, for nothing.
+ */
+export function unchangedOr(shown: PresencePerson[], next: PresencePerson[]): PresencePerson[] {
+  const same =
+    shown.length === next.length &&
+    shown.every(
+      (p, i) =>
+        p.sessionId === next[i].sessionId &&
+        p.userId === next[i].userId &&
+        p.name === next[i].name &&
+        p.selectedKey === next[i].selectedKey &&
+        p.editingKey === next[i].editingKey,
+    );
+  return same ? shown : next;
 }
 
 /** Presence by node: who has each node selected or is editing it (for the tree's markers). */
