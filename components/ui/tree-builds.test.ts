@@ -1,4 +1,4 @@
-import { createElement } from "react";
+import { createElement, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { Tree, type NodeApi, type NodeRendererProps } from "react-arborist";
 import { describe, expect, it } from "vitest";
@@ -26,24 +26,29 @@ function countedTree(branches: number, leaves: number) {
   return { data, childrenAccessor, asked: () => asked };
 }
 
+/** A tree over `tree`'s data, 200 px tall with 20 px rows and every branch closed, rendered once to HTML. */
+function renderClosedTree(tree: ReturnType<typeof countedTree>, row: (props: NodeRendererProps<Item>) => ReactElement) {
+  return renderToString(
+    // eslint-disable-next-line react/no-children-prop -- react-arborist's children is the row component, not content
+    createElement(Tree<Item>, {
+      data: tree.data,
+      childrenAccessor: tree.childrenAccessor,
+      width: 300,
+      height: 200,
+      rowHeight: 20,
+      openByDefault: false,
+      children: row,
+    }),
+  );
+}
+
 describe("react-arborist's mount (patches/react-arborist+*.patch)", () => {
   // Every build of react-arborist's nodes walks the whole data (pinn: 2,551 nodes, a NodeApi
   // each). Unpatched, a mount built them three times: in TreeApi's constructor and again in both
   // of the provider's update memos. The editor and the review page mount a tree on every open.
   it("builds the nodes once when a tree mounts", () => {
     const tree = countedTree(20, 50);
-    const html = renderToString(
-      // eslint-disable-next-line react/no-children-prop -- react-arborist's children is the row component, not content
-      createElement(Tree<Item>, {
-        data: tree.data,
-        childrenAccessor: tree.childrenAccessor,
-        width: 300,
-        height: 200,
-        rowHeight: 20,
-        openByDefault: false,
-        children: Row,
-      }),
-    );
+    const html = renderClosedTree(tree, Row);
     expect(html).toContain("b0");
     expect(tree.asked()).toBe(20 * 51);
   });
@@ -53,21 +58,10 @@ describe("react-arborist's mount (patches/react-arborist+*.patch)", () => {
   it("binds a node's callbacks when first read, and they stay bound to it", () => {
     const tree = countedTree(3, 2);
     const rendered: NodeApi<Item>[] = [];
-    renderToString(
-      // eslint-disable-next-line react/no-children-prop -- as above
-      createElement(Tree<Item>, {
-        data: tree.data,
-        childrenAccessor: tree.childrenAccessor,
-        width: 300,
-        height: 200,
-        rowHeight: 20,
-        openByDefault: false,
-        children: (props: NodeRendererProps<Item>) => {
-          rendered.push(props.node);
-          return Row(props);
-        },
-      }),
-    );
+    renderClosedTree(tree, (props) => {
+      rendered.push(props.node);
+      return Row(props);
+    });
     const branch = rendered.find((n) => n.id === "b1")!;
     const hidden = branch.children![0];
     expect(hidden.id).toBe("b1-l0");

@@ -410,17 +410,22 @@ describe("efficient mode shows at least what PaperBench shows, leaf by leaf", ()
   });
 });
 
+/** A case's submission prepared for grading every leaf of the rubric (as the grader does). */
+async function preparedCase(c: Case) {
+  const input = demoJudgeInput(c.dir, {
+    rubric: RUBRIC,
+    contextWindow: c.ctx,
+    model: MODEL,
+    submission: directorySubmissionFiles(c.dir),
+  });
+  const leaves: PlannedLeaf[] = planLeaves(RUBRIC, null);
+  return { input, leaves, p: await prepareSubmission(input, leaves) };
+}
+
 describe("a Code Development leaf's room for files on a large submission", () => {
   it("is at least PaperBench's (the log and the tree are not in its prompt)", async () => {
     const c = cases[2];
-    const input = demoJudgeInput(c.dir, {
-      rubric: RUBRIC,
-      contextWindow: c.ctx,
-      model: MODEL,
-      submission: directorySubmissionFiles(c.dir),
-    });
-    const leaves: PlannedLeaf[] = planLeaves(RUBRIC, null);
-    const p = await prepareSubmission(input, leaves);
+    const { input, leaves, p } = await preparedCase(c);
     for (const leaf of leaves) {
       const messages = efficientGradeMessages(p, leaf, { role: "user", content: "" }, true).filter(
         (m) => m.content !== "",
@@ -444,14 +449,7 @@ describe("deciding that a leaf's files fit without counting its own messages", (
   // exact room is smaller (the files would be shown whole where PaperBench's room cuts them).
   for (const c of [cases[0], cases[2]]) {
     it(`never says they fit where the counted room does not hold them: ${c.name}`, async () => {
-      const input = demoJudgeInput(c.dir, {
-        rubric: RUBRIC,
-        contextWindow: c.ctx,
-        model: MODEL,
-        submission: directorySubmissionFiles(c.dir),
-      });
-      const leaves: PlannedLeaf[] = planLeaves(RUBRIC, null);
-      const p = await prepareSubmission(input, leaves);
+      const { leaves, p } = await preparedCase(c);
       let sure = 0;
       for (const leaf of leaves) {
         const category = p.categories.get(leaf.fileCategory)!;
