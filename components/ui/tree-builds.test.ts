@@ -54,7 +54,9 @@ describe("react-arborist's mount (patches/react-arborist+*.patch)", () => {
   });
 
   // The second part of the patch: a node's bound callbacks are made when first read (a rendered
-  // row), not for every node at every build; a detached callback still acts on its own node.
+  // row), not for every node at every build; a detached callback still acts on its own node. They
+  // live in a field every node has, not in properties added to the used ones, so used and unused
+  // nodes keep one shape for V8 (react-arborist reads every node's fields on each build).
   it("binds a node's callbacks when first read, and they stay bound to it", () => {
     const tree = countedTree(3, 2);
     const rendered: NodeApi<Item>[] = [];
@@ -72,5 +74,7 @@ describe("react-arborist's mount (patches/react-arborist+*.patch)", () => {
     toggle();
     expect(branch.tree.isOpen("b1")).toBe(true);
     expect(branch.toggle).toBe(toggle);
+    // Kept in one field every node has from the start: nodes keep one shape, used or not.
+    expect(Object.getOwnPropertyNames(branch)).toEqual(Object.getOwnPropertyNames(hidden));
   });
 });
