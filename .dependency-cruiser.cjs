@@ -99,7 +99,7 @@ const SERVER_TIERS = [
   [
     "platform",
     [
-      ["observability", "store.ts"],
+      ["observability", "store.ts", "lifecycle"],
       ["access", "blobs", "jobs"],
       ["live"],
       ["auth", "notifications"],

@@ -5,8 +5,9 @@ import { DEMO_USERS, seedDemo } from "@/server/seed/seed";
 import { seedDemoSubmissions } from "@/server/seed/seed-demo-submission";
 import { getAuthSecret } from "@/server/auth/secret";
 import { registerJobPlatform } from "@/server/job-platform";
-import { startQueueUpkeep } from "@/server/jobs/queue-upkeep";
-import { startEmbeddedRunner, wantsEmbeddedRunner } from "@/server/runners/embedded-runner";
+import { startQueueUpkeep, stopQueueUpkeep } from "@/server/jobs/queue-upkeep";
+import { startEmbeddedRunner, stopEmbeddedRunner, wantsEmbeddedRunner } from "@/server/runners/embedded-runner";
+import { stopOnSignals } from "@/server/lifecycle/stopping";
 import { startInProcessJudgeWorker, wantsInProcessJudgeWorker } from "@/server/judge/worker/in-process";
 import { readServerEnv } from "@/lib/env";
 
@@ -27,6 +28,14 @@ export async function startStudio(): Promise<void> {
 async function openAndSeed(): Promise<void> {
   getAuthSecret();
   registerJobPlatform();
+  // Told to stop (SIGTERM from Kubernetes or `kill`, Ctrl-C): streams and long polls end, so
+  // Next.js's close is not kept waiting; the embedded runner hands its jobs back and exits; the
+  // judge worker's jobs stay to their leases (another worker resumes them).
+  stopOnSignals(() => {
+    log.info("stopping: ending live streams and long polls");
+    stopQueueUpkeep();
+    stopEmbeddedRunner();
+  });
   const { db, kind, location } = await getDb();
   startQueueUpkeep({ db, kind });
   if (wantsInProcessJudgeWorker(kind))

@@ -18,6 +18,7 @@ import { OperationError } from "@/lib/rubric/operations";
 import { requestIdOf, routePattern } from "./request-log";
 import { assertSameOrigin } from "./same-origin";
 import { badRequestOf } from "./zod-details";
+import { isStopping, untilStopping } from "@/server/lifecycle/stopping";
 
 interface RouteOptions {
   /** Global staff only (creating papers, bulk import). */
@@ -37,6 +38,11 @@ interface PublicRouteOptions {
 export interface RouteContext<P> {
   req: NextRequest;
   params: P;
+  /**
+   * Aborted when the request ends or the studio begins to stop (`untilStopping`): what a stream or
+   * a long poll ends on, so a stopping studio is not kept waiting for it.
+   */
+  signal: AbortSignal;
   /** The database, for the services the handler calls. */
   store: Store;
   user: User;
@@ -129,6 +135,7 @@ export function apiRoute<P extends Record<string, string>>(
         const visitor = await resolveAccess(undefined);
         const ctx: PublicRouteContext<P> = {
           req,
+          signal: untilStopping(req.signal),
           params: resolved,
           store,
           user: visitor?.user ?? null,
@@ -138,7 +145,14 @@ export function apiRoute<P extends Record<string, string>>(
         return result instanceof Response ? result : NextResponse.json(result);
       }
       if ("staffOrScrapeToken" in opts && token !== null && isMetricsScrapeToken(token)) {
-        const ctx: PublicRouteContext<P> = { req, params: resolved, store, user: null, log: requestLog };
+        const ctx: PublicRouteContext<P> = {
+          req,
+          signal: untilStopping(req.signal),
+          params: resolved,
+          store,
+          user: null,
+          log: requestLog,
+        };
         const result = await (handler as Handler<typeof ctx>)(ctx);
         return result instanceof Response ? result : NextResponse.json(result);
       }
@@ -157,6 +171,7 @@ export function apiRoute<P extends Record<string, string>>(
       if (unstorableParam) throw new AppError("not_found", `No such ${unstorableParam}`);
       let ctx: RouteContext<P> | PaperRouteContext<P> = {
         req,
+        signal: untilStopping(req.signal),
         params: resolved,
         store,
         user,
@@ -207,6 +222,9 @@ export async function observeRequest<P>(
   // Server-Timing: the handler's own time, visible in the browser's network panel and benchmarks.
   response.headers.set("server-timing", `app;dur=${ms.toFixed(1)}`);
   response.headers.set("x-request-id", requestId);
+  // A stopping studio waits for its connections to close: a kept-alive one would carry the next
+  // request (a runner's next claim) to a server that is going away.
+  if (isStopping()) response.headers.set("connection", "close");
   const route = routePattern(
     req.nextUrl.pathname,
     (await Promise.resolve(params).catch(() => undefined)) as Record<string, string | string[]> | undefined,

@@ -2,11 +2,14 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { getDb, type Store } from "@/db/client";
 import type { Logger } from "@/server/observability/log";
+import { untilStopping } from "@/server/lifecycle/stopping";
 import { errorResponse, observeRequest } from "./route";
 
 export interface RunnerRouteContext<P> {
   req: NextRequest;
   params: P;
+  /** Aborted when the request ends or the studio begins to stop: what a long poll ends on. */
+  signal: AbortSignal;
   store: Store;
   /** The studio's logger with this request's id bound. */
   log: Logger;
@@ -26,7 +29,13 @@ export function runnerRoute<P extends Record<string, string>>(
     observeRequest(req, params, async (requestLog) => {
       try {
         const { db, kind } = await getDb();
-        const result = await handler({ req, params: await params, store: { db, kind }, log: requestLog });
+        const result = await handler({
+          req,
+          signal: untilStopping(req.signal),
+          params: await params,
+          store: { db, kind },
+          log: requestLog,
+        });
         if (result === null) return new Response(null, { status: 204 });
         return result instanceof Response ? result : NextResponse.json(result);
       } catch (err) {

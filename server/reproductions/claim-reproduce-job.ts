@@ -45,13 +45,13 @@ export async function claimReproduceJob(
         freeGpus: claim.freeGpus,
       });
       if (claimed) {
-        // The runner hung up while its claim was being made (it is stopping): the job goes straight
-        // back to the queue rather than waiting out a lease nobody holds.
+        // The runner hung up while its claim was being made (it is stopping), or the studio began to
+        // stop: the job goes straight back to the queue rather than waiting out a lease nobody holds.
         if (signal?.aborted) {
           await requeueJob(
             store,
             { jobId: claimed.job.id, leaseId: claimed.leaseId },
-            "the runner hung up before it received the job",
+            "the claim ended before the runner received the job (the runner hung up or the studio is stopping)",
           );
           return null;
         }

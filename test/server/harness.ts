@@ -169,6 +169,8 @@ export interface Studio {
   pid: number;
   /** The last lines the server printed (for failure messages). */
   output(): string;
+  /** Resolves when the process has exited: its exit code, or the signal that ended it. */
+  exited: Promise<number | string>;
   stop(): Promise<void>;
 }
 
@@ -229,11 +231,11 @@ export async function startStudio(
   child.stderr!.on("data", keep);
   let exited: number | string | null = null;
   if (child.pid !== undefined) running.add(child.pid);
-  const exit = new Promise<void>((resolve) =>
+  const exit = new Promise<number | string>((resolve) =>
     child.once("exit", (code, signal) => {
       exited = code ?? signal ?? "exit";
       if (child.pid !== undefined) running.delete(child.pid);
-      resolve();
+      resolve(exited);
     }),
   );
   const stop = async () => {
@@ -270,7 +272,7 @@ export async function startStudio(
     await stop();
     throw new Error(`${(err as Error).message} on ${url}:\n${log}`);
   }
-  return { url, port, pid: child.pid!, output: () => log, stop };
+  return { url, port, pid: child.pid!, output: () => log, exited: exit, stop };
 }
 
 // ── Sessions ─────────────────────────────────────────────────────────────────

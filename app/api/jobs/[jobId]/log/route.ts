@@ -5,7 +5,7 @@ import { apiRoute, requireSession } from "@/server/http/route";
 import { jobLogEventStream, parseLogCursor } from "@/server/live/job-log-stream";
 
 /** Follow a job's log over Server-Sent Events, resuming after `Last-Event-ID` (or `?after=attempt:seq`). */
-export const GET = apiRoute<{ jobId: string }>({}, async ({ req, params, store, user, sessionId }) => {
+export const GET = apiRoute<{ jobId: string }>({}, async ({ req, signal, params, store, user, sessionId }) => {
   const job = await requireJobAccess(store, user, params.jobId, "view");
   const after = parseLogCursor(req.headers.get("last-event-id") ?? new URL(req.url).searchParams.get("after"));
   return eventStreamResponse(
@@ -15,7 +15,7 @@ export const GET = apiRoute<{ jobId: string }>({}, async ({ req, params, store, 
       jobId: job.id,
       paperId: job.paperId,
       after,
-      signal: req.signal,
+      signal,
       databaseUrl: readServerEnv().DATABASE_URL,
     }),
   );

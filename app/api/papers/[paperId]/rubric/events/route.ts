@@ -18,7 +18,7 @@ const sessionSchema = presenceSessionSchema.optional();
  * the rubric's presence list for as long as it is open. It ends with `access-ended` within a second
  * of the user losing access to the paper.
  */
-export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, store, paper, user, sessionId }) => {
+export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, signal, store, paper, user, sessionId }) => {
   const since = sinceSchema.parse(req.headers.get("last-event-id") ?? req.nextUrl.searchParams.get("since") ?? 0);
   const editorSession = sessionSchema.parse(req.nextUrl.searchParams.get("session") ?? undefined);
   const stream = rubricEventStream({
@@ -26,7 +26,7 @@ export const GET = apiRoute<Params>({ paper: "view" }, async ({ req, store, pape
     presence: editorSession ? { sessionId: editorSession, userId: user.id, name: userDisplayName(user) } : undefined,
     paperId: paper.id,
     since,
-    signal: req.signal,
+    signal,
     // The stream ends when this session or the user's membership does (sign-out, removal, disabling).
     viewer: { userId: user.id, sessionId: requireSession(sessionId) },
     databaseUrl: readServerEnv().DATABASE_URL,
