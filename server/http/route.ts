@@ -18,7 +18,7 @@ import { OperationError } from "@/lib/rubric/operations";
 import { requestIdOf, routePattern } from "./request-log";
 import { assertSameOrigin } from "./same-origin";
 import { badRequestOf } from "./zod-details";
-import { isStopping, untilStopping } from "@/server/lifecycle/stopping";
+import { isStopping, requestStopLink, type RequestStopLink } from "@/server/lifecycle/stopping";
 
 interface RouteOptions {
   /** Global staff only (creating papers, bulk import). */
@@ -39,7 +39,7 @@ export interface RouteContext<P> {
   req: NextRequest;
   params: P;
   /**
-   * Aborted when the request ends or the studio begins to stop (`untilStopping`): what a stream or
+   * Aborted when the request ends or the studio begins to stop (`requestStopLink`): what a stream or
    * a long poll ends on, so a stopping studio is not kept waiting for it.
    */
   signal: AbortSignal;
@@ -109,6 +109,9 @@ export function apiRoute<P extends Record<string, string>>(
     observeRequest(req, params, (requestLog) => answeringWith(deferToAnswer, () => handle(req, params, requestLog)));
 
   async function handle(req: NextRequest, params: Promise<P>, requestLog: Logger): Promise<Response> {
+    const stopLink = requestStopLink(req.signal);
+    const answer = (result: Response | object) =>
+      stopLink.settle(result instanceof Response ? result : NextResponse.json(result));
     try {
       // A personal API token (Authorization: Bearer rst_user_…) stands for its user; the cookie is then
       // not read. A browser never adds that header to a cross-site request (it would need a CORS
@@ -133,28 +136,18 @@ export function apiRoute<P extends Record<string, string>>(
       };
       if ("public" in opts) {
         const visitor = await resolveAccess(undefined);
-        const ctx: PublicRouteContext<P> = {
-          req,
-          signal: untilStopping(req.signal),
-          params: resolved,
-          store,
-          user: visitor?.user ?? null,
-          log: requestLog,
-        };
-        const result = await (handler as Handler<typeof ctx>)(ctx);
-        return result instanceof Response ? result : NextResponse.json(result);
+        const ctx = withStopSignal<PublicRouteContext<P>>(
+          { req, params: resolved, store, user: visitor?.user ?? null, log: requestLog },
+          stopLink,
+        );
+        return answer(await (handler as Handler<typeof ctx>)(ctx));
       }
       if ("staffOrScrapeToken" in opts && token !== null && isMetricsScrapeToken(token)) {
-        const ctx: PublicRouteContext<P> = {
-          req,
-          signal: untilStopping(req.signal),
-          params: resolved,
-          store,
-          user: null,
-          log: requestLog,
-        };
-        const result = await (handler as Handler<typeof ctx>)(ctx);
-        return result instanceof Response ? result : NextResponse.json(result);
+        const ctx = withStopSignal<PublicRouteContext<P>>(
+          { req, params: resolved, store, user: null, log: requestLog },
+          stopLink,
+        );
+        return answer(await (handler as Handler<typeof ctx>)(ctx));
       }
       const { staff, paper: paperAccess } = "staffOrScrapeToken" in opts ? { staff: true, paper: undefined } : opts;
       // A path segment the database cannot store (a NUL, a lone surrogate) names nothing: it never
@@ -169,15 +162,7 @@ export function apiRoute<P extends Record<string, string>>(
       const { user } = access;
       if (staff && !user.isStaff) throw new AppError("forbidden", "Only staff can do this");
       if (unstorableParam) throw new AppError("not_found", `No such ${unstorableParam}`);
-      let ctx: RouteContext<P> | PaperRouteContext<P> = {
-        req,
-        signal: untilStopping(req.signal),
-        params: resolved,
-        store,
-        user,
-        sessionId: access.sessionId,
-        log: requestLog,
-      };
+      let onPaper: Pick<PaperRouteContext<P>, "paper" | "role"> | null = null;
       if (paperAccess) {
         const role = effectiveRole(user.isStaff, access.membership);
         // A non-member learns nothing, not even whether the paper exists.
@@ -186,12 +171,15 @@ export function apiRoute<P extends Record<string, string>>(
           throw new AppError("forbidden", `Your role on this paper (${role}) cannot ${describeAccess(paperAccess)}`);
         }
         if (!access.paper) throw new AppError("not_found", `No paper with id "${paperId}"`);
-        ctx = { ...ctx, paper: access.paper, role };
+        onPaper = { paper: access.paper, role };
       }
-      const result = await (handler as Handler<typeof ctx>)(ctx);
-      return result instanceof Response ? result : NextResponse.json(result);
+      const ctx = withStopSignal<RouteContext<P> | PaperRouteContext<P>>(
+        { req, params: resolved, store, user, sessionId: access.sessionId, log: requestLog, ...onPaper },
+        stopLink,
+      );
+      return answer(await (handler as Handler<typeof ctx>)(ctx));
     } catch (err) {
-      return errorResponse(err, requestLog);
+      return stopLink.settle(errorResponse(err, requestLog));
     }
   }
 }
@@ -276,4 +264,12 @@ export function errorResponse(err: unknown, logger: Logger = log): Response {
     { error: { code: "internal", message: "Something went wrong on the server", details: [] } },
     { status: 500 },
   );
+}
+
+/**
+ * The context with its `signal`: a getter, so the stop link is made only for the handlers that
+ * read it (streams, long polls), not for every request.
+ */
+export function withStopSignal<C extends { signal: AbortSignal }>(fields: Omit<C, "signal">, link: RequestStopLink): C {
+  return Object.defineProperty(fields, "signal", { get: () => link.signal, enumerable: true }) as C;
 }

@@ -2,8 +2,8 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { getDb, type Store } from "@/db/client";
 import type { Logger } from "@/server/observability/log";
-import { untilStopping } from "@/server/lifecycle/stopping";
-import { errorResponse, observeRequest } from "./route";
+import { requestStopLink } from "@/server/lifecycle/stopping";
+import { errorResponse, observeRequest, withStopSignal } from "./route";
 
 export interface RunnerRouteContext<P> {
   req: NextRequest;
@@ -27,19 +27,18 @@ export function runnerRoute<P extends Record<string, string>>(
 ) {
   return (req: NextRequest, { params }: { params: Promise<P> }): Promise<Response> =>
     observeRequest(req, params, async (requestLog) => {
+      const stopLink = requestStopLink(req.signal);
       try {
         const { db, kind } = await getDb();
-        const result = await handler({
-          req,
-          signal: untilStopping(req.signal),
-          params: await params,
-          store: { db, kind },
-          log: requestLog,
-        });
-        if (result === null) return new Response(null, { status: 204 });
-        return result instanceof Response ? result : NextResponse.json(result);
+        const ctx = withStopSignal<RunnerRouteContext<P>>(
+          { req, params: await params, store: { db, kind }, log: requestLog },
+          stopLink,
+        );
+        const result = await handler(ctx);
+        if (result === null) return stopLink.settle(new Response(null, { status: 204 }));
+        return stopLink.settle(result instanceof Response ? result : NextResponse.json(result));
       } catch (err) {
-        return errorResponse(err, requestLog);
+        return stopLink.settle(errorResponse(err, requestLog));
       }
     });
 }
