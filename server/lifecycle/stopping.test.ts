@@ -9,10 +9,6 @@ afterEach(() => {
   delete global.__rubricStopping;
 });
 
-async function readAll(response: Response): Promise<string> {
-  return await response.text();
-}
-
 describe("a request's stop link", () => {
   it("is not made for a handler that never reads the signal", () => {
     const link = requestStopLink(new AbortController().signal);
@@ -45,7 +41,7 @@ describe("a request's stop link", () => {
     const settled = link.settle(new Response(body, { status: 200, headers: { "content-type": "text/event-stream" } }));
     expect(held()).toBe(1);
     expect(settled.headers.get("content-type")).toBe("text/event-stream");
-    expect(await readAll(settled)).toBe("event: a\n\nevent: b\n\n");
+    expect(await settled.text()).toBe("event: a\n\nevent: b\n\n");
     expect(held()).toBe(0);
   });
 

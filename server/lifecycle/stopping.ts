@@ -5,7 +5,7 @@ import "server-only";
  * open request to end before it exits. A live stream (an open editor, an inbox) and a long poll (a
  * runner's claim, which the runner renews on the same connection every 30 s) never end on their
  * own, so a studio told to stop never did: Kubernetes waited out the pod's grace period and killed
- * it, and so did every test harness. Long-lived answers therefore end on a request's stop link
+ * it, as did a test harness stopping a studio that still had a stream or a runner. Long-lived answers therefore end on a request's stop link
  * (`requestStopLink`): a stream closes (the browser's EventSource reconnects, to another instance
  * or to this one once it is back) and a long poll answers at once; answers sent while stopping
  * close their connection.
