@@ -1,5 +1,5 @@
 import "server-only";
-import { after, NextResponse, type NextRequest } from "next/server";
+import { after, type NextRequest } from "next/server";
 import { ZodError } from "zod";
 import { getDb, type Store } from "@/db/client";
 import { getUserWithPaperAccess } from "@/db/queries/papers";
@@ -18,6 +18,7 @@ import { OperationError } from "@/lib/rubric/operations";
 import { requestIdOf, routePattern } from "./request-log";
 import { assertSameOrigin } from "./same-origin";
 import { badRequestOf } from "./zod-details";
+import { jsonAnswer } from "./json-answer";
 import { isStopping, requestStopLink, type RequestStopLink } from "@/server/lifecycle/stopping";
 
 interface RouteOptions {
@@ -111,7 +112,7 @@ export function apiRoute<P extends Record<string, string>>(
   async function handle(req: NextRequest, params: Promise<P>, requestLog: Logger): Promise<Response> {
     const stopLink = requestStopLink(req.signal);
     const answer = (result: Response | object) =>
-      stopLink.settle(result instanceof Response ? result : NextResponse.json(result));
+      stopLink.settle(result instanceof Response ? result : jsonAnswer(result));
     try {
       // A personal API token (Authorization: Bearer rst_user_…) stands for its user; the cookie is then
       // not read. A browser never adds that header to a cross-site request (it would need a CORS
@@ -235,7 +236,7 @@ function describeAccess(access: PaperAccess): string {
 /** The error's answer; an unexpected one (a 500) is logged, with its stack, on `logger`. */
 export function errorResponse(err: unknown, logger: Logger = log): Response {
   if (err instanceof AppError) {
-    return NextResponse.json(
+    return jsonAnswer(
       { error: { code: err.code, message: err.message, details: err.details } },
       {
         status: err.status,
@@ -247,7 +248,7 @@ export function errorResponse(err: unknown, logger: Logger = log): Response {
     );
   }
   if (err instanceof OperationError) {
-    return NextResponse.json(
+    return jsonAnswer(
       {
         error: {
           code: "operation_refused",
@@ -260,7 +261,7 @@ export function errorResponse(err: unknown, logger: Logger = log): Response {
   }
   if (err instanceof ZodError) return errorResponse(badRequestOf(err), logger);
   logger.error({ err }, "unhandled error in API route");
-  return NextResponse.json(
+  return jsonAnswer(
     { error: { code: "internal", message: "Something went wrong on the server", details: [] } },
     { status: 500 },
   );

@@ -1,8 +1,9 @@
 import "server-only";
-import { NextResponse, type NextRequest } from "next/server";
+import type { NextRequest } from "next/server";
 import { getDb, type Store } from "@/db/client";
 import type { Logger } from "@/server/observability/log";
 import { requestStopLink } from "@/server/lifecycle/stopping";
+import { jsonAnswer } from "./json-answer";
 import { errorResponse, observeRequest, withStopSignal } from "./route";
 
 export interface RunnerRouteContext<P> {
@@ -36,7 +37,7 @@ export function runnerRoute<P extends Record<string, string>>(
         );
         const result = await handler(ctx);
         if (result === null) return stopLink.settle(new Response(null, { status: 204 }));
-        return stopLink.settle(result instanceof Response ? result : NextResponse.json(result));
+        return stopLink.settle(result instanceof Response ? result : jsonAnswer(result));
       } catch (err) {
         return stopLink.settle(errorResponse(err, requestLog));
       }

@@ -6,7 +6,8 @@
  *   sending, with or without a Content-Length (the auth routes, a JSON route, a multipart upload);
  * - cross-origin changes: a POST from another origin (another port of the same host: same-site,
  *   so cookies ride along) or JSON sent as `text/plain` is refused and changes nothing;
- * - headers: CSP, framing, referrer and sniffing headers on pages and answers;
+ * - headers: CSP, framing, referrer and sniffing headers on pages and answers; a JSON answer under
+ *   1 KiB goes out uncompressed (`server/http/json-answer.ts`), a larger one gzipped;
  * - the public leaderboard's page kept for signed-out visitors (`proxy.ts`): a member never gets the
  *   copy, nor a visitor a member's page, the router never gets HTML for its RSC payload, a copy
  *   carries the headers and no cookie, and a change reaches it.
@@ -195,6 +196,33 @@ function securityHttpSuite(kind: "pglite" | "postgres") {
         expect(res.headers.get("referrer-policy"), path).toBe("same-origin");
         expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
       }
+    });
+
+    it("a JSON answer under 1 KiB goes out uncompressed, a larger one gzipped", async () => {
+      const answer = async (path: string) => {
+        const res = await fetch(`${studio.url}${path}`, {
+          headers: { cookie: studio.staff, "accept-encoding": "gzip, deflate, br" },
+        });
+        return { res, text: await res.text() };
+      };
+      // An answer of the route wrapper, one of its errors, and a route of its own (the probe's).
+      for (const path of [
+        `/api/papers/${DEMO_PAPER_ID}/rubric/review`,
+        "/api/papers/no-such-paper/members",
+        "/api/health",
+      ]) {
+        const { res, text } = await answer(path);
+        expect(Buffer.byteLength(text), path).toBeLessThan(1024);
+        expect(res.headers.get("content-encoding"), path).toBeNull();
+        expect(res.headers.get("cache-control"), path).toContain("no-transform");
+        expect(res.headers.get("content-type"), path).toBe("application/json");
+        expect(JSON.parse(text), path).toBeTypeOf("object");
+      }
+      // The probe's own header is kept beside it.
+      expect((await answer("/api/health")).res.headers.get("cache-control")).toBe("no-store, no-transform");
+      const large = await answer(`/api/papers/${DEMO_PAPER_ID}/rubric/nodes`);
+      expect(Buffer.byteLength(large.text)).toBeGreaterThan(1024);
+      expect(large.res.headers.get("content-encoding")).toBe("gzip");
     });
 
     // ── The public leaderboard's page, kept for signed-out visitors ─────────

@@ -1,4 +1,5 @@
 import { readDatabaseHealth } from "@/server/live/database-health";
+import { jsonAnswer } from "@/server/http/json-answer";
 
 /**
  * Readiness for load balancers and Kubernetes probes: 200 while the database answers, 503 while it
@@ -8,7 +9,7 @@ import { readDatabaseHealth } from "@/server/live/database-health";
  */
 export async function GET(): Promise<Response> {
   const health = await readDatabaseHealth();
-  return Response.json(health, {
+  return jsonAnswer(health, {
     status: health.database === "up" ? 200 : 503,
     headers: { "cache-control": "no-store" },
   });

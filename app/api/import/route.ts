@@ -1,6 +1,7 @@
 import { apiRoute } from "@/server/http/route";
 import { importPaperFolder } from "@/server/papers/import";
 import { readRubricUpload } from "@/server/papers/upload";
+import { jsonAnswer } from "@/server/http/json-answer";
 
 /**
  * Staff import of a PaperBench paper folder: creates the paper when it does not exist (id from the
@@ -18,5 +19,5 @@ export const POST = apiRoute({ staff: true }, async ({ req, store, user }) => {
     source: `upload:${user.email}`,
     replace: upload.replace,
   });
-  return Response.json(result, { status: result.createdPaper ? 201 : 200 });
+  return jsonAnswer(result, { status: result.createdPaper ? 201 : 200 });
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { flagSchema } from "@/lib/submissions/schemas";
 import { bulkUploadRequest } from "@/server/evaluations/bulk-upload/bulk-upload-request";
 import { apiRoute } from "@/server/http/route";
+import { jsonAnswer } from "@/server/http/json-answer";
 
 type Params = { evaluationId: string };
 
@@ -15,5 +16,5 @@ const querySchema = z.object({ replace: flagSchema });
  */
 export const POST = apiRoute<Params>({ staff: true }, async ({ req, store, user, params }) => {
   const { replace } = querySchema.parse(Object.fromEntries(new URL(req.url).searchParams));
-  return Response.json(await bulkUploadRequest(store, req, params.evaluationId, user.id, { replace }), { status: 201 });
+  return jsonAnswer(await bulkUploadRequest(store, req, params.evaluationId, user.id, { replace }), { status: 201 });
 });

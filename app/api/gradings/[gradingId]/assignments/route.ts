@@ -4,6 +4,7 @@ import { apiRoute } from "@/server/http/route";
 import { assignGrading, listGradingAssignments } from "@/server/reviews/assignments";
 import { AppError } from "@/lib/errors";
 import { assignmentSchema } from "@/lib/review/schemas";
+import { jsonAnswer } from "@/server/http/json-answer";
 
 type Params = { gradingId: string };
 
@@ -23,5 +24,5 @@ export const POST = apiRoute<Params>({}, async ({ req, store, user, params }) =>
   if (role !== "staff") throw new AppError("forbidden", "Only staff assign gradings");
   const body = await parseJsonBody(req, assignmentSchema, 1024 * 1024);
   const assignment = await assignGrading(store, { grading, ...body, assignedBy: user.id });
-  return Response.json({ assignment }, { status: 201 });
+  return jsonAnswer({ assignment }, { status: 201 });
 });

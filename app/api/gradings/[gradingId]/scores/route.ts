@@ -3,6 +3,7 @@ import { requireGradingAccess } from "@/server/gradings/grading-access";
 import { apiRoute } from "@/server/http/route";
 import { commitReviewScore } from "@/server/reviews/commit-review-score";
 import { reviewCommitSchema } from "@/lib/review/schemas";
+import { jsonAnswer } from "@/server/http/json-answer";
 
 type Params = { gradingId: string };
 
@@ -21,5 +22,5 @@ export const POST = apiRoute<Params>({}, async ({ req, store, user, params }) =>
     ...body,
     visibility: await access.visibility(),
   });
-  return Response.json(result, { status: 201 });
+  return jsonAnswer(result, { status: 201 });
 });

@@ -3,6 +3,7 @@ import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";
 import { clearUnsureFlag, flagLeafUnsure } from "@/server/reviews/unsure-flags";
 import { unsureClearSchema, unsureFlagSchema } from "@/lib/review/schemas";
+import { jsonAnswer } from "@/server/http/json-answer";
 
 type Params = { gradingId: string };
 
@@ -19,7 +20,7 @@ export const POST = apiRoute<Params>({}, async ({ req, store, user, params }) =>
     ...body,
     visibility: await access.visibility(),
   });
-  return Response.json({ flags }, { status: 201 });
+  return jsonAnswer({ flags }, { status: 201 });
 });
 
 /** Clears a flag: one's own (`?nodeKey=`), or staff another reviewer's (`&userId=`). Answers the leaf's flags. */

@@ -3,6 +3,7 @@ import { listPaperGradings } from "@/server/gradings/read-gradings";
 import { apiRoute } from "@/server/http/route";
 import { readSubmissionArchive } from "@/server/submissions/archive";
 import { readGradingUpload } from "@/server/submissions/upload";
+import { jsonAnswer } from "@/server/http/json-answer";
 
 type Params = { paperId: string };
 
@@ -36,5 +37,5 @@ export const POST = apiRoute<Params>({ paper: "manage" }, async ({ req, store, p
     archive,
     userId: user.id,
   });
-  return Response.json(result, { status: 201 });
+  return jsonAnswer(result, { status: 201 });
 });

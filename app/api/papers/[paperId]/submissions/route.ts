@@ -4,6 +4,7 @@ import { listPaperSubmissions } from "@/server/submissions/list-submissions";
 import { submissionLimits } from "@/server/submissions/submission-limits";
 import { withSubmissionUpload } from "@/server/submissions/submission-upload-request";
 import { precheckSubmissionUpload, uploadSubmission } from "@/server/submissions/upload-submission";
+import { jsonAnswer } from "@/server/http/json-answer";
 
 type Params = { paperId: string };
 
@@ -34,5 +35,5 @@ export const POST = apiRoute<Params>({ paper: "manage" }, async ({ req, store, p
         evaluationUpload(evaluation),
       ),
   );
-  return Response.json(result, { status: 201 });
+  return jsonAnswer(result, { status: 201 });
 });

@@ -3,6 +3,7 @@ import { apiRoute } from "@/server/http/route";
 import { listComments } from "@/server/comments/read-comments";
 import { startCommentThread } from "@/server/comments/start-comment-thread";
 import { newThreadSchema } from "@/lib/comments/schemas";
+import { jsonAnswer } from "@/server/http/json-answer";
 
 type Params = { paperId: string };
 
@@ -16,5 +17,5 @@ export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper, us
 export const POST = apiRoute<Params>({ paper: "view" }, async ({ req, store, paper, user }) => {
   const { nodeKey, body } = await parseJsonBody(req, newThreadSchema);
   const created = await startCommentThread(store, { paperId: paper.id, nodeKey, body, userId: user.id });
-  return Response.json(created, { status: 201 });
+  return jsonAnswer(created, { status: 201 });
 });

@@ -4,6 +4,7 @@ import { parseJsonBody } from "@/server/http/body";
 import { apiRoute } from "@/server/http/route";
 import { listVersions } from "@/server/rubrics/read-rubric";
 import { saveRubricVersion } from "@/server/rubrics/save-rubric-version";
+import { jsonAnswer } from "@/server/http/json-answer";
 
 type Params = { paperId: string };
 
@@ -19,5 +20,5 @@ export const GET = apiRoute<Params>({ paper: "view" }, async ({ store, paper }) 
 export const POST = apiRoute<Params>({ paper: "edit-rubric" }, async ({ req, store, paper, user }) => {
   const { name } = await parseJsonBody(req, versionCreateSchema);
   const version = await saveRubricVersion(store, { paperId: paper.id, name, userId: user.id });
-  return Response.json({ version }, { status: 201 });
+  return jsonAnswer({ version }, { status: 201 });
 });

@@ -5,6 +5,7 @@ import { replyToCommentThread } from "@/server/comments/reply-to-comment-thread"
 import { resolveCommentThread } from "@/server/comments/resolve-comment-thread";
 import { replySchema, threadStatusSchema } from "@/lib/comments/schemas";
 import { AppError } from "@/lib/errors";
+import { jsonAnswer } from "@/server/http/json-answer";
 
 type Params = { paperId: string; threadId: string };
 
@@ -25,7 +26,7 @@ export const POST = apiRoute<Params>({ paper: "view" }, async ({ req, params, st
     body,
     userId: user.id,
   });
-  return Response.json({ ok: true }, { status: 201 });
+  return jsonAnswer({ ok: true }, { status: 201 });
 });
 
 /** Resolve or reopen the thread. */
