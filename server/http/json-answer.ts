@@ -19,7 +19,8 @@ export function jsonAnswer(body: unknown, init?: ResponseInit): NextResponse {
   const text = JSON.stringify(body);
   const headers = new Headers(init?.headers);
   headers.set("content-type", "application/json");
-  if (Buffer.byteLength(text) < COMPRESS_FROM_BYTES) {
+  // A text has at least as many bytes as characters: a long one is not scanned for its byte count.
+  if (text.length < COMPRESS_FROM_BYTES && Buffer.byteLength(text) < COMPRESS_FROM_BYTES) {
     const cacheControl = headers.get("cache-control");
     headers.set("cache-control", cacheControl ? `${cacheControl}, no-transform` : "no-transform");
   }
