@@ -27,5 +27,8 @@ describe("jsonAnswer", () => {
     expect(res.status).toBe(503);
     expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
     expect(res.headers.get("retry-after")).toBe("3");
+    expect(res.headers.get("content-type")).toBe("application/json");
+    const typed = jsonAnswer({ ok: true }, { headers: { "content-type": "application/problem+json" } });
+    expect(typed.headers.get("content-type")).toBe("application/problem+json");
   });
 });

@@ -18,7 +18,8 @@ export const COMPRESS_FROM_BYTES = 1024;
 export function jsonAnswer(body: unknown, init?: ResponseInit): NextResponse {
   const text = JSON.stringify(body);
   const headers = new Headers(init?.headers);
-  headers.set("content-type", "application/json");
+  // As Response.json: a content type the caller set is kept.
+  if (!headers.has("content-type")) headers.set("content-type", "application/json");
   // A text has at least as many bytes as characters: a long one is not scanned for its byte count.
   if (text.length < COMPRESS_FROM_BYTES && Buffer.byteLength(text) < COMPRESS_FROM_BYTES) {
     const cacheControl = headers.get("cache-control");

@@ -12,7 +12,7 @@ afterEach(() => {
 describe("a request's stop link", () => {
   it("is not made for a handler that never reads the signal", () => {
     const link = requestStopLink(new AbortController().signal);
-    const response = Response.json({ ok: true });
+    const response = new Response("{}", { headers: { "content-type": "application/json" } });
     expect(link.settle(response)).toBe(response);
     expect(held()).toBe(0);
   });
