@@ -10,6 +10,7 @@ import pg from "pg";
 import { acquireDataDirLock } from "./data-dir-lock";
 import { MIGRATIONS_FOLDER } from "./migrations-folder";
 import { copyPgliteTemplate } from "./pglite-template";
+import { prepareStatements } from "./pglite-statements";
 import { readServerEnv } from "@/lib/env";
 import * as schema from "./schema";
 
@@ -81,6 +82,8 @@ async function openPglite(dataDir: string): Promise<DbHandle> {
     const client = await PGlite.create(pgDir);
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    // After the migrations: their statements run once, and the tables they change are then settled.
+    prepareStatements(client);
     return {
       db: db as unknown as Database,
       kind: "pglite",
