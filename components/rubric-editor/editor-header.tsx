@@ -8,17 +8,21 @@ import { ExportButton } from "./export-button";
 import { PresenceAvatars } from "./presence/presence-avatars";
 import { ReviewStatus, SignedOffNotice } from "./review-status";
 import type { RubricStore } from "./rubric-store";
-import type { RubricSnapshot } from "./rubric-store-types";
 import { IconButton } from "@/components/ui/icon-button";
 import { SaveState } from "./toolbar-controls";
+import { useRubricSnapshot } from "./use-rubric-store";
 
-/** The editor's header: title, revision and save state, review status, who else is here, undo/redo, the Code-Dev view, export, help; under it, the notice that a signed-off rubric goes back to draft on a change. */
+/**
+ * The editor's header: title, revision and save state, review status, who else is here, undo/redo,
+ * the Code-Dev view, export, help; under it, the notice that a signed-off rubric goes back to draft
+ * on a change. It follows the store itself: a save that changes only the save state and the
+ * revision re-renders the header, not the editor around it.
+ */
 export function EditorHeader({
   paperId,
   title,
   canEdit,
   store,
-  snap,
   others,
   index,
   onSelect,
@@ -30,7 +34,6 @@ export function EditorHeader({
   title: string;
   canEdit: boolean;
   store: RubricStore;
-  snap: RubricSnapshot;
   others: PresencePerson[];
   index: TreeIndex;
   onSelect(key: string): void;
@@ -38,6 +41,7 @@ export function EditorHeader({
   onToggleCodeDev(): void;
   onHelp(): void;
 }) {
+  const snap = useRubricSnapshot(store);
   return (
     <>
       {/* One line at any width: the title gives way (it truncates) rather than the toolbar wrapping. */}

@@ -12,7 +12,7 @@ import {
   type LucideIcon,
 } from "lucide-react";
 import dynamic from "next/dynamic";
-import { useMemo } from "react";
+import { useMemo, type ReactNode } from "react";
 import { IconButton } from "@/components/ui/icon-button";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { CommentsPanel } from "./comments/comments-panel";
@@ -26,6 +26,8 @@ import { LintPanel } from "./panels/lint-panel";
 import { VersionsPanel } from "./panels/versions-panel";
 import { MultiSelection, NothingSelected } from "./selection-summary";
 import type { EditorOperations } from "./use-editor-operations";
+import type { RubricStore } from "./rubric-store";
+import { useRubricRevision } from "./use-rubric-store";
 
 /** The summary's chart library (recharts, 360 KB of script) loads when the tab is first opened. */
 const SummaryPanel = dynamic(() => import("./panels/summary-panel").then((m) => m.SummaryPanel), {
@@ -45,7 +47,7 @@ export function EditorSidePanel({
   paperId,
   canEdit,
   rows,
-  revision,
+  store,
   derived,
   stats,
   comments,
@@ -63,7 +65,8 @@ export function EditorSidePanel({
   paperId: string;
   canEdit: boolean;
   rows: readonly NodeRow[];
-  revision: number;
+  /** Read for the revision, by the parts that show it (see `AtRevision`). */
+  store: RubricStore;
   derived: Derived;
   stats: RubricStats;
   comments: CommentsApi;
@@ -181,12 +184,16 @@ export function EditorSidePanel({
                 onSelect={onSelect}
               />
               <NodeComments nodeKey={selectedRow.key} comments={comments} />
-              <NodeHistory
-                key={`history-${selectedRow.key}`}
-                paperId={paperId}
-                nodeKey={selectedRow.key}
-                revision={revision}
-              />
+              <AtRevision store={store}>
+                {(revision) => (
+                  <NodeHistory
+                    key={`history-${selectedRow.key}`}
+                    paperId={paperId}
+                    nodeKey={selectedRow.key}
+                    revision={revision}
+                  />
+                )}
+              </AtRevision>
             </>
           ) : (
             <NothingSelected canEdit={canEdit} />
@@ -195,26 +202,42 @@ export function EditorSidePanel({
         {tab === "lint" && <LintPanel derived={derived} canEdit={canEdit} submit={ops.submit} onSelect={onSelect} />}
         {tab === "summary" && <SummaryPanel index={derived.index} shares={derived.shares} />}
         {tab === "versions" && (
-          <VersionsPanel
-            paperId={paperId}
-            canEdit={canEdit}
-            liveRows={rows}
-            revision={revision}
-            onRestored={ops.onRestored}
-            onSelect={onSelect}
-          />
+          <AtRevision store={store}>
+            {(revision) => (
+              <VersionsPanel
+                paperId={paperId}
+                canEdit={canEdit}
+                liveRows={rows}
+                revision={revision}
+                onRestored={ops.onRestored}
+                onSelect={onSelect}
+              />
+            )}
+          </AtRevision>
         )}
         {tab === "deleted" && (
-          <DeletedPanel
-            paperId={paperId}
-            canEdit={canEdit}
-            liveRows={rows}
-            revision={revision}
-            submit={ops.submit}
-            onSelect={onSelect}
-          />
+          <AtRevision store={store}>
+            {(revision) => (
+              <DeletedPanel
+                paperId={paperId}
+                canEdit={canEdit}
+                liveRows={rows}
+                revision={revision}
+                submit={ops.submit}
+                onSelect={onSelect}
+              />
+            )}
+          </AtRevision>
         )}
       </div>
     </aside>
   );
+}
+
+/**
+ * Renders `children` with the rubric's revision, following the store: a save moves the revision,
+ * and only what shows it renders again, not the panel (the inspector) around it.
+ */
+function AtRevision({ store, children }: { store: RubricStore; children(revision: number): ReactNode }) {
+  return children(useRubricRevision(store));
 }

@@ -5,6 +5,7 @@ import type { TreeApi } from "react-arborist";
 import { useElementHeight } from "@/components/hooks/use-element-height";
 import { useFillHeight } from "@/components/hooks/use-fill-height";
 import { usePaneWidth } from "@/components/hooks/use-pane-width";
+import type { NodeRow } from "@/lib/rubric/tree-rows";
 import { openToDepth, rubricStats, type Derived, type TreeItem } from "./derive";
 import { EditorHeader } from "./editor-header";
 import { EditorSidePanel, type Tab } from "./editor-side-panel";
@@ -18,7 +19,6 @@ import { useComments } from "./comments/use-comments";
 import { useEditingKey } from "./presence/use-editing-key";
 import { presenceByNode, usePresence } from "./presence/use-presence";
 import type { RubricStore } from "./rubric-store";
-import type { RubricSnapshot } from "./rubric-store-types";
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { TreeColumnHeader, TreeStatsFooter } from "./tree-frame";
 import { TreeToolbar } from "./tree-toolbar";
@@ -85,7 +85,7 @@ export function RubricEditor({
       title={title}
       canEdit={canEdit}
       store={store}
-      snap={snap}
+      rows={snap.rows}
       derived={derived}
       rootRef={rootRef}
       height={height}
@@ -99,7 +99,11 @@ interface LoadedEditorProps {
   title: string;
   canEdit: boolean;
   store: RubricStore;
-  snap: RubricSnapshot;
+  /**
+   * The shown rows, not the whole snapshot: a save that changes only the save state leaves them as
+   * they were, and this memoized editor is not rendered again (the header follows the store itself).
+   */
+  rows: readonly NodeRow[];
   derived: Derived;
   rootRef: React.RefObject<HTMLDivElement | null>;
   height: number;
@@ -113,7 +117,7 @@ const LoadedEditor = memo(function LoadedEditor({
   title,
   canEdit,
   store,
-  snap,
+  rows,
   derived,
   rootRef,
   height,
@@ -206,7 +210,6 @@ const LoadedEditor = memo(function LoadedEditor({
         title={title}
         canEdit={canEdit}
         store={store}
-        snap={snap}
         others={others}
         index={derived.index}
         onSelect={selectKey}
@@ -222,7 +225,7 @@ const LoadedEditor = memo(function LoadedEditor({
         >
           {codeDev ? (
             <div className="min-h-0 flex-1 overflow-auto p-4">
-              <CodeDevView rows={snap.rows} />
+              <CodeDevView rows={rows} />
             </div>
           ) : (
             <>
@@ -290,8 +293,8 @@ const LoadedEditor = memo(function LoadedEditor({
           onTab={setTab}
           paperId={paperId}
           canEdit={canEdit}
-          rows={snap.rows}
-          revision={snap.revision}
+          rows={rows}
+          store={store}
           derived={derived}
           stats={stats}
           comments={comments}

@@ -31,6 +31,16 @@ export function useRubricStore(paperId: string, canEdit: boolean): { snap: Rubri
       store.unfollow();
     };
   }, [store]);
-  const snap = useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
-  return { snap, store };
+  return { snap: useRubricSnapshot(store), store };
+}
+
+/** The store's snapshot: re-renders the caller on every change (a keystroke, a save, a reload). */
+export function useRubricSnapshot(store: RubricStore): RubricSnapshot {
+  return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+}
+
+/** The rubric's revision: re-renders the caller only when it moves (each saved change), not on every change. */
+export function useRubricRevision(store: RubricStore): number {
+  const revision = () => store.getSnapshot().revision;
+  return useSyncExternalStore(store.subscribe, revision, revision);
 }
