@@ -9,6 +9,48 @@ const none: LintDismissal[] = [];
 const setWeight = (rows: readonly NodeRow[], n: number, weight: number) =>
   applyOperation(rows, { kind: "update", key: K(n), fields: { weight } });
 
+describe("deriveCore after an edit", () => {
+  const fresh = (rows: readonly NodeRow[]) => deriveCore(rows);
+  const sameAnswers = (a: ReturnType<typeof deriveCore>, b: ReturnType<typeof deriveCore>) => {
+    expect(a.index.preorder).toEqual(b.index.preorder);
+    expect([...a.index.byKey]).toEqual([...b.index.byKey]);
+    for (const row of b.index.preorder) expect(a.index.children(row.key)).toEqual(b.index.children(row.key));
+    expect([...a.shares]).toEqual([...b.shares]);
+    expect(a.maxDepth).toBe(b.maxDepth);
+  };
+
+  it("patches the index of a field edit and answers as a new derivation does", () => {
+    const before = deriveCore(ROWS);
+    const rows = setWeight(ROWS, 2, 3);
+    const after = deriveCore(rows, before);
+    sameAnswers(after, fresh(rows));
+    // The tree data is kept (react-arborist keeps its nodes); the edited row is the new one.
+    expect(after.data).toBe(before.data);
+    expect(after.index.byKey.get(K(2))?.weight).toBe(3);
+    expect(before.index.byKey.get(K(2))?.weight).not.toBe(3);
+  });
+
+  it("keeps the shares when no weight changed, and computes them again when one did", () => {
+    const before = deriveCore(ROWS);
+    const text = deriveCore(
+      applyOperation(ROWS, { kind: "update", key: K(2), fields: { requirements: "New text" } }),
+      before,
+    );
+    expect(text.shares).toBe(before.shares);
+    const weighed = deriveCore(setWeight(ROWS, 2, 5), before);
+    expect(weighed.shares).not.toBe(before.shares);
+    sameAnswers(weighed, fresh(setWeight(ROWS, 2, 5)));
+  });
+
+  it("builds anew when the structure changed", () => {
+    const before = deriveCore(ROWS);
+    const rows = applyOperation(ROWS, { kind: "delete", keys: [K(2)] });
+    const after = deriveCore(rows, before);
+    expect(after.data).not.toBe(before.data);
+    sameAnswers(after, fresh(rows));
+  });
+});
+
 describe("deriveLint", () => {
   it("hands back the previous lint when an edit changes no finding, so the editor renders nothing again", () => {
     const before = deriveLint(deriveCore(ROWS), none);

@@ -6,7 +6,7 @@
 import { lintRubric, type LintFinding } from "@/lib/rubric/editor-lint";
 import { splitDismissed, type LintDismissal } from "@/lib/rubric/lint-dismissals";
 import { effectiveShares } from "@/lib/rubric/shares";
-import { buildTreeIndex, type TreeIndex } from "@/lib/rubric/tree-index";
+import { buildTreeIndex, withReplacedRows, type TreeIndex } from "@/lib/rubric/tree-index";
 import type { NodeRow } from "@/lib/rubric/tree-rows";
 
 /**
@@ -50,24 +50,45 @@ export interface DerivedLint {
 
 export type Derived = DerivedCore & DerivedLint;
 
-/** Same nodes under the same parents in the same order (fields aside). */
-function sameStructure(a: readonly NodeRow[], b: readonly NodeRow[]): boolean {
-  if (a.length !== b.length) return false;
+/** The most rows an edit may change for the index to be patched rather than built anew. */
+const PATCH_LIMIT = 64;
+
+/**
+ * The rows of `b` that differ from `a`'s in their fields only, when `b` has the same nodes under
+ * the same parents in the same order as `a`; null when the structure differs. At most
+ * `PATCH_LIMIT + 1` rows are collected (beyond it the index is built anew anyway).
+ */
+function fieldChanges(a: readonly NodeRow[], b: readonly NodeRow[]): NodeRow[] | null {
+  if (a.length !== b.length) return null;
+  const changed: NodeRow[] = [];
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
-    if (x !== y && (x.key !== y.key || x.parentKey !== y.parentKey || x.position !== y.position)) return false;
+    if (x === y) continue;
+    if (x.key !== y.key || x.parentKey !== y.parentKey || x.position !== y.position) return null;
+    if (changed.length <= PATCH_LIMIT) changed.push(y);
   }
-  return true;
+  return changed;
 }
 
-/** Index, shares and tree data for `rows`; `previous` lets an edit that moves nothing keep the tree data. */
+/**
+ * Index, shares and tree data for `rows`; `previous` lets an edit that moves nothing keep the tree
+ * data, patch the index (`withReplacedRows`) and, when no weight changed, keep the shares: an edit
+ * on a 2,500-node rubric then costs a copy of the key map, not a rebuild.
+ */
 export function deriveCore(rows: readonly NodeRow[], previous?: DerivedCore | null): DerivedCore {
-  const index = buildTreeIndex(rows);
-  const shares = effectiveShares(index);
-  if (previous && sameStructure(previous.rows, rows)) {
+  const changed = previous ? fieldChanges(previous.rows, rows) : null;
+  if (previous && changed) {
+    const index =
+      changed.length === 0
+        ? previous.index
+        : ((changed.length <= PATCH_LIMIT ? withReplacedRows(previous.index, changed) : null) ?? buildTreeIndex(rows));
+    const weighed = changed.some((row) => previous.index.byKey.get(row.key)?.weight !== row.weight);
+    const shares = weighed || changed.length > PATCH_LIMIT ? effectiveShares(index) : previous.shares;
     return { rows, index, shares, data: previous.data, maxDepth: previous.maxDepth };
   }
+  const index = buildTreeIndex(rows);
+  const shares = effectiveShares(index);
   // Pre-order: a parent's item exists before its children's.
   const items = new Map<string, TreeItem>();
   const data: TreeItem[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ALL_PAPERS, skipWithoutData } from "./paperbench-data.testutil";
 import { realRows, realTree, specRows } from "./rows-fixtures.testutil";
-import { buildTreeIndex, preorderLayout, subtreeRange } from "./tree-index";
+import { buildTreeIndex, preorderLayout, subtreeRange, withReplacedRows, type TreeIndex } from "./tree-index";
 import type { NodeRow } from "./tree-rows";
 import { rubricStats, walkRubric } from "./walk";
 
@@ -184,6 +184,55 @@ describe("buildTreeIndex", () => {
     expect(index.depthOf("n19999")).toBe(19_999);
     expect(index.isAncestor("n0", "n19999")).toBe(true);
     expect(index.subtreeKeys("n19990")).toHaveLength(10);
+  });
+});
+
+/** Every answer of an index, over every key, as plain data (closures compared by what they say). */
+function answers(index: TreeIndex) {
+  const all = index.preorder.map((r) => r.key);
+  return {
+    root: index.root,
+    byKey: [...index.byKey],
+    preorder: index.preorder,
+    perKey: all.map((k) => ({
+      children: index.children(k),
+      parent: index.parentOf(k),
+      depth: index.depthOf(k),
+      leaf: index.isLeaf(k),
+      subtree: index.subtreeKeys(k),
+      ancestors: all.filter((a) => index.isAncestor(a, k)),
+      range: subtreeRange(index, k),
+    })),
+  };
+}
+
+describe("withReplacedRows", () => {
+  it("answers what a new build over the edited rows answers, and leaves the old index as it was", () => {
+    const rows = small();
+    const index = buildTreeIndex(rows);
+    const before = answers(index);
+    // A leaf, a parent and the root, edited in their fields.
+    const edited = rows.map((r) =>
+      ["a2", "c", "r"].includes(r.key) ? { ...r, weight: r.weight + 2, requirements: `${r.requirements}!` } : r,
+    );
+    const patched = withReplacedRows(
+      index,
+      edited.filter((r, i) => r !== rows[i]),
+    );
+    expect(patched).not.toBeNull();
+    expect(answers(patched!)).toEqual(answers(buildTreeIndex(edited)));
+    expect(patched!.children("a")[1]).toBe(edited.find((r) => r.key === "a2"));
+    expect(patched!.root).toBe(edited.find((r) => r.key === "r"));
+    expect(answers(index)).toEqual(before);
+  });
+
+  it("refuses a row that moved or is not in the index (the caller builds anew)", () => {
+    const rows = small();
+    const index = buildTreeIndex(rows);
+    const a1 = rows.find((r) => r.key === "a1")!;
+    expect(withReplacedRows(index, [{ ...a1, parentKey: "b" }])).toBeNull();
+    expect(withReplacedRows(index, [{ ...a1, position: "zz" }])).toBeNull();
+    expect(withReplacedRows(index, [{ ...a1, key: "new" }])).toBeNull();
   });
 });
 

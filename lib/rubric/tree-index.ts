@@ -108,6 +108,27 @@ export function buildTreeIndex(rows: readonly NodeRow[]): TreeIndex {
       }
   }
 
+  // An index over repeated keys is not patched (`withReplacedRows`): which row wins is the build's to say.
+  return indexOf({ root, byKey, preorder, order, depth, parentIndex, end, kidsAt, repeated });
+}
+
+/** What an index answers from: the rows, and the pre-order layout they hang in. */
+interface IndexParts {
+  root: NodeRow | null;
+  byKey: Map<string, NodeRow>;
+  preorder: NodeRow[];
+  order: Map<string, number>;
+  depth: number[];
+  parentIndex: number[];
+  end: number[];
+  kidsAt: (readonly NodeRow[])[];
+  repeated: boolean;
+}
+
+const parts = new WeakMap<TreeIndex, IndexParts>();
+
+function indexOf(p: IndexParts): TreeIndex {
+  const { root, byKey, preorder, order, depth, parentIndex, end, kidsAt } = p;
   const index: TreeIndex = {
     root,
     byKey,
@@ -142,7 +163,44 @@ export function buildTreeIndex(rows: readonly NodeRow[]): TreeIndex {
     },
   };
   internals.set(index, { position: order, parent: parentIndex, end });
+  parts.set(index, p);
   return index;
+}
+
+/**
+ * The index of the same tree with some rows replaced by new versions of themselves: same keys,
+ * same parents, same positions, other fields (an edit of a weight or a text). The layout is shared
+ * with `index` and only the rows are swapped, so an edit in the editor costs a copy of the key map
+ * instead of a sort and a walk of every node. Null when `index` was not built here or a row is not
+ * in it (the caller builds the index anew).
+ */
+export function withReplacedRows(index: TreeIndex, rows: readonly NodeRow[]): TreeIndex | null {
+  const p = parts.get(index);
+  if (!p || p.repeated) return null;
+  const preorder = p.preorder.slice();
+  const byKey = new Map(p.byKey);
+  const kidsAt = p.kidsAt.slice();
+  const copiedKids = new Set<number>();
+  let root = p.root;
+  for (const row of rows) {
+    const i = p.order.get(row.key);
+    const old = i === undefined ? undefined : preorder[i];
+    if (i === undefined || !old || old.parentKey !== row.parentKey || old.position !== row.position) return null;
+    preorder[i] = row;
+    byKey.set(row.key, row);
+    const parent = p.parentIndex[i];
+    if (parent < 0) {
+      root = row;
+      continue;
+    }
+    if (!copiedKids.has(parent)) {
+      kidsAt[parent] = kidsAt[parent].slice();
+      copiedKids.add(parent);
+    }
+    const kids = kidsAt[parent] as NodeRow[];
+    kids[kids.findIndex((kid) => kid.key === row.key)] = row;
+  }
+  return indexOf({ ...p, root, byKey, preorder, kidsAt });
 }
 
 /**
