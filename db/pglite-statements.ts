@@ -41,14 +41,14 @@ interface Prepared {
   rowDescription: unknown;
 }
 
-/** PGlite's query lock that `query` takes besides the transaction lock: not in its public types. */
+/** PGlite's transaction lock, which `query` takes before its query lock: not in its public types. */
 interface PGliteLocks {
   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 const { serialize } = protocol;
 
-export class StatementCache {
+class StatementCache {
   private readonly statements = new Map<string, Prepared>();
   /** Evicted statements, closed with the next message sent (a Close costs nothing on its own call). */
   private toClose: string[] = [];
@@ -58,11 +58,6 @@ export class StatementCache {
     private readonly client: PGlite,
     private readonly capacity = STATEMENT_CAPACITY,
   ) {}
-
-  /** How many statements are prepared now (tests). */
-  get size(): number {
-    return this.statements.size;
-  }
 
   /** Runs `text` as a named statement; the caller holds PGlite's query lock. */
   async run<T>(
@@ -74,8 +69,8 @@ export class StatementCache {
     try {
       return await this.runOnce<T>(text, params, options);
     } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (code === undefined || !STALE_STATEMENT.has(code) || !this.statements.has(text)) throw err;
+      const code = (err as { code?: string }).code ?? "";
+      if (!STALE_STATEMENT.has(code) || !this.statements.has(text)) throw err;
       // Prepared before a table changed (or deallocated by someone): prepare it again. Inside a
       // transaction the error has already aborted it, so only a statement on its own is retried.
       this.forget(text);
@@ -171,7 +166,7 @@ function cacheable(options: QueryOptions | undefined): boolean {
  * Makes `client.query` (and each transaction's `query`) run through a statement cache: what
  * drizzle calls. `exec` (the simple protocol, several statements in one text) is left as it is.
  */
-export function prepareStatements(client: PGlite, capacity = STATEMENT_CAPACITY): StatementCache {
+export function prepareStatements(client: PGlite, capacity = STATEMENT_CAPACITY): void {
   const cache = new StatementCache(client, capacity);
   const locks = client as unknown as PGliteLocks;
   const query = client.query.bind(client);
@@ -197,6 +192,4 @@ export function prepareStatements(client: PGlite, capacity = STATEMENT_CAPACITY)
       };
       return callback(tx);
     });
-
-  return cache;
 }
