@@ -57,6 +57,10 @@ describe("prepareStatements", () => {
       ],
       ["delete from items where name in ($1, $2)", ["b", "c"]],
       ["select count(*)::int as n, max(weight) as top from items", []],
+      // Two columns of one name: the last one wins in an object, both stay in an array.
+      ["select name as x, weight as x from items order by id", []],
+      ["select name as x, weight as x from items order by id", [], { rowMode: "array" }],
+      ["select name from items where id < $1", [0]],
     ];
     for (const [text, params, options] of cases) {
       const mine = await cached.query(text, params, options);

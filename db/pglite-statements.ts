@@ -20,8 +20,9 @@ import {
  * re-plans a named statement when a table it reads changes.
  *
  * What stays PGlite's: the locks (a statement outside a transaction waits for one that is open, as
- * `query` does), the parameter serializers and result parsers (by the types the statement's
- * description gives, and the caller's `parsers`/`serializers`), errors (PGlite's DatabaseError with
+ * `query` does), the parameter serializers and value parsers (by the types the statement's
+ * description gives, and the caller's `parsers`/`serializers`; the answer's shape is PGlite's, built
+ * here: see `results`), errors (PGlite's DatabaseError with
  * the query and its parameters, as `query` throws it) and the sync to disk after a statement outside
  * a transaction. A query with options this does not handle (`paramTypes`, `blob`) goes to PGlite's
  * own `query`.
@@ -37,9 +38,25 @@ interface Prepared {
   name: string;
   /** Parameter type ids, from the statement's description: they choose each value's serializer. */
   paramTypes: number[];
-  /** The statement's row description (null for one that returns no rows). */
-  rowDescription: unknown;
+  /** The columns of the statement's rows, from its description (empty for one that returns none). */
+  fields: Field[];
 }
+
+/** A column as PGlite's results name it. */
+interface Field {
+  name: string;
+  dataTypeID: number;
+}
+
+type Parser = (text: string, typeId: number) => unknown;
+/** PGlite's backend messages, as far as the results read them. */
+type Message = Parameters<typeof pgParse.parseResults>[0][number];
+type DataRow = InstanceType<typeof protocol.messages.DataRowMessage>;
+type CommandComplete = InstanceType<typeof protocol.messages.CommandCompleteMessage>;
+type RowDescription = InstanceType<typeof protocol.messages.RowDescriptionMessage>;
+
+/** Commands whose completion tag counts rows PGlite adds up as `affectedRows`. */
+const AFFECTING = new Set(["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"]);
 
 /** PGlite's transaction lock, which `query` takes before its query lock: not in its public types. */
 interface PGliteLocks {
@@ -100,8 +117,51 @@ class StatementCache {
       params,
       options,
     );
-    const described = prepared.rowDescription ? [prepared.rowDescription, ...messages] : messages;
-    return pgParse.parseResults(described as typeof messages, this.client.parsers, options)[0] as Results<T>;
+    return this.results<T>(prepared.fields, messages, options);
+  }
+
+  /**
+   * The answer PGlite's `query` gives for one statement's messages (rows, fields, command,
+   * affectedRows, rowCount), built here because PGlite's parser copies every parser the client
+   * has into a new object on each call when the caller passes its own (drizzle always does),
+   * which was most of a short query's cost in JavaScript. The columns come from the description
+   * kept with the statement, each with its parser chosen once per call.
+   */
+  private results<T>(fields: Field[], messages: Message[], options: QueryOptions | undefined): Results<T> {
+    const parsers: (Parser | undefined)[] = fields.map(
+      ({ dataTypeID }) => (options?.parsers?.[dataTypeID] ?? this.client.parsers[dataTypeID]) as Parser | undefined,
+    );
+    const parse = (value: string | null, i: number): unknown => {
+      if (value === null) return null;
+      const parser = parsers[i];
+      return parser ? parser(value, fields[i].dataTypeID) : value;
+    };
+    const asArrays = options?.rowMode === "array";
+    const rows: unknown[] = [];
+    for (const message of messages) {
+      if (message.name === "dataRow") {
+        const values = (message as DataRow).fields;
+        if (asArrays) rows.push(values.map(parse));
+        else {
+          const row: Record<string, unknown> = {};
+          for (let i = 0; i < values.length; i++) row[fields[i].name] = parse(values[i], i);
+          rows.push(row);
+        }
+      } else if (message.name === "commandComplete") {
+        const words = (message as CommandComplete).text.split(" ");
+        const command = words[0];
+        const count = parseInt(words[words.length - 1], 10);
+        const result = {
+          rows,
+          fields,
+          command,
+          affectedRows: AFFECTING.has(command) ? count : 0,
+          ...(Number.isNaN(count) ? {} : { rowCount: count }),
+        };
+        return result as unknown as Results<T>;
+      }
+    }
+    return { affectedRows: 0, rows: [], fields: [] } as Results<T>;
   }
 
   private async prepare(text: string, params: unknown[], options: QueryOptions | undefined): Promise<Prepared> {
@@ -115,7 +175,7 @@ class StatementCache {
     const prepared: Prepared = {
       name,
       paramTypes: pgParse.parseDescribeStatementResults(messages),
-      rowDescription: messages.find((m) => m.name === "rowDescription") ?? null,
+      fields: describedFields(messages),
     };
     this.statements.set(text, prepared);
     if (this.statements.size > this.capacity) this.forget(this.statements.keys().next().value!);
@@ -143,6 +203,11 @@ class StatementCache {
       throw err;
     }
   }
+}
+
+function describedFields(messages: Message[]): Field[] {
+  const description = messages.find((m) => m.name === "rowDescription") as RowDescription | undefined;
+  return description ? description.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID })) : [];
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
