@@ -47,7 +47,7 @@ export function RubricEditor({
   const canEdit = snap.canEdit;
   const { derived, error } = useDerivedRubric(snap.rows, snap.dismissals, snap.pendingCount);
 
-  useLeaveWarning(snap.pendingCount);
+  useLeaveWarning(store);
 
   const rootRef = useRef<HTMLDivElement>(null);
   const height = useFillHeight(rootRef, { min: 420, gap: 20 });
