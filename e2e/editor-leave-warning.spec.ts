@@ -8,12 +8,14 @@ import { STAFF } from "./support/users";
  * Leaving the editor while a change waits for the server asks first; once it is saved, the page
  * closes without asking. Runs on its own paper.
  */
-test("leaving with a change the server has not answered asks first, and not once it is saved", async ({ asUser }, testInfo) => {
+test("leaving with a change the server has not answered asks first, and not once it is saved", async ({
+  asUser,
+}, testInfo) => {
   const paperId = `e2e-leave-${Date.now()}`;
   const page = await asUser(STAFF);
-  expect(
-    (await page.request.post("/api/papers", { data: { id: paperId, title: `Leave ${paperId}` } })).status(),
-  ).toBe(201);
+  expect((await page.request.post("/api/papers", { data: { id: paperId, title: `Leave ${paperId}` } })).status()).toBe(
+    201,
+  );
   const paper = new PaperPage(page, paperId);
   await paper.goto();
   expect(await paper.uploadRubric(writeFile(testInfo.outputPath("rubric.json"), readDemoRubric().bytes))).toBe(200);
