@@ -294,7 +294,8 @@ export class RubricStore {
     try {
       result = await this.fetch<OperationResult>(
         `${this.base}/operations`,
-        jsonInit("POST", { clientOpId: head.id, baseRevision: this.revision, op }),
+        // With this tab's live-feed id: the feed then does not send the change back.
+        jsonInit("POST", { clientOpId: head.id, baseRevision: this.revision, op, editorSession: this.sessionId }),
       );
     } catch (err) {
       failure = err;

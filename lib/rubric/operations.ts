@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { presenceSessionSchema } from "@/lib/live/presence-schemas";
 import { text } from "@/lib/text";
 import { maxChars, problemsSentence, zodProblems } from "@/lib/validation/problem-words";
 import { RUBRIC_LIMITS } from "./limits";
@@ -121,6 +122,12 @@ export const operationRequestSchema = z.object({
   clientOpId: text().min(1).max(100),
   baseRevision: z.number().int().min(0),
   op: operationSchema,
+  /**
+   * The open editor (browser tab) that sends it, as its live feed names itself: that feed is not
+   * sent the operation back (the answer confirms it), others, the same person's other tabs
+   * included, are.
+   */
+  editorSession: presenceSessionSchema.optional(),
 });
 export type OperationRequest = z.output<typeof operationRequestSchema>;
 

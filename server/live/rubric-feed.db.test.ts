@@ -101,6 +101,44 @@ describe.each(testDatabaseKinds())("live rubric feed on %s", (kind) => {
     expect(events).toContain("comments");
   });
 
+  it("does not send an editor its own operation back; the same person's other tab and a spoofed session get it", async () => {
+    const [a] = await seedPaper(handle, "own-echo");
+    const other = await signedInViewer(handle, { staff: true });
+    const abort = new AbortController();
+    const tab = (sessionId: string) =>
+      following(
+        rubricEventStream({
+          store: handle,
+          paperId: "own-echo",
+          since: 1,
+          signal: abort.signal,
+          viewer,
+          presence: { sessionId, userId: viewer.userId, name: "Viewer" },
+        }),
+      );
+    const tabA = await tab("tab-a-0001");
+    const tabB = await tab("tab-b-0001");
+    const weigh = (revision: number, weight: number, userId: string | null, editorSession?: string) =>
+      applyRubricOperation(handle, {
+        paperId: "own-echo",
+        userId,
+        request: {
+          clientOpId: `own-echo-${revision}`,
+          baseRevision: revision - 1,
+          op: { kind: "update", key: a.key, fields: { weight } },
+          editorSession,
+        },
+      });
+    await weigh(2, 2, viewer.userId, "tab-a-0001"); // tab A's own
+    await weigh(3, 3, other.userId, "tab-a-0001"); // someone else naming tab A's session
+    await weigh(4, 4, null); // the CLI's
+    const seenByA = await tabA.reader.take<FeedOperation>("op", 2);
+    const seenByB = await tabB.reader.take<FeedOperation>("op", 3);
+    abort.abort();
+    expect(seenByA.map((o) => o.revision)).toEqual([3, 4]);
+    expect(seenByB.map((o) => o.revision)).toEqual([2, 3, 4]);
+  });
+
   it("resumes after a given revision", async () => {
     const abort = new AbortController();
     const ops = await readOps(

@@ -22,7 +22,7 @@ import { openListenConnection, type ListenConnection } from "./listen-connection
 const CHANNEL = "rubric_revisions";
 
 export type LiveSignal =
-  | { type: "revision"; revision: number }
+  | { type: "revision"; revision: number; by?: RevisionAuthor }
   | { type: "review" }
   | { type: "comments" }
   | { type: "presence"; change: PresenceChange }
@@ -39,6 +39,17 @@ export type LiveSignal =
    * back): every follower re-reads whatever it shows, as after a reconnect. Never sent as NOTIFY.
    */
   | { type: "resync" };
+
+/**
+ * The open editor whose operation made a revision: its own live feed skips the operation (its
+ * answer confirmed it already), which took a read, a write and the browser's handling of it off the
+ * moment the answer arrives. The user too: an editor's session id is no secret (presence lists it),
+ * and only its own user's operations may be skipped on its feed.
+ */
+export interface RevisionAuthor {
+  userId: string;
+  editorSession: string;
+}
 
 /** What happened to whom: replicated to every process, which keeps its own copy of who is where. */
 export type PresenceChange =
@@ -108,9 +119,14 @@ export async function announceLive(
  * operation after their own revision, whenever they hear. An announcement that fails is logged; the
  * change is committed either way.
  */
-export function announceRubricRevision(store: Store, paperId: string, revision: number): Promise<void> {
+export function announceRubricRevision(
+  store: Store,
+  paperId: string,
+  revision: number,
+  by?: RevisionAuthor,
+): Promise<void> {
   return afterAnswer(() =>
-    announceLive(store, paperId, { type: "revision", revision }).catch((err) =>
+    announceLive(store, paperId, { type: "revision", revision, ...(by ? { by } : {}) }).catch((err) =>
       log.warn({ err, paperId, revision }, "a rubric change could not be announced"),
     ),
   );

@@ -10,6 +10,7 @@ import {
   getOperationsSinceShared,
   noteAnnouncedRevision,
   type LiveSignal,
+  type RevisionAuthor,
 } from "./rubric-feed";
 
 const HEARTBEAT_MS = 15_000;
@@ -119,10 +120,20 @@ export function rubricEventStream(input: {
           sending = false;
         }
       };
+      // Whether a revision is the next one and was made by this stream's own editor (see RevisionAuthor).
+      const isOwnNext = ({ revision, by }: { revision: number; by?: RevisionAuthor }) =>
+        !sending &&
+        revision === last + 1 &&
+        by !== undefined &&
+        by.userId === input.viewer.userId &&
+        by.editorSession === input.presence?.sessionId;
       const onSignal = (signal: LiveSignal) => {
         if (signal.type === "revision") {
           noteAnnouncedRevision(input.paperId, signal.revision);
-          void flush();
+          // This stream's own editor made the next revision: its answer told the editor, so the
+          // stream moves past it unsent. Anything less plain (a gap, a read under way) reads as usual.
+          if (isOwnNext(signal)) last = signal.revision;
+          else void flush();
         } else if (signal.type === "presence")
           send(`event: presence\ndata: ${JSON.stringify(listPresence(input.paperId))}\n\n`);
         else if (signal.type === "resync") {

@@ -41,7 +41,9 @@ export interface ApplyOperationInput {
  */
 export async function applyRubricOperation(store: Store, input: ApplyOperationInput): Promise<OperationResult> {
   const result = await applyOperationOnce(store.db, input);
-  await announceRubricRevision(store, input.paperId, result.revision);
+  const { userId, request } = input;
+  const by = userId && request.editorSession ? { userId, editorSession: request.editorSession } : undefined;
+  await announceRubricRevision(store, input.paperId, result.revision, by);
   return result;
 }
 
