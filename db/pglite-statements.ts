@@ -125,7 +125,8 @@ class StatementCache {
    * affectedRows, rowCount), built here because PGlite's parser copies every parser the client
    * has into a new object on each call when the caller passes its own (drizzle always does),
    * which was most of a short query's cost in JavaScript. The columns come from the description
-   * kept with the statement, each with its parser chosen once per call.
+   * kept with the statement, each with its parser chosen once per call; `fields` is the statement's
+   * own list, shared by its answers (drizzle only reads it).
    */
   private results<T>(fields: Field[], messages: Message[], options: QueryOptions | undefined): Results<T> {
     const parsers: (Parser | undefined)[] = fields.map(
