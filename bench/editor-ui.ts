@@ -12,6 +12,10 @@
  * - `editor_edit_roundtrip_p95_ms`: one edit from the keystroke that commits it (Enter in the
  *   inspector's weight field) until the row shows the new weight and the save state says "Saved"
  *   (the server acknowledged the operation). p95 of 40 edits after 3 warm-ups.
+ * - `editor_edit_page_cpu_ms`, `editor_edit_studio_cpu_ms`: the CPU time per measured edit of the
+ *   page's main thread (the bench's own typing included) and of the studio's processes. No goal:
+ *   the figures to compare between two builds on a busy machine, where the round trip waits for
+ *   cores the page, the studio and the browser share.
  *
  * Both are timed inside the page (`performance.now()` and a MutationObserver: every change they
  * wait for is a change of the DOM), so that Playwright's own round trips are not counted, and the
@@ -31,6 +35,7 @@ import {
   requestsBefore,
   runCli,
   mainThreadMs,
+  processGroupCpuMs,
   withPageProfile,
   withStudioAndChromium,
   type OpenPhases,
@@ -268,6 +273,9 @@ async function armEdit(page: Page, key: string, value: string): Promise<void> {
 }
 
 interface EditTimes {
+  /** CPU per measured edit (ms): the page's main thread, and the studio's processes. */
+  pageCpuMs: number;
+  studioCpuMs: number;
   total: number[];
   shown: number[];
   request: number[];
@@ -276,15 +284,29 @@ interface EditTimes {
   answered: number[];
 }
 
-async function editFigures(page: Page): Promise<EditTimes> {
+async function editFigures(page: Page, studioPid: number): Promise<EditTimes> {
   await page.goto(`${BASE_URL}/papers/${PAPER}/rubric`, { timeout: 30_000 });
   await page.locator('[data-testid="tree-row"]').first().waitFor({ timeout: 30_000 });
   const key = await selectFirstLeaf(page);
   const weight = page.getByTestId("inspector-weight");
   const original = await weight.inputValue();
-  const times: EditTimes = { total: [], shown: [], request: [], handler: [], sent: [], answered: [] };
+  const times: EditTimes = {
+    pageCpuMs: NaN,
+    studioCpuMs: NaN,
+    total: [],
+    shown: [],
+    request: [],
+    handler: [],
+    sent: [],
+    answered: [],
+  };
   let skipped = 0;
+  // CPU from the first measured edit on, per edit tried (a retried one included).
+  let cpuFrom: { page: number; studio: number } | null = null;
+  let tried = 0;
   for (let i = 0; i < WARM_UP_EDITS + EDITS; i++) {
+    if (i === WARM_UP_EDITS) cpuFrom ??= { page: await mainThreadMs(page), studio: processGroupCpuMs(studioPid) };
+    if (cpuFrom) tried++;
     // Alternate between two weights that differ from the original one.
     const value = String(i % 2 === 0 ? 7 : 3);
     await weight.fill(value, { timeout: 10_000 });
@@ -317,6 +339,10 @@ async function editFigures(page: Page): Promise<EditTimes> {
       if (state.answeredMs !== null) times.answered.push(state.answeredMs);
     }
   }
+  if (cpuFrom) {
+    times.pageCpuMs = ((await mainThreadMs(page)) - cpuFrom.page) / tried;
+    times.studioCpuMs = (processGroupCpuMs(studioPid) - cpuFrom.studio) / tried;
+  }
   if (skipped)
     console.log(
       `# editor_edit_roundtrip: ${skipped} edit(s) retried (the weight field's typing timer fired before Enter)`,
@@ -342,7 +368,8 @@ export async function editorUiFigures(): Promise<void> {
     return;
   const prepare = (dataDir: string) =>
     runCli(dataDir, ["rubric", "import", path.join(PAPERBENCH_DATA_DIR, "papers", PAPER)], 120_000);
-  await withStudioAndChromium({ port: PORT, dataDirPrefix: "rubric-studio-bench-ui-", prepare }, async (browser) => {
+  const bench = { port: PORT, dataDirPrefix: "rubric-studio-bench-ui-", prepare };
+  await withStudioAndChromium(bench, async (browser, _baseUrl, studio) => {
     const page = await newSignedInPage(browser, BASE_URL, { viewport: { width: 1440, height: 900 }, probe: openProbe });
 
     const open = await withTimeout(
@@ -360,9 +387,11 @@ export async function editorUiFigures(): Promise<void> {
     const edits = await withTimeout(
       "editor_edit_roundtrip",
       300_000,
-      withPageProfile(page, "editor-edits", () => editFigures(page)),
+      withPageProfile(page, "editor-edits", () => editFigures(page, studio.pid)),
     );
     report("editor_edit_roundtrip_p95_ms", percentile(edits.total, 95), "ms");
+    report("editor_edit_page_cpu_ms", edits.pageCpuMs, "ms");
+    report("editor_edit_studio_cpu_ms", edits.studioCpuMs, "ms");
     const ms = (xs: number[]) => (xs.length ? `${median(xs).toFixed(1)} ms` : "n/a");
     console.log(
       `# editor_edit_roundtrip: median ${ms(edits.total)}, min ${Math.min(...edits.total).toFixed(1)} ms, max ${Math.max(...edits.total).toFixed(1)} ms over ${edits.total.length} edits; ` +

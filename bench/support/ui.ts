@@ -115,7 +115,7 @@ export async function newSignedInPage(
  */
 export async function withStudioAndChromium<T>(
   opts: { port: number; dataDirPrefix: string; prepare: (dataDir: string) => void },
-  work: (browser: Browser, baseUrl: string) => Promise<T>,
+  work: (browser: Browser, baseUrl: string, studio: Studio) => Promise<T>,
 ): Promise<T> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), opts.dataDirPrefix));
   let studio: Studio | null = null;
@@ -124,7 +124,7 @@ export async function withStudioAndChromium<T>(
     opts.prepare(dataDir);
     studio = await startStudio({ DATA_DIR: dataDir, DATABASE_URL: "" }, { port: opts.port });
     browser = await launchChromium();
-    return await work(browser, studio.url);
+    return await work(browser, studio.url, studio);
   } finally {
     await browser?.close().catch(() => undefined);
     await studio?.stop();
@@ -171,6 +171,30 @@ export async function withPageProfile<T>(page: Page, name: string, work: () => P
     console.log(`# ${name}: the page's CPU profile is in ${path.join(dir, `${name}.cpuprofile`)}`);
     await cdp.detach().catch(() => undefined);
   }
+}
+
+/**
+ * The CPU time (user and system, in ms) the processes of a process group have used so far: the
+ * studio's (`startStudio` runs it as a group of its own), read from /proc. Linux only; NaN elsewhere.
+ * Like `mainThreadMs`, a figure that waiting for a core does not inflate.
+ */
+export function processGroupCpuMs(pgid: number): number {
+  if (process.platform !== "linux") return NaN;
+  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+  let ticks = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // The fields after the command's closing parenthesis: state is the 1st, pgrp the 3rd, utime the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / ticksPerMs;
 }
 
 const meters = new WeakMap<Page, CDPSession>();
