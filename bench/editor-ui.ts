@@ -26,6 +26,7 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { PAPERBENCH_DATA_DIR } from "@/lib/rubric/paperbench-data.testutil";
+import { groupCpuSeconds } from "./support/cpu";
 import { median, percentile, report, withTimeout } from "./support/figures";
 import {
   canMeasureUi,
@@ -35,7 +36,6 @@ import {
   requestsBefore,
   runCli,
   mainThreadMs,
-  processGroupCpuMs,
   withPageProfile,
   withStudioAndChromium,
   type OpenPhases,
@@ -305,7 +305,7 @@ async function editFigures(page: Page, studioPid: number): Promise<EditTimes> {
   let cpuFrom: { page: number; studio: number } | null = null;
   let tried = 0;
   for (let i = 0; i < WARM_UP_EDITS + EDITS; i++) {
-    if (i === WARM_UP_EDITS) cpuFrom ??= { page: await mainThreadMs(page), studio: processGroupCpuMs(studioPid) };
+    if (i === WARM_UP_EDITS) cpuFrom ??= { page: await mainThreadMs(page), studio: groupCpuSeconds(studioPid) * 1000 };
     if (cpuFrom) tried++;
     // Alternate between two weights that differ from the original one.
     const value = String(i % 2 === 0 ? 7 : 3);
@@ -341,7 +341,7 @@ async function editFigures(page: Page, studioPid: number): Promise<EditTimes> {
   }
   if (cpuFrom) {
     times.pageCpuMs = ((await mainThreadMs(page)) - cpuFrom.page) / tried;
-    times.studioCpuMs = (processGroupCpuMs(studioPid) - cpuFrom.studio) / tried;
+    times.studioCpuMs = (groupCpuSeconds(studioPid) * 1000 - cpuFrom.studio) / tried;
   }
   if (skipped)
     console.log(

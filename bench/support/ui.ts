@@ -173,30 +173,6 @@ export async function withPageProfile<T>(page: Page, name: string, work: () => P
   }
 }
 
-/**
- * The CPU time (user and system, in ms) the processes of a process group have used so far: the
- * studio's (`startStudio` runs it as a group of its own), read from /proc. Linux only; NaN elsewhere.
- * Like `mainThreadMs`, a figure that waiting for a core does not inflate.
- */
-export function processGroupCpuMs(pgid: number): number {
-  if (process.platform !== "linux") return NaN;
-  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
-  let ticks = 0;
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // gone meanwhile
-    }
-    // The fields after the command's closing parenthesis: state is the 1st, pgrp the 3rd, utime the 12th, stime the 13th.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / ticksPerMs;
-}
-
 const meters = new WeakMap<Page, CDPSession>();
 
 /**
