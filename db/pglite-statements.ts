@@ -195,7 +195,7 @@ class StatementCache {
     const closes = this.toClose.map((name) => serialize.close({ type: "S", name }));
     this.toClose = [];
     try {
-      return await this.client.execProtocol(concat([...closes, ...parts]), {
+      return await this.client.execProtocol(Buffer.concat([...closes, ...parts]), {
         syncToFs: false,
         onNotice: options?.onNotice,
       });
@@ -209,18 +209,6 @@ class StatementCache {
 function describedFields(messages: Message[]): Field[] {
   const description = messages.find((m) => m.name === "rowDescription") as RowDescription | undefined;
   return description ? description.fields.map(({ name, dataTypeID }) => ({ name, dataTypeID })) : [];
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /** Whether this cache can run the query (otherwise PGlite's own `query` does). */
