@@ -79,13 +79,16 @@ function fieldChanges(a: readonly NodeRow[], b: readonly NodeRow[]): NodeRow[] |
 export function deriveCore(rows: readonly NodeRow[], previous?: DerivedCore | null): DerivedCore {
   const changed = previous ? fieldChanges(previous.rows, rows) : null;
   if (previous && changed) {
+    const kept = { rows, data: previous.data, maxDepth: previous.maxDepth };
+    // Past the limit not every changed row was collected: index and shares anew.
+    if (changed.length > PATCH_LIMIT) {
+      const index = buildTreeIndex(rows);
+      return { ...kept, index, shares: effectiveShares(index) };
+    }
     const index =
-      changed.length === 0
-        ? previous.index
-        : ((changed.length <= PATCH_LIMIT ? withReplacedRows(previous.index, changed) : null) ?? buildTreeIndex(rows));
+      changed.length === 0 ? previous.index : (withReplacedRows(previous.index, changed) ?? buildTreeIndex(rows));
     const weighed = changed.some((row) => previous.index.byKey.get(row.key)?.weight !== row.weight);
-    const shares = weighed || changed.length > PATCH_LIMIT ? effectiveShares(index) : previous.shares;
-    return { rows, index, shares, data: previous.data, maxDepth: previous.maxDepth };
+    return { ...kept, index, shares: weighed ? effectiveShares(index) : previous.shares };
   }
   const index = buildTreeIndex(rows);
   const shares = effectiveShares(index);
