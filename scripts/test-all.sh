@@ -5,6 +5,14 @@
 # PostgreSQL, runner processes) and the Playwright suite in Chromium. Ends with one line adding up every suite: "N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# Test data in memory: every database test copies a 41 MB PGlite template and PGlite writes through
+# the file system, as do the runner's work directories and Chromium's profiles. On the 2-core
+# machine's ext4 a template copy took 1 s where tmpfs takes 0.25, and the database suites ran 27 %
+# faster. Only when TMPDIR is not set already and /dev/shm has room; removed when the run ends.
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] \
+  && [ "$(df -Pk /dev/shm 2>/dev/null | awk 'NR==2 {print $4}')" -gt $((6 * 1024 * 1024)) ] 2>/dev/null; then
+  TMPDIR=$(mktemp -d /dev/shm/rubric-studio-tests.XXXXXX) && export TMPDIR && trap 'rm -rf "$TMPDIR"' EXIT
+fi
 results=$(mktemp -d)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 # Each phase says how long it took, so a slower CI shows where.
