@@ -76,6 +76,9 @@ test("staff compare two judges on a human-labelled submission, pick the default 
   const beforeAfter = page.getByTestId("calibration-before-after");
   await expect(beforeAfter).toContainText("After (v2)");
   await expect(beforeAfter).toContainText("the judge missed it");
+  // The paper's calibration read again after the acceptance (the version list, v1 recorded and v2) moves the
+  // re-run button down: clicking before it lands can hit where the button was.
+  await expect(editor.getByText("Versions (2)")).toBeVisible();
   await screenshots(page, testInfo, "calibration", { fullPage: true });
 
   await page.getByTestId("calibration-rerun").click();

@@ -11,7 +11,9 @@ cd "$(dirname "$0")/.."
 # faster. Only when TMPDIR is not set already and /dev/shm has room; removed when the run ends.
 if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ] \
   && [ "$(df -Pk /dev/shm 2>/dev/null | awk 'NR==2 {print $4}')" -gt $((6 * 1024 * 1024)) ] 2>/dev/null; then
-  TMPDIR=$(mktemp -d /dev/shm/rubric-studio-tests.XXXXXX) && export TMPDIR && trap 'rm -rf "$TMPDIR"' EXIT
+  # Open to every uid as /tmp is: a sandbox started by root runs as nobody only where nobody can reach its directory.
+  TMPDIR=$(mktemp -d /dev/shm/rubric-studio-tests.XXXXXX) && chmod 1777 "$TMPDIR" && export TMPDIR \
+    && trap 'rm -rf "$TMPDIR"' EXIT
 fi
 results=$(mktemp -d)
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
