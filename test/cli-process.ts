@@ -2,9 +2,10 @@
  * The studio's command lines as the tests start them: each entry point is bundled once per test run
  * (test/global-setup.ts) and started with plain node. tsx, behind `npm run rubric` and the others,
  * applies the same esbuild transform on the fly, but pays ~1 s of CPU per process to compile and
- * resolve a few hundred modules, and the suites start about 150 of them. Packages stay outside the
- * bundle, so node resolves them exactly as under tsx (with the react-server condition). A test per
- * command line still goes through `npm run` (lib/grading/cli.test.ts).
+ * resolve a few hundred modules (2 s for the runner), and the suites start about 200 of them.
+ * Packages stay outside the bundle, so node resolves them exactly as under tsx, with the
+ * react-server condition where the npm script gives it. A test per command line still goes through
+ * `npm run` or tsx (lib/grading/cli.test.ts, runner/main.test.ts).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -12,9 +13,12 @@ import { inject } from "vitest";
 import { SHORT_LIVED_NODE_FLAGS } from "./node-flags";
 
 export const CLI_ENTRIES = {
-  cli: "scripts/cli.ts",
-  "evaluation-cli": "scripts/evaluation-cli.ts",
-  "judge-cli": "scripts/judge-cli.ts",
+  cli: { file: "scripts/cli.ts", reactServer: true },
+  "evaluation-cli": { file: "scripts/evaluation-cli.ts", reactServer: true },
+  "judge-cli": { file: "scripts/judge-cli.ts", reactServer: true },
+  // The processes the server suite starts beside a studio: `npm run runner` and `npm run worker`.
+  runner: { file: "runner/main.ts", reactServer: false },
+  worker: { file: "scripts/worker.ts", reactServer: true },
 } as const;
 export type CliEntry = keyof typeof CLI_ENTRIES;
 
@@ -31,7 +35,7 @@ export async function bundleClis(): Promise<{ dir: string; remove: () => void }>
   fs.mkdirSync(cache, { recursive: true });
   const dir = fs.mkdtempSync(path.join(cache, "rubric-studio-cli-"));
   await build({
-    entryPoints: CLI_ENTRIES,
+    entryPoints: Object.fromEntries(Object.entries(CLI_ENTRIES).map(([name, entry]) => [name, entry.file])),
     outdir: dir,
     outExtension: { ".js": ".mjs" },
     bundle: true,
@@ -48,7 +52,7 @@ export async function bundleClis(): Promise<{ dir: string; remove: () => void }>
 export function cliArgs(entry: CliEntry, ...args: string[]): string[] {
   return [
     ...SHORT_LIVED_NODE_FLAGS,
-    "--conditions=react-server",
+    ...(CLI_ENTRIES[entry].reactServer ? ["--conditions=react-server"] : []),
     path.join(inject("cliBundleDir"), `${entry}.mjs`),
     ...args,
   ];
