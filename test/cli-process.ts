@@ -48,12 +48,18 @@ export async function bundleClis(): Promise<{ dir: string; remove: () => void }>
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
+const conditions = (entry: CliEntry) => (CLI_ENTRIES[entry].reactServer ? ["--conditions=react-server"] : []);
+
 /** node's arguments that run one command line with `args`. */
 export function cliArgs(entry: CliEntry, ...args: string[]): string[] {
-  return [
-    ...SHORT_LIVED_NODE_FLAGS,
-    ...(CLI_ENTRIES[entry].reactServer ? ["--conditions=react-server"] : []),
-    path.join(inject("cliBundleDir"), `${entry}.mjs`),
-    ...args,
-  ];
+  return [...SHORT_LIVED_NODE_FLAGS, ...conditions(entry), path.join(inject("cliBundleDir"), `${entry}.mjs`), ...args];
+}
+
+/**
+ * node's arguments that start `entry`'s program in one process (so a signal reaches it): its bundle
+ * under vitest, else (a benchmark, outside vitest) its source through tsx, as its npm script runs it.
+ */
+export function programArgs(entry: CliEntry): string[] {
+  if (process.env.VITEST) return cliArgs(entry);
+  return [...conditions(entry), "--import", "tsx", path.resolve(import.meta.dirname, "..", CLI_ENTRIES[entry].file)];
 }

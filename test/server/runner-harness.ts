@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import * as tar from "tar-stream";
 import type { JobView } from "@/lib/jobs/job-view";
 import { releaseJobMounts } from "@/runner/job-storage";
-import { cliArgs } from "@/test/cli-process";
+import { programArgs } from "@/test/cli-process";
 import { pollUntil } from "@/test/poll";
 import { DEMO_PAPER_ID, ROOT, api, sleep } from "./harness";
 
@@ -118,11 +118,7 @@ export function startWorkerProcess(
   env: Record<string, string>,
   opts: { nodeArgs?: string[]; onStderr?: (text: string) => void } = {},
 ): WorkerProcess {
-  // Under vitest the worker's bundle (test/cli-process.ts), in a benchmark tsx as `npm run worker` runs it.
-  const program = process.env.VITEST
-    ? cliArgs("worker")
-    : ["--conditions=react-server", "--import", "tsx", path.join(ROOT, "scripts", "worker.ts")];
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...program], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...programArgs("worker")], {
     cwd: ROOT,
     env: { ...process.env, ...env, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -235,11 +231,8 @@ export function startRunner(
   opts: { name: string; backend?: string; maxJobs?: number; env?: Record<string, string> },
 ): RunnerProcess {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), `rubric-runner-${opts.name}-`));
-  // One process (the tsx CLI would add a parent), so a signal reaches it: under vitest the runner's
-  // bundle (test/cli-process.ts), in a benchmark `node --import tsx` as `npm run runner` runs it.
-  const program = process.env.VITEST ? cliArgs("runner") : ["--import", "tsx", path.join(ROOT, "runner", "main.ts")];
   const args = [
-    ...program,
+    ...programArgs("runner"),
     "--url",
     baseUrl,
     "--name",
