@@ -43,45 +43,43 @@ format_rc=$(cat "$results/format.rc")
 eslint_rc=$(cat "$results/eslint.rc")
 took "static checks"
 
-# The production build needs nothing vitest does: it runs beside it, and the server suite (which
-# needs only the build) starts as soon as the build is done, still beside vitest: vitest alone keeps
-# part of the two cores idle (its tests wait on child processes, leases and timers). Playwright,
-# whose specs wait on a page with 10 s bounds, starts once vitest is done, beside the rest of the
-# server suite. Each suite's output is kept and printed whole once all are done.
-server_rc=1
-e2e_rc=1
+# The production build needs nothing vitest does: it runs beside it (vitest leaves part of the two
+# cores idle while it waits on PostgreSQL and child processes), and the suites after it wait for it.
 (
   build_start=$SECONDS
   { bash scripts/ensure-system-packages.sh && npm run build; } >"$results/build.log" 2>&1
-  rc=$?
-  echo $rc >"$results/build.rc"
+  echo $? >"$results/build.rc"
   echo $((SECONDS - build_start)) >"$results/build.s"
-  [ $rc -eq 0 ] || exit 0
-  server_start=$SECONDS
-  npx vitest run --config vitest.server.config.ts --reporter=default --reporter=json --outputFile.json="$results/server.json" >"$results/server.log" 2>&1
-  echo $? >"$results/server.rc"
-  echo $((SECONDS - server_start)) >"$results/server.s"
 ) &
-build_and_server_pid=$!
+build_pid=$!
 
-echo "── vitest (unit and integration${DATABASE_URL:+, PGlite and PostgreSQL}), beside the build and then the server suite ──"
+echo "── vitest (unit and integration${DATABASE_URL:+, PGlite and PostgreSQL}), beside the build ──"
 npx vitest run --reporter=default --reporter=json --outputFile.json="$results/vitest.json"
 vitest_rc=$?
 took "vitest"
 
-# Playwright waits for the build (the server suite may still be running).
-while [ ! -f "$results/build.rc" ] && kill -0 $build_and_server_pid 2>/dev/null; do sleep 1; done
-build_rc=$(cat "$results/build.rc" 2>/dev/null || echo 1)
 echo "── next build ──"
+wait $build_pid
+build_rc=$(cat "$results/build.rc" 2>/dev/null || echo 1)
 # The whole log when it fails: the cause is not always in its last lines.
 [ "$build_rc" -eq 0 ] && echo "build ok ($(cat "$results/build.s") s beside vitest)" || cat "$results/build.log"
-if [ "$build_rc" -eq 0 ]; then
-  PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" npx playwright test --reporter=list,json >"$results/playwright.log" 2>&1
-  e2e_rc=$?
+took "build, after vitest"
+
+# The server suite and Playwright share the build and run side by side (each starts its own studios
+# on its own ports and data): together they take the time of the longer one. Each one's output is
+# kept and printed whole, one after the other, once both are done.
+server_rc=1
+e2e_rc=1
+if [ $build_rc -eq 0 ]; then
+  ( npx vitest run --config vitest.server.config.ts --reporter=default --reporter=json --outputFile.json="$results/server.json" >"$results/server.log" 2>&1; echo $? >"$results/server.rc" ) &
+  server_pid=$!
+  ( PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.json" npx playwright test --reporter=list,json >"$results/playwright.log" 2>&1; echo $? >"$results/playwright.rc" ) &
+  e2e_pid=$!
+  wait $server_pid $e2e_pid
+  server_rc=$(cat "$results/server.rc" 2>/dev/null || echo 1)
+  e2e_rc=$(cat "$results/playwright.rc" 2>/dev/null || echo 1)
 fi
-wait $build_and_server_pid
-server_rc=$(cat "$results/server.rc" 2>/dev/null || echo 1)
-took "Playwright after vitest, the server suite since the build ($(cat "$results/server.s" 2>/dev/null || echo 0) s)"
+took "server suite and Playwright, side by side"
 echo "── server tests (the built studio over HTTP${DATABASE_URL:+, PGlite and PostgreSQL}) ──"
 cat "$results/server.log" 2>/dev/null
 echo "── playwright (Chromium) ──"
