@@ -12,6 +12,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { randomBytes } from "node:crypto";
 import { openDatabase, type DbHandle } from "@/db/client";
 import { addPaperMember } from "@/db/queries/papers";
@@ -22,8 +23,17 @@ import type { RubricOperation } from "@/lib/rubric/operations";
 import { createTestPostgresDatabase } from "@/test/databases";
 import { SHORT_LIVED_NODE_FLAGS } from "@/test/node-flags";
 import { pollUntil } from "@/test/poll";
+import { inject } from "vitest";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const CODE_CACHE_PRELOAD = path.join(ROOT, "test", "node-code-cache.mjs");
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Where the server suite's studios keep their code cache for this run (test/node-code-cache.mjs). */
+    codeCacheDir: string;
+  }
+}
 export const DEMO_PAPER_ID = "demo-adaptive-clipping";
 export const STAFF = { email: "staff@demo.rubric.studio", password: "staff-demo-pass" };
 export const AUTHOR = { email: "author@demo.rubric.studio", password: "author-demo-pass" };
@@ -210,10 +220,16 @@ export async function startStudio(
   const url = `http://127.0.0.1:${port}`;
   const nextBin = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
   // A test's studio lives for one test file: V8's flags for short-lived processes (test/node-flags.ts)
-  // took a fifth off the CPU of the server suite's PGlite studios. The benchmarks (no VITEST) measure
-  // the studio as it runs in production, with V8's defaults.
-  const nodeFlags = process.env.VITEST ? SHORT_LIVED_NODE_FLAGS : [];
-  const args = [...nodeFlags, nextBin, "start", "-H", "127.0.0.1", "-p", String(port)];
+  // took a fifth off the CPU of the server suite's PGlite studios, and the run's code cache
+  // (test/node-code-cache.mjs) a third of what a studio takes to answer its first request. The
+  // benchmarks (no VITEST) measure the studio as it runs in production, with neither.
+  const testOnly = process.env.VITEST
+    ? {
+        args: [...SHORT_LIVED_NODE_FLAGS, "--import", pathToFileURL(CODE_CACHE_PRELOAD).href],
+        env: { RUBRIC_STUDIO_CODE_CACHE_DIR: inject("codeCacheDir") },
+      }
+    : { args: [], env: {} };
+  const args = [...testOnly.args, nextBin, "start", "-H", "127.0.0.1", "-p", String(port)];
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     // No embedded runner unless a test asks for one (EMBEDDED_RUNNER=1): runner tests start their own.
@@ -224,6 +240,7 @@ export async function startStudio(
       PAPERBENCH_DATA_DIR: process.env.PAPERBENCH_DATA_DIR ?? path.join(ROOT, "..", "shared", "paperbench"),
       EMBEDDED_RUNNER: "0",
       PORT: String(port),
+      ...testOnly.env,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
