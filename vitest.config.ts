@@ -1,5 +1,5 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { SHORT_LIVED_NODE_FLAGS } from "./test/node-flags";
 
 /**
@@ -12,30 +12,32 @@ const PURE = ["lib/**/*.test.ts", "components/**/*.test.ts", "deploy/**/*.test.t
 // Pure, but it starts the CLI bundles the global setup makes.
 const PURE_BUT_NEEDS_SETUP = ["lib/grading/cli.test.ts"];
 
-const shared = {
-  environment: "node",
-  // Integration tests open databases and import 11k-node rubrics: give them room.
-  testTimeout: 60_000,
-  hookTimeout: 60_000,
-  // server-only throws outside a react-server bundle; tests run the server code directly.
-  alias: { "server-only": path.resolve(import.meta.dirname, "test/server-only-stub.ts") },
-  execArgv: SHORT_LIVED_NODE_FLAGS,
-} as const;
-
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
+    // What both projects share (each says `extends: true`).
+    environment: "node",
+    // Integration tests open databases and import 11k-node rubrics: give them room.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // server-only throws outside a react-server bundle; tests run the server code directly.
+    alias: { "server-only": path.resolve(import.meta.dirname, "test/server-only-stub.ts") },
+    execArgv: SHORT_LIVED_NODE_FLAGS,
     // Two files at a time (the machine's two cores): every integration file opens its own databases and temp dirs.
     maxWorkers: 2,
     projects: [
       {
         extends: true,
-        test: { ...shared, name: "pure", include: PURE, exclude: PURE_BUT_NEEDS_SETUP, isolate: false },
+        test: {
+          name: "pure",
+          include: PURE,
+          exclude: [...configDefaults.exclude, ...PURE_BUT_NEEDS_SETUP],
+          isolate: false,
+        },
       },
       {
         extends: true,
         test: {
-          ...shared,
           name: "integration",
           include: [
             ...PURE_BUT_NEEDS_SETUP,
