@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { CategoryChip } from "@/components/rubric-editor/categories";
-import { Markdown } from "@/components/ui/markdown";
+import { LazyMarkdown } from "@/components/ui/lazy-markdown";
 import { MathText } from "@/components/ui/math-text";
 import type { ComparedLeaf, ComparedLeafSide } from "@/lib/grading/compare-gradings";
 import { ScoreChip } from "./review-tree";
@@ -95,7 +95,7 @@ function Side({ label, side, gradingId }: { label: string; side: ComparedLeafSid
       </div>
       <div className="mt-1 max-h-40 overflow-y-auto text-sm" data-testid={`compare-explanation-${label.toLowerCase()}`}>
         {side.explanation ? (
-          <Markdown>{side.explanation}</Markdown>
+          <LazyMarkdown>{side.explanation}</LazyMarkdown>
         ) : (
           <p className="text-xs text-zinc-500">No explanation.</p>
         )}

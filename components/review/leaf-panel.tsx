@@ -6,7 +6,7 @@ import { CategoryChip } from "@/components/rubric-editor/categories";
 import { formatWeight } from "@/components/rubric-editor/tree-row-content";
 import { Button } from "@/components/ui/button";
 import { BLIND_REVIEW_HINT, HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
-import { Markdown } from "@/components/ui/markdown";
+import { LazyMarkdown, usePreloadMarkdown } from "@/components/ui/lazy-markdown";
 import { MathText } from "@/components/ui/math-text";
 import { fetchJson } from "@/components/api/client";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
@@ -91,6 +91,8 @@ function LeafView({
     queryFn: () => fetchLeafDetail(gradingId, selectedKey),
     staleTime: Infinity,
   });
+  // The explanation is markdown: its renderer loads beside the leaf's detail, not after it.
+  usePreloadMarkdown();
   const judgeLabel = model.payload.grading.kind === "human" ? "Imported human grading" : "Judge";
   const effective = model.effectiveScore(selectedKey);
   const inScope = model.inScope(selectedKey);
@@ -265,7 +267,7 @@ function LeafView({
               <p className="text-sm text-red-700">{detail.error.message}</p>
             ) : d?.verdict?.explanation ? (
               <div className="text-sm">
-                <Markdown>{d.verdict.explanation}</Markdown>
+                <LazyMarkdown>{d.verdict.explanation}</LazyMarkdown>
               </div>
             ) : (
               <p className="text-sm text-zinc-500">No explanation.</p>
@@ -284,7 +286,7 @@ function LeafView({
                 Full judge response
               </summary>
               <div className="space-y-2 border-t border-zinc-200 px-3 py-2 text-sm">
-                {response.text !== null && <Markdown>{response.text}</Markdown>}
+                {response.text !== null && <LazyMarkdown>{response.text}</LazyMarkdown>}
                 {response.rest !== null && (
                   <pre className="max-h-64 overflow-auto rounded bg-zinc-50 p-2 font-mono text-[11px] text-zinc-700">
                     {response.rest}

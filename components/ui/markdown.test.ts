@@ -1,6 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { LazyMarkdown, loadMarkdown } from "./lazy-markdown";
 import { Markdown } from "./markdown";
 import { loadKatex, MathText } from "./math-text";
 
@@ -48,5 +49,21 @@ describe("MathText", () => {
     const html = mathText("bad $\\frac{<script>$");
     expect(html).not.toContain("<script>");
     expect(html).toContain("katex-error");
+  });
+});
+
+describe("LazyMarkdown", () => {
+  const lazy = (source: string) => renderToStaticMarkup(createElement(LazyMarkdown, null, source));
+
+  it("shows the text as written, escaped, until the renderer has loaded, then the rendered markdown", async () => {
+    const source = "**bold** <img src=x onerror=alert(1)>\nnext line";
+    const before = lazy(source);
+    expect(before).toContain('data-testid="markdown-source"');
+    expect(before).toContain("**bold** &lt;img src=x onerror=alert(1)&gt;\nnext line");
+    await loadMarkdown();
+    const after = lazy(source);
+    expect(after).not.toContain("markdown-source");
+    expect(after).toContain("<strong>bold</strong>");
+    expect(after).not.toContain("onerror");
   });
 });

@@ -1,6 +1,5 @@
 import "katex/dist/katex.min.css";
-import { useSyncExternalStore } from "react";
-import { loadOnce } from "@/lib/load-once";
+import { lazyModule } from "@/components/hooks/lazy-module";
 import { mayHoldMath, splitMath } from "@/lib/math";
 
 type Katex = typeof import("katex").default;
@@ -9,25 +8,10 @@ type Katex = typeof import("katex").default;
  * KaTeX (about 270 KB of script) loads when the first formula is on screen, not with the page: most
  * rows hold none, and an open waited for it. Until it is there a formula shows as its source.
  */
-let katex: Katex | null = null;
-const waiting = new Set<() => void>();
+const katexModule = lazyModule(async (): Promise<Katex> => (await import("katex")).default);
 
-/** Loads KaTeX once; formulas on screen render when it is there. A failed load is tried again by the next formula. */
-export const loadKatex = loadOnce(async (): Promise<Katex> => {
-  katex = (await import("katex")).default;
-  for (const listener of waiting) listener();
-  return katex;
-});
-
-function subscribeToKatex(listener: () => void): () => void {
-  waiting.add(listener);
-  loadKatex().catch(() => undefined);
-  return () => {
-    waiting.delete(listener);
-  };
-}
-
-const currentKatex = () => katex;
+/** Loads KaTeX once; formulas on screen render when it is there. */
+export const loadKatex = katexModule.load;
 
 /**
  * KaTeX's rendering of one formula. `trust: false` refuses \href, \url, \htmlClass and the like, and
@@ -65,7 +49,7 @@ export function MathText({ text, className, inline = false }: { text: string; cl
 
 /** MathText of a text that may hold math: its source until KaTeX is loaded (see loadKatex). */
 function Formulas({ text, className, inline }: { text: string; className?: string; inline: boolean }) {
-  const lib = useSyncExternalStore(subscribeToKatex, currentKatex, currentKatex);
+  const lib = katexModule.useModule();
   if (!lib) return <span className={className}>{text}</span>;
   const parts = splitMath(text).map((segment, i) =>
     segment.kind === "text" ? (
