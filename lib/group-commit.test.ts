@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { groupCommit } from "./group-commit";
 
 const tick = () => new Promise<void>((r) => setTimeout(r, 5));
@@ -37,5 +37,36 @@ describe("groupCommit", () => {
     const b = batch.add("b");
     expect(await a).toBe("lost");
     await expect(b).resolves.toBeUndefined();
+  });
+});
+
+describe("groupCommit with a linger", () => {
+  it("writes a batch no sooner than lingerMs after its first item, with every item that arrived meanwhile", async () => {
+    vi.useFakeTimers();
+    try {
+      const writes: number[][] = [];
+      const batch = groupCommit<number>(
+        async (items) => {
+          writes.push(items);
+        },
+        { lingerMs: 100 },
+      );
+      const first = [batch.add(1), batch.add(2)];
+      await vi.advanceTimersByTimeAsync(60);
+      expect(writes).toEqual([]);
+      first.push(batch.add(3));
+      await vi.advanceTimersByTimeAsync(40);
+      await Promise.all(first);
+      expect(writes).toEqual([[1, 2, 3]]);
+      // The next batch lingers from its own first item.
+      const later = batch.add(4);
+      await vi.advanceTimersByTimeAsync(99);
+      expect(writes).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      await later;
+      expect(writes).toEqual([[1, 2, 3], [4]]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
