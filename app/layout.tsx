@@ -7,6 +7,9 @@ import { Providers } from "@/components/providers";
 import { getCurrentUser } from "@/server/auth/session";
 import { holdsDemoData } from "@/server/demo/demo-status";
 import { getStore } from "@/server/store";
+// The toasts' styles with the page's own CSS: sonner would add them as a <style> when its script
+// runs, after the page's first style pass, and the browser then rebuilt its style rules (patches/README.md).
+import "sonner/dist/styles.css";
 import "./globals.css";
 
 export const metadata: Metadata = {
