@@ -103,6 +103,8 @@ test("staff judge the reproduced demo submission with the dummy judge and follow
   await page.locator('[data-testid="review-row"][data-leaf]').nth(2).click();
   const panel = page.getByTestId("leaf-panel");
   await expect(panel.getByTestId("leaf-explanation")).toContainText("dummy judge");
+  // The explanation reads as written until the markdown renderer has loaded (once the page is idle), then rendered.
+  await expect(panel.getByTestId("leaf-explanation").getByTestId("markdown-source")).toHaveCount(0);
   const link = panel.getByTestId("evidence-link").first();
   await expect(link).toHaveText(/reproduce\.sh:1–3/);
   await link.click();

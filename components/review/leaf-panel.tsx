@@ -6,7 +6,7 @@ import { CategoryChip } from "@/components/rubric-editor/categories";
 import { formatWeight } from "@/components/rubric-editor/tree-row-content";
 import { Button } from "@/components/ui/button";
 import { BLIND_REVIEW_HINT, HiddenVerdictIcon } from "@/components/ui/hidden-verdict";
-import { LazyMarkdown, usePreloadMarkdown } from "@/components/ui/lazy-markdown";
+import { LazyMarkdown } from "@/components/ui/lazy-markdown";
 import { MathText } from "@/components/ui/math-text";
 import { fetchJson } from "@/components/api/client";
 import { effectiveLeafScore } from "@/lib/grading/effective-score";
@@ -91,8 +91,6 @@ function LeafView({
     queryFn: () => fetchLeafDetail(gradingId, selectedKey),
     staleTime: Infinity,
   });
-  // The explanation is markdown: its renderer loads beside the leaf's detail, not after it.
-  usePreloadMarkdown();
   const judgeLabel = model.payload.grading.kind === "human" ? "Imported human grading" : "Judge";
   const effective = model.effectiveScore(selectedKey);
   const inScope = model.inScope(selectedKey);
