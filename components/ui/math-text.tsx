@@ -1,14 +1,17 @@
+import "katex/dist/katex.min.css";
 import { lazyModule } from "@/components/hooks/lazy-module";
 import { mayHoldMath, splitMath } from "@/lib/math";
 
 type Katex = typeof import("katex").default;
 
 /**
- * KaTeX (about 270 KB of script, and its style sheet: `./katex`) loads when the first formula is on
- * screen, not with the page: most rows hold none, and an open waited for it. Until it is there a
- * formula shows as its source.
+ * KaTeX (about 270 KB of script) loads when the first formula is on screen, not with the page: most
+ * rows hold none, and an open waited for it. Until it is there a formula shows as its source. Its
+ * style sheet stays with the page's CSS: a sheet added once the page is up makes the browser rebuild
+ * its style rules (as sonner's did: patches/README.md), and the review page has formulas in its
+ * first rows.
  */
-const katexModule = lazyModule(async (): Promise<Katex> => (await import("./katex")).default);
+const katexModule = lazyModule(async (): Promise<Katex> => (await import("katex")).default);
 
 /** Loads KaTeX once; formulas on screen render when it is there. */
 export const loadKatex = katexModule.load;
