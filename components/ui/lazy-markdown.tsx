@@ -5,8 +5,8 @@ import { lazyModule } from "@/components/hooks/lazy-module";
 /**
  * The markdown renderer (react-markdown with GFM, math and sanitising: a 424 KB chunk) loaded once
  * the page is idle, not with it. The review page shows markdown only in a leaf's explanation, which
- * reads as written until then: with the renderer loaded and run as the explanation arrived, it held
- * up the page's first rows and first click.
+ * reads as written until then; loaded with the page, or as the first explanation arrived, the chunk
+ * was fetched and run inside the page's open.
  */
 const renderer = lazyModule(() => import("./markdown"));
 

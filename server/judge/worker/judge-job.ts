@@ -35,10 +35,10 @@ const SCORE_EVERY_MS = 1_000;
  * `LINGER_FROM_CONCURRENCY` calls at once. Verdicts come back one by one as calls end, and a quick
  * write took only the few that arrived during the one before: about 5 verdicts a transaction at a
  * run's concurrency of 25, each transaction 7 statements and an announcement on the job's feed;
- * waiting a tenth of a second took the database's CPU in an evaluation from 13 to 7.5 s. A verdict
- * still waiting when its worker dies is asked again by the next attempt (only leaves without a
- * stored verdict are), so the wait is kept to a run whose verdicts come often enough to share
- * writes: with a few calls at once, verdicts come a model's answer apart and would only wait.
+ * waiting a tenth of a second took the database's CPU in the evaluation bench from 13 to 7-11 s.
+ * A verdict still waiting when its worker dies is asked again by the next attempt (only leaves
+ * without a stored verdict are), so the wait is kept to a run whose verdicts come often enough to
+ * share writes: with a few calls at once, verdicts come a model's answer apart and would only wait.
  */
 const VERDICT_LINGER_MS = 100;
 const LINGER_FROM_CONCURRENCY = 8;
